@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+const intFromEnv = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, "deve essere un numero intero")
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .default(fallback);
+
+const configSchema = z.object({
+  PORT: intFromEnv(3000, 0, 65535),
+  HOST: z.string().default("0.0.0.0"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "deve iniziare con postgres:// o postgresql://")
+    .optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DB_POOL_SIZE: intFromEnv(10, 1, 200),
+  SERVICE_TIME_ZONE: z
+    .string()
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat("it-IT", { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, "fuso orario IANA sconosciuto")
+    .default("Europe/Rome"),
+  DEMO_DATA: z.enum(["true", "false"]).default("true"),
+  IDEMPOTENCY_RETENTION_HOURS: intFromEnv(24, 1, 24 * 365),
+  RATE_LIMIT_PER_SECOND: intFromEnv(50, 1, 1_000_000),
+  RATE_LIMIT_BURST: intFromEnv(200, 1, 10_000_000),
+  BODY_LIMIT_BYTES: intFromEnv(5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+let cached: Config | undefined;
+
+/** Reads and validates the environment once; a bad value stops the start with a clear message. */
+export function getConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  if (cached && env === process.env) return cached;
+  const raw = Object.fromEntries(
+    Object.keys(configSchema.shape).map((k) => [k, env[k] === "" ? undefined : env[k]]),
+  );
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Configurazione non valida:\n${lines.join("\n")}`);
+  }
+  if (env === process.env) cached = parsed.data;
+  return parsed.data;
+}

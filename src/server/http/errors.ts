@@ -1,0 +1,104 @@
+import { TRPCError } from "@trpc/server";
+import type { $ZodIssue } from "zod/v4/core";
+import { isUnavailable } from "../db/pg-errors";
+import { DomainError, type ErrorBody, type FieldProblem } from "../lib/errors";
+import { MISSING } from "../lib/zod";
+
+/**
+ * The one place that turns any failure into the contract's error body and status (API.md section 2).
+ * Stack traces, SQL and paths never leave the server: an unexpected error becomes `errore_interno`
+ * with the request id, and the details go to the server log under that id.
+ */
+
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const seg of path) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else out += out ? `.${String(seg)}` : String(seg);
+  }
+  return out;
+}
+
+function describeIssue(issue: $ZodIssue, isQuery: boolean): FieldProblem[] {
+  const what = isQuery ? "Parametro" : "Campo";
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((k) => {
+      const campo = formatPath([...issue.path, k]);
+      return {
+        campo,
+        messaggio: isQuery
+          ? `Parametro sconosciuto '${campo}': i parametri ammessi sono elencati nella documentazione.`
+          : `Campo sconosciuto '${campo}': non fa parte di questa richiesta.`,
+      };
+    });
+  }
+  const campo = formatPath(issue.path);
+  if (issue.code === "invalid_type" && (issue.message === MISSING || /ricevuto undefined/.test(issue.message))) {
+    return [{ campo, messaggio: `${what} obbligatorio '${campo}' mancante.` }];
+  }
+  const msg = issue.message.replace(/\.$/, "");
+  return [{ campo, messaggio: campo ? `${what} '${campo}': ${msg}.` : `${msg}.` }];
+}
+
+/** Input validation failures: `filtro_non_valido` for list parameters, `richiesta_non_valida` for bodies. */
+export function validationError(issues: readonly $ZodIssue[], isQuery: boolean): DomainError {
+  const problems = issues.flatMap((i) => describeIssue(i, isQuery));
+  const codice = isQuery ? "filtro_non_valido" : "richiesta_non_valida";
+  const first = problems[0] ?? { campo: "", messaggio: "Richiesta non valida." };
+  if (problems.length === 1) return new DomainError(codice, first.messaggio, first.campo ? { campo: first.campo } : {});
+  return new DomainError(codice, `${first.messaggio} (e altri ${problems.length - 1} problemi: vedere 'dettagli')`, {
+    dettagli: problems,
+  });
+}
+
+function isZodError(e: unknown): e is { issues: $ZodIssue[] } {
+  return !!e && typeof e === "object" && (e as { name?: string }).name === "ZodError" && Array.isArray((e as { issues?: unknown }).issues);
+}
+
+export function toDomainError(error: unknown, opts: { isQuery: boolean }): DomainError | undefined {
+  let cur: unknown = error;
+  for (let i = 0; i < 5 && cur; i++) {
+    if (cur instanceof DomainError) return cur;
+    if (isZodError(cur)) return validationError(cur.issues, opts.isQuery);
+    if (cur instanceof TRPCError) {
+      if (cur.cause) {
+        cur = cur.cause;
+        continue;
+      }
+      if (cur.code === "NOT_FOUND") return new DomainError("non_trovato", "Risorsa non trovata.");
+      if (cur.code === "PARSE_ERROR") return new DomainError("json_non_valido", "Il corpo della richiesta non è JSON valido.");
+      if (cur.code === "UNSUPPORTED_MEDIA_TYPE")
+        return new DomainError("tipo_contenuto_non_supportato", "Il corpo deve essere JSON: usare 'Content-Type: application/json'.");
+      if (cur.code === "PAYLOAD_TOO_LARGE") return new DomainError("richiesta_troppo_grande", "Corpo della richiesta troppo grande.");
+      return undefined;
+    }
+    break;
+  }
+  if (isUnavailable(error)) {
+    return new DomainError("servizio_non_disponibile", "Il database non è raggiungibile in questo momento: riprovare tra qualche secondo.", {
+      headers: { "Retry-After": "5" },
+    });
+  }
+  return undefined;
+}
+
+export function toErrorResponse(error: unknown, opts: { requestId: string; isQuery: boolean }): ErrorResponse {
+  const domain = toDomainError(error, opts);
+  if (domain) return { status: domain.status, body: domain.toBody(), headers: domain.headers };
+  console.error(`[${opts.requestId}] errore interno:`, error);
+  return {
+    status: 500,
+    body: {
+      codice: "errore_interno",
+      messaggio: `Errore interno del servizio. Se si ripete, comunicare il riferimento ${opts.requestId}.`,
+      richiesta: opts.requestId,
+    },
+    headers: {},
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * Domain errors: services throw these with a stable `codice` from the contract (API.md section 2);
+ * one table maps each code to its HTTP status, for REST and for the UI alike.
+ */
+export const ERROR_STATUS = {
+  json_non_valido: 400,
+  chiave_idempotenza_non_valida: 400,
+  non_autenticato: 401,
+  permesso_negato: 403,
+  non_trovato: 404,
+  metodo_non_consentito: 405,
+  idempotenza_in_corso: 409,
+  arrivo_gia_annullato: 409,
+  lotto_consumato: 409,
+  richiesta_troppo_grande: 413,
+  tipo_contenuto_non_supportato: 415,
+  filtro_non_valido: 422,
+  richiesta_non_valida: 422,
+  chiave_idempotenza_riutilizzata: 422,
+  troppe_righe: 422,
+  magazzino_non_trovato: 422,
+  operazione_non_trovata: 422,
+  fornitore_non_trovato: 422,
+  troppe_richieste: 429,
+  errore_interno: 500,
+  servizio_non_disponibile: 503,
+  // Row refusal codes: inside per-row outcomes, or 422 for a single-row POST /arrivi.
+  articolo_non_trovato: 422,
+  articolo_con_varianti: 422,
+  articolo_ambiguo: 422,
+  quantita_non_valida: 422,
+  prezzo_non_valido: 422,
+  lotto_obbligatorio: 422,
+  lotto_non_previsto: 422,
+  lotto_non_trovato: 422,
+  lotto_insufficiente: 422,
+  quantita_eccessiva: 422,
+  riga_non_trovata: 422,
+  riga_evasa: 422,
+  articolo_ripetuto: 422,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ROW_ERROR_CODES = [
+  "articolo_non_trovato",
+  "articolo_con_varianti",
+  "articolo_ambiguo",
+  "quantita_non_valida",
+  "prezzo_non_valido",
+  "lotto_obbligatorio",
+  "lotto_non_previsto",
+  "lotto_non_trovato",
+  "lotto_insufficiente",
+  "quantita_eccessiva",
+  "riga_non_trovata",
+  "riga_evasa",
+  "articolo_ripetuto",
+] as const satisfies readonly ErrorCode[];
+export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
+
+export interface FieldProblem {
+  campo: string;
+  messaggio: string;
+}
+
+/** The contract's error body. */
+export interface ErrorBody {
+  codice: ErrorCode;
+  messaggio: string;
+  campo?: string;
+  dettagli?: FieldProblem[];
+  richiesta?: string;
+}
+
+export class DomainError extends Error {
+  readonly codice: ErrorCode;
+  readonly campo?: string;
+  readonly dettagli?: FieldProblem[];
+  /** Extra response headers (Retry-After, WWW-Authenticate, Allow). */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    codice: ErrorCode,
+    messaggio: string,
+    opts: { campo?: string; dettagli?: FieldProblem[]; headers?: Record<string, string> } = {},
+  ) {
+    super(messaggio);
+    this.name = "DomainError";
+    this.codice = codice;
+    this.campo = opts.campo;
+    this.dettagli = opts.dettagli;
+    this.headers = opts.headers ?? {};
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.codice];
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { codice: this.codice, messaggio: this.message };
+    if (this.campo !== undefined) body.campo = this.campo;
+    if (this.dettagli !== undefined) body.dettagli = this.dettagli;
+    return body;
+  }
+}
+
+/** A refusal of one row of a multi-row request: reported in that row's outcome, never blocking the others. */
+export class RowError extends Error {
+  constructor(
+    readonly codice: RowErrorCode,
+    messaggio: string,
+  ) {
+    super(messaggio);
+    this.name = "RowError";
+  }
+  toBody() {
+    return { codice: this.codice, messaggio: this.message };
+  }
+}

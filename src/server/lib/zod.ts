@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { isIsoDate } from "./dates";
+
+// Validation messages in Italian: they reach operators and integrators as they are.
+z.config(z.locales.it());
+
+/** Message of a required field that is absent; the error mapper words it for the field. */
+export const MISSING = "campo obbligatorio mancante";
+
+/** A type error message that tells "absent" from "of the wrong type". */
+export const typeError = (msg: string) => (iss: { input?: unknown }) => (iss.input === undefined ? MISSING : msg);
+
+/**
+ * Schema pieces shared by every procedure. trpc-to-openapi sets `coerce` on plain number/boolean
+ * schemas (turning "12.5" or null into numbers): numbers are written as pipes, which it leaves alone,
+ * and query parameters are parsed from strings explicitly.
+ */
+
+/** A JSON number that must be an integer id (> 0). */
+export const idNumber = () =>
+  z
+    .number({ error: "deve essere un numero intero" })
+    .transform((n) => n)
+    .pipe(z.number().int("deve essere un numero intero").positive("deve essere maggiore di zero").max(2_147_483_647));
+
+/** A JSON number kept as given: its validity (sign, decimals) is a row-level check. */
+export const rawNumber = () => z.number({ error: typeError("deve essere un numero") }).transform((n) => n);
+
+export const shortText = (max: number) =>
+  z.string({ error: typeError("deve essere una stringa") }).trim().min(1, "non può essere vuoto").max(max, `al massimo ${max} caratteri`);
+
+export const isoDate = () =>
+  z.string({ error: typeError("deve essere una data AAAA-MM-GG") }).refine(isIsoDate, "deve essere una data valida AAAA-MM-GG");
+
+// ---- query parameters (always strings) ----
+
+export const queryInt = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, "deve essere un numero intero")
+    .transform(Number)
+    .pipe(z.number().int().min(min, `deve essere almeno ${min}`).max(max, `deve essere al massimo ${max}`));
+
+export const queryDate = () =>
+  z.string().refine(isIsoDate, "deve essere una data AAAA-MM-GG").meta({ format: "date" });
+
+export const queryBool = () =>
+  z.enum(["true", "false"], { error: "deve essere true o false" }).transform((v) => v === "true");
+
+/** Path parameter id (trpc-to-openapi does not URL-decode path params: digits only). */
+export const pathId = () =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, "deve essere un identificativo numerico")
+    .transform(Number)
+    .pipe(z.number().int().positive().max(2_147_483_647));
+
+// ---- response pieces ----
+export const decimalString = () => z.string().meta({ description: "Decimale in forma canonica", example: "12.5" });
+export const articoloRef = z.object({ id: z.number().int(), codice: z.string() });

@@ -1,0 +1,23 @@
+/** Who is calling: an API key (REST) or a signed-in user (UI). Both reach procedures as ctx.actor. */
+export type Scope = "lettura" | "scrittura";
+export type Role = "operatore" | "responsabile" | "amministratore";
+
+export type Actor =
+  | { kind: "chiave"; id: number; nome: string; permessi: Scope[] }
+  | { kind: "utente"; id: number; username: string; ruolo: Role };
+
+export function hasScope(actor: Actor, scope: Scope): boolean {
+  if (actor.kind === "chiave") return actor.permessi.includes(scope);
+  // Every role reads and writes the ledger; finer role rules live in the procedures that need them.
+  return true;
+}
+
+/** The idempotency records of one caller never meet another's. */
+export function idempotencyScope(actor: Actor): string {
+  return actor.kind === "chiave" ? `k${actor.id}` : `u${actor.id}`;
+}
+
+/** Who wrote a movement or an operation. */
+export function authorColumns(actor: Actor): { chiave_api_id: number | null; utente_id: number | null } {
+  return actor.kind === "chiave" ? { chiave_api_id: actor.id, utente_id: null } : { chiave_api_id: null, utente_id: actor.id };
+}

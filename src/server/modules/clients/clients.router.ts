@@ -1,0 +1,15 @@
+import { readProcedure, router } from "../../trpc/init";
+import { assertPeriod } from "../lists/lists";
+import { listClientsInput, listClientsOutput } from "./clients.schemas";
+import { listClients } from "./clients.service";
+
+export const clientsRouter = router({
+  list: readProcedure
+    .meta({ openapi: { method: "GET", path: "/clienti", tags: ["Clienti"], summary: "Elenco dei clienti", protect: true } })
+    .input(listClientsInput)
+    .output(listClientsOutput)
+    .query(({ ctx, input }) => {
+      assertPeriod(input.da, input.a);
+      return listClients(ctx.db, input, ctx.config.SERVICE_TIME_ZONE);
+    }),
+});

@@ -1,0 +1,42 @@
+import { Prisma, type Db } from "../../db/client";
+import { formatInstant } from "../../lib/dates";
+import { cutPage, syncBound } from "../lists/lists";
+import type { ListClientsInput } from "./clients.schemas";
+
+const clientSelect = {
+  id: true,
+  codice: true,
+  ragione_sociale: true,
+  partita_iva: true,
+  codice_fiscale: true,
+  email: true,
+  telefono: true,
+  indirizzo: true,
+  cap: true,
+  citta: true,
+  provincia: true,
+  nazione: true,
+  creato_il: true,
+} satisfies Prisma.ClienteSelect;
+
+/** GET /clienti: `da`/`a` read the creation date in the service time zone. */
+export async function listClients(db: Db, input: ListClientsInput, timeZone: string) {
+  const limite = input.limite ?? 100;
+  const dopo = input.dopo ?? 0;
+  const bound = await syncBound(db, "clienti");
+  const rows = await db.cliente.findMany({
+    where: {
+      id: { gt: dopo },
+      data: { ...(input.da ? { gte: new Date(`${input.da}T00:00:00Z`) } : {}), ...(input.a ? { lte: new Date(`${input.a}T00:00:00Z`) } : {}) },
+    },
+    orderBy: { id: "asc" },
+    take: limite + 1,
+    select: clientSelect,
+  });
+  const page = cutPage(rows, limite, bound, dopo);
+  return {
+    clienti: page.rows.map((c) => ({ ...c, creato_il: formatInstant(timeZone, c.creato_il) })),
+    altri: page.altri,
+    cursore: page.cursore,
+  };
+}

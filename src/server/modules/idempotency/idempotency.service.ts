@@ -1,0 +1,131 @@
+import { createHash } from "node:crypto";
+import type { PrismaClient, Tx } from "../../db/client";
+import { inTransaction, type TransactionOptions } from "../../db/transaction";
+import { canonicalJson } from "../../lib/canonical-json";
+import { DomainError, type ErrorBody } from "../../lib/errors";
+
+/**
+ * Idempotency (API.md section 3), the one mechanism every write plugs into. The stored response is
+ * committed in the same transaction as the writes, so a crash leaves either both or neither.
+ * A transaction-scoped advisory lock on the key tells a concurrent duplicate that the first is still
+ * running (409) without waiting for it; after the first commits, a duplicate finds the record (replay).
+ */
+
+export interface WriteResult<T> {
+  status: number;
+  body: T;
+}
+
+export interface IdempotentOutcome<T> {
+  status: number;
+  body: T;
+  replayed: boolean;
+}
+
+export interface IdempotencyRequest {
+  ambito: string;
+  metodo: string;
+  percorso: string;
+  chiave: string | undefined;
+  input: unknown;
+  retentionHours: number;
+}
+
+const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
+
+/** Validates the header's value; absent means "not idempotent". */
+export function parseIdempotencyKey(header: string | null): string | undefined {
+  if (header === null) return undefined;
+  if (!VALID_KEY.test(header) || header.trim() === "") {
+    throw new DomainError(
+      "chiave_idempotenza_non_valida",
+      "Idempotency-Key non valida: da 1 a 255 caratteri ASCII stampabili, non vuota.",
+      { campo: "Idempotency-Key" },
+    );
+  }
+  return header;
+}
+
+function lockKey(r: IdempotencyRequest): bigint {
+  const h = createHash("sha256").update(`${r.ambito}\n${r.metodo}\n${r.percorso}\n${r.chiave}`).digest();
+  return h.readBigInt64BE(0);
+}
+
+export function fingerprint(r: Pick<IdempotencyRequest, "metodo" | "percorso" | "input">): string {
+  return createHash("sha256").update(`${r.metodo} ${r.percorso}\n${canonicalJson(r.input)}`).digest("hex");
+}
+
+export async function runIdempotent<T>(
+  db: PrismaClient,
+  req: IdempotencyRequest,
+  work: (tx: Tx) => Promise<WriteResult<T>>,
+  txOptions?: TransactionOptions,
+): Promise<IdempotentOutcome<T>> {
+  if (req.chiave === undefined) {
+    const r = await inTransaction(db, work, txOptions);
+    return { ...r, replayed: false };
+  }
+  const key = req.chiave;
+  const impronta = fingerprint(req);
+  const outcome = await inTransaction(
+    db,
+    async (tx) => {
+      const [lock] = await tx.$queryRaw<{ ok: boolean }[]>`SELECT pg_try_advisory_xact_lock(${lockKey(req)}) AS ok`;
+      if (!lock?.ok) {
+        throw new DomainError(
+          "idempotenza_in_corso",
+          "Una richiesta con la stessa Idempotency-Key è ancora in corso: riprovare tra poco.",
+          { headers: { "Retry-After": "1" } },
+        );
+      }
+      const [stored] = await tx.$queryRaw<{ impronta: string; stato: number; corpo: unknown }[]>`
+        SELECT impronta, stato, corpo FROM idempotenza
+         WHERE ambito = ${req.ambito} AND metodo = ${req.metodo} AND percorso = ${req.percorso}
+           AND chiave = ${key} AND scade_il > now()`;
+      if (stored) {
+        if (stored.impronta !== impronta) {
+          throw new DomainError(
+            "chiave_idempotenza_riutilizzata",
+            "Questa Idempotency-Key è già stata usata per una richiesta diversa: usare una chiave nuova.",
+            { campo: "Idempotency-Key" },
+          );
+        }
+        return { status: stored.stato, body: stored.corpo as T, replayed: true };
+      }
+      // A refusal (4xx) is stored too, but its partial writes must not be: they roll back to here.
+      await tx.$executeRawUnsafe("SAVEPOINT idempotenza");
+      let result: WriteResult<unknown>;
+      try {
+        result = await work(tx);
+      } catch (e) {
+        if (!(e instanceof DomainError) || e.status >= 500) throw e;
+        await tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT idempotenza");
+        result = { status: e.status, body: { ...e.toBody(), __headers: e.headers } };
+      }
+      await tx.$executeRaw`
+        INSERT INTO idempotenza (ambito, metodo, percorso, chiave, impronta, stato, corpo, scade_il)
+        VALUES (${req.ambito}, ${req.metodo}, ${req.percorso}, ${key}, ${impronta}, ${result.status},
+                ${JSON.stringify(result.body)}::jsonb, now() + make_interval(hours => ${req.retentionHours}))
+        ON CONFLICT (ambito, metodo, percorso, chiave) DO UPDATE
+          SET impronta = EXCLUDED.impronta, stato = EXCLUDED.stato, corpo = EXCLUDED.corpo,
+              creato_il = now(), scade_il = EXCLUDED.scade_il`;
+      return { status: result.status, body: result.body as T, replayed: false };
+    },
+    txOptions,
+  );
+  if (outcome.status >= 400) {
+    // Stored refusal (first time or replayed): the same error body, the same status.
+    const { __headers, ...body } = outcome.body as ErrorBody & { __headers?: Record<string, string> };
+    throw new DomainError(body.codice, body.messaggio, {
+      campo: body.campo,
+      dettagli: body.dettagli,
+      headers: { ...__headers, ...(outcome.replayed ? { "Idempotency-Replayed": "true" } : {}) },
+    });
+  }
+  return outcome;
+}
+
+/** Deletes expired records; returns how many. Run at start and every hour. */
+export async function purgeExpiredIdempotency(db: PrismaClient): Promise<number> {
+  return db.$executeRaw`DELETE FROM idempotenza WHERE scade_il <= now()`;
+}

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import type { Db } from "../../db/client";
+import { DomainError } from "../../lib/errors";
+import { queryDate, queryInt } from "../../lib/zod";
+
+/**
+ * The common list mechanism (API.md section 4): `limite`, `dopo`, `da`, `a`, pages ordered by id,
+ * `altri` and `cursore`, and completeness under concurrent writers.
+ */
+
+export const listParams = (maxLimit: number) => ({
+  limite: queryInt(1, maxLimit).optional().meta({ description: `Righe per pagina, 1..${maxLimit} (predefinito ${maxLimit})` }),
+  dopo: queryInt(0, 2_147_483_647).optional().meta({ description: "Cursore: il `cursore` della pagina precedente; 0 o assente dall'inizio" }),
+});
+
+export const periodParams = {
+  da: queryDate().optional().meta({ description: "Dal giorno (AAAA-MM-GG, incluso), sulla data di business" }),
+  a: queryDate().optional().meta({ description: "Al giorno (AAAA-MM-GG, incluso), sulla data di business" }),
+};
+
+export function assertPeriod(da: string | undefined, a: string | undefined): void {
+  if (da && a && da > a) {
+    throw new DomainError("filtro_non_valido", `Il parametro 'da' (${da}) è successivo ad 'a' (${a}).`, { campo: "da" });
+  }
+}
+
+export const pageShape = { altri: z.boolean(), cursore: z.number().int() };
+
+/** Tags of the sync gate triggers in the migrations, one per synced table. */
+export const SYNC_TABLES = {
+  movimenti: { tag: 1, seq: "movimenti_id_seq" },
+  documenti_vendita: { tag: 2, seq: "documenti_vendita_id_seq" },
+  clienti: { tag: 3, seq: "clienti_id_seq" },
+  articoli: { tag: 4, seq: "articoli_id_seq" },
+} as const;
+
+/**
+ * The highest id a page may expose: every id at or below it is committed or never will be.
+ * Must run in its own statement before the page query, outside any REPEATABLE READ transaction,
+ * so that the page's snapshot is taken after the bound was read.
+ */
+export async function syncBound(db: Db, table: keyof typeof SYNC_TABLES): Promise<number> {
+  const { tag, seq } = SYNC_TABLES[table];
+  const [row] = await db.$queryRawUnsafe<{ b: bigint | null }[]>(`SELECT banchina_limite_sync($1, $2::regclass) AS b`, tag, seq);
+  return Number(row?.b ?? 0);
+}
+
+/**
+ * Cuts a fetched window (ids > dopo, ascending, at most limite + 1 rows) to the sync bound.
+ * Rows above the bound are not shown yet; `altri` stays true so the client comes back for them.
+ */
+export function cutPage<T extends { id: number }>(rows: T[], limite: number, bound: number, dopo: number) {
+  const visible = rows.filter((r) => r.id <= bound);
+  const page = visible.slice(0, limite);
+  const altri = rows.length > page.length;
+  return { rows: page, altri, cursore: page.at(-1)?.id ?? dopo };
+}

@@ -1,0 +1,19 @@
+import { readProcedure, router } from "../../trpc/init";
+import { listLotsInput, listLotsOutput } from "./lots.schemas";
+import { listOpenLots } from "./lots.service";
+
+export const lotsRouter = router({
+  listOpen: readProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/articoli/{id}/lotti",
+        tags: ["Lotti"],
+        summary: "Lotti aperti di un articolo in un magazzino",
+        protect: true,
+      },
+    })
+    .input(listLotsInput)
+    .output(listLotsOutput)
+    .query(({ ctx, input }) => listOpenLots(ctx.db, input.id, input.magazzino)),
+});

@@ -1,0 +1,13 @@
+import { z } from "zod";
+import { articoloRef, decimalString, pathId, queryInt } from "../../lib/zod";
+
+export const listLotsInput = z.strictObject({
+  id: pathId(),
+  magazzino: queryInt(1, 2_147_483_647).meta({ description: "Id del magazzino (obbligatorio)" }),
+});
+
+export const listLotsOutput = z.object({
+  articolo: articoloRef,
+  magazzino: z.number().int(),
+  lotti: z.array(z.object({ lotto: z.string(), scadenza: z.string().nullable(), residua: decimalString() })),
+});

@@ -1,0 +1,46 @@
+import { readProcedure, router, writeProcedure } from "../../trpc/init";
+import { idempotentWrite, originOf } from "../../trpc/write";
+import { assertPeriod } from "../lists/lists";
+import { listMovementsInput, listMovementsOutput, writeMovementsInput, writeMovementsOutput } from "./movements.schemas";
+import { listMovements, writeMovements } from "./movements.service";
+
+export const movementsRouter = router({
+  write: writeProcedure
+    .meta({
+      idempotent: true,
+      openapi: {
+        method: "POST",
+        path: "/movimenti",
+        tags: ["Movimenti"],
+        summary: "Scrive movimenti: carichi, scarichi, trasferimenti",
+        description:
+          "Esiti per riga: una riga rifiutata non blocca le altre. Un trasferimento scrive due movimenti nella stessa operazione. Senza `prezzo` vale il prezzo suggerito (ultimo arrivo, ultimo ordine, costo standard).",
+        protect: true,
+      },
+    })
+    .input(writeMovementsInput)
+    .output(writeMovementsOutput)
+    .mutation(({ ctx, input }) =>
+      idempotentWrite(ctx, { path: "/movimenti", input }, async (tx) => ({
+        status: 200,
+        body: await writeMovements(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE, origine: originOf(ctx) }),
+      })),
+    ),
+
+  list: readProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/movimenti",
+        tags: ["Movimenti"],
+        summary: "Elenco dei movimenti (sincronizzazione incrementale con `dopo`)",
+        protect: true,
+      },
+    })
+    .input(listMovementsInput)
+    .output(listMovementsOutput)
+    .query(({ ctx, input }) => {
+      assertPeriod(input.da, input.a);
+      return listMovements(ctx.db, input, ctx.config.SERVICE_TIME_ZONE);
+    }),
+});

@@ -1,0 +1,96 @@
+import { z } from "zod";
+import { articoloRef, decimalString, idNumber, isoDate, queryInt, rawNumber, shortText, typeError } from "../../lib/zod";
+import { listParams, pageShape, periodParams } from "../lists/lists";
+
+export const MAX_MOVEMENT_ROWS = 500;
+export const ORIGINI = ["api", "schermo", "vendita", "arrivo", "annullamento", "correzione"] as const;
+export const NATURE = ["carico", "scarico", "trasferimento"] as const;
+
+const rowErrorSchema = z.object({ codice: z.string(), messaggio: z.string() });
+
+export const writeMovementsRowInput = z
+  .strictObject({
+    ean: shortText(64).optional(),
+    codice: shortText(64).optional(),
+    quantita: rawNumber().meta({ description: "Quantità positiva, al massimo 3 decimali; il segno viene da `natura`" }),
+    prezzo: z.string({ error: typeError("deve essere una stringa decimale, per esempio \"12.50\"") }).optional()
+      .meta({ description: "Prezzo unitario come stringa decimale (al massimo 4 decimali)" }),
+    lotto: shortText(64).optional(),
+    scadenza: isoDate().optional().meta({ description: "Scadenza di un lotto nuovo (solo `carico`)" }),
+  })
+  .refine((r) => r.ean !== undefined || r.codice !== undefined, {
+    message: "indicare l'articolo con 'codice' o 'ean'",
+    path: ["codice"],
+  });
+
+export const writeMovementsInput = z
+  .strictObject({
+    natura: z.enum(NATURE, { error: "deve essere 'carico', 'scarico' o 'trasferimento'" }),
+    magazzino: idNumber(),
+    magazzino_origine: idNumber().optional(),
+    causale: shortText(200).optional(),
+    operazione: idNumber().optional(),
+    righe: z.array(writeMovementsRowInput).min(1, "almeno una riga"),
+  })
+  .superRefine((b, ctx) => {
+    if (b.natura === "trasferimento" && b.magazzino_origine === undefined)
+      ctx.addIssue({ code: "custom", path: ["magazzino_origine"], message: "obbligatorio per un trasferimento" });
+    if (b.natura !== "trasferimento" && b.magazzino_origine !== undefined)
+      ctx.addIssue({ code: "custom", path: ["magazzino_origine"], message: "ammesso solo per un trasferimento" });
+    if (b.natura === "trasferimento" && b.magazzino_origine === b.magazzino)
+      ctx.addIssue({ code: "custom", path: ["magazzino_origine"], message: "deve essere diverso da 'magazzino'" });
+    b.righe.forEach((r, i) => {
+      if (r.scadenza !== undefined && b.natura !== "carico")
+        ctx.addIssue({ code: "custom", path: ["righe", i, "scadenza"], message: "ammessa solo su un carico (crea il lotto)" });
+    });
+  });
+export type WriteMovementsInput = z.infer<typeof writeMovementsInput>;
+
+export const writeMovementsRowOutcome = z.object({
+  indice: z.number().int(),
+  esito: z.enum(["scritta", "rifiutata"]),
+  movimento: z.number().int().optional(),
+  movimento_origine: z.number().int().optional(),
+  operazione: z.number().int().optional(),
+  errore: rowErrorSchema.optional(),
+});
+
+export const writeMovementsOutput = z.object({
+  operazione: z.number().int().nullable(),
+  scritte: z.number().int(),
+  rifiutate: z.number().int(),
+  righe: z.array(writeMovementsRowOutcome),
+});
+export type WriteMovementsOutput = z.infer<typeof writeMovementsOutput>;
+
+export const movementOutput = z.object({
+  id: z.number().int(),
+  operazione: z.number().int(),
+  data: z.string(),
+  registrato_il: z.string(),
+  origine: z.enum(ORIGINI),
+  natura: z.enum(NATURE),
+  causale: z.string().nullable(),
+  magazzino: z.number().int(),
+  articolo: articoloRef,
+  quantita: decimalString(),
+  prezzo: decimalString().nullable(),
+  lotto: z.string().nullable(),
+  riferimento: z
+    .object({ tipo: z.enum(["riga_ordine", "documento_vendita", "movimento"]), id: z.number().int() })
+    .nullable(),
+  annulla: z.number().int().nullable(),
+});
+export type MovementOutput = z.infer<typeof movementOutput>;
+
+export const listMovementsInput = z.strictObject({
+  ...listParams(100),
+  ...periodParams,
+  articolo: queryInt(1, 2_147_483_647).optional().meta({ description: "Id articolo" }),
+  magazzino: queryInt(1, 2_147_483_647).optional().meta({ description: "Id magazzino" }),
+  origine: z.enum(ORIGINI, { error: `deve essere uno tra ${ORIGINI.join(", ")}` }).optional(),
+  operazione: queryInt(1, 2_147_483_647).optional().meta({ description: "Numero di operazione" }),
+});
+export type ListMovementsInput = z.infer<typeof listMovementsInput>;
+
+export const listMovementsOutput = z.object({ movimenti: z.array(movementOutput), ...pageShape });

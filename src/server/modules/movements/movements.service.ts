@@ -1,0 +1,328 @@
+import { Prisma, type Db, type Tx } from "../../db/client";
+import { businessDate, formatDate, formatInstant } from "../../lib/dates";
+import { canonical, canonicalOrNull, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
+import { DomainError, RowError } from "../../lib/errors";
+import { authorColumns, type Actor } from "../auth/actor";
+import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";
+import { cutPage, syncBound } from "../lists/lists";
+import {
+  MAX_MOVEMENT_ROWS,
+  type ListMovementsInput,
+  type MovementOutput,
+  type WriteMovementsInput,
+  type WriteMovementsOutput,
+} from "./movements.schemas";
+
+type Origine = MovementOutput["origine"];
+
+/** One movement to append to the ledger. */
+export interface LedgerRow {
+  natura: "carico" | "scarico" | "trasferimento";
+  magazzino: number;
+  articolo: number;
+  /** Signed quantity, exact decimal string. */
+  quantita: string;
+  prezzo: string | null;
+  lotto: number | null;
+  riferimento?: { tipo: "riga_ordine" | "documento_vendita" | "movimento"; id: number };
+  annulla?: number;
+}
+
+export interface LedgerContext {
+  operazione: number;
+  origine: Origine;
+  causale: string | null;
+  data: string;
+  actor: Actor;
+}
+
+/**
+ * Appends movements and moves the balances with them, in the caller's transaction. The rows are
+ * inserted in one statement, last: the sync gate (see the migrations) is then held only from here
+ * to commit. Balances are updated in key order so that concurrent writers lock them in one order.
+ */
+export async function appendToLedger(tx: Tx, ctx: LedgerContext, rows: LedgerRow[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const deltas = new Map<string, Decimal>();
+  for (const r of rows) {
+    const key = `${r.articolo}:${r.magazzino}`;
+    deltas.set(key, (deltas.get(key) ?? new Decimal(0)).plus(r.quantita));
+  }
+  const keys = [...deltas.keys()].sort();
+  await tx.$executeRaw`
+    INSERT INTO giacenze (articolo_id, magazzino_id, quantita)
+    SELECT * FROM unnest(${keys.map((k) => Number(k.split(":")[0]))}::int[],
+                         ${keys.map((k) => Number(k.split(":")[1]))}::int[],
+                         ${keys.map((k) => deltas.get(k)!.toFixed())}::numeric[])
+    ON CONFLICT (articolo_id, magazzino_id) DO UPDATE
+      SET quantita = giacenze.quantita + EXCLUDED.quantita, aggiornata_il = now()`;
+  const author = authorColumns(ctx.actor);
+  const inserted = await tx.$queryRaw<{ id: number }[]>`
+    INSERT INTO movimenti (operazione_id, data, origine, natura, causale, magazzino_id, articolo_id, quantita,
+                           prezzo, lotto_id, riferimento_tipo, riferimento_id, annulla_id, chiave_api_id, utente_id)
+    SELECT ${ctx.operazione}, ${ctx.data}::date, ${ctx.origine}, natura, ${ctx.causale}, magazzino, articolo, quantita,
+           prezzo, lotto, rif_tipo, rif_id, annulla, ${author.chiave_api_id}::int, ${author.utente_id}::int
+      FROM unnest(${rows.map((r) => r.natura)}::text[], ${rows.map((r) => r.magazzino)}::int[],
+                  ${rows.map((r) => r.articolo)}::int[], ${rows.map((r) => r.quantita)}::numeric[],
+                  ${rows.map((r) => r.prezzo)}::numeric[], ${rows.map((r) => r.lotto)}::int[],
+                  ${rows.map((r) => r.riferimento?.tipo ?? null)}::text[], ${rows.map((r) => r.riferimento?.id ?? null)}::int[],
+                  ${rows.map((r) => r.annulla ?? null)}::int[])
+           WITH ORDINALITY AS t(natura, magazzino, articolo, quantita, prezzo, lotto, rif_tipo, rif_id, annulla, ord)
+     ORDER BY ord
+    RETURNING id`;
+  // One statement in one session draws its ids in insertion order.
+  return inserted.map((r) => r.id).sort((a, b) => a - b);
+}
+
+export async function createOperation(tx: Tx, origine: Origine, actor: Actor): Promise<number> {
+  const author = authorColumns(actor);
+  const [row] = await tx.$queryRaw<{ id: number }[]>`
+    INSERT INTO operazioni (origine, chiave_api_id, utente_id)
+    VALUES (${origine}, ${author.chiave_api_id}::int, ${author.utente_id}::int) RETURNING id`;
+  return row!.id;
+}
+
+export async function assertWarehouses(db: Db, fields: Record<string, number | undefined>): Promise<void> {
+  const ids = Object.values(fields).filter((v): v is number => v !== undefined);
+  const found = new Set(
+    (await db.$queryRaw<{ id: number }[]>`SELECT id FROM magazzini WHERE id = ANY(${ids}::int[])`).map((r) => r.id),
+  );
+  for (const [campo, id] of Object.entries(fields)) {
+    if (id !== undefined && !found.has(id))
+      throw new DomainError("magazzino_non_trovato", `Il magazzino ${id} non esiste.`, { campo });
+  }
+}
+
+/** Lot given back or taken: the lot's residual moves with a guard, so it never goes negative. */
+export async function unloadLot(tx: Tx, article: ArticleInfo, magazzino: number, codice: string, quantita: string) {
+  const [lot] = await tx.$queryRaw<{ id: number; scadenza: Date | null }[]>`
+    UPDATE lotti SET residua = residua - ${quantita}::numeric
+     WHERE articolo_id = ${article.id} AND magazzino_id = ${magazzino} AND codice = ${codice}
+       AND residua >= ${quantita}::numeric
+    RETURNING id, scadenza`;
+  if (lot) return lot;
+  const [existing] = await tx.$queryRaw<{ residua: Prisma.Decimal }[]>`
+    SELECT residua FROM lotti WHERE articolo_id = ${article.id} AND magazzino_id = ${magazzino} AND codice = ${codice}`;
+  if (!existing) {
+    throw new RowError("lotto_non_trovato", `Il lotto '${codice}' di ${article.codice} non esiste nel magazzino ${magazzino}.`);
+  }
+  throw new RowError(
+    "lotto_insufficiente",
+    `Il lotto '${codice}' di ${article.codice} nel magazzino ${magazzino} ha ${canonical(existing.residua)} disponibili: richiesti ${canonical(quantita)}.`,
+  );
+}
+
+/** Creates the lot, or tops it up; an existing lot keeps its expiry unless it had none. */
+export async function loadLot(
+  tx: Tx,
+  articolo: number,
+  magazzino: number,
+  codice: string,
+  scadenza: string | null,
+  quantita: string,
+): Promise<number> {
+  const [lot] = await tx.$queryRaw<{ id: number }[]>`
+    INSERT INTO lotti (articolo_id, magazzino_id, codice, scadenza, residua)
+    VALUES (${articolo}, ${magazzino}, ${codice}, ${scadenza}::date, ${quantita}::numeric)
+    ON CONFLICT (articolo_id, magazzino_id, codice) DO UPDATE
+      SET residua = lotti.residua + EXCLUDED.residua, scadenza = COALESCE(lotti.scadenza, EXCLUDED.scadenza)
+    RETURNING id`;
+  return lot!.id;
+}
+
+/**
+ * Suggested purchase price when `prezzo` is absent (API.md section 5): the last arrival price, else
+ * the last purchase-order price, else the standard cost, else null.
+ */
+export async function suggestedPrices(db: Db, articleIds: number[]): Promise<Map<number, string | null>> {
+  if (articleIds.length === 0) return new Map();
+  const rows = await db.$queryRaw<{ id: number; prezzo: Prisma.Decimal | null }[]>`
+    SELECT a.id, COALESCE(a.ultimo_prezzo_arrivo,
+             (SELECT r.prezzo FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id
+               WHERE r.articolo_id = a.id ORDER BY o.data DESC, r.id DESC LIMIT 1),
+             a.costo_standard) AS prezzo
+      FROM articoli a WHERE a.id = ANY(${articleIds}::int[])`;
+  return new Map(rows.map((r) => [r.id, canonicalOrNull(r.prezzo)]));
+}
+
+interface PlannedRow {
+  indice: number;
+  article: ArticleInfo;
+  quantita: string;
+  prezzo: string | undefined;
+  lotto: string | undefined;
+  scadenza: string | undefined;
+}
+
+/** POST /movimenti and the screens' manual movement: loads, unloads, transfers, with per-row outcomes. */
+export async function writeMovements(
+  tx: Tx,
+  actor: Actor,
+  input: WriteMovementsInput,
+  opts: { timeZone: string; origine: "api" | "schermo" },
+): Promise<WriteMovementsOutput> {
+  if (input.righe.length > MAX_MOVEMENT_ROWS) {
+    throw new DomainError("troppe_righe", `Al massimo ${MAX_MOVEMENT_ROWS} righe per chiamata: ricevute ${input.righe.length}.`, {
+      campo: "righe",
+    });
+  }
+  await assertWarehouses(tx, { magazzino: input.magazzino, magazzino_origine: input.magazzino_origine });
+  if (input.operazione !== undefined) {
+    const [op] = await tx.$queryRaw<{ id: number }[]>`
+      SELECT id FROM operazioni WHERE id = ${input.operazione} AND origine = ${opts.origine} FOR UPDATE`;
+    if (!op) {
+      throw new DomainError(
+        "operazione_non_trovata",
+        `L'operazione ${input.operazione} non esiste o non è stata scritta da questa interfaccia: ometterla per aprirne una nuova.`,
+        { campo: "operazione" },
+      );
+    }
+  }
+
+  const index = await loadArticles(tx, input.righe);
+  const outcomes: WriteMovementsOutput["righe"] = [];
+  const planned: PlannedRow[] = [];
+  input.righe.forEach((r, indice) => {
+    try {
+      const article = resolveArticle(index, r);
+      const quantita = quantityFromNumber(r.quantita);
+      if (quantita === null) {
+        throw new RowError("quantita_non_valida", `Quantità ${r.quantita} non valida: deve essere maggiore di zero, con al massimo 3 decimali.`);
+      }
+      let prezzo: string | undefined;
+      if (r.prezzo !== undefined) {
+        const p = priceFromString(r.prezzo);
+        if (p === null) {
+          throw new RowError("prezzo_non_valido", `Prezzo '${r.prezzo}' non valido: scrivere un decimale semplice con il punto, al massimo 4 decimali (es. "12.50").`);
+        }
+        prezzo = p;
+      }
+      if (article.gestione_lotti && r.lotto === undefined) {
+        throw new RowError("lotto_obbligatorio", `L'articolo ${article.codice} è gestito a lotti: indicare 'lotto'.`);
+      }
+      if (!article.gestione_lotti && (r.lotto !== undefined || r.scadenza !== undefined)) {
+        throw new RowError("lotto_non_previsto", `L'articolo ${article.codice} non è gestito a lotti: togliere 'lotto' e 'scadenza'.`);
+      }
+      planned.push({ indice, article, quantita, prezzo, lotto: r.lotto, scadenza: r.scadenza });
+    } catch (e) {
+      if (!(e instanceof RowError)) throw e;
+      outcomes[indice] = { indice, esito: "rifiutata", errore: e.toBody() };
+    }
+  });
+
+  const prices = await suggestedPrices(tx, [...new Set(planned.filter((p) => p.prezzo === undefined).map((p) => p.article.id))]);
+  const ledger: LedgerRow[] = [];
+  const ledgerOf: { indice: number; first: number; count: number }[] = [];
+  for (const p of planned) {
+    try {
+      const prezzo = p.prezzo ?? prices.get(p.article.id) ?? null;
+      const rows: LedgerRow[] = [];
+      const base = { natura: input.natura, articolo: p.article.id, prezzo } as const;
+      if (input.natura === "carico") {
+        const lotto = p.lotto === undefined ? null : await loadLot(tx, p.article.id, input.magazzino, p.lotto, p.scadenza ?? null, p.quantita);
+        rows.push({ ...base, magazzino: input.magazzino, quantita: p.quantita, lotto });
+      } else if (input.natura === "scarico") {
+        const lotto = p.lotto === undefined ? null : (await unloadLot(tx, p.article, input.magazzino, p.lotto, p.quantita)).id;
+        rows.push({ ...base, magazzino: input.magazzino, quantita: `-${p.quantita}`, lotto });
+      } else {
+        const from = input.magazzino_origine!;
+        let lotFrom: number | null = null;
+        let lotTo: number | null = null;
+        if (p.lotto !== undefined) {
+          const source = await unloadLot(tx, p.article, from, p.lotto, p.quantita);
+          lotFrom = source.id;
+          lotTo = await loadLot(tx, p.article.id, input.magazzino, p.lotto, source.scadenza ? formatDate(source.scadenza) : null, p.quantita);
+        }
+        rows.push({ ...base, magazzino: from, quantita: `-${p.quantita}`, lotto: lotFrom });
+        rows.push({ ...base, magazzino: input.magazzino, quantita: p.quantita, lotto: lotTo });
+      }
+      ledgerOf.push({ indice: p.indice, first: ledger.length, count: rows.length });
+      ledger.push(...rows);
+    } catch (e) {
+      if (!(e instanceof RowError)) throw e;
+      outcomes[p.indice] = { indice: p.indice, esito: "rifiutata", errore: e.toBody() };
+    }
+  }
+
+  let operazione: number | null = null;
+  if (ledger.length > 0) {
+    operazione = input.operazione ?? (await createOperation(tx, opts.origine, actor));
+    const ids = await appendToLedger(
+      tx,
+      { operazione, origine: opts.origine, causale: input.causale ?? null, data: businessDate(opts.timeZone), actor },
+      ledger,
+    );
+    for (const w of ledgerOf) {
+      outcomes[w.indice] =
+        w.count === 2
+          ? { indice: w.indice, esito: "scritta", movimento: ids[w.first + 1]!, movimento_origine: ids[w.first]!, operazione }
+          : { indice: w.indice, esito: "scritta", movimento: ids[w.first]!, operazione };
+    }
+  }
+  const scritte = outcomes.filter((o) => o.esito === "scritta").length;
+  return { operazione, scritte, rifiutate: outcomes.length - scritte, righe: outcomes };
+}
+
+interface MovementRow {
+  id: number;
+  operazione_id: number;
+  data: Date;
+  registrato_il: Date;
+  origine: MovementOutput["origine"];
+  natura: MovementOutput["natura"];
+  causale: string | null;
+  magazzino_id: number;
+  articolo_id: number;
+  articolo_codice: string;
+  quantita: Prisma.Decimal;
+  prezzo: Prisma.Decimal | null;
+  lotto: string | null;
+  riferimento_tipo: "riga_ordine" | "documento_vendita" | "movimento" | null;
+  riferimento_id: number | null;
+  annulla_id: number | null;
+}
+
+export function toMovementOutput(r: MovementRow, timeZone: string): MovementOutput {
+  return {
+    id: r.id,
+    operazione: r.operazione_id,
+    data: formatDate(r.data),
+    registrato_il: formatInstant(timeZone, r.registrato_il),
+    origine: r.origine,
+    natura: r.natura,
+    causale: r.causale,
+    magazzino: r.magazzino_id,
+    articolo: { id: r.articolo_id, codice: r.articolo_codice },
+    quantita: canonical(r.quantita),
+    prezzo: canonicalOrNull(r.prezzo),
+    lotto: r.lotto,
+    riferimento: r.riferimento_tipo && r.riferimento_id !== null ? { tipo: r.riferimento_tipo, id: r.riferimento_id } : null,
+    annulla: r.annulla_id,
+  };
+}
+
+/** GET /movimenti: every movement, any channel, in id order, complete under concurrent writers. */
+export async function listMovements(db: Db, input: ListMovementsInput, timeZone: string) {
+  const limite = input.limite ?? 100;
+  const dopo = input.dopo ?? 0;
+  const bound = await syncBound(db, "movimenti");
+  const filters: Prisma.Sql[] = [Prisma.sql`m.id > ${dopo}`];
+  if (input.da) filters.push(Prisma.sql`m.data >= ${input.da}::date`);
+  if (input.a) filters.push(Prisma.sql`m.data <= ${input.a}::date`);
+  if (input.articolo !== undefined) filters.push(Prisma.sql`m.articolo_id = ${input.articolo}`);
+  if (input.magazzino !== undefined) filters.push(Prisma.sql`m.magazzino_id = ${input.magazzino}`);
+  if (input.origine !== undefined) filters.push(Prisma.sql`m.origine = ${input.origine}`);
+  if (input.operazione !== undefined) filters.push(Prisma.sql`m.operazione_id = ${input.operazione}`);
+  const rows = await db.$queryRaw<MovementRow[]>`
+    SELECT m.id, m.operazione_id, m.data, m.registrato_il, m.origine, m.natura, m.causale, m.magazzino_id,
+           m.articolo_id, a.codice AS articolo_codice, m.quantita, m.prezzo, l.codice AS lotto,
+           m.riferimento_tipo, m.riferimento_id, m.annulla_id
+      FROM movimenti m
+      JOIN articoli a ON a.id = m.articolo_id
+      LEFT JOIN lotti l ON l.id = m.lotto_id
+     WHERE ${Prisma.join(filters, " AND ")}
+     ORDER BY m.id
+     LIMIT ${limite + 1}`;
+  const page = cutPage(rows, limite, bound, dopo);
+  return { movimenti: page.rows.map((r) => toMovementOutput(r, timeZone)), altri: page.altri, cursore: page.cursore };
+}

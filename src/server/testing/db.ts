@@ -1,0 +1,43 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { inject } from "vitest";
+import { createPrisma, setDb, type PrismaClient } from "../db/client";
+import { withDatabase } from "../db/embedded";
+
+export interface TestDb {
+  url: string;
+  name: string;
+  prisma: PrismaClient;
+  /** A plain pg pool on the same database, for assertions and for holding transactions open. */
+  pool: pg.Pool;
+  drop(): Promise<void>;
+}
+
+/** A fresh migrated database for one test file, installed as the process-wide client. */
+export async function createTestDb(): Promise<TestDb> {
+  const adminUrl = inject("adminUrl");
+  const name = `t_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE banchina_modello`);
+  await admin.end();
+  const url = withDatabase(adminUrl, name);
+  const prisma = createPrisma(url, 20);
+  const pool = new pg.Pool({ connectionString: url, max: 30 });
+  setDb(prisma);
+  return {
+    url,
+    name,
+    prisma,
+    pool,
+    async drop() {
+      setDb(undefined);
+      await prisma.$disconnect();
+      await pool.end();
+      const a = new pg.Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type { Db } from "../db/client";
+import type { Actor, Scope } from "../modules/auth/actor";
+import { createApiKey } from "../modules/auth/api-keys.service";
+import { createContextInner } from "../trpc/context";
+import { appRouter } from "../trpc/router";
+import { handleRestRequest } from "../http/rest-handler";
+import type { TestDb } from "./db";
+
+/** Small builders for master data; each returns ids. */
+export async function seedWarehouse(db: Db, codice = "MAG1") {
+  return db.magazzino.create({ data: { codice, nome: `Magazzino ${codice}` } });
+}
+
+export async function seedArticle(
+  db: Db,
+  codice: string,
+  opts: { ean?: string; lotti?: boolean; costo?: string; modelloId?: number; haVarianti?: boolean } = {},
+) {
+  return db.articolo.create({
+    data: {
+      codice,
+      descrizione: `Articolo ${codice}`,
+      ean: opts.ean ?? null,
+      gestione_lotti: opts.lotti ?? false,
+      costo_standard: opts.costo ?? null,
+      modello_id: opts.modelloId ?? null,
+      ha_varianti: opts.haVarianti ?? false,
+    },
+  });
+}
+
+export async function seedKey(db: Db, scopes: Scope[] = ["lettura", "scrittura"], opts: { perSecond?: number; burst?: number } = {}) {
+  return createApiKey(db, { nome: `test-${scopes.join("-")}`, permessi: scopes, limiteAlSecondo: opts.perSecond ?? 100_000, raffica: opts.burst ?? 100_000 });
+}
+
+/** A tRPC caller as the UI or the CLI would use it, with the actor given directly. */
+export function caller(t: TestDb, actor: Actor, channel: "rest" | "trpc" = "rest", headers: Record<string, string> = {}) {
+  return appRouter.createCaller(createContextInner({ db: t.prisma, channel, actor, headers: new Headers(headers) }));
+}
+
+export interface RestResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A request through the REST facade, exactly as the HTTP route hands it over. */
+export async function rest<T = any>(
+  method: string,
+  path: string,
+  opts: { key?: string; body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string> } = {},
+): Promise<RestResult<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  let body: string | Uint8Array | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await handleRestRequest(new Request(`http://localhost/api/v1${path}`, { method, headers, body: body as BodyInit | undefined }));
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
+
+/** Stock per (article, warehouse) from the ledger and from the maintained balance: they must agree. */
+export async function stockOf(t: TestDb, articolo: number, magazzino: number) {
+  const { rows } = await t.pool.query(
+    `SELECT COALESCE((SELECT sum(quantita) FROM movimenti WHERE articolo_id = $1 AND magazzino_id = $2), 0)::text AS ledger,
+            COALESCE((SELECT quantita FROM giacenze WHERE articolo_id = $1 AND magazzino_id = $2), 0)::text AS balance`,
+    [articolo, magazzino],
+  );
+  return { ledger: Number(rows[0].ledger), balance: Number(rows[0].balance) };
+}
+
+export async function countRows(t: TestDb, table: string): Promise<number> {
+  const { rows } = await t.pool.query(`SELECT count(*)::int AS n FROM ${table}`);
+  return rows[0].n;
+}

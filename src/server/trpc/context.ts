@@ -1,0 +1,40 @@
+import { randomUUID } from "node:crypto";
+import { getConfig, type Config } from "../config";
+import { getDb, type PrismaClient } from "../db/client";
+import type { Actor } from "../modules/auth/actor";
+
+export interface ResponseMeta {
+  status?: number;
+  headers: Record<string, string>;
+}
+
+export interface Context {
+  db: PrismaClient;
+  config: Config;
+  requestId: string;
+  headers: Headers;
+  channel: "rest" | "trpc" | "interno";
+  /** Resolved by the auth middleware, or given directly (tests, the CLI). */
+  actor?: Actor;
+  /** Set by procedures whose success status is not 200 (a single arrival answers 201). */
+  response: ResponseMeta;
+}
+
+export function createContextInner(opts: {
+  db?: PrismaClient;
+  config?: Config;
+  headers?: Headers;
+  channel?: Context["channel"];
+  requestId?: string;
+  actor?: Actor;
+}): Context {
+  return {
+    db: opts.db ?? getDb(),
+    config: opts.config ?? getConfig(),
+    requestId: opts.requestId ?? randomUUID(),
+    headers: opts.headers ?? new Headers(),
+    channel: opts.channel ?? "interno",
+    actor: opts.actor,
+    response: { headers: {} },
+  };
+}

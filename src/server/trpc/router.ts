@@ -1,0 +1,12 @@
+import { clientsRouter } from "../modules/clients/clients.router";
+import { lotsRouter } from "../modules/lots/lots.router";
+import { movementsRouter } from "../modules/movements/movements.router";
+import { router } from "./init";
+
+export const appRouter = router({
+  movements: movementsRouter,
+  lots: lotsRouter,
+  clients: clientsRouter,
+});
+
+export type AppRouter = typeof appRouter;

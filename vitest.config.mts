@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["src/**/*.test.ts"],
+    globalSetup: ["src/server/testing/global-setup.ts"],
+    pool: "forks",
+    // Every file gets its own database cloned from a migrated template, so files run in parallel.
+    fileParallelism: true,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    env: { NODE_ENV: "test", LOG_LEVEL: "error" },
+  },
+});
