@@ -88,10 +88,10 @@ export function toDomainError(error: unknown, opts: { isQuery: boolean }): Domai
   return undefined;
 }
 
-export function toErrorResponse(error: unknown, opts: { requestId: string; isQuery: boolean }): ErrorResponse {
+export function toErrorResponse(error: unknown, opts: { requestId: string; isQuery: boolean; log?: boolean }): ErrorResponse {
   const domain = toDomainError(error, opts);
   if (domain) return { status: domain.status, body: domain.toBody(), headers: domain.headers };
-  console.error(`[${opts.requestId}] errore interno:`, error);
+  if (opts.log !== false) console.error(`[${opts.requestId}] errore interno:`, error);
   return {
     status: 500,
     body: {

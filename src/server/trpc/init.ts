@@ -20,7 +20,8 @@ const t = initTRPC
   .create({
     // The UI receives the same codes and Italian messages as REST clients.
     errorFormatter({ shape, error, ctx, type }) {
-      const mapped = toErrorResponse(error, { requestId: ctx?.requestId ?? "-", isQuery: type === "query" });
+      // REST logs and answers in its own wrapper; only the UI channel logs here.
+      const mapped = toErrorResponse(error, { requestId: ctx?.requestId ?? "-", isQuery: type === "query", log: ctx?.channel === "trpc" });
       return {
         message: mapped.body.messaggio,
         code: shape.code,

@@ -46,7 +46,7 @@ export function parseIdempotencyKey(header: string | null): string | undefined {
   return header;
 }
 
-function lockKey(r: IdempotencyRequest): bigint {
+export function idempotencyLockKey(r: Pick<IdempotencyRequest, "ambito" | "metodo" | "percorso" | "chiave">): bigint {
   const h = createHash("sha256").update(`${r.ambito}\n${r.metodo}\n${r.percorso}\n${r.chiave}`).digest();
   return h.readBigInt64BE(0);
 }
@@ -70,7 +70,7 @@ export async function runIdempotent<T>(
   const outcome = await inTransaction(
     db,
     async (tx) => {
-      const [lock] = await tx.$queryRaw<{ ok: boolean }[]>`SELECT pg_try_advisory_xact_lock(${lockKey(req)}) AS ok`;
+      const [lock] = await tx.$queryRaw<{ ok: boolean }[]>`SELECT pg_try_advisory_xact_lock(${idempotencyLockKey(req)}) AS ok`;
       if (!lock?.ok) {
         throw new DomainError(
           "idempotenza_in_corso",

@@ -1,0 +1,286 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createPrisma, getDb, setDb } from "../db/client";
+import { revokeApiKey } from "../modules/auth/api-keys.service";
+import { createTestDb, type TestDb } from "../testing/db";
+import { countRows, rest, seedArticle, seedKey, seedWarehouse } from "../testing/fixtures";
+import { handleRestRequest } from "./rest-handler";
+
+/** API.md sections 1–3: the transport rules and every whole-request error code they can produce. */
+
+let t: TestDb;
+let writer: string;
+let reader: string;
+
+beforeAll(async () => {
+  t = await createTestDb();
+  await seedWarehouse(t.prisma);
+  await seedArticle(t.prisma, "A1");
+  writer = (await seedKey(t.prisma, ["scrittura"])).chiave;
+  reader = (await seedKey(t.prisma, ["lettura"])).chiave;
+});
+afterAll(async () => t?.drop());
+
+const load = { natura: "carico", magazzino: 1, righe: [{ codice: "A1", quantita: 1 }] };
+
+async function expectNothingWritten<T>(fn: () => Promise<T>): Promise<T> {
+  const before = await countRows(t, "movimenti");
+  const ops = await countRows(t, "operazioni");
+  const r = await fn();
+  expect(await countRows(t, "movimenti")).toBe(before);
+  expect(await countRows(t, "operazioni")).toBe(ops);
+  return r;
+}
+
+function expectErrorBody(r: { status: number; body: any; headers: Headers }, status: number, codice: string) {
+  expect(r.status).toBe(status);
+  expect(r.body.codice).toBe(codice);
+  expect(typeof r.body.messaggio).toBe("string");
+  expect(r.body.messaggio.length).toBeGreaterThan(10);
+  expect(r.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  expect(r.headers.get("content-type")).toContain("application/json");
+}
+
+describe("400", () => {
+  test.each([
+    ["not JSON", "{natura:"],
+    ["an array", "[1,2]"],
+    ["a string", '"ciao"'],
+    ["null", "null"],
+    ["empty", ""],
+    ["deeply nested", "[".repeat(200_000) + "]".repeat(200_000)],
+  ])("json_non_valido: body is %s", async (_n, raw) => {
+    const r = await expectNothingWritten(() => rest("POST", "/movimenti", { key: writer, rawBody: raw, headers: { "content-type": "application/json" } }));
+    expectErrorBody(r, 400, "json_non_valido");
+  });
+
+  test("json_non_valido: invalid UTF-8", async () => {
+    const bytes = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]);
+    const r = await rest("POST", "/movimenti", { key: writer, rawBody: bytes, headers: { "content-type": "application/json" } });
+    expectErrorBody(r, 400, "json_non_valido");
+  });
+
+  test.each([["empty", ""], ["too long", "x".repeat(256)], ["not ASCII", "chiave-è"], ["control char", "a\tb"]])(
+    "chiave_idempotenza_non_valida: %s",
+    async (_n, value) => {
+      const r = await expectNothingWritten(() => rest("POST", "/movimenti", { key: writer, body: load, headers: { "idempotency-key": value } }));
+      expectErrorBody(r, 400, "chiave_idempotenza_non_valida");
+    },
+  );
+});
+
+describe("401 and 403", () => {
+  test.each([
+    ["missing", {}],
+    ["not Bearer", { authorization: "Basic dXNlcjpwYXNz" }],
+    ["malformed", { authorization: "Bearer !!" }],
+    ["unknown", { authorization: "Bearer bnc_00000000_sconosciutasconosciutasconosciuta" }],
+  ])("non_autenticato: key %s", async (_n, headers) => {
+    const r = await expectNothingWritten(() => rest("POST", "/movimenti", { body: load, headers }));
+    expectErrorBody(r, 401, "non_autenticato");
+    expect(r.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    const g = await rest("GET", "/movimenti", { headers });
+    expectErrorBody(g, 401, "non_autenticato");
+  });
+
+  test("non_autenticato: revoked key", async () => {
+    const k = await seedKey(t.prisma, ["scrittura"]);
+    expect((await rest("GET", "/clienti", { key: k.chiave })).status).toBe(200);
+    await revokeApiKey(t.prisma, k.prefisso);
+    const r = await rest("GET", "/clienti", { key: k.chiave });
+    expectErrorBody(r, 401, "non_autenticato");
+  });
+
+  test("permesso_negato: a lettura key cannot write, but reads and searches", async () => {
+    const r = await expectNothingWritten(() => rest("POST", "/movimenti", { key: reader, body: load }));
+    expectErrorBody(r, 403, "permesso_negato");
+    expect((await rest("GET", "/movimenti", { key: reader })).status).toBe(200);
+  });
+
+  test("keys are stored only as a hash", async () => {
+    const { rows } = await t.pool.query("SELECT hash FROM chiavi_api");
+    for (const row of rows) {
+      expect(row.hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(row.hash).not.toBe(writer);
+    }
+  });
+});
+
+describe("404, 405, 413, 415", () => {
+  test("non_trovato: unknown path", async () => {
+    const r = await rest("GET", "/magazzini", { key: reader });
+    expectErrorBody(r, 404, "non_trovato");
+  });
+
+  test("non_trovato: unknown article's lots", async () => {
+    const r = await rest("GET", "/articoli/424242/lotti?magazzino=1", { key: reader });
+    expectErrorBody(r, 404, "non_trovato");
+  });
+
+  test("metodo_non_consentito with Allow", async () => {
+    const r = await expectNothingWritten(() => rest("DELETE", "/movimenti", { key: writer }));
+    expectErrorBody(r, 405, "metodo_non_consentito");
+    expect(r.headers.get("allow")).toBe("POST, GET");
+    const put = await rest("PUT", "/clienti", { key: writer, body: {} });
+    expectErrorBody(put, 405, "metodo_non_consentito");
+  });
+
+  test("richiesta_troppo_grande over 5 MB, declared or streamed", async () => {
+    const big = JSON.stringify({ ...load, causale: "x".repeat(6 * 1024 * 1024) });
+    const r = await expectNothingWritten(() => rest("POST", "/movimenti", { key: writer, rawBody: big, headers: { "content-type": "application/json" } }));
+    expectErrorBody(r, 413, "richiesta_troppo_grande");
+    const stream = new ReadableStream({
+      start(c) {
+        for (let i = 0; i < 12; i++) c.enqueue(new Uint8Array(1024 * 1024).fill(0x20));
+        c.close();
+      },
+    });
+    const res = await handleRestRequest(
+      new Request("http://localhost/api/v1/movimenti", {
+        method: "POST",
+        headers: { authorization: `Bearer ${writer}`, "content-type": "application/json" },
+        body: stream,
+        duplex: "half",
+      } as RequestInit),
+    );
+    expect(res.status).toBe(413);
+  });
+
+  test.each([["text/plain", "ciao"], ["application/x-www-form-urlencoded", "a=1"], [null, JSON.stringify(load)]])(
+    "tipo_contenuto_non_supportato: %s",
+    async (type, raw) => {
+      const headers: Record<string, string> = type ? { "content-type": type } : {};
+      const r = await expectNothingWritten(() => rest("POST", "/movimenti", { key: writer, rawBody: raw, headers }));
+      expectErrorBody(r, 415, "tipo_contenuto_non_supportato");
+    },
+  );
+});
+
+describe("422 filtro_non_valido: a list parameter is never ignored", () => {
+  test.each([
+    ["unknown parameter", "/movimenti?pagina=2", "pagina"],
+    ["repeated parameter", "/movimenti?limite=5&limite=6", "limite"],
+    ["limite 0", "/movimenti?limite=0", "limite"],
+    ["limite over 100", "/movimenti?limite=101", "limite"],
+    ["limite hexadecimal", "/movimenti?limite=0x10", "limite"],
+    ["limite decimal", "/movimenti?limite=1.5", "limite"],
+    ["limite empty", "/movimenti?limite=", "limite"],
+    ["dopo negative", "/movimenti?dopo=-1", "dopo"],
+    ["da not a date", "/movimenti?da=21/11/2026", "da"],
+    ["a impossible date", "/movimenti?a=2026-02-30", "a"],
+    ["da after a", "/movimenti?da=2026-11-22&a=2026-11-01", "da"],
+    ["origine unknown", "/movimenti?origine=fax", "origine"],
+    ["articolo not a number", "/movimenti?articolo=abc", "articolo"],
+    ["clienti limite over 100", "/clienti?limite=500", "limite"],
+    ["lotti without magazzino", "/articoli/1/lotti", "magazzino"],
+    ["lotti magazzino malformed", "/articoli/1/lotti?magazzino=uno", "magazzino"],
+  ])("%s", async (_n, path, campo) => {
+    const r = await rest("GET", path, { key: reader });
+    expectErrorBody(r, 422, "filtro_non_valido");
+    const fields = r.body.campo ? [r.body.campo] : r.body.dettagli.map((d: any) => d.campo);
+    expect(fields).toContain(campo);
+    expect(r.body.messaggio).toContain(campo);
+  });
+});
+
+describe("lists", () => {
+  test("an empty page keeps the cursor that was sent", async () => {
+    const r = await rest("GET", "/clienti?dopo=12345", { key: reader });
+    expect(r.body).toEqual({ clienti: [], altri: false, cursore: 12345 });
+  });
+
+  test("clients page by id with altri and cursore; da/a filter on the creation date", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    for (let i = 0; i < 5; i++) await t.prisma.cliente.create({ data: { codice: `C${i}`, ragione_sociale: `Cliente ${i}`, data: new Date(`${today}T00:00:00Z`) } });
+    const p1 = await rest("GET", "/clienti?limite=2", { key: reader });
+    expect(p1.body.clienti).toHaveLength(2);
+    expect(p1.body.altri).toBe(true);
+    expect(p1.body.cursore).toBe(p1.body.clienti[1].id);
+    const p2 = await rest("GET", `/clienti?limite=2&dopo=${p1.body.cursore}`, { key: reader });
+    const p3 = await rest("GET", `/clienti?limite=2&dopo=${p2.body.cursore}`, { key: reader });
+    expect([...p1.body.clienti, ...p2.body.clienti, ...p3.body.clienti].map((c: any) => c.codice)).toEqual(["C0", "C1", "C2", "C3", "C4"]);
+    expect(p3.body.altri).toBe(false);
+    expect(Object.keys(p1.body.clienti[0]).sort()).toEqual(
+      ["id", "codice", "ragione_sociale", "partita_iva", "codice_fiscale", "email", "telefono", "indirizzo", "cap", "citta", "provincia", "nazione", "creato_il"].sort(),
+    );
+    expect((await rest("GET", "/clienti?a=2000-01-01", { key: reader })).body.clienti).toEqual([]);
+    expect((await rest("GET", `/clienti?da=${today}&a=${today}`, { key: reader })).body.clienti).toHaveLength(5);
+  });
+});
+
+describe("429, 500, 503", () => {
+  test("troppe_richieste with Retry-After once the burst is spent; a refusal spends nothing", async () => {
+    const k = await seedKey(t.prisma, ["lettura"], { perSecond: 1, burst: 3 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await rest("GET", "/clienti", { key: k.chiave })).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    const r = await rest("GET", "/clienti", { key: k.chiave });
+    expectErrorBody(r, 429, "troppe_richieste");
+    expect(Number(r.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  });
+
+  test("the rate limit holds across instances (two clients, one database)", async () => {
+    const k = await seedKey(t.prisma, ["lettura"], { perSecond: 0.001, burst: 10 });
+    const other = createPrisma(t.url, 5);
+    const mine = getDb();
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          return rest("GET", "/clienti", { key: k.chiave, headers: { "x-i": String(i) } });
+        }),
+      );
+      setDb(other);
+      const more = await Promise.all(Array.from({ length: 5 }, () => rest("GET", "/clienti", { key: k.chiave })));
+      const ok = [...results, ...more].filter((r) => r.status === 200).length;
+      expect(ok).toBe(10);
+    } finally {
+      setDb(mine);
+      await other.$disconnect();
+    }
+  });
+
+  test("errore_interno: no stack, no SQL, the request id to quote", async () => {
+    await t.pool.query("ALTER TABLE giacenze RENAME TO giacenze_rotte");
+    try {
+      const r = await rest("POST", "/movimenti", { key: writer, body: load });
+      expectErrorBody(r, 500, "errore_interno");
+      expect(r.body.richiesta).toBe(r.headers.get("x-request-id"));
+      const text = JSON.stringify(r.body);
+      expect(text).not.toMatch(/giacenze|SELECT|INSERT|relation|at |\.ts|node_modules|prisma/i);
+    } finally {
+      await t.pool.query("ALTER TABLE giacenze_rotte RENAME TO giacenze");
+    }
+  });
+
+  test("servizio_non_disponibile with Retry-After when the database cannot be reached", async () => {
+    const mine = getDb();
+    const dead = createPrisma("postgresql://nessuno:x@127.0.0.1:1/nessuno", 1);
+    setDb(dead);
+    try {
+      const r = await rest("GET", "/clienti", { key: reader });
+      expectErrorBody(r, 503, "servizio_non_disponibile");
+      expect(r.headers.get("retry-after")).toBe("5");
+    } finally {
+      setDb(mine);
+      await dead.$disconnect();
+    }
+  });
+});
+
+test("every response carries X-Request-Id, successes included", async () => {
+  const r = await rest("GET", "/clienti", { key: reader });
+  expect(r.status).toBe(200);
+  expect(r.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+});
+
+test("the OpenAPI document is served without a key and lists every endpoint with the contract's errors", async () => {
+  const r = await rest("GET", "/openapi.json");
+  expect(r.status).toBe(200);
+  expect(Object.keys(r.body.paths).sort()).toEqual(["/articoli/{id}/lotti", "/clienti", "/movimenti"].sort());
+  const post = r.body.paths["/movimenti"].post;
+  for (const s of ["200", "400", "401", "403", "409", "413", "415", "422", "429", "500", "503"]) {
+    expect(post.responses[s], s).toBeDefined();
+  }
+  expect(post.responses["422"].content["application/json"].schema.$ref).toBe("#/components/schemas/Errore");
+  expect(post.parameters.some((p: any) => p.name === "Idempotency-Key" && p.in === "header")).toBe(true);
+  expect(r.body.components.schemas.Errore.required).toEqual(["codice", "messaggio"]);
+});

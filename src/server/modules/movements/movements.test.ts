@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { createTestDb, type TestDb } from "../../testing/db";
+import { caller, countRows, rest, seedArticle, seedKey, seedWarehouse, stockOf } from "../../testing/fixtures";
+import type { Actor } from "../auth/actor";
+
+let t: TestDb;
+let key: string;
+let actor: Actor;
+let m1: number;
+let m2: number;
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  t = await createTestDb();
+  m1 = (await seedWarehouse(t.prisma, "M1")).id;
+  m2 = (await seedWarehouse(t.prisma, "M2")).id;
+  ids.VITE = (await seedArticle(t.prisma, "VITE-M6", { ean: "8001234567897", costo: "0.12" })).id;
+  ids.LATTE = (await seedArticle(t.prisma, "LATTE", { lotti: true })).id;
+  ids.NOCOST = (await seedArticle(t.prisma, "NOCOST")).id;
+  const tpl = await seedArticle(t.prisma, "GUANTO", { haVarianti: true });
+  ids.GUANTO = tpl.id;
+  ids.GUANTO_M = (await seedArticle(t.prisma, "GUANTO-M", { modelloId: tpl.id, ean: "8001234567880" })).id;
+  ids.GUANTO_L = (await seedArticle(t.prisma, "GUANTO-L", { modelloId: tpl.id })).id;
+  const k = await seedKey(t.prisma);
+  key = k.chiave;
+  actor = { kind: "chiave", id: k.id, nome: k.nome, permessi: k.permessi };
+});
+afterAll(async () => t?.drop());
+
+const post = (body: unknown) => rest("POST", "/movimenti", { key, body });
+
+describe("POST /movimenti", () => {
+  test("a load writes one movement, moves the balance, and answers per row with ids", async () => {
+    const before = await stockOf(t, ids.VITE!, m1);
+    const r = await post({ natura: "carico", magazzino: m1, causale: "Reso", righe: [{ codice: "VITE-M6", quantita: 10, prezzo: "0.1" }] });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ scritte: 1, rifiutate: 0, righe: [{ indice: 0, esito: "scritta" }] });
+    expect(r.body.operazione).toBe(r.body.righe[0].operazione);
+    const after = await stockOf(t, ids.VITE!, m1);
+    expect(after.ledger - before.ledger).toBe(10);
+    expect(after.balance).toBe(after.ledger);
+    const list = await rest("GET", `/movimenti?operazione=${r.body.operazione}`, { key });
+    expect(list.body.movimenti).toEqual([
+      expect.objectContaining({
+        id: r.body.righe[0].movimento,
+        origine: "api",
+        natura: "carico",
+        causale: "Reso",
+        magazzino: m1,
+        articolo: { id: ids.VITE, codice: "VITE-M6" },
+        quantita: "10",
+        prezzo: "0.1",
+        lotto: null,
+        riferimento: null,
+        annulla: null,
+      }),
+    ]);
+    expect(list.body.movimenti[0].registrato_il).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/);
+  });
+
+  test("an unload is negative; the article found by EAN; non-lot stock may go negative", async () => {
+    const before = await stockOf(t, ids.VITE!, m2);
+    const r = await post({ natura: "scarico", magazzino: m2, righe: [{ ean: "8001234567897", quantita: 3.5 }] });
+    expect(r.body.righe[0].esito).toBe("scritta");
+    const after = await stockOf(t, ids.VITE!, m2);
+    expect(after.ledger - before.ledger).toBe(-3.5);
+    expect(after.balance).toBe(after.ledger);
+  });
+
+  test("a transfer writes two movements in one operation, negative in the origin", async () => {
+    const r = await post({ natura: "trasferimento", magazzino: m2, magazzino_origine: m1, righe: [{ codice: "VITE-M6", quantita: 2 }] });
+    const row = r.body.righe[0];
+    expect(row).toMatchObject({ esito: "scritta", operazione: r.body.operazione });
+    expect(row.movimento_origine).toBeLessThan(row.movimento);
+    const list = await rest("GET", `/movimenti?operazione=${r.body.operazione}`, { key });
+    expect(list.body.movimenti.map((m: any) => [m.id, m.magazzino, m.quantita, m.natura])).toEqual([
+      [row.movimento_origine, m1, "-2", "trasferimento"],
+      [row.movimento, m2, "2", "trasferimento"],
+    ]);
+  });
+
+  test("without prezzo the suggested price is the standard cost, else null", async () => {
+    const r = await post({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }, { codice: "NOCOST", quantita: 1 }] });
+    const list = await rest("GET", `/movimenti?operazione=${r.body.operazione}`, { key });
+    expect(list.body.movimenti.map((m: any) => m.prezzo)).toEqual(["0.12", null]);
+  });
+
+  test("without prezzo the last purchase-order price wins over the standard cost", async () => {
+    const sup = await t.prisma.fornitore.create({ data: { codice: "F-SUG", nome: "F" } });
+    await t.prisma.ordineAcquisto.create({
+      data: { numero: "PO-SUG", fornitore_id: sup.id, magazzino_id: m1, data: new Date("2026-11-01"), righe: { create: [{ posizione: 1, articolo_id: ids.VITE!, ordinata: "5", prezzo: "0.095" }] } },
+    });
+    const r = await post({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] });
+    const list = await rest("GET", `/movimenti?operazione=${r.body.operazione}`, { key });
+    expect(list.body.movimenti[0].prezzo).toBe("0.095");
+    await t.prisma.articolo.update({ where: { id: ids.VITE! }, data: { ultimo_prezzo_arrivo: "0.11" } });
+    const r2 = await post({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] });
+    const list2 = await rest("GET", `/movimenti?operazione=${r2.body.operazione}`, { key });
+    expect(list2.body.movimenti[0].prezzo).toBe("0.11");
+  });
+
+  test("lots: created with expiry on load, checked on unload and transfer, listed by expiry", async () => {
+    await post({ natura: "carico", magazzino: m1, righe: [
+      { codice: "LATTE", quantita: 10, lotto: "L2", scadenza: "2027-03-01" },
+      { codice: "LATTE", quantita: 5, lotto: "L1", scadenza: "2027-01-15" },
+      { codice: "LATTE", quantita: 1, lotto: "L0" },
+    ] });
+    const unload = await post({ natura: "scarico", magazzino: m1, righe: [
+      { codice: "LATTE", quantita: 4, lotto: "L1" },
+      { codice: "LATTE", quantita: 2, lotto: "L1" },
+      { codice: "LATTE", quantita: 1, lotto: "NOPE" },
+    ] });
+    expect(unload.body.righe.map((r: any) => r.esito)).toEqual(["scritta", "rifiutata", "rifiutata"]);
+    expect(unload.body.righe[1].errore.codice).toBe("lotto_insufficiente");
+    expect(unload.body.righe[1].errore.messaggio).toContain("1 disponibili");
+    expect(unload.body.righe[2].errore.codice).toBe("lotto_non_trovato");
+    const transfer = await post({ natura: "trasferimento", magazzino: m2, magazzino_origine: m1, righe: [{ codice: "LATTE", quantita: 3, lotto: "L2" }] });
+    expect(transfer.body.scritte).toBe(1);
+    const lots1 = await rest("GET", `/articoli/${ids.LATTE}/lotti?magazzino=${m1}`, { key });
+    expect(lots1.body).toEqual({
+      articolo: { id: ids.LATTE, codice: "LATTE" },
+      magazzino: m1,
+      lotti: [
+        { lotto: "L1", scadenza: "2027-01-15", residua: "1" },
+        { lotto: "L2", scadenza: "2027-03-01", residua: "7" },
+        { lotto: "L0", scadenza: null, residua: "1" },
+      ],
+    });
+    const lots2 = await rest("GET", `/articoli/${ids.LATTE}/lotti?magazzino=${m2}`, { key });
+    expect(lots2.body.lotti).toEqual([{ lotto: "L2", scadenza: "2027-03-01", residua: "3" }]);
+    const s1 = await stockOf(t, ids.LATTE!, m1);
+    expect(s1).toEqual({ ledger: 9, balance: 9 });
+  });
+
+  test("appending to an operation keeps its number", async () => {
+    const first = await post({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] });
+    const second = await post({ natura: "carico", magazzino: m1, operazione: first.body.operazione, righe: [{ codice: "VITE-M6", quantita: 2 }] });
+    expect(second.body.operazione).toBe(first.body.operazione);
+    const list = await rest("GET", `/movimenti?operazione=${first.body.operazione}`, { key });
+    expect(list.body.movimenti).toHaveLength(2);
+  });
+
+  test("decimals float arithmetic gets wrong stay exact", async () => {
+    const a = await seedArticle(t.prisma, "DEC");
+    await post({ natura: "carico", magazzino: m1, righe: [{ codice: "DEC", quantita: 0.1 }, { codice: "DEC", quantita: 0.2 }] });
+    await post({ natura: "carico", magazzino: m1, righe: [{ codice: "DEC", quantita: 999999999.999 }, { codice: "DEC", quantita: 0.001 }] });
+    const { rows } = await t.pool.query("SELECT quantita::text AS q FROM giacenze WHERE articolo_id = $1", [a.id]);
+    expect(rows[0].q).toBe("1000000000.300");
+    const list = await rest("GET", `/movimenti?articolo=${a.id}`, { key });
+    expect(list.body.movimenti.map((m: any) => m.quantita)).toEqual(["0.1", "0.2", "999999999.999", "0.001"]);
+  });
+
+  test("the screens write with origine 'schermo' through the same procedure", async () => {
+    const ui = caller(t, actor, "trpc");
+    const r = await ui.movements.write({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] });
+    // List parameters are the query string: strings on every channel.
+    const list = await caller(t, actor).movements.list({ operazione: String(r.operazione) });
+    expect(list.movimenti[0]!.origine).toBe("schermo");
+  });
+});
+
+describe("refusals: every row code of this endpoint, nothing written by a refused row", () => {
+  let movementsBefore: number;
+  let lotsBefore: number;
+  beforeEach(async () => {
+    movementsBefore = await countRows(t, "movimenti");
+    lotsBefore = await countRows(t, "lotti");
+  });
+
+  test.each([
+    ["articolo_non_trovato", { natura: "carico", righe: [{ codice: "NON-ESISTE", quantita: 1 }] }],
+    ["articolo_non_trovato", { natura: "carico", righe: [{ ean: "0000000000000", quantita: 1 }] }],
+    ["articolo_con_varianti", { natura: "carico", righe: [{ codice: "GUANTO", quantita: 1 }] }],
+    ["articolo_ambiguo", { natura: "carico", righe: [{ codice: "VITE-M6", ean: "8001234567880", quantita: 1 }] }],
+    ["quantita_non_valida", { natura: "carico", righe: [{ codice: "VITE-M6", quantita: 0 }] }],
+    ["quantita_non_valida", { natura: "carico", righe: [{ codice: "VITE-M6", quantita: -2 }] }],
+    ["quantita_non_valida", { natura: "carico", righe: [{ codice: "VITE-M6", quantita: 1.0001 }] }],
+    ["quantita_non_valida", { natura: "carico", righe: [{ codice: "VITE-M6", quantita: 1e15 }] }],
+    ["prezzo_non_valido", { natura: "carico", righe: [{ codice: "VITE-M6", quantita: 1, prezzo: "1,50" }] }],
+    ["prezzo_non_valido", { natura: "carico", righe: [{ codice: "VITE-M6", quantita: 1, prezzo: "1.23456" }] }],
+    ["prezzo_non_valido", { natura: "carico", righe: [{ codice: "VITE-M6", quantita: 1, prezzo: "-1" }] }],
+    ["prezzo_non_valido", { natura: "carico", righe: [{ codice: "VITE-M6", quantita: 1, prezzo: "1e3" }] }],
+    ["lotto_obbligatorio", { natura: "carico", righe: [{ codice: "LATTE", quantita: 1 }] }],
+    ["lotto_obbligatorio", { natura: "scarico", righe: [{ codice: "LATTE", quantita: 1 }] }],
+    ["lotto_non_previsto", { natura: "carico", righe: [{ codice: "VITE-M6", quantita: 1, lotto: "X" }] }],
+    ["lotto_non_trovato", { natura: "scarico", righe: [{ codice: "LATTE", quantita: 1, lotto: "ZZ" }] }],
+    ["lotto_insufficiente", { natura: "scarico", righe: [{ codice: "LATTE", quantita: 1000, lotto: "L2" }] }],
+  ])("%s", async (codice, partial) => {
+    const r = await post({ magazzino: m1, ...partial });
+    expect(r.status).toBe(200);
+    expect(r.body.operazione).toBeNull();
+    expect(r.body).toMatchObject({ scritte: 0, rifiutate: 1 });
+    expect(r.body.righe[0]).toMatchObject({ indice: 0, esito: "rifiutata", errore: { codice } });
+    expect(r.body.righe[0].errore.messaggio.length).toBeGreaterThan(15);
+    expect(await countRows(t, "movimenti")).toBe(movementsBefore);
+    expect(await countRows(t, "lotti")).toBe(lotsBefore);
+  });
+
+  test("a refused row does not block the others; indice is the position in the request", async () => {
+    const r = await post({ natura: "carico", magazzino: m1, righe: [
+      { codice: "NON-ESISTE", quantita: 1 },
+      { codice: "VITE-M6", quantita: 1 },
+      { codice: "GUANTO", quantita: 1 },
+      { codice: "GUANTO-L", quantita: 1 },
+    ] });
+    expect(r.body.righe.map((x: any) => [x.indice, x.esito])).toEqual([[0, "rifiutata"], [1, "scritta"], [2, "rifiutata"], [3, "scritta"]]);
+    expect(r.body.righe[2].errore.messaggio).toContain("GUANTO-M");
+    expect(await countRows(t, "movimenti")).toBe(movementsBefore + 2);
+  });
+
+  test.each([
+    ["magazzino_non_trovato", { natura: "carico", magazzino: 999, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "magazzino"],
+    ["magazzino_non_trovato", { natura: "trasferimento", magazzino: 1, magazzino_origine: 999, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "magazzino_origine"],
+    ["operazione_non_trovata", { natura: "carico", magazzino: 1, operazione: 99999, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "operazione"],
+    ["troppe_righe", { natura: "carico", magazzino: 1, righe: Array.from({ length: 501 }, () => ({ codice: "VITE-M6", quantita: 1 })) }, "righe"],
+  ])("whole request refused: %s", async (codice, body, campo) => {
+    const r = await post(body);
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({ codice, campo });
+    expect(await countRows(t, "movimenti")).toBe(movementsBefore);
+    expect(await countRows(t, "operazioni")).toBeGreaterThan(0);
+  });
+
+  test("an operation written by another channel cannot be appended to through the API", async () => {
+    const ui = await caller(t, actor, "trpc").movements.write({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] });
+    const r = await post({ natura: "carico", magazzino: m1, operazione: ui.operazione, righe: [{ codice: "VITE-M6", quantita: 1 }] });
+    expect(r.status).toBe(422);
+    expect(r.body.codice).toBe("operazione_non_trovata");
+  });
+
+  test.each([
+    ["natura sconosciuta", { natura: "regalo", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "natura"],
+    ["quantita come stringa (nessuna coercizione)", { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: "12.5" }] }, "righe[0].quantita"],
+    ["quantita null", { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: null }] }, "righe[0].quantita"],
+    ["magazzino come stringa", { natura: "carico", magazzino: "1", righe: [{ codice: "VITE-M6", quantita: 1 }] }, "magazzino"],
+    ["magazzino decimale", { natura: "carico", magazzino: 1.5, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "magazzino"],
+    ["prezzo numerico", { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1, prezzo: 1.5 }] }, "righe[0].prezzo"],
+    ["campo sconosciuto", { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1 }], note: "x" }, "note"],
+    ["campo sconosciuto in riga", { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1, sconto: 1 }] }, "righe[0].sconto"],
+    ["riga senza articolo", { natura: "carico", magazzino: 1, righe: [{ quantita: 1 }] }, "righe[0].codice"],
+    ["righe vuote", { natura: "carico", magazzino: 1, righe: [] }, "righe"],
+    ["trasferimento senza origine", { natura: "trasferimento", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "magazzino_origine"],
+    ["trasferimento sullo stesso magazzino", { natura: "trasferimento", magazzino: 1, magazzino_origine: 1, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "magazzino_origine"],
+    ["origine su un carico", { natura: "carico", magazzino: 1, magazzino_origine: 2, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "magazzino_origine"],
+    ["scadenza su uno scarico", { natura: "scarico", magazzino: 1, righe: [{ codice: "LATTE", lotto: "L2", quantita: 1, scadenza: "2027-01-01" }] }, "righe[0].scadenza"],
+    ["scadenza impossibile", { natura: "carico", magazzino: 1, righe: [{ codice: "LATTE", lotto: "L9", quantita: 1, scadenza: "2027-02-30" }] }, "righe[0].scadenza"],
+  ])("richiesta_non_valida: %s", async (_name, body, campo) => {
+    const r = await post(body);
+    expect(r.status).toBe(422);
+    expect(r.body.codice).toBe("richiesta_non_valida");
+    const fields = r.body.campo ? [r.body.campo] : r.body.dettagli.map((d: any) => d.campo);
+    expect(fields).toContain(campo);
+    expect(await countRows(t, "movimenti")).toBe(movementsBefore);
+  });
+});
