@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createPrisma, getDb, setDb } from "../db/client";
 import { revokeApiKey } from "../modules/auth/api-keys.service";
 import { createTestDb, type TestDb } from "../testing/db";
@@ -238,16 +238,19 @@ describe("429, 500, 503", () => {
     }
   });
 
-  test("errore_interno: no stack, no SQL, the request id to quote", async () => {
+  test("errore_interno: no stack, no SQL, the request id to quote; the details go to the server log", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
     await t.pool.query("ALTER TABLE giacenze RENAME TO giacenze_rotte");
     try {
-      const r = await rest("POST", "/movimenti", { key: writer, body: load });
+      const r = await expectNothingWritten(() => rest("POST", "/movimenti", { key: writer, body: load }));
+      expect(log).toHaveBeenCalledWith(`[${r.body.richiesta}] errore interno:`, expect.anything());
       expectErrorBody(r, 500, "errore_interno");
       expect(r.body.richiesta).toBe(r.headers.get("x-request-id"));
       const text = JSON.stringify(r.body);
       expect(text).not.toMatch(/giacenze|SELECT|INSERT|relation|at |\.ts|node_modules|prisma/i);
     } finally {
       await t.pool.query("ALTER TABLE giacenze_rotte RENAME TO giacenze");
+      log.mockRestore();
     }
   });
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createTestDb, type TestDb } from "../../testing/db";
 import { countRows, rest, seedArticle, seedKey, seedWarehouse, stockOf } from "../../testing/fixtures";
 import { idempotencyLockKey, purgeExpiredIdempotency } from "./idempotency.service";
@@ -91,12 +91,14 @@ describe("Idempotency-Key on POST /movimenti", () => {
 
   test("a 5xx is not stored: the retry runs and takes effect exactly once", async () => {
     const before = await stockOf(t, articolo, magazzino);
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
     await t.pool.query("ALTER TABLE giacenze RENAME TO giacenze_rotte");
     let failed;
     try {
       failed = await post(key, "k-5xx", body(7));
     } finally {
       await t.pool.query("ALTER TABLE giacenze_rotte RENAME TO giacenze");
+      log.mockRestore();
     }
     expect(failed.status).toBe(500);
     const ok = await post(key, "k-5xx", body(7));

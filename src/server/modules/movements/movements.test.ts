@@ -159,6 +159,18 @@ describe("POST /movimenti", () => {
   });
 });
 
+test("createCaller goes through the same permission check: a lettura key cannot write", async () => {
+  const k = await seedKey(t.prisma, ["lettura"]);
+  const readOnly: Actor = { kind: "chiave", id: k.id, nome: k.nome, permessi: k.permessi };
+  const before = await countRows(t, "movimenti");
+  await expect(caller(t, readOnly).movements.write({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] })).rejects.toMatchObject({
+    cause: { codice: "permesso_negato" },
+  });
+  expect(await countRows(t, "movimenti")).toBe(before);
+  const list = await caller(t, readOnly).movements.list({ limite: "1" });
+  expect(list.movimenti).toHaveLength(1);
+});
+
 describe("refusals: every row code of this endpoint, nothing written by a refused row", () => {
   let movementsBefore: number;
   let lotsBefore: number;
