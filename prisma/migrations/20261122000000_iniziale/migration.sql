@@ -101,11 +101,15 @@ CREATE INDEX "righe_ordine_articolo_id_idx" ON "righe_ordine"("articolo_id");
 CREATE TABLE "operazioni" (
     "id" SERIAL NOT NULL,
     "origine" TEXT NOT NULL,
+    "ddt" TEXT,
+    "fornitore_id" INTEGER,
     "chiave_api_id" INTEGER,
     "utente_id" INTEGER,
     "creato_il" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    CONSTRAINT "operazioni_pkey" PRIMARY KEY ("id")
+    CONSTRAINT "operazioni_pkey" PRIMARY KEY ("id"),
+    CONSTRAINT "operazioni_origine_check" CHECK ("origine" IN ('api', 'schermo', 'vendita', 'arrivo', 'annullamento', 'correzione'))
 );
+CREATE UNIQUE INDEX "operazioni_fornitore_id_ddt_key" ON "operazioni"("fornitore_id", "ddt");
 
 CREATE TABLE "movimenti" (
     "id" SERIAL NOT NULL,

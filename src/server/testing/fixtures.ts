@@ -76,3 +76,25 @@ export async function countRows(t: TestDb, table: string): Promise<number> {
   const { rows } = await t.pool.query(`SELECT count(*)::int AS n FROM ${table}`);
   return rows[0].n;
 }
+
+export async function seedSupplier(db: Db, codice: string) {
+  return db.fornitore.create({ data: { codice, nome: `Fornitore ${codice}` } });
+}
+
+/** A purchase order with rows; returns the order and its row ids in position order. */
+export async function seedOrder(
+  db: Db,
+  opts: { numero: string; fornitore: number; magazzino: number; data: string; righe: { articolo: number; quantita: string; prezzo: string }[] },
+) {
+  const order = await db.ordineAcquisto.create({
+    data: {
+      numero: opts.numero,
+      fornitore_id: opts.fornitore,
+      magazzino_id: opts.magazzino,
+      data: new Date(`${opts.data}T00:00:00Z`),
+      righe: { create: opts.righe.map((r, i) => ({ posizione: i + 1, articolo_id: r.articolo, ordinata: r.quantita, prezzo: r.prezzo })) },
+    },
+    include: { righe: { orderBy: { posizione: "asc" }, select: { id: true } } },
+  });
+  return { id: order.id, righe: order.righe.map((r) => r.id) };
+}

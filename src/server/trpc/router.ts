@@ -1,3 +1,4 @@
+import { arrivalsRouter } from "../modules/arrivals/arrivals.router";
 import { clientsRouter } from "../modules/clients/clients.router";
 import { lotsRouter } from "../modules/lots/lots.router";
 import { movementsRouter } from "../modules/movements/movements.router";
@@ -7,6 +8,7 @@ export const appRouter = router({
   movements: movementsRouter,
   lots: lotsRouter,
   clients: clientsRouter,
+  arrivals: arrivalsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,140 @@
+import { z } from "zod";
+import { articoloRef, decimalString, idNumber, isoDate, pathId, rawNumber, shortText, typeError } from "../../lib/zod";
+
+export const MAX_ARRIVAL_ROWS = 500;
+export const MOTIVI = ["codice_sconosciuto", "non_atteso", "riga_evasa"] as const;
+
+/** JSON booleans as a pipe: trpc-to-openapi would otherwise coerce "false" into true. */
+const bool = () => z.boolean({ error: typeError("deve essere true o false") }).transform((b) => b);
+
+export const searchInput = z
+  .strictObject({
+    barcode: z.string({ error: typeError("deve essere una stringa") }).min(1, "non può essere vuoto").max(200, "al massimo 200 caratteri").optional()
+      .meta({ description: "Codice letto: EAN, etichetta d'ordine R<riga>, GS1-128/DataMatrix con (01), (10), (17)" }),
+    fornitore: idNumber().optional(),
+    articolo: idNumber().optional(),
+    codice: shortText(64).optional(),
+    ordine: idNumber().optional(),
+    magazzino: idNumber().optional(),
+    da: isoDate().optional(),
+    a: isoDate().optional(),
+    includi_evase: bool().optional(),
+    limite: idNumber().pipe(z.number().max(100, "al massimo 100")).optional(),
+    dopo: z.number({ error: typeError("deve essere un numero intero") }).transform((n) => n)
+      .pipe(z.number().int("deve essere un numero intero").min(0, "non può essere negativo")).optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.barcode !== undefined) {
+      const others = Object.keys(b).filter((k) => k !== "barcode");
+      for (const k of others) ctx.addIssue({ code: "custom", path: [k], message: "non ammesso insieme a 'barcode': il codice letto basta da solo" });
+    }
+    if (b.da && b.a && b.da > b.a) ctx.addIssue({ code: "custom", path: ["da"], message: `successivo ad 'a' (${b.a})` });
+  });
+export type SearchInput = z.infer<typeof searchInput>;
+
+const registrato = z.object({ movimento: z.number().int(), data: z.string(), quantita: decimalString() });
+
+export const expectedRow = z.object({
+  riga: z.number().int(),
+  etichetta: z.string().meta({ description: "Etichetta da stampare sull'ordine: R<riga>" }),
+  articolo: articoloRef,
+  descrizione: z.string(),
+  ordinata: decimalString(),
+  arrivata: decimalString(),
+  residua: decimalString(),
+  prezzo_proposto: decimalString(),
+  chiede_lotto: z.boolean(),
+  registrati: z.array(registrato),
+});
+export type ExpectedRow = z.infer<typeof expectedRow>;
+
+export const expectedOrder = z.object({
+  id: z.number().int(),
+  numero: z.string(),
+  data: z.string(),
+  stato: z.enum(["aperto", "parziale", "evaso"]),
+  fornitore: z.object({ id: z.number().int(), nome: z.string() }),
+  magazzino: z.number().int(),
+  righe: z.array(expectedRow),
+});
+export type ExpectedOrder = z.infer<typeof expectedOrder>;
+
+export const searchOutput = z.object({
+  ordini: z.array(expectedOrder),
+  totale_ordini: z.number().int(),
+  totale_righe: z.number().int(),
+  altri: z.boolean(),
+  cursore: z.number().int(),
+  motivo: z.string().optional(),
+  motivo_codice: z.enum(MOTIVI).optional(),
+  lettura: z.object({ gtin: z.string(), lotto: z.string().nullable(), scadenza: z.string().nullable() }).optional(),
+});
+export type SearchOutput = z.infer<typeof searchOutput>;
+
+const arrivalFields = {
+  riga: idNumber(),
+  quantita: rawNumber().optional().meta({ description: "Assente: tutta la quantità residua della riga" }),
+  lotto: shortText(64).optional(),
+  scadenza: isoDate().optional(),
+  prezzo: z.string({ error: typeError("deve essere una stringa decimale, per esempio \"12.50\"") }).optional(),
+};
+
+export const registerInput = z
+  .strictObject({
+    magazzino: idNumber(),
+    ddt: shortText(64).meta({ description: "Riferimento del documento di trasporto del fornitore" }),
+    riga: arrivalFields.riga.optional(),
+    quantita: arrivalFields.quantita,
+    lotto: arrivalFields.lotto,
+    scadenza: arrivalFields.scadenza,
+    prezzo: arrivalFields.prezzo,
+    righe: z.array(z.strictObject(arrivalFields)).min(1, "almeno una riga").optional(),
+  })
+  .superRefine((b, ctx) => {
+    const single = ["riga", "quantita", "lotto", "scadenza", "prezzo"].filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+    if (b.righe !== undefined && single.length > 0)
+      for (const k of single) ctx.addIssue({ code: "custom", path: [k], message: "con 'righe' i campi di riga vanno dentro ciascuna riga" });
+    if (b.righe === undefined && b.riga === undefined)
+      ctx.addIssue({ code: "custom", path: ["riga"], message: "indicare 'riga' (una riga d'ordine) oppure 'righe'" });
+  });
+export type RegisterInput = z.infer<typeof registerInput>;
+export type ArrivalRowInput = NonNullable<RegisterInput["righe"]>[number];
+
+const orderState = z.object({ id: z.number().int(), stato: z.enum(["aperto", "parziale", "evaso"]) });
+
+export const registerOutput = z.union([
+  z.object({
+    movimento: z.number().int(),
+    operazione: z.number().int(),
+    riga: z.number().int(),
+    arrivata: decimalString(),
+    residua: decimalString(),
+    ordine: orderState,
+  }),
+  z.object({
+    operazione: z.number().int().nullable(),
+    registrate: z.number().int(),
+    rifiutate: z.number().int(),
+    righe: z.array(
+      z.object({
+        indice: z.number().int(),
+        riga: z.number().int(),
+        esito: z.enum(["registrata", "rifiutata"]),
+        movimento: z.number().int().optional(),
+        arrivata: decimalString().optional(),
+        residua: decimalString().optional(),
+        errore: z.object({ codice: z.string(), messaggio: z.string() }).optional(),
+      }),
+    ),
+  }),
+]);
+
+export type RegisterOutput = z.infer<typeof registerOutput>;
+
+export const cancelInput = z.strictObject({ id: pathId() });
+export const cancelOutput = z.object({
+  annullato: z.number().int(),
+  movimento: z.number().int(),
+  riga: z.object({ riga: z.number().int(), arrivata: decimalString(), residua: decimalString() }),
+  ordine: orderState,
+});
