@@ -1,4 +1,6 @@
+import { alignmentRouter } from "../modules/alignment/alignment.router";
 import { arrivalsRouter } from "../modules/arrivals/arrivals.router";
+import { availabilityRouter } from "../modules/availability/availability.router";
 import { clientsRouter } from "../modules/clients/clients.router";
 import { lotsRouter } from "../modules/lots/lots.router";
 import { movementsRouter } from "../modules/movements/movements.router";
@@ -9,6 +11,8 @@ export const appRouter = router({
   lots: lotsRouter,
   clients: clientsRouter,
   arrivals: arrivalsRouter,
+  alignment: alignmentRouter,
+  availability: availabilityRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,29 @@
+import { router, writeProcedure } from "../../trpc/init";
+import { idempotentWrite } from "../../trpc/write";
+import { alignInput, alignOutput } from "./alignment.schemas";
+import { alignStock } from "./alignment.service";
+
+export const alignmentRouter = router({
+  align: writeProcedure
+    .meta({
+      idempotent: true,
+      openapi: {
+        method: "POST",
+        path: "/giacenze/allinea",
+        tags: ["Giacenze"],
+        summary: "Allinea le giacenze ai valori contati (inventario)",
+        description:
+          "Il servizio legge la quantità attuale e scrive la differenza come movimento `correzione`, atomicamente. Ripetere la stessa chiamata non scrive nulla (tutte `invariata`). `simula: true` risponde senza scrivere. Fino a 10.000 righe.",
+        protect: true,
+      },
+    })
+    .input(alignInput)
+    .output(alignOutput)
+    .mutation(({ ctx, input }) =>
+      idempotentWrite(
+        ctx,
+        { path: "/giacenze/allinea", input, txOptions: { timeout: 120_000 } },
+        async (tx) => ({ status: 200, body: await alignStock(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE }) }),
+      ),
+    ),
+});

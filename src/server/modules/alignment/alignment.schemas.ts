@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { articoloRef, decimalString, idNumber, rawNumber, shortText, typeError } from "../../lib/zod";
+
+export const MAX_ALIGNMENT_ROWS = 10_000;
+
+export const alignInput = z.strictObject({
+  magazzino: idNumber(),
+  causale: shortText(200).optional(),
+  simula: z.boolean({ error: typeError("deve essere true o false") }).transform((b) => b).optional()
+    .meta({ description: "true: calcola e risponde senza scrivere nulla (anteprima)" }),
+  righe: z
+    .array(
+      z.strictObject({
+        codice: shortText(64).meta({ description: "Codice articolo (di una variante, per gli articoli con varianti)" }),
+        contato: rawNumber().meta({ description: "Quantità contata, ≥ 0, al massimo 3 decimali" }),
+        lotto: shortText(64).optional().meta({ description: "Obbligatorio per gli articoli gestiti a lotti: si conta per (articolo, lotto)" }),
+      }),
+    )
+    .min(1, "almeno una riga"),
+});
+export type AlignInput = z.infer<typeof alignInput>;
+
+export const alignRow = z.object({
+  indice: z.number().int(),
+  articolo: articoloRef.nullable(),
+  codice: z.string().optional().meta({ description: "Il codice ricevuto, quando non corrisponde a un articolo" }),
+  lotto: z.string().nullable(),
+  attuale: decimalString().nullable(),
+  contato: decimalString().nullable(),
+  delta: decimalString().nullable(),
+  esito: z.enum(["scritta", "invariata", "rifiutata"]),
+  movimento: z.number().int().optional(),
+  errore: z.object({ codice: z.string(), messaggio: z.string() }).optional(),
+});
+export type AlignRow = z.infer<typeof alignRow>;
+
+export const alignOutput = z.object({
+  operazione: z.number().int().nullable(),
+  scritte: z.number().int(),
+  invariate: z.number().int(),
+  rifiutate: z.number().int(),
+  righe: z.array(alignRow),
+});
+export type AlignOutput = z.infer<typeof alignOutput>;

@@ -1,0 +1,171 @@
+import { Prisma, type Tx } from "../../db/client";
+import { businessDate } from "../../lib/dates";
+import { canonical, countFromNumber, Decimal } from "../../lib/decimal";
+import { DomainError, RowError } from "../../lib/errors";
+import type { Actor } from "../auth/actor";
+import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";
+import { appendToLedger, assertWarehouses, createOperation, type LedgerRow } from "../movements/movements.service";
+import { MAX_ALIGNMENT_ROWS, type AlignInput, type AlignOutput, type AlignRow } from "./alignment.schemas";
+
+/**
+ * Inventory alignment (POST /giacenze/allinea): the counted quantity per unit (article, or article and
+ * lot) against the current one, the difference written as `correzione` movements. Set-based: a fixed
+ * number of statements whatever the row count. Atomic: the balance rows (and lots) are locked before
+ * they are read, so a movement racing the alignment waits for it and lands on top of the count.
+ */
+
+interface Unit {
+  indice: number;
+  article: ArticleInfo;
+  lotto: string | null;
+  contato: string;
+}
+
+const unitKey = (articolo: number, lotto: string | null) => `${articolo}\u0000${lotto ?? ""}`;
+
+export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: { timeZone: string }): Promise<AlignOutput> {
+  if (input.righe.length > MAX_ALIGNMENT_ROWS) {
+    throw new DomainError("troppe_righe", `Al massimo ${MAX_ALIGNMENT_ROWS} righe per chiamata: ricevute ${input.righe.length}. Dividere il conteggio.`, {
+      campo: "righe",
+    });
+  }
+  await assertWarehouses(tx, { magazzino: input.magazzino });
+  const magazzino = input.magazzino;
+  const write = input.simula !== true;
+
+  const index = await loadArticles(tx, input.righe);
+  const rows: AlignRow[] = [];
+  const units: Unit[] = [];
+  input.righe.forEach((r, indice) => {
+    const lotto = r.lotto ?? null;
+    try {
+      const article = resolveArticle(index, { codice: r.codice });
+      const contato = countFromNumber(r.contato);
+      if (contato === null) throw new RowError("quantita_non_valida", `Quantità contata ${r.contato} non valida: zero o più, con al massimo 3 decimali.`);
+      if (article.gestione_lotti && lotto === null) throw new RowError("lotto_obbligatorio", `L'articolo ${article.codice} è gestito a lotti: contare per lotto e indicare 'lotto'.`);
+      if (!article.gestione_lotti && lotto !== null) throw new RowError("lotto_non_previsto", `L'articolo ${article.codice} non è gestito a lotti: togliere 'lotto'.`);
+      units.push({ indice, article, lotto, contato });
+    } catch (e) {
+      if (!(e instanceof RowError)) throw e;
+      const known = index.byCode.get(r.codice);
+      rows[indice] = {
+        indice,
+        articolo: known ? { id: known.id, codice: known.codice } : null,
+        ...(known ? {} : { codice: r.codice }),
+        lotto,
+        attuale: null,
+        contato: null,
+        delta: null,
+        esito: "rifiutata",
+        errore: e.toBody(),
+      };
+    }
+  });
+
+  // Every occurrence of a repeated unit is refused: which of two counts is right is for a person to say.
+  const occurrences = new Map<string, number>();
+  for (const u of units) occurrences.set(unitKey(u.article.id, u.lotto), (occurrences.get(unitKey(u.article.id, u.lotto)) ?? 0) + 1);
+  const valid = units.filter((u) => {
+    if (occurrences.get(unitKey(u.article.id, u.lotto))! === 1) return true;
+    rows[u.indice] = {
+      indice: u.indice,
+      articolo: { id: u.article.id, codice: u.article.codice },
+      lotto: u.lotto,
+      attuale: null,
+      contato: null,
+      delta: null,
+      esito: "rifiutata",
+      errore: new RowError(
+        "articolo_ripetuto",
+        `${u.article.codice}${u.lotto ? ` lotto ${u.lotto}` : ""} compare più volte nel conteggio (${occurrences.get(unitKey(u.article.id, u.lotto))} righe): indicarlo una volta sola.`,
+      ).toBody(),
+    };
+    return false;
+  });
+
+  const plain = valid.filter((u) => u.lotto === null);
+  const lotted = valid.filter((u) => u.lotto !== null);
+  const current = new Map<string, { quantita: string; lotId?: number }>();
+  const articleIds = [...new Set(valid.map((u) => u.article.id))].sort((a, b) => a - b);
+
+  if (write && articleIds.length > 0) {
+    // Rows that do not exist yet are created, so that they can be locked like the others.
+    await tx.$executeRaw`
+      INSERT INTO giacenze (articolo_id, magazzino_id, quantita)
+      SELECT id, ${magazzino}, 0 FROM unnest(${articleIds}::int[]) AS id
+      ON CONFLICT DO NOTHING`;
+    if (lotted.length > 0) {
+      await tx.$executeRaw`
+        INSERT INTO lotti (articolo_id, magazzino_id, codice, residua)
+        SELECT a, ${magazzino}, c, 0 FROM unnest(${lotted.map((u) => u.article.id)}::int[], ${lotted.map((u) => u.lotto!)}::text[]) AS t(a, c)
+        ON CONFLICT DO NOTHING`;
+    }
+  }
+  if (lotted.length > 0) {
+    // Lots first, then balances: the order movement writers lock them in.
+    const lots = await tx.$queryRaw<{ id: number; articolo_id: number; codice: string; residua: Prisma.Decimal }[]>`
+      SELECT l.id, l.articolo_id, l.codice, l.residua FROM lotti l
+        JOIN unnest(${lotted.map((u) => u.article.id)}::int[], ${lotted.map((u) => u.lotto!)}::text[]) AS t(a, c)
+          ON l.articolo_id = t.a AND l.codice = t.c
+       WHERE l.magazzino_id = ${magazzino}
+       ORDER BY l.id
+       ${write ? Prisma.sql`FOR UPDATE OF l` : Prisma.empty}`;
+    for (const l of lots) current.set(unitKey(l.articolo_id, l.codice), { quantita: l.residua.toString(), lotId: l.id });
+  }
+  if (plain.length > 0 || (write && articleIds.length > 0)) {
+    const balances = await tx.$queryRaw<{ articolo_id: number; quantita: Prisma.Decimal }[]>`
+      SELECT articolo_id, quantita FROM giacenze
+       WHERE magazzino_id = ${magazzino} AND articolo_id = ANY(${(write ? articleIds : plain.map((u) => u.article.id))}::int[])
+       ORDER BY articolo_id
+       ${write ? Prisma.sql`FOR UPDATE` : Prisma.empty}`;
+    for (const b of balances) if (!current.has(unitKey(b.articolo_id, null))) current.set(unitKey(b.articolo_id, null), { quantita: b.quantita.toString() });
+  }
+
+  const ledger: LedgerRow[] = [];
+  const ledgerIndex: number[] = [];
+  const lotUpdates: { id: number; residua: string }[] = [];
+  for (const u of valid) {
+    const now = current.get(unitKey(u.article.id, u.lotto));
+    const attuale = new Decimal(now?.quantita ?? 0);
+    const delta = new Decimal(u.contato).minus(attuale);
+    rows[u.indice] = {
+      indice: u.indice,
+      articolo: { id: u.article.id, codice: u.article.codice },
+      lotto: u.lotto,
+      attuale: canonical(attuale),
+      contato: canonical(u.contato),
+      delta: canonical(delta),
+      esito: delta.isZero() ? "invariata" : "scritta",
+    };
+    if (delta.isZero()) continue;
+    if (now?.lotId !== undefined) lotUpdates.push({ id: now.lotId, residua: u.contato });
+    ledger.push({
+      natura: delta.isPositive() ? "carico" : "scarico",
+      magazzino,
+      articolo: u.article.id,
+      quantita: delta.toFixed(),
+      prezzo: null,
+      lotto: now?.lotId ?? null,
+    });
+    ledgerIndex.push(u.indice);
+  }
+
+  let operazione: number | null = null;
+  if (write && ledger.length > 0) {
+    if (lotUpdates.length > 0) {
+      await tx.$executeRaw`
+        UPDATE lotti l SET residua = v.residua
+          FROM unnest(${lotUpdates.map((l) => l.id)}::int[], ${lotUpdates.map((l) => l.residua)}::numeric[]) AS v(id, residua)
+         WHERE l.id = v.id`;
+    }
+    operazione = await createOperation(tx, "correzione", actor);
+    const ids = await appendToLedger(
+      tx,
+      { operazione, origine: "correzione", causale: input.causale ?? "Allineamento inventario", data: businessDate(opts.timeZone), actor },
+      ledger,
+    );
+    ledgerIndex.forEach((indice, i) => (rows[indice]!.movimento = ids[i]!));
+  }
+  const count = (esito: AlignRow["esito"]) => rows.filter((r) => r.esito === esito).length;
+  return { operazione, scritte: count("scritta"), invariate: count("invariata"), rifiutate: count("rifiutata"), righe: rows };
+}
