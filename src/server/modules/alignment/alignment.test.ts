@@ -163,6 +163,42 @@ describe("atomic read and write", () => {
     expect(await stockOf(t, art, m1)).toEqual({ ledger: 12, balance: 12 });
   });
 
+  test("once the alignment has read a balance, no movement can change it until the correction is written", async () => {
+    const art = (await seedArticle(t.prisma, "RACE2")).id;
+    await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: m1, righe: [{ codice: "RACE2", quantita: 10 }] } });
+    const gate = await t.pool.connect();
+    const writer = await t.pool.connect();
+    try {
+      // Pause the alignment after its read: it cannot create its operation while we hold this lock.
+      await gate.query("BEGIN");
+      await gate.query("LOCK TABLE operazioni IN SHARE MODE");
+      const pending = align({ magazzino: m1, righe: [{ codice: "RACE2", contato: 12 }] });
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await t.pool.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%INSERT INTO operazioni%'`,
+        );
+        if (rows[0].n > 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // A movement's balance update now has to wait for the alignment.
+      await writer.query("BEGIN");
+      await writer.query("SET LOCAL lock_timeout = '300ms'");
+      await expect(
+        writer.query("UPDATE giacenze SET quantita = quantita + 5 WHERE articolo_id = $1 AND magazzino_id = $2", [art, m1]),
+      ).rejects.toThrow(/lock timeout/);
+      await writer.query("ROLLBACK");
+      await gate.query("COMMIT");
+      const r = await pending;
+      expect(r.body.righe[0]).toMatchObject({ attuale: "10", delta: "2", esito: "scritta" });
+    } finally {
+      await gate.query("ROLLBACK").catch(() => {});
+      await writer.query("ROLLBACK").catch(() => {});
+      gate.release();
+      writer.release();
+    }
+    expect(await stockOf(t, art, m1)).toEqual({ ledger: 12, balance: 12 });
+  });
+
   test("movements and alignments racing: balances equal the ledger, lots never negative", async () => {
     await seedArticle(t.prisma, "R2");
     const jobs = [
