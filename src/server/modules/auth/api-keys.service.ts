@@ -60,9 +60,12 @@ export async function listApiKeys(db: Db) {
   });
 }
 
-/** Revokes by id or by the key's prefix; returns false when nothing active matched. */
+/**
+ * Revokes by the key's prefix (8 hex characters, as shown by `api-key list`) or by id; returns false
+ * when nothing active matched. A prefix can be all digits, so 8 hex characters always mean a prefix.
+ */
 export async function revokeApiKey(db: Db, idOrPrefix: string): Promise<boolean> {
-  const where = /^\d+$/.test(idOrPrefix) ? { id: Number(idOrPrefix) } : { prefisso: idOrPrefix };
+  const where = /^[0-9a-f]{8}$/.test(idOrPrefix) || !/^\d{1,9}$/.test(idOrPrefix) ? { prefisso: idOrPrefix } : { id: Number(idOrPrefix) };
   const res = await db.chiaveApi.updateMany({ where: { ...where, revocata_il: null }, data: { revocata_il: new Date() } });
   return res.count > 0;
 }

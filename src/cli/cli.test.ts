@@ -1,0 +1,176 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { DomainError } from "../server/lib/errors";
+import { authenticateApiKey } from "../server/modules/auth/api-keys.service";
+import { createTestDb, type TestDb } from "../server/testing/db";
+import { countRows } from "../server/testing/fixtures";
+
+let t: TestDb;
+let dir: string;
+
+beforeAll(async () => {
+  t = await createTestDb();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "banchina-cli-"));
+});
+afterAll(async () => {
+  await t?.drop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** The command line as an operator runs it, against this file's database. */
+function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", ...args], {
+      env: { ...process.env, DATABASE_URL: t.url },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function writeJson(name: string, data: unknown): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, JSON.stringify(data));
+  return file;
+}
+
+const authenticate = (key: string) => authenticateApiKey(t.prisma, key, { perSecond: 50, burst: 200 });
+
+describe("api-key", () => {
+  let key: string;
+  let prefix: string;
+
+  test("create prints the key alone on stdout, and the key authenticates", async () => {
+    const r = await cli("api-key", "create", "--name", "gestionale", "--scopes", "lettura,scrittura", "--limite-al-secondo", "20", "--raffica", "40");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^bnc_[0-9a-f]{8}_[A-Za-z0-9_-]+\n$/);
+    expect(r.stderr).toMatch(/mostrata solo ora/);
+    key = r.stdout.trim();
+    prefix = key.split("_")[1]!;
+    expect(await authenticate(key)).toMatchObject({ kind: "chiave", nome: "gestionale", permessi: ["lettura", "scrittura"] });
+    const row = await t.prisma.chiaveApi.findFirstOrThrow({ where: { prefisso: prefix } });
+    expect(row).toMatchObject({ limite_al_secondo: 20, raffica: 40 });
+  });
+
+  test("list shows the keys but never the key nor its hash", async () => {
+    const r = await cli("api-key", "list");
+    expect(r.code).toBe(0);
+    const [header, ...rows] = r.stdout.trim().split("\n");
+    expect(header!.split(/\s{2,}/)).toEqual(["id", "nome", "prefisso", "permessi", "creata", "revocata", "ultimo uso"]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatch(new RegExp(`^\\d+\\s+gestionale\\s+${prefix}\\s+lettura,scrittura\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+-\\s+\\d{4}`));
+    const { hash } = await t.prisma.chiaveApi.findFirstOrThrow({ where: { prefisso: prefix } });
+    for (const secret of [key, key.split("_").slice(2).join("_"), hash]) {
+      expect(r.stdout + r.stderr).not.toContain(secret);
+    }
+  });
+
+  test("revoke makes authentication fail; revoking again is a failure", async () => {
+    const r = await cli("api-key", "revoke", prefix);
+    expect(r.code).toBe(0);
+    await expect(authenticate(key)).rejects.toSatisfy((e) => e instanceof DomainError && e.codice === "non_autenticato");
+    const again = await cli("api-key", "revoke", prefix);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(`Nessuna chiave attiva con id o prefisso '${prefix}'`);
+  });
+
+  test("an unknown scope or a missing name is a usage error", async () => {
+    const scope = await cli("api-key", "create", "--name", "x", "--scopes", "lettura,amministrazione");
+    expect(scope.code).toBe(2);
+    expect(scope.stderr).toMatch(/permessi sconosciuti: amministrazione/);
+    const name = await cli("api-key", "create", "--scopes", "lettura", "--nome", "x");
+    expect(name.code).toBe(2);
+    expect(name.stderr).toMatch(/opzione sconosciuta: --nome/);
+    expect(name.stdout).toBe("");
+  });
+});
+
+describe("import", () => {
+  test("a valid file prints the id maps", async () => {
+    const file = writeJson("ok.json", {
+      magazzini: [{ codice: "CEN", nome: "Centrale" }],
+      fornitori: [{ codice: "F1", nome: "Fornitore uno" }],
+      articoli: [{ codice: "VITE", descrizione: "Vite", ean: "5901234123457" }],
+      clienti: [{ codice: "C1", ragione_sociale: "Cliente uno" }],
+      ordini: [{ numero: "OA-1", fornitore: "F1", data: "2026-11-20", magazzino: "CEN", righe: [{ articolo: "VITE", quantita: 10, prezzo: "0.1" }] }],
+    });
+    const r = await cli("import", file);
+    expect(r.code).toBe(0);
+    const ids = JSON.parse(r.stdout);
+    expect(ids).toEqual({
+      magazzini: { CEN: (await t.prisma.magazzino.findUniqueOrThrow({ where: { codice: "CEN" } })).id },
+      articoli: { VITE: (await t.prisma.articolo.findUniqueOrThrow({ where: { codice: "VITE" } })).id },
+      fornitori: { F1: (await t.prisma.fornitore.findUniqueOrThrow({ where: { codice: "F1" } })).id },
+      ordini: { "OA-1": (await t.prisma.ordineAcquisto.findUniqueOrThrow({ where: { numero: "OA-1" } })).id },
+      clienti: { C1: (await t.prisma.cliente.findUniqueOrThrow({ where: { codice: "C1" } })).id },
+    });
+  });
+
+  test("a bad file exits 1, lists every problem with its path, and writes nothing", async () => {
+    const tables = ["magazzini", "articoli", "fornitori", "clienti", "ordini_acquisto", "righe_ordine"];
+    const before = await Promise.all(tables.map((table) => countRows(t, table)));
+    const file = writeJson("bad.json", {
+      magazzini: [{ codice: "SUD", nome: "Sud" }],
+      articoli: [
+        { codice: "DADO", descrizione: "Dado", ean: "5901234123458" },
+        { codice: "BULLONE", descrizione: "Bullone", ean: "5901234123457", colore: "nero" },
+      ],
+      ordini: [{ numero: "OA-2", fornitore: "F9", data: "2026-13-01", magazzino: "SUD", righe: [{ articolo: "DADO", quantita: -1, prezzo: "1,5" }] }],
+    });
+    const r = await cli("import", file);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    const lines = r.stderr.trim().split("\n");
+    const paths = lines.slice(0, -1).map((l) => l.split(": ")[0]);
+    expect(paths).toEqual([
+      "articoli[0].ean",
+      "articoli[1].colore",
+      "articoli[1].ean",
+      "ordini[0].data",
+      "ordini[0].fornitore",
+      "ordini[0].righe[0].prezzo",
+      "ordini[0].righe[0].quantita",
+    ]);
+    expect(lines).toContain("articoli[1].ean: l'EAN '5901234123457' è già dell'articolo 'VITE': correggerlo o toglierlo");
+    expect(lines.at(-1)).toMatch(/Il file contiene 7 problemi: nulla è stato importato/);
+    expect(await Promise.all(tables.map((table) => countRows(t, table)))).toEqual(before);
+  });
+
+  test("a file that is not JSON exits 1 without touching the database", async () => {
+    const file = path.join(dir, "rotto.json");
+    fs.writeFileSync(file, "{ magazzini: [");
+    const r = await cli("import", file);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/non è un JSON valido/);
+  });
+});
+
+describe("usage", () => {
+  test("an unknown command exits 2 with the usage on stderr", async () => {
+    const r = await cli("esporta");
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/comando sconosciuto: esporta/);
+    expect(r.stderr).toMatch(/Uso: npm run -s cli -- <comando>/);
+  });
+
+  test("--help prints the usage on stdout", async () => {
+    const r = await cli("--help");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/api-key create --name NOME --scopes/);
+  });
+
+  test("migrate reports where the schema stands", async () => {
+    const r = await cli("migrate");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Schema del database aggiornato: \d+ migrazion/);
+  });
+});

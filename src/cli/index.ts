@@ -1,0 +1,89 @@
+import { getConfig } from "../server/config";
+import { openDatabase } from "../server/db/runtime";
+import { DomainError } from "../server/lib/errors";
+import { apiKeyCommand } from "./api-key-command";
+import { Failure, parseOptions, UsageError, type Run } from "./command";
+import { importCommand } from "./import-command";
+
+/** Administration command line (API.md section 6). Exit codes: 0 done, 1 not done, 2 wrong usage. */
+
+const USAGE = `Uso: npm run -s cli -- <comando> [opzioni]
+
+Comandi:
+  import FILE.json
+      Carica magazzini, articoli (con varianti), fornitori, clienti e ordini d'acquisto dal file JSON
+      e stampa gli id assegnati. Se il file ha problemi li elenca tutti e non importa nulla.
+      Ripetere l'importazione dello stesso file non cambia nulla.
+  api-key create --name NOME --scopes lettura[,scrittura] [--limite-al-secondo N] [--raffica N]
+      Crea una chiave API e la stampa, da sola, su stdout: è mostrata solo questa volta.
+  api-key list
+      Elenca le chiavi API (mai la chiave, né la sua impronta).
+  api-key revoke ID|PREFISSO
+      Revoca una chiave API.
+  migrate
+      Applica allo schema del database le migrazioni mancanti.
+
+Il database è quello di DATABASE_URL, se impostata; altrimenti il PostgreSQL incorporato in DATA_DIR
+(predefinita ./data), anche mentre il servizio è in esecuzione.
+
+Codici di uscita: 0 riuscito, 1 non riuscito, 2 uso errato.`;
+
+function migrateCommand(args: string[]): Run {
+  parseOptions(args, {}, 0);
+  // Opening the database applies what is missing (and logs it): here we report where the schema stands.
+  return async (db) => {
+    const applied = await db.prisma.$queryRaw<{ nome: string }[]>`SELECT nome FROM banchina_migrazioni ORDER BY nome`;
+    const n = applied.length;
+    console.log(`Schema del database aggiornato: ${n} ${n === 1 ? "migrazione applicata" : "migrazioni applicate"}, l'ultima è ${applied.at(-1)?.nome ?? "nessuna"}.`);
+  };
+}
+
+function command(name: string, args: string[]): Run {
+  switch (name) {
+    case "import":
+      return importCommand(args);
+    case "api-key":
+      return apiKeyCommand(args);
+    case "migrate":
+      return migrateCommand(args);
+    default:
+      throw new UsageError(`comando sconosciuto: ${name}`);
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined) {
+    console.error(USAGE);
+    return 2;
+  }
+  if (["help", "--help", "-h"].includes(name) || args.includes("--help") || args.includes("-h")) {
+    console.log(USAGE);
+    return 0;
+  }
+  try {
+    const run = command(name, args);
+    const config = getConfig();
+    const db = await openDatabase(config, { mode: "attach", log: (m) => console.error(m) });
+    try {
+      await run(db, config);
+    } finally {
+      await db.close();
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`Errore: ${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (e instanceof DomainError) {
+      for (const d of e.dettagli ?? []) console.error(`${d.campo}: ${d.messaggio}`);
+      console.error(e.message);
+      return 1;
+    }
+    console.error(e instanceof Failure ? e.message : `Errore: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

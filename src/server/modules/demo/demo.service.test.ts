@@ -1,0 +1,87 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { businessDate } from "../../lib/dates";
+import { createTestDb, type TestDb } from "../../testing/db";
+import { authenticateApiKey } from "../auth/api-keys.service";
+import { validateImport } from "../catalogue/import.service";
+import demoData from "./demo-data.json";
+import { seedDemoIfEmpty } from "./demo.service";
+
+const TZ = "Europe/Rome";
+let t: TestDb;
+let dataDir: string;
+
+beforeAll(async () => {
+  t = await createTestDb();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "banchina-demo-"));
+});
+afterAll(async () => {
+  await t?.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const seed = () => seedDemoIfEmpty(t.prisma, { dataDir, timeZone: TZ, log: () => {} });
+
+describe("seedDemoIfEmpty", () => {
+  test("the demo data is a valid import file", async () => {
+    expect(await validateImport(demoData, t.prisma)).toEqual({ problemi: [], avvisi: [] });
+  });
+
+  test("two instances starting together seed once", async () => {
+    const results = await Promise.all([seed(), seed()]);
+    expect(results.map((r) => r.created).sort()).toEqual([false, true]);
+    const { rows } = await t.pool.query(`SELECT (SELECT count(*) FROM magazzini)::int AS magazzini,
+      (SELECT count(*) FROM chiavi_api)::int AS chiavi, (SELECT count(*) FROM operazioni)::int AS operazioni`);
+    expect(rows[0]).toEqual({ magazzini: 2, chiavi: 1, operazioni: 2 });
+
+    const created = results.find((r) => r.created)!;
+    const keyFile = path.join(dataDir, "chiave-demo.txt");
+    const key = fs.readFileSync(keyFile, "utf8").trim();
+    expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(created.lines.join("\n")).toContain(`curl -H "Authorization: Bearer ${key}" "http://localhost:${process.env.PORT ?? 3000}/api/v1/movimenti?limite=5"`);
+    // The instance that found the data seeded shows the saved key, as does every later start.
+    const other = results.find((r) => !r.created)!;
+    expect(other.lines.join("\n")).toContain(key);
+    expect(await seed()).toEqual({ created: false, lines: other.lines });
+  });
+
+  test("the demo key authenticates with write permission", async () => {
+    const key = fs.readFileSync(path.join(dataDir, "chiave-demo.txt"), "utf8").trim();
+    const actor = await authenticateApiKey(t.prisma, key, { perSecond: 50, burst: 200 });
+    expect(actor).toMatchObject({ kind: "chiave", nome: "demo", permessi: ["lettura", "scrittura"] });
+  });
+
+  test("opening stock is written through the ledger, lots with expiry dates, orders dated in recent days", async () => {
+    const movements = await t.prisma.movimento.findMany({ include: { lotto: true, articolo: true } });
+    expect(movements.length).toBeGreaterThan(10);
+    for (const m of movements) {
+      expect(m).toMatchObject({ origine: "api", natura: "carico", causale: "Giacenza iniziale demo" });
+      expect(m.lotto !== null).toBe(m.articolo.gestione_lotti);
+      if (m.lotto) expect(m.lotto.scadenza!.toISOString().slice(0, 10) > businessDate(TZ)).toBe(true);
+    }
+    const { rows: unbalanced } = await t.pool.query(`
+      SELECT g.articolo_id FROM giacenze g
+       WHERE g.quantita <> (SELECT sum(quantita) FROM movimenti m WHERE m.articolo_id = g.articolo_id AND m.magazzino_id = g.magazzino_id)`);
+    expect(unbalanced).toEqual([]);
+
+    const orders = await t.prisma.ordineAcquisto.findMany({ orderBy: { data: "asc" }, include: { righe: { include: { articolo: true } } } });
+    expect(orders.map((o) => o.stato)).toEqual(["aperto", "aperto", "aperto", "aperto"]);
+    const yesterday = new Date(`${businessDate(TZ)}T00:00:00Z`).getTime() - 86_400_000;
+    expect(orders.at(-1)!.data.getTime()).toBe(yesterday);
+    expect(yesterday - orders[0]!.data.getTime()).toBeLessThanOrEqual(7 * 86_400_000);
+    const ordered = orders.flatMap((o) => o.righe.map((r) => r.articolo));
+    expect(ordered.some((a) => a.gestione_lotti)).toBe(true);
+    expect(ordered.some((a) => a.modello_id !== null)).toBe(true);
+    expect(ordered.some((a) => a.ha_varianti)).toBe(false);
+  });
+
+  test("a saved key that no longer works is not shown as if it did", async () => {
+    await t.pool.query(`UPDATE chiavi_api SET revocata_il = now() WHERE nome = 'demo'`);
+    const again = await seed();
+    expect(again.created).toBe(false);
+    expect(again.lines.join("\n")).toMatch(/non è più valida/);
+    expect(again.lines.join("\n")).not.toMatch(/bnc_/);
+  });
+});

@@ -1,0 +1,144 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { PrismaClient } from "../../db/client";
+import { inTransaction } from "../../db/transaction";
+import { businessDate, dateFromIso, formatDate } from "../../lib/dates";
+import type { Actor } from "../auth/actor";
+import { createApiKey, hashApiKey } from "../auth/api-keys.service";
+import { importInTransaction } from "../catalogue/import.service";
+import { writeMovements } from "../movements/movements.service";
+import demoData from "./demo-data.json";
+
+/**
+ * The demo data set loaded at first start into an empty database (API.md section 7), so that a new
+ * installation can be tried at once: master data through the ordinary import, an API key, and some
+ * opening stock written through the ordinary movement service, all in one transaction.
+ */
+
+/** Instances starting together on one database: the second waits, then finds the data there. */
+const DEMO_LOCK = 7_246_301_011;
+
+const KEY_FILE = "chiave-demo.txt";
+const CAUSALE = "Giacenza iniziale demo";
+
+/** Opening stock per warehouse; lots expire this many days after the first start. */
+const OPENING_STOCK: Record<string, { codice: string; quantita: number; lotto?: string; scadeTraGiorni?: number }[]> = {
+  "BO-CENTRALE": [
+    { codice: "VITE-TE-M6X40", quantita: 12 },
+    { codice: "TASS-NYL-8", quantita: 20 },
+    { codice: "SILIC-TRASP-280", quantita: 18 },
+    { codice: "NASTRO-AM-50", quantita: 25 },
+    { codice: "GUANTI-NITRILE-M", quantita: 15 },
+    { codice: "GUANTI-NITRILE-L", quantita: 20 },
+    { codice: "GUANTI-NITRILE-XL", quantita: 6 },
+    { codice: "OLIO-EVO-1L", quantita: 40, lotto: "L2611A", scadeTraGiorni: 365 },
+    { codice: "SPAGHETTI-500", quantita: 150, lotto: "P2610-14", scadeTraGiorni: 400 },
+    { codice: "CAFFE-GRANI-1KG", quantita: 24, lotto: "CG-4471", scadeTraGiorni: 240 },
+    { codice: "PELATI-400", quantita: 96, lotto: "PL26-118", scadeTraGiorni: 700 },
+  ],
+  "VR-DEPOSITO": [
+    { codice: "SGRASS-750", quantita: 48 },
+    { codice: "DETERG-PAV-5L", quantita: 12 },
+    { codice: "GUANTI-NITRILE-L", quantita: 10 },
+    { codice: "ALCOL-DEN-1L", quantita: 30, lotto: "AD-2609", scadeTraGiorni: 900 },
+    { codice: "IPOCLORITO-5L", quantita: 20, lotto: "IP-2611", scadeTraGiorni: 180 },
+    // Close to expiry on purpose: the lot lists show it first.
+    { codice: "OLIO-EVO-1L", quantita: 12, lotto: "L2608C", scadeTraGiorni: 30 },
+  ],
+};
+
+const DAY_MS = 86_400_000;
+const addDays = (iso: string, days: number) => formatDate(new Date(dateFromIso(iso).getTime() + days * DAY_MS));
+
+/** The file's orders keep their spacing but move so that the latest is yesterday: "open orders of recent days". */
+function withRecentOrders(today: string) {
+  const latest = demoData.ordini.reduce((max, o) => (o.data > max ? o.data : max), "0000-00-00");
+  const shift = Math.round((dateFromIso(today).getTime() - dateFromIso(latest).getTime()) / DAY_MS) - 1;
+  return { ...demoData, ordini: demoData.ordini.map((o) => ({ ...o, data: addDays(o.data, shift) })) };
+}
+
+function tryLines(keyFile: string, key: string): string[] {
+  const port = process.env.PORT ?? "3000";
+  return [
+    "Per provarla:",
+    `  curl -H "Authorization: Bearer ${key}" "http://localhost:${port}/api/v1/movimenti?limite=5"`,
+    `(la chiave è salvata in ${keyFile})`,
+  ];
+}
+
+export async function seedDemoIfEmpty(
+  db: PrismaClient,
+  opts: { dataDir: string; timeZone: string; log: (m: string) => void },
+): Promise<{ created: boolean; lines: string[] }> {
+  const keyFile = path.join(opts.dataDir, KEY_FILE);
+  const seeded = await inTransaction(
+    db,
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${DEMO_LOCK}::bigint)`;
+      // Checked under the lock: an instance that seeded first has committed by now.
+      if (await tx.magazzino.findFirst({ select: { id: true } })) return null;
+      opts.log("Database vuoto: carico i dati dimostrativi …");
+      const today = businessDate(opts.timeZone);
+      const { ids } = await importInTransaction(tx, withRecentOrders(today), { timeZone: opts.timeZone });
+      const key = await createApiKey(tx, { nome: "demo", permessi: ["scrittura"] });
+      const actor: Actor = { kind: "chiave", id: key.id, nome: key.nome, permessi: key.permessi };
+      for (const [magazzino, righe] of Object.entries(OPENING_STOCK)) {
+        const written = await writeMovements(
+          tx,
+          actor,
+          {
+            natura: "carico",
+            magazzino: ids.magazzini[magazzino]!,
+            causale: CAUSALE,
+            righe: righe.map(({ codice, quantita, lotto, scadeTraGiorni }) => ({
+              codice,
+              quantita,
+              lotto,
+              scadenza: scadeTraGiorni === undefined ? undefined : addDays(today, scadeTraGiorni),
+            })),
+          },
+          { timeZone: opts.timeZone, origine: "api" },
+        );
+        // The demo data is ours: a refused row is a bug in it, not something to start half-seeded with.
+        if (written.rifiutate > 0) {
+          throw new Error(`Dati dimostrativi incoerenti: ${JSON.stringify(written.righe.filter((r) => r.errore))}`);
+        }
+      }
+      return { key: key.chiave, ids };
+    },
+    { timeout: 120_000 },
+  );
+
+  if (!seeded) return { created: false, lines: await existingKeyLines(db, keyFile) };
+
+  // After commit: a failed write of the file must not undo the data, and the key is shown below anyway.
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  fs.writeFileSync(keyFile, `${seeded.key}\n`, { mode: 0o600 });
+  fs.chmodSync(keyFile, 0o600);
+  const n = (o: Record<string, number>) => Object.keys(o).length;
+  return {
+    created: true,
+    lines: [
+      `Dati dimostrativi caricati: ${n(seeded.ids.magazzini)} magazzini, ${n(seeded.ids.articoli)} articoli, ` +
+        `${n(seeded.ids.fornitori)} fornitori, ${n(seeded.ids.ordini)} ordini d'acquisto aperti, ${n(seeded.ids.clienti)} clienti.`,
+      "Chiave API dimostrativa (lettura e scrittura), mostrata anche ai prossimi avvii:",
+      `  ${seeded.key}`,
+      ...tryLines(keyFile, seeded.key),
+    ],
+  };
+}
+
+/** The key saved at the first start, shown again while it still works. */
+async function existingKeyLines(db: PrismaClient, keyFile: string): Promise<string[]> {
+  let key: string;
+  try {
+    key = fs.readFileSync(keyFile, "utf8").trim();
+  } catch {
+    return [];
+  }
+  const row = await db.chiaveApi.findUnique({ where: { hash: hashApiKey(key) }, select: { revocata_il: true } });
+  if (!row || row.revocata_il) {
+    return [`La chiave dimostrativa salvata in ${keyFile} non è più valida (revocata, o di un altro database): crearne una con: npm run -s cli -- api-key create --name NOME --scopes lettura,scrittura`];
+  }
+  return ["Chiave API dimostrativa:", `  ${key}`, ...tryLines(keyFile, key)];
+}
