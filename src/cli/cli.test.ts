@@ -174,3 +174,22 @@ describe("usage", () => {
     expect(r.stdout).toMatch(/Schema del database aggiornato: \d+ migrazion/);
   });
 });
+
+describe("verify", () => {
+  test("exits 0 when everything matches the ledger, 1 naming each difference when it does not", async () => {
+    await t.pool.query("INSERT INTO magazzini (codice, nome) VALUES ('VM', 'VM') ON CONFLICT DO NOTHING");
+    await t.pool.query("INSERT INTO articoli (codice, descrizione) VALUES ('VA', 'VA') ON CONFLICT DO NOTHING");
+    const ok = await cli("verify");
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/Nessuna differenza/);
+    await t.pool.query(
+      `INSERT INTO giacenze (articolo_id, magazzino_id, quantita)
+       SELECT a.id, m.id, 3 FROM articoli a, magazzini m WHERE a.codice = 'VA' AND m.codice = 'VM'`,
+    );
+    const bad = await cli("verify");
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/giacenza\tarticolo \d+ magazzino \d+\tdal registro 0\tmantenuto 3/);
+    expect(bad.stderr).toMatch(/1 differenze/);
+    await t.pool.query("DELETE FROM giacenze WHERE quantita = 3");
+  });
+});

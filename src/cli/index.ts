@@ -3,6 +3,7 @@ import { openDatabase } from "../server/db/runtime";
 import { DomainError } from "../server/lib/errors";
 import { apiKeyCommand } from "./api-key-command";
 import { Failure, parseOptions, UsageError, type Run } from "./command";
+import { verifyLedger } from "../server/modules/verify/verify.service";
 import { importCommand } from "./import-command";
 
 /** Administration command line (API.md section 6). Exit codes: 0 done, 1 not done, 2 wrong usage. */
@@ -22,6 +23,10 @@ Comandi:
       Revoca una chiave API.
   migrate
       Applica allo schema del database le migrazioni mancanti.
+  verify
+      Ricalcola dal registro dei movimenti ogni giacenza, lotto e quantità arrivata delle righe
+      d'ordine (e lo stato degli ordini) e li confronta con quelli mantenuti. Esce con 1 se trova
+      differenze, elencandole.
 
 Il database è quello di DATABASE_URL, se impostata; altrimenti il PostgreSQL incorporato in DATA_DIR
 (predefinita ./data), anche mentre il servizio è in esecuzione.
@@ -38,6 +43,21 @@ function migrateCommand(args: string[]): Run {
   };
 }
 
+function verifyCommand(args: string[]): Run {
+  parseOptions(args, {}, 0);
+  return async (db) => {
+    const report = await verifyLedger(db.prisma);
+    const c = report.controllati;
+    console.log(`Controllati: ${c.movimenti} movimenti, ${c.giacenze} giacenze, ${c.lotti} lotti, ${c.righe_ordine} righe d'ordine, ${c.ordini} ordini.`);
+    if (report.ok) {
+      console.log("Nessuna differenza: tutto coincide con il registro dei movimenti.");
+      return;
+    }
+    for (const d of report.differenze) console.log(`${d.tipo}\t${d.chiave}\tdal registro ${d.atteso}\tmantenuto ${d.trovato}`);
+    throw new Failure(`${report.differenze.length} differenze tra il registro dei movimenti e i valori mantenuti.`);
+  };
+}
+
 function command(name: string, args: string[]): Run {
   switch (name) {
     case "import":
@@ -46,6 +66,8 @@ function command(name: string, args: string[]): Run {
       return apiKeyCommand(args);
     case "migrate":
       return migrateCommand(args);
+    case "verify":
+      return verifyCommand(args);
     default:
       throw new UsageError(`comando sconosciuto: ${name}`);
   }
