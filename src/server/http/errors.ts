@@ -75,6 +75,7 @@ export function toDomainError(error: unknown, opts: { isQuery: boolean }): Domai
       if (cur.code === "PARSE_ERROR") return new DomainError("json_non_valido", "Il corpo della richiesta non è JSON valido.");
       if (cur.code === "UNSUPPORTED_MEDIA_TYPE")
         return new DomainError("tipo_contenuto_non_supportato", "Il corpo deve essere JSON: usare 'Content-Type: application/json'.");
+      if (cur.code === "METHOD_NOT_SUPPORTED") return new DomainError("metodo_non_consentito", "Metodo non consentito per questa procedura.");
       if (cur.code === "PAYLOAD_TOO_LARGE") return new DomainError("richiesta_troppo_grande", "Corpo della richiesta troppo grande.");
       return undefined;
     }

@@ -1,0 +1,13 @@
+/** @type {import("next").NextConfig} */
+const nextConfig = {
+  poweredByHeader: false,
+  // Next would answer `/api/v1/clienti/` with a 308 of its own; the REST handler answers every path
+  // under /api/v1 itself (an unknown one with the contract's 404). Pages are served either way.
+  skipTrailingSlashRedirect: true,
+  // Loaded by Node at run time instead of bundled, like the custom server loads them: one copy of
+  // the driver and of the Prisma runtime in the process. Next lists pg and @prisma/client already,
+  // not the adapter.
+  serverExternalPackages: ["pg", "@prisma/client", "@prisma/adapter-pg"],
+};
+
+export default nextConfig;

@@ -1,0 +1,155 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { getConfig, type Config } from "./config";
+import { setDb } from "./db/client";
+import { openDatabase, type OpenDatabase } from "./db/runtime";
+import { seedDemoIfEmpty } from "./modules/demo/demo.service";
+import { purgeExpiredIdempotency } from "./modules/idempotency/idempotency.service";
+
+/**
+ * The service: the Next.js custom server (operator UI, /api/v1, /api/trpc) in front of PostgreSQL,
+ * embedded under DATA_DIR unless DATABASE_URL is set. Started by `npm start`; owns the embedded
+ * server and stops it on the way out, after the requests in flight have been answered.
+ */
+
+const dev = process.env.BANCHINA_DEV === "1";
+const SHUTDOWN_GRACE_MS = 10_000;
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+
+const log = (m: string) => console.log(m);
+
+/** A fresh clone has no build: `npm install && npm start` must work with no other step. */
+async function buildIfMissing(dir: string): Promise<void> {
+  if (dev || fs.existsSync(path.join(dir, ".next", "BUILD_ID"))) return;
+  log("Prima compilazione del servizio in corso (next build): circa un minuto, solo la prima volta …");
+  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, [nextBin, "build"], {
+      cwd: dir,
+      stdio: "inherit",
+      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    });
+    child.once("error", reject);
+    child.once("exit", resolve);
+  });
+  if (code !== 0) throw new Error(`la compilazione (next build) è terminata con codice ${code}: vedere i messaggi sopra.`);
+}
+
+function publicUrl(config: Config, port: number): string {
+  const host = ["0.0.0.0", "::", ""].includes(config.HOST) ? "localhost" : config.HOST;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+function listen(server: http.Server, config: Config): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", (e: NodeJS.ErrnoException) =>
+      reject(
+        e.code === "EADDRINUSE"
+          ? new Error(`la porta ${config.PORT} è già in uso su ${config.HOST}: liberarla o impostare PORT.`)
+          : e,
+      ),
+    );
+    server.listen(config.PORT, config.HOST, () => resolve((server.address() as { port: number }).port));
+  });
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = getConfig();
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(1);
+  }
+  const dir = process.cwd();
+  // Before Next and React load: they choose their production or development build from it.
+  Object.assign(process.env, { NODE_ENV: dev ? "development" : "production", NEXT_TELEMETRY_DISABLED: "1" });
+
+  let db: OpenDatabase | undefined;
+  let app: { close(): Promise<void> } | undefined;
+  let purgeTimer: NodeJS.Timeout | undefined;
+  const server = http.createServer();
+
+  let stopping: Promise<never> | undefined;
+  const stop = (code: number) => (stopping ??= shutdown(code));
+  async function shutdown(code: number): Promise<never> {
+    clearInterval(purgeTimer);
+    if (server.listening) {
+      // close() refuses new connections, ends idle keep-alive ones and waits for the others.
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      const timeout = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
+      await Promise.race([drained, timeout]);
+      server.closeAllConnections();
+    }
+    await app?.close().catch((e: unknown) => console.error("Chiusura di Next non riuscita:", e));
+    setDb(undefined);
+    // Also stops the embedded PostgreSQL: it never outlives the service.
+    await db?.close().catch((e: unknown) => console.error("Chiusura del database non riuscita:", e));
+    process.exit(code);
+  }
+
+  // A signal during start-up is honoured between steps, so that a half-started PostgreSQL is stopped too.
+  let started = false;
+  let stopRequested = false;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      if (stopRequested) return;
+      stopRequested = true;
+      log(`Arresto in corso (${signal}): attendo la fine delle richieste in corso …`);
+      if (started) void stop(0);
+    });
+  }
+
+  try {
+    await buildIfMissing(dir);
+    if (stopRequested) return stop(0);
+
+    db = await openDatabase(config, { mode: "own", log });
+    if (stopRequested) return stop(0);
+    setDb(db.prisma);
+    log(db.embedded ? `Database: PostgreSQL incorporato in ${path.resolve(config.DATA_DIR)}` : "Database: il PostgreSQL di DATABASE_URL");
+
+    const demoLines =
+      config.DEMO_DATA === "true"
+        ? (await seedDemoIfEmpty(db.prisma, { dataDir: path.resolve(config.DATA_DIR), timeZone: config.SERVICE_TIME_ZONE, log })).lines
+        : [];
+
+    const prisma = db.prisma;
+    const purge = () =>
+      purgeExpiredIdempotency(prisma).catch((e: unknown) => console.error("Pulizia delle chiavi di idempotenza non riuscita:", e));
+    await purge();
+    purgeTimer = setInterval(purge, PURGE_EVERY_MS).unref();
+
+    const { default: next } = await import("next");
+    const nextApp = next({ dev, dir, hostname: config.HOST, port: config.PORT, httpServer: server });
+    app = nextApp;
+    await nextApp.prepare();
+    const handle = nextApp.getRequestHandler();
+    server.on("request", (req, res) => {
+      handle(req, res).catch((e: unknown) => {
+        console.error("Richiesta non gestita:", e);
+        if (!res.headersSent) res.statusCode = 500;
+        res.end();
+      });
+    });
+    if (stopRequested) return stop(0);
+
+    const url = publicUrl(config, await listen(server, config));
+    log("");
+    log(`Banchina è pronta su ${url}`);
+    log(`  Documentazione API: ${url}/api/docs`);
+    log(`  Documento OpenAPI:  ${url}/api/v1/openapi.json`);
+    for (const line of demoLines) log(line);
+    log("Per fermare il servizio: Ctrl+C.");
+    started = true;
+    if (stopRequested) return stop(0);
+  } catch (e) {
+    if (!stopRequested) console.error(`Avvio non riuscito: ${e instanceof Error ? e.message : String(e)}`);
+    return stop(stopRequested ? 0 : 1);
+  }
+}
+
+void main();
