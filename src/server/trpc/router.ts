@@ -4,6 +4,7 @@ import { availabilityRouter } from "../modules/availability/availability.router"
 import { clientsRouter } from "../modules/clients/clients.router";
 import { lotsRouter } from "../modules/lots/lots.router";
 import { movementsRouter } from "../modules/movements/movements.router";
+import { salesRouter } from "../modules/sales/sales.router";
 import { router } from "./init";
 
 export const appRouter = router({
@@ -13,6 +14,7 @@ export const appRouter = router({
   arrivals: arrivalsRouter,
   alignment: alignmentRouter,
   availability: availabilityRouter,
+  sales: salesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,291 @@
+import { Prisma, type Db, type Tx } from "../../db/client";
+import { businessDate, formatDate } from "../../lib/dates";
+import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
+import { DomainError, RowError, type FieldProblem } from "../../lib/errors";
+import { authorColumns, type Actor } from "../auth/actor";
+import { loadArticles, resolveArticle, type ArticleIndex, type ArticleInfo } from "../catalogue/articles";
+import { cutPage, syncBound } from "../lists/lists";
+import { appendToLedger, assertWarehouses, createOperation, suggestedPrices, unloadLot, type LedgerRow } from "../movements/movements.service";
+import { MAX_SALES_ROWS, type CreateSaleInput, type ListSalesInput, type SaleDocumentOutput } from "./sales.schemas";
+
+type Tipo = CreateSaleInput["tipo"];
+
+const TIPO_LABEL: Record<Tipo, string> = { ddt: "DDT", fattura: "Fattura", scontrino: "Scontrino" };
+
+/** NUMERIC(18,2): the largest amount a document can carry. */
+const MAX_AMOUNT = new Decimal("9999999999999999.99");
+
+/** "2026/000005": year and progressive, as in the contract's example. */
+function formatNumero(anno: number, progressivo: number): string {
+  return `${anno}/${String(progressivo).padStart(6, "0")}`;
+}
+
+interface PricedRow {
+  quantita: string;
+  prezzo: string;
+  sconto: string;
+  aliquota_iva: string;
+}
+
+/**
+ * The document's money, exact in decimals: each row rounded half-up to cents, VAT rounded once per
+ * rate on the sum of that rate's rows (the way an Italian invoice shows it), never per row.
+ */
+function computeTotals(rows: PricedRow[]) {
+  const importi = rows.map((r) =>
+    new Decimal(r.quantita).times(r.prezzo).times(new Decimal(1).minus(new Decimal(r.sconto).div(100))).toDecimalPlaces(2, Decimal.ROUND_HALF_UP),
+  );
+  const byRate = new Map<string, Decimal>();
+  rows.forEach((r, i) => {
+    const rate = canonical(r.aliquota_iva);
+    byRate.set(rate, (byRate.get(rate) ?? new Decimal(0)).plus(importi[i]!));
+  });
+  const imponibile = importi.reduce((s, x) => s.plus(x), new Decimal(0));
+  let imposta = new Decimal(0);
+  for (const [rate, base] of byRate) imposta = imposta.plus(base.times(rate).div(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP));
+  return { importi, imponibile, imposta, totale: imponibile.plus(imposta) };
+}
+
+interface PlannedRow {
+  indice: number;
+  article: ArticleInfo;
+  quantita: string;
+  prezzo: string;
+  sconto: string;
+  aliquota_iva: string;
+  lotto: string | undefined;
+  lottoId: number | null;
+}
+
+/** Row checks that need no lock: the article, the numbers, whether a lot is expected. */
+function checkRow(index: ArticleIndex, r: CreateSaleInput["righe"][number], indice: number): PlannedRow {
+  const article = resolveArticle(index, r);
+  const quantita = quantityFromNumber(r.quantita);
+  if (quantita === null) {
+    throw new RowError("quantita_non_valida", `Quantità ${r.quantita} non valida: deve essere maggiore di zero, con al massimo 3 decimali.`);
+  }
+  const prezzo = priceFromString(r.prezzo);
+  if (prezzo === null) {
+    throw new RowError("prezzo_non_valido", `Prezzo '${r.prezzo}' non valido: scrivere un decimale semplice con il punto, al massimo 4 decimali (es. "12.50").`);
+  }
+  if (article.gestione_lotti && r.lotto === undefined) {
+    throw new RowError("lotto_obbligatorio", `L'articolo ${article.codice} è gestito a lotti: indicare il lotto venduto.`);
+  }
+  if (!article.gestione_lotti && r.lotto !== undefined) {
+    throw new RowError("lotto_non_previsto", `L'articolo ${article.codice} non è gestito a lotti: togliere 'lotto'.`);
+  }
+  return { indice, article, quantita, prezzo, sconto: r.sconto ?? "0", aliquota_iva: r.aliquota_iva, lotto: r.lotto, lottoId: null };
+}
+
+/** All-or-nothing: one refused row refuses the document, and the error lists every refused row. */
+function refuseDocument(refused: Map<number, RowError>): DomainError {
+  const entries = [...refused.entries()].sort(([a], [b]) => a - b);
+  const [first, firstError] = entries[0]!;
+  const dettagli: FieldProblem[] = entries.map(([i, e]) => ({ campo: `righe[${i}]`, messaggio: `Riga ${i + 1}: ${e.message}` }));
+  const others = entries.length > 1 ? ` Altre righe rifiutate: ${entries.length - 1} (vedere 'dettagli').` : "";
+  return new DomainError(
+    firstError.codice,
+    `Documento non registrato: la riga ${first + 1} è rifiutata. ${firstError.message}${others} Correggere le righe indicate e riprovare.`,
+    { ...(entries.length === 1 ? { campo: `righe[${first}]` } : {}), dettagli },
+  );
+}
+
+/**
+ * Creates a sales document with its stock movements, in the caller's transaction. Every check runs
+ * before the number is taken, so the numerator's row lock (which serialises documents of one type
+ * and year) is held only for the final inserts; a refused document never consumes a number.
+ */
+export async function createSale(
+  tx: Tx,
+  actor: Actor,
+  input: CreateSaleInput,
+  opts: { timeZone: string },
+): Promise<SaleDocumentOutput> {
+  if (input.righe.length > MAX_SALES_ROWS) {
+    throw new DomainError("troppe_righe", `Al massimo ${MAX_SALES_ROWS} righe per documento: ricevute ${input.righe.length}.`, { campo: "righe" });
+  }
+  const [client] = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM clienti WHERE id = ${input.cliente}`;
+  if (!client) {
+    throw new DomainError("richiesta_non_valida", `Il cliente ${input.cliente} non esiste: sceglierne uno dall'anagrafica clienti.`, { campo: "cliente" });
+  }
+  await assertWarehouses(tx, { magazzino: input.magazzino });
+
+  const index = await loadArticles(tx, input.righe);
+  const refused = new Map<number, RowError>();
+  const planned: PlannedRow[] = [];
+  input.righe.forEach((r, i) => {
+    try {
+      planned.push(checkRow(index, r, i));
+    } catch (e) {
+      if (!(e instanceof RowError)) throw e;
+      refused.set(i, e);
+    }
+  });
+  // Lots are taken in one order (article, lot, row) so that two documents on the same lots queue
+  // instead of deadlocking. Taken even when another row is already refused, to report every row.
+  const lotted = planned
+    .filter((p) => p.lotto !== undefined)
+    .sort((a, b) => a.article.id - b.article.id || (a.lotto! < b.lotto! ? -1 : a.lotto! > b.lotto! ? 1 : 0) || a.indice - b.indice);
+  for (const p of lotted) {
+    try {
+      p.lottoId = (await unloadLot(tx, p.article, input.magazzino, p.lotto!, p.quantita)).id;
+    } catch (e) {
+      if (!(e instanceof RowError)) throw e;
+      refused.set(p.indice, e);
+    }
+  }
+  // Throwing rolls the transaction back, lot decrements included.
+  if (refused.size > 0) throw refuseDocument(refused);
+
+  const totals = computeTotals(planned);
+  if (totals.totale.gt(MAX_AMOUNT)) {
+    throw new DomainError(
+      "richiesta_non_valida",
+      `Il totale del documento (${canonical(totals.totale)}) supera il massimo registrabile (${canonical(MAX_AMOUNT)}): dividere la vendita in più documenti.`,
+      { campo: "righe" },
+    );
+  }
+
+  // The ledger values stock at cost (as an unload without price does); the sale price is on the
+  // document row, which the movement's riferimento points to.
+  const costs = await suggestedPrices(tx, [...new Set(planned.map((p) => p.article.id))]);
+  const operazione = await createOperation(tx, "vendita", actor);
+
+  const data = input.data ?? businessDate(opts.timeZone);
+  const anno = Number(data.slice(0, 4));
+  // Taken last: the counter row stays locked until commit, so concurrent documents of this type and
+  // year queue here, and a rollback gives the number back with it: numbers never skip.
+  const [counter] = await tx.$queryRaw<{ ultimo: number }[]>`
+    INSERT INTO numeratori (tipo, anno, ultimo) VALUES (${input.tipo}, ${anno}, 1)
+    ON CONFLICT (tipo, anno) DO UPDATE SET ultimo = numeratori.ultimo + 1
+    RETURNING ultimo`;
+  const progressivo = counter!.ultimo;
+  const numero = formatNumero(anno, progressivo);
+  const [doc] = await tx.$queryRaw<{ id: number }[]>`
+    INSERT INTO documenti_vendita (tipo, anno, progressivo, numero, data, cliente_id, magazzino_id, operazione_id,
+                                   imponibile, imposta, totale, utente_id)
+    VALUES (${input.tipo}, ${anno}, ${progressivo}, ${numero}, ${data}::date, ${input.cliente}, ${input.magazzino}, ${operazione},
+            ${totals.imponibile.toFixed()}::numeric, ${totals.imposta.toFixed()}::numeric, ${totals.totale.toFixed()}::numeric,
+            ${authorColumns(actor).utente_id}::int)
+    RETURNING id`;
+  const documento = doc!.id;
+
+  const ledger: LedgerRow[] = planned.map((p) => ({
+    natura: "scarico",
+    magazzino: input.magazzino,
+    articolo: p.article.id,
+    quantita: `-${p.quantita}`,
+    prezzo: costs.get(p.article.id) ?? null,
+    lotto: p.lottoId,
+    riferimento: { tipo: "documento_vendita", id: documento },
+  }));
+  const movimenti = await appendToLedger(
+    tx,
+    { operazione, origine: "vendita", causale: input.causale ?? `${TIPO_LABEL[input.tipo]} ${numero}`, data, actor },
+    ledger,
+  );
+
+  await tx.$executeRaw`
+    INSERT INTO righe_documento_vendita (documento_id, posizione, articolo_id, descrizione, quantita, prezzo, sconto,
+                                         aliquota_iva, importo, lotto_id, movimento_id)
+    SELECT ${documento}, posizione, articolo, descrizione, quantita, prezzo, sconto, aliquota, importo, lotto, movimento
+      FROM unnest(${planned.map((p) => p.indice + 1)}::int[], ${planned.map((p) => p.article.id)}::int[],
+                  ${planned.map((p) => p.article.descrizione)}::text[], ${planned.map((p) => p.quantita)}::numeric[],
+                  ${planned.map((p) => p.prezzo)}::numeric[], ${planned.map((p) => p.sconto)}::numeric[],
+                  ${planned.map((p) => p.aliquota_iva)}::numeric[], ${totals.importi.map((x) => x.toFixed())}::numeric[],
+                  ${planned.map((p) => p.lottoId)}::int[], ${movimenti}::int[])
+           AS t(posizione, articolo, descrizione, quantita, prezzo, sconto, aliquota, importo, lotto, movimento)`;
+
+  const [created] = await withLines(tx, await selectDocuments(tx, Prisma.sql`d.id = ${documento}`, 1));
+  return created!;
+}
+
+interface DocumentRow {
+  id: number;
+  numero: string;
+  tipo: Tipo;
+  data: Date;
+  cliente_id: number;
+  ragione_sociale: string;
+  magazzino_id: number;
+  imponibile: Prisma.Decimal;
+  imposta: Prisma.Decimal;
+  totale: Prisma.Decimal;
+}
+
+interface DocumentLine {
+  documento_id: number;
+  articolo_id: number;
+  codice: string;
+  descrizione: string;
+  quantita: Prisma.Decimal;
+  prezzo: Prisma.Decimal;
+  sconto: Prisma.Decimal;
+  aliquota_iva: Prisma.Decimal;
+  importo: Prisma.Decimal;
+  lotto: string | null;
+  movimento_id: number | null;
+}
+
+async function selectDocuments(db: Db, where: Prisma.Sql, take: number): Promise<DocumentRow[]> {
+  return db.$queryRaw<DocumentRow[]>`
+    SELECT d.id, d.numero, d.tipo, d.data, d.cliente_id, c.ragione_sociale, d.magazzino_id, d.imponibile, d.imposta, d.totale
+      FROM documenti_vendita d JOIN clienti c ON c.id = d.cliente_id
+     WHERE ${where}
+     ORDER BY d.id
+     LIMIT ${take}`;
+}
+
+/** The rows of every given document in one query, shaped as the contract shows them. */
+async function withLines(db: Db, docs: DocumentRow[]): Promise<SaleDocumentOutput[]> {
+  if (docs.length === 0) return [];
+  const lines = await db.$queryRaw<DocumentLine[]>`
+    SELECT r.documento_id, r.articolo_id, a.codice, r.descrizione, r.quantita, r.prezzo, r.sconto, r.aliquota_iva,
+           r.importo, l.codice AS lotto, r.movimento_id
+      FROM righe_documento_vendita r
+      JOIN articoli a ON a.id = r.articolo_id
+      LEFT JOIN lotti l ON l.id = r.lotto_id
+     WHERE r.documento_id = ANY(${docs.map((d) => d.id)}::int[])
+     ORDER BY r.documento_id, r.posizione`;
+  const byDoc = new Map<number, SaleDocumentOutput["righe"]>();
+  for (const l of lines) {
+    const righe = byDoc.get(l.documento_id) ?? [];
+    righe.push({
+      articolo: { id: l.articolo_id, codice: l.codice },
+      descrizione: l.descrizione,
+      quantita: canonical(l.quantita),
+      prezzo: canonical(l.prezzo),
+      sconto: canonical(l.sconto),
+      aliquota_iva: canonical(l.aliquota_iva),
+      importo: canonical(l.importo),
+      lotto: l.lotto,
+      movimento: l.movimento_id,
+    });
+    byDoc.set(l.documento_id, righe);
+  }
+  return docs.map((d) => ({
+    id: d.id,
+    numero: d.numero,
+    tipo: d.tipo,
+    data: formatDate(d.data),
+    cliente: { id: d.cliente_id, ragione_sociale: d.ragione_sociale },
+    magazzino: d.magazzino_id,
+    righe: byDoc.get(d.id) ?? [],
+    imponibile: canonical(d.imponibile),
+    imposta: canonical(d.imposta),
+    totale: canonical(d.totale),
+  }));
+}
+
+/** GET /documenti-vendita: every document in id order, complete under concurrent writers. */
+export async function listSales(db: Db, input: ListSalesInput) {
+  const limite = input.limite ?? 100;
+  const dopo = input.dopo ?? 0;
+  const bound = await syncBound(db, "documenti_vendita");
+  const filters: Prisma.Sql[] = [Prisma.sql`d.id > ${dopo}`];
+  if (input.da) filters.push(Prisma.sql`d.data >= ${input.da}::date`);
+  if (input.a) filters.push(Prisma.sql`d.data <= ${input.a}::date`);
+  if (input.cliente !== undefined) filters.push(Prisma.sql`d.cliente_id = ${input.cliente}`);
+  const page = cutPage(await selectDocuments(db, Prisma.join(filters, " AND "), limite + 1), limite, bound, dopo);
+  return { documenti: await withLines(db, page.rows), altri: page.altri, cursore: page.cursore };
+}
