@@ -145,7 +145,7 @@ async function query<T>(dataDir: string, sql: string): Promise<T[]> {
 }
 
 beforeAll(async () => {
-  if (fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) return;
+  if (fs.existsSync(path.join(ROOT, process.env.BANCHINA_NEXT_DIR || ".next", "BUILD_ID"))) return;
   const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
   await promisify(execFile)(process.execPath, [nextBin, "build"], {
     cwd: ROOT,

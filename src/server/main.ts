@@ -23,7 +23,7 @@ const log = (m: string) => console.log(m);
 
 /** A fresh clone has no build: `npm install && npm start` must work with no other step. */
 async function buildIfMissing(dir: string): Promise<void> {
-  if (dev || fs.existsSync(path.join(dir, ".next", "BUILD_ID"))) return;
+  if (dev || fs.existsSync(path.join(dir, process.env.BANCHINA_NEXT_DIR || ".next", "BUILD_ID"))) return;
   log("Prima compilazione del servizio in corso (next build): circa un minuto, solo la prima volta …");
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
   const code = await new Promise<number | null>((resolve, reject) => {
