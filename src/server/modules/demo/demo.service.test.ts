@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { businessDate } from "../../lib/dates";
 import { createTestDb, type TestDb } from "../../testing/db";
 import { authenticateApiKey } from "../auth/api-keys.service";
+import { verifyLedger } from "../verify/verify.service";
 import { validateImport } from "../catalogue/import.service";
 import demoData from "./demo-data.json";
 import { seedDemoIfEmpty } from "./demo.service";
@@ -34,7 +35,8 @@ describe("seedDemoIfEmpty", () => {
     expect(results.map((r) => r.created).sort()).toEqual([false, true]);
     const { rows } = await t.pool.query(`SELECT (SELECT count(*) FROM magazzini)::int AS magazzini,
       (SELECT count(*) FROM chiavi_api)::int AS chiavi, (SELECT count(*) FROM operazioni)::int AS operazioni`);
-    expect(rows[0]).toEqual({ magazzini: 2, chiavi: 1, operazioni: 2 });
+    // Opening stock in two warehouses, one delivery note, three sales documents.
+    expect(rows[0]).toEqual({ magazzini: 2, chiavi: 1, operazioni: 6 });
 
     const created = results.find((r) => r.created)!;
     const keyFile = path.join(dataDir, "chiave-demo.txt");
@@ -54,7 +56,7 @@ describe("seedDemoIfEmpty", () => {
   });
 
   test("opening stock is written through the ledger, lots with expiry dates, orders dated in recent days", async () => {
-    const movements = await t.prisma.movimento.findMany({ include: { lotto: true, articolo: true } });
+    const movements = await t.prisma.movimento.findMany({ where: { origine: "api" }, include: { lotto: true, articolo: true } });
     expect(movements.length).toBeGreaterThan(10);
     for (const m of movements) {
       expect(m).toMatchObject({ origine: "api", natura: "carico", causale: "Giacenza iniziale demo" });
@@ -67,7 +69,7 @@ describe("seedDemoIfEmpty", () => {
     expect(unbalanced).toEqual([]);
 
     const orders = await t.prisma.ordineAcquisto.findMany({ orderBy: { data: "asc" }, include: { righe: { include: { articolo: true } } } });
-    expect(orders.map((o) => o.stato)).toEqual(["aperto", "aperto", "aperto", "aperto"]);
+    expect(orders.map((o) => o.stato)).toEqual(["aperto", "parziale", "aperto", "aperto"]);
     const yesterday = new Date(`${businessDate(TZ)}T00:00:00Z`).getTime() - 86_400_000;
     expect(orders.at(-1)!.data.getTime()).toBe(yesterday);
     expect(yesterday - orders[0]!.data.getTime()).toBeLessThanOrEqual(7 * 86_400_000);
@@ -84,4 +86,13 @@ describe("seedDemoIfEmpty", () => {
     expect(again.lines.join("\n")).toMatch(/non è più valida/);
     expect(again.lines.join("\n")).not.toMatch(/bnc_/);
   });
+});
+
+test("the demo has lived a little: a partly received order, sales in every list, and a clean ledger", async () => {
+  const { rows } = await t.pool.query(`SELECT origine, count(*)::int AS n FROM movimenti GROUP BY origine ORDER BY origine`);
+  expect(rows.map((r) => r.origine)).toEqual(["api", "arrivo", "vendita"]);
+  const docs = await t.pool.query(`SELECT tipo, numero FROM documenti_vendita ORDER BY id`);
+  expect(docs.rows.map((d) => d.tipo)).toEqual(["ddt", "fattura", "scontrino"]);
+  expect(docs.rows.every((d) => /^\d{4}\/000001$/.test(d.numero))).toBe(true);
+  expect(await verifyLedger(t.prisma)).toMatchObject({ ok: true, differenze: [] });
 });

@@ -7,6 +7,7 @@ import type { Actor } from "../auth/actor";
 import { createApiKey, hashApiKey } from "../auth/api-keys.service";
 import { importInTransaction } from "../catalogue/import.service";
 import { writeMovements } from "../movements/movements.service";
+import { seedDemoActivity } from "./demo-activity";
 import demoData from "./demo-data.json";
 
 /**
@@ -104,6 +105,7 @@ export async function seedDemoIfEmpty(
           throw new Error(`Dati dimostrativi incoerenti: ${JSON.stringify(written.righe.filter((r) => r.errore))}`);
         }
       }
+      await seedDemoActivity(tx, { actor, timeZone: opts.timeZone, ids, addDays: (days) => addDays(today, days) });
       return { key: key.chiave, ids };
     },
     { timeout: 120_000 },
@@ -120,7 +122,8 @@ export async function seedDemoIfEmpty(
     created: true,
     lines: [
       `Dati dimostrativi caricati: ${n(seeded.ids.magazzini)} magazzini, ${n(seeded.ids.articoli)} articoli, ` +
-        `${n(seeded.ids.fornitori)} fornitori, ${n(seeded.ids.ordini)} ordini d'acquisto aperti, ${n(seeded.ids.clienti)} clienti.`,
+        `${n(seeded.ids.fornitori)} fornitori, ${n(seeded.ids.ordini)} ordini d'acquisto (uno già ricevuto in parte), ` +
+        `${n(seeded.ids.clienti)} clienti, 3 documenti di vendita.`,
       "Chiave API dimostrativa (lettura e scrittura), mostrata anche ai prossimi avvii:",
       `  ${seeded.key}`,
       ...tryLines(keyFile, seeded.key),
