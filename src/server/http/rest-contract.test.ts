@@ -278,7 +278,14 @@ test("every response carries X-Request-Id, successes included", async () => {
 test("the OpenAPI document is served without a key and lists every endpoint with the contract's errors", async () => {
   const r = await rest("GET", "/openapi.json");
   expect(r.status).toBe(200);
-  expect(Object.keys(r.body.paths).sort()).toEqual(["/articoli/{id}/lotti", "/clienti", "/movimenti"].sort());
+  expect(Object.keys(r.body.paths).sort()).toEqual(
+    [
+      "/articoli/{id}/lotti", "/clienti", "/movimenti", "/arrivi/cerca", "/arrivi", "/arrivi/{id}/annulla",
+      "/giacenze/allinea", "/documenti-vendita", "/disponibilita",
+    ].sort(),
+  );
+  expect(Object.keys(r.body.paths["/arrivi"].post.responses)).toEqual(expect.arrayContaining(["200", "201", "409", "422"]));
+  expect(r.body.paths["/arrivi/cerca"].post.parameters?.some((p: any) => p.name === "Idempotency-Key") ?? false).toBe(false);
   const post = r.body.paths["/movimenti"].post;
   for (const s of ["200", "400", "401", "403", "409", "413", "415", "422", "429", "500", "503"]) {
     expect(post.responses[s], s).toBeDefined();
