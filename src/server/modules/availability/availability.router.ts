@@ -1,0 +1,23 @@
+import { readProcedure, requireRole, router } from "../../trpc/init";
+import { listAvailabilityInput, listAvailabilityOutput } from "./availability.schemas";
+import { listAvailability } from "./availability.service";
+
+export const availabilityRouter = router({
+  list: readProcedure
+    .use(requireRole("responsabile"))
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/disponibilita",
+        tags: ["Disponibilità"],
+        summary: "Disponibilità per articolo: giacenza, quantità in arrivo, dettaglio per magazzino",
+        description:
+          "Una riga per ogni articolo gestito a magazzino (le varianti una per una, mai i modelli; anche a giacenza zero), per id articolo. " +
+          "Con `a` la giacenza è quella alla fine di quel giorno; con `magazzino` giacenza e in arrivo sono di quel magazzino.",
+        protect: true,
+      },
+    })
+    .input(listAvailabilityInput)
+    .output(listAvailabilityOutput)
+    .query(({ ctx, input }) => listAvailability(ctx.db, input)),
+});

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { decimalString, queryDate, queryInt } from "../../lib/zod";
+import { listParams, pageShape } from "../lists/lists";
+
+export const MAX_AVAILABILITY_PAGE = 500;
+
+// Strict: `da` has no meaning on a snapshot and is refused like any unknown parameter (API.md section 4).
+export const listAvailabilityInput = z.strictObject({
+  ...listParams(MAX_AVAILABILITY_PAGE),
+  a: queryDate()
+    .optional()
+    .meta({
+      description:
+        "Giacenza com'era alla fine di quel giorno (AAAA-MM-GG, data di business), dalla somma dei movimenti. " +
+        "`in_arrivo` resta la quantità ancora aperta oggi sugli ordini: gli ordini non hanno una storia per data.",
+    }),
+  cerca: z
+    .string()
+    .trim()
+    .min(1, "non può essere vuoto")
+    .max(100, "al massimo 100 caratteri")
+    .optional()
+    .meta({
+      description:
+        "Solo gli articoli il cui codice o la cui descrizione contiene questo testo (senza distinguere maiuscole e minuscole). " +
+        "Il cursore resta l'id articolo: si pagina con `dopo` come senza filtro.",
+    }),
+  magazzino: queryInt(1, 2_147_483_647)
+    .optional()
+    .meta({ description: "Id magazzino: `giacenza` e `in_arrivo` di quel magazzino (ordini destinati a esso); `magazzini` omesso" }),
+});
+export type ListAvailabilityInput = z.infer<typeof listAvailabilityInput>;
+
+export const availabilityRowOutput = z.object({
+  articolo: z.object({ id: z.number().int(), codice: z.string(), descrizione: z.string() }),
+  giacenza: decimalString(),
+  in_arrivo: decimalString().meta({ description: "Quantità ancora da ricevere sulle righe degli ordini d'acquisto non evasi" }),
+  magazzini: z
+    .array(z.object({ magazzino: z.number().int(), giacenza: decimalString() }))
+    .optional()
+    .meta({ description: "Giacenza in ogni magazzino (tutti, anche a zero), per id; omesso con il filtro `magazzino`" }),
+});
+export type AvailabilityRowOutput = z.infer<typeof availabilityRowOutput>;
+
+export const listAvailabilityOutput = z.object({ disponibilita: z.array(availabilityRowOutput), ...pageShape });
