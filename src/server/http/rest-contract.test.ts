@@ -238,6 +238,17 @@ describe("429, 500, 503", () => {
     }
   });
 
+  test("an instance takes tokens in batches: one database write per 5% of the burst", async () => {
+    const k = await seedKey(t.prisma, ["lettura"], { perSecond: 0.001, burst: 200 });
+    const tokens = async () => (await t.pool.query("SELECT gettoni FROM chiavi_api WHERE id = $1", [k.id])).rows[0].gettoni;
+    expect((await rest("GET", "/clienti", { key: k.chiave })).status).toBe(200);
+    expect(await tokens()).toBeCloseTo(190, 1);
+    for (let i = 0; i < 9; i++) expect((await rest("GET", "/clienti", { key: k.chiave })).status).toBe(200);
+    expect(await tokens()).toBeCloseTo(190, 1);
+    await rest("GET", "/clienti", { key: k.chiave });
+    expect(await tokens()).toBeCloseTo(180, 1);
+  });
+
   test("errore_interno: no stack, no SQL, the request id to quote; the details go to the server log", async () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => {});
     await t.pool.query("ALTER TABLE giacenze RENAME TO giacenze_rotte");
