@@ -13,7 +13,8 @@ const nextConfig = {
   // Loaded by Node at run time instead of bundled, like the custom server loads them: one copy of
   // the driver and of the Prisma runtime in the process. Next lists pg and @prisma/client already,
   // not the adapter.
-  serverExternalPackages: ["pg", "@prisma/client", "@prisma/adapter-pg"],
+  // Same for the native argon2 binding and the barcode renderer.
+  serverExternalPackages: ["pg", "@prisma/client", "@prisma/adapter-pg", "@node-rs/argon2", "bwip-js"],
 };
 
 export default nextConfig;

@@ -5,6 +5,7 @@ import { apiKeyCommand } from "./api-key-command";
 import { Failure, parseOptions, UsageError, type Run } from "./command";
 import { verifyLedger } from "../server/modules/verify/verify.service";
 import { importCommand } from "./import-command";
+import { userCommand } from "./user-command";
 
 /** Administration command line (API.md section 6). Exit codes: 0 done, 1 not done, 2 wrong usage. */
 
@@ -21,6 +22,11 @@ Comandi:
       Elenca le chiavi API (mai la chiave, né la sua impronta).
   api-key revoke ID|PREFISSO
       Revoca una chiave API.
+  user create --username NOME --role operatore|responsabile|amministratore [--password PASSWORD]
+      Crea un utente dell'interfaccia. Senza --password la password si legge da stdin (prima riga),
+      o si digita senza eco se stdin è un terminale. Almeno 8 caratteri.
+  user list
+      Elenca gli utenti (mai le password).
   migrate
       Applica allo schema del database le migrazioni mancanti.
   verify
@@ -64,6 +70,8 @@ function command(name: string, args: string[]): Run {
       return importCommand(args);
     case "api-key":
       return apiKeyCommand(args);
+    case "user":
+      return userCommand(args);
     case "migrate":
       return migrateCommand(args);
     case "verify":

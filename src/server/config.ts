@@ -33,6 +33,8 @@ const configSchema = z.object({
   RATE_LIMIT_PER_SECOND: intFromEnv(50, 1, 1_000_000),
   RATE_LIMIT_BURST: intFromEnv(200, 1, 10_000_000),
   BODY_LIMIT_BYTES: intFromEnv(5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+  // Behind a reverse proxy: take the client's address from X-Forwarded-For (sign-in limits per address).
+  TRUST_PROXY: z.enum(["true", "false"]).default("false"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

@@ -6,7 +6,10 @@ import path from "node:path";
 import { getConfig, type Config } from "./config";
 import { setDb } from "./db/client";
 import { openDatabase, type OpenDatabase } from "./db/runtime";
+import { handleRestRequest } from "./http/rest-handler";
+import { isRestPath, serveFetch } from "./http/node-adapter";
 import { seedDemoIfEmpty } from "./modules/demo/demo.service";
+import { CLIENT_ADDRESS_HEADER, purgeExpiredSessions } from "./modules/auth/sessions.service";
 import { purgeExpiredIdempotency } from "./modules/idempotency/idempotency.service";
 
 /**
@@ -36,6 +39,12 @@ async function buildIfMissing(dir: string): Promise<void> {
     child.once("exit", resolve);
   });
   if (code !== 0) throw new Error(`la compilazione (next build) è terminata con codice ${code}: vedere i messaggi sopra.`);
+}
+
+function clientAddressOf(req: http.IncomingMessage, trustProxy: boolean): string {
+  const forwarded = req.headers["x-forwarded-for"];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
+  return (trustProxy && first) || req.socket.remoteAddress || "sconosciuto";
 }
 
 function publicUrl(config: Config, port: number): string {
@@ -119,7 +128,10 @@ async function main(): Promise<void> {
 
     const prisma = db.prisma;
     const purge = () =>
-      purgeExpiredIdempotency(prisma).catch((e: unknown) => console.error("Pulizia delle chiavi di idempotenza non riuscita:", e));
+      Promise.all([
+        purgeExpiredIdempotency(prisma).catch((e: unknown) => console.error("Pulizia delle chiavi di idempotenza non riuscita:", e)),
+        purgeExpiredSessions(prisma).catch((e: unknown) => console.error("Pulizia delle sessioni scadute non riuscita:", e)),
+      ]);
     await purge();
     purgeTimer = setInterval(purge, PURGE_EVERY_MS).unref();
 
@@ -129,11 +141,28 @@ async function main(): Promise<void> {
     await nextApp.prepare();
     const handle = nextApp.getRequestHandler();
     server.on("request", (req, res) => {
-      handle(req, res).catch((e: unknown) => {
+      // The sign-in limits count attempts per address: the address is ours to say, never the client's.
+      req.headers[CLIENT_ADDRESS_HEADER] = clientAddressOf(req, config.TRUST_PROXY === "true");
+      const served = isRestPath(req.url) ? serveFetch(handleRestRequest, req, res) : handle(req, res);
+      served.catch((e: unknown) => {
         console.error("Richiesta non gestita:", e);
         if (!res.headersSent) res.statusCode = 500;
         res.end();
       });
+    });
+    // Headers or URL over Node's limit: the contract's body rather than a bare status line.
+    server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+      const body = JSON.stringify(
+        tooLarge
+          ? { codice: "richiesta_troppo_grande", messaggio: "Indirizzo o intestazioni troppo lunghi: accorciare la richiesta." }
+          : { codice: "json_non_valido", messaggio: "Richiesta HTTP non valida." },
+      );
+      socket.end(
+        `HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     });
     if (stopRequested) return stop(0);
 

@@ -55,7 +55,7 @@ export function isUnavailable(e: unknown): boolean {
     const kind = o.kind;
     if (kind === "DatabaseNotReachable" || kind === "ConnectionClosed" || kind === "SocketTimeout") return true;
     const msg = typeof o.message === "string" ? o.message : "";
-    if (/Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Can't reach database/i.test(msg))
+    if (/Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Can't reach database|Client has encountered a connection error|Client was closed and is not queryable/i.test(msg))
       return true;
     const meta = o.meta as Record<string, unknown> | undefined;
     cur = o.cause ?? meta?.driverAdapterError;

@@ -1,4 +1,4 @@
-import { Prisma, type PrismaClient, type Tx } from "./client";
+import type { PrismaClient, Tx } from "./client";
 import { isSerializationFailure } from "./pg-errors";
 
 export interface TransactionOptions {
@@ -21,8 +21,8 @@ export async function inTransaction<T>(
   const attempts = opts.attempts ?? 5;
   for (let attempt = 1; ; attempt++) {
     try {
+      // PostgreSQL's default isolation, READ COMMITTED: naming it would cost Prisma a round trip per transaction.
       return await db.$transaction(work, {
-        isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted,
         maxWait: opts.maxWait ?? 10_000,
         timeout: opts.timeout ?? 30_000,
       });

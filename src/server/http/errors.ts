@@ -47,12 +47,19 @@ function describeIssue(issue: $ZodIssue, isQuery: boolean): FieldProblem[] {
 }
 
 /** Input validation failures: `filtro_non_valido` for list parameters, `richiesta_non_valida` for bodies. */
+/** A body with thousands of problems answers with the first ones and how many there were. */
+const MAX_DETAILS = 100;
+
 export function validationError(issues: readonly $ZodIssue[], isQuery: boolean): DomainError {
-  const problems = issues.flatMap((i) => describeIssue(i, isQuery));
+  const all = issues.flatMap((i) => describeIssue(i, isQuery));
+  const problems =
+    all.length > MAX_DETAILS
+      ? [...all.slice(0, MAX_DETAILS), { campo: "", messaggio: `… e altri ${all.length - MAX_DETAILS} problemi non elencati.` }]
+      : all;
   const codice = isQuery ? "filtro_non_valido" : "richiesta_non_valida";
   const first = problems[0] ?? { campo: "", messaggio: "Richiesta non valida." };
   if (problems.length === 1) return new DomainError(codice, first.messaggio, first.campo ? { campo: first.campo } : {});
-  return new DomainError(codice, `${first.messaggio} (e altri ${problems.length - 1} problemi: vedere 'dettagli')`, {
+  return new DomainError(codice, `${first.messaggio} (e altri ${all.length - 1} problemi: vedere 'dettagli')`, {
     dettagli: problems,
   });
 }

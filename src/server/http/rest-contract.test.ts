@@ -305,3 +305,38 @@ test("the OpenAPI document is served without a key and lists every endpoint with
   expect(post.parameters.some((p: any) => p.name === "Idempotency-Key" && p.in === "header")).toBe(true);
   expect(r.body.components.schemas.Errore.required).toEqual(["codice", "messaggio"]);
 });
+
+describe("hostile shapes found by the reliability suite", () => {
+  test("JSON nested deeper than 64 levels is refused before anything walks it", async () => {
+    const r = await rest("POST", "/movimenti", {
+      key: writer,
+      rawBody: `{"righe":[${'{"a":'.repeat(5000)}1${"}".repeat(5000)}]}`,
+      headers: { "content-type": "application/json" },
+    });
+    expectErrorBody(r, 422, "richiesta_non_valida");
+    expect(r.body.messaggio).toContain("64");
+  });
+
+  test.each(["__proto__", "constructor", "toString", "hasOwnProperty"])("a query parameter named %s is filtro_non_valido", async (name) => {
+    const r = await rest("GET", `/movimenti?${name}=1`, { key: reader });
+    expectErrorBody(r, 422, "filtro_non_valido");
+    expect(r.body.campo).toBe(name);
+  });
+
+  test("thousands of unknown fields answer with the first hundred and a count", async () => {
+    const body: Record<string, number> = { natura: 1 } as never;
+    for (let i = 0; i < 5000; i++) body[`x${i}`] = i;
+    const r = await rest("POST", "/movimenti", { key: writer, body });
+    expectErrorBody(r, 422, "richiesta_non_valida");
+    expect(r.body.dettagli).toHaveLength(101);
+    expect(r.body.dettagli[100].messaggio).toMatch(/altri \d+ problemi/);
+  });
+});
+
+test("a query parameter on a write is refused, not ignored", async () => {
+  const before = await countRows(t, "movimenti");
+  const r = await rest("POST", "/movimenti?dry_run=1", { key: writer, body: load });
+  expectErrorBody(r, 422, "filtro_non_valido");
+  expect(r.body.campo).toBe("dry_run");
+  expect(await countRows(t, "movimenti")).toBe(before);
+});

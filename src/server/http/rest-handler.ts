@@ -47,7 +47,9 @@ async function readBody(req: Request, limit: number): Promise<Uint8Array> {
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      // Stop reading, but do not cancel: cancelling destroys the socket before the 413 is written.
+      // The server answers with Connection: close (see node-adapter.ts), so the rest is never read.
+      reader.releaseLock();
       throw tooLarge();
     }
     chunks.push(value);
@@ -62,6 +64,18 @@ async function readBody(req: Request, limit: number): Promise<Uint8Array> {
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+const MAX_JSON_DEPTH = 64;
+
+function depthExceeds(root: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== "object") continue;
+    if (depth > max) return true;
+    for (const child of Object.values(value as object)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
 
 function parseJsonObject(bytes: Uint8Array, emptyOk: boolean): Record<string, unknown> {
   const bad = (m: string) => new DomainError("json_non_valido", m);
@@ -84,6 +98,11 @@ function parseJsonObject(bytes: Uint8Array, emptyOk: boolean): Record<string, un
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw bad("Il corpo deve essere un oggetto JSON ({ … }).");
+  }
+  // Measured without recursion: nothing legitimate nests this deep, and what does would exhaust the
+  // stack of every recursive walk after this one (validation, canonical JSON, JSON.stringify).
+  if (depthExceeds(parsed, MAX_JSON_DEPTH)) {
+    throw new DomainError("richiesta_non_valida", `JSON annidato troppo in profondità (oltre ${MAX_JSON_DEPTH} livelli): nessun campo di questa API lo richiede.`);
   }
   return parsed as Record<string, unknown>;
 }
@@ -110,11 +129,17 @@ export async function handleRestRequest(req: Request): Promise<Response> {
     if (method === "GET") {
       const seen = new Set<string>();
       for (const key of url.searchParams.keys()) {
+        // trpc-to-openapi collects parameters into a plain object: a prototype member would break it.
+        if (key in Object.prototype) throw new DomainError("filtro_non_valido", `Parametro sconosciuto '${key}'.`, { campo: key });
         if (seen.has(key)) throw new DomainError("filtro_non_valido", `Il parametro '${key}' è ripetuto: indicarlo una volta sola.`, { campo: key });
         seen.add(key);
       }
       forward = new Request(url, { method, headers: req.headers });
     } else {
+      // A write takes its data from the body only: a query parameter is never silently ignored.
+      for (const key of url.searchParams.keys()) {
+        throw new DomainError("filtro_non_valido", `Parametro '${key}' non previsto: questa richiesta prende i dati dal corpo JSON.`, { campo: key });
+      }
       const contentType = req.headers.get("content-type");
       const bytes = await readBody(req, config.BODY_LIMIT_BYTES);
       const isJson = contentType !== null && /^application\/json\s*(;|$)/i.test(contentType);

@@ -28,11 +28,41 @@ export function businessDate(timeZone: string, at: Date = new Date()): string {
   return `${p.year}-${p.month}-${p.day}`;
 }
 
+const QUARTER_HOUR_MS = 15 * 60_000;
+const offsets = new Map<string, number>();
+
+/**
+ * The zone's UTC offset in minutes at an instant. Offsets change only on quarter hours, so one Intl
+ * call per zone and quarter hour serves every instant in it: a page of 100 movements costs one call,
+ * not 100 (Intl formatting was the largest single cost of GET /movimenti).
+ */
+function offsetMinutes(timeZone: string, at: Date): number {
+  const key = `${timeZone}|${Math.floor(at.getTime() / QUARTER_HOUR_MS)}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    const p = partsIn(timeZone, at);
+    const asUtc = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
+    offset = Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60000);
+    if (offsets.size > 10_000) offsets.clear();
+    offsets.set(key, offset);
+  }
+  return offset;
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+
 /** ISO 8601 with milliseconds and the zone's offset, e.g. 2026-11-21T10:15:02.120+01:00. */
 export function formatInstant(timeZone: string, at: Date): string {
-  const p = partsIn(timeZone, at);
-  const asUtc = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
-  const offsetMin = Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60000);
+  const offsetMin = offsetMinutes(timeZone, at);
+  const l = new Date(at.getTime() + offsetMin * 60_000);
+  const p = {
+    year: pad(l.getUTCFullYear(), 4),
+    month: pad(l.getUTCMonth() + 1),
+    day: pad(l.getUTCDate()),
+    hour: pad(l.getUTCHours()),
+    minute: pad(l.getUTCMinutes()),
+    second: pad(l.getUTCSeconds()),
+  };
   const sign = offsetMin < 0 ? "-" : "+";
   const abs = Math.abs(offsetMin);
   const off = `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;

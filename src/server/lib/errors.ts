@@ -12,6 +12,9 @@ export const ERROR_STATUS = {
   idempotenza_in_corso: 409,
   arrivo_gia_annullato: 409,
   lotto_consumato: 409,
+  // Operator UI only (users administration).
+  utente_esistente: 409,
+  ultimo_amministratore: 409,
   richiesta_troppo_grande: 413,
   tipo_contenuto_non_supportato: 415,
   filtro_non_valido: 422,

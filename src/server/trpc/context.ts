@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { getConfig, type Config } from "../config";
 import { getDb, type PrismaClient } from "../db/client";
 import type { Actor } from "../modules/auth/actor";
+import type { ResolvedSession } from "../modules/auth/sessions.service";
 
 export interface ResponseMeta {
   status?: number;
@@ -16,7 +17,9 @@ export interface Context {
   channel: "rest" | "trpc" | "interno";
   /** Resolved by the auth middleware, or given directly (tests, the CLI). */
   actor?: Actor;
-  /** Set by procedures whose success status is not 200 (a single arrival answers 201). */
+  /** The UI session the actor came from (tRPC channel, cookie), once the auth middleware has run. */
+  session?: ResolvedSession;
+  /** Set by procedures whose success status is not 200 (a single arrival answers 201), and by sign-in (Set-Cookie). */
   response: ResponseMeta;
 }
 

@@ -2,8 +2,9 @@ import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { toErrorResponse } from "../http/errors";
 import { DomainError } from "../lib/errors";
-import { hasScope, type Actor, type Scope } from "../modules/auth/actor";
+import { hasRole, hasScope, ROLE_LABEL, type Actor, type Role, type Scope } from "../modules/auth/actor";
 import { authenticateApiKey, bearerToken } from "../modules/auth/api-keys.service";
+import { csrfMatches, readCookie, resolveSession, SESSION_COOKIE, type ResolvedSession } from "../modules/auth/sessions.service";
 import type { Context } from "./context";
 
 // A type alias, not an interface: trpc-to-openapi needs meta assignable to an index signature.
@@ -33,17 +34,37 @@ const t = initTRPC
 export const router = t.router;
 export const publicProcedure = t.procedure;
 
-/** One auth path: a preset actor (tests, CLI), or a Bearer API key. UI sessions join in the UI issue. */
-const authenticated = t.middleware(async ({ ctx, next }) => {
+/** Header in which the UI echoes its session's CSRF token on every mutation. */
+export const CSRF_HEADER = "x-csrf-token";
+
+/**
+ * One auth path, for every channel. A preset actor (tests, the CLI); else a Bearer API key (REST, or
+ * a script on the tRPC endpoint); else, on the UI's tRPC channel only, the session cookie. REST never
+ * reads cookies, so a browser cannot be made to call it with someone's session.
+ * A session-authenticated mutation must echo the session's CSRF token in a header: a cross-site page
+ * can neither read that token nor, without a CORS preflight we never grant, send a custom header.
+ */
+const authenticated = t.middleware(async ({ ctx, next, type }) => {
   let actor: Actor | undefined = ctx.actor;
+  let session: ResolvedSession | undefined;
   if (!actor) {
-    const token = bearerToken(ctx.headers.get("authorization"));
-    actor = await authenticateApiKey(ctx.db, token, {
-      perSecond: ctx.config.RATE_LIMIT_PER_SECOND,
-      burst: ctx.config.RATE_LIMIT_BURST,
-    });
+    const authorization = ctx.headers.get("authorization");
+    if (ctx.channel === "trpc" && authorization === null) {
+      const token = readCookie(ctx.headers.get("cookie"), SESSION_COOKIE);
+      session = (token && (await resolveSession(ctx.db, token))) || undefined;
+      if (!session) throw new DomainError("non_autenticato", "Sessione assente o scaduta: accedere di nuovo.");
+      if (type === "mutation" && !csrfMatches(session.csrf, ctx.headers.get(CSRF_HEADER))) {
+        throw new DomainError("permesso_negato", "Richiesta rifiutata: manca il token di sicurezza della sessione (CSRF). Ricaricare la pagina.");
+      }
+      actor = session.actor;
+    } else {
+      actor = await authenticateApiKey(ctx.db, bearerToken(authorization), {
+        perSecond: ctx.config.RATE_LIMIT_PER_SECOND,
+        burst: ctx.config.RATE_LIMIT_BURST,
+      });
+    }
   }
-  return next({ ctx: { ...ctx, actor } });
+  return next({ ctx: { ...ctx, actor, session } });
 });
 
 const requireScope = (scope: Scope) =>
@@ -60,5 +81,36 @@ const requireScope = (scope: Scope) =>
     return next();
   });
 
+/** The refusal of a signed-in user whose role is below what an action needs. */
+export function roleRefusal(actor: Actor, role: Role, what = "Questa funzione"): DomainError {
+  const current = actor.kind === "utente" ? ROLE_LABEL[actor.ruolo] : "chiave API";
+  return new DomainError("permesso_negato", `${what} è riservata al ruolo ${ROLE_LABEL[role]}${role === "amministratore" ? "" : " o superiore"}: il tuo ruolo è ${current}.`);
+}
+
+/** Throws unless the actor has at least `role` (API keys answer to their scopes only). */
+export function assertRole(actor: Actor, role: Role, what?: string): void {
+  if (!hasRole(actor, role)) throw roleRefusal(actor, role, what);
+}
+
+/** Signed-in users need at least this role; API keys are governed by their scopes alone. */
+export const requireRole = (role: Role) =>
+  t.middleware(({ ctx, next }) => {
+    assertRole((ctx as Context & { actor: Actor }).actor, role);
+    return next();
+  });
+
+/** Users and API keys are managed by administrators from the UI (or the CLI), never with an API key. */
+const requireUser = t.middleware(({ ctx, next }) => {
+  const actor = (ctx as Context & { actor: Actor }).actor;
+  if (actor.kind !== "utente") throw new DomainError("permesso_negato", "Funzione riservata agli utenti dell'interfaccia: non è disponibile con una chiave API.");
+  return next({ ctx: { actor } });
+});
+
+/** Reads: `lettura` for keys; every role for users unless the procedure adds requireRole. */
 export const readProcedure = t.procedure.use(authenticated).use(requireScope("lettura"));
+/** Writes: `scrittura` for keys; every role for users unless the procedure adds requireRole. */
 export const writeProcedure = t.procedure.use(authenticated).use(requireScope("scrittura"));
+/** Any signed-in user (their own session, profile). */
+export const userProcedure = t.procedure.use(authenticated).use(requireUser);
+/** Users, API keys: administrators only. */
+export const adminProcedure = userProcedure.use(requireRole("amministratore"));

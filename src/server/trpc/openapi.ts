@@ -56,7 +56,10 @@ function codesFor(status: number, extra: ErrorCode[]): string[] {
     .filter(([code, s]) => s === status && (extra.includes(code) || !EXTRA_ONLY.has(code)))
     .map(([code]) => code);
 }
-const EXTRA_ONLY = new Set<ErrorCode>(["idempotenza_in_corso", "arrivo_gia_annullato", "lotto_consumato", "chiave_idempotenza_riutilizzata"]);
+// Codes listed only where they can happen (the users' ones never reach /api/v1).
+const EXTRA_ONLY = new Set<ErrorCode>([
+  "idempotenza_in_corso", "arrivo_gia_annullato", "lotto_consumato", "chiave_idempotenza_riutilizzata", "utente_esistente", "ultimo_amministratore",
+]);
 
 function procedureMetas(): Map<string, Meta & { openapi?: { method: string; path: string } }> {
   const out = new Map<string, Meta & { openapi?: { method: string; path: string } }>();

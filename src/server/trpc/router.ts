@@ -1,10 +1,15 @@
 import { alignmentRouter } from "../modules/alignment/alignment.router";
 import { arrivalsRouter } from "../modules/arrivals/arrivals.router";
+import { apiKeysRouter } from "../modules/auth/api-keys.router";
+import { sessionsRouter } from "../modules/auth/sessions.router";
+import { catalogueRouter } from "../modules/catalogue/catalogue.router";
+import { ordersRouter } from "../modules/orders/orders.router";
 import { availabilityRouter } from "../modules/availability/availability.router";
 import { clientsRouter } from "../modules/clients/clients.router";
 import { lotsRouter } from "../modules/lots/lots.router";
 import { movementsRouter } from "../modules/movements/movements.router";
 import { salesRouter } from "../modules/sales/sales.router";
+import { usersRouter } from "../modules/users/users.router";
 import { router } from "./init";
 
 export const appRouter = router({
@@ -15,6 +20,12 @@ export const appRouter = router({
   alignment: alignmentRouter,
   availability: availabilityRouter,
   sales: salesRouter,
+  // Operator UI only (no openapi meta: not part of /api/v1).
+  session: sessionsRouter,
+  catalogue: catalogueRouter,
+  orders: ordersRouter,
+  users: usersRouter,
+  apiKeys: apiKeysRouter,
 });
 
 export type AppRouter = typeof appRouter;

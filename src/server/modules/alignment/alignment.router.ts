@@ -1,4 +1,4 @@
-import { router, writeProcedure } from "../../trpc/init";
+import { assertRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
 import { alignInput, alignOutput } from "./alignment.schemas";
 import { alignStock } from "./alignment.service";
@@ -19,11 +19,13 @@ export const alignmentRouter = router({
     })
     .input(alignInput)
     .output(alignOutput)
-    .mutation(({ ctx, input }) =>
-      idempotentWrite(
+    .mutation(({ ctx, input }) => {
+      // Operators count and preview; writing the corrections is a manager's decision.
+      if (!input.simula) assertRole(ctx.actor, "responsabile", "La conferma dell'allineamento");
+      return idempotentWrite(
         ctx,
         { path: "/giacenze/allinea", input, txOptions: { timeout: 120_000 } },
         async (tx) => ({ status: 200, body: await alignStock(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE }) }),
-      ),
-    ),
+      );
+    }),
 });

@@ -4,7 +4,7 @@ import { canonical, countFromNumber, Decimal } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";
-import { appendToLedger, assertWarehouses, createOperation, type LedgerRow } from "../movements/movements.service";
+import { appendToLedger, assertWarehouses, type LedgerRow } from "../movements/movements.service";
 import { MAX_ALIGNMENT_ROWS, type AlignInput, type AlignOutput, type AlignRow } from "./alignment.schemas";
 
 /**
@@ -158,13 +158,13 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
           FROM unnest(${lotUpdates.map((l) => l.id)}::int[], ${lotUpdates.map((l) => l.residua)}::numeric[]) AS v(id, residua)
          WHERE l.id = v.id`;
     }
-    operazione = await createOperation(tx, "correzione", actor);
-    const ids = await appendToLedger(
+    const written = await appendToLedger(
       tx,
-      { operazione, origine: "correzione", causale: input.causale ?? "Allineamento inventario", data: businessDate(opts.timeZone), actor },
+      { operazione: "nuova", origine: "correzione", causale: input.causale ?? "Allineamento inventario", data: businessDate(opts.timeZone), actor },
       ledger,
     );
-    ledgerIndex.forEach((indice, i) => (rows[indice]!.movimento = ids[i]!));
+    operazione = written.operazione;
+    ledgerIndex.forEach((indice, i) => (rows[indice]!.movimento = written.ids[i]!));
   }
   const count = (esito: AlignRow["esito"]) => rows.filter((r) => r.esito === esito).length;
   return { operazione, scritte: count("scritta"), invariate: count("invariata"), rifiutate: count("rifiutata"), righe: rows };

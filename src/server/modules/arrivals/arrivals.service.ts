@@ -3,7 +3,7 @@ import { businessDate, formatDate } from "../../lib/dates";
 import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import { authorColumns, type Actor } from "../auth/actor";
-import { appendToLedger, assertWarehouses, createOperation, loadLot, type LedgerRow } from "../movements/movements.service";
+import { appendToLedger, assertWarehouses, loadLot, type LedgerRow } from "../movements/movements.service";
 import type { WriteResult } from "../idempotency/idempotency.service";
 import { eanCandidates, parseScan } from "./barcode";
 import {
@@ -324,11 +324,11 @@ export async function registerArrivals(
       lotto: a.lotto,
       riferimento: { tipo: "riga_ordine", id: a.row.id },
     }));
-    movementIds = await appendToLedger(
+    ({ ids: movementIds } = await appendToLedger(
       tx,
       { operazione, origine: "arrivo", causale: `DDT ${input.ddt}`, data: businessDate(opts.timeZone), actor },
       ledger,
-    );
+    ));
     // The arrival price becomes the article's last purchase price (suggested price of POST /movimenti).
     const lastPrice = new Map(accepted.map((a) => [a.row.articolo_id, a.prezzo]));
     const articles = [...lastPrice.keys()].sort((a, b) => a - b);
@@ -373,14 +373,23 @@ export async function registerArrivals(
 
 export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { timeZone: string }) {
   const [m] = await tx.$queryRaw<
-    { id: number; origine: string; riferimento_tipo: string | null; riferimento_id: number | null; articolo_id: number; magazzino_id: number; quantita: Prisma.Decimal; prezzo: Prisma.Decimal | null; lotto_id: number | null; lotto: string | null; codice: string }[]
+    { id: number; origine: string; riferimento_tipo: string | null; riferimento_id: number | null; articolo_id: number; magazzino_id: number; quantita: Prisma.Decimal; prezzo: Prisma.Decimal | null; lotto_id: number | null; lotto: string | null; codice: string; utente_id: number | null; data: Date }[]
   >`
     SELECT m.id, m.origine, m.riferimento_tipo, m.riferimento_id, m.articolo_id, m.magazzino_id, m.quantita, m.prezzo,
-           m.lotto_id, l.codice AS lotto, a.codice
+           m.lotto_id, l.codice AS lotto, a.codice, m.utente_id, m.data
       FROM movimenti m JOIN articoli a ON a.id = m.articolo_id LEFT JOIN lotti l ON l.id = m.lotto_id
      WHERE m.id = ${id}`;
   if (!m || m.origine !== "arrivo" || m.riferimento_tipo !== "riga_ordine" || m.riferimento_id === null) {
     throw new DomainError("non_trovato", `Il movimento ${id} non è un arrivo registrato: indicare l'id del movimento di arrivo.`);
+  }
+  // An operator corrects their own mistakes of the day; anything older or someone else's is a manager's call.
+  if (actor.kind === "utente" && actor.ruolo === "operatore" && (m.utente_id !== actor.id || formatDate(m.data) !== businessDate(opts.timeZone))) {
+    throw new DomainError(
+      "permesso_negato",
+      m.utente_id !== actor.id
+        ? `L'arrivo ${id} è stato registrato da un altro utente: può annullarlo solo un responsabile.`
+        : `L'arrivo ${id} non è di oggi: un operatore annulla solo i propri arrivi del giorno, chiedere a un responsabile.`,
+    );
   }
   const row = (await lockOrderRow(tx, m.riferimento_id))!;
   const [already] = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM movimenti WHERE annulla_id = ${id}`;
@@ -400,10 +409,11 @@ export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { ti
     }
   }
   const moved = await moveArrived(tx, row.id, `-${quantita}`);
-  const operazione = await createOperation(tx, "annullamento", actor);
-  const [movimento] = await appendToLedger(
+  const {
+    ids: [movimento],
+  } = await appendToLedger(
     tx,
-    { operazione, origine: "annullamento", causale: `Annullamento arrivo ${id}`, data: businessDate(opts.timeZone), actor },
+    { operazione: "nuova", origine: "annullamento", causale: `Annullamento arrivo ${id}`, data: businessDate(opts.timeZone), actor },
     [
       {
         natura: "scarico",

@@ -21,3 +21,23 @@ export function idempotencyScope(actor: Actor): string {
 export function authorColumns(actor: Actor): { chiave_api_id: number | null; utente_id: number | null } {
   return actor.kind === "chiave" ? { chiave_api_id: actor.id, utente_id: null } : { chiave_api_id: null, utente_id: actor.id };
 }
+
+export const ROLES: readonly Role[] = ["operatore", "responsabile", "amministratore"];
+
+/** Each role can do everything the roles before it can. */
+const RANK: Record<Role, number> = { operatore: 1, responsabile: 2, amministratore: 3 };
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+/** API keys are governed by their scopes only: a role is a signed-in user's. */
+export function hasRole(actor: Actor, role: Role): boolean {
+  return actor.kind === "chiave" || RANK[actor.ruolo] >= RANK[role];
+}
+
+export const ROLE_LABEL: Record<Role, string> = {
+  operatore: "operatore",
+  responsabile: "responsabile di magazzino",
+  amministratore: "amministratore",
+};

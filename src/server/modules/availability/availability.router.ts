@@ -1,9 +1,10 @@
-import { readProcedure, router } from "../../trpc/init";
+import { readProcedure, requireRole, router } from "../../trpc/init";
 import { listAvailabilityInput, listAvailabilityOutput } from "./availability.schemas";
 import { listAvailability } from "./availability.service";
 
 export const availabilityRouter = router({
   list: readProcedure
+    .use(requireRole("responsabile"))
     .meta({
       openapi: {
         method: "GET",

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import { Prisma, type Db } from "../../db/client";
 import { RowError } from "../../lib/errors";
 
 /** What a write needs to know about an article. */
@@ -9,20 +9,36 @@ export interface ArticleInfo {
   descrizione: string;
   gestione_lotti: boolean;
   ha_varianti: boolean;
+  /** With `withPrice`: the suggested purchase price (SUGGESTED_PRICE). */
+  prezzo_suggerito?: { toString(): string } | null;
 }
+
+/**
+ * The suggested purchase price of article `a` (API.md section 5): the last arrival price, else the
+ * last purchase-order price, else the standard cost, else null. COALESCE stops at the first value,
+ * so the order lookup runs only for articles never received.
+ */
+export const SUGGESTED_PRICE = Prisma.sql`COALESCE(a.ultimo_prezzo_arrivo,
+  (SELECT r.prezzo FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id
+    WHERE r.articolo_id = a.id ORDER BY o.data DESC, r.id DESC LIMIT 1),
+  a.costo_standard)`;
 
 export interface ArticleRef {
   ean?: string;
   codice?: string;
 }
 
-/** Loads every article the rows mention, by code and by EAN, in one query. */
-export async function loadArticles(db: Db, refs: ArticleRef[]) {
+/**
+ * Loads every article the rows mention, by code and by EAN, in one query; with `withPrice`, each
+ * with its suggested purchase price (last arrival, else last purchase order, else standard cost).
+ */
+export async function loadArticles(db: Db, refs: ArticleRef[], opts: { withPrice?: boolean } = {}) {
   const codici = [...new Set(refs.flatMap((r) => (r.codice === undefined ? [] : [r.codice])))];
   const eans = [...new Set(refs.flatMap((r) => (r.ean === undefined ? [] : [r.ean])))];
+  const price = opts.withPrice ? Prisma.sql`, ${SUGGESTED_PRICE} AS prezzo_suggerito` : Prisma.empty;
   const rows = await db.$queryRaw<ArticleInfo[]>`
-    SELECT id, codice, ean, descrizione, gestione_lotti, ha_varianti
-      FROM articoli WHERE codice = ANY(${codici}::text[]) OR ean = ANY(${eans}::text[])`;
+    SELECT a.id, a.codice, a.ean, a.descrizione, a.gestione_lotti, a.ha_varianti ${price}
+      FROM articoli a WHERE a.codice = ANY(${codici}::text[]) OR a.ean = ANY(${eans}::text[])`;
   const byCode = new Map(rows.map((r) => [r.codice, r]));
   const byEan = new Map(rows.filter((r) => r.ean !== null).map((r) => [r.ean!, r]));
   const templates = rows.filter((r) => r.ha_varianti).map((r) => r.id);

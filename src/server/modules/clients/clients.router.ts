@@ -1,10 +1,11 @@
-import { readProcedure, router } from "../../trpc/init";
+import { readProcedure, requireRole, router } from "../../trpc/init";
 import { assertPeriod } from "../lists/lists";
 import { listClientsInput, listClientsOutput } from "./clients.schemas";
 import { listClients } from "./clients.service";
 
 export const clientsRouter = router({
   list: readProcedure
+    .use(requireRole("responsabile"))
     .meta({ openapi: { method: "GET", path: "/clienti", tags: ["Clienti"], summary: "Elenco dei clienti", protect: true } })
     .input(listClientsInput)
     .output(listClientsOutput)

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { businessDate } from "../../lib/dates";
 import { createTestDb, type TestDb } from "../../testing/db";
 import { authenticateApiKey } from "../auth/api-keys.service";
+import { signIn } from "../auth/sessions.service";
 import { verifyLedger } from "../verify/verify.service";
 import { validateImport } from "../catalogue/import.service";
 import demoData from "./demo-data.json";
@@ -53,6 +54,29 @@ describe("seedDemoIfEmpty", () => {
     const key = fs.readFileSync(path.join(dataDir, "chiave-demo.txt"), "utf8").trim();
     const actor = await authenticateApiKey(t.prisma, key, { perSecond: 50, burst: 200 });
     expect(actor).toMatchObject({ kind: "chiave", nome: "demo", permessi: ["lettura", "scrittura"] });
+  });
+
+  test("one user per role, saved in the data dir (0600), whose credentials open a session; shown again at every start", async () => {
+    const usersFile = path.join(dataDir, "utenti-demo.txt");
+    expect(fs.statSync(usersFile).mode & 0o777).toBe(0o600);
+    const saved = fs.readFileSync(usersFile, "utf8").trim().split("\n").map((l) => l.split("\t"));
+    expect(saved.map((f) => [f[0], f[2]])).toEqual([
+      ["operatore", "operatore"],
+      ["responsabile", "responsabile"],
+      ["amministratore", "amministratore"],
+    ]);
+    const again = (await seed()).lines.join("\n");
+    for (const [username, password, ruolo] of saved) {
+      expect(password).toMatch(/^[a-z2-9]{12}$/);
+      expect(again).toContain(`${username} / ${password}`);
+      const opened = await signIn(t.prisma, { username: username!, password: password!, address: "demo-test" });
+      expect(opened.utente).toMatchObject({ username, ruolo });
+    }
+    // A password changed since is not shown as if it still worked.
+    await t.pool.query("UPDATE utenti SET password_hash = 'altro' WHERE username = 'operatore'");
+    const later = (await seed()).lines.join("\n");
+    expect(later).not.toContain(`operatore / ${saved[0]![1]}`);
+    expect(later).toContain(`responsabile / ${saved[1]![1]}`);
   });
 
   test("opening stock is written through the ledger, lots with expiry dates, orders dated in recent days", async () => {

@@ -1,12 +1,15 @@
+import { randomInt } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { PrismaClient } from "../../db/client";
 import { inTransaction } from "../../db/transaction";
 import { businessDate, dateFromIso, formatDate } from "../../lib/dates";
-import type { Actor } from "../auth/actor";
+import { ROLES, type Actor, type Role } from "../auth/actor";
 import { createApiKey, hashApiKey } from "../auth/api-keys.service";
+import { verifyPassword } from "../auth/passwords";
 import { importInTransaction } from "../catalogue/import.service";
 import { writeMovements } from "../movements/movements.service";
+import { createUser } from "../users/users.service";
 import { seedDemoActivity } from "./demo-activity";
 import demoData from "./demo-data.json";
 
@@ -20,6 +23,50 @@ import demoData from "./demo-data.json";
 const DEMO_LOCK = 7_246_301_011;
 
 const KEY_FILE = "chiave-demo.txt";
+const USERS_FILE = "utenti-demo.txt";
+
+/** One user per role, named after it. */
+interface DemoUser {
+  username: string;
+  password: string;
+  ruolo: Role;
+}
+
+/** Easy to read aloud and to type on a handheld: lower-case letters and digits, no 0/o or 1/l. */
+function demoPassword(): string {
+  const alphabet = "abcdefghijkmnpqrstuvwxyz23456789";
+  return Array.from({ length: 12 }, () => alphabet[randomInt(alphabet.length)]).join("");
+}
+
+function userLines(users: DemoUser[], usersFile: string): string[] {
+  const port = process.env.PORT ?? "3000";
+  return [
+    `Utenti dimostrativi dell'interfaccia (http://localhost:${port}), nome utente / password:`,
+    ...users.map((u) => `  ${u.ruolo.padEnd(15)} ${u.username} / ${u.password}`),
+    `(salvati in ${usersFile})`,
+  ];
+}
+
+/** The file keeps one user a line: username, password, role, tab-separated. */
+function readUsersFile(usersFile: string): DemoUser[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(usersFile, "utf8");
+  } catch {
+    return [];
+  }
+  return text
+    .split("\n")
+    .map((l) => l.split("\t"))
+    .filter((f): f is [string, string, Role] => f.length === 3 && (ROLES as readonly string[]).includes(f[2]!))
+    .map(([username, password, ruolo]) => ({ username, password, ruolo }));
+}
+
+function writePrivate(file: string, text: string): void {
+  fs.writeFileSync(file, text, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+}
+
 const CAUSALE = "Giacenza iniziale demo";
 
 /** Opening stock per warehouse; lots expire this many days after the first start. */
@@ -82,6 +129,12 @@ export async function seedDemoIfEmpty(
       const today = businessDate(opts.timeZone);
       const { ids } = await importInTransaction(tx, withRecentOrders(today), { timeZone: opts.timeZone });
       const key = await createApiKey(tx, { nome: "demo", permessi: ["scrittura"] });
+      const users: DemoUser[] = [];
+      for (const ruolo of ROLES) {
+        const user = { username: ruolo, password: demoPassword(), ruolo };
+        await createUser(tx, user);
+        users.push(user);
+      }
       const actor: Actor = { kind: "chiave", id: key.id, nome: key.nome, permessi: key.permessi };
       for (const [magazzino, righe] of Object.entries(OPENING_STOCK)) {
         const written = await writeMovements(
@@ -106,17 +159,18 @@ export async function seedDemoIfEmpty(
         }
       }
       await seedDemoActivity(tx, { actor, timeZone: opts.timeZone, ids, addDays: (days) => addDays(today, days) });
-      return { key: key.chiave, ids };
+      return { key: key.chiave, ids, users };
     },
     { timeout: 120_000 },
   );
 
-  if (!seeded) return { created: false, lines: await existingKeyLines(db, keyFile) };
+  const usersFile = path.join(opts.dataDir, USERS_FILE);
+  if (!seeded) return { created: false, lines: [...(await existingKeyLines(db, keyFile)), ...(await existingUserLines(db, usersFile))] };
 
   // After commit: a failed write of the file must not undo the data, and the key is shown below anyway.
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  fs.writeFileSync(keyFile, `${seeded.key}\n`, { mode: 0o600 });
-  fs.chmodSync(keyFile, 0o600);
+  writePrivate(keyFile, `${seeded.key}\n`);
+  writePrivate(usersFile, seeded.users.map((u) => `${u.username}\t${u.password}\t${u.ruolo}\n`).join(""));
   const n = (o: Record<string, number>) => Object.keys(o).length;
   return {
     created: true,
@@ -127,6 +181,7 @@ export async function seedDemoIfEmpty(
       "Chiave API dimostrativa (lettura e scrittura), mostrata anche ai prossimi avvii:",
       `  ${seeded.key}`,
       ...tryLines(keyFile, seeded.key),
+      ...userLines(seeded.users, usersFile),
     ],
   };
 }
@@ -144,4 +199,19 @@ async function existingKeyLines(db: PrismaClient, keyFile: string): Promise<stri
     return [`La chiave dimostrativa salvata in ${keyFile} non è più valida (revocata, o di un altro database): crearne una con: npm run -s cli -- api-key create --name NOME --scopes lettura,scrittura`];
   }
   return ["Chiave API dimostrativa:", `  ${key}`, ...tryLines(keyFile, key)];
+}
+
+/** The demo users saved at the first start, shown again while their password still opens them. */
+async function existingUserLines(db: PrismaClient, usersFile: string): Promise<string[]> {
+  const saved = readUsersFile(usersFile);
+  if (saved.length === 0) return [];
+  const still: DemoUser[] = [];
+  for (const u of saved) {
+    const row = await db.utente.findUnique({ where: { username: u.username }, select: { password_hash: true, attivo: true } });
+    if (row?.attivo && (await verifyPassword(row.password_hash, u.password))) still.push(u);
+  }
+  if (still.length === 0) {
+    return [`Gli utenti dimostrativi salvati in ${usersFile} non sono più validi: crearne con npm run -s cli -- user create --username NOME --role amministratore`];
+  }
+  return userLines(still, usersFile);
 }

@@ -1,11 +1,13 @@
-import { readProcedure, router, writeProcedure } from "../../trpc/init";
+import { readProcedure, requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite, originOf } from "../../trpc/write";
 import { assertPeriod } from "../lists/lists";
 import { listMovementsInput, listMovementsOutput, writeMovementsInput, writeMovementsOutput } from "./movements.schemas";
 import { listMovements, writeMovements } from "./movements.service";
 
 export const movementsRouter = router({
+  // Users: manual movements and the ledger are a manager's (operators receive goods and count stock).
   write: writeProcedure
+    .use(requireRole("responsabile"))
     .meta({
       idempotent: true,
       openapi: {
@@ -28,6 +30,7 @@ export const movementsRouter = router({
     ),
 
   list: readProcedure
+    .use(requireRole("responsabile"))
     .meta({
       openapi: {
         method: "GET",

@@ -3,7 +3,7 @@ import { businessDate, formatDate, formatInstant } from "../../lib/dates";
 import { canonical, canonicalOrNull, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import { authorColumns, type Actor } from "../auth/actor";
-import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";
+import { loadArticles, resolveArticle, SUGGESTED_PRICE, type ArticleInfo } from "../catalogue/articles";
 import { cutPage, syncBound } from "../lists/lists";
 import {
   MAX_MOVEMENT_ROWS,
@@ -29,7 +29,8 @@ export interface LedgerRow {
 }
 
 export interface LedgerContext {
-  operazione: number;
+  /** An existing operation, or "nuova": created in the same statement as the movements. */
+  operazione: number | "nuova";
   origine: Origine;
   causale: string | null;
   data: string;
@@ -37,31 +38,40 @@ export interface LedgerContext {
 }
 
 /**
- * Appends movements and moves the balances with them, in the caller's transaction. The rows are
- * inserted in one statement, last: the sync gate (see the migrations) is then held only from here
- * to commit. Balances are updated in key order so that concurrent writers lock them in one order.
+ * Appends movements and moves the balances with them, in the caller's transaction, in ONE statement:
+ * the balance upsert, the operation (when new) and the movements are data-modifying CTEs. The
+ * movements are inserted last: the sync gate (see the migrations) is held only from here to commit.
+ * Balance keys are sorted so that concurrent writers lock them in one order.
  */
-export async function appendToLedger(tx: Tx, ctx: LedgerContext, rows: LedgerRow[]): Promise<number[]> {
-  if (rows.length === 0) return [];
-  const deltas = new Map<string, Decimal>();
+export async function appendToLedger(tx: Tx, ctx: LedgerContext, rows: LedgerRow[]): Promise<{ operazione: number; ids: number[] }> {
+  if (rows.length === 0) throw new Error("appendToLedger: nessun movimento da scrivere");
+  const deltas = new Map<string, { articolo: number; magazzino: number; delta: Decimal }>();
   for (const r of rows) {
     const key = `${r.articolo}:${r.magazzino}`;
-    deltas.set(key, (deltas.get(key) ?? new Decimal(0)).plus(r.quantita));
+    const d = deltas.get(key) ?? { articolo: r.articolo, magazzino: r.magazzino, delta: new Decimal(0) };
+    deltas.set(key, { ...d, delta: d.delta.plus(r.quantita) });
   }
-  const keys = [...deltas.keys()].sort();
-  await tx.$executeRaw`
-    INSERT INTO giacenze (articolo_id, magazzino_id, quantita)
-    SELECT * FROM unnest(${keys.map((k) => Number(k.split(":")[0]))}::int[],
-                         ${keys.map((k) => Number(k.split(":")[1]))}::int[],
-                         ${keys.map((k) => deltas.get(k)!.toFixed())}::numeric[])
-    ON CONFLICT (articolo_id, magazzino_id) DO UPDATE
-      SET quantita = giacenze.quantita + EXCLUDED.quantita, aggiornata_il = now()`;
+  // Numeric (article, warehouse) order, the order the alignment locks balances in.
+  const keys = [...deltas.values()].sort((a, b) => a.articolo - b.articolo || a.magazzino - b.magazzino);
   const author = authorColumns(ctx.actor);
-  const inserted = await tx.$queryRaw<{ id: number }[]>`
+  const nuova = ctx.operazione === "nuova";
+  const inserted = await tx.$queryRaw<{ id: number; operazione_id: number }[]>`
+    WITH saldi AS (
+      INSERT INTO giacenze (articolo_id, magazzino_id, quantita)
+      SELECT * FROM unnest(${keys.map((k) => k.articolo)}::int[], ${keys.map((k) => k.magazzino)}::int[],
+                           ${keys.map((k) => k.delta.toFixed())}::numeric[])
+      ON CONFLICT (articolo_id, magazzino_id) DO UPDATE
+        SET quantita = giacenze.quantita + EXCLUDED.quantita, aggiornata_il = now()
+    ), op AS (
+      INSERT INTO operazioni (origine, chiave_api_id, utente_id)
+      SELECT ${ctx.origine}, ${author.chiave_api_id}::int, ${author.utente_id}::int WHERE ${nuova}
+      RETURNING id
+    )
     INSERT INTO movimenti (operazione_id, data, origine, natura, causale, magazzino_id, articolo_id, quantita,
                            prezzo, lotto_id, riferimento_tipo, riferimento_id, annulla_id, chiave_api_id, utente_id)
-    SELECT ${ctx.operazione}, ${ctx.data}::date, ${ctx.origine}, natura, ${ctx.causale}, magazzino, articolo, quantita,
-           prezzo, lotto, rif_tipo, rif_id, annulla, ${author.chiave_api_id}::int, ${author.utente_id}::int
+    SELECT COALESCE((SELECT id FROM op), ${nuova ? null : ctx.operazione}::int), ${ctx.data}::date, ${ctx.origine}, natura,
+           ${ctx.causale}, magazzino, articolo, quantita, prezzo, lotto, rif_tipo, rif_id, annulla,
+           ${author.chiave_api_id}::int, ${author.utente_id}::int
       FROM unnest(${rows.map((r) => r.natura)}::text[], ${rows.map((r) => r.magazzino)}::int[],
                   ${rows.map((r) => r.articolo)}::int[], ${rows.map((r) => r.quantita)}::numeric[],
                   ${rows.map((r) => r.prezzo)}::numeric[], ${rows.map((r) => r.lotto)}::int[],
@@ -69,9 +79,9 @@ export async function appendToLedger(tx: Tx, ctx: LedgerContext, rows: LedgerRow
                   ${rows.map((r) => r.annulla ?? null)}::int[])
            WITH ORDINALITY AS t(natura, magazzino, articolo, quantita, prezzo, lotto, rif_tipo, rif_id, annulla, ord)
      ORDER BY ord
-    RETURNING id`;
+    RETURNING id, operazione_id`;
   // One statement in one session draws its ids in insertion order.
-  return inserted.map((r) => r.id).sort((a, b) => a - b);
+  return { operazione: inserted[0]!.operazione_id, ids: inserted.map((r) => r.id).sort((a, b) => a - b) };
 }
 
 export async function createOperation(tx: Tx, origine: Origine, actor: Actor): Promise<number> {
@@ -130,18 +140,11 @@ export async function loadLot(
   return lot!.id;
 }
 
-/**
- * Suggested purchase price when `prezzo` is absent (API.md section 5): the last arrival price, else
- * the last purchase-order price, else the standard cost, else null.
- */
+/** Suggested purchase prices of the given articles (SUGGESTED_PRICE), by article id. */
 export async function suggestedPrices(db: Db, articleIds: number[]): Promise<Map<number, string | null>> {
   if (articleIds.length === 0) return new Map();
   const rows = await db.$queryRaw<{ id: number; prezzo: Prisma.Decimal | null }[]>`
-    SELECT a.id, COALESCE(a.ultimo_prezzo_arrivo,
-             (SELECT r.prezzo FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id
-               WHERE r.articolo_id = a.id ORDER BY o.data DESC, r.id DESC LIMIT 1),
-             a.costo_standard) AS prezzo
-      FROM articoli a WHERE a.id = ANY(${articleIds}::int[])`;
+    SELECT a.id, ${SUGGESTED_PRICE} AS prezzo FROM articoli a WHERE a.id = ANY(${articleIds}::int[])`;
   return new Map(rows.map((r) => [r.id, canonicalOrNull(r.prezzo)]));
 }
 
@@ -169,7 +172,7 @@ export async function writeMovements(
   await assertWarehouses(tx, { magazzino: input.magazzino, magazzino_origine: input.magazzino_origine });
   if (input.operazione !== undefined) {
     const [op] = await tx.$queryRaw<{ id: number }[]>`
-      SELECT id FROM operazioni WHERE id = ${input.operazione} AND origine = ${opts.origine} FOR UPDATE`;
+      SELECT id FROM operazioni WHERE id = ${input.operazione} AND origine = ${opts.origine}`;
     if (!op) {
       throw new DomainError(
         "operazione_non_trovata",
@@ -179,7 +182,7 @@ export async function writeMovements(
     }
   }
 
-  const index = await loadArticles(tx, input.righe);
+  const index = await loadArticles(tx, input.righe, { withPrice: input.righe.some((r) => r.prezzo === undefined) });
   const outcomes: WriteMovementsOutput["righe"] = [];
   const planned: PlannedRow[] = [];
   input.righe.forEach((r, indice) => {
@@ -210,12 +213,11 @@ export async function writeMovements(
     }
   });
 
-  const prices = await suggestedPrices(tx, [...new Set(planned.filter((p) => p.prezzo === undefined).map((p) => p.article.id))]);
   const ledger: LedgerRow[] = [];
   const ledgerOf: { indice: number; first: number; count: number }[] = [];
   for (const p of planned) {
     try {
-      const prezzo = p.prezzo ?? prices.get(p.article.id) ?? null;
+      const prezzo = p.prezzo ?? canonicalOrNull(p.article.prezzo_suggerito);
       const rows: LedgerRow[] = [];
       const base = { natura: input.natura, articolo: p.article.id, prezzo } as const;
       if (input.natura === "carico") {
@@ -246,12 +248,13 @@ export async function writeMovements(
 
   let operazione: number | null = null;
   if (ledger.length > 0) {
-    operazione = input.operazione ?? (await createOperation(tx, opts.origine, actor));
-    const ids = await appendToLedger(
+    const written = await appendToLedger(
       tx,
-      { operazione, origine: opts.origine, causale: input.causale ?? null, data: businessDate(opts.timeZone), actor },
+      { operazione: input.operazione ?? "nuova", origine: opts.origine, causale: input.causale ?? null, data: businessDate(opts.timeZone), actor },
       ledger,
     );
+    operazione = written.operazione;
+    const ids = written.ids;
     for (const w of ledgerOf) {
       outcomes[w.indice] =
         w.count === 2

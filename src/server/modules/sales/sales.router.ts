@@ -1,4 +1,4 @@
-import { readProcedure, router, writeProcedure } from "../../trpc/init";
+import { readProcedure, requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
 import { assertPeriod } from "../lists/lists";
 import { createSaleInput, listSalesInput, listSalesOutput, saleDocumentOutput } from "./sales.schemas";
@@ -7,6 +7,7 @@ import { createSale, listSales } from "./sales.service";
 export const salesRouter = router({
   // Operator screens only: the contract gives integrators no way to issue documents.
   create: writeProcedure
+    .use(requireRole("responsabile"))
     .input(createSaleInput)
     .output(saleDocumentOutput)
     .mutation(({ ctx, input }) =>
@@ -17,6 +18,7 @@ export const salesRouter = router({
     ),
 
   list: readProcedure
+    .use(requireRole("responsabile"))
     .meta({
       openapi: {
         method: "GET",

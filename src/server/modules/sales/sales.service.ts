@@ -179,7 +179,7 @@ export async function createSale(
     lotto: p.lottoId,
     riferimento: { tipo: "documento_vendita", id: documento },
   }));
-  const movimenti = await appendToLedger(
+  const { ids: movimenti } = await appendToLedger(
     tx,
     { operazione, origine: "vendita", causale: input.causale ?? `${TIPO_LABEL[input.tipo]} ${numero}`, data, actor },
     ledger,

@@ -29,8 +29,9 @@ beforeAll(async () => {
   c.ROSSI = await seedClient("ROSSI", "Rossi S.r.l.");
   c.BIANCHI = await seedClient("BIANCHI", "Bianchi S.p.A.");
   key = (await seedKey(t.prisma)).chiave;
-  const user = await t.prisma.utente.create({ data: { username: "banco", password_hash: "-", ruolo: "operatore" } });
-  operator = { kind: "utente", id: user.id, username: user.username, ruolo: "operatore" };
+  // Sales documents are a manager's: the user at the counter is a responsabile.
+  const user = await t.prisma.utente.create({ data: { username: "banco", password_hash: "-", ruolo: "responsabile" } });
+  operator = { kind: "utente", id: user.id, username: user.username, ruolo: "responsabile" };
   const load = await rest("POST", "/movimenti", {
     key,
     body: { natura: "carico", magazzino: m1, righe: [{ codice: "LATTE", quantita: 10, lotto: "L1" }, { codice: "LATTE", quantita: 5, lotto: "L2" }] },

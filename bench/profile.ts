@@ -1,0 +1,94 @@
+/**
+ * Summary of a V8 CPU profile (`npm run bench -- --cpu-prof` leaves the server's under
+ * bench/results/prof-…): where the server's CPU time goes, by function (self time) and by package or
+ * source area (self time, and inclusive time of our own modules).
+ *
+ *   npx tsx bench/profile.ts bench/results/prof-…/CPU….cpuprofile [--top 40] [--skip S] [--until S]
+ *
+ * --skip leaves out the first seconds of the profile (the server's start-up), --until what follows a
+ * given second: together they select one phase.
+ */
+import fs from "node:fs";
+import { parseArgs } from "node:util";
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+  hitCount?: number;
+}
+interface Profile {
+  nodes: Node[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: "string", default: "40" }, skip: { type: "string", default: "0" }, until: { type: "string" } } });
+const skipUs = Number(values.skip) * 1e6;
+const untilUs = values.until === undefined ? Infinity : Number(values.until) * 1e6;
+const top = Number(values.top);
+
+function area(url: string): string {
+  if (!url) return "(native/V8)";
+  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (nm) return nm[1]!;
+  const src = /\/src\/(.*)$/.exec(url);
+  if (src) return `src/${src[1]!.split("/").slice(0, 3).join("/")}`;
+  const next = /\.next[^/]*\/(.*)$/.exec(url);
+  if (next) return `next-build:${next[1]!.split("/").slice(0, 2).join("/")}`;
+  if (url.startsWith("node:")) return url;
+  return url.replace(/^file:\/\//, "").split("/").slice(-2).join("/");
+}
+
+for (const file of positionals) {
+  const p = JSON.parse(fs.readFileSync(file, "utf8")) as Profile;
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const self = new Map<number, number>();
+  let at = 0;
+  for (let i = 0; i < p.samples.length; i++) {
+    at += p.timeDeltas[i] ?? 0;
+    if (at < skipUs || at > untilUs) continue;
+    self.set(p.samples[i]!, (self.get(p.samples[i]!) ?? 0) + (p.timeDeltas[i] ?? 0));
+  }
+  const span = p.endTime - p.startTime;
+  const total = (Math.min(untilUs, span) - Math.min(skipUs, span)) / 1000;
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+
+  const fnSelf = new Map<string, number>();
+  const areaSelf = new Map<string, number>();
+  const areaIncl = new Map<string, number>();
+  const fileSelf = new Map<string, number>();
+  for (const [id, us] of self) {
+    const n = byId.get(id)!;
+    const key = `${n.callFrame.functionName || "(anonymous)"}  ${area(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+    fnSelf.set(key, (fnSelf.get(key) ?? 0) + us);
+    const a = area(n.callFrame.url);
+    areaSelf.set(a, (areaSelf.get(a) ?? 0) + us);
+    const f = n.callFrame.url.replace(/^.*node_modules\//, "").replace(/^.*\/(\.next[^/]*\/)/, "$1") || "(native)";
+    fileSelf.set(f, (fileSelf.get(f) ?? 0) + us);
+    // Inclusive per area: count the sample once for each distinct area on its stack.
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const ar = area(byId.get(cur)!.callFrame.url);
+      if (!seen.has(ar)) {
+        seen.add(ar);
+        areaIncl.set(ar, (areaIncl.get(ar) ?? 0) + us);
+      }
+    }
+  }
+  const idle = [...self].filter(([id]) => byId.get(id)!.callFrame.functionName === "(idle)").reduce((s, [, us]) => s + us, 0) / 1000;
+  console.log(`\n${file}: ${total.toFixed(0)} ms profiled, ${idle.toFixed(0)} ms idle, ${(total - idle).toFixed(0)} ms busy`);
+  const show = (title: string, m: Map<string, number>, n: number) => {
+    console.log(`\n${title}`);
+    for (const [k, us] of [...m].sort((a, b) => b[1] - a[1]).slice(0, n)) {
+      console.log(`${(us / 1000).toFixed(0).padStart(8)} ms ${((us / 1000 / (total - idle)) * 100).toFixed(1).padStart(5)}%  ${k}`);
+    }
+  };
+  show("self time by function", fnSelf, top);
+  show("self time by area", areaSelf, 25);
+  show("self time by file", fileSelf, 30);
+  show("inclusive time by area", areaIncl, 25);
+}

@@ -1,0 +1,153 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { ScenarioResult } from "./scenarios";
+import { fmtNumber } from "./util";
+
+/** The one table, the targets, and the files under bench/results/. */
+
+export interface Target {
+  name: string;
+  met: boolean;
+  detail: string;
+}
+
+export interface Report {
+  startedAt: string;
+  scale: number;
+  durationS: number;
+  wallS: number;
+  generationS: number;
+  environment: Record<string, unknown>;
+  data: Record<string, number>;
+  scenarios: ScenarioResult[];
+  peakServerRssMb: number;
+  verify: { dopoGenerazione: string; fine: string };
+  targets: Target[];
+}
+
+const ratio = (s: ScenarioResult) => s.api.figure / s.floor.figure;
+
+function figure(x: number, unit: string): string {
+  return unit === "s" ? `${x.toFixed(2)} s` : `${fmtNumber(x)} ${unit}`;
+}
+
+export function evaluateTargets(scenarios: ScenarioResult[], peakRssMb: number, verifyOk: boolean): Target[] {
+  const by = (id: string) => scenarios.find((s) => s.id === id);
+  const targets: Target[] = [];
+  for (const id of ["scan-movimenti", "scan-disponibilita"]) {
+    const s = by(id);
+    if (!s) continue;
+    targets.push({
+      name: `${s.name}: almeno metà delle righe/s del pavimento`,
+      met: ratio(s) >= 0.5,
+      detail: `API/pavimento ${ratio(s).toFixed(2)} (soglia 0.50)`,
+    });
+  }
+  for (const id of ["post-movimenti", "post-arrivi"]) {
+    const s = by(id);
+    if (!s) continue;
+    targets.push({
+      name: `${s.name}: almeno un terzo delle richieste/s del pavimento`,
+      met: ratio(s) >= 1 / 3,
+      detail: `API/pavimento ${ratio(s).toFixed(2)} (soglia 0.33)`,
+    });
+    targets.push({ name: `${s.name}: p99 sotto 50 ms`, met: s.api.p99 < 50, detail: `p99 ${s.api.p99.toFixed(1)} ms` });
+  }
+  const a = by("allinea");
+  if (a) {
+    targets.push({ name: `${a.name}: entro 3 volte il tempo del pavimento`, met: ratio(a) <= 3, detail: `API/pavimento ${ratio(a).toFixed(2)} (soglia 3.00)` });
+  }
+  targets.push({ name: "memoria del server sotto 512 MB", met: peakRssMb < 512, detail: `picco RSS ${Math.round(peakRssMb)} MB` });
+  const m = by("scrittori-lettore");
+  if (m) targets.push({ name: "il lettore vede ogni movimento esattamente una volta", met: m.check.ok, detail: m.check.text });
+  targets.push({ name: "verify del registro (dopo la generazione e alla fine)", met: verifyOk, detail: verifyOk ? "coerente" : "differenze: vedere sopra" });
+  return targets;
+}
+
+const HEAD = ["scenario", "API", "pavimento", "API/pav.", "p50 API", "p99 API", "picco RSS", "controllo"];
+
+function rows(r: Report): string[][] {
+  return r.scenarios.map((s) => [
+    s.name,
+    figure(s.api.figure, s.unit),
+    figure(s.floor.figure, s.unit),
+    ratio(s).toFixed(2),
+    `${s.api.p50.toFixed(1)} ms`,
+    `${s.api.p99.toFixed(1)} ms`,
+    `${Math.round(s.rssMb)} MB`,
+    `${s.check.ok ? "ok" : "NO"}: ${s.check.text}`,
+  ]);
+}
+
+export function textTable(r: Report): string {
+  const all = [HEAD, ...rows(r)];
+  const widths = HEAD.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
+  const line = (row: string[]) => row.map((c, i) => (i >= 1 && i <= 6 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ");
+  return [line(HEAD), widths.map((w) => "-".repeat(w)).join("  "), ...rows(r).map(line)].join("\n");
+}
+
+const CPU_HEAD = ["scenario", "per", "server (API)", "PostgreSQL (API)", "PostgreSQL (pav.)", "bench (API)", "bench (pav.)"];
+
+function cpuRows(r: Report): string[][] {
+  const ms = (x: number | undefined) => (x === undefined ? "-" : `${x.toFixed(2)} ms`);
+  return r.scenarios.map((s) => [
+    s.name,
+    s.unit === "righe/s" ? "pagina" : s.unit === "s" ? "chiamata" : "richiesta",
+    ms(s.api.cpu?.perOp.server),
+    ms(s.api.cpu?.perOp.postgres),
+    ms(s.floor.cpu?.perOp.postgres),
+    ms(s.api.cpu?.perOp.bench),
+    ms(s.floor.cpu?.perOp.bench),
+  ]);
+}
+
+/** CPU time per request: independent of how busy the shared machine was. */
+export function textCpuTable(r: Report): string {
+  const all = [CPU_HEAD, ...cpuRows(r)];
+  const widths = CPU_HEAD.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
+  const line = (row: string[]) => row.map((c, i) => (i >= 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ");
+  return [line(CPU_HEAD), widths.map((w) => "-".repeat(w)).join("  "), ...cpuRows(r).map(line)].join("\n");
+}
+
+export function textTargets(r: Report): string {
+  return r.targets.map((t) => `  ${t.met ? "[ok]  " : "[NO]  "}${t.name} — ${t.detail}`).join("\n");
+}
+
+export function markdown(r: Report): string {
+  const esc = (s: string) => s.replace(/\|/g, "\\|");
+  const out: string[] = [];
+  out.push(`# Banchina bench — ${r.startedAt}`, "");
+  out.push(
+    `Scala ${r.scale}, fasi concorrenti di ${r.durationS} s per lato; tempo totale ${r.wallS.toFixed(0)} s, generazione dei dati ${r.generationS.toFixed(1)} s.`,
+    "",
+  );
+  out.push(`| ${HEAD.join(" | ")} |`, `|${HEAD.map((_, i) => (i >= 1 && i <= 6 ? "---:" : "---")).join("|")}|`);
+  for (const row of rows(r)) out.push(`| ${row.map(esc).join(" | ")} |`);
+  out.push("", "API/pav.: cifra dell'API divisa per quella del pavimento (per i secondi: più alto è peggio).", "");
+  out.push("## CPU per richiesta", "", "Tempo di CPU consumato durante ciascun lato, diviso per le richieste (pagine per le scansioni): non dipende da quanto era carica la macchina.", "");
+  out.push(`| ${CPU_HEAD.join(" | ")} |`, `|${CPU_HEAD.map((_, i) => (i >= 2 ? "---:" : "---")).join("|")}|`);
+  for (const row of cpuRows(r)) out.push(`| ${row.map(esc).join(" | ")} |`);
+  out.push("");
+  out.push("## Obiettivi", "");
+  for (const t of r.targets) out.push(`- ${t.met ? "✅" : "❌"} ${esc(t.name)} — ${esc(t.detail)}`);
+  out.push("", "## Dati", "");
+  for (const [k, v] of Object.entries(r.data)) out.push(`- ${k}: ${v.toLocaleString("en-US")}`);
+  out.push("", "## Ambiente", "");
+  for (const [k, v] of Object.entries(r.environment)) out.push(`- ${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`);
+  out.push(`- verify dopo la generazione: ${r.verify.dopoGenerazione}; alla fine: ${r.verify.fine}`);
+  return out.join("\n") + "\n";
+}
+
+export function writeResults(dir: string, r: Report): { json: string; md: string } {
+  fs.mkdirSync(dir, { recursive: true });
+  const stamp = r.startedAt.replace(/[:]/g, "-").replace(/\.\d+Z$/, "Z");
+  const json = path.join(dir, `bench-${stamp}.json`);
+  const md = path.join(dir, `bench-${stamp}.md`);
+  const jsonText = JSON.stringify(r, null, 2) + "\n";
+  const mdText = markdown(r);
+  fs.writeFileSync(json, jsonText);
+  fs.writeFileSync(md, mdText);
+  fs.writeFileSync(path.join(dir, "latest.json"), jsonText);
+  fs.writeFileSync(path.join(dir, "latest.md"), mdText);
+  return { json, md };
+}

@@ -1,0 +1,262 @@
+/**
+ * `npm run bench [-- --scale F] [--duration S] [--only id,id] [--rebuild | --no-build] [--cpu-prof] [--env K=V]
+ *                 [--pg setting=value] [--keep]`
+ *
+ * Builds the production server into .next-bench when needed, starts an embedded PostgreSQL of its own
+ * in a temporary directory, generates the data set (scale 1: 100,000 articles, 1,000,000 movements, …),
+ * starts the server as `npm start` would (NODE_ENV=production, DEMO_DATA=false), and runs every
+ * scenario twice: through the API over HTTP, and as the floor, the same database work in plain SQL.
+ * Prints one table and the targets, writes bench/results/bench-<time>.{json,md} and latest.{json,md},
+ * and stops everything it started, on failure and on Ctrl-C too.
+ *
+ * Diagnosis: --cpu-prof leaves the server's V8 profile under bench/results/prof-… (summary:
+ * `npx tsx bench/profile.ts FILE`); --env sets a server variable (e.g. DB_POOL_SIZE=20); --pg sets a
+ * PostgreSQL setting (e.g. log_min_duration_statement=0); --keep leaves the temporary directory with
+ * PostgreSQL's and the server's logs.
+ *
+ * Scenario ids for --only: scan-movimenti, scan-disponibilita, cerca-barcode, post-movimenti,
+ * post-arrivi, allinea, scrittori-lettore.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { createPrisma, type PrismaClient } from "../src/server/db/client";
+import { startEmbedded, type EmbeddedServer } from "../src/server/db/embedded";
+import { migrate } from "../src/server/db/migrate";
+import { createApiKey } from "../src/server/modules/auth/api-keys.service";
+import { verifyLedger } from "../src/server/modules/verify/verify.service";
+import { countsFor, generate } from "./data";
+import { ApiClient } from "./http";
+import { evaluateTargets, textCpuTable, textTable, textTargets, writeResults, type Report } from "./report";
+import * as scenarios from "./scenarios";
+import { buildServer, CpuMeter, readMemoryMb, startServer, stopOnExit, type RunningServer } from "./server";
+import { elapsed, fmtInt, progress, seconds } from "./util";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const RESULTS = path.join(ROOT, "bench", "results");
+const TIME_ZONE = "Europe/Rome";
+
+const ALL = ["scan-movimenti", "scan-disponibilita", "cerca-barcode", "post-movimenti", "post-arrivi", "allinea", "scrittori-lettore"] as const;
+type ScenarioId = (typeof ALL)[number];
+const RUNNERS: Record<ScenarioId, (ctx: scenarios.Ctx) => Promise<scenarios.ScenarioResult>> = {
+  "scan-movimenti": scenarios.scanMovements,
+  "scan-disponibilita": scenarios.scanAvailability,
+  "cerca-barcode": scenarios.searchBarcode,
+  "post-movimenti": scenarios.writeMovements,
+  "post-arrivi": scenarios.registerArrivals,
+  allinea: scenarios.alignStock,
+  "scrittori-lettore": scenarios.writersAndReader,
+};
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      scale: { type: "string", default: "1" },
+      duration: { type: "string" },
+      only: { type: "string" },
+      rebuild: { type: "boolean", default: false },
+      "no-build": { type: "boolean", default: false },
+      "cpu-prof": { type: "boolean", default: false },
+      env: { type: "string", multiple: true, default: [] },
+      pg: { type: "string", multiple: true, default: [] },
+      keep: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(fs.readFileSync(new URL(import.meta.url), "utf8").split("*/")[0]!.replace(/^\/\*\*|^ \* ?/gm, ""));
+    process.exit(0);
+  }
+  const scale = Number(values.scale);
+  if (!Number.isFinite(scale) || scale <= 0 || scale > 10) throw new Error("--scale deve essere un numero tra 0 e 10 (es. 0.02)");
+  // 20 s at scale 1; shorter for quick runs, never under 4 s.
+  const durationS = values.duration !== undefined ? Number(values.duration) : Math.min(20, Math.max(4, 20 * scale));
+  if (!Number.isFinite(durationS) || durationS <= 0) throw new Error("--duration deve essere un numero di secondi");
+  const only = values.only ? values.only.split(",").map((s) => s.trim()) : [...ALL];
+  for (const id of only) if (!(ALL as readonly string[]).includes(id)) throw new Error(`scenario sconosciuto '${id}': ${ALL.join(", ")}`);
+  const pairs = (list: string[], flag: string) => {
+    const out: Record<string, string> = {};
+    for (const kv of list) {
+      const i = kv.indexOf("=");
+      if (i <= 0) throw new Error(`${flag} vuole nome=valore: '${kv}'`);
+      out[kv.slice(0, i)] = kv.slice(i + 1);
+    }
+    return out;
+  };
+  return {
+    scale,
+    durationS,
+    only: only as ScenarioId[],
+    rebuild: values.rebuild,
+    noBuild: values["no-build"],
+    cpuProf: values["cpu-prof"],
+    env: pairs(values.env, "--env"),
+    pg: pairs(values.pg, "--pg"),
+    keep: values.keep,
+  };
+}
+
+// ---------------------------------------------------------------- cleanup
+
+let cleaning: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const fn of [...stopOnExit].reverse()) {
+      try {
+        await Promise.race([fn(), new Promise((r) => setTimeout(r, 40_000))]);
+      } catch (e) {
+        console.error(`pulizia: ${(e as Error).message}`);
+      }
+    }
+    stopOnExit.clear();
+  })();
+  return cleaning;
+}
+
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(signal, () => {
+    if (cleaning) return;
+    interrupted = true;
+    console.error(`\n${signal}: fermo il server e PostgreSQL e tolgo i file temporanei …`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+async function verify(prisma: PrismaClient, when: string): Promise<{ ok: boolean; text: string }> {
+  const t = performance.now();
+  const r = await verifyLedger(prisma);
+  const text = r.ok
+    ? `coerente (${fmtInt(r.controllati.movimenti)} movimenti, ${fmtInt(r.controllati.giacenze)} giacenze, ${fmtInt(r.controllati.lotti)} lotti, ${fmtInt(r.controllati.righe_ordine)} righe d'ordine)`
+    : `${r.differenze.length} differenze, per esempio ${JSON.stringify(r.differenze.slice(0, 3))}`;
+  progress(`verify ${when}: ${r.ok ? "ok" : "FALLITO"}, ${text} (${seconds(performance.now() - t)})`);
+  return { ok: r.ok, text };
+}
+
+async function main(): Promise<void> {
+  const opts = options();
+  process.chdir(ROOT); // migrations and the server resolve their files from the working directory
+  const startedAt = new Date().toISOString();
+  progress(
+    `bench: scala ${opts.scale}, fasi concorrenti di ${opts.durationS} s, scenari ${opts.only.join(", ")}; ` +
+      `${os.cpus().length} CPU, carico medio ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`,
+  );
+
+  await buildServer(ROOT, opts.rebuild ? "force" : opts.noBuild ? "existing" : "if-needed");
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "banchina-bench-"));
+  fs.chmodSync(tmp, 0o755); // PostgreSQL runs as its own user when we are root
+  stopOnExit.add(() => (opts.keep ? progress(`--keep: lascio ${tmp} (log di PostgreSQL e del server)`) : fs.rmSync(tmp, { recursive: true, force: true })));
+  progress(`PostgreSQL incorporato in ${tmp} …`);
+  const embedded: EmbeddedServer = await startEmbedded({ dataDir: path.join(tmp, "db"), mode: "own", log: () => {}, settings: opts.pg });
+  stopOnExit.add(() => embedded.stop());
+  await migrate(embedded.url);
+  const admin = new pg.Client({ connectionString: embedded.url });
+  await admin.connect();
+  stopOnExit.add(() => admin.end());
+  const pgVersion = (await admin.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
+  const settings = Object.fromEntries(
+    (await admin.query<{ name: string; setting: string; unit: string | null }>(
+      `SELECT name, setting, unit FROM pg_settings WHERE name IN ('shared_buffers', 'fsync', 'synchronous_commit', 'max_connections', 'work_mem')`,
+    )).rows.map((r) => [r.name, `${r.setting}${r.unit ? ` ${r.unit}` : ""}`]),
+  );
+  progress(`PostgreSQL ${pgVersion} pronto e migrato (${JSON.stringify(settings)})`);
+
+  const counts = countsFor(opts.scale);
+  progress(
+    `dati: ${fmtInt(counts.articoli)} articoli, ${counts.magazzini} magazzini, ${fmtInt(counts.movimenti)} movimenti, ` +
+      `${fmtInt(counts.righeAperte)} righe d'ordine aperte, ${fmtInt(counts.vendite)} documenti di vendita, ${fmtInt(counts.clienti)} clienti …`,
+  );
+  const gen = await generate(admin, counts);
+  progress(`dati: generati in ${seconds(gen.ms)}: ${Object.entries(gen.tables).map(([k, v]) => `${k} ${fmtInt(v)}`).join(", ")}`);
+
+  const prisma = createPrisma(embedded.url, 2);
+  stopOnExit.add(() => prisma.$disconnect());
+  const verifyAfterGeneration = await verify(prisma, "dopo la generazione");
+  if (!verifyAfterGeneration.ok) throw new Error("i dati generati non superano verify");
+  // A very high limit: the benchmark measures the service, not its rate limiter.
+  const key = await createApiKey(prisma, { nome: "bench", permessi: ["lettura", "scrittura"], limiteAlSecondo: 1_000_000_000, raffica: 1_000_000_000 });
+
+  const profDir = opts.cpuProf ? path.join(RESULTS, `prof-${startedAt.replace(/[:.]/g, "-")}`) : undefined;
+  if (profDir) fs.mkdirSync(profDir, { recursive: true });
+  progress(`server: avvio di src/server/main.ts (produzione, ${Object.keys(opts.env).length ? JSON.stringify(opts.env) : "configurazione predefinita"}) …`);
+  const server: RunningServer = await startServer(ROOT, { databaseUrl: embedded.url, cpuProfDir: profDir, logFile: path.join(tmp, "server.log"), env: opts.env });
+  progress(`server: pronto sulla porta ${server.port}, pid ${server.pid}, RSS ${Math.round(readMemoryMb(server.pid))} MB`);
+
+  const api = new ApiClient(server.port, key.chiave, 32);
+  stopOnExit.add(() => api.close());
+  const pool = new pg.Pool({ connectionString: embedded.url, max: 20 });
+  stopOnExit.add(() => pool.end());
+  const ctx: scenarios.Ctx = {
+    api,
+    pool,
+    serverPid: server.pid,
+    key: { id: key.id },
+    scale: opts.scale,
+    durationMs: opts.durationS * 1000,
+    timeZone: TIME_ZONE,
+    cpu: new CpuMeter(server.pid, Number(fs.readFileSync(path.join(tmp, "db", "pg", "postmaster.pid"), "utf8").split("\n")[0])),
+  };
+
+  const results: scenarios.ScenarioResult[] = [];
+  for (const id of opts.only) {
+    const t = performance.now();
+    progress(`== ${id}`);
+    results.push(await RUNNERS[id](ctx));
+    progress(`== ${id}: ${seconds(performance.now() - t)}`);
+  }
+  const peakRss = Math.max(readMemoryMb(server.pid, "VmHWM"), ...results.map((r) => r.rssMb));
+  const verifyEnd = await verify(prisma, "alla fine (dopo le scritture di API e pavimento)");
+
+  await server.stop();
+  if (profDir) progress(`profilo CPU del server: ${path.relative(ROOT, profDir)}`);
+
+  const report: Report = {
+    startedAt,
+    scale: opts.scale,
+    durationS: opts.durationS,
+    wallS: elapsed(),
+    generationS: gen.ms / 1000,
+    environment: {
+      node: process.version,
+      postgresql: pgVersion,
+      postgresqlSettings: settings,
+      cpu: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}`,
+      caricoMedioAllaFine: os.loadavg().map((x) => Number(x.toFixed(2))),
+      serverEnv: opts.env,
+      serverPool: opts.env.DB_POOL_SIZE ?? "10 (predefinito)",
+    },
+    data: gen.tables,
+    scenarios: results,
+    peakServerRssMb: peakRss,
+    verify: { dopoGenerazione: verifyAfterGeneration.text, fine: verifyEnd.text },
+    targets: evaluateTargets(results, peakRss, verifyAfterGeneration.ok && verifyEnd.ok),
+  };
+  console.log("");
+  console.log(textTable(report));
+  console.log("");
+  console.log("CPU per richiesta (pagina per le scansioni):");
+  console.log(textCpuTable(report));
+  console.log("");
+  console.log("Obiettivi:");
+  console.log(textTargets(report));
+  console.log("");
+  const files = writeResults(RESULTS, report);
+  progress(`risultati: ${path.relative(ROOT, files.json)}, ${path.relative(ROOT, files.md)} (e latest.json, latest.md); tempo totale ${seconds(elapsed() * 1000)}`);
+}
+
+try {
+  await main();
+  await cleanup();
+  process.exit(0);
+} catch (e) {
+  if (interrupted) {
+    await cleanup();
+    process.exit(130);
+  }
+  console.error(`\nbench fallito: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  await cleanup();
+  process.exit(1);
+}

@@ -1,0 +1,296 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+import { progress, seconds, sleep } from "./util";
+
+/**
+ * The production server under test: built into its own directory (`.next-bench`, so that a build going
+ * on in `.next` is not disturbed) and started as `node --import tsx src/server/main.ts`, exactly as
+ * `npm start` runs it, against the benchmark's own PostgreSQL.
+ */
+
+export const NEXT_DIR = ".next-bench";
+
+/** Newest modification time under `dir` (files only), skipping dot-entries and tests. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  const stack = [dir];
+  while (stack.length > 0) {
+    const d = stack.pop()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      // Tests and test helpers are not part of the build.
+      if (e.name.startsWith(".") || e.name === "testing" || /\.test\.tsx?$/.test(e.name)) continue;
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) stack.push(p);
+      else if (e.isFile()) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+/** Why a build is needed, or null when `.next-bench` is newer than every input of the build. */
+export function buildReason(root: string): string | null {
+  const buildId = path.join(root, NEXT_DIR, "BUILD_ID");
+  if (!fs.existsSync(buildId)) return `${NEXT_DIR} non esiste`;
+  const built = fs.statSync(buildId).mtimeMs;
+  const inputs = [path.join(root, "src"), ...["next.config.mjs", "package.json", "package-lock.json", "tsconfig.json"].map((f) => path.join(root, f))];
+  for (const input of inputs) {
+    const m = fs.existsSync(input) ? (fs.statSync(input).isDirectory() ? newestMtime(input) : fs.statSync(input).mtimeMs) : 0;
+    if (m > built) return `${path.relative(root, input)} è più recente della compilazione`;
+  }
+  return null;
+}
+
+/**
+ * `next build` into .next-bench. Next rewrites tsconfig.json to include the types of a build directory
+ * it has not seen before. When that addition is the only difference, the file is put back byte for
+ * byte, so the benchmark leaves the working tree as it found it; if someone else edited the file
+ * meanwhile, it is left alone with a warning.
+ */
+export async function buildServer(root: string, mode: "force" | "if-needed" | "existing"): Promise<void> {
+  const reason = mode === "force" ? "richiesta con --rebuild" : buildReason(root);
+  if (mode === "existing" && fs.existsSync(path.join(root, NEXT_DIR, "BUILD_ID"))) {
+    progress(`compilazione: uso ${NEXT_DIR} com'è (--no-build${reason ? `; ${reason}` : ""})`);
+    return;
+  }
+  if (reason === null) {
+    progress(`compilazione: ${NEXT_DIR} è aggiornata, non ricompilo`);
+    return;
+  }
+  progress(`compilazione: next build in ${NEXT_DIR} (${reason}) …`);
+  const tsconfig = path.join(root, "tsconfig.json");
+  const saved = fs.existsSync(tsconfig) ? fs.readFileSync(tsconfig) : undefined;
+  const t0 = performance.now();
+  const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+  let output = "";
+  try {
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(process.execPath, [nextBin, "build"], {
+        cwd: root,
+        env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", BANCHINA_NEXT_DIR: NEXT_DIR },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      child.stdout!.on("data", (b: Buffer) => (output += b.toString()));
+      child.stderr!.on("data", (b: Buffer) => (output += b.toString()));
+      child.once("error", reject);
+      child.once("exit", resolve);
+      stopOnExit.add(() => child.kill("SIGTERM"));
+    });
+    if (code !== 0) throw new Error(`next build è terminato con codice ${code}:\n${output.split("\n").slice(-30).join("\n")}`);
+  } finally {
+    if (saved !== undefined) restoreTsconfig(tsconfig, saved);
+  }
+  progress(`compilazione: fatta in ${seconds(performance.now() - t0)}`);
+}
+
+function restoreTsconfig(file: string, saved: Buffer): void {
+  const now = fs.existsSync(file) ? fs.readFileSync(file) : undefined;
+  if (now !== undefined && now.equals(saved)) return;
+  const ours = (x: string) => x.startsWith(`${NEXT_DIR}/`);
+  try {
+    const strip = (b: Buffer) => {
+      const j = JSON.parse(b.toString()) as { include?: string[] };
+      return JSON.stringify({ ...j, include: j.include?.filter((x) => !ours(x)) });
+    };
+    if (now === undefined || strip(now) === strip(saved)) {
+      fs.writeFileSync(file, saved);
+      return;
+    }
+  } catch {
+    /* not plain JSON: fall through to the warning */
+  }
+  progress(`attenzione: tsconfig.json è cambiato durante la compilazione anche per altro: lasciato com'è (controllare le righe ${NEXT_DIR}/types)`);
+}
+
+/** Cleanup actions run on exit, failure or Ctrl-C (last registered, first run). */
+export const stopOnExit = new Set<() => unknown>();
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  pid: number;
+  port: number;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+function getHealth(port: number): Promise<number> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: "127.0.0.1", port, path: "/api/health", timeout: 2000 }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", () => resolve(0));
+    req.on("timeout", () => req.destroy());
+  });
+}
+
+export async function startServer(
+  root: string,
+  opts: { databaseUrl: string; cpuProfDir?: string; logFile: string; env?: Record<string, string> },
+): Promise<RunningServer> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    BANCHINA_NEXT_DIR: NEXT_DIR,
+    DEMO_DATA: "false",
+    DATABASE_URL: opts.databaseUrl,
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    ...opts.env,
+  };
+  delete env.BANCHINA_DEV;
+  // The same V8 flags as `npm start` (package.json): the bench measures the service as it is run.
+  const startScript = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
+  const nodeArgs = startScript.split(/\s+/).filter((a) => a.startsWith("--max-old-space-size"));
+  nodeArgs.push("--import", "tsx");
+  if (opts.cpuProfDir) nodeArgs.unshift("--cpu-prof", `--cpu-prof-dir=${opts.cpuProfDir}`);
+  // node itself, not npm or the tsx CLI: the child's pid is the server's, for /proc/<pid>/status.
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "src/server/main.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const log = fs.openSync(opts.logFile, "a");
+  let tail = "";
+  const keep = (b: Buffer) => {
+    fs.writeSync(log, b);
+    tail = (tail + b.toString()).slice(-20_000);
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+  let exited = false;
+  const exit = new Promise<void>((resolve) =>
+    child.once("exit", () => {
+      exited = true;
+      resolve();
+    }),
+  );
+  const stop = async () => {
+    if (!exited) {
+      child.kill("SIGTERM"); // main.ts drains requests, closes Next and the pool, then exits
+      await Promise.race([exit, sleep(15_000)]);
+      if (!exited) {
+        child.kill("SIGKILL");
+        await exit;
+      }
+    }
+    try {
+      fs.closeSync(log);
+    } catch {
+      /* already closed */
+    }
+  };
+  stopOnExit.add(stop);
+
+  const until = Date.now() + 120_000;
+  for (;;) {
+    if (exited) throw new Error(`il server si è fermato durante l'avvio:\n${tail}`);
+    if ((await getHealth(port)) === 200) break;
+    if (Date.now() > until) {
+      await stop();
+      throw new Error(`il server non risponde su /api/health dopo 120 s:\n${tail}`);
+    }
+    await sleep(200);
+  }
+  return { pid: child.pid!, port, output: () => tail, stop };
+}
+
+/** RSS of a process in MB from /proc/<pid>/status (VmRSS), or the peak since it started (VmHWM). */
+export function readMemoryMb(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status);
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples the server's RSS every 100 ms while a scenario runs; `stop()` gives the peak in MB. */
+export function sampleMemory(pid: number): { stop(): number } {
+  let peak = readMemoryMb(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, readMemoryMb(pid))), 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, readMemoryMb(pid));
+    },
+  };
+}
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux: /proc times are in hundredths of a second
+
+/** CPU time (user + system) consumed so far by a process, ms; 0 if it is gone. */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // after "pid (comm) ": state is field 3, utime 14, stime 15 → indexes 11 and 12 here
+    return (Number(f[11]) + Number(f[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+/** The postmaster and every process it started (backends, background workers). */
+function postgresPids(postmaster: number): number[] {
+  const out = [postmaster];
+  for (const d of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === postmaster) out.push(Number(d));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+export interface CpuSnapshot {
+  server: number;
+  postgres: Map<number, number>;
+  bench: number;
+}
+
+/** CPU used by the server, by PostgreSQL (all its processes) and by this benchmark process. */
+export class CpuMeter {
+  constructor(
+    private readonly serverPid: number,
+    private readonly postmasterPid: number,
+  ) {}
+
+  snapshot(): CpuSnapshot {
+    const u = process.cpuUsage();
+    return {
+      server: cpuMs(this.serverPid),
+      postgres: new Map(postgresPids(this.postmasterPid).map((p) => [p, cpuMs(p)])),
+      bench: (u.user + u.system) / 1000,
+    };
+  }
+
+  /** CPU ms spent since `from`; a backend that exited meanwhile is not counted (pools keep theirs). */
+  since(from: CpuSnapshot): { serverMs: number; postgresMs: number; benchMs: number } {
+    const now = this.snapshot();
+    let pgMs = 0;
+    for (const [pid, ms] of now.postgres) pgMs += ms - (from.postgres.get(pid) ?? 0);
+    return { serverMs: now.server - from.server, postgresMs: pgMs, benchMs: now.bench - from.bench };
+  }
+}

@@ -1,0 +1,71 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, type Browser, type Page } from "@playwright/test";
+
+export type Role = "operatore" | "responsabile" | "amministratore";
+
+const SCREENSHOTS = path.resolve(import.meta.dirname, "../screenshots");
+
+/** The demo users the service created at its first start, as it saved them in DATA_DIR. */
+export function credentials(role: Role): { username: string; password: string } {
+  const file = path.join(process.env.BANCHINA_E2E_DATA!, "utenti-demo.txt");
+  const line = fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .map((l) => l.split("\t"))
+    .find((f) => f[2] === role);
+  if (!line) throw new Error(`nessun utente demo con ruolo ${role} in ${file}`);
+  return { username: line[0]!, password: line[1]! };
+}
+
+export async function signIn(page: Page, role: Role, opts: { username?: string; password?: string } = {}): Promise<void> {
+  const c = { ...credentials(role), ...opts };
+  await page.goto("/accesso");
+  await page.locator("input[name=username]").fill(c.username);
+  await page.locator("input[name=password]").fill(c.password);
+  await page.getByRole("button", { name: "Accedi" }).click();
+  await page.waitForURL("**/ricevimento");
+  await expect(page.getByTestId("campo-scansione")).toBeFocused();
+}
+
+/** A fresh browser context (its own cookies) signed in with a role, at handheld width. */
+export async function newSession(browser: Browser, role: Role, width = 360) {
+  const context = await browser.newContext({ viewport: { width, height: 760 } });
+  const page = await context.newPage();
+  await signIn(page, role);
+  return { context, page };
+}
+
+/**
+ * Screenshots of the current screen at handheld (360 px) and desktop (1280 px) width, into
+ * e2e/screenshots/ (git-ignored), for a person to look at every screen.
+ */
+export async function snap(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const before = page.viewportSize();
+  for (const [width, height] of [
+    [360, 760],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+  }
+  if (before) await page.setViewportSize(before);
+}
+
+/** Types a code the way a keyboard-wedge scanner does: the characters, then Enter. */
+export async function scan(page: Page, code: string): Promise<void> {
+  await page.keyboard.type(code, { delay: 5 });
+  await page.keyboard.press("Enter");
+}
+
+/** Stock of one article as the availability screen shows it (a responsabile's session). */
+export async function stockShown(page: Page, codice: string): Promise<number> {
+  await page.goto("/disponibilita");
+  await page.getByTestId("campo-cerca").fill(codice);
+  await expect(page.getByTestId("tabella-disponibilita").locator("tbody tr")).toHaveCount(1);
+  const cell = page.getByTestId(`disponibilita-${codice}`).getByTestId("giacenza");
+  await expect(cell).toBeVisible();
+  return Number((await cell.innerText()).replace(",", "."));
+}

@@ -1,0 +1,57 @@
+import { expect, test } from "@playwright/test";
+import { credentials, signIn, snap, type Role } from "../support/app";
+
+const NAV: Record<Role, { visible: string[]; hidden: string[] }> = {
+  operatore: { visible: ["Ricevimento", "Inventario", "Etichette ordini"], hidden: ["Disponibilità", "Movimenti", "Utenti", "Chiavi API"] },
+  responsabile: { visible: ["Ricevimento", "Disponibilità", "Movimenti", "Documenti di vendita"], hidden: ["Utenti", "Chiavi API"] },
+  amministratore: { visible: ["Ricevimento", "Disponibilità", "Utenti", "Chiavi API"], hidden: [] },
+};
+
+test("la pagina di accesso mostra lo stato del servizio; una password sbagliata ha un messaggio chiaro", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 760 });
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/accesso$/);
+  await expect(page.getByText("Servizio attivo")).toBeVisible();
+  await snap(page, "accesso");
+  await page.locator("input[name=username]").fill("operatore");
+  await page.locator("input[name=password]").fill("sbagliata-del-tutto");
+  await page.getByRole("button", { name: "Accedi" }).click();
+  await expect(page.getByTestId("errore-accesso")).toHaveText("Nome utente o password non corretti.");
+  await snap(page, "accesso-errore");
+});
+
+for (const role of ["operatore", "responsabile", "amministratore"] as const) {
+  test(`accesso come ${role}: il ricevimento come pagina iniziale e il menu del ruolo`, async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signIn(page, role);
+    await expect(page.getByTestId("utente-corrente")).toHaveText(credentials(role).username);
+    const nav = page.locator(".mantine-AppShell-navbar");
+    for (const label of NAV[role].visible) await expect(nav.getByRole("link", { name: label, exact: true })).toBeVisible();
+    for (const label of NAV[role].hidden) await expect(nav.getByRole("link", { name: label, exact: true })).toHaveCount(0);
+    await snap(page, `menu-${role}`);
+    // The menu on a handheld: behind the burger.
+    await page.setViewportSize({ width: 360, height: 760 });
+    await page.getByRole("button", { name: "Menu" }).click();
+    await expect(nav.getByRole("link", { name: "Ricevimento", exact: true })).toBeVisible();
+    await page.waitForTimeout(400); // the menu slides in
+    await page.screenshot({ path: `e2e/screenshots/menu-${role}-aperto-360.png` });
+    await page.getByRole("button", { name: "Esci" }).click();
+    await expect(page).toHaveURL(/\/accesso$/);
+    await page.goto("/ricevimento");
+    await expect(page).toHaveURL(/\/accesso$/);
+  });
+}
+
+test("troppi tentativi falliti: il servizio fa attendere, e dice quanto", async ({ page }) => {
+  await page.goto("/accesso");
+  const attempt = async () => {
+    await page.locator("input[name=username]").fill("intruso");
+    await page.locator("input[name=password]").fill("tentativo-a-caso");
+    await page.getByRole("button", { name: "Accedi" }).click();
+    await expect(page.getByTestId("errore-accesso")).toBeVisible();
+    return page.getByTestId("errore-accesso").innerText();
+  };
+  for (let i = 0; i < 5; i++) expect(await attempt()).toBe("Nome utente o password non corretti.");
+  expect(await attempt()).toMatch(/^Troppi tentativi di accesso\. Riprovare tra \d+ secondi\.$/);
+  await snap(page, "accesso-troppi-tentativi");
+});

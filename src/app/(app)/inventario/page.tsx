@@ -1,0 +1,7 @@
+import { InventoryScreen } from "@/ui/screens/inventory";
+
+export const metadata = { title: "Inventario" };
+
+export default function InventoryPage() {
+  return <InventoryScreen />;
+}

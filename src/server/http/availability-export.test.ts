@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createTestDb, type TestDb } from "../testing/db";
+import { rest, seedKey, seedWarehouse } from "../testing/fixtures";
+import { signIn } from "../modules/auth/sessions.service";
+import { createUser } from "../modules/users/users.service";
+import { exportAvailabilityCsv } from "./availability-export";
+
+let t: TestDb;
+let manager: string;
+let operator: string;
+
+beforeAll(async () => {
+  t = await createTestDb();
+  await seedWarehouse(t.prisma, "M1");
+  await seedWarehouse(t.prisma, "M2");
+  await t.pool.query(`INSERT INTO articoli (codice, descrizione) SELECT 'ART-' || lpad(g::text, 4, '0'), 'Articolo ' || g FROM generate_series(1, 1200) g`);
+  await t.pool.query(`INSERT INTO articoli (codice, descrizione) VALUES ('VITE', 'Vite; "speciale"')`);
+  const key = (await seedKey(t.prisma)).chiave;
+  const m1 = (await t.pool.query("SELECT id FROM magazzini WHERE codice = 'M1'")).rows[0].id;
+  await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: m1, righe: [{ codice: "VITE", quantita: 12.5 }, { codice: "ART-0007", quantita: 3 }] } });
+  for (const [username, ruolo] of [["capo", "responsabile"], ["banco", "operatore"]] as const) {
+    await createUser(t.prisma, { username, password: "password-lunga", ruolo });
+  }
+  const cookie = async (username: string) => `banchina_sessione=${(await signIn(t.prisma, { username, password: "password-lunga", address: username })).token}`;
+  manager = await cookie("capo");
+  operator = await cookie("banco");
+});
+afterAll(async () => t?.drop());
+
+const get = (query = "", cookie?: string) =>
+  exportAvailabilityCsv(new Request(`http://localhost/api/esportazioni/disponibilita${query}`, { headers: cookie ? { cookie } : {} }));
+
+async function chunks(res: Response): Promise<string[]> {
+  const out: string[] = [];
+  const reader = res.body!.getReader();
+  // ignoreBOM: keep the byte-order mark in the text, to see that it is sent.
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return out;
+    out.push(decoder.decode(value));
+  }
+}
+
+describe("GET /api/esportazioni/disponibilita", () => {
+  test("only for a signed-in manager", async () => {
+    const anonymous = await get();
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ codice: "non_autenticato" });
+    const op = await get("", operator);
+    expect(op.status).toBe(403);
+    expect(await op.json()).toMatchObject({ codice: "permesso_negato" });
+  });
+
+  test("every stocked article, streamed page by page, in the spreadsheet's form", async () => {
+    const res = await get("", manager);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="disponibilita-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const parts = await chunks(res);
+    // The header goes out first, alone; then one chunk per page of 500.
+    expect(parts[0]).toBe("\uFEFFcodice;descrizione;giacenza;in_arrivo;giacenza_M1;giacenza_M2\n");
+    expect(parts).toHaveLength(4);
+    const lines = parts.join("").replace(/^\uFEFF/, "").trimEnd().split("\n");
+    expect(lines).toHaveLength(1 + 1201);
+    expect(lines[1]).toBe("ART-0001;Articolo 1;0;0;0;0");
+    expect(lines).toContain('VITE;"Vite; ""speciale""";12,5;0;12,5;0');
+    expect(lines).toContain("ART-0007;Articolo 7;3;0;3;0");
+  });
+
+  test("the screen's filters apply; a bad one is refused like on /api/v1", async () => {
+    const m2 = (await t.pool.query("SELECT id FROM magazzini WHERE codice = 'M2'")).rows[0].id;
+    const filtered = (await chunks(await get(`?cerca=vite&magazzino=${m2}`, manager))).join("");
+    expect(filtered).toBe('\uFEFFcodice;descrizione;giacenza;in_arrivo\nVITE;"Vite; ""speciale""";0;0\n');
+    const bad = await get("?limite=5", manager);
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toMatchObject({ codice: "filtro_non_valido", campo: "limite" });
+  });
+});

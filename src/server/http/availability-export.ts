@@ -1,0 +1,93 @@
+import { getConfig } from "../config";
+import { getDb } from "../db/client";
+import { businessDate } from "../lib/dates";
+import { DomainError } from "../lib/errors";
+import { hasRole } from "../modules/auth/actor";
+import { readCookie, resolveSession, SESSION_COOKIE } from "../modules/auth/sessions.service";
+import { listAvailabilityInput } from "../modules/availability/availability.schemas";
+import { listAvailability } from "../modules/availability/availability.service";
+import { listWarehouses } from "../modules/catalogue/catalogue.service";
+import { toErrorResponse } from "./errors";
+
+const PAGE = 500;
+/** An empty page with `altri` means a lower id is still being written: wait for it, a bounded number of times. */
+const MAX_EMPTY_WAITS = 200;
+
+const field = (s: string) => (/[;"\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+const decimal = (s: string) => s.replace(".", ",");
+
+function refuse(e: unknown): Response {
+  const { status, body, headers } = toErrorResponse(e, { requestId: "esportazione", isQuery: true });
+  return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });
+}
+
+/**
+ * The whole catalogue's availability as CSV for spreadsheets (`;`, decimal comma, UTF-8 with BOM),
+ * streamed: one page of the availability service at a time is read and written out, so memory stays
+ * flat however large the catalogue. For signed-in managers (session cookie, role responsabile).
+ */
+export async function exportAvailabilityCsv(req: Request): Promise<Response> {
+  try {
+    const db = getDb();
+    const token = readCookie(req.headers.get("cookie"), SESSION_COOKIE);
+    const session = token ? await resolveSession(db, token) : null;
+    if (!session) throw new DomainError("non_autenticato", "Sessione assente o scaduta: accedere di nuovo.");
+    if (!hasRole(session.actor, "responsabile")) {
+      throw new DomainError("permesso_negato", "L'esportazione della disponibilità è riservata al ruolo responsabile o superiore.");
+    }
+    const params = Object.fromEntries(new URL(req.url).searchParams);
+    const parsed = listAvailabilityInput.omit({ limite: true, dopo: true }).safeParse(params);
+    if (!parsed.success) throw parsed.error;
+    const filters = parsed.data;
+    const warehouses = filters.magazzino === undefined ? await listWarehouses(db) : [];
+    const encoder = new TextEncoder();
+    let dopo = 0;
+    let emptyWaits = 0;
+    let headerSent = false;
+
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          if (!headerSent) {
+            headerSent = true;
+            const header = ["codice", "descrizione", "giacenza", "in_arrivo", ...warehouses.map((w) => `giacenza_${w.codice}`)];
+            controller.enqueue(encoder.encode(`\uFEFF${header.map(field).join(";")}\n`));
+            return;
+          }
+          const page = await listAvailability(db, { ...filters, limite: PAGE, dopo });
+          if (page.disponibilita.length === 0 && page.altri) {
+            if (++emptyWaits > MAX_EMPTY_WAITS) throw new Error("esportazione interrotta: una scrittura sugli articoli non termina");
+            await new Promise((r) => setTimeout(r, 50));
+            return;
+          }
+          const lines = page.disponibilita.map((r) => {
+            const byWarehouse = new Map((r.magazzini ?? []).map((m) => [m.magazzino, m.giacenza]));
+            return [
+              field(r.articolo.codice),
+              field(r.articolo.descrizione),
+              decimal(r.giacenza),
+              decimal(r.in_arrivo),
+              ...warehouses.map((w) => decimal(byWarehouse.get(w.id) ?? "0")),
+            ].join(";");
+          });
+          if (lines.length > 0) controller.enqueue(encoder.encode(`${lines.join("\n")}\n`));
+          dopo = page.cursore;
+          if (!page.altri) controller.close();
+        } catch (e) {
+          console.error("Esportazione della disponibilità interrotta:", e);
+          controller.error(e);
+        }
+      },
+    });
+    const day = filters.a ?? businessDate(getConfig().SERVICE_TIME_ZONE);
+    return new Response(stream, {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="disponibilita-${day}.csv"`,
+        "Cache-Control": "no-store",
+      },
+    });
+  } catch (e) {
+    return refuse(e);
+  }
+}

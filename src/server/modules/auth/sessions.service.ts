@@ -1,0 +1,201 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Db } from "../../db/client";
+import { DomainError } from "../../lib/errors";
+import type { Actor, Role } from "./actor";
+import { verifyPassword } from "./passwords";
+import { refundToken, resetBucket, takeToken, type Bucket } from "./rate-limit";
+
+/**
+ * Operator UI sessions, kept on the server: the browser holds a random token in an httpOnly,
+ * SameSite=Strict cookie; the table holds only its SHA-256 (a stolen database dump opens nothing),
+ * the user, the CSRF token the UI must echo on every mutation, and the expiry.
+ */
+
+export const SESSION_COOKIE = "banchina_sessione";
+/** A session ends after this long without use … */
+export const SESSION_IDLE_HOURS = 12;
+/** … and in any case this long after sign-in. */
+export const SESSION_MAX_DAYS = 7;
+/** Last use is written at most this often, so reads do not turn every request into a write. */
+const TOUCH_EVERY_SECONDS = 60;
+
+/**
+ * Sign-in attempts: every attempt spends a token from the bucket of its username and of its address.
+ * A successful sign-in refills the username's bucket and gives its address token back, so a shift of
+ * operators signing in behind one address never locks each other out; guessing is slowed to one try
+ * every 30 s per username after 5, and one every 5 s per address after 20.
+ */
+export const SIGN_IN_LIMITS: { username: Bucket; address: Bucket } = {
+  username: { burst: 5, perSecond: 1 / 30 },
+  address: { burst: 20, perSecond: 1 / 5 },
+};
+
+export const USERNAME_PATTERN = /^[a-z0-9][a-z0-9._-]{2,63}$/;
+
+/** Usernames are compared in lower case: handheld keyboards capitalise the first letter on their own. */
+export function normaliseUsername(username: string): string {
+  return username.trim().toLowerCase();
+}
+
+export function hashSessionToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+export interface SessionUser {
+  id: number;
+  username: string;
+  ruolo: Role;
+}
+
+export interface OpenedSession {
+  token: string;
+  csrf: string;
+  utente: SessionUser;
+  scadeIl: Date;
+}
+
+function waitText(seconds: number): string {
+  if (seconds < 60) return `${seconds} ${seconds === 1 ? "secondo" : "secondi"}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} ${minutes === 1 ? "minuto" : "minuti"}`;
+}
+
+function tooManyAttempts(waitSeconds: number): DomainError {
+  return new DomainError("troppe_richieste", `Troppi tentativi di accesso. Riprovare tra ${waitText(waitSeconds)}.`, {
+    headers: { "Retry-After": String(waitSeconds) },
+  });
+}
+
+export async function signIn(
+  db: Db,
+  input: { username: string; password: string; address: string },
+  limits: { username: Bucket; address: Bucket } = SIGN_IN_LIMITS,
+): Promise<OpenedSession> {
+  const username = normaliseUsername(input.username);
+  const userKey = `accesso:utente:${username}`;
+  const addressKey = `accesso:indirizzo:${input.address}`;
+  // Address first: a flood of attempts on many usernames from one address stops here.
+  const byAddress = await takeToken(db, addressKey, limits.address);
+  if (!byAddress.ok) throw tooManyAttempts(byAddress.waitSeconds);
+  const byUser = await takeToken(db, userKey, limits.username);
+  if (!byUser.ok) throw tooManyAttempts(byUser.waitSeconds);
+
+  const user = await db.utente.findUnique({
+    where: { username },
+    select: { id: true, username: true, ruolo: true, attivo: true, password_hash: true },
+  });
+  // Verified even when the user is unknown or inactive: the answer takes the same time either way.
+  const ok = await verifyPassword(user?.password_hash ?? null, input.password);
+  if (!user || !ok || !user.attivo) {
+    throw new DomainError("non_autenticato", "Nome utente o password non corretti.");
+  }
+  await resetBucket(db, userKey);
+  await refundToken(db, addressKey, limits.address);
+
+  const token = randomBytes(32).toString("base64url");
+  const csrf = randomBytes(32).toString("base64url");
+  const now = Date.now();
+  const scadeIl = new Date(Math.min(now + SESSION_IDLE_HOURS * 3_600_000, now + SESSION_MAX_DAYS * 86_400_000));
+  await db.sessione.create({ data: { id: hashSessionToken(token), utente_id: user.id, csrf, scade_il: scadeIl } });
+  return { token, csrf, utente: { id: user.id, username: user.username, ruolo: user.ruolo as Role }, scadeIl };
+}
+
+export interface ResolvedSession {
+  id: string;
+  csrf: string;
+  actor: Extract<Actor, { kind: "utente" }>;
+  scadeIl: Date;
+}
+
+/** The session a cookie token opens, or null (unknown, expired, or its user deactivated). */
+export async function resolveSession(db: Db, token: string): Promise<ResolvedSession | null> {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+  const id = hashSessionToken(token);
+  // The role is read at every request: a change of role or a deactivation takes effect at once.
+  const [row] = await db.$queryRaw<{ csrf: string; scade_il: Date; utente_id: number; username: string; ruolo: Role }[]>`
+    WITH toccata AS (
+      UPDATE sessioni
+         SET ultimo_uso_il = statement_timestamp(),
+             scade_il = LEAST(creata_il + make_interval(days => ${SESSION_MAX_DAYS}::int),
+                              statement_timestamp() + make_interval(hours => ${SESSION_IDLE_HOURS}::int))
+       WHERE id = ${id} AND scade_il > statement_timestamp()
+         AND ultimo_uso_il < statement_timestamp() - make_interval(secs => ${TOUCH_EVERY_SECONDS}::int)
+      RETURNING id, scade_il
+    )
+    SELECT s.csrf, COALESCE(t.scade_il, s.scade_il) AS scade_il, u.id AS utente_id, u.username, u.ruolo
+      FROM sessioni s
+      JOIN utenti u ON u.id = s.utente_id AND u.attivo
+      LEFT JOIN toccata t ON t.id = s.id
+     WHERE s.id = ${id} AND s.scade_il > statement_timestamp()`;
+  if (!row) return null;
+  return {
+    id,
+    csrf: row.csrf,
+    scadeIl: row.scade_il,
+    actor: { kind: "utente", id: row.utente_id, username: row.username, ruolo: row.ruolo },
+  };
+}
+
+export async function signOut(db: Db, token: string): Promise<void> {
+  await db.sessione.deleteMany({ where: { id: hashSessionToken(token) } });
+}
+
+export async function purgeExpiredSessions(db: Db): Promise<number> {
+  const res = await db.sessione.deleteMany({ where: { scade_il: { lt: new Date() } } });
+  return res.count;
+}
+
+/** Constant-time comparison of the CSRF token the client echoed with the session's. */
+export function csrfMatches(expected: string, given: string | null): boolean {
+  if (!given) return false;
+  const a = Buffer.from(expected, "utf8");
+  const b = Buffer.from(given, "utf8");
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+// ---------------------------------------------------------------- cookies and request facts
+
+export function readCookie(cookieHeader: string | null, name: string): string | undefined {
+  if (!cookieHeader) return undefined;
+  for (const part of cookieHeader.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() !== name) continue;
+    const value = part.slice(eq + 1).trim();
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      // A malformed escape is a wrong token, not a server error.
+      return value;
+    }
+  }
+  return undefined;
+}
+
+/** Secure when the browser reached us over https, directly or through a proxy that says so. */
+export function isSecureRequest(headers: Headers, url?: string): boolean {
+  const proto = headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  return proto === "https" || (url?.startsWith("https:") ?? false);
+}
+
+export function sessionCookie(token: string, opts: { secure: boolean; expires: Date }): string {
+  return [
+    `${SESSION_COOKIE}=${token}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Strict",
+    `Expires=${opts.expires.toUTCString()}`,
+    ...(opts.secure ? ["Secure"] : []),
+  ].join("; ");
+}
+
+export function clearedSessionCookie(opts: { secure: boolean }): string {
+  return [`${SESSION_COOKIE}=`, "Path=/", "HttpOnly", "SameSite=Strict", "Max-Age=0", ...(opts.secure ? ["Secure"] : [])].join("; ");
+}
+
+/** Set by the service entry from the TCP peer (or the proxy's X-Forwarded-For when trusted); never by clients. */
+export const CLIENT_ADDRESS_HEADER = "x-banchina-indirizzo";
+
+export function clientAddress(headers: Headers): string {
+  return headers.get(CLIENT_ADDRESS_HEADER) ?? "sconosciuto";
+}

@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { DomainError } from "../../lib/errors";
+import { createTestDb, type TestDb } from "../../testing/db";
+import { handleTrpcRequest } from "../../trpc/ui-handler";
+import { createUser } from "../users/users.service";
+import { hashSessionToken, readCookie, resolveSession, signIn, SIGN_IN_LIMITS } from "./sessions.service";
+
+/** The UI channel over HTTP, as the browser reaches it: cookies, the CSRF header, statuses. */
+
+let t: TestDb;
+const PASSWORD = "password-di-prova";
+
+beforeAll(async () => {
+  t = await createTestDb();
+  await createUser(t.prisma, { username: "mario", password: PASSWORD, ruolo: "operatore" });
+  await createUser(t.prisma, { username: "lucia", password: PASSWORD, ruolo: "responsabile" });
+});
+afterAll(async () => t?.drop());
+
+let addressSeq = 0;
+/** Every test its own client address, so the per-address bucket of one never slows another. */
+const newAddress = () => `10.0.0.${++addressSeq}`;
+
+interface Call {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+async function trpc(
+  path: string,
+  opts: { input?: unknown; mutation?: boolean; cookie?: string; csrf?: string; headers?: Record<string, string>; address?: string } = {},
+): Promise<Call> {
+  const headers: Record<string, string> = { "x-banchina-indirizzo": opts.address ?? "10.0.0.250", ...opts.headers };
+  if (opts.cookie) headers.cookie = opts.cookie;
+  if (opts.csrf) headers["x-csrf-token"] = opts.csrf;
+  let url = `http://localhost/api/trpc/${path}`;
+  let init: RequestInit = { method: "GET", headers };
+  if (opts.mutation) {
+    headers["content-type"] = "application/json";
+    init = { method: "POST", headers, body: JSON.stringify(opts.input ?? {}) };
+  } else if (opts.input !== undefined) {
+    url += `?input=${encodeURIComponent(JSON.stringify(opts.input))}`;
+  }
+  const res = await handleTrpcRequest(new Request(url, init));
+  return { status: res.status, body: await res.json(), headers: res.headers };
+}
+
+async function login(username: string, password = PASSWORD, extra: { headers?: Record<string, string>; address?: string } = {}) {
+  const r = await trpc("session.signIn", { mutation: true, input: { username, password }, ...extra });
+  const setCookie = r.headers.get("set-cookie") ?? "";
+  const cookie = setCookie.split(";")[0]!;
+  return { ...r, setCookie, cookie, csrf: r.body.result?.data?.csrf as string };
+}
+
+describe("sign-in and the session cookie", () => {
+  test("a good password opens a session: httpOnly, SameSite=Strict cookie; the table keeps only its hash", async () => {
+    const r = await login("Mario ", PASSWORD, { address: newAddress() });
+    expect(r.status).toBe(200);
+    expect(r.body.result.data).toMatchObject({ utente: { username: "mario", ruolo: "operatore" }, csrf: expect.any(String) });
+    expect(r.setCookie).toMatch(/^banchina_sessione=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Expires=/);
+    expect(r.setCookie).not.toMatch(/Secure/);
+    const token = r.cookie.split("=")[1]!;
+    const stored = await t.pool.query("SELECT id, csrf FROM sessioni");
+    expect(stored.rows.map((s) => s.id)).toContain(hashSessionToken(token));
+    expect(stored.rows.map((s) => s.id)).not.toContain(token);
+
+    const me = await trpc("session.me", { cookie: r.cookie });
+    expect(me.status).toBe(200);
+    expect(me.body.result.data).toMatchObject({ utente: { username: "mario", ruolo: "operatore" }, csrf: r.csrf });
+  });
+
+  test("behind https (X-Forwarded-Proto) the cookie is Secure", async () => {
+    const r = await login("mario", PASSWORD, { headers: { "x-forwarded-proto": "https" }, address: newAddress() });
+    expect(r.setCookie).toMatch(/; Secure$/);
+  });
+
+  test("a wrong password and an unknown user get the same answer", async () => {
+    const address = newAddress();
+    const wrong = await login("mario", "non-la-sua", { address });
+    const unknown = await login("nessuno", "non-la-sua", { address });
+    for (const r of [wrong, unknown]) {
+      expect(r.status).toBe(401);
+      expect(r.body.error).toMatchObject({ message: "Nome utente o password non corretti.", data: { codice: "non_autenticato" } });
+      expect(r.setCookie).toBe("");
+    }
+  });
+
+  test("a sign-in posted from another site is refused (login CSRF)", async () => {
+    const r = await login("mario", PASSWORD, { headers: { origin: "http://malevolo.example", host: "localhost" }, address: newAddress() });
+    expect(r.status).toBe(403);
+    const same = await login("mario", PASSWORD, { headers: { origin: "http://localhost:3000", host: "localhost:3000" }, address: newAddress() });
+    expect(same.status).toBe(200);
+  });
+
+  test("no cookie, a forged cookie, an expired session: 401", async () => {
+    expect((await trpc("session.me")).status).toBe(401);
+    expect((await trpc("session.me", { cookie: "banchina_sessione=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" })).status).toBe(401);
+    const r = await login("mario", PASSWORD, { address: newAddress() });
+    await t.pool.query("UPDATE sessioni SET scade_il = now() - interval '1 second' WHERE id = $1", [hashSessionToken(r.cookie.split("=")[1]!)]);
+    const expired = await trpc("catalogue.warehouses", { cookie: r.cookie });
+    expect(expired.status).toBe(401);
+    expect(expired.body.error.data.codice).toBe("non_autenticato");
+  });
+
+  test("sign-out ends the session on the server and clears the cookie", async () => {
+    const r = await login("mario", PASSWORD, { address: newAddress() });
+    const out = await trpc("session.signOut", { mutation: true, cookie: r.cookie, csrf: r.csrf });
+    expect(out.status).toBe(200);
+    expect(out.headers.get("set-cookie")).toMatch(/^banchina_sessione=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0/);
+    expect((await trpc("session.me", { cookie: r.cookie })).status).toBe(401);
+  });
+
+  test("a deactivated user's open session stops working at once; a role change applies at once", async () => {
+    await createUser(t.prisma, { username: "temporaneo", password: PASSWORD, ruolo: "responsabile" });
+    const r = await login("temporaneo", PASSWORD, { address: newAddress() });
+    expect((await trpc("availability.list", { cookie: r.cookie, input: {} })).status).toBe(200);
+    await t.pool.query("UPDATE utenti SET ruolo = 'operatore' WHERE username = 'temporaneo'");
+    expect((await trpc("availability.list", { cookie: r.cookie, input: {} })).status).toBe(403);
+    await t.pool.query("UPDATE utenti SET attivo = false WHERE username = 'temporaneo'");
+    expect((await trpc("session.me", { cookie: r.cookie })).status).toBe(401);
+    expect((await login("temporaneo", PASSWORD, { address: newAddress() })).status).toBe(401);
+  });
+});
+
+describe("CSRF", () => {
+  test("a mutation with the session cookie but without, or with a wrong, CSRF token is refused before it runs", async () => {
+    const r = await login("lucia", PASSWORD, { address: newAddress() });
+    const before = (await t.pool.query("SELECT count(*)::int AS n FROM movimenti")).rows[0].n;
+    const write = { natura: "carico", magazzino: 1, righe: [{ codice: "X", quantita: 1 }] };
+    for (const csrf of [undefined, "sbagliato", r.csrf.slice(0, -1)]) {
+      const res = await trpc("movements.write", { mutation: true, input: write, cookie: r.cookie, csrf });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toMatchObject({ data: { codice: "permesso_negato" }, message: expect.stringMatching(/CSRF/) });
+    }
+    // Another session's token is no better than none.
+    const other = await login("lucia", PASSWORD, { address: newAddress() });
+    expect((await trpc("movements.write", { mutation: true, input: write, cookie: r.cookie, csrf: other.csrf })).status).toBe(403);
+    expect((await t.pool.query("SELECT count(*)::int AS n FROM movimenti")).rows[0].n).toBe(before);
+    // With its own token the same call reaches the procedure (and is refused there: no such warehouse).
+    const ok = await trpc("movements.write", { mutation: true, input: write, cookie: r.cookie, csrf: r.csrf });
+    expect(ok.body.error.data.codice).toBe("magazzino_non_trovato");
+  });
+
+  test("queries need no token; the REST facade never reads the cookie", async () => {
+    const r = await login("lucia", PASSWORD, { address: newAddress() });
+    expect((await trpc("catalogue.warehouses", { cookie: r.cookie })).status).toBe(200);
+    const { rest } = await import("../../testing/fixtures");
+    const viaRest = await rest("GET", "/clienti", { headers: { cookie: r.cookie } });
+    expect(viaRest.status).toBe(401);
+  });
+});
+
+describe("sign-in rate limit", () => {
+  test("after 5 failed attempts on a username the 6th waits, with an Italian message and Retry-After; a success refills", async () => {
+    await createUser(t.prisma, { username: "bersaglio", password: PASSWORD, ruolo: "operatore" });
+    const address = newAddress();
+    for (let i = 0; i < 5; i++) expect((await login("bersaglio", `errata-${i}`, { address })).status).toBe(401);
+    const blocked = await login("bersaglio", PASSWORD, { address: newAddress() });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.error).toMatchObject({ message: "Troppi tentativi di accesso. Riprovare tra 30 secondi.", data: { codice: "troppe_richieste" } });
+    expect(blocked.headers.get("retry-after")).toBe("30");
+    // The bucket is in the database (every instance shares it): half a minute later one attempt is allowed.
+    await t.pool.query("UPDATE limiti_richieste SET aggiornato_il = aggiornato_il - interval '31 seconds' WHERE chiave = 'accesso:utente:bersaglio'");
+    expect((await login("bersaglio", PASSWORD, { address: newAddress() })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await login("bersaglio", `errata-${i}`, { address: newAddress() })).status).toBe(401);
+  });
+
+  test("one address trying many usernames is slowed too", async () => {
+    const address = newAddress();
+    const limits = { username: SIGN_IN_LIMITS.username, address: { burst: 3, perSecond: 1 / 5 } };
+    const codes: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      try {
+        await signIn(t.prisma, { username: `nome${i}`, password: "x", address }, limits);
+      } catch (e) {
+        codes.push((e as DomainError).codice);
+      }
+    }
+    expect(codes).toEqual(["non_autenticato", "non_autenticato", "non_autenticato", "troppe_richieste"]);
+  });
+
+  test("concurrent attempts cannot spend the same token twice", async () => {
+    await createUser(t.prisma, { username: "assalto", password: PASSWORD, ruolo: "operatore" });
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => signIn(t.prisma, { username: "assalto", password: `x${i}`, address: newAddress() }).catch((e: DomainError) => e.codice)),
+    );
+    expect(results.filter((c) => c === "non_autenticato")).toHaveLength(5);
+    expect(results.filter((c) => c === "troppe_richieste")).toHaveLength(7);
+  });
+
+  test("a malformed cookie is a missing session, never a server error", async () => {
+    expect(readCookie("a=1; banchina_sessione=%E0%A4%A", "banchina_sessione")).toBe("%E0%A4%A");
+    expect((await trpc("session.me", { cookie: "banchina_sessione=%E0%A4%A" })).status).toBe(401);
+  });
+
+  test("resolveSession refuses malformed tokens without a query", async () => {
+    expect(await resolveSession(t.prisma, "corto")).toBeNull();
+    expect(await resolveSession(t.prisma, "x".repeat(40) + "'; --")).toBeNull();
+  });
+});

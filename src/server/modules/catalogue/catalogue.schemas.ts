@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { idNumber, shortText } from "../../lib/zod";
+
+/** Reference data the operator screens choose from (tRPC only: REST clients receive ids from `import`). */
+export const warehouseOutput = z.object({ id: z.number().int(), codice: z.string(), nome: z.string() });
+export const listWarehousesOutput = z.object({ magazzini: z.array(warehouseOutput) });
+
+export const supplierOutput = z.object({ id: z.number().int(), codice: z.string(), nome: z.string(), ordini_aperti: z.number().int() });
+export const listSuppliersOutput = z.object({ fornitori: z.array(supplierOutput) });
+
+export const searchArticlesInput = z.strictObject({
+  cerca: shortText(64).meta({ description: "Codice, EAN o parte della descrizione" }),
+  limite: idNumber().pipe(z.number().max(50, "al massimo 50")).optional(),
+});
+export type SearchArticlesInput = z.infer<typeof searchArticlesInput>;
+
+export const articleOutput = z.object({
+  id: z.number().int(),
+  codice: z.string(),
+  ean: z.string().nullable(),
+  descrizione: z.string(),
+  gestione_lotti: z.boolean(),
+  ha_varianti: z.boolean(),
+});
+export const searchArticlesOutput = z.object({ articoli: z.array(articleOutput) });

@@ -1,0 +1,84 @@
+import type { Db } from "../../db/client";
+import { canonical } from "../../lib/decimal";
+import { formatDate } from "../../lib/dates";
+import { DomainError } from "../../lib/errors";
+import type { ListOrdersInput, PrintableOrder } from "./orders.schemas";
+
+type Stato = PrintableOrder["stato"];
+
+/** Purchase orders for the operator screens, newest first; open ones only unless asked. */
+export async function listOrders(db: Db, input: ListOrdersInput) {
+  const orders = await db.ordineAcquisto.findMany({
+    where: {
+      ...(input.includi_evasi ? {} : { stato: { not: "evaso" } }),
+      ...(input.cerca === undefined
+        ? {}
+        : { OR: [{ numero: { contains: input.cerca, mode: "insensitive" as const } }, { fornitore: { nome: { contains: input.cerca, mode: "insensitive" as const } } }] }),
+    },
+    orderBy: [{ data: "desc" }, { id: "desc" }],
+    take: input.limite ?? 50,
+    select: {
+      id: true,
+      numero: true,
+      data: true,
+      stato: true,
+      fornitore: { select: { id: true, nome: true } },
+      magazzino: { select: { id: true, codice: true } },
+      _count: { select: { righe: true } },
+    },
+  });
+  return {
+    ordini: orders.map((o) => ({
+      id: o.id,
+      numero: o.numero,
+      data: formatDate(o.data),
+      stato: o.stato as Stato,
+      fornitore: o.fornitore,
+      magazzino: o.magazzino,
+      righe: o._count.righe,
+    })),
+  };
+}
+
+export async function getPrintableOrder(db: Db, id: number): Promise<PrintableOrder> {
+  const o = await db.ordineAcquisto.findUnique({
+    where: { id },
+    select: {
+      id: true,
+      numero: true,
+      data: true,
+      stato: true,
+      fornitore: { select: { id: true, nome: true } },
+      magazzino: { select: { id: true, codice: true } },
+      righe: {
+        orderBy: { posizione: "asc" },
+        select: {
+          id: true,
+          posizione: true,
+          ordinata: true,
+          arrivata: true,
+          articolo: { select: { id: true, codice: true, ean: true, descrizione: true, unita: true } },
+        },
+      },
+    },
+  });
+  if (!o) throw new DomainError("non_trovato", `L'ordine ${id} non esiste.`);
+  return {
+    id: o.id,
+    numero: o.numero,
+    data: formatDate(o.data),
+    stato: o.stato as Stato,
+    fornitore: o.fornitore,
+    magazzino: o.magazzino,
+    righe: o.righe.map((r) => ({
+      riga: r.id,
+      posizione: r.posizione,
+      // The label parseScan reads back: R followed by the order row id.
+      etichetta: `R${r.id}`,
+      articolo: r.articolo,
+      ordinata: canonical(r.ordinata),
+      arrivata: canonical(r.arrivata),
+      residua: canonical(r.ordinata.minus(r.arrivata)),
+    })),
+  };
+}

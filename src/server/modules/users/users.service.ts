@@ -1,0 +1,76 @@
+import type { Db, Tx } from "../../db/client";
+import { isUniqueViolation } from "../../db/pg-errors";
+import { DomainError } from "../../lib/errors";
+import type { Actor, Role } from "../auth/actor";
+import { hashPassword, passwordProblem } from "../auth/passwords";
+import type { CreateUserInput, SetPasswordInput, UpdateUserInput, UserOutput } from "./users.schemas";
+
+/**
+ * Users of the operator UI. Passwords are hashed with argon2id; deactivating a user or changing their
+ * password ends their sessions at once. The last active administrator can be neither demoted nor
+ * deactivated: nobody could manage users afterwards except from the command line.
+ */
+
+const userSelect = { id: true, username: true, ruolo: true, attivo: true, creato_il: true } as const;
+
+function toOutput(u: { id: number; username: string; ruolo: string; attivo: boolean; creato_il: Date }): UserOutput {
+  return { id: u.id, username: u.username, ruolo: u.ruolo as Role, attivo: u.attivo, creato_il: u.creato_il.toISOString() };
+}
+
+export async function listUsers(db: Db): Promise<UserOutput[]> {
+  const users = await db.utente.findMany({ orderBy: { username: "asc" }, select: userSelect });
+  return users.map(toOutput);
+}
+
+export async function createUser(db: Db, input: CreateUserInput): Promise<UserOutput> {
+  const problem = passwordProblem(input.password);
+  if (problem) throw new DomainError("richiesta_non_valida", `Campo 'password': ${problem}.`, { campo: "password" });
+  const password_hash = await hashPassword(input.password);
+  try {
+    const user = await db.utente.create({ data: { username: input.username, password_hash, ruolo: input.ruolo }, select: userSelect });
+    return toOutput(user);
+  } catch (e) {
+    if (isUniqueViolation(e)) {
+      throw new DomainError("utente_esistente", `Esiste già un utente '${input.username}': scegliere un altro nome.`, { campo: "username" });
+    }
+    throw e;
+  }
+}
+
+async function lockUsers(tx: Tx): Promise<void> {
+  // Two administrators demoting each other at once must not both succeed: one table lock for the check.
+  await tx.$executeRaw`LOCK TABLE utenti IN SHARE ROW EXCLUSIVE MODE`;
+}
+
+export async function updateUser(tx: Tx, actor: Actor, input: UpdateUserInput): Promise<UserOutput> {
+  await lockUsers(tx);
+  const user = await tx.utente.findUnique({ where: { id: input.id }, select: userSelect });
+  if (!user) throw new DomainError("non_trovato", `L'utente ${input.id} non esiste.`);
+  if (input.attivo === false && actor.kind === "utente" && actor.id === user.id) {
+    throw new DomainError("richiesta_non_valida", "Non puoi disattivare il tuo stesso utente.", { campo: "attivo" });
+  }
+  const staysAdmin = (input.ruolo ?? user.ruolo) === "amministratore" && (input.attivo ?? user.attivo);
+  if (user.ruolo === "amministratore" && user.attivo && !staysAdmin) {
+    const others = await tx.utente.count({ where: { ruolo: "amministratore", attivo: true, id: { not: user.id } } });
+    if (others === 0) {
+      throw new DomainError("ultimo_amministratore", `'${user.username}' è l'ultimo amministratore attivo: nominarne un altro prima.`);
+    }
+  }
+  const updated = await tx.utente.update({
+    where: { id: user.id },
+    data: { ...(input.ruolo !== undefined && { ruolo: input.ruolo }), ...(input.attivo !== undefined && { attivo: input.attivo }) },
+    select: userSelect,
+  });
+  if (input.attivo === false) await tx.sessione.deleteMany({ where: { utente_id: user.id } });
+  return toOutput(updated);
+}
+
+export async function setUserPassword(db: Db, input: SetPasswordInput): Promise<UserOutput> {
+  const password_hash = await hashPassword(input.password);
+  const user = await db.utente.findUnique({ where: { id: input.id }, select: { id: true } });
+  if (!user) throw new DomainError("non_trovato", `L'utente ${input.id} non esiste.`);
+  const updated = await db.utente.update({ where: { id: input.id }, data: { password_hash }, select: userSelect });
+  // A reset password is usually a compromised or forgotten one: whoever holds a session leaves too.
+  await db.sessione.deleteMany({ where: { utente_id: input.id } });
+  return toOutput(updated);
+}

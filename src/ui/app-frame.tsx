@@ -1,0 +1,102 @@
+"use client";
+import { AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, Stack, Text } from "@mantine/core";
+import { useDisclosure } from "@mantine/hooks";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import type { ReactNode } from "react";
+import { describeError } from "./errors";
+import { NAV } from "./nav";
+import { roleAtLeast, SessionProvider, type UiUser } from "./session-context";
+import { TrpcProviders } from "./providers";
+import { useTRPCClient } from "./trpc";
+import { notifications } from "@mantine/notifications";
+
+const ROLE_COLOR = { operatore: "gray", responsabile: "teal", amministratore: "grape" } as const;
+
+function SignOut() {
+  const client = useTRPCClient();
+  return (
+    <Button
+      variant="subtle"
+      color="gray"
+      size="sm"
+      onClick={async () => {
+        try {
+          await client.session.signOut.mutate();
+        } catch (e) {
+          notifications.show({ color: "red", message: describeError(e).messaggio });
+        }
+        window.location.assign("/accesso");
+      }}
+    >
+      Esci
+    </Button>
+  );
+}
+
+function Frame({ user, children }: { user: UiUser; children: ReactNode }) {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const pathname = usePathname();
+  const items = NAV.filter((n) => roleAtLeast(user, n.role));
+  const groups = [...new Set(items.map((i) => i.group))];
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 250, breakpoint: "md", collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header className="no-print">
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="md" aria-label="Menu" />
+            <Text fw={800} size="xl" component={Link} href="/">
+              Banchina
+            </Text>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <Text size="sm" visibleFrom="xs" data-testid="utente-corrente">
+              {user.username}
+            </Text>
+            <Badge color={ROLE_COLOR[user.ruolo]} variant="light" visibleFrom="sm">
+              {user.ruolo}
+            </Badge>
+            <SignOut />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" className="no-print">
+        <ScrollArea>
+          <Stack gap={4}>
+            {groups.map((g) => (
+              <Stack key={g} gap={2}>
+                <Text size="xs" c="dimmed" tt="uppercase" fw={700} px="sm" pt="sm">
+                  {g}
+                </Text>
+                {items
+                  .filter((i) => i.group === g)
+                  .map((i) => (
+                    <NavLink
+                      key={i.href}
+                      component={Link}
+                      href={i.href}
+                      label={i.label}
+                      active={pathname === i.href}
+                      onClick={close}
+                      styles={{ root: { minHeight: 48, borderRadius: 8 }, label: { fontSize: "1.05rem" } }}
+                    />
+                  ))}
+              </Stack>
+            ))}
+          </Stack>
+        </ScrollArea>
+      </AppShell.Navbar>
+      <AppShell.Main>{children}</AppShell.Main>
+    </AppShell>
+  );
+}
+
+export function AppFrame({ user, csrf, children }: { user: UiUser; csrf: string; children: ReactNode }) {
+  return (
+    <TrpcProviders csrf={csrf}>
+      <SessionProvider user={user}>
+        <Frame user={user}>{children}</Frame>
+      </SessionProvider>
+    </TrpcProviders>
+  );
+}

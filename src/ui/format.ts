@@ -1,0 +1,31 @@
+/** Numbers as an Italian reader expects them: decimal comma, no thousands dots on quantities. */
+export function qty(value: string | number | null | undefined): string {
+  if (value === null || value === undefined || value === "") return "—";
+  return String(value).replace(".", ",");
+}
+
+export function money(value: string | null | undefined): string {
+  if (value === null || value === undefined) return "—";
+  const n = Number(value);
+  return Number.isFinite(n) ? n.toLocaleString("it-IT", { style: "currency", currency: "EUR", minimumFractionDigits: 2, maximumFractionDigits: 4 }) : value;
+}
+
+/** YYYY-MM-DD → GG/MM/AAAA. */
+export function day(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : iso;
+}
+
+export function instant(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  return d.toLocaleString("it-IT", { dateStyle: "short", timeStyle: "short" });
+}
+
+/** "12,5" or "12.5" typed by a person → 12.5; null when it is not a number. */
+export function parseDecimal(text: string): number | null {
+  const t = text.trim().replace(",", ".");
+  if (!/^-?\d+(\.\d+)?$/.test(t)) return null;
+  return Number(t);
+}

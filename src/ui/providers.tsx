@@ -1,0 +1,79 @@
+"use client";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError } from "@trpc/client";
+import { useState, type ReactNode } from "react";
+import type { AppRouter } from "@/server/trpc/router";
+import { TRPCProvider } from "./trpc";
+
+/** Per-call options of a mutation: its Idempotency-Key, when it is a write that must never run twice. */
+export interface CallContext {
+  idempotencyKey?: string;
+  [key: string]: unknown;
+}
+
+function isUnauthenticated(e: unknown): boolean {
+  return e instanceof TRPCClientError && (e.data as { codice?: string } | undefined)?.codice === "non_autenticato";
+}
+
+/** A session that ended (expired, signed out elsewhere, user deactivated): back to sign-in, then here again. */
+function toSignIn(): void {
+  const here = window.location.pathname + window.location.search;
+  if (!window.location.pathname.startsWith("/accesso")) window.location.assign(`/accesso?dopo=${encodeURIComponent(here)}`);
+}
+
+export function makeTrpcClient(csrf: string | undefined) {
+  return createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        // Mutations one per request: each carries its own Idempotency-Key and the session's CSRF token.
+        condition: (op) => op.type === "mutation",
+        true: httpLink({
+          url: "/api/trpc",
+          headers: ({ op }) => {
+            const h: Record<string, string> = {};
+            if (csrf) h["x-csrf-token"] = csrf;
+            const key = (op.context as CallContext).idempotencyKey;
+            if (key) h["idempotency-key"] = key;
+            return h;
+          },
+        }),
+        false: httpBatchLink({ url: "/api/trpc" }),
+      }),
+    ],
+  });
+}
+
+export type TrpcClient = ReturnType<typeof makeTrpcClient>;
+
+export function TrpcProviders({ csrf, children }: { csrf?: string; children: ReactNode }) {
+  const [queryClient] = useState(
+    () =>
+      new QueryClient({
+        defaultOptions: {
+          queries: {
+            staleTime: 5_000,
+            refetchOnWindowFocus: false,
+            retry: (count, e) => !isUnauthenticated(e) && count < 1,
+          },
+        },
+      }),
+  );
+  const [client] = useState(() => makeTrpcClient(csrf));
+  // Any call answered 401 means the session is over.
+  useState(() => {
+    queryClient.getQueryCache().subscribe((ev) => {
+      if (ev.type === "updated" && ev.action.type === "error" && isUnauthenticated(ev.action.error) && csrf) toSignIn();
+    });
+    queryClient.getMutationCache().subscribe((ev) => {
+      if (ev.type === "updated" && ev.action.type === "error" && isUnauthenticated(ev.action.error) && csrf) toSignIn();
+    });
+    return null;
+  });
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TRPCProvider trpcClient={client} queryClient={queryClient}>
+        {children}
+      </TRPCProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,285 @@
+"use client";
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  PasswordInput,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import type { Role } from "@/server/modules/auth/actor";
+import { describeError } from "../errors";
+import { instant } from "../format";
+import { useUser } from "../session-context";
+import { useTRPC, useTRPCClient } from "../trpc";
+
+const ROLE_OPTIONS = [
+  { value: "operatore", label: "Operatore" },
+  { value: "responsabile", label: "Responsabile" },
+  { value: "amministratore", label: "Amministratore" },
+];
+
+function fail(e: unknown) {
+  notifications.show({ color: "red", title: "Operazione rifiutata", message: describeError(e).messaggio, autoClose: 8000 });
+}
+
+export function UsersScreen() {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const queryClient = useQueryClient();
+  const me = useUser();
+  const users = useQuery(trpc.users.list.queryOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.users.list.queryKey() });
+  const [creating, setCreating] = useState(false);
+  const [form, setForm] = useState({ username: "", password: "", ruolo: "operatore" as Role });
+  const [formError, setFormError] = useState<string | null>(null);
+  const [passwordFor, setPasswordFor] = useState<{ id: number; username: string } | null>(null);
+  const [newPassword, setNewPassword] = useState("");
+
+  async function create() {
+    setFormError(null);
+    try {
+      const u = await client.users.create.mutate(form);
+      notifications.show({ color: "green", message: `Utente '${u.username}' creato (${u.ruolo}).` });
+      setCreating(false);
+      setForm({ username: "", password: "", ruolo: "operatore" });
+      await refresh();
+    } catch (e) {
+      setFormError(describeError(e).messaggio);
+    }
+  }
+
+  async function update(id: number, patch: { ruolo?: Role; attivo?: boolean }) {
+    try {
+      await client.users.update.mutate({ id, ...patch });
+      await refresh();
+    } catch (e) {
+      fail(e);
+    }
+  }
+
+  async function savePassword() {
+    if (!passwordFor) return;
+    try {
+      await client.users.setPassword.mutate({ id: passwordFor.id, password: newPassword });
+      notifications.show({ color: "green", message: `Password di '${passwordFor.username}' cambiata: le sue sessioni aperte sono state chiuse.` });
+      setPasswordFor(null);
+      setNewPassword("");
+    } catch (e) {
+      fail(e);
+    }
+  }
+
+  return (
+    <Stack gap="md" maw={1000}>
+      <Group justify="space-between">
+        <Title order={2}>Utenti</Title>
+        <Button onClick={() => setCreating(true)} data-testid="nuovo-utente">
+          Nuovo utente
+        </Button>
+      </Group>
+      {users.error && <Alert color="red">{describeError(users.error).messaggio}</Alert>}
+      <Table.ScrollContainer minWidth={760}>
+        <Table striped verticalSpacing="sm" data-testid="tabella-utenti">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Utente</Table.Th>
+              <Table.Th>Ruolo</Table.Th>
+              <Table.Th>Stato</Table.Th>
+              <Table.Th>Creato</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(users.data?.utenti ?? []).map((u) => (
+              <Table.Tr key={u.id} data-testid={`utente-${u.username}`}>
+                <Table.Td fw={700}>
+                  {u.username}
+                  {u.id === me.id && (
+                    <Badge ml={6} size="xs" variant="light">
+                      tu
+                    </Badge>
+                  )}
+                </Table.Td>
+                <Table.Td w={200}>
+                  <Select size="sm" w={170} data={ROLE_OPTIONS} value={u.ruolo} allowDeselect={false} onChange={(v) => v && v !== u.ruolo && void update(u.id, { ruolo: v as Role })} aria-label={`Ruolo di ${u.username}`} />
+                </Table.Td>
+                <Table.Td>
+                  <Badge color={u.attivo ? "green" : "gray"}>{u.attivo ? "attivo" : "disattivato"}</Badge>
+                </Table.Td>
+                <Table.Td>{instant(u.creato_il)}</Table.Td>
+                <Table.Td>
+                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    <Button size="xs" variant="default" onClick={() => setPasswordFor({ id: u.id, username: u.username })}>
+                      Password
+                    </Button>
+                    <Button size="xs" variant="light" color={u.attivo ? "red" : "green"} onClick={() => void update(u.id, { attivo: !u.attivo })} disabled={u.id === me.id}>
+                      {u.attivo ? "Disattiva" : "Riattiva"}
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+
+      <Modal opened={creating} onClose={() => setCreating(false)} title="Nuovo utente" centered>
+        <Stack>
+          <TextInput label="Nome utente" description="3–64 caratteri: lettere minuscole, cifre, . - _" value={form.username} onChange={(e) => setForm({ ...form, username: e.currentTarget.value })} autoCapitalize="none" data-testid="campo-nuovo-username" />
+          <PasswordInput label="Password" description="Almeno 8 caratteri" value={form.password} onChange={(e) => setForm({ ...form, password: e.currentTarget.value })} data-testid="campo-nuova-password" />
+          <Select label="Ruolo" data={ROLE_OPTIONS} value={form.ruolo} onChange={(v) => setForm({ ...form, ruolo: (v ?? "operatore") as Role })} allowDeselect={false} />
+          {formError && <Alert color="red">{formError}</Alert>}
+          <Button onClick={() => void create()} data-testid="crea-utente">
+            Crea
+          </Button>
+        </Stack>
+      </Modal>
+      <Modal opened={passwordFor !== null} onClose={() => setPasswordFor(null)} title={`Nuova password per ${passwordFor?.username ?? ""}`} centered>
+        <Stack>
+          <PasswordInput label="Nuova password" description="Almeno 8 caratteri" value={newPassword} onChange={(e) => setNewPassword(e.currentTarget.value)} />
+          <Button onClick={() => void savePassword()}>Salva</Button>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
+
+export function ApiKeysScreen() {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const queryClient = useQueryClient();
+  const keys = useQuery(trpc.apiKeys.list.queryOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
+  const [creating, setCreating] = useState(false);
+  const [nome, setNome] = useState("");
+  const [scrittura, setScrittura] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [shown, setShown] = useState<{ nome: string; chiave: string } | null>(null);
+  const [toRevoke, setToRevoke] = useState<{ id: number; nome: string } | null>(null);
+
+  async function create() {
+    setFormError(null);
+    try {
+      const k = await client.apiKeys.create.mutate({ nome, permessi: scrittura ? ["lettura", "scrittura"] : ["lettura"] });
+      setCreating(false);
+      setNome("");
+      setShown({ nome: k.nome, chiave: k.chiave });
+      await refresh();
+    } catch (e) {
+      setFormError(describeError(e).messaggio);
+    }
+  }
+
+  async function revoke() {
+    if (!toRevoke) return;
+    try {
+      await client.apiKeys.revoke.mutate({ id: toRevoke.id });
+      notifications.show({ color: "green", message: `Chiave '${toRevoke.nome}' revocata: da ora le sue richieste ricevono 401.` });
+      await refresh();
+    } catch (e) {
+      fail(e);
+    } finally {
+      setToRevoke(null);
+    }
+  }
+
+  return (
+    <Stack gap="md" maw={1100}>
+      <Group justify="space-between">
+        <Title order={2}>Chiavi API</Title>
+        <Button onClick={() => setCreating(true)} data-testid="nuova-chiave">
+          Nuova chiave
+        </Button>
+      </Group>
+      <Text c="dimmed" size="sm">
+        Le chiavi danno accesso a /api/v1 ai sistemi esterni. Si vedono una sola volta, alla creazione: il servizio ne conserva solo l&apos;impronta.
+      </Text>
+      <Table.ScrollContainer minWidth={760}>
+        <Table striped verticalSpacing="sm" data-testid="tabella-chiavi">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Nome</Table.Th>
+              <Table.Th>Prefisso</Table.Th>
+              <Table.Th>Permessi</Table.Th>
+              <Table.Th>Creata</Table.Th>
+              <Table.Th>Ultimo uso</Table.Th>
+              <Table.Th>Stato</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(keys.data?.chiavi ?? []).map((k) => (
+              <Table.Tr key={k.id} data-testid={`chiave-${k.nome}`}>
+                <Table.Td fw={700}>{k.nome}</Table.Td>
+                <Table.Td>
+                  <Code>{k.prefisso}</Code>
+                </Table.Td>
+                <Table.Td>{k.permessi.join(", ")}</Table.Td>
+                <Table.Td>{instant(k.creata_il)}</Table.Td>
+                <Table.Td>{instant(k.ultimo_uso_il)}</Table.Td>
+                <Table.Td>
+                  <Badge color={k.revocata_il ? "gray" : "green"}>{k.revocata_il ? "revocata" : "attiva"}</Badge>
+                </Table.Td>
+                <Table.Td>
+                  {!k.revocata_il && (
+                    <Button size="xs" color="red" variant="light" onClick={() => setToRevoke({ id: k.id, nome: k.nome })}>
+                      Revoca
+                    </Button>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+
+      <Modal opened={creating} onClose={() => setCreating(false)} title="Nuova chiave API" centered>
+        <Stack>
+          <TextInput label="Nome" description="Chi la usa, per esempio il gestionale" value={nome} onChange={(e) => setNome(e.currentTarget.value)} data-testid="campo-nome-chiave" />
+          <Checkbox label="Anche scrittura (movimenti, arrivi, allineamenti)" checked={scrittura} onChange={(e) => setScrittura(e.currentTarget.checked)} />
+          {formError && <Alert color="red">{formError}</Alert>}
+          <Button onClick={() => void create()} data-testid="crea-chiave">
+            Crea
+          </Button>
+        </Stack>
+      </Modal>
+      <Modal opened={shown !== null} onClose={() => setShown(null)} title={`Chiave '${shown?.nome ?? ""}' creata`} centered size="lg">
+        <Stack>
+          <Alert color="yellow">È mostrata solo ora e non si può recuperare: copiarla e conservarla in un luogo sicuro.</Alert>
+          <Code block data-testid="chiave-creata" style={{ wordBreak: "break-all", fontSize: "1rem" }}>
+            {shown?.chiave}
+          </Code>
+          <CopyButton value={shown?.chiave ?? ""}>{({ copied, copy }) => <Button onClick={copy}>{copied ? "Copiata" : "Copia"}</Button>}</CopyButton>
+        </Stack>
+      </Modal>
+      <Modal opened={toRevoke !== null} onClose={() => setToRevoke(null)} title="Revocare la chiave?" centered>
+        <Stack>
+          <Text>
+            Revocare la chiave <b>{toRevoke?.nome}</b>? I sistemi che la usano riceveranno 401 da subito. Non si può annullare.
+          </Text>
+          <Group grow>
+            <Button color="red" onClick={() => void revoke()}>
+              Revoca
+            </Button>
+            <Button variant="default" onClick={() => setToRevoke(null)}>
+              Annulla
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}

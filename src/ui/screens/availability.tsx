@@ -1,0 +1,136 @@
+"use client";
+import { Alert, Button, Group, Loader, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { describeError } from "../errors";
+import { qty } from "../format";
+import { useWarehouses } from "../hooks";
+import { useTRPC } from "../trpc";
+
+/** The whole catalogue's stock, paged by article id (the REST list's cursor), with a streamed export. */
+export function AvailabilityScreen() {
+  const trpc = useTRPC();
+  const { options: warehouseOptions, magazzini } = useWarehouses();
+  const [cerca, setCerca] = useState("");
+  const [debounced] = useDebouncedValue(cerca.trim(), 300);
+  const [magazzino, setMagazzino] = useState<string | null>(null);
+  const [a, setA] = useState("");
+  const [limite, setLimite] = useState("50");
+  // Cursors of the pages seen so far: "back" pops one.
+  const [cursors, setCursors] = useState<number[]>([0]);
+  const dopo = cursors.at(-1)!;
+
+  const filters = {
+    ...(debounced ? { cerca: debounced } : {}),
+    ...(magazzino ? { magazzino } : {}),
+    ...(a ? { a } : {}),
+  };
+  const query = useQuery({
+    ...trpc.availability.list.queryOptions({ ...filters, limite, dopo: String(dopo) }),
+    placeholderData: keepPreviousData,
+  });
+  const restart = () => setCursors([0]);
+  const rows = query.data?.disponibilita ?? [];
+  const exportHref = `/api/esportazioni/disponibilita?${new URLSearchParams(filters).toString()}`;
+
+  return (
+    <Stack gap="md" maw={1200}>
+      <Group justify="space-between" align="end">
+        <Title order={2}>Disponibilità</Title>
+        <Button component="a" href={exportHref} variant="light" data-testid="esporta" download>
+          Esporta tutto in CSV
+        </Button>
+      </Group>
+      <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
+        <TextInput
+          label="Cerca codice o descrizione"
+          value={cerca}
+          onChange={(e) => (setCerca(e.currentTarget.value), restart())}
+          data-testid="campo-cerca"
+          rightSection={query.isFetching ? <Loader size="xs" /> : null}
+        />
+        <Select
+          label="Magazzino"
+          placeholder="Tutti"
+          data={warehouseOptions}
+          value={magazzino}
+          onChange={(v) => (setMagazzino(v), restart())}
+          clearable
+          data-testid="campo-magazzino"
+        />
+        <TextInput label="Giacenza al giorno" type="date" value={a} onChange={(e) => (setA(e.currentTarget.value), restart())} data-testid="campo-data" />
+        <Select
+          label="Righe per pagina"
+          data={["10", "20", "50", "100", "500"]}
+          value={limite}
+          onChange={(v) => (setLimite(v ?? "50"), restart())}
+          allowDeselect={false}
+          data-testid="campo-limite"
+        />
+      </SimpleGrid>
+      {query.error && (
+        <Alert color="red" variant="filled">
+          {describeError(query.error).messaggio}
+        </Alert>
+      )}
+      <Table.ScrollContainer minWidth={300}>
+        <Table striped highlightOnHover verticalSpacing="xs" data-testid="tabella-disponibilita">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Codice</Table.Th>
+              <Table.Th visibleFrom="sm">Descrizione</Table.Th>
+              <Table.Th className="num">Giacenza</Table.Th>
+              <Table.Th className="num">In arrivo</Table.Th>
+              {!magazzino && magazzini.map((m) => <Table.Th key={m.id} className="num">{m.codice}</Table.Th>)}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((r) => (
+              <Table.Tr key={r.articolo.id} data-testid={`disponibilita-${r.articolo.codice}`}>
+                <Table.Td>
+                  <Text fw={600} size="sm">
+                    {r.articolo.codice}
+                  </Text>
+                  <Text size="xs" c="dimmed" hiddenFrom="sm">
+                    {r.articolo.descrizione}
+                  </Text>
+                </Table.Td>
+                <Table.Td visibleFrom="sm">{r.articolo.descrizione}</Table.Td>
+                <Table.Td className="num" fw={700} data-testid="giacenza">
+                  {qty(r.giacenza)}
+                </Table.Td>
+                <Table.Td className="num">{qty(r.in_arrivo)}</Table.Td>
+                {!magazzino &&
+                  magazzini.map((m) => (
+                    <Table.Td key={m.id} className="num">
+                      {qty(r.magazzini?.find((w) => w.magazzino === m.id)?.giacenza ?? "0")}
+                    </Table.Td>
+                  ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {!query.isLoading && rows.length === 0 && <Text c="dimmed">Nessun articolo{debounced ? ` che contenga "${debounced}"` : ""}.</Text>}
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed" data-testid="pagina">
+          Pagina {cursors.length}
+        </Text>
+        <Group>
+          <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))} data-testid="pagina-precedente">
+            Precedente
+          </Button>
+          <Button
+            variant="default"
+            disabled={!query.data?.altri || query.isFetching}
+            onClick={() => query.data && setCursors((c) => [...c, query.data.cursore])}
+            data-testid="pagina-successiva"
+          >
+            Successiva
+          </Button>
+        </Group>
+      </Group>
+    </Stack>
+  );
+}
