@@ -1,11 +1,11 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { alive, commandLines, freePort } from "./reliability/harness";
 
 /**
  * The real service as a user runs it: a production build, `src/server/main.ts` in its own process,
@@ -27,17 +27,6 @@ interface Service {
 
 const started: Service[] = [];
 const dirs: string[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function newDataDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "banchina-e2e-"));
@@ -92,15 +81,6 @@ function demoKey(output: string): string {
   return key;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 async function waitUntil(what: string, check: () => boolean, ms: number): Promise<void> {
   const until = Date.now() + ms;
   while (!check()) {
@@ -110,19 +90,6 @@ async function waitUntil(what: string, check: () => boolean, ms: number): Promis
 }
 
 const postmasterPid = (dataDir: string) => Number(fs.readFileSync(path.join(dataDir, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
-
-function commandLines(): { pid: number; cmd: string }[] {
-  return fs
-    .readdirSync("/proc")
-    .filter((d) => /^\d+$/.test(d))
-    .flatMap((d) => {
-      try {
-        return [{ pid: Number(d), cmd: fs.readFileSync(`/proc/${d}/cmdline`, "utf8").replace(/\0/g, " ") }];
-      } catch {
-        return [];
-      }
-    });
-}
 
 /** PostgreSQL processes serving this DATA_DIR (the postmaster carries `-D <dir>/pg`). */
 const postgresFor = (dataDir: string) => commandLines().filter((p) => p.cmd.includes(path.join(dataDir, "pg")) && /postgres/.test(p.cmd));

@@ -189,7 +189,8 @@ export async function stop(s: Service): Promise<void> {
   await s.closed;
 }
 
-function commandLines(): { pid: number; cmd: string }[] {
+/** Every process's command line, from /proc (to find what a test left running). */
+export function commandLines(): { pid: number; cmd: string }[] {
   return fs
     .readdirSync("/proc")
     .filter((d) => /^\d+$/.test(d))
