@@ -4,6 +4,7 @@ import { inTransaction } from "../../db/transaction";
 import { businessDate, dateFromIso, formatDate } from "../../lib/dates";
 import { canonical, canonicalOrNull } from "../../lib/decimal";
 import { DomainError, type FieldProblem } from "../../lib/errors";
+import { clientFields } from "../clients/clients.service";
 import {
   articleInput,
   clientInput,
@@ -326,20 +327,7 @@ function sortByPath(problems: Problems): Problems {
 async function loadClients(db: Db, codici: string[]) {
   return db.cliente.findMany({
     where: { codice: { in: codici } },
-    select: {
-      id: true,
-      codice: true,
-      ragione_sociale: true,
-      partita_iva: true,
-      codice_fiscale: true,
-      email: true,
-      telefono: true,
-      indirizzo: true,
-      cap: true,
-      citta: true,
-      provincia: true,
-      nazione: true,
-    },
+    select: clientFields,
   });
 }
 

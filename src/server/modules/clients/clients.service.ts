@@ -3,7 +3,8 @@ import { formatInstant } from "../../lib/dates";
 import { cutPage, syncBound } from "../lists/lists";
 import type { ListClientsInput } from "./clients.schemas";
 
-const clientSelect = {
+/** A client's own fields (the import compares these with the file). */
+export const clientFields = {
   id: true,
   codice: true,
   ragione_sociale: true,
@@ -16,8 +17,9 @@ const clientSelect = {
   citta: true,
   provincia: true,
   nazione: true,
-  creato_il: true,
 } satisfies Prisma.ClienteSelect;
+
+const clientSelect = { ...clientFields, creato_il: true } satisfies Prisma.ClienteSelect;
 
 /** GET /clienti: `da`/`a` read the creation date in the service time zone. */
 export async function listClients(db: Db, input: ListClientsInput, timeZone: string) {

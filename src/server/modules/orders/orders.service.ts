@@ -1,10 +1,20 @@
-import type { Db } from "../../db/client";
+import type { Db, Prisma } from "../../db/client";
 import { canonical } from "../../lib/decimal";
 import { formatDate } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
 import type { ListOrdersInput, PrintableOrder } from "./orders.schemas";
 
 type Stato = PrintableOrder["stato"];
+
+/** What every order screen shows of an order. */
+const orderHeader = {
+  id: true,
+  numero: true,
+  data: true,
+  stato: true,
+  fornitore: { select: { id: true, nome: true } },
+  magazzino: { select: { id: true, codice: true } },
+} satisfies Prisma.OrdineAcquistoSelect;
 
 /** Purchase orders for the operator screens, newest first; open ones only unless asked. */
 export async function listOrders(db: Db, input: ListOrdersInput) {
@@ -18,12 +28,7 @@ export async function listOrders(db: Db, input: ListOrdersInput) {
     orderBy: [{ data: "desc" }, { id: "desc" }],
     take: input.limite ?? 50,
     select: {
-      id: true,
-      numero: true,
-      data: true,
-      stato: true,
-      fornitore: { select: { id: true, nome: true } },
-      magazzino: { select: { id: true, codice: true } },
+      ...orderHeader,
       _count: { select: { righe: true } },
     },
   });
@@ -44,12 +49,7 @@ export async function getPrintableOrder(db: Db, id: number): Promise<PrintableOr
   const o = await db.ordineAcquisto.findUnique({
     where: { id },
     select: {
-      id: true,
-      numero: true,
-      data: true,
-      stato: true,
-      fornitore: { select: { id: true, nome: true } },
-      magazzino: { select: { id: true, codice: true } },
+      ...orderHeader,
       righe: {
         orderBy: { posizione: "asc" },
         select: {
