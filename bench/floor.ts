@@ -25,9 +25,10 @@ function cut<T extends { id: number }>(rows: T[], limite: number, bound: number,
 }
 
 const MOVEMENTS_PAGE = `
-  SELECT m.id, m.operazione_id, m.data, m.registrato_il, m.origine, m.natura, m.causale, m.magazzino_id,
-         m.articolo_id, a.codice AS articolo_codice, m.quantita, m.prezzo, l.codice AS lotto,
-         m.riferimento_tipo, m.riferimento_id, m.annulla_id
+  SELECT m.id, m.operazione_id, to_char(m.data, 'YYYY-MM-DD') AS data,
+         floor(extract(epoch FROM m.registrato_il) * 1000)::float8 AS registrato_ms, m.origine, m.natura, m.causale,
+         m.magazzino_id, m.articolo_id, a.codice AS articolo_codice, trim_scale(m.quantita)::text AS quantita,
+         trim_scale(m.prezzo)::text AS prezzo, l.codice AS lotto, m.riferimento_tipo, m.riferimento_id, m.annulla_id
     FROM movimenti m
     JOIN articoli a ON a.id = m.articolo_id
     LEFT JOIN lotti l ON l.id = m.lotto_id

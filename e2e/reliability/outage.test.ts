@@ -60,7 +60,7 @@ function expectUnavailable(r: HttpResult, what: string) {
   expect(r.headers.get("x-request-id"), what).toBeTruthy();
   expect(r.headers.get("content-type"), what).toContain("application/json");
   expect(r.body, what).toMatchObject({ codice: "servizio_non_disponibile", messaggio: expect.any(String) });
-  expect(r.text, what).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|postgres|prisma|at |\.ts/i);
+  expect(r.text, what).not.toMatch(/ECONNREFUSED|ENOENT|\.s\.PGSQL|127\.0\.0\.1|postgres|prisma|at |\.ts/i);
 }
 
 async function restartPostgres(): Promise<EmbeddedServer> {

@@ -6,8 +6,8 @@ import path from "node:path";
 import { getConfig, type Config } from "./config";
 import { setDb } from "./db/client";
 import { openDatabase, type OpenDatabase } from "./db/runtime";
-import { handleRestRequest } from "./http/rest-handler";
-import { isRestPath, serveFetch } from "./http/node-adapter";
+import { isRestPath, serveNodeRest } from "./http/rest-handler";
+
 import { seedDemoIfEmpty } from "./modules/demo/demo.service";
 import { CLIENT_ADDRESS_HEADER, purgeExpiredSessions } from "./modules/auth/sessions.service";
 import { purgeExpiredIdempotency } from "./modules/idempotency/idempotency.service";
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
     server.on("request", (req, res) => {
       // The sign-in limits count attempts per address: the address is ours to say, never the client's.
       req.headers[CLIENT_ADDRESS_HEADER] = clientAddressOf(req, config.TRUST_PROXY === "true");
-      const served = isRestPath(req.url) ? serveFetch(handleRestRequest, req, res) : handle(req, res);
+      const served = isRestPath(req.url) ? serveNodeRest(req, res) : handle(req, res);
       served.catch((e: unknown) => {
         console.error("Richiesta non gestita:", e);
         if (!res.headersSent) res.statusCode = 500;

@@ -173,8 +173,15 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedServ
     fs.writeFileSync(credFile, JSON.stringify(creds), { mode: 0o600 });
   }
   const creds = JSON.parse(fs.readFileSync(credFile, "utf8")) as Credentials;
-  const urlFor = (port: number) =>
-    `postgresql://${creds.user}:${encodeURIComponent(creds.password)}@127.0.0.1:${port}/postgres`;
+  const tcpUrl = (port: number) => `postgresql://${creds.user}:${encodeURIComponent(creds.password)}@127.0.0.1:${port}/postgres`;
+  // Over the server's Unix socket when it has one: a round trip costs both sides less CPU than
+  // loopback TCP, and the service makes several per request.
+  const urlFor = (port: number) => {
+    if (!fs.existsSync(path.join(pgdata, `.s.PGSQL.${port}`))) return tcpUrl(port);
+    const u = new URL(tcpUrl(port));
+    u.searchParams.set("host", pgdata);
+    return u.toString();
+  };
 
   const running = readPostmaster(pgdata);
   if (running) {
@@ -201,7 +208,9 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedServ
   const settings = {
     listen_addresses: "127.0.0.1",
     max_connections: "300",
-    unix_socket_directories: "",
+    // In the data directory, private to its owner; none when the path is over the kernel's limit
+    // for socket names (about 107 bytes), and the service connects over TCP.
+    unix_socket_directories: path.join(pgdata, `.s.PGSQL.${port}.lock`).length <= 100 ? pgdata : "",
     ...opts.settings,
   };
   const out = fs.openSync(logFile, "a");
@@ -211,8 +220,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedServ
   const child = spawn(postgres, args, { ...ids, detached: true, stdio: ["ignore", out, out] });
   fs.closeSync(out);
   child.unref();
+  await waitForReady(tcpUrl(port), child, logFile);
   const url = urlFor(port);
-  await waitForReady(url, child, logFile);
   const pid = child.pid!;
   fs.writeFileSync(path.join(dataDir, "proprietario.json"), JSON.stringify({ pid: process.pid, postmaster: pid, port }));
 

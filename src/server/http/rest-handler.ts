@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { createOpenApiFetchHandler } from "trpc-to-openapi";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { DomainError } from "../lib/errors";
+import type { HeaderReader } from "../lib/headers";
 import { createContextInner, type Context } from "../trpc/context";
 import { openApiDocument, routeTable } from "../trpc/openapi";
 import { appRouter } from "../trpc/router";
@@ -12,55 +14,46 @@ import { toErrorResponse, type ErrorResponse } from "./errors";
  * The REST facade (/api/v1): the contract's transport rules around trpc-to-openapi. Here: request ids,
  * 404 versus 405, content type, body size, JSON shape, repeated query parameters, and the contract's
  * error body for every failure. Procedures do the rest.
+ *
+ * The core (`serveRest`) reads a transport-neutral request: the custom server hands it Node's request
+ * as is (http/node-adapter.ts), the Next route and the tests a Fetch `Request` (`handleRestRequest`).
  */
+
+/** A request as the REST core reads it. */
+export interface RestRequest {
+  method: string;
+  /** Path and query string, e.g. `/api/v1/movimenti?dopo=0`. */
+  url: string;
+  headers: HeaderReader;
+  /** The body's bytes; throws `richiesta_troppo_grande` as soon as more than `limit` bytes arrived. */
+  readBody(limit: number): Promise<Uint8Array>;
+}
+
+export interface RestResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 const PREFIX = "/api/v1";
 /** Endpoints that accept an empty body (POST /arrivi/{id}/annulla: "no body"). */
 const EMPTY_BODY_OK = /^\/arrivi\/[^/]+\/annulla$/;
 
-function json(status: number, body: unknown, headers: Record<string, string>, requestId: string): Response {
-  return new Response(JSON.stringify(body), {
+function json(status: number, body: unknown, headers: Record<string, string>, requestId: string): RestResponse {
+  return {
     status,
     headers: { "Content-Type": "application/json; charset=utf-8", "X-Request-Id": requestId, ...headers },
-  });
+    body: JSON.stringify(body),
+  };
 }
 
-function errorResponse(e: ErrorResponse, requestId: string): Response {
+function errorResponse(e: ErrorResponse, requestId: string): RestResponse {
   return json(e.status, e.body, e.headers, requestId);
 }
 
-function fail(error: DomainError, requestId: string): Response {
-  return errorResponse({ status: error.status, body: error.toBody(), headers: error.headers }, requestId);
-}
-
-async function readBody(req: Request, limit: number): Promise<Uint8Array> {
-  const declared = Number(req.headers.get("content-length") ?? "NaN");
-  const tooLarge = () =>
-    new DomainError("richiesta_troppo_grande", `Il corpo supera il limite di ${Math.round(limit / 1024 / 1024)} MB: dividere la richiesta.`);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  if (!req.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = req.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      // Stop reading, but do not cancel: cancelling destroys the socket before the 413 is written.
-      // The server answers with Connection: close (see node-adapter.ts), so the rest is never read.
-      reader.releaseLock();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+/** The refusal of a body over the limit, declared or found while reading. */
+export function bodyTooLarge(limit: number): DomainError {
+  return new DomainError("richiesta_troppo_grande", `Il corpo supera il limite di ${Math.round(limit / 1024 / 1024)} MB: dividere la richiesta.`);
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -107,74 +100,224 @@ function parseJsonObject(bytes: Uint8Array, emptyOk: boolean): Record<string, un
   return parsed as Record<string, unknown>;
 }
 
-export async function handleRestRequest(req: Request): Promise<Response> {
+/** State of one request, carried on the request object handed to trpc-to-openapi. */
+interface Carried {
+  ctx: Context;
+  error?: unknown;
+}
+
+/**
+ * A request object for trpc-to-openapi's handler. Its prototype is Fetch's `Request` so that the
+ * library takes the cheap paths: the content type and the abort signal read from here, instead of
+ * rebuilding a whole `Request` out of a Node message for every call. The body is the already-parsed
+ * JSON, the query the already-checked parameters (one value each).
+ */
+function libraryRequest(method: string, url: string, body: unknown, query: Record<string, string[]>, carried: Carried): Request {
+  return Object.create(Request.prototype, {
+    method: { value: method },
+    url: { value: url },
+    headers: { value: { get: (name: string) => (name === "content-type" ? "application/json" : null) } },
+    body: { value: body },
+    query: { value: query },
+    signal: { value: NEVER_ABORTED },
+    banchina: { value: carried },
+  }) as Request;
+}
+const NEVER_ABORTED = new AbortController().signal;
+
+interface CapturedResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Built once: the library's handler indexes every procedure's path when created. */
+let openApiHandler: ((req: Request, res: unknown) => Promise<void>) | undefined;
+function libraryHandler() {
+  return (openApiHandler ??= createOpenApiNodeHttpHandler({
+    router: appRouter,
+    createContext: ({ req }: { req: unknown }) => (req as { banchina: Carried }).banchina.ctx,
+    onError: ({ error, req }: { error: unknown; req: unknown }) => {
+      (req as { banchina: Carried }).banchina.error = error;
+    },
+    responseMeta: ({ ctx }: { ctx?: Context }) => ({ status: ctx?.response.status ?? 200, headers: ctx?.response.headers ?? {} }),
+  } as never) as unknown as (req: Request, res: unknown) => Promise<void>);
+}
+
+async function callProcedure(method: string, url: string, body: unknown, query: Record<string, string[]>, carried: Carried) {
+  const out: CapturedResponse = { statusCode: 200, headers: {}, body: "" };
+  await new Promise<void>((resolve, reject) => {
+    const res = {
+      set statusCode(code: number) {
+        out.statusCode = code;
+      },
+      get statusCode() {
+        return out.statusCode;
+      },
+      setHeader(name: string, value: string | string[]) {
+        out.headers[name] = Array.isArray(value) ? value.join(", ") : value;
+      },
+      end(text: string) {
+        out.body = text;
+        resolve();
+      },
+    };
+    libraryHandler()(libraryRequest(method, url, body, query, carried), res).catch(reject);
+  });
+  return out;
+}
+
+export async function serveRest(req: RestRequest): Promise<RestResponse> {
   const requestId = randomUUID();
   const config = getConfig();
-  const url = new URL(req.url);
-  const path = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) || "/" : url.pathname;
+  const queryAt = req.url.indexOf("?");
+  const pathname = queryAt < 0 ? req.url : req.url.slice(0, queryAt);
+  const search = queryAt < 0 ? "" : req.url.slice(queryAt);
+  const path = pathname.startsWith(PREFIX) ? pathname.slice(PREFIX.length) || "/" : pathname;
   const method = req.method.toUpperCase();
   try {
     if (path === "/openapi.json" && (method === "GET" || method === "HEAD")) {
       return json(200, openApiDocument(), { "Cache-Control": "no-cache" }, requestId);
     }
     const route = routeTable().find((r) => r.pattern.test(path));
-    if (!route) throw new DomainError("non_trovato", `Percorso sconosciuto: ${url.pathname}. I percorsi sono in /api/v1/openapi.json.`);
+    if (!route) throw new DomainError("non_trovato", `Percorso sconosciuto: ${pathname}. I percorsi sono in /api/v1/openapi.json.`);
     if (!route.methods.includes(method)) {
-      throw new DomainError("metodo_non_consentito", `Metodo ${method} non consentito su ${url.pathname}: usare ${route.methods.join(" o ")}.`, {
+      throw new DomainError("metodo_non_consentito", `Metodo ${method} non consentito su ${pathname}: usare ${route.methods.join(" o ")}.`, {
         headers: { Allow: route.methods.join(", ") },
       });
     }
 
-    let forward: Request;
+    const params = new URLSearchParams(search);
+    const query: Record<string, string[]> = {};
+    let body: Record<string, unknown> | undefined;
     if (method === "GET") {
-      const seen = new Set<string>();
-      for (const key of url.searchParams.keys()) {
-        // trpc-to-openapi collects parameters into a plain object: a prototype member would break it.
+      for (const [key, value] of params) {
+        // The parameters become a plain object: a prototype member would break it.
         if (key in Object.prototype) throw new DomainError("filtro_non_valido", `Parametro sconosciuto '${key}'.`, { campo: key });
-        if (seen.has(key)) throw new DomainError("filtro_non_valido", `Il parametro '${key}' è ripetuto: indicarlo una volta sola.`, { campo: key });
-        seen.add(key);
+        if (key in query) throw new DomainError("filtro_non_valido", `Il parametro '${key}' è ripetuto: indicarlo una volta sola.`, { campo: key });
+        query[key] = [value];
       }
-      forward = new Request(url, { method, headers: req.headers });
     } else {
       // A write takes its data from the body only: a query parameter is never silently ignored.
-      for (const key of url.searchParams.keys()) {
+      for (const key of params.keys()) {
         throw new DomainError("filtro_non_valido", `Parametro '${key}' non previsto: questa richiesta prende i dati dal corpo JSON.`, { campo: key });
       }
       const contentType = req.headers.get("content-type");
-      const bytes = await readBody(req, config.BODY_LIMIT_BYTES);
+      const declared = Number(req.headers.get("content-length") ?? "NaN");
+      if (Number.isFinite(declared) && declared > config.BODY_LIMIT_BYTES) throw bodyTooLarge(config.BODY_LIMIT_BYTES);
+      const bytes = await req.readBody(config.BODY_LIMIT_BYTES);
       const isJson = contentType !== null && /^application\/json\s*(;|$)/i.test(contentType);
       if ((contentType !== null && !isJson) || (contentType === null && bytes.byteLength > 0)) {
         throw new DomainError("tipo_contenuto_non_supportato", "Il corpo deve essere JSON: usare 'Content-Type: application/json'.");
       }
-      const body = parseJsonObject(bytes, EMPTY_BODY_OK.test(path));
-      const headers = new Headers(req.headers);
-      headers.set("content-type", "application/json");
-      headers.delete("content-length");
-      forward = new Request(url, { method, headers, body: JSON.stringify(body) });
+      body = parseJsonObject(bytes, EMPTY_BODY_OK.test(path));
     }
 
-    let captured: unknown;
-    let ctx: Context | undefined;
-    const res = await createOpenApiFetchHandler({
-      req: forward,
-      endpoint: PREFIX,
-      router: appRouter,
-      createContext: () => {
-        ctx = createContextInner({ db: getDb(), config, headers: req.headers, channel: "rest", requestId });
-        return ctx;
-      },
-      onError: ({ error }) => {
-        captured = error;
-      },
-      responseMeta: () => ({ status: ctx?.response.status ?? 200, headers: ctx?.response.headers ?? {} }),
-    });
-    if (captured !== undefined) return errorResponse(toErrorResponse(captured, { requestId, isQuery: method === "GET" }), requestId);
-    const headers = new Headers(res.headers);
-    headers.set("Content-Type", "application/json; charset=utf-8");
-    headers.set("X-Request-Id", requestId);
-    return new Response(res.body, { status: res.status, headers });
+    const carried: Carried = {
+      ctx: createContextInner({ db: getDb(), config, headers: req.headers, channel: "rest", requestId }),
+    };
+    const res = await callProcedure(method, path + search, body, query, carried);
+    if (carried.error !== undefined) return errorResponse(toErrorResponse(carried.error, { requestId, isQuery: method === "GET" }), requestId);
+    return {
+      status: res.statusCode,
+      headers: { ...res.headers, "Content-Type": "application/json; charset=utf-8", "X-Request-Id": requestId },
+      body: res.body,
+    };
   } catch (e) {
-    if (e instanceof DomainError) return fail(e, requestId);
+    if (e instanceof DomainError) return errorResponse({ status: e.status, body: e.toBody(), headers: e.headers }, requestId);
     return errorResponse(toErrorResponse(e, { requestId, isQuery: method === "GET" }), requestId);
   }
+}
+
+/** Reads a Fetch body, stopping past the limit. */
+async function readFetchBody(req: Request, limit: number): Promise<Uint8Array> {
+  if (!req.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      // Stop reading, but do not cancel: cancelling destroys the socket before the 413 is written.
+      reader.releaseLock();
+      throw bodyTooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** The REST facade for a Fetch `Request`: the Next route file and in-process tests. */
+export async function handleRestRequest(req: Request): Promise<Response> {
+  const url = new URL(req.url);
+  const out = await serveRest({
+    method: req.method,
+    url: url.pathname + url.search,
+    headers: req.headers,
+    readBody: (limit) => readFetchBody(req, limit),
+  });
+  return new Response(out.body, { status: out.status, headers: out.headers });
+}
+
+/** Reads a Node request's body, stopping past the limit (the socket stays usable for the 413). */
+function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        done();
+        req.pause();
+        reject(bodyTooLarge(limit));
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (e: Error) => {
+      done();
+      reject(e);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
+}
+
+/** Node's header object read as a HeaderReader, without copying it into a `Headers`. */
+function nodeHeaders(req: IncomingMessage): HeaderReader {
+  return {
+    get(name) {
+      const v = req.headers[name];
+      return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+    },
+  };
+}
+
+/**
+ * The REST facade for Node's server: the custom server sends /api/v1 here directly, skipping Next's
+ * routing and the Fetch conversions (bench/layers.ts measures what they cost).
+ */
+export async function serveNodeRest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const method = req.method ?? "GET";
+  const out = await serveRest({ method, url: req.url ?? "/", headers: nodeHeaders(req), readBody: (limit) => readNodeBody(req, limit) });
+  const headers: Record<string, string> = { ...out.headers, "Content-Length": String(Buffer.byteLength(out.body)) };
+  // Answered before the whole body was read (413, 415, 401 …): the connection cannot carry another
+  // request, so say so instead of letting the client reuse a socket with body bytes still in it.
+  if (!req.complete) headers.Connection = "close";
+  res.writeHead(out.status, headers);
+  res.end(method === "HEAD" ? undefined : out.body);
+}
+
+export function isRestPath(url: string | undefined): boolean {
+  return url !== undefined && /^\/api\/v1(\/|\?|$)/.test(url);
 }

@@ -29,45 +29,76 @@ export function businessDate(timeZone: string, at: Date = new Date()): string {
 }
 
 const QUARTER_HOUR_MS = 15 * 60_000;
-const offsets = new Map<string, number>();
+const DAY_MS = 86_400_000;
 
-/**
- * The zone's UTC offset in minutes at an instant. Offsets change only on quarter hours, so one Intl
- * call per zone and quarter hour serves every instant in it: a page of 100 movements costs one call,
- * not 100 (Intl formatting was the largest single cost of GET /movimenti).
- */
-function offsetMinutes(timeZone: string, at: Date): number {
-  const key = `${timeZone}|${Math.floor(at.getTime() / QUARTER_HOUR_MS)}`;
-  let offset = offsets.get(key);
-  if (offset === undefined) {
-    const p = partsIn(timeZone, at);
-    const asUtc = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
-    offset = Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60000);
-    if (offsets.size > 10_000) offsets.clear();
-    offsets.set(key, offset);
-  }
-  return offset;
+/** The zone's exact UTC offset in minutes at an instant (one Intl call). */
+function exactOffset(timeZone: string, atMs: number): number {
+  const p = partsIn(timeZone, new Date(atMs));
+  const asUtc = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
+  return Math.round((asUtc - Math.floor(atMs / 1000) * 1000) / 60000);
 }
 
-const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+/** By zone and UTC day: the offset when it holds the whole day, null on a day with a change. */
+const dayOffsets = new Map<string, number | null>();
+/** By zone and quarter hour, on days with a change (offsets change only on quarter hours). */
+const quarterOffsets = new Map<string, number>();
 
-/** ISO 8601 with milliseconds and the zone's offset, e.g. 2026-11-21T10:15:02.120+01:00. */
-export function formatInstant(timeZone: string, at: Date): string {
-  const offsetMin = offsetMinutes(timeZone, at);
-  const l = new Date(at.getTime() + offsetMin * 60_000);
-  const p = {
-    year: pad(l.getUTCFullYear(), 4),
-    month: pad(l.getUTCMonth() + 1),
-    day: pad(l.getUTCDate()),
-    hour: pad(l.getUTCHours()),
-    minute: pad(l.getUTCMinutes()),
-    second: pad(l.getUTCSeconds()),
-  };
-  const sign = offsetMin < 0 ? "-" : "+";
+function remember<V>(map: Map<string, V>, key: string, value: V): V {
+  if (map.size > 10_000) map.clear();
+  map.set(key, value);
+  return value;
+}
+
+/**
+ * The zone's UTC offset in minutes at an instant. A day's offset is looked up once (at its first and
+ * last second: equal means no change that day, since no zone changes twice in one day), so a page of
+ * movements spread over months costs a few Intl calls, not one per row: Intl formatting was the
+ * largest single cost of GET /movimenti.
+ */
+function offsetMinutes(timeZone: string, atMs: number): number {
+  const day = Math.floor(atMs / DAY_MS);
+  const dayKey = `${timeZone}|${day}`;
+  let whole = dayOffsets.get(dayKey);
+  if (whole === undefined) {
+    const first = exactOffset(timeZone, day * DAY_MS);
+    whole = remember(dayOffsets, dayKey, first === exactOffset(timeZone, (day + 1) * DAY_MS - 1000) ? first : null);
+  }
+  if (whole !== null) return whole;
+  const quarterKey = `${timeZone}|${Math.floor(atMs / QUARTER_HOUR_MS)}`;
+  return quarterOffsets.get(quarterKey) ?? remember(quarterOffsets, quarterKey, exactOffset(timeZone, atMs));
+}
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** Proleptic Gregorian date of a count of days since 1970-01-01 (H. Hinnant's civil_from_days). */
+function civilFromDays(days: number): { y: number; m: number; d: number } {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return { y: yoe + era * 400 + (m <= 2 ? 1 : 0), m, d: doy - Math.floor((153 * mp + 2) / 5) + 1 };
+}
+
+/**
+ * ISO 8601 with milliseconds and the zone's offset, e.g. 2026-11-21T10:15:02.120+01:00. Plain
+ * arithmetic on the epoch: no Date object per call (a list formats one per row; it may pass epoch
+ * milliseconds straight from SQL).
+ */
+export function formatInstant(timeZone: string, at: Date | number): string {
+  const atMs = typeof at === "number" ? at : at.getTime();
+  const offsetMin = offsetMinutes(timeZone, atMs);
+  const local = atMs + offsetMin * 60_000;
+  const days = Math.floor(local / DAY_MS);
+  const { y, m, d } = civilFromDays(days);
+  const msOfDay = local - days * DAY_MS;
+  const ms = msOfDay % 1000;
+  const secs = (msOfDay - ms) / 1000;
   const abs = Math.abs(offsetMin);
-  const off = `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
-  const ms = String(at.getUTCMilliseconds()).padStart(3, "0");
-  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}.${ms}${off}`;
+  const off = `${offsetMin < 0 ? "-" : "+"}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
+  return `${String(y).padStart(4, "0")}-${pad2(m)}-${pad2(d)}T${pad2(Math.floor(secs / 3600))}:${pad2(Math.floor(secs / 60) % 60)}:${pad2(secs % 60)}.${String(ms).padStart(3, "0")}${off}`;
 }
 
 /** A DATE column as Prisma returns it (midnight UTC) → YYYY-MM-DD. */

@@ -58,3 +58,24 @@ export const pathId = () =>
 // ---- response pieces ----
 export const decimalString = () => z.string().meta({ description: "Decimale in forma canonica", example: "12.5" });
 export const articoloRef = z.object({ id: z.number().int(), codice: z.string() });
+
+/**
+ * Makes tRPC's validation of this schema synchronous. tRPC validates inputs and outputs with
+ * `parseAsync`, and zod 4 runs its compiled fast path for objects only in synchronous parses: a page
+ * of 100 movements took 400 µs to validate asynchronously, 60 µs synchronously. Our schemas have no
+ * asynchronous refinements; should one appear, the synchronous parse throws zod's async error and
+ * the asynchronous parse takes over. The schema itself is unchanged (the OpenAPI document reads it).
+ */
+export function syncParse<T extends z.ZodType>(schema: T): T {
+  const parseAsync = schema.parseAsync.bind(schema);
+  const parse = schema.parse.bind(schema);
+  (schema as z.ZodType).parseAsync = async (data, params) => {
+    try {
+      return parse(data, params);
+    } catch (e) {
+      if (e instanceof z.core.$ZodAsyncError) return parseAsync(data, params);
+      throw e;
+    }
+  };
+  return schema;
+}

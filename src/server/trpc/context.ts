@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { getConfig, type Config } from "../config";
 import { getDb, type PrismaClient } from "../db/client";
+import type { HeaderReader } from "../lib/headers";
 import type { Actor } from "../modules/auth/actor";
 import type { ResolvedSession } from "../modules/auth/sessions.service";
 
@@ -13,7 +14,7 @@ export interface Context {
   db: PrismaClient;
   config: Config;
   requestId: string;
-  headers: Headers;
+  headers: HeaderReader;
   channel: "rest" | "trpc" | "interno";
   /** Resolved by the auth middleware, or given directly (tests, the CLI). */
   actor?: Actor;
@@ -26,7 +27,7 @@ export interface Context {
 export function createContextInner(opts: {
   db?: PrismaClient;
   config?: Config;
-  headers?: Headers;
+  headers?: HeaderReader;
   channel?: Context["channel"];
   requestId?: string;
   actor?: Actor;

@@ -2,6 +2,7 @@ import { assertRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
 import { alignInput, alignOutput } from "./alignment.schemas";
 import { alignStock } from "./alignment.service";
+import { syncParse } from "../../lib/zod";
 
 export const alignmentRouter = router({
   align: writeProcedure
@@ -17,8 +18,8 @@ export const alignmentRouter = router({
         protect: true,
       },
     })
-    .input(alignInput)
-    .output(alignOutput)
+    .input(syncParse(alignInput))
+    .output(syncParse(alignOutput))
     .mutation(({ ctx, input }) => {
       // Operators count and preview; writing the corrections is a manager's decision.
       if (!input.simula) assertRole(ctx.actor, "responsabile", "La conferma dell'allineamento");

@@ -4,7 +4,7 @@ import { canonical, countFromNumber, Decimal } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";
-import { appendToLedger, assertWarehouses, type LedgerRow } from "../movements/movements.service";
+import { appendToLedger, type LedgerRow } from "../movements/movements.service";
 import { MAX_ALIGNMENT_ROWS, type AlignInput, type AlignOutput, type AlignRow } from "./alignment.schemas";
 
 /**
@@ -29,11 +29,10 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
       campo: "righe",
     });
   }
-  await assertWarehouses(tx, { magazzino: input.magazzino });
   const magazzino = input.magazzino;
   const write = input.simula !== true;
 
-  const index = await loadArticles(tx, input.righe);
+  const index = await loadArticles(tx, input.righe, { warehouses: { magazzino } });
   const rows: AlignRow[] = [];
   const units: Unit[] = [];
   input.righe.forEach((r, indice) => {

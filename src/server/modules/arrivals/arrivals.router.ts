@@ -2,6 +2,7 @@ import { readProcedure, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
 import { cancelInput, cancelOutput, registerInput, registerOutput, searchInput, searchOutput } from "./arrivals.schemas";
 import { cancelArrival, registerArrivals, searchExpected } from "./arrivals.service";
+import { syncParse } from "../../lib/zod";
 
 export const arrivalsRouter = router({
   search: readProcedure
@@ -16,8 +17,8 @@ export const arrivalsRouter = router({
         protect: true,
       },
     })
-    .input(searchInput)
-    .output(searchOutput)
+    .input(syncParse(searchInput))
+    .output(syncParse(searchOutput))
     .mutation(({ ctx, input }) => searchExpected(ctx.db, input)),
 
   register: writeProcedure
@@ -34,8 +35,8 @@ export const arrivalsRouter = router({
         protect: true,
       },
     })
-    .input(registerInput)
-    .output(registerOutput)
+    .input(syncParse(registerInput))
+    .output(syncParse(registerOutput))
     .mutation(({ ctx, input }) =>
       idempotentWrite(ctx, { path: "/arrivi", input }, (tx) => registerArrivals(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE })),
     ),
@@ -51,8 +52,8 @@ export const arrivalsRouter = router({
         protect: true,
       },
     })
-    .input(cancelInput)
-    .output(cancelOutput)
+    .input(syncParse(cancelInput))
+    .output(syncParse(cancelOutput))
     .mutation(({ ctx, input }) =>
       idempotentWrite(ctx, { path: `/arrivi/${input.id}/annulla`, input }, async (tx) => ({
         status: 200,

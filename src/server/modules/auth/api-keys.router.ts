@@ -4,10 +4,11 @@ import { adminProcedure, router } from "../../trpc/init";
 import type { Scope } from "./actor";
 import { createdApiKeyOutput, createApiKeyInput, listApiKeysOutput, revokeApiKeyInput } from "./api-keys.schemas";
 import { createApiKey, listApiKeys, revokeApiKeyById } from "./api-keys.service";
+import { syncParse } from "../../lib/zod";
 
 /** The API keys of integrators, managed by administrators from the UI (the CLI does the same). */
 export const apiKeysRouter = router({
-  list: adminProcedure.output(listApiKeysOutput).query(async ({ ctx }) => ({
+  list: adminProcedure.output(syncParse(listApiKeysOutput)).query(async ({ ctx }) => ({
     chiavi: (await listApiKeys(ctx.db)).map((k) => ({
       ...k,
       permessi: k.permessi as Scope[],
@@ -18,15 +19,15 @@ export const apiKeysRouter = router({
   })),
 
   create: adminProcedure
-    .input(createApiKeyInput)
-    .output(createdApiKeyOutput)
+    .input(syncParse(createApiKeyInput))
+    .output(syncParse(createdApiKeyOutput))
     .mutation(({ ctx, input }) =>
       createApiKey(ctx.db, { nome: input.nome, permessi: input.permessi, limiteAlSecondo: input.limite_al_secondo, raffica: input.raffica }),
     ),
 
   revoke: adminProcedure
-    .input(revokeApiKeyInput)
-    .output(revokeApiKeyInput.extend({ revocata: z.literal(true) }))
+    .input(syncParse(revokeApiKeyInput))
+    .output(syncParse(revokeApiKeyInput.extend({ revocata: z.literal(true) })))
     .mutation(async ({ ctx, input }) => {
       if (!(await revokeApiKeyById(ctx.db, input.id))) {
         throw new DomainError("non_trovato", `Nessuna chiave attiva con id ${input.id}.`);

@@ -12,6 +12,7 @@ import {
   signIn,
   signOut,
 } from "./sessions.service";
+import { syncParse } from "../../lib/zod";
 
 /**
  * A sign-in form posted from another site must not sign the browser into our service (login CSRF):
@@ -34,8 +35,8 @@ function assertSameOrigin(ctx: Context): void {
 
 export const sessionsRouter = router({
   signIn: publicProcedure
-    .input(signInInput)
-    .output(sessionOutput)
+    .input(syncParse(signInInput))
+    .output(syncParse(sessionOutput))
     .mutation(async ({ ctx, input }) => {
       assertSameOrigin(ctx);
       const opened = await signIn(ctx.db, { ...input, address: clientAddress(ctx.headers) });
@@ -50,7 +51,7 @@ export const sessionsRouter = router({
     return { uscito: true };
   }),
 
-  me: userProcedure.output(sessionOutput).query(({ ctx }) => {
+  me: userProcedure.output(syncParse(sessionOutput)).query(({ ctx }) => {
     if (!ctx.session) throw new DomainError("non_autenticato", "Nessuna sessione: accedere dall'interfaccia.");
     return { utente: { id: ctx.actor.id, username: ctx.actor.username, ruolo: ctx.actor.ruolo }, csrf: ctx.session.csrf, scade_il: ctx.session.scadeIl.toISOString() };
   }),

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Db } from "../../db/client";
 import { DomainError } from "../../lib/errors";
+import type { HeaderReader } from "../../lib/headers";
 import type { Actor, Role } from "./actor";
 import { verifyPassword } from "./passwords";
 import { refundToken, resetBucket, takeToken, type Bucket } from "./rate-limit";
@@ -173,7 +174,7 @@ export function readCookie(cookieHeader: string | null, name: string): string | 
 }
 
 /** Secure when the browser reached us over https, directly or through a proxy that says so. */
-export function isSecureRequest(headers: Headers, url?: string): boolean {
+export function isSecureRequest(headers: HeaderReader, url?: string): boolean {
   const proto = headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
   return proto === "https" || (url?.startsWith("https:") ?? false);
 }
@@ -196,6 +197,6 @@ export function clearedSessionCookie(opts: { secure: boolean }): string {
 /** Set by the service entry from the TCP peer (or the proxy's X-Forwarded-For when trusted); never by clients. */
 export const CLIENT_ADDRESS_HEADER = "x-banchina-indirizzo";
 
-export function clientAddress(headers: Headers): string {
+export function clientAddress(headers: HeaderReader): string {
   return headers.get(CLIENT_ADDRESS_HEADER) ?? "sconosciuto";
 }

@@ -1,6 +1,7 @@
 import { readProcedure, requireRole, router } from "../../trpc/init";
 import { listAvailabilityInput, listAvailabilityOutput } from "./availability.schemas";
 import { listAvailability } from "./availability.service";
+import { syncParse } from "../../lib/zod";
 
 export const availabilityRouter = router({
   list: readProcedure
@@ -17,7 +18,7 @@ export const availabilityRouter = router({
         protect: true,
       },
     })
-    .input(listAvailabilityInput)
-    .output(listAvailabilityOutput)
+    .input(syncParse(listAvailabilityInput))
+    .output(syncParse(listAvailabilityOutput))
     .query(({ ctx, input }) => listAvailability(ctx.db, input)),
 });

@@ -1,5 +1,5 @@
 import { Prisma, type Db } from "../../db/client";
-import { RowError } from "../../lib/errors";
+import { DomainError, RowError } from "../../lib/errors";
 
 /** What a write needs to know about an article. */
 export interface ArticleInfo {
@@ -28,17 +28,37 @@ export interface ArticleRef {
   codice?: string;
 }
 
+/** Warehouses a request names, by field (`magazzino`, `magazzino_origine`); undefined when not given. */
+export type WarehouseFields = Record<string, number | undefined>;
+
+export function warehouseIds(fields: WarehouseFields): number[] {
+  return Object.values(fields).filter((v): v is number => v !== undefined);
+}
+
+/** Refuses the request when a named warehouse is not among those found. */
+export function assertWarehousesFound(fields: WarehouseFields, found: Set<number>): void {
+  for (const [campo, id] of Object.entries(fields)) {
+    if (id !== undefined && !found.has(id)) throw new DomainError("magazzino_non_trovato", `Il magazzino ${id} non esiste.`, { campo });
+  }
+}
+
 /**
  * Loads every article the rows mention, by code and by EAN, in one query; with `withPrice`, each
  * with its suggested purchase price (last arrival, else last purchase order, else standard cost).
+ * With `warehouses`, the same statement checks that the request's warehouses exist and refuses the
+ * request (magazzino_non_trovato) when one does not: a write's first round trip does both.
  */
-export async function loadArticles(db: Db, refs: ArticleRef[], opts: { withPrice?: boolean } = {}) {
+export async function loadArticles(db: Db, refs: ArticleRef[], opts: { withPrice?: boolean; warehouses?: WarehouseFields } = {}) {
   const codici = [...new Set(refs.flatMap((r) => (r.codice === undefined ? [] : [r.codice])))];
   const eans = [...new Set(refs.flatMap((r) => (r.ean === undefined ? [] : [r.ean])))];
   const price = opts.withPrice ? Prisma.sql`, ${SUGGESTED_PRICE} AS prezzo_suggerito` : Prisma.empty;
-  const rows = await db.$queryRaw<ArticleInfo[]>`
-    SELECT a.id, a.codice, a.ean, a.descrizione, a.gestione_lotti, a.ha_varianti ${price}
-      FROM articoli a WHERE a.codice = ANY(${codici}::text[]) OR a.ean = ANY(${eans}::text[])`;
+  // One row at least (the warehouses found), then one per article; the article columns are null when none matched.
+  const found = await db.$queryRaw<(ArticleInfo & { magazzini_trovati: number[] })[]>`
+    SELECT w.trovati AS magazzini_trovati, a.id, a.codice, a.ean, a.descrizione, a.gestione_lotti, a.ha_varianti ${price}
+      FROM (SELECT coalesce(array_agg(id), '{}') AS trovati FROM magazzini WHERE id = ANY(${warehouseIds(opts.warehouses ?? {})}::int[])) w
+      LEFT JOIN articoli a ON a.codice = ANY(${codici}::text[]) OR a.ean = ANY(${eans}::text[])`;
+  if (opts.warehouses) assertWarehousesFound(opts.warehouses, new Set(found[0]?.magazzini_trovati ?? []));
+  const rows: ArticleInfo[] = found.filter((r) => r.id !== null).map(({ magazzini_trovati: _, ...article }) => article);
   const byCode = new Map(rows.map((r) => [r.codice, r]));
   const byEan = new Map(rows.filter((r) => r.ean !== null).map((r) => [r.ean!, r]));
   const templates = rows.filter((r) => r.ha_varianti).map((r) => r.id);

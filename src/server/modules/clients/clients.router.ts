@@ -2,13 +2,14 @@ import { readProcedure, requireRole, router } from "../../trpc/init";
 import { assertPeriod } from "../lists/lists";
 import { listClientsInput, listClientsOutput } from "./clients.schemas";
 import { listClients } from "./clients.service";
+import { syncParse } from "../../lib/zod";
 
 export const clientsRouter = router({
   list: readProcedure
     .use(requireRole("responsabile"))
     .meta({ openapi: { method: "GET", path: "/clienti", tags: ["Clienti"], summary: "Elenco dei clienti", protect: true } })
-    .input(listClientsInput)
-    .output(listClientsOutput)
+    .input(syncParse(listClientsInput))
+    .output(syncParse(listClientsOutput))
     .query(({ ctx, input }) => {
       assertPeriod(input.da, input.a);
       return listClients(ctx.db, input, ctx.config.SERVICE_TIME_ZONE);

@@ -1,6 +1,7 @@
 import { readProcedure, router } from "../../trpc/init";
 import { listLotsInput, listLotsOutput } from "./lots.schemas";
 import { listOpenLots } from "./lots.service";
+import { syncParse } from "../../lib/zod";
 
 export const lotsRouter = router({
   listOpen: readProcedure
@@ -13,7 +14,7 @@ export const lotsRouter = router({
         protect: true,
       },
     })
-    .input(listLotsInput)
-    .output(listLotsOutput)
+    .input(syncParse(listLotsInput))
+    .output(syncParse(listLotsOutput))
     .query(({ ctx, input }) => listOpenLots(ctx.db, input.id, input.magazzino)),
 });

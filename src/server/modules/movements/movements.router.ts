@@ -3,6 +3,7 @@ import { idempotentWrite, originOf } from "../../trpc/write";
 import { assertPeriod } from "../lists/lists";
 import { listMovementsInput, listMovementsOutput, writeMovementsInput, writeMovementsOutput } from "./movements.schemas";
 import { listMovements, writeMovements } from "./movements.service";
+import { syncParse } from "../../lib/zod";
 
 export const movementsRouter = router({
   // Users: manual movements and the ledger are a manager's (operators receive goods and count stock).
@@ -20,8 +21,8 @@ export const movementsRouter = router({
         protect: true,
       },
     })
-    .input(writeMovementsInput)
-    .output(writeMovementsOutput)
+    .input(syncParse(writeMovementsInput))
+    .output(syncParse(writeMovementsOutput))
     .mutation(({ ctx, input }) =>
       idempotentWrite(ctx, { path: "/movimenti", input }, async (tx) => ({
         status: 200,
@@ -40,8 +41,8 @@ export const movementsRouter = router({
         protect: true,
       },
     })
-    .input(listMovementsInput)
-    .output(listMovementsOutput)
+    .input(syncParse(listMovementsInput))
+    .output(syncParse(listMovementsOutput))
     .query(({ ctx, input }) => {
       assertPeriod(input.da, input.a);
       return listMovements(ctx.db, input, ctx.config.SERVICE_TIME_ZONE);

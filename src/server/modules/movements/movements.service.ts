@@ -3,7 +3,15 @@ import { businessDate, formatDate, formatInstant } from "../../lib/dates";
 import { canonical, canonicalOrNull, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import { authorColumns, type Actor } from "../auth/actor";
-import { loadArticles, resolveArticle, SUGGESTED_PRICE, type ArticleInfo } from "../catalogue/articles";
+import {
+  assertWarehousesFound,
+  loadArticles,
+  resolveArticle,
+  SUGGESTED_PRICE,
+  warehouseIds,
+  type ArticleInfo,
+  type WarehouseFields,
+} from "../catalogue/articles";
 import { cutPage, syncBound } from "../lists/lists";
 import {
   MAX_MOVEMENT_ROWS,
@@ -92,15 +100,9 @@ export async function createOperation(tx: Tx, origine: Origine, actor: Actor): P
   return row!.id;
 }
 
-export async function assertWarehouses(db: Db, fields: Record<string, number | undefined>): Promise<void> {
-  const ids = Object.values(fields).filter((v): v is number => v !== undefined);
-  const found = new Set(
-    (await db.$queryRaw<{ id: number }[]>`SELECT id FROM magazzini WHERE id = ANY(${ids}::int[])`).map((r) => r.id),
-  );
-  for (const [campo, id] of Object.entries(fields)) {
-    if (id !== undefined && !found.has(id))
-      throw new DomainError("magazzino_non_trovato", `Il magazzino ${id} non esiste.`, { campo });
-  }
+export async function assertWarehouses(db: Db, fields: WarehouseFields): Promise<void> {
+  const found = await db.$queryRaw<{ id: number }[]>`SELECT id FROM magazzini WHERE id = ANY(${warehouseIds(fields)}::int[])`;
+  assertWarehousesFound(fields, new Set(found.map((r) => r.id)));
 }
 
 /** Lot given back or taken: the lot's residual moves with a guard, so it never goes negative. */
@@ -169,7 +171,10 @@ export async function writeMovements(
       campo: "righe",
     });
   }
-  await assertWarehouses(tx, { magazzino: input.magazzino, magazzino_origine: input.magazzino_origine });
+  const index = await loadArticles(tx, input.righe, {
+    withPrice: input.righe.some((r) => r.prezzo === undefined),
+    warehouses: { magazzino: input.magazzino, magazzino_origine: input.magazzino_origine },
+  });
   if (input.operazione !== undefined) {
     const [op] = await tx.$queryRaw<{ id: number }[]>`
       SELECT id FROM operazioni WHERE id = ${input.operazione} AND origine = ${opts.origine}`;
@@ -182,7 +187,6 @@ export async function writeMovements(
     }
   }
 
-  const index = await loadArticles(tx, input.righe, { withPrice: input.righe.some((r) => r.prezzo === undefined) });
   const outcomes: WriteMovementsOutput["righe"] = [];
   const planned: PlannedRow[] = [];
   input.righe.forEach((r, indice) => {
@@ -266,38 +270,42 @@ export async function writeMovements(
   return { operazione, scritte, rifiutate: outcomes.length - scritte, righe: outcomes };
 }
 
+/** A movement as the list reads it: decimals and the date leave the database in the contract's form. */
 interface MovementRow {
   id: number;
   operazione_id: number;
-  data: Date;
-  registrato_il: Date;
+  /** YYYY-MM-DD. */
+  data: string;
+  /** Milliseconds since the epoch: formatted in the service zone without a Date per row. */
+  registrato_ms: number;
   origine: MovementOutput["origine"];
   natura: MovementOutput["natura"];
   causale: string | null;
   magazzino_id: number;
   articolo_id: number;
   articolo_codice: string;
-  quantita: Prisma.Decimal;
-  prezzo: Prisma.Decimal | null;
+  /** Canonical decimals (`trim_scale(…)::text`, as in availability.service.ts). */
+  quantita: string;
+  prezzo: string | null;
   lotto: string | null;
   riferimento_tipo: "riga_ordine" | "documento_vendita" | "movimento" | null;
   riferimento_id: number | null;
   annulla_id: number | null;
 }
 
-export function toMovementOutput(r: MovementRow, timeZone: string): MovementOutput {
+function toMovementOutput(r: MovementRow, timeZone: string): MovementOutput {
   return {
     id: r.id,
     operazione: r.operazione_id,
-    data: formatDate(r.data),
-    registrato_il: formatInstant(timeZone, r.registrato_il),
+    data: r.data,
+    registrato_il: formatInstant(timeZone, r.registrato_ms),
     origine: r.origine,
     natura: r.natura,
     causale: r.causale,
     magazzino: r.magazzino_id,
     articolo: { id: r.articolo_id, codice: r.articolo_codice },
-    quantita: canonical(r.quantita),
-    prezzo: canonicalOrNull(r.prezzo),
+    quantita: r.quantita,
+    prezzo: r.prezzo,
     lotto: r.lotto,
     riferimento: r.riferimento_tipo && r.riferimento_id !== null ? { tipo: r.riferimento_tipo, id: r.riferimento_id } : null,
     annulla: r.annulla_id,
@@ -317,15 +325,16 @@ export async function listMovements(db: Db, input: ListMovementsInput, timeZone:
   if (input.origine !== undefined) filters.push(Prisma.sql`m.origine = ${input.origine}`);
   if (input.operazione !== undefined) filters.push(Prisma.sql`m.operazione_id = ${input.operazione}`);
   const rows = await db.$queryRaw<MovementRow[]>`
-    SELECT m.id, m.operazione_id, m.data, m.registrato_il, m.origine, m.natura, m.causale, m.magazzino_id,
-           m.articolo_id, a.codice AS articolo_codice, m.quantita, m.prezzo, l.codice AS lotto,
-           m.riferimento_tipo, m.riferimento_id, m.annulla_id
+    SELECT m.id, m.operazione_id, to_char(m.data, 'YYYY-MM-DD') AS data,
+           floor(extract(epoch FROM m.registrato_il) * 1000)::float8 AS registrato_ms, m.origine, m.natura, m.causale,
+           m.magazzino_id, m.articolo_id, a.codice AS articolo_codice, trim_scale(m.quantita)::text AS quantita,
+           trim_scale(m.prezzo)::text AS prezzo, l.codice AS lotto, m.riferimento_tipo, m.riferimento_id, m.annulla_id
       FROM movimenti m
       JOIN articoli a ON a.id = m.articolo_id
       LEFT JOIN lotti l ON l.id = m.lotto_id
      WHERE ${Prisma.join(filters, " AND ")}
      ORDER BY m.id
      LIMIT ${limite + 1}`;
-  const page = cutPage(rows, limite, bound, dopo);
-  return { movimenti: page.rows.map((r) => toMovementOutput(r, timeZone)), altri: page.altri, cursore: page.cursore };
+  const cut = cutPage(rows, limite, bound, dopo);
+  return { movimenti: cut.rows.map((r) => toMovementOutput(r, timeZone)), altri: cut.altri, cursore: cut.cursore };
 }

@@ -3,13 +3,14 @@ import { idempotentWrite } from "../../trpc/write";
 import { assertPeriod } from "../lists/lists";
 import { createSaleInput, listSalesInput, listSalesOutput, saleDocumentOutput } from "./sales.schemas";
 import { createSale, listSales } from "./sales.service";
+import { syncParse } from "../../lib/zod";
 
 export const salesRouter = router({
   // Operator screens only: the contract gives integrators no way to issue documents.
   create: writeProcedure
     .use(requireRole("responsabile"))
-    .input(createSaleInput)
-    .output(saleDocumentOutput)
+    .input(syncParse(createSaleInput))
+    .output(syncParse(saleDocumentOutput))
     .mutation(({ ctx, input }) =>
       idempotentWrite(ctx, { path: "/documenti-vendita", input }, async (tx) => ({
         status: 200,
@@ -28,8 +29,8 @@ export const salesRouter = router({
         protect: true,
       },
     })
-    .input(listSalesInput)
-    .output(listSalesOutput)
+    .input(syncParse(listSalesInput))
+    .output(syncParse(listSalesOutput))
     .query(({ ctx, input }) => {
       assertPeriod(input.da, input.a);
       return listSales(ctx.db, input);

@@ -5,7 +5,7 @@ import { DomainError, RowError, type FieldProblem } from "../../lib/errors";
 import { authorColumns, type Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleIndex, type ArticleInfo } from "../catalogue/articles";
 import { cutPage, syncBound } from "../lists/lists";
-import { appendToLedger, assertWarehouses, createOperation, suggestedPrices, unloadLot, type LedgerRow } from "../movements/movements.service";
+import { appendToLedger, createOperation, suggestedPrices, unloadLot, type LedgerRow } from "../movements/movements.service";
 import { MAX_SALES_ROWS, type CreateSaleInput, type ListSalesInput, type SaleDocumentOutput } from "./sales.schemas";
 
 type Tipo = CreateSaleInput["tipo"];
@@ -108,9 +108,7 @@ export async function createSale(
   if (!client) {
     throw new DomainError("richiesta_non_valida", `Il cliente ${input.cliente} non esiste: sceglierne uno dall'anagrafica clienti.`, { campo: "cliente" });
   }
-  await assertWarehouses(tx, { magazzino: input.magazzino });
-
-  const index = await loadArticles(tx, input.righe);
+  const index = await loadArticles(tx, input.righe, { warehouses: { magazzino: input.magazzino } });
   const refused = new Map<number, RowError>();
   const planned: PlannedRow[] = [];
   input.righe.forEach((r, i) => {

@@ -2,23 +2,24 @@ import { inTransaction } from "../../db/transaction";
 import { adminProcedure, router } from "../../trpc/init";
 import { createUserInput, listUsersOutput, setPasswordInput, updateUserInput, userOutput } from "./users.schemas";
 import { createUser, listUsers, setUserPassword, updateUser } from "./users.service";
+import { syncParse } from "../../lib/zod";
 
 /** Users of the operator UI: administrators only, from the UI (the CLI creates the first ones). */
 export const usersRouter = router({
-  list: adminProcedure.output(listUsersOutput).query(async ({ ctx }) => ({ utenti: await listUsers(ctx.db) })),
+  list: adminProcedure.output(syncParse(listUsersOutput)).query(async ({ ctx }) => ({ utenti: await listUsers(ctx.db) })),
 
   create: adminProcedure
-    .input(createUserInput)
-    .output(userOutput)
+    .input(syncParse(createUserInput))
+    .output(syncParse(userOutput))
     .mutation(({ ctx, input }) => createUser(ctx.db, input)),
 
   update: adminProcedure
-    .input(updateUserInput)
-    .output(userOutput)
+    .input(syncParse(updateUserInput))
+    .output(syncParse(userOutput))
     .mutation(({ ctx, input }) => inTransaction(ctx.db, (tx) => updateUser(tx, ctx.actor, input))),
 
   setPassword: adminProcedure
-    .input(setPasswordInput)
-    .output(userOutput)
+    .input(syncParse(setPasswordInput))
+    .output(syncParse(userOutput))
     .mutation(({ ctx, input }) => setUserPassword(ctx.db, input)),
 });
