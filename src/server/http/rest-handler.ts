@@ -16,7 +16,7 @@ import { toErrorResponse, type ErrorResponse } from "./errors";
  * error body for every failure. Procedures do the rest.
  *
  * The core (`serveRest`) reads a transport-neutral request: the custom server hands it Node's request
- * as is (http/node-adapter.ts), the Next route and the tests a Fetch `Request` (`handleRestRequest`).
+ * as is (`serveNodeRest`), the Next route and the tests a Fetch `Request` (`handleRestRequest`).
  */
 
 /** A request as the REST core reads it. */
