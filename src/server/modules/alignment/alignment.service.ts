@@ -87,21 +87,17 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
   const current = new Map<string, { quantita: string; lotId?: number }>();
   const articleIds = [...new Set(valid.map((u) => u.article.id))].sort((a, b) => a - b);
 
-  if (write && articleIds.length > 0) {
-    // Rows that do not exist yet are created, so that they can be locked like the others.
-    await tx.$executeRaw`
-      INSERT INTO giacenze (articolo_id, magazzino_id, quantita)
-      SELECT id, ${magazzino}, 0 FROM unnest(${articleIds}::int[]) AS id
-      ON CONFLICT DO NOTHING`;
-    if (lotted.length > 0) {
+  // Lots before balances, as every writer locks them (a movement takes its lot, then its balances).
+  // That includes creating missing rows: a new balance row is held until commit, so creating balances
+  // before locking the lots would deadlock with a movement that holds a lot and waits for a balance.
+  if (lotted.length > 0) {
+    if (write) {
+      // Lots that do not exist yet are created, so that they can be locked like the others.
       await tx.$executeRaw`
         INSERT INTO lotti (articolo_id, magazzino_id, codice, residua)
         SELECT a, ${magazzino}, c, 0 FROM unnest(${lotted.map((u) => u.article.id)}::int[], ${lotted.map((u) => u.lotto!)}::text[]) AS t(a, c)
         ON CONFLICT DO NOTHING`;
     }
-  }
-  if (lotted.length > 0) {
-    // Lots first, then balances: the order movement writers lock them in.
     const lots = await tx.$queryRaw<{ id: number; articolo_id: number; codice: string; residua: Prisma.Decimal }[]>`
       SELECT l.id, l.articolo_id, l.codice, l.residua FROM lotti l
         JOIN unnest(${lotted.map((u) => u.article.id)}::int[], ${lotted.map((u) => u.lotto!)}::text[]) AS t(a, c)
@@ -110,6 +106,13 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
        ORDER BY l.id
        ${write ? Prisma.sql`FOR UPDATE OF l` : Prisma.empty}`;
     for (const l of lots) current.set(unitKey(l.articolo_id, l.codice), { quantita: l.residua.toString(), lotId: l.id });
+  }
+  if (write && articleIds.length > 0) {
+    // Likewise the balances that do not exist yet.
+    await tx.$executeRaw`
+      INSERT INTO giacenze (articolo_id, magazzino_id, quantita)
+      SELECT id, ${magazzino}, 0 FROM unnest(${articleIds}::int[]) AS id
+      ON CONFLICT DO NOTHING`;
   }
   if (plain.length > 0 || (write && articleIds.length > 0)) {
     const balances = await tx.$queryRaw<{ articolo_id: number; quantita: Prisma.Decimal }[]>`
