@@ -25,8 +25,14 @@ test("movimento manuale (carico) e elenco dei movimenti con filtri", async ({ br
 test("documento di vendita: emissione con totali, poi nell'elenco", async ({ browser }) => {
   const { page, context } = await newSession(browser, "responsabile", 1280);
   await page.goto("/vendite/nuovo");
-  await page.getByTestId("campo-cliente").click();
-  await page.getByRole("option").first().click();
+  // The picker asks the server as the operator types: part of the name in any case, or the VAT
+  // number (which is not in the option's label, so only the server can match it).
+  await page.getByTestId("campo-cliente").fill("meccanica fer");
+  await expect(page.getByRole("option")).toHaveCount(1);
+  await page.getByTestId("campo-cliente").fill("04512980360");
+  await expect(page.getByRole("option")).toHaveCount(1);
+  await page.getByRole("option", { name: /Officina Meccanica Ferrari/ }).click();
+  await expect(page.getByTestId("campo-cliente")).toHaveValue(/Officina Meccanica Ferrari/);
   await page.getByTestId("campo-magazzino").click();
   await page.getByRole("option", { name: /BO-CENTRALE/ }).click();
   await page.getByTestId("riga-0-articolo").fill("NASTRO-AM-50");

@@ -48,6 +48,7 @@ const TABLE: Record<string, { role: Role | null; call: Call }> = {
   "alignment.align": { role: "operatore", call: (c) => c.alignment.align({ magazzino: m1, simula: true, righe: [{ codice: "VITE", contato: 1 }] }) },
   "availability.list": { role: "responsabile", call: (c) => c.availability.list({}) },
   "movements.list": { role: "responsabile", call: (c) => c.movements.list({}) },
+  "clients.search": { role: "responsabile", call: (c) => c.clients.search({ cerca: "" }) },
   "movements.write": { role: "responsabile", call: (c) => c.movements.write({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE", quantita: 1 }] }) },
   "clients.list": { role: "responsabile", call: (c) => c.clients.list({}) },
   "sales.list": { role: "responsabile", call: (c) => c.sales.list({}) },

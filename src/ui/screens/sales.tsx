@@ -1,5 +1,6 @@
 "use client";
 import { ActionIcon, Alert, Badge, Button, Card, Group, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRef, useState } from "react";
@@ -26,11 +27,37 @@ const emptyRow = (): DraftRow => ({ articolo: "", quantita: "", prezzo: "", scon
 /** A person writes "12,50": the contract wants "12.50". */
 const decimalText = (s: string) => s.trim().replace(",", ".");
 
-function useClients() {
+/**
+ * The client field: the server searches by code, name or VAT number as the operator types (a shop
+ * may have thousands of clients); with nothing typed, the first 20 by name.
+ */
+function ClientPicker({ value, onChange }: { value: string | null; onChange: (id: string | null) => void }) {
   const trpc = useTRPC();
-  // Clients change rarely and a shop has a few hundred: the first pages are enough for a picker.
-  const q = useQuery({ ...trpc.clients.list.queryOptions({ limite: "100" }), staleTime: 60_000 });
-  return q.data?.clienti ?? [];
+  const [search, setSearch] = useState("");
+  const [cerca] = useDebouncedValue(search.trim(), 200);
+  const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
+  const q = useQuery({ ...trpc.clients.search.queryOptions({ cerca }), placeholderData: keepPreviousData, staleTime: 30_000 });
+  const options = (q.data?.clienti ?? []).map((c) => ({ value: String(c.id), label: `${c.ragione_sociale} (${c.codice})` }));
+  // The chosen client stays selectable (and its name shown) whatever the current search returned.
+  const data = chosen && !options.some((o) => o.value === chosen.value) ? [chosen, ...options] : options;
+  return (
+    <Select
+      label="Cliente"
+      placeholder="Codice, nome o partita IVA"
+      searchable
+      searchValue={search}
+      onSearchChange={setSearch}
+      filter={({ options: all }) => all}
+      data={data}
+      value={value}
+      onChange={(id, option) => {
+        setChosen(option ? { value: option.value, label: option.label } : null);
+        onChange(id);
+      }}
+      nothingFoundMessage={q.isFetching ? "Ricerca…" : "Nessun cliente trovato"}
+      data-testid="campo-cliente"
+    />
+  );
 }
 
 export function SalesListScreen() {
@@ -93,7 +120,6 @@ export function SaleFormScreen() {
   const client = useTRPCClient();
   const queryClient = useQueryClient();
   const trpc = useTRPC();
-  const clienti = useClients();
   const { options: warehouseOptions } = useWarehouses();
   const [tipo, setTipo] = useState<Tipo>("ddt");
   const [cliente, setCliente] = useState<string | null>(null);
@@ -162,14 +188,7 @@ export function SaleFormScreen() {
         ]}
       />
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-        <Select
-          label="Cliente"
-          searchable
-          data={clienti.map((c) => ({ value: String(c.id), label: `${c.ragione_sociale} (${c.codice})` }))}
-          value={cliente}
-          onChange={setCliente}
-          data-testid="campo-cliente"
-        />
+        <ClientPicker value={cliente} onChange={setCliente} />
         <Select label="Magazzino" data={warehouseOptions} value={magazzino} onChange={setMagazzino} allowDeselect={false} data-testid="campo-magazzino" />
         <TextInput label="Data (predefinita oggi)" type="date" value={data} onChange={(e) => setData(e.currentTarget.value)} />
       </SimpleGrid>

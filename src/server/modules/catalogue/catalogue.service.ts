@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client";
 import type { SearchArticlesInput } from "./catalogue.schemas";
+import { containsPattern } from "../../lib/sql";
 
 export async function listWarehouses(db: Db) {
   return db.magazzino.findMany({ orderBy: { codice: "asc" }, select: { id: true, codice: true, nome: true } });
@@ -17,7 +18,7 @@ export async function listSuppliers(db: Db) {
 /** Articles for pickers: an exact code or EAN first, then codes and descriptions containing the text. */
 export async function searchArticles(db: Db, input: SearchArticlesInput) {
   const text = input.cerca;
-  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = containsPattern(text);
   return db.$queryRaw<{ id: number; codice: string; ean: string | null; descrizione: string; gestione_lotti: boolean; ha_varianti: boolean }[]>`
     SELECT id, codice, ean, descrizione, gestione_lotti, ha_varianti
       FROM articoli

@@ -1,7 +1,7 @@
 import { readProcedure, requireRole, router } from "../../trpc/init";
 import { assertPeriod } from "../lists/lists";
-import { listClientsInput, listClientsOutput } from "./clients.schemas";
-import { listClients } from "./clients.service";
+import { listClientsInput, listClientsOutput, searchClientsInput, searchClientsOutput } from "./clients.schemas";
+import { listClients, searchClients } from "./clients.service";
 import { syncParse } from "../../lib/zod";
 
 export const clientsRouter = router({
@@ -14,4 +14,11 @@ export const clientsRouter = router({
       assertPeriod(input.da, input.a);
       return listClients(ctx.db, input, ctx.config.SERVICE_TIME_ZONE);
     }),
+
+  // The sales form's picker: a shop may have thousands of clients, more than one page of the list.
+  search: readProcedure
+    .use(requireRole("responsabile"))
+    .input(syncParse(searchClientsInput))
+    .output(syncParse(searchClientsOutput))
+    .query(async ({ ctx, input }) => ({ clienti: await searchClients(ctx.db, input.cerca) })),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { typeError } from "../../lib/zod";
 import { listParams, pageShape, periodParams } from "../lists/lists";
 
 export const listClientsInput = z.strictObject({ ...listParams(100), ...periodParams });
@@ -21,3 +22,11 @@ export const clientOutput = z.object({
 });
 
 export const listClientsOutput = z.object({ clienti: z.array(clientOutput), ...pageShape });
+
+/** The screens' client picker (tRPC only: REST clients sync the whole list with GET /clienti). */
+export const searchClientsInput = z.strictObject({
+  cerca: z.string({ error: typeError("deve essere una stringa") }).trim().max(64, "al massimo 64 caratteri"),
+});
+export const searchClientsOutput = z.object({
+  clienti: z.array(z.object({ id: z.number().int(), codice: z.string(), ragione_sociale: z.string(), partita_iva: z.string().nullable() })),
+});

@@ -1,5 +1,6 @@
 import { Prisma, type Db } from "../../db/client";
 import { formatInstant } from "../../lib/dates";
+import { containsPattern } from "../../lib/sql";
 import { cutPage, syncBound } from "../lists/lists";
 import type { ListClientsInput } from "./clients.schemas";
 
@@ -41,4 +42,14 @@ export async function listClients(db: Db, input: ListClientsInput, timeZone: str
     altri: page.altri,
     cursore: page.cursore,
   };
+}
+
+/** Clients a picker offers: by code, name or VAT number, up to 20; without text, the first 20 by name. */
+export async function searchClients(db: Db, cerca: string) {
+  return db.$queryRaw<{ id: number; codice: string; ragione_sociale: string; partita_iva: string | null }[]>`
+    SELECT id, codice, ragione_sociale, partita_iva
+      FROM clienti
+     WHERE ${cerca} = '' OR codice ILIKE ${containsPattern(cerca)} OR ragione_sociale ILIKE ${containsPattern(cerca)} OR partita_iva = ${cerca}
+     ORDER BY upper(codice) = upper(${cerca}) DESC, ragione_sociale, id
+     LIMIT 20`;
 }
