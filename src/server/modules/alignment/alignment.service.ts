@@ -83,7 +83,10 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
   });
 
   const plain = valid.filter((u) => u.lotto === null);
-  const lotted = valid.filter((u) => u.lotto !== null);
+  // In the order every writer takes lots in: article, then lot code (code points, as COLLATE "C").
+  const lotted = valid
+    .filter((u) => u.lotto !== null)
+    .sort((x, y) => x.article.id - y.article.id || (x.lotto! < y.lotto! ? -1 : x.lotto! > y.lotto! ? 1 : 0));
   const current = new Map<string, { quantita: string; lotId?: number }>();
   const articleIds = [...new Set(valid.map((u) => u.article.id))].sort((a, b) => a - b);
 
@@ -103,7 +106,7 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
         JOIN unnest(${lotted.map((u) => u.article.id)}::int[], ${lotted.map((u) => u.lotto!)}::text[]) AS t(a, c)
           ON l.articolo_id = t.a AND l.codice = t.c
        WHERE l.magazzino_id = ${magazzino}
-       ORDER BY l.id
+       ORDER BY l.articolo_id, l.codice COLLATE "C"
        ${write ? Prisma.sql`FOR UPDATE OF l` : Prisma.empty}`;
     for (const l of lots) current.set(unitKey(l.articolo_id, l.codice), { quantita: l.residua.toString(), lotId: l.id });
   }

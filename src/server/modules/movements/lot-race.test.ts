@@ -73,3 +73,66 @@ test("random unloads and transfers racing: accepted quantities equal the lot's d
 test("the database itself refuses a negative lot, whatever the code does", async () => {
   await expect(t.pool.query("UPDATE lotti SET residua = -1 WHERE codice = 'L1'")).rejects.toThrow(/lotti_residua_check/);
 });
+
+/**
+ * One lock order for lots across writers (article, then lot code), whatever the rows' order and the
+ * lots' ids: a request waiting for one lot must not already hold another that sorts after it. Lot
+ * "B" is created first (lower id) and "A" second; a gate holds "A"; a request naming B then A must
+ * wait on A while B stays free. Taken in row order (or by id) it would hold B: two such requests in
+ * opposite orders deadlock.
+ */
+async function waitsOnLotWithoutHolding(send: () => Promise<{ status: number; body: any }>, magazzino: number) {
+  const gate = await t.pool.connect();
+  const probe = await t.pool.connect();
+  try {
+    await gate.query("BEGIN");
+    await gate.query("SELECT id FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = 'A' FOR UPDATE", [articolo, magazzino]);
+    const pending = send();
+    let waiting = false;
+    for (let i = 0; i < 100 && !waiting; i++) {
+      const { rows } = await t.pool.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%lotti%'`,
+      );
+      waiting = rows[0].n > 0;
+      if (!waiting) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(waiting).toBe(true);
+    await probe.query("BEGIN");
+    const free = await probe
+      .query("SELECT id FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = 'B' FOR UPDATE NOWAIT", [articolo, magazzino])
+      .then(() => true, () => false);
+    await probe.query("ROLLBACK");
+    await gate.query("COMMIT");
+    const res = await pending;
+    expect(res.status).toBe(200);
+    return free;
+  } finally {
+    await gate.query("ROLLBACK").catch(() => {});
+    await probe.query("ROLLBACK").catch(() => {});
+    gate.release();
+    probe.release();
+  }
+}
+
+test("movements and alignments take lots in one order (article, code), not the rows' order or the lots' ids", async () => {
+  const w = (await seedWarehouse(t.prisma, "M-ORD")).id;
+  for (const lotto of ["B", "A"]) {
+    await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: w, righe: [{ codice: "FARINA", quantita: 10, lotto }] } });
+  }
+  const unload = () =>
+    rest("POST", "/movimenti", {
+      key,
+      body: { natura: "scarico", magazzino: w, righe: [{ codice: "FARINA", quantita: 1, lotto: "B" }, { codice: "FARINA", quantita: 1, lotto: "A" }] },
+    });
+  expect(await waitsOnLotWithoutHolding(unload, w)).toBe(true);
+  const align = () =>
+    rest("POST", "/giacenze/allinea", {
+      key,
+      body: { magazzino: w, righe: [{ codice: "FARINA", lotto: "B", contato: 5 }, { codice: "FARINA", lotto: "A", contato: 5 }] },
+    });
+  expect(await waitsOnLotWithoutHolding(align, w)).toBe(true);
+  // The ledger keeps the rows' order whatever order the lots were taken in.
+  const r = await unload();
+  expect(r.body.righe.map((o: { esito: string }) => o.esito)).toEqual(["scritta", "scritta"]);
+  expect(r.body.righe[0].movimento).toBeLessThan(r.body.righe[1].movimento);
+});

@@ -217,37 +217,48 @@ export async function writeMovements(
     }
   });
 
-  const ledger: LedgerRow[] = [];
-  const ledgerOf: { indice: number; first: number; count: number }[] = [];
-  for (const p of planned) {
+  // Lots first, in one order (article, lot, row), as sales and the alignment take them, so that two
+  // requests on the same lots queue instead of deadlocking; a transfer takes its source, then its
+  // destination. The ledger keeps the rows' order.
+  const lots = new Map<number, { from: number | null; to: number | null }>();
+  const lotted = planned
+    .filter((p) => p.lotto !== undefined)
+    .sort((x, y) => x.article.id - y.article.id || (x.lotto! < y.lotto! ? -1 : x.lotto! > y.lotto! ? 1 : 0) || x.indice - y.indice);
+  for (const p of lotted) {
     try {
-      const prezzo = p.prezzo ?? canonicalOrNull(p.article.prezzo_suggerito);
-      const rows: LedgerRow[] = [];
-      const base = { natura: input.natura, articolo: p.article.id, prezzo } as const;
       if (input.natura === "carico") {
-        const lotto = p.lotto === undefined ? null : await loadLot(tx, p.article.id, input.magazzino, p.lotto, p.scadenza ?? null, p.quantita);
-        rows.push({ ...base, magazzino: input.magazzino, quantita: p.quantita, lotto });
+        lots.set(p.indice, { from: null, to: await loadLot(tx, p.article.id, input.magazzino, p.lotto!, p.scadenza ?? null, p.quantita) });
       } else if (input.natura === "scarico") {
-        const lotto = p.lotto === undefined ? null : (await unloadLot(tx, p.article, input.magazzino, p.lotto, p.quantita)).id;
-        rows.push({ ...base, magazzino: input.magazzino, quantita: `-${p.quantita}`, lotto });
+        lots.set(p.indice, { from: (await unloadLot(tx, p.article, input.magazzino, p.lotto!, p.quantita)).id, to: null });
       } else {
-        const from = input.magazzino_origine!;
-        let lotFrom: number | null = null;
-        let lotTo: number | null = null;
-        if (p.lotto !== undefined) {
-          const source = await unloadLot(tx, p.article, from, p.lotto, p.quantita);
-          lotFrom = source.id;
-          lotTo = await loadLot(tx, p.article.id, input.magazzino, p.lotto, source.scadenza ? formatDate(source.scadenza) : null, p.quantita);
-        }
-        rows.push({ ...base, magazzino: from, quantita: `-${p.quantita}`, lotto: lotFrom });
-        rows.push({ ...base, magazzino: input.magazzino, quantita: p.quantita, lotto: lotTo });
+        const source = await unloadLot(tx, p.article, input.magazzino_origine!, p.lotto!, p.quantita);
+        const to = await loadLot(tx, p.article.id, input.magazzino, p.lotto!, source.scadenza ? formatDate(source.scadenza) : null, p.quantita);
+        lots.set(p.indice, { from: source.id, to });
       }
-      ledgerOf.push({ indice: p.indice, first: ledger.length, count: rows.length });
-      ledger.push(...rows);
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
       outcomes[p.indice] = { indice: p.indice, esito: "rifiutata", errore: e.toBody() };
     }
+  }
+
+  const ledger: LedgerRow[] = [];
+  const ledgerOf: { indice: number; first: number; count: number }[] = [];
+  for (const p of planned) {
+    if (outcomes[p.indice]) continue;
+    const lot = lots.get(p.indice) ?? { from: null, to: null };
+    const prezzo = p.prezzo ?? canonicalOrNull(p.article.prezzo_suggerito);
+    const base = { natura: input.natura, articolo: p.article.id, prezzo } as const;
+    const rows: LedgerRow[] =
+      input.natura === "carico"
+        ? [{ ...base, magazzino: input.magazzino, quantita: p.quantita, lotto: lot.to }]
+        : input.natura === "scarico"
+          ? [{ ...base, magazzino: input.magazzino, quantita: `-${p.quantita}`, lotto: lot.from }]
+          : [
+              { ...base, magazzino: input.magazzino_origine!, quantita: `-${p.quantita}`, lotto: lot.from },
+              { ...base, magazzino: input.magazzino, quantita: p.quantita, lotto: lot.to },
+            ];
+    ledgerOf.push({ indice: p.indice, first: ledger.length, count: rows.length });
+    ledger.push(...rows);
   }
 
   let operazione: number | null = null;
