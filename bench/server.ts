@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
 import { progress, seconds, sleep } from "./util";
+import { freePort } from "../src/server/lib/ports";
 
 /**
  * The production server under test: built into its own directory (`.next-bench`, so that a build going
@@ -112,17 +112,6 @@ function restoreTsconfig(file: string, saved: Buffer): void {
 
 /** Cleanup actions run on exit, failure or Ctrl-C (last registered, first run). */
 export const stopOnExit = new Set<() => unknown>();
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface RunningServer {
   pid: number;

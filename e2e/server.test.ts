@@ -5,7 +5,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alive, commandLines, freePort } from "./reliability/harness";
+import { freePort } from "../src/server/lib/ports";
+import { alive, commandLines } from "./reliability/harness";
 
 /**
  * The real service as a user runs it: a production build, `src/server/main.ts` in its own process,

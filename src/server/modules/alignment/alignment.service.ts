@@ -4,7 +4,7 @@ import { canonical, countFromNumber, Decimal } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";
-import { appendToLedger, type LedgerRow } from "../movements/movements.service";
+import { appendToLedger, lotLockOrder, type LedgerRow } from "../movements/movements.service";
 import { MAX_ALIGNMENT_ROWS, type AlignInput, type AlignOutput, type AlignRow } from "./alignment.schemas";
 
 /**
@@ -83,10 +83,8 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
   });
 
   const plain = valid.filter((u) => u.lotto === null);
-  // In the order every writer takes lots in: article, then lot code (code points, as COLLATE "C").
-  const lotted = valid
-    .filter((u) => u.lotto !== null)
-    .sort((x, y) => x.article.id - y.article.id || (x.lotto! < y.lotto! ? -1 : x.lotto! > y.lotto! ? 1 : 0));
+  // In lotLockOrder, the order the lock statement below takes them in too.
+  const lotted = valid.filter((u) => u.lotto !== null).sort(lotLockOrder);
   const current = new Map<string, { quantita: string; lotId?: number }>();
   const articleIds = [...new Set(valid.map((u) => u.article.id))].sort((a, b) => a - b);
 

@@ -1,5 +1,6 @@
 import { Prisma, type Db } from "../../db/client";
 import { DomainError } from "../../lib/errors";
+import { containsPattern } from "../../lib/sql";
 import { cutPage, syncBound } from "../lists/lists";
 import type { AvailabilityRowOutput, ListAvailabilityInput } from "./availability.schemas";
 
@@ -59,7 +60,7 @@ export async function listAvailability(db: Db, input: ListAvailabilityInput) {
       : Prisma.sql`NULL::int[] AS magazzini, NULL::text[] AS giacenze_magazzini`;
 
   // `cerca`: a substring of the code or the description; LIKE's wildcards in the text are literal.
-  const pattern = input.cerca === undefined ? null : `%${input.cerca.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = input.cerca === undefined ? null : containsPattern(input.cerca);
   const matching =
     pattern === null ? Prisma.empty : Prisma.sql`AND (a.codice ILIKE ${pattern} OR a.descrizione ILIKE ${pattern})`;
 

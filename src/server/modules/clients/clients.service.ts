@@ -46,10 +46,11 @@ export async function listClients(db: Db, input: ListClientsInput, timeZone: str
 
 /** Clients a picker offers: by code, name or VAT number, up to 20; without text, the first 20 by name. */
 export async function searchClients(db: Db, cerca: string) {
+  const pattern = containsPattern(cerca);
   return db.$queryRaw<{ id: number; codice: string; ragione_sociale: string; partita_iva: string | null }[]>`
     SELECT id, codice, ragione_sociale, partita_iva
       FROM clienti
-     WHERE ${cerca} = '' OR codice ILIKE ${containsPattern(cerca)} OR ragione_sociale ILIKE ${containsPattern(cerca)} OR partita_iva = ${cerca}
+     WHERE ${cerca} = '' OR codice ILIKE ${pattern} OR ragione_sociale ILIKE ${pattern} OR partita_iva = ${cerca}
      ORDER BY upper(codice) = upper(${cerca}) DESC, ragione_sociale, id
      LIMIT 20`;
 }

@@ -105,6 +105,17 @@ export async function assertWarehouses(db: Db, fields: WarehouseFields): Promise
   assertWarehousesFound(fields, new Set(found.map((r) => r.id)));
 }
 
+/**
+ * The one order in which every writer takes lots (movements, sales, the alignment): article, then
+ * lot code by code points (as SQL's COLLATE "C"), then row. Two requests on the same lots then queue
+ * instead of deadlocking, whatever the order of their rows.
+ */
+export function lotLockOrder(a: { article: { id: number }; lotto?: string | null; indice: number }, b: typeof a): number {
+  const x = a.lotto ?? "";
+  const y = b.lotto ?? "";
+  return a.article.id - b.article.id || (x < y ? -1 : x > y ? 1 : 0) || a.indice - b.indice;
+}
+
 /** Lot given back or taken: the lot's residual moves with a guard, so it never goes negative. */
 export async function unloadLot(tx: Tx, article: ArticleInfo, magazzino: number, codice: string, quantita: string) {
   const [lot] = await tx.$queryRaw<{ id: number; scadenza: Date | null }[]>`
@@ -217,13 +228,12 @@ export async function writeMovements(
     }
   });
 
-  // Lots first, in one order (article, lot, row), as sales and the alignment take them, so that two
-  // requests on the same lots queue instead of deadlocking; a transfer takes its source, then its
-  // destination. The ledger keeps the rows' order.
+  // Lots first, in lotLockOrder; a transfer takes its source, then its destination. The ledger keeps
+  // the rows' order.
   const lots = new Map<number, { from: number | null; to: number | null }>();
   const lotted = planned
     .filter((p) => p.lotto !== undefined)
-    .sort((x, y) => x.article.id - y.article.id || (x.lotto! < y.lotto! ? -1 : x.lotto! > y.lotto! ? 1 : 0) || x.indice - y.indice);
+    .sort(lotLockOrder);
   for (const p of lotted) {
     try {
       if (input.natura === "carico") {

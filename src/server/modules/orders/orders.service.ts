@@ -16,6 +16,13 @@ const orderHeader = {
   magazzino: { select: { id: true, codice: true } },
 } satisfies Prisma.OrdineAcquistoSelect;
 
+type OrderHeaderRow = Prisma.OrdineAcquistoGetPayload<{ select: typeof orderHeader }>;
+
+/** The header as the screens receive it. */
+function headerOutput(o: OrderHeaderRow) {
+  return { id: o.id, numero: o.numero, data: formatDate(o.data), stato: o.stato as Stato, fornitore: o.fornitore, magazzino: o.magazzino };
+}
+
 /** Purchase orders for the operator screens, newest first; open ones only unless asked. */
 export async function listOrders(db: Db, input: ListOrdersInput) {
   const orders = await db.ordineAcquisto.findMany({
@@ -33,15 +40,7 @@ export async function listOrders(db: Db, input: ListOrdersInput) {
     },
   });
   return {
-    ordini: orders.map((o) => ({
-      id: o.id,
-      numero: o.numero,
-      data: formatDate(o.data),
-      stato: o.stato as Stato,
-      fornitore: o.fornitore,
-      magazzino: o.magazzino,
-      righe: o._count.righe,
-    })),
+    ordini: orders.map((o) => ({ ...headerOutput(o), righe: o._count.righe })),
   };
 }
 
@@ -64,12 +63,7 @@ export async function getPrintableOrder(db: Db, id: number): Promise<PrintableOr
   });
   if (!o) throw new DomainError("non_trovato", `L'ordine ${id} non esiste.`);
   return {
-    id: o.id,
-    numero: o.numero,
-    data: formatDate(o.data),
-    stato: o.stato as Stato,
-    fornitore: o.fornitore,
-    magazzino: o.magazzino,
+    ...headerOutput(o),
     righe: o.righe.map((r) => ({
       riga: r.id,
       posizione: r.posizione,

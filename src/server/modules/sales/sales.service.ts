@@ -5,7 +5,7 @@ import { DomainError, RowError, type FieldProblem } from "../../lib/errors";
 import { authorColumns, type Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleIndex, type ArticleInfo } from "../catalogue/articles";
 import { cutPage, syncBound } from "../lists/lists";
-import { appendToLedger, createOperation, suggestedPrices, unloadLot, type LedgerRow } from "../movements/movements.service";
+import { appendToLedger, createOperation, lotLockOrder, suggestedPrices, unloadLot, type LedgerRow } from "../movements/movements.service";
 import { MAX_SALES_ROWS, type CreateSaleInput, type ListSalesInput, type SaleDocumentOutput } from "./sales.schemas";
 
 type Tipo = CreateSaleInput["tipo"];
@@ -119,11 +119,8 @@ export async function createSale(
       refused.set(i, e);
     }
   });
-  // Lots are taken in one order (article, lot, row) so that two documents on the same lots queue
-  // instead of deadlocking. Taken even when another row is already refused, to report every row.
-  const lotted = planned
-    .filter((p) => p.lotto !== undefined)
-    .sort((a, b) => a.article.id - b.article.id || (a.lotto! < b.lotto! ? -1 : a.lotto! > b.lotto! ? 1 : 0) || a.indice - b.indice);
+  // Lots are taken in lotLockOrder, even when another row is already refused, to report every row.
+  const lotted = planned.filter((p) => p.lotto !== undefined).sort(lotLockOrder);
   for (const p of lotted) {
     try {
       p.lottoId = (await unloadLot(tx, p.article, input.magazzino, p.lotto!, p.quantita)).id;
