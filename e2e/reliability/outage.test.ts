@@ -11,12 +11,16 @@ import { articleCode, createKey, seedArticles, seedOrder, seedSupplier, seedWare
  * Database outage: the service runs on a PostgreSQL of our own (embedded, fixed port, temporary
  * directory) through DATABASE_URL. PostgreSQL is stopped under it: every request that needs the
  * database gets 503 servizio_non_disponibile with Retry-After and the contract body, quickly; a write
- * in flight when it stops is answered 503 and leaves nothing. PostgreSQL comes back on the same port:
+ * in flight when it stops is answered 503 and leaves nothing, unless the connection went during its
+ * COMMIT: then the 503 says the write may have landed, and its retry with the same key replays it if it
+ * did (never runs it twice). PostgreSQL comes back on the same port:
  * the same service process recovers by itself, writes work again (a write refused with 503 retried
  * with its Idempotency-Key runs once), and the ledger check passes. Two outages in a row.
  */
 
 const report = (what: string, data: unknown) => console.log(`[affidabilità] ${what}: ${JSON.stringify(data)}`);
+/** The 503 for a connection lost during COMMIT (src/server/db/transaction.ts): the outcome is unknown. */
+const inDoubt = (r: HttpResult) => r.status === 503 && /potrebbe essere stata registrata/.test(r.body?.messaggio ?? "");
 
 let dir: string;
 let port: number;
@@ -146,8 +150,8 @@ for (const cycle of [1, 2]) {
     pool = new pg.Pool({ connectionString: db.url, max: 2 });
     pool.on("error", quiet);
     const after = await snapshot(pool);
-    // A refused write left nothing (its retry below runs it once).
-    if (flying.status !== 200) expect(after).toEqual(before);
+    // A refused write left nothing (its retry below runs it once); one lost during COMMIT may have landed.
+    if (flying.status !== 200 && !inDoubt(flying)) expect(after).toEqual(before);
 
     // The refused write, retried with its key, runs once (a 5xx is never stored); a second retry replays.
     const retry = await callUntilSettled(s.base, "POST", "/movimenti", { key, body: load(2), idem: `durante-${cycle}` }, 30_000);
@@ -158,6 +162,10 @@ for (const cycle of [1, 2]) {
     expect(replay.body).toEqual(retry.body);
     const again = await callUntilSettled(s.base, "POST", "/giacenze/allinea", { key, body: big, idem: `in-volo-${cycle}` }, 60_000);
     expect(again.status, again.text.slice(0, 300)).toBe(200);
+    // The retry replays exactly when the first attempt landed: never a second run.
+    expect(again.headers.get("idempotency-replayed") === "true", "la ripetizione dell'allineamento in volo").toBe(
+      flying.status === 200 || after.movimenti !== before.movimenti,
+    );
     const arr = await call(s.base, "POST", "/arrivi", { key, body: { magazzino: m1, ddt: `D${cycle}`, riga, quantita: 1 } });
     expect(arr.status, arr.text).toBe(201);
     const list = await call(s.base, "GET", "/movimenti?limite=5", { key: reader });
@@ -175,6 +183,7 @@ for (const cycle of [1, 2]) {
 test("several writes in flight at each of 6 stops: 503 (or done), never a 500, nothing half-written", async () => {
   const outcomes: Record<string, number> = {};
   const bugs: string[] = [];
+  let landedInDoubt = 0;
   for (let i = 0; i < 6; i++) {
     await pool.end().catch(quiet);
     pool = new pg.Pool({ connectionString: db.url, max: 2 });
@@ -195,17 +204,26 @@ test("several writes in flight at each of 6 stops: 503 (or done), never a 500, n
     }
     pool = new pg.Pool({ connectionString: db.url, max: 2 });
     pool.on("error", quiet);
-    // Each write is all or nothing: exactly 200 movements per accepted request, none for the others.
     const after = await snapshot(pool);
-    expect(after.movimenti - before.movimenti).toBe(200 * rs.filter((r) => r.status === 200).length);
-    // Every one, retried with its key, ends with exactly one effect.
+    // Every one, retried with its key, ends with exactly one effect: a replay if the first attempt
+    // landed (accepted, or lost during its COMMIT), a first run otherwise.
+    let landed = 0;
     for (let k = 0; k < 5; k++) {
       const again = await callUntilSettled(s.base, "POST", "/movimenti", { key, body: body(k), idem: `molte-${i}-${k}` }, 30_000);
       expect(again.status, again.text).toBe(200);
+      const replayed = again.headers.get("idempotency-replayed") === "true";
+      if (rs[k]!.status === 200) expect(replayed, `scrittura ${i}.${k} accettata`).toBe(true);
+      else if (replayed) {
+        expect(inDoubt(rs[k]!), `scrittura ${i}.${k} registrata nonostante: ${rs[k]!.text}`).toBe(true);
+        landedInDoubt++;
+      }
+      if (replayed) landed++;
     }
+    // Each write is all or nothing: exactly 200 movements per write that landed, none for the others.
+    expect(after.movimenti - before.movimenti).toBe(200 * landed);
     expect((await snapshot(pool)).movimenti - before.movimenti).toBe(1000);
   }
-  report("scritture in volo a ogni arresto", { esiti: outcomes, bug500: bugs.length, esempio: bugs[0] ?? null });
+  report("scritture in volo a ogni arresto", { esiti: outcomes, registrateDuranteIlCommit: landedInDoubt, bug500: bugs.length, esempio: bugs[0] ?? null });
   if (!OPEN_BUGS.connectionErrorIs500) expect(bugs).toEqual([]);
   const v = await verify({ databaseUrl: db.url });
   expect(v.code, v.stdout + v.stderr).toBe(0);

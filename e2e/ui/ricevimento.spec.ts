@@ -123,6 +123,41 @@ test("un doppio Invio registra una volta sola", async ({ browser }) => {
   await context.close();
 });
 
+test("risposta persa dopo la registrazione: esito incerto, premere di nuovo non registra due volte", async ({ browser }) => {
+  const { page, context } = await newSession(browser, "operatore");
+  await prepare(page, "DDT-E2E-5");
+  await scan(page, "8056789000016");
+  const row = page.getByTestId("riga-attesa");
+  await expect(row.getByTestId("articolo-codice")).toHaveText("VITE-TE-M6X40");
+  const arrivedBefore = Number(await row.getByTestId("arrivata").innerText());
+  // The first registration reaches the service and is written; its answer is lost on the way back.
+  const sent: (string | null)[] = [];
+  await page.route("**/api/trpc/arrivals.register*", async (route) => {
+    sent.push(await route.request().headerValue("idempotency-key"));
+    await route.fetch();
+    await route.abort("failed");
+  });
+  await page.getByTestId("campo-quantita").fill("1");
+  await page.getByTestId("campo-quantita").press("Enter");
+  const esito = page.getByTestId("esito");
+  await expect(esito).toHaveAttribute("data-esito", "ko");
+  await expect(esito).toContainText("Esito incerto");
+  await expect(esito).toContainText("premere di nuovo senza modificare i dati");
+  await snap(page, "ricevimento-esito-incerto");
+  await expect(page.getByTestId("arrivi-sessione").locator("tbody tr")).toHaveCount(0);
+  // The operator presses again: the same key goes out and the service replays the first answer.
+  await page.unroute("**/api/trpc/arrivals.register*");
+  const again = page.waitForRequest("**/api/trpc/arrivals.register*");
+  await page.getByTestId("registra").click();
+  expect(await (await again).headerValue("idempotency-key")).toBe(sent[0]);
+  await expect(esito).toHaveAttribute("data-esito", "ok");
+  await expect(esito).toContainText("Registrato: 1 × VITE-TE-M6X40");
+  await expect(page.getByTestId("arrivi-sessione").locator("tbody tr")).toHaveCount(1);
+  await scan(page, "8056789000016");
+  await expect(row.getByTestId("arrivata")).toHaveText(String(arrivedBefore + 1));
+  await context.close();
+});
+
 test("l'etichetta R<riga> stampata sull'ordine porta alla sua riga", async ({ browser }) => {
   const { page, context } = await newSession(browser, "operatore", 1280);
   await page.goto("/ordini");

@@ -1,5 +1,6 @@
+import { DomainError } from "../lib/errors";
 import type { PrismaClient, Tx } from "./client";
-import { isSerializationFailure } from "./pg-errors";
+import { isSerializationFailure, isUnavailable } from "./pg-errors";
 
 export interface TransactionOptions {
   /** How long a request may wait for a pooled connection. */
@@ -10,8 +11,26 @@ export interface TransactionOptions {
 }
 
 /**
+ * The connection went while COMMIT was on its way: PostgreSQL may have made the transaction durable
+ * and lost only its answer (a fast shutdown terminates the backend right after the commit record),
+ * so the outcome is unknown. Still a 503 (the contract's code), but the message says so and points at
+ * the one safe way to find out: the same request with the same Idempotency-Key, whose stored response
+ * was committed with the writes, replays if it landed and runs if it did not.
+ */
+export function commitInDoubt(): DomainError {
+  return new DomainError(
+    "servizio_non_disponibile",
+    "La connessione al database si è interrotta mentre la scrittura veniva confermata: potrebbe essere stata registrata. " +
+      "Ripetere la richiesta con la stessa Idempotency-Key: se era stata registrata si riceve la risposta originale, senza duplicarla; " +
+      "senza chiave, controllare i movimenti prima di ripeterla.",
+    { headers: { "Retry-After": "5" } },
+  );
+}
+
+/**
  * Runs one unit of work in a READ COMMITTED transaction. Correctness comes from row locks and guarded
  * updates, not from isolation; deadlocks and serialization failures are retried with a bound and jitter.
+ * A connection lost after the work finished (during COMMIT) is reported as in doubt, not as "nothing written".
  */
 export async function inTransaction<T>(
   db: PrismaClient,
@@ -20,13 +39,22 @@ export async function inTransaction<T>(
 ): Promise<T> {
   const attempts = opts.attempts ?? 5;
   for (let attempt = 1; ; attempt++) {
+    let committing = false;
     try {
       // PostgreSQL's default isolation, READ COMMITTED: naming it would cost Prisma a round trip per transaction.
-      return await db.$transaction(work, {
-        maxWait: opts.maxWait ?? 10_000,
-        timeout: opts.timeout ?? 30_000,
-      });
+      return await db.$transaction(
+        async (tx) => {
+          const result = await work(tx);
+          committing = true;
+          return result;
+        },
+        { maxWait: opts.maxWait ?? 10_000, timeout: opts.timeout ?? 30_000 },
+      );
     } catch (e) {
+      if (committing && isUnavailable(e)) {
+        console.warn("transazione dall'esito incerto: connessione persa durante il COMMIT:", e instanceof Error ? e.message : e);
+        throw commitInDoubt();
+      }
       if (attempt >= attempts || !isSerializationFailure(e)) throw e;
       await new Promise((r) => setTimeout(r, 5 * 2 ** attempt + Math.random() * 20));
     }

@@ -21,13 +21,14 @@ import {
 } from "@mantine/core";
 import { useEffect, useMemo, useState } from "react";
 import type { AlignOutput, AlignRow } from "@/server/modules/alignment/alignment.schemas";
-import { describeError, newIdempotencyKey } from "../errors";
+import { describeError, describeWriteError } from "../errors";
 import { signal } from "../feedback";
 import { qty } from "../format";
 import { useWarehouses } from "../hooks";
 import { csvDecimal, csvField, parseCountsInSlices, type ParsedCounts } from "../inventory-csv";
 import { roleAtLeast, useUser } from "../session-context";
 import { useTRPCClient } from "../trpc";
+import { useWriteKey } from "../write-key";
 
 const PAGE = 100;
 
@@ -101,7 +102,7 @@ export function InventoryScreen() {
   const [filter, setFilter] = useState<"tutte" | "differenze" | "rifiutate">("tutte");
   const [page, setPage] = useState(1);
   const [confirming, setConfirming] = useState(false);
-  const [confirmKey, setConfirmKey] = useState(newIdempotencyKey);
+  const writeKey = useWriteKey();
   const elapsed = useElapsed(running !== null);
 
   function reset() {
@@ -132,21 +133,20 @@ export function InventoryScreen() {
     setRunning(simula ? "anteprima" : "conferma");
     try {
       // One call with every row: the preview and the write see the same rows as one unit.
-      const out = await client.alignment.align.mutate(
-        {
-          magazzino: Number(magazzino),
-          ...(simula ? { simula: true } : {}),
-          causale: "Inventario",
-          righe: counts.rows.map((r) => ({ codice: r.codice, contato: r.contato, ...(r.lotto ? { lotto: r.lotto } : {}) })),
-        },
-        simula ? {} : { context: { idempotencyKey: confirmKey } },
-      );
+      const request = {
+        magazzino: Number(magazzino),
+        ...(simula ? { simula: true } : {}),
+        causale: "Inventario",
+        righe: counts.rows.map((r) => ({ codice: r.codice, contato: r.contato, ...(r.lotto ? { lotto: r.lotto } : {}) })),
+      };
+      const out = await client.alignment.align.mutate(request, simula ? {} : { context: { idempotencyKey: writeKey.for(request) } });
+      if (!simula) writeKey.settle();
       setResult({ out, simulated: simula });
       setPage(1);
       signal(out.rifiutate > 0 ? "ko" : "ok");
-      if (!simula) setConfirmKey(newIdempotencyKey());
     } catch (e) {
-      setError(describeError(e).messaggio);
+      if (!simula) writeKey.settle(e);
+      setError((simula ? describeError(e) : describeWriteError(e)).messaggio);
       signal("ko");
     } finally {
       setRunning(null);

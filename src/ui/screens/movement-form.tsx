@@ -1,12 +1,13 @@
 "use client";
 import { ActionIcon, Alert, Button, Card, Group, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
-import { useRef, useState } from "react";
+import { useState } from "react";
 import type { WriteMovementsOutput } from "@/server/modules/movements/movements.schemas";
-import { describeError, newIdempotencyKey } from "../errors";
+import { describeWriteError } from "../errors";
 import { signal } from "../feedback";
 import { parseDecimal } from "../format";
 import { useWarehouses } from "../hooks";
 import { useTRPCClient } from "../trpc";
+import { useWriteKey } from "../write-key";
 
 type Natura = "carico" | "scarico" | "trasferimento";
 
@@ -38,7 +39,7 @@ export function MovementFormScreen() {
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<WriteMovementsOutput | null>(null);
-  const keyRef = useRef(newIdempotencyKey());
+  const writeKey = useWriteKey();
 
   const update = (i: number, patch: Partial<DraftRow>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
 
@@ -64,25 +65,24 @@ export function MovementFormScreen() {
     }
     if (righe.length === 0) return setError("Aggiungere almeno una riga.");
     setSaving(true);
+    const request = {
+      natura,
+      magazzino: Number(magazzino),
+      ...(natura === "trasferimento" ? { magazzino_origine: Number(origine) } : {}),
+      ...(causale.trim() ? { causale: causale.trim() } : {}),
+      righe,
+    };
     try {
-      const out = await client.movements.write.mutate(
-        {
-          natura,
-          magazzino: Number(magazzino),
-          ...(natura === "trasferimento" ? { magazzino_origine: Number(origine) } : {}),
-          ...(causale.trim() ? { causale: causale.trim() } : {}),
-          righe,
-        },
-        { context: { idempotencyKey: keyRef.current } },
-      );
+      const out = await client.movements.write.mutate(request, { context: { idempotencyKey: writeKey.for(request) } });
+      writeKey.settle();
       setResult(out);
       signal(out.rifiutate > 0 ? "ko" : "ok");
       if (out.rifiutate === 0) setRows([emptyRow()]);
     } catch (e) {
-      setError(describeError(e).messaggio);
+      writeKey.settle(e);
+      setError(describeWriteError(e).messaggio);
       signal("ko");
     } finally {
-      keyRef.current = newIdempotencyKey();
       setSaving(false);
     }
   }

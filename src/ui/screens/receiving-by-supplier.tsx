@@ -1,13 +1,14 @@
 "use client";
 import { Alert, Badge, Button, Card, Checkbox, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
-import { useRef, useState } from "react";
+import { useState } from "react";
 import type { SearchOutput } from "@/server/modules/arrivals/arrivals.schemas";
-import { describeError, newIdempotencyKey } from "../errors";
+import { describeError, describeWriteError } from "../errors";
 import { signal } from "../feedback";
 import { day, parseDecimal, qty } from "../format";
 import { useRemembered, useWarehouses } from "../hooks";
 import { useTRPC, useTRPCClient } from "../trpc";
+import { useWriteKey } from "../write-key";
 
 type Order = SearchOutput["ordini"][number];
 
@@ -40,7 +41,7 @@ export function ReceivingBySupplierScreen() {
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [outcomes, setOutcomes] = useState<Outcome[] | null>(null);
-  const keyRef = useRef<string>(newIdempotencyKey());
+  const writeKey = useWriteKey();
 
   async function load(id: string, dopo = 0) {
     setLoading(true);
@@ -86,8 +87,9 @@ export function ReceivingBySupplierScreen() {
     setSaving(true);
     setError(null);
     try {
-      const out = await client.arrivals.register.mutate({ magazzino: Number(magazzino), ddt: ddt.trim(), righe }, { context: { idempotencyKey: keyRef.current } });
-      keyRef.current = newIdempotencyKey();
+      const request = { magazzino: Number(magazzino), ddt: ddt.trim(), righe };
+      const out = await client.arrivals.register.mutate(request, { context: { idempotencyKey: writeKey.for(request) } });
+      writeKey.settle();
       if (!("righe" in out)) throw new Error("Risposta inattesa dal servizio.");
       setOutcomes(
         out.righe.map((r) => ({
@@ -99,8 +101,8 @@ export function ReceivingBySupplierScreen() {
       signal(out.rifiutate > 0 ? "ko" : "ok");
       if (fornitore) await load(fornitore);
     } catch (e) {
-      keyRef.current = newIdempotencyKey();
-      setError(describeError(e).messaggio);
+      writeKey.settle(e);
+      setError(describeWriteError(e).messaggio);
       signal("ko");
     } finally {
       setSaving(false);

@@ -2,11 +2,12 @@
 import { Badge, Box, Button, Card, Group, Modal, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { SearchOutput } from "@/server/modules/arrivals/arrivals.schemas";
-import { describeError, newIdempotencyKey } from "../errors";
+import { describeError, describeWriteError, outcomeUnknown } from "../errors";
 import { signal, type Outcome } from "../feedback";
 import { day, parseDecimal, qty } from "../format";
 import { useRemembered, useWarehouses } from "../hooks";
 import { useTRPCClient } from "../trpc";
+import { useWriteKey } from "../write-key";
 import { CameraScanner } from "./camera-scanner";
 
 type Order = SearchOutput["ordini"][number];
@@ -16,8 +17,6 @@ interface Current {
   order: Order;
   row: Row;
   lettura: SearchOutput["lettura"];
-  /** One key per row shown: a second Enter on the same row replays, it never registers twice. */
-  key: string;
 }
 
 interface SessionArrival {
@@ -64,6 +63,8 @@ export function ReceivingScreen() {
   const scanRef = useRef<HTMLInputElement>(null);
   const ddtRef = useRef<HTMLInputElement>(null);
   const inFlight = useRef(false);
+  const writeKey = useWriteKey();
+  const cancelKey = useWriteKey();
 
   const focusScan = useCallback(() => {
     requestAnimationFrame(() => scanRef.current?.focus());
@@ -104,7 +105,7 @@ export function ReceivingScreen() {
         say("ko", res.motivo ?? "Codice non atteso", `Codice letto: ${code}`);
         return;
       }
-      setCurrent({ order, row, lettura: res.lettura, key: newIdempotencyKey() });
+      setCurrent({ order, row, lettura: res.lettura });
       setQuantita(qty(row.residua));
       setLotto(res.lettura?.lotto ?? "");
       setScadenza(res.lettura?.scadenza ?? "");
@@ -144,19 +145,18 @@ export function ReceivingScreen() {
     }
     inFlight.current = true;
     setBusy("register");
-    const { row, order, key } = current;
+    const { row, order } = current;
+    const request = {
+      magazzino: Number(magazzino),
+      ddt: ddt.trim(),
+      riga: row.riga,
+      quantita: q,
+      ...(row.chiede_lotto && lotto.trim() ? { lotto: lotto.trim() } : {}),
+      ...(row.chiede_lotto && scadenza ? { scadenza } : {}),
+    };
     try {
-      const out = await client.arrivals.register.mutate(
-        {
-          magazzino: Number(magazzino),
-          ddt: ddt.trim(),
-          riga: row.riga,
-          quantita: q,
-          ...(row.chiede_lotto && lotto.trim() ? { lotto: lotto.trim() } : {}),
-          ...(row.chiede_lotto && scadenza ? { scadenza } : {}),
-        },
-        { context: { idempotencyKey: key } },
-      );
+      const out = await client.arrivals.register.mutate(request, { context: { idempotencyKey: writeKey.for(request) } });
+      writeKey.settle();
       if (!("movimento" in out)) throw new Error("Risposta inattesa dal servizio.");
       const arrival: SessionArrival = {
         movimento: out.movimento,
@@ -171,15 +171,14 @@ export function ReceivingScreen() {
         ora: new Date().toLocaleTimeString("it-IT", { hour: "2-digit", minute: "2-digit" }),
         annullato: false,
       };
-      // A replayed answer (double Enter) carries the same movement: listed once.
+      // A replayed answer (pressed again after a lost answer) carries the same movement: listed once.
       setArrivals((list) => (list.some((a) => a.movimento === arrival.movimento) ? list : [arrival, ...list]));
       setCurrent(null);
       say("ok", `Registrato: ${qty(q)} × ${row.articolo.codice}`, `Residuo sulla riga ${row.etichetta}: ${qty(out.residua)} · ordine ${order.numero} ${out.ordine.stato}`);
     } catch (e) {
-      const err = describeError(e);
-      // The refusal is stored under this key: a corrected retry needs a new one (an in-progress one keeps it).
-      if (err.codice !== "idempotenza_in_corso") setCurrent((c) => (c ? { ...c, key: newIdempotencyKey() } : c));
-      say("ko", "Registrazione rifiutata", err.messaggio);
+      writeKey.settle(e);
+      const err = describeWriteError(e);
+      say("ko", outcomeUnknown(err) ? "Esito incerto" : "Registrazione rifiutata", err.messaggio);
     } finally {
       inFlight.current = false;
       setBusy(null);
@@ -191,13 +190,16 @@ export function ReceivingScreen() {
     if (!toCancel || cancelling) return;
     setCancelling(true);
     try {
-      const out = await client.arrivals.cancel.mutate({ id: String(toCancel.movimento) }, { context: { idempotencyKey: `annulla-${toCancel.movimento}-${newIdempotencyKey()}` } });
+      const request = { id: String(toCancel.movimento) };
+      const out = await client.arrivals.cancel.mutate(request, { context: { idempotencyKey: cancelKey.for(request) } });
+      cancelKey.settle();
       setArrivals((list) => list.map((a) => (a.movimento === toCancel.movimento ? { ...a, annullato: true } : a)));
       say("ok", `Arrivo annullato: ${qty(toCancel.quantita)} × ${toCancel.codice}`, `Residuo sulla riga ${toCancel.etichetta}: ${qty(out.riga.residua)}`);
     } catch (e) {
-      const err = describeError(e);
+      cancelKey.settle(e);
+      const err = describeWriteError(e);
       if (err.codice === "arrivo_gia_annullato") setArrivals((list) => list.map((a) => (a.movimento === toCancel.movimento ? { ...a, annullato: true } : a)));
-      say("ko", "Annullamento rifiutato", err.messaggio);
+      say("ko", outcomeUnknown(err) ? "Esito incerto" : "Annullamento rifiutato", err.messaggio);
     } finally {
       setCancelling(false);
       setToCancel(null);

@@ -3,13 +3,14 @@ import { ActionIcon, Alert, Badge, Button, Card, Group, SegmentedControl, Select
 import { useDebouncedValue } from "@mantine/hooks";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useRef, useState } from "react";
+import { useState } from "react";
 import type { SaleDocumentOutput } from "@/server/modules/sales/sales.schemas";
-import { describeError, newIdempotencyKey } from "../errors";
+import { describeError, describeWriteError } from "../errors";
 import { signal } from "../feedback";
 import { day, money, parseDecimal, qty } from "../format";
 import { useWarehouses } from "../hooks";
 import { useTRPC, useTRPCClient } from "../trpc";
+import { useWriteKey } from "../write-key";
 import { articleRef } from "./movement-form";
 
 type Tipo = "ddt" | "fattura" | "scontrino";
@@ -129,7 +130,7 @@ export function SaleFormScreen() {
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<SaleDocumentOutput | null>(null);
-  const keyRef = useRef(newIdempotencyKey());
+  const writeKey = useWriteKey();
   const update = (i: number, patch: Partial<DraftRow>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
 
   async function submit() {
@@ -154,20 +155,16 @@ export function SaleFormScreen() {
     if (righe.length === 0) return setError("Aggiungere almeno una riga.");
     setSaving(true);
     try {
-      const doc = await client.sales.create.mutate(
-        { tipo, cliente: Number(cliente), magazzino: Number(magazzino), ...(data ? { data } : {}), righe },
-        { context: { idempotencyKey: keyRef.current } },
-      );
-      keyRef.current = newIdempotencyKey();
+      const request = { tipo, cliente: Number(cliente), magazzino: Number(magazzino), ...(data ? { data } : {}), righe };
+      const doc = await client.sales.create.mutate(request, { context: { idempotencyKey: writeKey.for(request) } });
+      writeKey.settle();
       setCreated(doc);
       setRows([emptyRow()]);
       signal("ok");
       await queryClient.invalidateQueries({ queryKey: trpc.sales.list.pathKey() });
     } catch (e) {
-      const err = describeError(e);
-      // A refusal is stored under the key: the corrected document needs a new one.
-      if (err.codice !== "idempotenza_in_corso") keyRef.current = newIdempotencyKey();
-      setError(err.messaggio);
+      writeKey.settle(e);
+      setError(describeWriteError(e).messaggio);
       signal("ko");
     } finally {
       setSaving(false);

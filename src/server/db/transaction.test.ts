@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { toDomainError } from "../http/errors";
+import { DomainError } from "../lib/errors";
+import { createTestDb, type TestDb } from "../testing/db";
+import { inTransaction } from "./transaction";
+
+/**
+ * A connection lost during COMMIT leaves the outcome unknown; one lost while the work runs leaves
+ * nothing. The two 503s must say different things. The commit-time loss is provoked for real: a
+ * deferred constraint trigger fires inside COMMIT and terminates its own backend.
+ */
+
+let t: TestDb;
+
+beforeAll(async () => {
+  t = await createTestDb();
+  await t.pool.query(`
+    CREATE TABLE prova_commit (id int PRIMARY KEY);
+    CREATE FUNCTION prova_termina_me() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_terminate_backend(pg_backend_pid()); PERFORM pg_sleep(5); RETURN NULL; END $$;
+    CREATE CONSTRAINT TRIGGER prova_al_commit AFTER INSERT ON prova_commit
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION prova_termina_me();`);
+});
+afterAll(async () => t?.drop());
+
+const rows = async () => Number((await t.pool.query("SELECT count(*) FROM prova_commit")).rows[0].count);
+
+test("connection lost during COMMIT: 503 that says the write may have landed and to retry with the same key", async () => {
+  const error = await inTransaction(t.prisma, (tx) => tx.$executeRaw`INSERT INTO prova_commit VALUES (1)`).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  const d = toDomainError(error, { isQuery: false })!;
+  expect(d.status).toBe(503);
+  expect(d.codice).toBe("servizio_non_disponibile");
+  expect(d.headers["Retry-After"]).toMatch(/^\d+$/);
+  expect(d.message).toMatch(/potrebbe essere stata registrata/);
+  expect(d.message).toMatch(/stessa Idempotency-Key/);
+  // The trigger fired before the commit record here, so nothing landed; the pool goes on working.
+  expect(await rows()).toBe(0);
+  expect(await inTransaction(t.prisma, (tx) => tx.$queryRaw<{ n: number }[]>`SELECT 1 AS n`)).toEqual([{ n: 1 }]);
+});
+
+test("connection lost while the work runs: the plain 503, nothing written, no talk of doubt", async () => {
+  const error = await inTransaction(t.prisma, async (tx) => {
+    await tx.$executeRaw`SET CONSTRAINTS prova_al_commit IMMEDIATE`;
+    await tx.$executeRaw`INSERT INTO prova_commit VALUES (2)`;
+  }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).not.toBeInstanceOf(DomainError);
+  const d = toDomainError(error, { isQuery: false })!;
+  expect(d.status).toBe(503);
+  expect(d.codice).toBe("servizio_non_disponibile");
+  expect(d.message).not.toMatch(/potrebbe/);
+  expect(await rows()).toBe(0);
+});
+
+test("a refusal thrown by the work is passed through untouched", async () => {
+  const refusal = new DomainError("troppe_righe", "Troppe righe.");
+  await expect(inTransaction(t.prisma, async () => Promise.reject(refusal))).rejects.toBe(refusal);
+});
