@@ -3,7 +3,7 @@ import { businessDate, formatDate } from "../../lib/dates";
 import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import { authorColumns, type Actor } from "../auth/actor";
-import { appendToLedger, assertWarehouses, loadLot, type LedgerRow } from "../movements/movements.service";
+import { appendToLedger, assertWarehouses, loadLot, lotLockOrder, type LedgerRow } from "../movements/movements.service";
 import type { WriteResult } from "../idempotency/idempotency.service";
 import { eanCandidates, parseScan } from "./barcode";
 import {
@@ -190,14 +190,20 @@ interface LockedRow {
   prezzo: Prisma.Decimal;
 }
 
-/** The row lock serialises every arrival and cancellation on one order row, across instances. */
-async function lockOrderRow(tx: Tx, riga: number): Promise<LockedRow | undefined> {
-  const [row] = await tx.$queryRaw<LockedRow[]>`
+/**
+ * The row lock serialises every arrival and cancellation on one order row, across instances. A
+ * request's rows are locked in one statement, in id order (the sort runs below the lock), so two
+ * multi-row arrivals naming the same rows in different orders queue instead of deadlocking.
+ */
+async function lockOrderRows(tx: Tx, righe: number[]): Promise<Map<number, LockedRow>> {
+  const ids = [...new Set(righe)].sort((a, b) => a - b);
+  const rows = await tx.$queryRaw<LockedRow[]>`
     SELECT r.id, r.ordine_id, o.numero, o.fornitore_id, r.articolo_id, a.codice, a.gestione_lotti, r.ordinata, r.arrivata, r.prezzo
       FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id JOIN articoli a ON a.id = r.articolo_id
-     WHERE r.id = ${riga}
+     WHERE r.id = ANY(${ids}::int[])
+     ORDER BY r.id
        FOR UPDATE OF r`;
-  return row;
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** Moves a row's arrived quantity; the guard and the CHECK make over-receipt impossible even if a lock were missed. */
@@ -244,13 +250,16 @@ interface Accepted {
   row: LockedRow;
   quantita: string;
   prezzo: string;
+  /** The lot's code as given; its id once the lot is loaded. */
+  lottoCodice: string | undefined;
+  scadenza: string | undefined;
   lotto: number | null;
   arrivata: string;
   residua: string;
 }
 
-async function acceptRow(tx: Tx, magazzino: number, input: ArrivalRowInput, indice: number): Promise<Accepted> {
-  const row = await lockOrderRow(tx, input.riga);
+/** Checks one row against its locked order row and moves its arrived quantity (the lot comes later, in lot order). */
+async function acceptRow(tx: Tx, row: LockedRow | undefined, input: ArrivalRowInput, indice: number): Promise<Accepted> {
   if (!row) throw new RowError("riga_non_trovata", `La riga d'ordine ${input.riga} non esiste: controllare l'etichetta R${input.riga}.`);
   const residua = new Decimal(row.ordinata.toString()).minus(row.arrivata.toString());
   // "The whole remaining quantity" of a complete row is nothing: riga_evasa. An explicit quantity on
@@ -280,8 +289,9 @@ async function acceptRow(tx: Tx, magazzino: number, input: ArrivalRowInput, indi
     prezzo = p;
   }
   const moved = await moveArrived(tx, row.id, quantita);
-  const lotto = input.lotto === undefined ? null : await loadLot(tx, row.articolo_id, magazzino, input.lotto, input.scadenza ?? null, quantita);
-  return { indice, row, quantita, prezzo, lotto, ...moved };
+  // A later row of the same request on the same order row sees this one's quantity.
+  row.arrivata = new Prisma.Decimal(moved.arrivata);
+  return { indice, row, quantita, prezzo, lottoCodice: input.lotto, scadenza: input.scadenza, lotto: null, ...moved };
 }
 
 export async function registerArrivals(
@@ -298,17 +308,24 @@ export async function registerArrivals(
     throw new DomainError("troppe_righe", `Al massimo ${MAX_ARRIVAL_ROWS} righe per chiamata: ricevute ${rows.length}.`, { campo: "righe" });
   }
   await assertWarehouses(tx, { magazzino: input.magazzino });
+  // Order rows, then lots (lotLockOrder), then balances and orders: the order every writer takes them in.
+  const locked = await lockOrderRows(tx, rows.map((r) => r.riga));
   const accepted: Accepted[] = [];
   const refused = new Map<number, RowError>();
   for (const [indice, r] of rows.entries()) {
     try {
-      accepted.push(await acceptRow(tx, input.magazzino, r, indice));
+      accepted.push(await acceptRow(tx, locked.get(r.riga), r, indice));
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
       if (single) throw new DomainError(e.codice, e.message, { campo: "riga" });
       refused.set(indice, e);
     }
   }
+  const lotted = accepted
+    .filter((a) => a.lottoCodice !== undefined)
+    .map((a) => ({ a, article: { id: a.row.articolo_id }, lotto: a.lottoCodice, indice: a.indice }))
+    .sort(lotLockOrder);
+  for (const { a } of lotted) a.lotto = await loadLot(tx, a.row.articolo_id, input.magazzino, a.lottoCodice!, a.scadenza ?? null, a.quantita);
 
   let operazione: number | null = null;
   let movementIds: number[] = [];
@@ -391,7 +408,7 @@ export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { ti
         : `L'arrivo ${id} non è di oggi: un operatore annulla solo i propri arrivi del giorno, chiedere a un responsabile.`,
     );
   }
-  const row = (await lockOrderRow(tx, m.riferimento_id))!;
+  const row = (await lockOrderRows(tx, [m.riferimento_id])).get(m.riferimento_id)!;
   const [already] = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM movimenti WHERE annulla_id = ${id}`;
   if (already) {
     throw new DomainError("arrivo_gia_annullato", `L'arrivo ${id} è già stato annullato (movimento ${already.id}).`);

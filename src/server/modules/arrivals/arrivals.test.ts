@@ -375,6 +375,53 @@ describe("invariants under concurrency", () => {
     expect(await rowState(o.righe[0]!)).toMatchObject({ arrivata: 0, ledger: 0, ordine: "aperto" });
   });
 
+  test("one request naming the same row twice: the second sees the first's quantity", async () => {
+    const o = await seedOrder(t.prisma, { numero: "C-5", fornitore: f.B!, magazzino: m1, data: "2026-11-19", righe: [{ articolo: a.LATTE!, quantita: "10", prezzo: "1" }] });
+    const riga = o.righe[0]!;
+    const r = await arrive({ magazzino: m1, ddt: "C5", righe: [{ riga, quantita: 6, lotto: "L5" }, { riga, quantita: 6, lotto: "L5" }, { riga, quantita: 4, lotto: "L5" }] });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.righe.map((x: any) => x.esito === "registrata" ? `${x.arrivata}/${x.residua}` : x.errore.codice)).toEqual(["6/4", "quantita_eccessiva", "10/0"]);
+    expect(await rowState(riga)).toMatchObject({ arrivata: 10, ledger: 10, riga: "evasa" });
+    const { rows } = await t.pool.query("SELECT residua::text AS r FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = 'L5'", [a.LATTE, m1]);
+    expect(Number(rows[0].r)).toBe(10);
+  });
+
+  test("a multi-row arrival locks its order rows in id order, not in the rows' order", async () => {
+    const o = await seedOrder(t.prisma, { numero: "C-6", fornitore: f.B!, magazzino: m1, data: "2026-11-19", righe: [{ articolo: a.SOLO!, quantita: "5", prezzo: "1" }, { articolo: a.VITE!, quantita: "5", prezzo: "1" }] });
+    const [low, high] = [...o.righe].sort((x, y) => x - y) as [number, number];
+    const gate = await t.pool.connect();
+    const probe = await t.pool.connect();
+    try {
+      await gate.query("BEGIN");
+      await gate.query("SELECT id FROM righe_ordine WHERE id = $1 FOR UPDATE", [low]);
+      const pending = arrive({ magazzino: m1, ddt: "C6", righe: [{ riga: high, quantita: 1 }, { riga: low, quantita: 1 }] });
+      let waiting = false;
+      for (let i = 0; i < 100 && !waiting; i++) {
+        const { rows } = await t.pool.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%righe_ordine%'`,
+        );
+        waiting = rows[0].n > 0;
+        if (!waiting) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(waiting).toBe(true);
+      // Waiting on the lower row, it holds nothing yet: the higher row is free.
+      await probe.query("BEGIN");
+      const free = await probe.query("SELECT id FROM righe_ordine WHERE id = $1 FOR UPDATE NOWAIT", [high]).then(() => true, () => false);
+      await probe.query("ROLLBACK");
+      expect(free).toBe(true);
+      await gate.query("COMMIT");
+      const r = await pending;
+      expect(r.status).toBe(200);
+      expect(r.body.righe.map((x: any) => x.esito)).toEqual(["registrata", "registrata"]);
+      expect(r.body.righe[0].movimento).toBeLessThan(r.body.righe[1].movimento);
+    } finally {
+      await gate.query("ROLLBACK").catch(() => {});
+      await probe.query("ROLLBACK").catch(() => {});
+      gate.release();
+      probe.release();
+    }
+  });
+
   test("the last rows of one order arriving together leave it evaso", async () => {
     const o = await seedOrder(t.prisma, { numero: "C-4", fornitore: f.B!, magazzino: m1, data: "2026-11-19", righe: Array.from({ length: 6 }, () => ({ articolo: a.SOLO!, quantita: "1", prezzo: "1" })) });
     await Promise.all(o.righe.map((riga, i) => arrive({ magazzino: m1, ddt: `C4-${i}`, riga })));

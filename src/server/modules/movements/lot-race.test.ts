@@ -81,12 +81,13 @@ test("the database itself refuses a negative lot, whatever the code does", async
  * wait on A while B stays free. Taken in row order (or by id) it would hold B: two such requests in
  * opposite orders deadlock.
  */
-async function waitsOnLotWithoutHolding(send: () => Promise<{ status: number; body: any }>, magazzino: number) {
+type LotRef = { magazzino: number; codice: string };
+async function waitsOnLotWithoutHolding(send: () => Promise<{ status: number; body: any }>, held: LotRef, other: LotRef) {
   const gate = await t.pool.connect();
   const probe = await t.pool.connect();
   try {
     await gate.query("BEGIN");
-    await gate.query("SELECT id FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = 'A' FOR UPDATE", [articolo, magazzino]);
+    await gate.query("SELECT id FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = $3 FOR UPDATE", [articolo, held.magazzino, held.codice]);
     const pending = send();
     let waiting = false;
     for (let i = 0; i < 100 && !waiting; i++) {
@@ -99,7 +100,7 @@ async function waitsOnLotWithoutHolding(send: () => Promise<{ status: number; bo
     expect(waiting).toBe(true);
     await probe.query("BEGIN");
     const free = await probe
-      .query("SELECT id FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = 'B' FOR UPDATE NOWAIT", [articolo, magazzino])
+      .query("SELECT id FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = $3 FOR UPDATE NOWAIT", [articolo, other.magazzino, other.codice])
       .then(() => true, () => false);
     await probe.query("ROLLBACK");
     await gate.query("COMMIT");
@@ -124,15 +125,51 @@ test("movements and alignments take lots in one order (article, code), not the r
       key,
       body: { natura: "scarico", magazzino: w, righe: [{ codice: "FARINA", quantita: 1, lotto: "B" }, { codice: "FARINA", quantita: 1, lotto: "A" }] },
     });
-  expect(await waitsOnLotWithoutHolding(unload, w)).toBe(true);
+  expect(await waitsOnLotWithoutHolding(unload, { magazzino: w, codice: "A" }, { magazzino: w, codice: "B" })).toBe(true);
   const align = () =>
     rest("POST", "/giacenze/allinea", {
       key,
       body: { magazzino: w, righe: [{ codice: "FARINA", lotto: "B", contato: 5 }, { codice: "FARINA", lotto: "A", contato: 5 }] },
     });
-  expect(await waitsOnLotWithoutHolding(align, w)).toBe(true);
+  expect(await waitsOnLotWithoutHolding(align, { magazzino: w, codice: "A" }, { magazzino: w, codice: "B" })).toBe(true);
   // The ledger keeps the rows' order whatever order the lots were taken in.
   const r = await unload();
   expect(r.body.righe.map((o: { esito: string }) => o.esito)).toEqual(["scritta", "scritta"]);
   expect(r.body.righe[0].movimento).toBeLessThan(r.body.righe[1].movimento);
+});
+
+test("a transfer takes the lot in the lower warehouse id first, whichever way it goes", async () => {
+  const low = (await seedWarehouse(t.prisma, "M-BASSO")).id;
+  const high = (await seedWarehouse(t.prisma, "M-ALTO")).id;
+  expect(low).toBeLessThan(high);
+  for (const magazzino of [low, high]) {
+    await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino, righe: [{ codice: "FARINA", quantita: 10, lotto: "T" }] } });
+  }
+  const transfer = (from: number, to: number) => () =>
+    rest("POST", "/movimenti", { key, body: { natura: "trasferimento", magazzino_origine: from, magazzino: to, righe: [{ codice: "FARINA", quantita: 1, lotto: "T" }] } });
+  // Into the lower warehouse: waits on its destination without holding its source.
+  expect(await waitsOnLotWithoutHolding(transfer(high, low), { magazzino: low, codice: "T" }, { magazzino: high, codice: "T" })).toBe(true);
+  // Out of the lower warehouse: waits on its source without holding its destination.
+  expect(await waitsOnLotWithoutHolding(transfer(low, high), { magazzino: low, codice: "T" }, { magazzino: high, codice: "T" })).toBe(true);
+  expect(await residual(low, "T")).toBe(10);
+  expect(await residual(high, "T")).toBe(10);
+});
+
+test("transfers in both directions on one lot, racing: none fails, quantities add up", async () => {
+  const a = (await seedWarehouse(t.prisma, "M-ANDATA")).id;
+  const b = (await seedWarehouse(t.prisma, "M-RITORNO")).id;
+  for (const magazzino of [a, b]) {
+    await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino, righe: [{ codice: "FARINA", quantita: 100, lotto: "AR" }] } });
+  }
+  const results = await Promise.all(
+    Array.from({ length: 40 }, (_, i) =>
+      rest("POST", "/movimenti", {
+        key,
+        body: { natura: "trasferimento", magazzino_origine: i % 2 ? a : b, magazzino: i % 2 ? b : a, righe: [{ codice: "FARINA", quantita: 1, lotto: "AR" }] },
+      }),
+    ),
+  );
+  expect(results.map((r) => `${r.status} ${r.body.righe?.[0]?.esito}`)).toEqual(Array(40).fill("200 scritta"));
+  expect(await residual(a, "AR")).toBe(100);
+  expect(await residual(b, "AR")).toBe(100);
 });

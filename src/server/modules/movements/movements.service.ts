@@ -106,14 +106,20 @@ export async function assertWarehouses(db: Db, fields: WarehouseFields): Promise
 }
 
 /**
- * The one order in which every writer takes lots (movements, sales, the alignment): article, then
- * lot code by code points (as SQL's COLLATE "C"), then row. Two requests on the same lots then queue
- * instead of deadlocking, whatever the order of their rows.
+ * The one order in which every writer takes lots (movements, sales, arrivals, the alignment): article,
+ * then lot code by code points (as SQL's COLLATE "C"), then row; a transfer, which touches the lot in
+ * two warehouses, takes the lower warehouse id first. Two requests on the same lots then queue instead
+ * of deadlocking, whatever the order of their rows or the direction of their transfers.
  */
 export function lotLockOrder(a: { article: { id: number }; lotto?: string | null; indice: number }, b: typeof a): number {
   const x = a.lotto ?? "";
   const y = b.lotto ?? "";
   return a.article.id - b.article.id || (x < y ? -1 : x > y ? 1 : 0) || a.indice - b.indice;
+}
+
+/** Takes the lot's row lock, when the lot exists (a transfer's destination sorted before its source). */
+async function lockLot(tx: Tx, articolo: number, magazzino: number, codice: string): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM lotti WHERE articolo_id = ${articolo} AND magazzino_id = ${magazzino} AND codice = ${codice} FOR UPDATE`;
 }
 
 /** Lot given back or taken: the lot's residual moves with a guard, so it never goes negative. */
@@ -228,8 +234,7 @@ export async function writeMovements(
     }
   });
 
-  // Lots first, in lotLockOrder; a transfer takes its source, then its destination. The ledger keeps
-  // the rows' order.
+  // Lots first, in lotLockOrder (a transfer: the lower warehouse id first). The ledger keeps the rows' order.
   const lots = new Map<number, { from: number | null; to: number | null }>();
   const lotted = planned
     .filter((p) => p.lotto !== undefined)
@@ -241,6 +246,7 @@ export async function writeMovements(
       } else if (input.natura === "scarico") {
         lots.set(p.indice, { from: (await unloadLot(tx, p.article, input.magazzino, p.lotto!, p.quantita)).id, to: null });
       } else {
+        if (input.magazzino < input.magazzino_origine!) await lockLot(tx, p.article.id, input.magazzino, p.lotto!);
         const source = await unloadLot(tx, p.article, input.magazzino_origine!, p.lotto!, p.quantita);
         const to = await loadLot(tx, p.article.id, input.magazzino, p.lotto!, source.scadenza ? formatDate(source.scadenza) : null, p.quantita);
         lots.set(p.indice, { from: source.id, to });
