@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createTestDb, type TestDb } from "../../testing/db";
 import { countRows, rest, seedArticle, seedKey, seedOrder, seedSupplier, seedWarehouse, stockOf } from "../../testing/fixtures";
+import { waitsWithoutHolding } from "../../testing/locks";
 
 let t: TestDb;
 let key: string;
@@ -389,37 +390,19 @@ describe("invariants under concurrency", () => {
   test("a multi-row arrival locks its order rows in id order, not in the rows' order", async () => {
     const o = await seedOrder(t.prisma, { numero: "C-6", fornitore: f.B!, magazzino: m1, data: "2026-11-19", righe: [{ articolo: a.SOLO!, quantita: "5", prezzo: "1" }, { articolo: a.VITE!, quantita: "5", prezzo: "1" }] });
     const [low, high] = [...o.righe].sort((x, y) => x - y) as [number, number];
-    const gate = await t.pool.connect();
-    const probe = await t.pool.connect();
-    try {
-      await gate.query("BEGIN");
-      await gate.query("SELECT id FROM righe_ordine WHERE id = $1 FOR UPDATE", [low]);
-      const pending = arrive({ magazzino: m1, ddt: "C6", righe: [{ riga: high, quantita: 1 }, { riga: low, quantita: 1 }] });
-      let waiting = false;
-      for (let i = 0; i < 100 && !waiting; i++) {
-        const { rows } = await t.pool.query(
-          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%righe_ordine%'`,
-        );
-        waiting = rows[0].n > 0;
-        if (!waiting) await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(waiting).toBe(true);
-      // Waiting on the lower row, it holds nothing yet: the higher row is free.
-      await probe.query("BEGIN");
-      const free = await probe.query("SELECT id FROM righe_ordine WHERE id = $1 FOR UPDATE NOWAIT", [high]).then(() => true, () => false);
-      await probe.query("ROLLBACK");
-      expect(free).toBe(true);
-      await gate.query("COMMIT");
-      const r = await pending;
-      expect(r.status).toBe(200);
-      expect(r.body.righe.map((x: any) => x.esito)).toEqual(["registrata", "registrata"]);
-      expect(r.body.righe[0].movimento).toBeLessThan(r.body.righe[1].movimento);
-    } finally {
-      await gate.query("ROLLBACK").catch(() => {});
-      await probe.query("ROLLBACK").catch(() => {});
-      gate.release();
-      probe.release();
-    }
+    const row = (id: number) => ({ sql: "SELECT id FROM righe_ordine WHERE id = $1", params: [id] });
+    const { waited, free, result: r } = await waitsWithoutHolding(t.pool, {
+      hold: row(low),
+      probe: row(high),
+      table: "righe_ordine",
+      send: () => arrive({ magazzino: m1, ddt: "C6", righe: [{ riga: high, quantita: 1 }, { riga: low, quantita: 1 }] }),
+    });
+    // Waiting on the lower row, it holds nothing yet: the higher row is free.
+    expect(waited).toBe(true);
+    expect(free).toBe(true);
+    expect(r.status).toBe(200);
+    expect(r.body.righe.map((x: any) => x.esito)).toEqual(["registrata", "registrata"]);
+    expect(r.body.righe[0].movimento).toBeLessThan(r.body.righe[1].movimento);
   });
 
   test("the last rows of one order arriving together leave it evaso", async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createTestDb, type TestDb } from "../../testing/db";
 import { rest, seedArticle, seedKey, seedWarehouse, stockOf } from "../../testing/fixtures";
+import { waitsWithoutHolding } from "../../testing/locks";
 
 /** Unloads racing on one lot, with real concurrency on PostgreSQL: the lot never goes negative. */
 
@@ -82,37 +83,12 @@ test("the database itself refuses a negative lot, whatever the code does", async
  * opposite orders deadlock.
  */
 type LotRef = { magazzino: number; codice: string };
+const lot = (l: LotRef) => ({ sql: "SELECT id FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = $3", params: [articolo, l.magazzino, l.codice] });
 async function waitsOnLotWithoutHolding(send: () => Promise<{ status: number; body: any }>, held: LotRef, other: LotRef) {
-  const gate = await t.pool.connect();
-  const probe = await t.pool.connect();
-  try {
-    await gate.query("BEGIN");
-    await gate.query("SELECT id FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = $3 FOR UPDATE", [articolo, held.magazzino, held.codice]);
-    const pending = send();
-    let waiting = false;
-    for (let i = 0; i < 100 && !waiting; i++) {
-      const { rows } = await t.pool.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%lotti%'`,
-      );
-      waiting = rows[0].n > 0;
-      if (!waiting) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(waiting).toBe(true);
-    await probe.query("BEGIN");
-    const free = await probe
-      .query("SELECT id FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = $3 FOR UPDATE NOWAIT", [articolo, other.magazzino, other.codice])
-      .then(() => true, () => false);
-    await probe.query("ROLLBACK");
-    await gate.query("COMMIT");
-    const res = await pending;
-    expect(res.status).toBe(200);
-    return free;
-  } finally {
-    await gate.query("ROLLBACK").catch(() => {});
-    await probe.query("ROLLBACK").catch(() => {});
-    gate.release();
-    probe.release();
-  }
+  const { waited, free, result } = await waitsWithoutHolding(t.pool, { hold: lot(held), probe: lot(other), table: "lotti", send });
+  expect(waited).toBe(true);
+  expect(result.status).toBe(200);
+  return free;
 }
 
 test("movements and alignments take lots in one order (article, code), not the rows' order or the lots' ids", async () => {
