@@ -48,7 +48,7 @@ const DESCRIPTIONS: Record<number, string> = {
   422: "Richiesta, filtro o riferimento non valido",
   429: "Limite di richieste superato (intestazione Retry-After)",
   500: "Errore interno: il corpo porta l'id della richiesta",
-  503: "Database non raggiungibile (intestazione Retry-After)",
+  503: "Database non raggiungibile (intestazione Retry-After). Su una scrittura, se la connessione si è persa durante la conferma, il messaggio lo dice: l'esito è incerto, ripetere con la stessa Idempotency-Key",
 };
 
 function codesFor(status: number, extra: ErrorCode[]): string[] {
