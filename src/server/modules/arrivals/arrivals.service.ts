@@ -192,7 +192,7 @@ interface LockedRow {
 
 /**
  * The row lock serialises every arrival and cancellation on one order row, across instances. A
- * request's rows are locked in one statement, in id order (the sort runs below the lock), so two
+ * request's rows are locked in one statement, in id order (ORDER BY sorts before FOR UPDATE locks), so two
  * multi-row arrivals naming the same rows in different orders queue instead of deadlocking.
  */
 async function lockOrderRows(tx: Tx, righe: number[]): Promise<Map<number, LockedRow>> {
