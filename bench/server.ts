@@ -4,6 +4,7 @@ import http from "node:http";
 import path from "node:path";
 import { progress, seconds, sleep } from "./util";
 import { freePort } from "../src/server/lib/ports";
+import { nextBuild, staleReason } from "../src/server/next-build";
 
 /**
  * The production server under test: built into its own directory (`.next-bench`, so that a build going
@@ -13,50 +14,9 @@ import { freePort } from "../src/server/lib/ports";
 
 export const NEXT_DIR = ".next-bench";
 
-/** Newest modification time under `dir` (files only), skipping dot-entries and tests. */
-function newestMtime(dir: string): number {
-  let newest = 0;
-  const stack = [dir];
-  while (stack.length > 0) {
-    const d = stack.pop()!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      // Tests and test helpers are not part of the build.
-      if (e.name.startsWith(".") || e.name === "testing" || /\.test\.tsx?$/.test(e.name)) continue;
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) stack.push(p);
-      else if (e.isFile()) newest = Math.max(newest, fs.statSync(p).mtimeMs);
-    }
-  }
-  return newest;
-}
-
-/** Why a build is needed, or null when `.next-bench` is newer than every input of the build. */
-export function buildReason(root: string): string | null {
-  const buildId = path.join(root, NEXT_DIR, "BUILD_ID");
-  if (!fs.existsSync(buildId)) return `${NEXT_DIR} non esiste`;
-  const built = fs.statSync(buildId).mtimeMs;
-  const inputs = [path.join(root, "src"), ...["next.config.mjs", "package.json", "package-lock.json", "tsconfig.json"].map((f) => path.join(root, f))];
-  for (const input of inputs) {
-    const m = fs.existsSync(input) ? (fs.statSync(input).isDirectory() ? newestMtime(input) : fs.statSync(input).mtimeMs) : 0;
-    if (m > built) return `${path.relative(root, input)} è più recente della compilazione`;
-  }
-  return null;
-}
-
-/**
- * `next build` into .next-bench. Next rewrites tsconfig.json to include the types of a build directory
- * it has not seen before. When that addition is the only difference, the file is put back byte for
- * byte, so the benchmark leaves the working tree as it found it; if someone else edited the file
- * meanwhile, it is left alone with a warning.
- */
+/** `next build` into .next-bench: when it is stale, always with --rebuild, never with --no-build (if one exists). */
 export async function buildServer(root: string, mode: "force" | "if-needed" | "existing"): Promise<void> {
-  const reason = mode === "force" ? "richiesta con --rebuild" : buildReason(root);
+  const reason = mode === "force" ? "richiesta con --rebuild" : staleReason(root, NEXT_DIR);
   if (mode === "existing" && fs.existsSync(path.join(root, NEXT_DIR, "BUILD_ID"))) {
     progress(`compilazione: uso ${NEXT_DIR} com'è (--no-build${reason ? `; ${reason}` : ""})`);
     return;
@@ -66,48 +26,9 @@ export async function buildServer(root: string, mode: "force" | "if-needed" | "e
     return;
   }
   progress(`compilazione: next build in ${NEXT_DIR} (${reason}) …`);
-  const tsconfig = path.join(root, "tsconfig.json");
-  const saved = fs.existsSync(tsconfig) ? fs.readFileSync(tsconfig) : undefined;
   const t0 = performance.now();
-  const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
-  let output = "";
-  try {
-    const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(process.execPath, [nextBin, "build"], {
-        cwd: root,
-        env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", BANCHINA_NEXT_DIR: NEXT_DIR },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      child.stdout!.on("data", (b: Buffer) => (output += b.toString()));
-      child.stderr!.on("data", (b: Buffer) => (output += b.toString()));
-      child.once("error", reject);
-      child.once("exit", resolve);
-      stopOnExit.add(() => child.kill("SIGTERM"));
-    });
-    if (code !== 0) throw new Error(`next build è terminato con codice ${code}:\n${output.split("\n").slice(-30).join("\n")}`);
-  } finally {
-    if (saved !== undefined) restoreTsconfig(tsconfig, saved);
-  }
+  await nextBuild(root, NEXT_DIR, { onStart: (child) => stopOnExit.add(() => child.kill("SIGTERM")), warn: progress });
   progress(`compilazione: fatta in ${seconds(performance.now() - t0)}`);
-}
-
-function restoreTsconfig(file: string, saved: Buffer): void {
-  const now = fs.existsSync(file) ? fs.readFileSync(file) : undefined;
-  if (now !== undefined && now.equals(saved)) return;
-  const ours = (x: string) => x.startsWith(`${NEXT_DIR}/`);
-  try {
-    const strip = (b: Buffer) => {
-      const j = JSON.parse(b.toString()) as { include?: string[] };
-      return JSON.stringify({ ...j, include: j.include?.filter((x) => !ours(x)) });
-    };
-    if (now === undefined || strip(now) === strip(saved)) {
-      fs.writeFileSync(file, saved);
-      return;
-    }
-  } catch {
-    /* not plain JSON: fall through to the warning */
-  }
-  progress(`attenzione: tsconfig.json è cambiato durante la compilazione anche per altro: lasciato com'è (controllare le righe ${NEXT_DIR}/types)`);
 }
 
 /** Cleanup actions run on exit, failure or Ctrl-C (last registered, first run). */

@@ -1,11 +1,11 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../src/server/lib/ports";
+import { defaultNextDir, nextBuild, staleReason } from "../src/server/next-build";
 import { alive, commandLines } from "./reliability/harness";
 
 /**
@@ -113,13 +113,7 @@ async function query<T>(dataDir: string, sql: string): Promise<T[]> {
 }
 
 beforeAll(async () => {
-  if (fs.existsSync(path.join(ROOT, process.env.BANCHINA_NEXT_DIR || ".next", "BUILD_ID"))) return;
-  const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
-  await promisify(execFile)(process.execPath, [nextBin, "build"], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  if (staleReason(ROOT, defaultNextDir())) await nextBuild(ROOT, defaultNextDir());
 }, 300_000);
 
 afterAll(async () => {

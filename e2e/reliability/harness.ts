@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { freePort } from "../../src/server/lib/ports";
+import { nextBuild, staleReason } from "../../src/server/next-build";
 
 /**
  * The reliability suite's tools: the real service as a child process (the production build in its
@@ -29,19 +30,16 @@ export function alive(pid: number): boolean {
 }
 
 /**
- * `BANCHINA_NEXT_DIR=.next-rel next build`, once: only when `.next-rel/BUILD_ID` is missing. Test
- * files run in parallel, so the build is guarded by a directory lock (mkdir is atomic); the others
- * wait for BUILD_ID. A lock left by a dead process is taken over.
+ * `next build` into .next-rel when it is missing or older than the sources. Test files run in
+ * parallel, so the build is guarded by a directory lock (mkdir is atomic); the others wait for it.
+ * A lock left by a dead process is taken over.
  */
 export async function ensureBuild(log: (m: string) => void = () => {}): Promise<void> {
-  const buildId = path.join(ROOT, NEXT_DIR, "BUILD_ID");
   const until = Date.now() + 600_000;
-  while (!fs.existsSync(buildId)) {
+  for (let reason = staleReason(ROOT, NEXT_DIR); reason !== null; reason = staleReason(ROOT, NEXT_DIR)) {
     if (Date.now() > until) throw new Error(`${NEXT_DIR}: compilazione non terminata entro 10 minuti`);
-    let mine = false;
     try {
       fs.mkdirSync(LOCK_DIR);
-      mine = true;
     } catch {
       const owner = Number(fs.readFileSync(path.join(LOCK_DIR, "pid"), { encoding: "utf8", flag: "a+" }) || "0");
       if (owner > 0 && !alive(owner)) fs.rmSync(LOCK_DIR, { recursive: true, force: true });
@@ -50,31 +48,13 @@ export async function ensureBuild(log: (m: string) => void = () => {}): Promise<
     }
     try {
       fs.writeFileSync(path.join(LOCK_DIR, "pid"), String(process.pid));
-      if (fs.existsSync(buildId)) return;
-      log(`next build in ${NEXT_DIR} …`);
+      if (staleReason(ROOT, NEXT_DIR) === null) return;
+      log(`next build in ${NEXT_DIR} (${reason}) …`);
       const started = Date.now();
-      // next build adds its distDir's types to tsconfig.json (and reformats it): a test run must not
-      // leave a tracked file changed, so it is put back as it was.
-      const tsconfig = path.join(ROOT, "tsconfig.json");
-      const tsconfigBefore = fs.readFileSync(tsconfig, "utf8");
-      const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
-      let out = "";
-      const code = await new Promise<number | null>((resolve, reject) => {
-        const child = spawn(process.execPath, [nextBin, "build"], {
-          cwd: ROOT,
-          env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", BANCHINA_NEXT_DIR: NEXT_DIR },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
-        child.stdout!.on("data", (b: Buffer) => (out += b.toString()));
-        child.stderr!.on("data", (b: Buffer) => (out += b.toString()));
-        child.once("error", reject);
-        child.once("exit", resolve);
-      });
-      if (fs.readFileSync(tsconfig, "utf8") !== tsconfigBefore) fs.writeFileSync(tsconfig, tsconfigBefore);
-      if (code !== 0) throw new Error(`next build (${NEXT_DIR}) terminato con ${code}:\n${out.slice(-4000)}`);
+      await nextBuild(ROOT, NEXT_DIR, { warn: log });
       log(`next build in ${NEXT_DIR}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     } finally {
-      if (mine) fs.rmSync(LOCK_DIR, { recursive: true, force: true });
+      fs.rmSync(LOCK_DIR, { recursive: true, force: true });
     }
   }
 }

@@ -1,12 +1,11 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { getConfig, type Config } from "./config";
 import { setDb } from "./db/client";
 import { openDatabase, type OpenDatabase } from "./db/runtime";
 import { isRestPath, serveNodeRest } from "./http/rest-handler";
+import { defaultNextDir, nextBuild } from "./next-build";
 
 import { seedDemoIfEmpty } from "./modules/demo/demo.service";
 import { CLIENT_ADDRESS_HEADER, purgeExpiredSessions } from "./modules/auth/sessions.service";
@@ -26,19 +25,10 @@ const log = (m: string) => console.log(m);
 
 /** A fresh clone has no build: `npm install && npm start` must work with no other step. */
 async function buildIfMissing(dir: string): Promise<void> {
-  if (dev || fs.existsSync(path.join(dir, process.env.BANCHINA_NEXT_DIR || ".next", "BUILD_ID"))) return;
+  const nextDir = defaultNextDir();
+  if (dev || fs.existsSync(path.join(dir, nextDir, "BUILD_ID"))) return;
   log("Prima compilazione del servizio in corso (next build): circa un minuto, solo la prima volta …");
-  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, [nextBin, "build"], {
-      cwd: dir,
-      stdio: "inherit",
-      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-    });
-    child.once("error", reject);
-    child.once("exit", resolve);
-  });
-  if (code !== 0) throw new Error(`la compilazione (next build) è terminata con codice ${code}: vedere i messaggi sopra.`);
+  await nextBuild(dir, nextDir, { inherit: true });
 }
 
 function clientAddressOf(req: http.IncomingMessage, trustProxy: boolean): string {
