@@ -41,6 +41,14 @@ describe("WriteKey", () => {
     expect(k.for(request)).not.toBe(first);
   });
 
+  test("reset: the next request, even identical, gets a new key", () => {
+    const k = new WriteKey();
+    const first = k.for(request);
+    expect(k.for(request)).toBe(first);
+    k.reset();
+    expect(k.for(request)).not.toBe(first);
+  });
+
   test("keys are distinct and fit the contract (printable ASCII, at most 255)", () => {
     const keys = new Set(Array.from({ length: 200 }, (_, i) => new WriteKey().for({ i })));
     expect(keys.size).toBe(200);

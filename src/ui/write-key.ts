@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { describeError, newIdempotencyKey, outcomeUnknown } from "./errors";
+import { describeError, describeWriteError, newIdempotencyKey, outcomeUnknown } from "./errors";
+import { signal } from "./feedback";
 
 /**
  * The Idempotency-Key of one form's write. The key stays while the same request's outcome is
@@ -20,10 +21,45 @@ export class WriteKey {
 
   /** After the call: without an error, or with a definitive one, the next request gets a new key. */
   settle(error?: unknown): void {
-    if (error === undefined || !outcomeUnknown(describeError(error))) this.last = null;
+    if (error === undefined || !outcomeUnknown(describeError(error))) this.reset();
+  }
+
+  /** Forgets the pending key: the next request, even identical, is a new write. */
+  reset(): void {
+    this.last = null;
   }
 }
 
 export function useWriteKey(): WriteKey {
   return useState(() => new WriteKey())[0];
+}
+
+type Send<R, T> = (request: R, opts: { context: { idempotencyKey: string } }) => Promise<T>;
+
+/**
+ * A form's write, one piece for every form that saves: its busy flag, its error line (the form's own
+ * checks write there too) and its WriteKey. `run` sends the request with its key and answers the
+ * service's result; on a failure it shows the operator's message, signals "ko" and answers undefined.
+ */
+export function useWrite() {
+  const key = useWriteKey();
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function run<R, T>(request: R, send: Send<R, T>): Promise<T | undefined> {
+    setSaving(true);
+    setError(null);
+    try {
+      const out = await send(request, { context: { idempotencyKey: key.for(request) } });
+      key.settle();
+      return out;
+    } catch (e) {
+      key.settle(e);
+      setError(describeWriteError(e).messaggio);
+      signal("ko");
+      return undefined;
+    } finally {
+      setSaving(false);
+    }
+  }
+  return { saving, error, setError, run };
 }

@@ -2,12 +2,11 @@
 import { ActionIcon, Alert, Button, Card, Group, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useState } from "react";
 import type { WriteMovementsOutput } from "@/server/modules/movements/movements.schemas";
-import { describeWriteError } from "../errors";
 import { signal } from "../feedback";
 import { parseDecimal } from "../format";
 import { useWarehouses } from "../hooks";
 import { useTRPCClient } from "../trpc";
-import { useWriteKey } from "../write-key";
+import { useWrite } from "../write-key";
 
 type Natura = "carico" | "scarico" | "trasferimento";
 
@@ -36,10 +35,8 @@ export function MovementFormScreen() {
   const [origine, setOrigine] = useState<string | null>(null);
   const [causale, setCausale] = useState("");
   const [rows, setRows] = useState<DraftRow[]>([emptyRow()]);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { saving, error, setError, run } = useWrite();
   const [result, setResult] = useState<WriteMovementsOutput | null>(null);
-  const writeKey = useWriteKey();
 
   const update = (i: number, patch: Partial<DraftRow>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
 
@@ -64,7 +61,6 @@ export function MovementFormScreen() {
       });
     }
     if (righe.length === 0) return setError("Aggiungere almeno una riga.");
-    setSaving(true);
     const request = {
       natura,
       magazzino: Number(magazzino),
@@ -72,19 +68,11 @@ export function MovementFormScreen() {
       ...(causale.trim() ? { causale: causale.trim() } : {}),
       righe,
     };
-    try {
-      const out = await client.movements.write.mutate(request, { context: { idempotencyKey: writeKey.for(request) } });
-      writeKey.settle();
-      setResult(out);
-      signal(out.rifiutate > 0 ? "ko" : "ok");
-      if (out.rifiutate === 0) setRows([emptyRow()]);
-    } catch (e) {
-      writeKey.settle(e);
-      setError(describeWriteError(e).messaggio);
-      signal("ko");
-    } finally {
-      setSaving(false);
-    }
+    const out = await run(request, client.movements.write.mutate);
+    if (!out) return;
+    setResult(out);
+    signal(out.rifiutate > 0 ? "ko" : "ok");
+    if (out.rifiutate === 0) setRows([emptyRow()]);
   }
 
   return (

@@ -3,12 +3,12 @@ import { Alert, Badge, Button, Card, Checkbox, Group, Select, SimpleGrid, Stack,
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { SearchOutput } from "@/server/modules/arrivals/arrivals.schemas";
-import { describeError, describeWriteError } from "../errors";
+import { describeError } from "../errors";
 import { signal } from "../feedback";
 import { day, parseDecimal, qty } from "../format";
 import { useRemembered, useWarehouses } from "../hooks";
 import { useTRPC, useTRPCClient } from "../trpc";
-import { useWriteKey } from "../write-key";
+import { useWrite } from "../write-key";
 
 type Order = SearchOutput["ordini"][number];
 
@@ -38,10 +38,8 @@ export function ReceivingBySupplierScreen() {
   const [more, setMore] = useState<{ altri: boolean; cursore: number }>({ altri: false, cursore: 0 });
   const [drafts, setDrafts] = useState<Record<number, Draft>>({});
   const [loading, setLoading] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { saving, error, setError, run } = useWrite();
   const [outcomes, setOutcomes] = useState<Outcome[] | null>(null);
-  const writeKey = useWriteKey();
 
   async function load(id: string, dopo = 0) {
     setLoading(true);
@@ -84,29 +82,19 @@ export function ReceivingBySupplierScreen() {
       }
       righe.push({ riga: Number(riga), quantita: q, ...(d.lotto.trim() ? { lotto: d.lotto.trim() } : {}), ...(d.scadenza ? { scadenza: d.scadenza } : {}) });
     }
-    setSaving(true);
-    setError(null);
-    try {
-      const request = { magazzino: Number(magazzino), ddt: ddt.trim(), righe };
-      const out = await client.arrivals.register.mutate(request, { context: { idempotencyKey: writeKey.for(request) } });
-      writeKey.settle();
-      if (!("righe" in out)) throw new Error("Risposta inattesa dal servizio.");
-      setOutcomes(
-        out.righe.map((r) => ({
-          riga: r.riga,
-          esito: r.esito,
-          messaggio: r.esito === "registrata" ? `registrata, residuo ${qty(r.residua)}` : (r.errore?.messaggio ?? "rifiutata"),
-        })),
-      );
-      signal(out.rifiutate > 0 ? "ko" : "ok");
-      if (fornitore) await load(fornitore);
-    } catch (e) {
-      writeKey.settle(e);
-      setError(describeWriteError(e).messaggio);
-      signal("ko");
-    } finally {
-      setSaving(false);
-    }
+    const out = await run({ magazzino: Number(magazzino), ddt: ddt.trim(), righe }, client.arrivals.register.mutate);
+    if (!out) return;
+    // With `righe` the service always answers per row.
+    if (!("righe" in out)) return setError("Risposta inattesa dal servizio.");
+    setOutcomes(
+      out.righe.map((r) => ({
+        riga: r.riga,
+        esito: r.esito,
+        messaggio: r.esito === "registrata" ? `registrata, residuo ${qty(r.residua)}` : (r.errore?.messaggio ?? "rifiutata"),
+      })),
+    );
+    signal(out.rifiutate > 0 ? "ko" : "ok");
+    if (fornitore) await load(fornitore);
   }
 
   return (

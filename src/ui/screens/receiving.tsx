@@ -105,6 +105,8 @@ export function ReceivingScreen() {
         say("ko", res.motivo ?? "Codice non atteso", `Codice letto: ${code}`);
         return;
       }
+      // A new row shown is a new arrival: it gets its own key.
+      writeKey.reset();
       setCurrent({ order, row, lettura: res.lettura });
       setQuantita(qty(row.residua));
       setLotto(res.lettura?.lotto ?? "");
@@ -155,8 +157,9 @@ export function ReceivingScreen() {
       ...(row.chiede_lotto && scadenza ? { scadenza } : {}),
     };
     try {
+      // The key is kept after success until the next row is shown: an Enter that lands before the
+      // screen has cleared the row replays this arrival instead of registering it again.
       const out = await client.arrivals.register.mutate(request, { context: { idempotencyKey: writeKey.for(request) } });
-      writeKey.settle();
       if (!("movimento" in out)) throw new Error("Risposta inattesa dal servizio.");
       const arrival: SessionArrival = {
         movimento: out.movimento,

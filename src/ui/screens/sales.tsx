@@ -5,12 +5,12 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import Link from "next/link";
 import { useState } from "react";
 import type { SaleDocumentOutput } from "@/server/modules/sales/sales.schemas";
-import { describeError, describeWriteError } from "../errors";
+import { describeError } from "../errors";
 import { signal } from "../feedback";
 import { day, money, parseDecimal, qty } from "../format";
 import { useWarehouses } from "../hooks";
 import { useTRPC, useTRPCClient } from "../trpc";
-import { useWriteKey } from "../write-key";
+import { useWrite } from "../write-key";
 import { articleRef } from "./movement-form";
 
 type Tipo = "ddt" | "fattura" | "scontrino";
@@ -127,10 +127,8 @@ export function SaleFormScreen() {
   const [magazzino, setMagazzino] = useState<string | null>(null);
   const [data, setData] = useState("");
   const [rows, setRows] = useState<DraftRow[]>([emptyRow()]);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { saving, error, setError, run } = useWrite();
   const [created, setCreated] = useState<SaleDocumentOutput | null>(null);
-  const writeKey = useWriteKey();
   const update = (i: number, patch: Partial<DraftRow>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
 
   async function submit() {
@@ -153,22 +151,12 @@ export function SaleFormScreen() {
       });
     }
     if (righe.length === 0) return setError("Aggiungere almeno una riga.");
-    setSaving(true);
-    try {
-      const request = { tipo, cliente: Number(cliente), magazzino: Number(magazzino), ...(data ? { data } : {}), righe };
-      const doc = await client.sales.create.mutate(request, { context: { idempotencyKey: writeKey.for(request) } });
-      writeKey.settle();
-      setCreated(doc);
-      setRows([emptyRow()]);
-      signal("ok");
-      await queryClient.invalidateQueries({ queryKey: trpc.sales.list.pathKey() });
-    } catch (e) {
-      writeKey.settle(e);
-      setError(describeWriteError(e).messaggio);
-      signal("ko");
-    } finally {
-      setSaving(false);
-    }
+    const doc = await run({ tipo, cliente: Number(cliente), magazzino: Number(magazzino), ...(data ? { data } : {}), righe }, client.sales.create.mutate);
+    if (!doc) return;
+    setCreated(doc);
+    setRows([emptyRow()]);
+    signal("ok");
+    await queryClient.invalidateQueries({ queryKey: trpc.sales.list.pathKey() });
   }
 
   return (
