@@ -4,7 +4,7 @@ import http from "node:http";
 import path from "node:path";
 import { progress, seconds, sleep } from "./util";
 import { freePort } from "../src/server/lib/ports";
-import { nextBuild, staleReason } from "../src/server/next-build";
+import { hasBuild, nextBuild, staleReason } from "../src/server/next-build";
 
 /**
  * The production server under test: built into its own directory (`.next-bench`, so that a build going
@@ -17,7 +17,7 @@ export const NEXT_DIR = ".next-bench";
 /** `next build` into .next-bench: when it is stale, always with --rebuild, never with --no-build (if one exists). */
 export async function buildServer(root: string, mode: "force" | "if-needed" | "existing"): Promise<void> {
   const reason = mode === "force" ? "richiesta con --rebuild" : staleReason(root, NEXT_DIR);
-  if (mode === "existing" && fs.existsSync(path.join(root, NEXT_DIR, "BUILD_ID"))) {
+  if (mode === "existing" && hasBuild(root, NEXT_DIR)) {
     progress(`compilazione: uso ${NEXT_DIR} com'è (--no-build${reason ? `; ${reason}` : ""})`);
     return;
   }

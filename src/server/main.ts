@@ -1,11 +1,10 @@
-import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { getConfig, type Config } from "./config";
 import { setDb } from "./db/client";
 import { openDatabase, type OpenDatabase } from "./db/runtime";
 import { isRestPath, serveNodeRest } from "./http/rest-handler";
-import { defaultNextDir, nextBuild } from "./next-build";
+import { defaultNextDir, hasBuild, nextBuild } from "./next-build";
 
 import { seedDemoIfEmpty } from "./modules/demo/demo.service";
 import { CLIENT_ADDRESS_HEADER, purgeExpiredSessions } from "./modules/auth/sessions.service";
@@ -26,7 +25,7 @@ const log = (m: string) => console.log(m);
 /** A fresh clone has no build: `npm install && npm start` must work with no other step. */
 async function buildIfMissing(dir: string): Promise<void> {
   const nextDir = defaultNextDir();
-  if (dev || fs.existsSync(path.join(dir, nextDir, "BUILD_ID"))) return;
+  if (dev || hasBuild(dir, nextDir)) return;
   log("Prima compilazione del servizio in corso (next build): circa un minuto, solo la prima volta …");
   await nextBuild(dir, nextDir, { inherit: true });
 }

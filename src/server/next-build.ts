@@ -38,11 +38,15 @@ function newestInput(p: string): number {
   return newest;
 }
 
+/** Whether `dir` (under root) holds a finished build, current or not. */
+export function hasBuild(root: string, dir: string): boolean {
+  return fs.existsSync(path.join(root, dir, "BUILD_ID"));
+}
+
 /** Why the build in `dir` (under root) is needed: missing, or older than a source; null when it is current. */
 export function staleReason(root: string, dir: string): string | null {
-  const buildId = path.join(root, dir, "BUILD_ID");
-  if (!fs.existsSync(buildId)) return `${dir} non esiste`;
-  const built = fs.statSync(buildId).mtimeMs;
+  if (!hasBuild(root, dir)) return `${dir} non esiste`;
+  const built = fs.statSync(path.join(root, dir, "BUILD_ID")).mtimeMs;
   for (const input of INPUTS) {
     if (newestInput(path.join(root, input)) > built) return `${input} è più recente della compilazione in ${dir}`;
   }
