@@ -75,5 +75,8 @@ describe("GET /api/esportazioni/disponibilita", () => {
     const bad = await get("?limite=5", manager);
     expect(bad.status).toBe(422);
     expect(await bad.json()).toMatchObject({ codice: "filtro_non_valido", campo: "limite" });
+    const nul = await get("?cerca=vi%00te", manager);
+    expect(nul.status).toBe(422);
+    expect(await nul.json()).toMatchObject({ codice: "filtro_non_valido", campo: "cerca" });
   });
 });

@@ -323,6 +323,31 @@ describe("hostile shapes found by the reliability suite", () => {
     expect(r.body.campo).toBe(name);
   });
 
+  // CI's generator found `GET /disponibilita?cerca='NaNa%00b` answering 500: PostgreSQL text cannot hold U+0000.
+  test("U+0000 in any query parameter of any list is filtro_non_valido naming the parameter", async () => {
+    const doc = (await rest("GET", "/openapi.json")).body;
+    let tried = 0;
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const param of (item.get?.parameters ?? []).filter((p: any) => p.in === "query")) {
+        const r = await rest("GET", `${path.replace("{id}", "1")}?${param.name}=a%00b`, { key: reader });
+        expectErrorBody(r, 422, "filtro_non_valido");
+        expect(r.body.campo, `${path} ${param.name}`).toBe(param.name);
+        expect(r.body.messaggio).toContain("U+0000");
+        tried++;
+      }
+    }
+    expect(tried).toBeGreaterThan(20);
+  });
+
+  test("U+0000 in a body's text is richiesta_non_valida naming the field, and writes nothing", async () => {
+    const r = await expectNothingWritten(() =>
+      rest("POST", "/movimenti", { key: writer, body: { ...load, causale: "reso", righe: [{ codice: "A1", quantita: 1, lotto: "L1\u0000" }] } }),
+    );
+    expectErrorBody(r, 422, "richiesta_non_valida");
+    expect(r.body.campo).toBe("righe[0].lotto");
+    expect(r.body.messaggio).toBe("Campo 'righe[0].lotto': contiene il carattere nullo (U+0000), che non è ammesso nel testo: toglierlo e ripetere.");
+  });
+
   test("thousands of unknown fields answer with the first hundred and a count", async () => {
     const body: Record<string, number> = { natura: 1 } as never;
     for (let i = 0; i < 5000; i++) body[`x${i}`] = i;

@@ -1,10 +1,11 @@
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { toErrorResponse } from "../http/errors";
+import { toErrorResponse, validationError } from "../http/errors";
 import { DomainError } from "../lib/errors";
 import { hasRole, hasScope, ROLE_LABEL, type Actor, type Role, type Scope } from "../modules/auth/actor";
 import { authenticateApiKey, bearerToken } from "../modules/auth/api-keys.service";
 import { csrfMatches, readCookie, resolveSession, SESSION_COOKIE, type ResolvedSession } from "../modules/auth/sessions.service";
+import { nulIssues } from "../lib/nul";
 import type { Context } from "./context";
 
 // A type alias, not an interface: trpc-to-openapi needs meta assignable to an index signature.
@@ -32,7 +33,15 @@ const t = initTRPC
   });
 
 export const router = t.router;
-export const publicProcedure = t.procedure;
+
+/** Refuses any input string holding U+0000 (which PostgreSQL text cannot store), naming the field. */
+const refuseNul = t.middleware(async ({ getRawInput, next, type }) => {
+  const issues = nulIssues(await getRawInput());
+  if (issues.length > 0) throw validationError(issues, type === "query");
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(refuseNul);
 
 /** Header in which the UI echoes its session's CSRF token on every mutation. */
 export const CSRF_HEADER = "x-csrf-token";
@@ -107,10 +116,10 @@ const requireUser = t.middleware(({ ctx, next }) => {
 });
 
 /** Reads: `lettura` for keys; every role for users unless the procedure adds requireRole. */
-export const readProcedure = t.procedure.use(authenticated).use(requireScope("lettura"));
+export const readProcedure = t.procedure.use(authenticated).use(requireScope("lettura")).use(refuseNul);
 /** Writes: `scrittura` for keys; every role for users unless the procedure adds requireRole. */
-export const writeProcedure = t.procedure.use(authenticated).use(requireScope("scrittura"));
+export const writeProcedure = t.procedure.use(authenticated).use(requireScope("scrittura")).use(refuseNul);
 /** Any signed-in user (their own session, profile). */
-export const userProcedure = t.procedure.use(authenticated).use(requireUser);
+export const userProcedure = t.procedure.use(authenticated).use(requireUser).use(refuseNul);
 /** Users, API keys: administrators only. */
 export const adminProcedure = userProcedure.use(requireRole("amministratore"));

@@ -70,6 +70,13 @@ describe("sign-in and the session cookie", () => {
     expect(me.body.result.data).toMatchObject({ utente: { username: "mario", ruolo: "operatore" }, csrf: r.csrf });
   });
 
+  test("a user name holding U+0000 is a validation error on the UI channel, not a database failure", async () => {
+    const r = await login("mario\u0000", PASSWORD, { address: newAddress() });
+    expect(r.status).toBe(422);
+    expect(r.body.error.data).toMatchObject({ codice: "richiesta_non_valida", campo: "username" });
+    expect(r.setCookie).toBe("");
+  });
+
   test("behind https (X-Forwarded-Proto) the cookie is Secure", async () => {
     const r = await login("mario", PASSWORD, { headers: { "x-forwarded-proto": "https" }, address: newAddress() });
     expect(r.setCookie).toMatch(/; Secure$/);

@@ -350,6 +350,21 @@ describe("importMasterData", () => {
     expect(await refusal({ articoli: { codice: "X" } })).toEqual([{ campo: "articoli", messaggio: "deve essere un elenco [ … ]" }]);
   });
 
+  test("text holding U+0000 is refused with its path before the database is asked about it", async () => {
+    const before = await snapshot();
+    const problems = await refusal({
+      magazzini: [{ codice: "M\u0000", nome: "Magazzino" }],
+      articoli: [{ codice: "NUL-1", descrizione: "a\u0000b" }, { codice: "NUL-2", descrizione: "Buono" }],
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        { campo: "articoli[0].descrizione", messaggio: expect.stringContaining("U+0000") },
+        { campo: "magazzini[0].codice", messaggio: expect.stringContaining("U+0000") },
+      ]),
+    );
+    expect(await snapshot()).toEqual(before);
+  });
+
   test("validateImport of a good file finds nothing and writes nothing", async () => {
     const before = await snapshot();
     expect(await validateImport({ articoli: [{ codice: "NUOVO", descrizione: "Nuovo", ean: ean(20) }] }, t.prisma)).toEqual({ problemi: [], avvisi: [] });

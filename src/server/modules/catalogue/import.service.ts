@@ -4,6 +4,7 @@ import { inTransaction } from "../../db/transaction";
 import { businessDate, dateFromIso, formatDate } from "../../lib/dates";
 import { canonical, canonicalOrNull } from "../../lib/decimal";
 import { DomainError, type FieldProblem } from "../../lib/errors";
+import { NUL_MESSAGE, nulPaths } from "../../lib/nul";
 import { clientFields } from "../clients/clients.service";
 import {
   articleInput,
@@ -196,6 +197,12 @@ async function analyseImport(db: Db, data: unknown): Promise<Analysis> {
   const problemi: Problems = [];
   const avvisi: Problems = [];
   const file = parseFile(data, problemi);
+  // Text with U+0000 cannot even be looked up in the database: the file is refused before reading it.
+  const nul = nulPaths(data);
+  if (nul.length > 0) {
+    problemi.push(...nul.map((path) => ({ campo: pathOf("", path), messaggio: NUL_MESSAGE })));
+    return { problemi: sortByPath(problemi), avvisi, plan: { file, state: emptyState(), articles: [] } };
+  }
   const state = await loadState(db, file);
   checkDuplicates(file, problemi);
   checkEanOwners(file, state, problemi);
@@ -330,6 +337,16 @@ async function loadClients(db: Db, codici: string[]) {
     select: clientFields,
   });
 }
+
+const emptyState = (): DbState => ({
+  magazzini: new Map(),
+  fornitori: new Map(),
+  articoli: new Map(),
+  articoliByEan: new Map(),
+  varianti: new Map(),
+  clienti: new Map(),
+  ordini: new Map(),
+});
 
 async function loadState(db: Db, file: ParsedFile): Promise<DbState> {
   const { loose } = file;
