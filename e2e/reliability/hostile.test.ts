@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { handleRestRequest } from "../../src/server/http/rest-handler";
 import { ERROR_STATUS } from "../../src/server/lib/errors";
@@ -498,6 +499,51 @@ describe("over real HTTP (a sample)", () => {
     }
     expect(outcomes).toEqual({ "413 richiesta_troppo_grande": 20 });
   }, 120_000);
+
+  test("after a refused body is drained, the same connection serves the next request", async () => {
+    // A raw socket: Node's own client never reuses a socket whose upload outlived the answer, so it
+    // cannot show what the server does. Here: a 10 MB upload, its 413, then a GET on the same socket.
+    const { hostname, port } = new URL(s.base);
+    const socket = net.connect(Number(port), hostname);
+    let received = Buffer.alloc(0);
+    let closed = false;
+    socket.on("data", (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
+    socket.on("close", () => (closed = true));
+    socket.on("error", () => {});
+    /** The next whole response on the socket: its status line and body (by Content-Length). */
+    const nextResponse = async () => {
+      for (let waited = 0; waited < 30_000; waited += 10) {
+        const end = received.indexOf("\r\n\r\n");
+        if (end >= 0) {
+          const head = received.subarray(0, end).toString("latin1");
+          const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+          if (received.length >= end + 4 + length) {
+            const body = received.subarray(end + 4, end + 4 + length).toString("utf8");
+            received = received.subarray(end + 4 + length);
+            return { status: Number(head.split(" ")[1]), body };
+          }
+        }
+        if (closed) throw new Error("connessione chiusa dal servizio");
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error("nessuna risposta in 30 s");
+    };
+    const auth = `Authorization: Bearer ${writer}\r\nHost: ${hostname}:${port}\r\n`;
+    try {
+      const body = Buffer.from(JSON.stringify({ natura: "carico", causale: "x".repeat(10 * 1024 * 1024) }));
+      socket.write(`POST /api/v1/movimenti HTTP/1.1\r\n${auth}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+      socket.write(body);
+      const refused = await nextResponse();
+      expect(refused.status).toBe(413);
+      expect(JSON.parse(refused.body)).toMatchObject({ codice: "richiesta_troppo_grande" });
+      socket.write(`GET /api/v1/movimenti?limite=1 HTTP/1.1\r\n${auth}\r\n`);
+      const next = await nextResponse();
+      expect(next.status).toBe(200);
+      expect(JSON.parse(next.body)).toHaveProperty("movimenti");
+    } finally {
+      socket.destroy();
+    }
+  }, 60_000);
 
   test("10 MB, invalid UTF-8 and deep nesting over HTTP", async () => {
     const headers = { authorization: `Bearer ${writer}`, "content-type": "application/json" };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { statementName } from "./client";
+import { connectionSettings, createPrisma, GENERIC_PLANS, statementName } from "./client";
 
 describe("prepared statement names", () => {
   test("one name per statement text, the same on every call", () => {
@@ -40,6 +40,26 @@ describe("the service's connections", () => {
         expect(rows[0]!.n).toBe(i);
       }
     } finally {
+      await t.drop();
+    }
+  });
+
+  test("an `options` parameter in DATABASE_URL adds to the generic-plan setting instead of replacing it", async () => {
+    const { createTestDb } = await import("../testing/db");
+    const t = await createTestDb();
+    const url = new URL(t.url);
+    url.searchParams.set("options", "-c statement_timeout=12345 -c application_name=banchina_prova");
+    const prisma = createPrisma(url.toString(), 1);
+    try {
+      const [s] = await prisma.$queryRaw<{ mode: string; timeout: string; app: string }[]>`
+        SELECT current_setting('plan_cache_mode') AS mode, current_setting('statement_timeout') AS timeout,
+               current_setting('application_name') AS app`;
+      expect(s).toEqual({ mode: "force_generic_plan", timeout: "12345ms", app: "banchina_prova" });
+      // The URL's own -c settings come last, so an explicit plan_cache_mode there still wins.
+      expect(connectionSettings("postgresql://u@h/db?options=-c%20plan_cache_mode%3Dauto").options).toBe(`${GENERIC_PLANS} -c plan_cache_mode=auto`);
+      expect(connectionSettings("postgresql://u@h/db?sslmode=disable")).toEqual({ connectionString: "postgresql://u@h/db?sslmode=disable", options: GENERIC_PLANS });
+    } finally {
+      await prisma.$disconnect();
       await t.drop();
     }
   });

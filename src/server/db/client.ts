@@ -48,11 +48,28 @@ export function statementName(query: { sql: string; args: unknown[] }): string {
  */
 export const GENERIC_PLANS = "-c plan_cache_mode=force_generic_plan";
 
+/**
+ * The connection string and server options the service connects with. `pg` lets an `options`
+ * parameter in the URL replace the configured one, which would silently drop GENERIC_PLANS: the URL's
+ * options are moved after ours instead, so its own `-c` settings still win (PostgreSQL keeps the last).
+ */
+export function connectionSettings(connectionString: string): { connectionString: string; options: string } {
+  let url: URL;
+  try {
+    url = new URL(connectionString);
+  } catch {
+    return { connectionString, options: GENERIC_PLANS }; // not a URL (a socket path): pg reads no options from it
+  }
+  const theirs = url.searchParams.get("options");
+  if (theirs === null) return { connectionString, options: GENERIC_PLANS };
+  url.searchParams.delete("options");
+  return { connectionString: url.toString(), options: `${GENERIC_PLANS} ${theirs}` };
+}
+
 export function createPrisma(connectionString: string, max = 10): PrismaClient {
   const adapter = new PrismaPg(
     {
-      connectionString,
-      options: GENERIC_PLANS,
+      ...connectionSettings(connectionString),
       max,
       // Fail fast when the server is gone, so a request gets 503 instead of hanging.
       connectionTimeoutMillis: 5_000,

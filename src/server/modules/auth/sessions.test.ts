@@ -38,7 +38,8 @@ async function trpc(
   let init: RequestInit = { method: "GET", headers };
   if (opts.mutation) {
     headers["content-type"] = "application/json";
-    init = { method: "POST", headers, body: JSON.stringify(opts.input ?? {}) };
+    // As @trpc/client sends it: a mutation without input posts no body at all.
+    init = { method: "POST", headers, body: opts.input === undefined ? undefined : JSON.stringify(opts.input) };
   } else if (opts.input !== undefined) {
     url += `?input=${encodeURIComponent(JSON.stringify(opts.input))}`;
   }
