@@ -68,25 +68,16 @@ function isZodError(e: unknown): e is { issues: $ZodIssue[] } {
   return !!e && typeof e === "object" && (e as { name?: string }).name === "ZodError" && Array.isArray((e as { issues?: unknown }).issues);
 }
 
-export function toDomainError(error: unknown, opts: { isQuery: boolean }): DomainError | undefined {
-  let cur: unknown = error;
-  for (let i = 0; i < 5 && cur; i++) {
-    if (cur instanceof DomainError) return cur;
-    if (isZodError(cur)) return validationError(cur.issues, opts.isQuery);
-    if (cur instanceof TRPCError) {
-      if (cur.cause) {
-        cur = cur.cause;
-        continue;
-      }
-      if (cur.code === "NOT_FOUND") return new DomainError("non_trovato", "Risorsa non trovata.");
-      if (cur.code === "PARSE_ERROR") return new DomainError("json_non_valido", "Il corpo della richiesta non è JSON valido.");
-      if (cur.code === "UNSUPPORTED_MEDIA_TYPE")
-        return new DomainError("tipo_contenuto_non_supportato", "Il corpo deve essere JSON: usare 'Content-Type: application/json'.");
-      if (cur.code === "METHOD_NOT_SUPPORTED") return new DomainError("metodo_non_consentito", "Metodo non consentito per questa procedura.");
-      if (cur.code === "PAYLOAD_TOO_LARGE") return new DomainError("richiesta_troppo_grande", "Corpo della richiesta troppo grande.");
-      return undefined;
-    }
-    break;
+const invalidJson = () => new DomainError("json_non_valido", "Il corpo della richiesta non è JSON valido.");
+
+export function toDomainError(error: unknown, opts: { isQuery: boolean }, depth = 0): DomainError | undefined {
+  if (error instanceof DomainError) return error;
+  if (isZodError(error)) return validationError(error.issues, opts.isQuery);
+  if (error instanceof TRPCError) {
+    const inner = error.cause && depth < 5 ? toDomainError(error.cause, opts, depth + 1) : undefined;
+    if (inner) return inner;
+    const own = fromTrpcCode(error);
+    if (own) return own;
   }
   if (isUnavailable(error)) {
     return new DomainError("servizio_non_disponibile", "Il database non è raggiungibile in questo momento: riprovare tra qualche secondo.", {
@@ -94,6 +85,30 @@ export function toDomainError(error: unknown, opts: { isQuery: boolean }): Domai
     });
   }
   return undefined;
+}
+
+/** tRPC's own refusals of a request it cannot route or read (most reach only its channel, the UI's). */
+function fromTrpcCode(error: TRPCError): DomainError | undefined {
+  switch (error.code) {
+    case "BAD_REQUEST":
+      // A body or `input` that JSON.parse refused, or a call of the wrong shape (a batch whose input is
+      // not an object, queries and mutations mixed in one batch).
+      return error.cause instanceof SyntaxError
+        ? invalidJson()
+        : new DomainError("richiesta_non_valida", "Richiesta non valida: la chiamata non ha la forma attesa dal servizio.");
+    case "NOT_FOUND":
+      return new DomainError("non_trovato", "Risorsa non trovata.");
+    case "PARSE_ERROR":
+      return invalidJson();
+    case "UNSUPPORTED_MEDIA_TYPE":
+      return new DomainError("tipo_contenuto_non_supportato", "Il corpo deve essere JSON: usare 'Content-Type: application/json'.");
+    case "METHOD_NOT_SUPPORTED":
+      return new DomainError("metodo_non_consentito", "Metodo non consentito per questa procedura.");
+    case "PAYLOAD_TOO_LARGE":
+      return new DomainError("richiesta_troppo_grande", "Corpo della richiesta troppo grande.");
+    default:
+      return undefined;
+  }
 }
 
 export function toErrorResponse(error: unknown, opts: { requestId: string; isQuery: boolean; log?: boolean }): ErrorResponse {

@@ -78,6 +78,17 @@ describe("sign-in and the session cookie", () => {
     expect(r.setCookie).toBe("");
   });
 
+  test.each([["not JSON", "{nome"], ["empty", ""], ["cut short", '{"username":"mario"']])(
+    "a body that is not JSON (%s) is json_non_valido on the UI channel, not an internal error",
+    async (_name, body) => {
+      const res = await handleTrpcRequest(
+        new Request("http://localhost/api/trpc/session.signIn", { method: "POST", headers: { "content-type": "application/json", "x-banchina-indirizzo": newAddress() }, body }),
+      );
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toMatchObject({ message: "Il corpo della richiesta non è JSON valido.", data: { codice: "json_non_valido" } });
+    },
+  );
+
   test("behind https (X-Forwarded-Proto) the cookie is Secure", async () => {
     const r = await login("mario", PASSWORD, { headers: { "x-forwarded-proto": "https" }, address: newAddress() });
     expect(r.setCookie).toMatch(/; Secure$/);
