@@ -6,14 +6,16 @@ import { createUser } from "../../src/server/modules/users/users.service";
 import { createTestDb, type TestDb } from "../../src/server/testing/db";
 import { appRouter } from "../../src/server/trpc/router";
 import { handleTrpcRequest } from "../../src/server/trpc/ui-handler";
-import { hostileString, hostileValue, serialise } from "./hostile-gen";
+import { exportAvailabilityCsv } from "../../src/server/http/availability-export";
+import { encodeLoosely, hostileString, hostileValue, serialise } from "./hostile-gen";
 import { seedArticles, seedWarehouse } from "./seed";
 
 /**
  * Hostile input on the operator UI's channel (/api/trpc), which hostile.test.ts does not reach: every
  * procedure of the router, signed in as an administrator (every procedure open to it), called with
  * generated inputs, bodies that are not JSON, the wrong method, batches and unknown paths. Never a
- * 5xx; every refusal carries a contract code and the status that code has.
+ * 5xx; every refusal carries a contract code and the status that code has. The same for the
+ * availability export's query string (/api/esportazioni/disponibilita).
  * The seed is random unless RELIABILITY_SEED is set, and is printed.
  */
 
@@ -113,6 +115,27 @@ describe("the operator UI's channel under hostile input", () => {
     );
     console.log(`[affidabilità] canale dell'interfaccia: ${JSON.stringify({ seed: SEED, procedure: PROCEDURES.length, provate: RUNS, status: seen })}`);
     // The session stayed usable: the run reached the procedures, not only the sign-in wall.
+    expect(seen["200"] ?? 0).toBeGreaterThan(0);
+  }, 300_000);
+
+  test("the availability export: generated query strings never get a 5xx", async () => {
+    const name = fc.oneof(fc.constantFrom("cerca", "magazzino", "a", "limite", "dopo", "__proto__", ""), hostileString);
+    const value = fc.oneof(hostileString, fc.constantFrom("1", "2", "999999", "2026-11-22", "vite"));
+    const seen: Record<string, number> = {};
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(name, value), { maxLength: 3 }), async (params) => {
+        const query = params.map(([k, v]) => `${encodeLoosely(k)}=${encodeLoosely(v)}`).join("&");
+        const res = await exportAvailabilityCsv(new Request(`http://localhost/api/esportazioni/disponibilita?${query}`, { headers: { cookie } }));
+        const text = await res.text(); // a 200 streams the whole catalogue: read to the end, where a late failure would show
+        seen[res.status] = (seen[res.status] ?? 0) + 1;
+        const where = `?${query} → ${res.status} ${text.slice(0, 300)}`;
+        expect(res.status, where).toBeLessThan(500);
+        if (res.status === 200) expect(text, where).toMatch(/^codice;descrizione;/); // text() drops the byte-order mark
+        else expect(Object.hasOwn(ERROR_STATUS, (JSON.parse(text) as { codice: string }).codice), where).toBe(true);
+      }),
+      { numRuns: Math.ceil(RUNS / 3), seed: SEED },
+    );
+    console.log(`[affidabilità] esportazione della disponibilità: ${JSON.stringify({ seed: SEED, provate: Math.ceil(RUNS / 3), status: seen })}`);
     expect(seen["200"] ?? 0).toBeGreaterThan(0);
   }, 300_000);
 });

@@ -75,6 +75,9 @@ describe("GET /api/esportazioni/disponibilita", () => {
     const bad = await get("?limite=5", manager);
     expect(bad.status).toBe(422);
     expect(await bad.json()).toMatchObject({ codice: "filtro_non_valido", campo: "limite" });
+    const unknown = await get("?magazzino=999999", manager);
+    expect(unknown.status).toBe(422);
+    expect(await unknown.json()).toMatchObject({ codice: "magazzino_non_trovato" });
     const nul = await get("?cerca=vi%00te", manager);
     expect(nul.status).toBe(422);
     expect(await nul.json()).toMatchObject({ codice: "filtro_non_valido", campo: "cerca" });

@@ -47,6 +47,9 @@ export async function exportAvailabilityCsv(req: Request): Promise<Response> {
     let dopo = 0;
     let emptyWaits = 0;
     let headerSent = false;
+    // The first page is read before answering: a refusal it raises (an unknown warehouse) is then an
+    // error response, not a download that breaks after its 200.
+    let first: Awaited<ReturnType<typeof listAvailability>> | undefined = await listAvailability(db, { ...filters, limite: PAGE, dopo });
 
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
@@ -57,7 +60,8 @@ export async function exportAvailabilityCsv(req: Request): Promise<Response> {
             controller.enqueue(encoder.encode(`\uFEFF${header.map(field).join(";")}\n`));
             return;
           }
-          const page = await listAvailability(db, { ...filters, limite: PAGE, dopo });
+          const page = first ?? (await listAvailability(db, { ...filters, limite: PAGE, dopo }));
+          first = undefined;
           if (page.disponibilita.length === 0 && page.altri) {
             if (++emptyWaits > MAX_EMPTY_WAITS) throw new Error("esportazione interrotta: una scrittura sugli articoli non termina");
             await new Promise((r) => setTimeout(r, 50));
