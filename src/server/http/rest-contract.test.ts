@@ -304,6 +304,10 @@ test("the OpenAPI document is served without a key and lists every endpoint with
   expect(post.responses["422"].content["application/json"].schema.$ref).toBe("#/components/schemas/Errore");
   expect(post.parameters.some((p: any) => p.name === "Idempotency-Key" && p.in === "header")).toBe(true);
   expect(r.body.components.schemas.Errore.required).toEqual(["codice", "messaggio"]);
+  // zod's implicit ±(2^53 - 1) bounds are gone; bounds the contract sets are kept.
+  expect(JSON.stringify(r.body)).not.toContain(String(Number.MAX_SAFE_INTEGER));
+  expect(post.requestBody.content["application/json"].schema.properties.causale).toMatchObject({ type: "string", maxLength: 200 });
+  expect(post.responses["200"].content["application/json"].schema.properties.operazione.anyOf[0]).toEqual({ type: "integer" });
 });
 
 describe("hostile shapes found by the reliability suite", () => {

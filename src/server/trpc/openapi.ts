@@ -120,8 +120,24 @@ export function openApiDocument(): OpenAPIObject {
     }
   }
   doc.components = { ...doc.components, schemas: { ...(doc.components?.schemas ?? {}), Errore: ERROR_BODY_SCHEMA } };
+  dropSafeIntegerBounds(doc);
   cached = doc;
   return doc;
+}
+
+/**
+ * zod writes every `int()` with JavaScript's safe-integer range as bounds (±9007199254740991): not a
+ * rule of the contract, and client generators read it as a 64-bit field. Bounds we set ourselves stay.
+ */
+function dropSafeIntegerBounds(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const child of node) dropSafeIntegerBounds(child);
+  } else if (node !== null && typeof node === "object") {
+    const o = node as Record<string, unknown>;
+    if (o.minimum === Number.MIN_SAFE_INTEGER) delete o.minimum;
+    if (o.maximum === Number.MAX_SAFE_INTEGER) delete o.maximum;
+    for (const child of Object.values(o)) dropSafeIntegerBounds(child);
+  }
 }
 
 let routes: { pattern: RegExp; methods: string[] }[] | undefined;
