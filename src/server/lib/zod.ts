@@ -16,12 +16,16 @@ export const typeError = (msg: string) => (iss: { input?: unknown }) => (iss.inp
  * and query parameters are parsed from strings explicitly.
  */
 
-/** A JSON number that must be an integer id (> 0). */
+/**
+ * A JSON number that must be an integer id (> 0). The document shows the pipe's input side, a bare
+ * number: the meta states what is accepted, so client generators make it an integer.
+ */
 export const idNumber = () =>
   z
     .number({ error: "deve essere un numero intero" })
     .transform((n) => n)
-    .pipe(z.number().int("deve essere un numero intero").positive("deve essere maggiore di zero").max(2_147_483_647));
+    .pipe(z.number().int("deve essere un numero intero").positive("deve essere maggiore di zero").max(2_147_483_647))
+    .meta({ type: "integer", minimum: 1, maximum: 2_147_483_647 } as Record<string, unknown>);
 
 /** A JSON number kept as given: its validity (sign, decimals) is a row-level check. */
 export const rawNumber = () => z.number({ error: typeError("deve essere un numero") }).transform((n) => n);

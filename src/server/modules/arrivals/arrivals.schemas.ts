@@ -19,9 +19,16 @@ export const searchInput = z
     da: isoDate().optional(),
     a: isoDate().optional(),
     includi_evase: bool().optional(),
-    limite: idNumber().pipe(z.number().max(100, "al massimo 100")).optional(),
-    dopo: z.number({ error: typeError("deve essere un numero intero") }).transform((n) => n)
-      .pipe(z.number().int("deve essere un numero intero").min(0, "non può essere negativo")).optional(),
+    limite: idNumber()
+      .pipe(z.number().max(100, "al massimo 100"))
+      .meta({ type: "integer", minimum: 1, maximum: 100 } as Record<string, unknown>)
+      .optional(),
+    dopo: z
+      .number({ error: typeError("deve essere un numero intero") })
+      .transform((n) => n)
+      .pipe(z.number().int("deve essere un numero intero").min(0, "non può essere negativo"))
+      .meta({ type: "integer", minimum: 0 } as Record<string, unknown>)
+      .optional(),
   })
   .superRefine((b, ctx) => {
     if (b.barcode !== undefined) {
