@@ -1,12 +1,11 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { exportAvailabilityCsv } from "../../src/server/http/availability-export";
 import { ERROR_STATUS } from "../../src/server/lib/errors";
-import { signIn } from "../../src/server/modules/auth/sessions.service";
-import { createUser } from "../../src/server/modules/users/users.service";
 import { createTestDb, type TestDb } from "../../src/server/testing/db";
+import { seedSession } from "../../src/server/testing/fixtures";
 import { appRouter } from "../../src/server/trpc/router";
 import { handleTrpcRequest } from "../../src/server/trpc/ui-handler";
-import { exportAvailabilityCsv } from "../../src/server/http/availability-export";
 import { encodeLoosely, hostileString, hostileValue, serialise } from "./hostile-gen";
 import { seedArticles, seedWarehouse } from "./seed";
 
@@ -35,10 +34,7 @@ beforeAll(async () => {
   t = await createTestDb();
   await seedWarehouse(t.pool, "M1");
   await seedArticles(t.pool, "UI", 2);
-  await createUser(t.prisma, { username: "fuzz", password: "password-lunga", ruolo: "amministratore" });
-  const s = await signIn(t.prisma, { username: "fuzz", password: "password-lunga", address: "10.9.9.9" });
-  cookie = `banchina_sessione=${s.token}`;
-  csrf = s.csrf;
+  ({ cookie, csrf } = await seedSession(t.prisma, "fuzz", "amministratore"));
 });
 afterAll(async () => t?.drop());
 

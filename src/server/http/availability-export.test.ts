@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createTestDb, type TestDb } from "../testing/db";
-import { rest, seedKey, seedWarehouse } from "../testing/fixtures";
-import { signIn } from "../modules/auth/sessions.service";
-import { createUser } from "../modules/users/users.service";
+import { rest, seedKey, seedSession, seedWarehouse } from "../testing/fixtures";
 import { exportAvailabilityCsv } from "./availability-export";
 
 let t: TestDb;
@@ -18,12 +16,8 @@ beforeAll(async () => {
   const key = (await seedKey(t.prisma)).chiave;
   const m1 = (await t.pool.query("SELECT id FROM magazzini WHERE codice = 'M1'")).rows[0].id;
   await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: m1, righe: [{ codice: "VITE", quantita: 12.5 }, { codice: "ART-0007", quantita: 3 }] } });
-  for (const [username, ruolo] of [["capo", "responsabile"], ["banco", "operatore"]] as const) {
-    await createUser(t.prisma, { username, password: "password-lunga", ruolo });
-  }
-  const cookie = async (username: string) => `banchina_sessione=${(await signIn(t.prisma, { username, password: "password-lunga", address: username })).token}`;
-  manager = await cookie("capo");
-  operator = await cookie("banco");
+  manager = (await seedSession(t.prisma, "capo", "responsabile")).cookie;
+  operator = (await seedSession(t.prisma, "banco", "operatore")).cookie;
 });
 afterAll(async () => t?.drop());
 

@@ -1,6 +1,8 @@
 import type { Db } from "../db/client";
-import type { Actor, Scope } from "../modules/auth/actor";
+import type { Actor, Role, Scope } from "../modules/auth/actor";
 import { createApiKey } from "../modules/auth/api-keys.service";
+import { SESSION_COOKIE, signIn } from "../modules/auth/sessions.service";
+import { createUser } from "../modules/users/users.service";
 import { createContextInner } from "../trpc/context";
 import { appRouter } from "../trpc/router";
 import { handleRestRequest } from "../http/rest-handler";
@@ -31,6 +33,13 @@ export async function seedArticle(
 
 export async function seedKey(db: Db, scopes: Scope[] = ["lettura", "scrittura"], opts: { perSecond?: number; burst?: number } = {}) {
   return createApiKey(db, { nome: `test-${scopes.join("-")}`, permessi: scopes, limiteAlSecondo: opts.perSecond ?? 100_000, raffica: opts.burst ?? 100_000 });
+}
+
+/** A user of that role, signed in: the Cookie header and CSRF token the UI would send. */
+export async function seedSession(db: Db, username: string, ruolo: Role): Promise<{ cookie: string; csrf: string }> {
+  await createUser(db, { username, password: "password-lunga", ruolo });
+  const opened = await signIn(db, { username, password: "password-lunga", address: `sessione-${username}` });
+  return { cookie: `${SESSION_COOKIE}=${opened.token}`, csrf: opened.csrf };
 }
 
 /** A tRPC caller as the UI or the CLI would use it, with the actor given directly. */
