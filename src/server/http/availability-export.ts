@@ -2,13 +2,12 @@ import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { businessDate } from "../lib/dates";
 import { DomainError } from "../lib/errors";
-import { nulIssues } from "../lib/nul";
 import { hasRole } from "../modules/auth/actor";
 import { readCookie, resolveSession, SESSION_COOKIE } from "../modules/auth/sessions.service";
 import { listAvailabilityInput } from "../modules/availability/availability.schemas";
 import { listAvailability } from "../modules/availability/availability.service";
 import { listWarehouses } from "../modules/catalogue/catalogue.service";
-import { toErrorResponse, validationError } from "./errors";
+import { assertNoNul, toErrorResponse } from "./errors";
 
 const PAGE = 500;
 /** An empty page with `altri` means a lower id is still being written: wait for it, a bounded number of times. */
@@ -37,8 +36,7 @@ export async function exportAvailabilityCsv(req: Request): Promise<Response> {
       throw new DomainError("permesso_negato", "L'esportazione della disponibilità è riservata al ruolo responsabile o superiore.");
     }
     const params = Object.fromEntries(new URL(req.url).searchParams);
-    const nul = nulIssues(params);
-    if (nul.length > 0) throw validationError(nul, true);
+    assertNoNul(params, true);
     const parsed = listAvailabilityInput.omit({ limite: true, dopo: true }).safeParse(params);
     if (!parsed.success) throw parsed.error;
     const filters = parsed.data;

@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import type { $ZodIssue } from "zod/v4/core";
 import { isUnavailable } from "../db/pg-errors";
 import { DomainError, type ErrorBody, type FieldProblem } from "../lib/errors";
+import { NUL_MESSAGE, nulPaths } from "../lib/nul";
 import { MISSING } from "../lib/zod";
 
 /**
@@ -62,6 +63,16 @@ export function validationError(issues: readonly $ZodIssue[], isQuery: boolean):
   return new DomainError(codice, `${first.messaggio} (e altri ${all.length - 1} problemi: vedere 'dettagli')`, {
     dettagli: problems,
   });
+}
+
+/** Refuses an input (body or list parameters) with a string holding U+0000, naming each such field. */
+export function assertNoNul(input: unknown, isQuery: boolean): void {
+  const paths = nulPaths(input);
+  if (paths.length === 0) return;
+  throw validationError(
+    paths.map((path) => ({ code: "custom", path, message: NUL_MESSAGE, input: undefined }) as $ZodIssue),
+    isQuery,
+  );
 }
 
 function isZodError(e: unknown): e is { issues: $ZodIssue[] } {

@@ -1,5 +1,3 @@
-import type { $ZodIssue } from "zod/v4/core";
-
 /**
  * PostgreSQL text cannot hold U+0000: a string carrying it fails inside the database with an
  * encoding error, which would reach the client as a 500. Every input is checked for it at the edge,
@@ -45,9 +43,4 @@ export function nulPaths(value: unknown, limit = 100): PropertyKey[][] {
     }
   }
   return found;
-}
-
-/** The same paths as zod issues, for the one validation-error mapper. */
-export function nulIssues(value: unknown): $ZodIssue[] {
-  return nulPaths(value).map((path) => ({ code: "custom", path, message: NUL_MESSAGE, input: undefined }) as $ZodIssue);
 }

@@ -1,11 +1,10 @@
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { toErrorResponse, validationError } from "../http/errors";
+import { assertNoNul, toErrorResponse } from "../http/errors";
 import { DomainError } from "../lib/errors";
 import { hasRole, hasScope, ROLE_LABEL, type Actor, type Role, type Scope } from "../modules/auth/actor";
 import { authenticateApiKey, bearerToken } from "../modules/auth/api-keys.service";
 import { csrfMatches, readCookie, resolveSession, SESSION_COOKIE, type ResolvedSession } from "../modules/auth/sessions.service";
-import { nulIssues } from "../lib/nul";
 import type { Context } from "./context";
 
 // A type alias, not an interface: trpc-to-openapi needs meta assignable to an index signature.
@@ -36,14 +35,15 @@ export const router = t.router;
 
 /** Refuses any input string holding U+0000 (which PostgreSQL text cannot store), naming the field. */
 const refuseNul = t.middleware(async ({ getRawInput, next, type }) => {
-  // An input that cannot be read (the UI posts no body to a procedure without input) is not ours to
-  // judge here: a procedure with an input parser meets the same failure there, as before.
-  const raw = await getRawInput().then(
-    (input) => ({ input }),
-    () => undefined,
-  );
-  const issues = raw ? nulIssues(raw.input) : [];
-  if (issues.length > 0) throw validationError(issues, type === "query");
+  let input: unknown;
+  try {
+    input = await getRawInput();
+  } catch {
+    // An input that cannot be read (the UI posts no body to a procedure without input) is not ours to
+    // judge here: a procedure with an input parser meets the same failure there, as before.
+    return next();
+  }
+  assertNoNul(input, type === "query");
   return next();
 });
 
