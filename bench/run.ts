@@ -26,7 +26,7 @@ import { createPrisma, type PrismaClient } from "../src/server/db/client";
 import { startEmbedded, type EmbeddedServer } from "../src/server/db/embedded";
 import { migrate } from "../src/server/db/migrate";
 import { createApiKey } from "../src/server/modules/auth/api-keys.service";
-import { verifyLedger } from "../src/server/modules/verify/verify.service";
+import { verifyLedger } from "../src/server/modules/ledger/verify.service";
 import { countsFor, generate } from "./data";
 import { ApiClient } from "./http";
 import { evaluateTargets, textCpuTable, textTable, textTargets, writeResults, type Report } from "./report";

@@ -3,7 +3,7 @@ import { openDatabase } from "../server/db/runtime";
 import { DomainError } from "../server/lib/errors";
 import { apiKeyCommand } from "./api-key-command";
 import { Failure, parseOptions, UsageError, type Run } from "./command";
-import { verifyLedger } from "../server/modules/verify/verify.service";
+import { verifyLedger } from "../server/modules/ledger/verify.service";
 import { importCommand } from "./import-command";
 import { userCommand } from "./user-command";
 

@@ -4,7 +4,7 @@ import { canonical, countFromNumber, Decimal } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";
-import { appendToLedger, lotLockOrder, type LedgerRow } from "../movements/movements.service";
+import { appendToLedger, lotLockOrder, type LedgerRow } from "../ledger/ledger.service";
 import { MAX_ALIGNMENT_ROWS, type AlignInput, type AlignOutput, type AlignRow } from "./alignment.schemas";
 
 /**

@@ -2,8 +2,9 @@ import { Prisma, type Db, type Tx } from "../../db/client";
 import { businessDate, formatDate } from "../../lib/dates";
 import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
-import { authorColumns, type Actor } from "../auth/actor";
-import { appendToLedger, assertWarehouses, loadLot, lotLockOrder, type LedgerRow } from "../movements/movements.service";
+import type { Actor } from "../auth/actor";
+import { assertWarehouses } from "../catalogue/articles";
+import { appendToLedger, deliveryNoteOperation, loadLot, lotLockOrder, takeBackFromLot, type LedgerRow } from "../ledger/ledger.service";
 import type { WriteResult } from "../idempotency/idempotency.service";
 import { eanCandidates, parseScan } from "./barcode";
 import {
@@ -234,17 +235,6 @@ async function recomputeOrders(tx: Tx, orderIds: number[]): Promise<Map<number, 
   return new Map(rows.map((r) => [r.id, r.stato]));
 }
 
-/** One delivery note of one supplier is one operation, however many calls register its rows. */
-async function deliveryNoteOperation(tx: Tx, fornitore: number, ddt: string, actor: Actor): Promise<number> {
-  const author = authorColumns(actor);
-  const [op] = await tx.$queryRaw<{ id: number }[]>`
-    INSERT INTO operazioni (origine, ddt, fornitore_id, chiave_api_id, utente_id)
-    VALUES ('arrivo', ${ddt}, ${fornitore}, ${author.chiave_api_id}::int, ${author.utente_id}::int)
-    ON CONFLICT (fornitore_id, ddt) DO UPDATE SET ddt = EXCLUDED.ddt
-    RETURNING id`;
-  return op!.id;
-}
-
 interface Accepted {
   indice: number;
   row: LockedRow;
@@ -415,13 +405,11 @@ export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { ti
   }
   const quantita = canonical(m.quantita);
   if (m.lotto_id !== null) {
-    const [given] = await tx.$queryRaw<{ id: number }[]>`
-      UPDATE lotti SET residua = residua - ${quantita}::numeric WHERE id = ${m.lotto_id} AND residua >= ${quantita}::numeric RETURNING id`;
-    if (!given) {
-      const [lot] = await tx.$queryRaw<{ residua: Prisma.Decimal }[]>`SELECT residua FROM lotti WHERE id = ${m.lotto_id}`;
+    const given = await takeBackFromLot(tx, m.lotto_id, quantita);
+    if (!given.ok) {
       throw new DomainError(
         "lotto_consumato",
-        `Il lotto '${m.lotto}' di ${m.codice} ha ${canonical(lot!.residua)} disponibili: non può restituire i ${quantita} arrivati. Annullare prima gli scarichi o rettificare l'inventario.`,
+        `Il lotto '${m.lotto}' di ${m.codice} ha ${given.residua} disponibili: non può restituire i ${quantita} arrivati. Annullare prima gli scarichi o rettificare l'inventario.`,
       );
     }
   }

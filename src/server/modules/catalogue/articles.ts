@@ -42,6 +42,12 @@ export function assertWarehousesFound(fields: WarehouseFields, found: Set<number
   }
 }
 
+/** Refuses the request when a warehouse it names does not exist. */
+export async function assertWarehouses(db: Db, fields: WarehouseFields): Promise<void> {
+  const found = await db.$queryRaw<{ id: number }[]>`SELECT id FROM magazzini WHERE id = ANY(${warehouseIds(fields)}::int[])`;
+  assertWarehousesFound(fields, new Set(found.map((r) => r.id)));
+}
+
 /**
  * Loads every article the rows mention, by code and by EAN, in one query; with `withPrice`, each
  * with its suggested purchase price (last arrival, else last purchase order, else standard cost).

@@ -6,7 +6,7 @@ import { businessDate } from "../../lib/dates";
 import { createTestDb, type TestDb } from "../../testing/db";
 import { authenticateApiKey } from "../auth/api-keys.service";
 import { signIn } from "../auth/sessions.service";
-import { verifyLedger } from "../verify/verify.service";
+import { verifyLedger } from "../ledger/verify.service";
 import { validateImport } from "../catalogue/import.service";
 import demoData from "./demo-data.json";
 import { seedDemoIfEmpty } from "./demo.service";

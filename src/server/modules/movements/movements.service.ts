@@ -2,16 +2,14 @@ import { Prisma, type Db, type Tx } from "../../db/client";
 import { businessDate, formatDate, formatInstant } from "../../lib/dates";
 import { canonical, canonicalOrNull, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
-import { authorColumns, type Actor } from "../auth/actor";
+import type { Actor } from "../auth/actor";
 import {
-  assertWarehousesFound,
   loadArticles,
   resolveArticle,
   SUGGESTED_PRICE,
-  warehouseIds,
   type ArticleInfo,
-  type WarehouseFields,
 } from "../catalogue/articles";
+import { appendToLedger, loadLot, lockLot, lotLockOrder, operationExists, unloadLot, type LedgerRow } from "../ledger/ledger.service";
 import { cutPage, syncBound } from "../lists/lists";
 import {
   MAX_MOVEMENT_ROWS,
@@ -20,144 +18,6 @@ import {
   type WriteMovementsInput,
   type WriteMovementsOutput,
 } from "./movements.schemas";
-
-type Origine = MovementOutput["origine"];
-
-/** One movement to append to the ledger. */
-export interface LedgerRow {
-  natura: "carico" | "scarico" | "trasferimento";
-  magazzino: number;
-  articolo: number;
-  /** Signed quantity, exact decimal string. */
-  quantita: string;
-  prezzo: string | null;
-  lotto: number | null;
-  riferimento?: { tipo: "riga_ordine" | "documento_vendita" | "movimento"; id: number };
-  annulla?: number;
-}
-
-export interface LedgerContext {
-  /** An existing operation, or "nuova": created in the same statement as the movements. */
-  operazione: number | "nuova";
-  origine: Origine;
-  causale: string | null;
-  data: string;
-  actor: Actor;
-}
-
-/**
- * Appends movements and moves the balances with them, in the caller's transaction, in ONE statement:
- * the balance upsert, the operation (when new) and the movements are data-modifying CTEs. The
- * movements are inserted last: the sync gate (see the migrations) is held only from here to commit.
- * Balance keys are sorted so that concurrent writers lock them in one order.
- */
-export async function appendToLedger(tx: Tx, ctx: LedgerContext, rows: LedgerRow[]): Promise<{ operazione: number; ids: number[] }> {
-  if (rows.length === 0) throw new Error("appendToLedger: nessun movimento da scrivere");
-  const deltas = new Map<string, { articolo: number; magazzino: number; delta: Decimal }>();
-  for (const r of rows) {
-    const key = `${r.articolo}:${r.magazzino}`;
-    const d = deltas.get(key) ?? { articolo: r.articolo, magazzino: r.magazzino, delta: new Decimal(0) };
-    deltas.set(key, { ...d, delta: d.delta.plus(r.quantita) });
-  }
-  // Numeric (article, warehouse) order, the order the alignment locks balances in.
-  const keys = [...deltas.values()].sort((a, b) => a.articolo - b.articolo || a.magazzino - b.magazzino);
-  const author = authorColumns(ctx.actor);
-  const nuova = ctx.operazione === "nuova";
-  const inserted = await tx.$queryRaw<{ id: number; operazione_id: number }[]>`
-    WITH saldi AS (
-      INSERT INTO giacenze (articolo_id, magazzino_id, quantita)
-      SELECT * FROM unnest(${keys.map((k) => k.articolo)}::int[], ${keys.map((k) => k.magazzino)}::int[],
-                           ${keys.map((k) => k.delta.toFixed())}::numeric[])
-      ON CONFLICT (articolo_id, magazzino_id) DO UPDATE
-        SET quantita = giacenze.quantita + EXCLUDED.quantita, aggiornata_il = now()
-    ), op AS (
-      INSERT INTO operazioni (origine, chiave_api_id, utente_id)
-      SELECT ${ctx.origine}, ${author.chiave_api_id}::int, ${author.utente_id}::int WHERE ${nuova}
-      RETURNING id
-    )
-    INSERT INTO movimenti (operazione_id, data, origine, natura, causale, magazzino_id, articolo_id, quantita,
-                           prezzo, lotto_id, riferimento_tipo, riferimento_id, annulla_id, chiave_api_id, utente_id)
-    SELECT COALESCE((SELECT id FROM op), ${nuova ? null : ctx.operazione}::int), ${ctx.data}::date, ${ctx.origine}, natura,
-           ${ctx.causale}, magazzino, articolo, quantita, prezzo, lotto, rif_tipo, rif_id, annulla,
-           ${author.chiave_api_id}::int, ${author.utente_id}::int
-      FROM unnest(${rows.map((r) => r.natura)}::text[], ${rows.map((r) => r.magazzino)}::int[],
-                  ${rows.map((r) => r.articolo)}::int[], ${rows.map((r) => r.quantita)}::numeric[],
-                  ${rows.map((r) => r.prezzo)}::numeric[], ${rows.map((r) => r.lotto)}::int[],
-                  ${rows.map((r) => r.riferimento?.tipo ?? null)}::text[], ${rows.map((r) => r.riferimento?.id ?? null)}::int[],
-                  ${rows.map((r) => r.annulla ?? null)}::int[])
-           WITH ORDINALITY AS t(natura, magazzino, articolo, quantita, prezzo, lotto, rif_tipo, rif_id, annulla, ord)
-     ORDER BY ord
-    RETURNING id, operazione_id`;
-  // One statement in one session draws its ids in insertion order.
-  return { operazione: inserted[0]!.operazione_id, ids: inserted.map((r) => r.id).sort((a, b) => a - b) };
-}
-
-export async function createOperation(tx: Tx, origine: Origine, actor: Actor): Promise<number> {
-  const author = authorColumns(actor);
-  const [row] = await tx.$queryRaw<{ id: number }[]>`
-    INSERT INTO operazioni (origine, chiave_api_id, utente_id)
-    VALUES (${origine}, ${author.chiave_api_id}::int, ${author.utente_id}::int) RETURNING id`;
-  return row!.id;
-}
-
-export async function assertWarehouses(db: Db, fields: WarehouseFields): Promise<void> {
-  const found = await db.$queryRaw<{ id: number }[]>`SELECT id FROM magazzini WHERE id = ANY(${warehouseIds(fields)}::int[])`;
-  assertWarehousesFound(fields, new Set(found.map((r) => r.id)));
-}
-
-/**
- * The one order in which every writer takes lots (movements, sales, arrivals, the alignment): article,
- * then lot code by code points (as SQL's COLLATE "C"), then row; a transfer, which touches the lot in
- * two warehouses, takes the lower warehouse id first. Two requests on the same lots then queue instead
- * of deadlocking, whatever the order of their rows or the direction of their transfers.
- */
-export function lotLockOrder(a: { article: { id: number }; lotto?: string | null; indice: number }, b: typeof a): number {
-  const x = a.lotto ?? "";
-  const y = b.lotto ?? "";
-  return a.article.id - b.article.id || (x < y ? -1 : x > y ? 1 : 0) || a.indice - b.indice;
-}
-
-/** Takes the lot's row lock, when the lot exists (a transfer's destination sorted before its source). */
-async function lockLot(tx: Tx, articolo: number, magazzino: number, codice: string): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM lotti WHERE articolo_id = ${articolo} AND magazzino_id = ${magazzino} AND codice = ${codice} FOR UPDATE`;
-}
-
-/** Lot given back or taken: the lot's residual moves with a guard, so it never goes negative. */
-export async function unloadLot(tx: Tx, article: ArticleInfo, magazzino: number, codice: string, quantita: string) {
-  const [lot] = await tx.$queryRaw<{ id: number; scadenza: Date | null }[]>`
-    UPDATE lotti SET residua = residua - ${quantita}::numeric
-     WHERE articolo_id = ${article.id} AND magazzino_id = ${magazzino} AND codice = ${codice}
-       AND residua >= ${quantita}::numeric
-    RETURNING id, scadenza`;
-  if (lot) return lot;
-  const [existing] = await tx.$queryRaw<{ residua: Prisma.Decimal }[]>`
-    SELECT residua FROM lotti WHERE articolo_id = ${article.id} AND magazzino_id = ${magazzino} AND codice = ${codice}`;
-  if (!existing) {
-    throw new RowError("lotto_non_trovato", `Il lotto '${codice}' di ${article.codice} non esiste nel magazzino ${magazzino}.`);
-  }
-  throw new RowError(
-    "lotto_insufficiente",
-    `Il lotto '${codice}' di ${article.codice} nel magazzino ${magazzino} ha ${canonical(existing.residua)} disponibili: richiesti ${canonical(quantita)}.`,
-  );
-}
-
-/** Creates the lot, or tops it up; an existing lot keeps its expiry unless it had none. */
-export async function loadLot(
-  tx: Tx,
-  articolo: number,
-  magazzino: number,
-  codice: string,
-  scadenza: string | null,
-  quantita: string,
-): Promise<number> {
-  const [lot] = await tx.$queryRaw<{ id: number }[]>`
-    INSERT INTO lotti (articolo_id, magazzino_id, codice, scadenza, residua)
-    VALUES (${articolo}, ${magazzino}, ${codice}, ${scadenza}::date, ${quantita}::numeric)
-    ON CONFLICT (articolo_id, magazzino_id, codice) DO UPDATE
-      SET residua = lotti.residua + EXCLUDED.residua, scadenza = COALESCE(lotti.scadenza, EXCLUDED.scadenza)
-    RETURNING id`;
-  return lot!.id;
-}
 
 /** Suggested purchase prices of the given articles (SUGGESTED_PRICE), by article id. */
 export async function suggestedPrices(db: Db, articleIds: number[]): Promise<Map<number, string | null>> {
@@ -193,9 +53,7 @@ export async function writeMovements(
     warehouses: { magazzino: input.magazzino, magazzino_origine: input.magazzino_origine },
   });
   if (input.operazione !== undefined) {
-    const [op] = await tx.$queryRaw<{ id: number }[]>`
-      SELECT id FROM operazioni WHERE id = ${input.operazione} AND origine = ${opts.origine}`;
-    if (!op) {
+    if (!(await operationExists(tx, input.operazione, opts.origine))) {
       throw new DomainError(
         "operazione_non_trovata",
         `L'operazione ${input.operazione} non esiste o non è stata scritta da questa interfaccia: ometterla per aprirne una nuova.`,

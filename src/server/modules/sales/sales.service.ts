@@ -5,7 +5,8 @@ import { DomainError, RowError, type FieldProblem } from "../../lib/errors";
 import { authorColumns, type Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleIndex, type ArticleInfo } from "../catalogue/articles";
 import { cutPage, syncBound } from "../lists/lists";
-import { appendToLedger, createOperation, lotLockOrder, suggestedPrices, unloadLot, type LedgerRow } from "../movements/movements.service";
+import { appendToLedger, createOperation, lotLockOrder, unloadLot, type LedgerRow } from "../ledger/ledger.service";
+import { suggestedPrices } from "../movements/movements.service";
 import { MAX_SALES_ROWS, type CreateSaleInput, type ListSalesInput, type SaleDocumentOutput } from "./sales.schemas";
 
 type Tipo = CreateSaleInput["tipo"];

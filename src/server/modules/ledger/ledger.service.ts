@@ -1,0 +1,153 @@
+import type { Tx } from "../../db/client";
+import { first, rows } from "../../db/sql";
+import { canonical, Decimal } from "../../lib/decimal";
+import { RowError } from "../../lib/errors";
+import { authorColumns, type Actor } from "../auth/actor";
+import * as q from "./ledger.queries";
+import type { Natura, Origine, RiferimentoTipo } from "./ledger.queries";
+
+/**
+ * The stock ledger: how stock changes, for every writer (movements, arrivals and their cancellation,
+ * the alignment, sales). Stock is the sum of an append-only ledger of movements (`movimenti`; a
+ * trigger refuses UPDATE, DELETE and TRUNCATE); the balances (`giacenze`) and lot residuals
+ * (`lotti.residua`) move in the same transaction as the movements, and CHECK constraints make a
+ * negative lot or an over-received order row impossible even if a code path forgot a lock.
+ *
+ * LOCK ORDER. Every writer takes its row locks in this one order, so concurrent requests queue
+ * instead of deadlocking:
+ *   1. order rows (`righe_ordine`), by id                       — arrivals: `lockOrderRows`
+ *   2. lots (`lotti`), in `lotLockOrder`: article, then lot code by code points (COLLATE "C"); a
+ *      transfer, which touches a lot in two warehouses, takes the lower warehouse id first
+ *   3. balances (`giacenze`), by (article, warehouse)           — `appendToLedger`, the alignment
+ *   4. orders (`ordini_acquisto`), by id                        — arrivals: `recomputeOrders`
+ * A writer that creates a row it will hold (a missing lot or balance) creates it at its place in this
+ * order. Deterministic tests (src/server/testing/locks.ts) hold one lock and check that a request waits
+ * on it without holding the next.
+ */
+
+export type { Origine };
+
+/** One movement to append to the ledger. */
+export interface LedgerRow {
+  natura: Natura;
+  magazzino: number;
+  articolo: number;
+  /** Signed quantity, exact decimal string. */
+  quantita: string;
+  prezzo: string | null;
+  lotto: number | null;
+  riferimento?: { tipo: RiferimentoTipo; id: number };
+  annulla?: number;
+}
+
+export interface LedgerContext {
+  /** An existing operation, or "nuova": created in the same statement as the movements. */
+  operazione: number | "nuova";
+  origine: Origine;
+  causale: string | null;
+  data: string;
+  actor: Actor;
+}
+
+/** Lock order 2: the order in which every writer takes lots (see the module comment). */
+export function lotLockOrder(a: { article: { id: number }; lotto?: string | null; indice: number }, b: typeof a): number {
+  const x = a.lotto ?? "";
+  const y = b.lotto ?? "";
+  return a.article.id - b.article.id || (x < y ? -1 : x > y ? 1 : 0) || a.indice - b.indice;
+}
+
+/** Lock order 3: balances by (article, warehouse), numerically. */
+export function balanceLockOrder(a: { articolo: number; magazzino: number }, b: typeof a): number {
+  return a.articolo - b.articolo || a.magazzino - b.magazzino;
+}
+
+/**
+ * Appends movements and moves the balances with them, in the caller's transaction, in one statement
+ * (ledger.queries.ts appendLedger). Balance keys are sorted in lock order.
+ */
+export async function appendToLedger(tx: Tx, ctx: LedgerContext, ledger: LedgerRow[]): Promise<{ operazione: number; ids: number[] }> {
+  if (ledger.length === 0) throw new Error("appendToLedger: nessun movimento da scrivere");
+  const deltas = new Map<string, { articolo: number; magazzino: number; delta: Decimal }>();
+  for (const r of ledger) {
+    const key = `${r.articolo}:${r.magazzino}`;
+    const d = deltas.get(key) ?? { articolo: r.articolo, magazzino: r.magazzino, delta: new Decimal(0) };
+    deltas.set(key, { ...d, delta: d.delta.plus(r.quantita) });
+  }
+  const keys = [...deltas.values()].sort(balanceLockOrder);
+  const nuova = ctx.operazione === "nuova";
+  const inserted = await rows(
+    tx,
+    q.appendLedger(
+      { articolo: keys.map((k) => k.articolo), magazzino: keys.map((k) => k.magazzino), delta: keys.map((k) => k.delta.toFixed()) },
+      {
+        nuova,
+        id: ctx.operazione === "nuova" ? null : ctx.operazione,
+        origine: ctx.origine,
+        causale: ctx.causale,
+        data: ctx.data,
+        author: authorColumns(ctx.actor),
+      },
+      {
+        natura: ledger.map((r) => r.natura),
+        magazzino: ledger.map((r) => r.magazzino),
+        articolo: ledger.map((r) => r.articolo),
+        quantita: ledger.map((r) => r.quantita),
+        prezzo: ledger.map((r) => r.prezzo),
+        lotto: ledger.map((r) => r.lotto),
+        rif_tipo: ledger.map((r) => r.riferimento?.tipo ?? null),
+        rif_id: ledger.map((r) => r.riferimento?.id ?? null),
+        annulla: ledger.map((r) => r.annulla ?? null),
+      },
+    ),
+  );
+  // One statement in one session draws its ids in insertion order.
+  return { operazione: inserted[0]!.operazione_id, ids: inserted.map((r) => r.id).sort((a, b) => a - b) };
+}
+
+/** A new operation of its own (a sales document takes its number between the operation and its movements). */
+export async function createOperation(tx: Tx, origine: Origine, actor: Actor): Promise<number> {
+  return (await first(tx, q.insertOperation(origine, authorColumns(actor))))!.id;
+}
+
+/** The operation of one supplier's delivery note, created by its first arrival. */
+export async function deliveryNoteOperation(tx: Tx, fornitore: number, ddt: string, actor: Actor): Promise<number> {
+  return (await first(tx, q.deliveryNoteOperation(fornitore, ddt, authorColumns(actor))))!.id;
+}
+
+/** Whether an operation exists that a caller of this channel may append to. */
+export async function operationExists(tx: Tx, id: number, origine: Origine): Promise<boolean> {
+  return (await first(tx, q.operationOfOrigin(id, origine))) !== undefined;
+}
+
+/** Takes the lot's row lock, when the lot exists (a transfer's destination sorted before its source). */
+export async function lockLot(tx: Tx, articolo: number, magazzino: number, codice: string): Promise<void> {
+  await rows(tx, q.lockLot(articolo, magazzino, codice));
+}
+
+/** Lot taken from: the lot's residual moves with a guard, so it never goes negative. */
+export async function unloadLot(tx: Tx, article: { id: number; codice: string }, magazzino: number, codice: string, quantita: string) {
+  const lot = await first(tx, q.unloadLot(article.id, magazzino, codice, quantita));
+  if (lot) return lot;
+  const existing = await first(tx, q.lotResidual(article.id, magazzino, codice));
+  if (!existing) {
+    throw new RowError("lotto_non_trovato", `Il lotto '${codice}' di ${article.codice} non esiste nel magazzino ${magazzino}.`);
+  }
+  throw new RowError(
+    "lotto_insufficiente",
+    `Il lotto '${codice}' di ${article.codice} nel magazzino ${magazzino} ha ${canonical(existing.residua)} disponibili: richiesti ${canonical(quantita)}.`,
+  );
+}
+
+/** Creates the lot, or tops it up; an existing lot keeps its expiry unless it had none. */
+export async function loadLot(tx: Tx, articolo: number, magazzino: number, codice: string, scadenza: string | null, quantita: string): Promise<number> {
+  return (await first(tx, q.loadLot(articolo, magazzino, codice, scadenza, quantita)))!.id;
+}
+
+/**
+ * Gives back what an arrival put into a lot, guarded like an unload; when the lot no longer holds that
+ * much, its residual comes back so the caller can say so.
+ */
+export async function takeBackFromLot(tx: Tx, lotId: number, quantita: string): Promise<{ ok: true } | { ok: false; residua: string }> {
+  if (await first(tx, q.takeBackFromLot(lotId, quantita))) return { ok: true };
+  return { ok: false, residua: canonical((await first(tx, q.lotResidualById(lotId)))!.residua) };
+}
