@@ -1,6 +1,8 @@
 import type pg from "pg";
-import { Decimal } from "../src/server/lib/decimal";
+import { canonical, Decimal } from "../src/server/lib/decimal";
+import * as arrivals from "../src/server/modules/arrivals/arrivals.queries";
 import { eanCandidates } from "../src/server/modules/arrivals/barcode";
+import * as ledger from "../src/server/modules/ledger/ledger.queries";
 
 /**
  * The floor: the database work of each endpoint, done directly with `pg` (named prepared statements)
@@ -144,78 +146,60 @@ export async function writeMovement(
 }
 
 /**
- * POST /arrivi, one row (arrivals.service.ts registerArrivals): lock the order row, move its arrived
- * quantity, the lot when the article has lots, the delivery note's operation, balance, movement, the
- * article's last price, then lock and recompute the order. Left out (ours): authentication, the
- * warehouse check, Prisma's transaction round trips.
+ * POST /arrivi, one row (arrivals/register.service.ts registerArrivals), the statements of
+ * arrivals.queries.ts and ledger.queries.ts in the service's order: lock the order row, move its arrived
+ * quantity, the lot when the article has lots, the delivery note's operation, balance and movement in
+ * one statement (appendLedger), the article's last price, then lock and recompute the order. Left out
+ * (ours): authentication, the warehouse check, Prisma's transaction round trips.
  */
 export async function registerArrival(
   c: pg.ClientBase,
   a: { riga: number; magazzino: number; ddt: string; quantita: string; lotto: string | null; data: string; chiave: number },
 ): Promise<number> {
   return inTransaction(c, async () => {
+    const lock = arrivals.lockOrderRows([a.riga]).sql;
     const row = (
       await c.query<{ id: number; ordine_id: number; fornitore_id: number; articolo_id: number; gestione_lotti: boolean; prezzo: string }>({
-        name: "lock_order_row",
-        text: `SELECT r.id, r.ordine_id, o.numero, o.fornitore_id, r.articolo_id, a.codice, a.gestione_lotti, r.ordinata, r.arrivata, r.prezzo
-                 FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id JOIN articoli a ON a.id = r.articolo_id
-                WHERE r.id = $1
-                  FOR UPDATE OF r`,
-        values: [a.riga],
+        name: "arrivals.lockOrderRows",
+        text: lock.text,
+        values: lock.values,
       })
     ).rows[0];
     if (!row) throw new Error(`riga ${a.riga} inesistente`);
-    const moved = await c.query({
-      name: "move_arrived",
-      text: `UPDATE righe_ordine
-                SET arrivata = arrivata + $2::numeric,
-                    stato = CASE WHEN arrivata + $2::numeric = ordinata THEN 'evasa'
-                                 WHEN arrivata + $2::numeric = 0 THEN 'aperta' ELSE 'parziale' END
-              WHERE id = $1 AND arrivata + $2::numeric BETWEEN 0 AND ordinata
-             RETURNING arrivata, ordinata`,
-      values: [row.id, a.quantita],
-    });
+    const move = arrivals.moveArrived(row.id, a.quantita).sql;
+    const moved = await c.query({ name: "arrivals.moveArrived", text: move.text, values: move.values });
     if (moved.rowCount !== 1) throw new Error(`riga ${a.riga}: quantità oltre il residuo`);
     let lotto: number | null = null;
     if (row.gestione_lotti) {
-      const lot = await c.query<{ id: number }>({
-        name: "load_lot",
-        text: `INSERT INTO lotti (articolo_id, magazzino_id, codice, scadenza, residua)
-               VALUES ($1, $2, $3, $4::date, $5::numeric)
-               ON CONFLICT (articolo_id, magazzino_id, codice) DO UPDATE
-                 SET residua = lotti.residua + EXCLUDED.residua, scadenza = COALESCE(lotti.scadenza, EXCLUDED.scadenza)
-               RETURNING id`,
-        values: [row.articolo_id, a.magazzino, a.lotto ?? "BENCH", null, a.quantita],
-      });
-      lotto = lot.rows[0]!.id;
+      const load = ledger.loadLot(row.articolo_id, a.magazzino, a.lotto ?? "BENCH", null, a.quantita).sql;
+      lotto = (await c.query<{ id: number }>({ name: "ledger.loadLot", text: load.text, values: load.values })).rows[0]!.id;
     }
-    const op = await c.query<{ id: number }>({
-      name: "delivery_note_operation",
-      text: `INSERT INTO operazioni (origine, ddt, fornitore_id, chiave_api_id, utente_id)
-             VALUES ('arrivo', $1, $2, $3::int, $4::int)
-             ON CONFLICT (fornitore_id, ddt) DO UPDATE SET ddt = EXCLUDED.ddt
-             RETURNING id`,
-      values: [a.ddt, row.fornitore_id, a.chiave, null],
-    });
-    await c.query({ name: "upsert_balance", text: UPSERT_BALANCE, values: [row.articolo_id, a.magazzino, a.quantita] });
-    const mov = await c.query<{ id: number }>({
-      name: "insert_movement",
-      text: INSERT_MOVEMENT,
-      values: [op.rows[0]!.id, a.data, "arrivo", "carico", `DDT ${a.ddt}`, a.magazzino, row.articolo_id, a.quantita, row.prezzo, lotto, "riga_ordine", row.id, a.chiave],
-    });
-    await c.query({ name: "last_arrival_price", text: "UPDATE articoli SET ultimo_prezzo_arrivo = $2 WHERE id = $1", values: [row.articolo_id, row.prezzo] });
-    await c.query({ name: "lock_orders", text: "SELECT id FROM ordini_acquisto WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE", values: [[row.ordine_id]] });
-    await c.query({
-      name: "recompute_orders",
-      text: `UPDATE ordini_acquisto o SET stato = s.stato
-               FROM (SELECT ordine_id,
-                            CASE WHEN bool_and(arrivata = ordinata) THEN 'evaso'
-                                 WHEN bool_and(arrivata = 0) THEN 'aperto' ELSE 'parziale' END AS stato
-                       FROM righe_ordine WHERE ordine_id = ANY($1::int[]) GROUP BY ordine_id) s
-              WHERE o.id = s.ordine_id
-             RETURNING o.id, o.stato`,
-      values: [[row.ordine_id]],
-    });
+    const author = { chiave_api_id: a.chiave, utente_id: null };
+    const note = ledger.deliveryNoteOperation(row.fornitore_id, a.ddt, author).sql;
+    const op = (await c.query<{ id: number }>({ name: "ledger.deliveryNoteOperation", text: note.text, values: note.values })).rows[0]!.id;
+    const prezzo = canonical(row.prezzo);
+    const append = ledger.appendLedger(
+      { articolo: [row.articolo_id], magazzino: [a.magazzino], delta: [new Decimal(0).plus(a.quantita).toFixed()] },
+      { nuova: false, id: op, origine: "arrivo", causale: `DDT ${a.ddt}`, data: a.data, author },
+      {
+        natura: ["carico"],
+        magazzino: [a.magazzino],
+        articolo: [row.articolo_id],
+        quantita: [a.quantita],
+        prezzo: [prezzo],
+        lotto: [lotto],
+        rif_tipo: ["riga_ordine"],
+        rif_id: [row.id],
+        annulla: [null],
+      },
+    ).sql;
+    const mov = await c.query<{ id: number }>({ name: "ledger.appendLedger", text: append.text, values: append.values });
+    const price = arrivals.setLastArrivalPrice([row.articolo_id], [prezzo]).sql;
+    await c.query({ name: "arrivals.setLastArrivalPrice", text: price.text, values: price.values });
+    const lockOrders = arrivals.lockOrders([row.ordine_id]).sql;
+    await c.query({ name: "arrivals.lockOrders", text: lockOrders.text, values: lockOrders.values });
+    const recompute = arrivals.recomputeOrders([row.ordine_id]).sql;
+    await c.query({ name: "arrivals.recomputeOrders", text: recompute.text, values: recompute.values });
     return mov.rows[0]!.id;
   });
 }
@@ -345,59 +329,26 @@ export async function align(
 // ---------------------------------------------------------------- search
 
 /**
- * POST /arrivi/cerca by EAN (arrivals.service.ts searchByBarcode → firstExpectedRow → loadOrders →
- * withArticleTotals): the same six statements. Left out (ours): authentication, validation, JSON.
- * Returns whether an expected row was found.
+ * POST /arrivi/cerca by EAN (arrivals/search.service.ts searchByBarcode → firstExpectedRow → loadOrders →
+ * withArticleTotals): the same six statements of arrivals.queries.ts. Left out (ours): authentication,
+ * validation, JSON. Returns whether an expected row was found.
  */
 export async function searchByEan(c: pg.ClientBase, ean: string): Promise<boolean> {
+  const scanned = arrivals.scannedArticle({ ean: eanCandidates(ean) }).sql;
   const article = (
-    await c.query<{ id: number; codice: string; ha_varianti: boolean }>({
-      name: "scan_article",
-      text: `SELECT a.id, a.codice, a.ha_varianti,
-                    ARRAY(SELECT v.codice FROM articoli v WHERE v.modello_id = a.id ORDER BY v.codice) AS varianti
-               FROM articoli a WHERE a.ean = ANY($1::text[]) LIMIT 1`,
-      values: [eanCandidates(ean)],
-    })
+    await c.query<{ id: number; codice: string; ha_varianti: boolean }>({ name: "arrivals.scannedArticle.ean", text: scanned.text, values: scanned.values })
   ).rows[0];
   if (!article || article.ha_varianti) return false;
-  const first = (
-    await c.query<{ ordine_id: number; id: number }>({
-      name: "scan_first_row",
-      text: `SELECT r.ordine_id, r.id FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id
-              WHERE r.articolo_id = $1 AND r.arrivata < r.ordinata
-              ORDER BY o.data, o.id, r.posizione LIMIT 1`,
-      values: [article.id],
-    })
-  ).rows[0];
+  const expected = arrivals.firstExpectedRow(article.id).sql;
+  const first = (await c.query<{ ordine_id: number; id: number }>({ name: "arrivals.firstExpectedRow", text: expected.text, values: expected.values })).rows[0];
   if (!first) return false;
-  await c.query({
-    name: "scan_orders",
-    text: `SELECT o.id, o.numero, o.data, o.stato, o.magazzino_id, f.id AS fornitore_id, f.nome AS fornitore_nome
-             FROM ordini_acquisto o JOIN fornitori f ON f.id = o.fornitore_id
-            WHERE o.id = ANY($1::int[]) ORDER BY o.id`,
-    values: [[first.ordine_id]],
-  });
-  const rows = await c.query<{ id: number }>({
-    name: "scan_rows",
-    text: `SELECT r.id, r.ordine_id, r.articolo_id, a.codice, a.descrizione, r.ordinata, r.arrivata, r.prezzo, a.gestione_lotti
-             FROM righe_ordine r JOIN articoli a ON a.id = r.articolo_id
-            WHERE r.ordine_id = ANY($1::int[]) AND r.id = $2
-            ORDER BY r.ordine_id, r.posizione`,
-    values: [[first.ordine_id], first.id],
-  });
-  await c.query({
-    name: "scan_arrivals",
-    text: `SELECT m.id, m.data, m.quantita, m.riferimento_id AS riga FROM movimenti m
-            WHERE m.origine = 'arrivo' AND m.riferimento_tipo = 'riga_ordine' AND m.riferimento_id = ANY($1::int[])
-              AND NOT EXISTS (SELECT 1 FROM movimenti c WHERE c.annulla_id = m.id)
-            ORDER BY m.id`,
-    values: [rows.rows.map((r) => r.id)],
-  });
-  await c.query({
-    name: "scan_totals",
-    text: `SELECT count(DISTINCT r.ordine_id)::int AS ordini, count(*)::int AS righe FROM righe_ordine r
-            WHERE r.articolo_id = $1 AND r.arrivata < r.ordinata`,
-    values: [article.id],
-  });
+  const orders = arrivals.orderHeaders([first.ordine_id]).sql;
+  await c.query({ name: "arrivals.orderHeaders", text: orders.text, values: orders.values });
+  const orderRows = arrivals.orderRows([first.ordine_id], arrivals.rowIs(first.id)).sql;
+  const rows = await c.query<{ id: number }>({ name: "arrivals.orderRows.rowIs", text: orderRows.text, values: orderRows.values });
+  const standing = arrivals.standingArrivals(rows.rows.map((r) => r.id)).sql;
+  await c.query({ name: "arrivals.standingArrivals", text: standing.text, values: standing.values });
+  const totals = arrivals.articleOpenTotals(article.id).sql;
+  await c.query({ name: "arrivals.articleOpenTotals", text: totals.text, values: totals.values });
   return true;
 }

@@ -1,7 +1,9 @@
 import { readProcedure, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
-import { cancelInput, cancelOutput, registerInput, registerOutput, searchInput, searchOutput } from "./arrivals.schemas";
-import { cancelArrival, registerArrivals, searchExpected } from "./arrivals.service";
+import { cancelInput, cancelOutput, isSingleArrival, registerInput, registerOutput, searchInput, searchOutput } from "./arrivals.schemas";
+import { cancelArrival } from "./cancel.service";
+import { registerArrivals } from "./register.service";
+import { searchExpected } from "./search.service";
 import { syncParse } from "../../lib/zod";
 
 export const arrivalsRouter = router({
@@ -38,7 +40,10 @@ export const arrivalsRouter = router({
     .input(syncParse(registerInput))
     .output(syncParse(registerOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/arrivi", input }, (tx) => registerArrivals(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE })),
+      idempotentWrite(ctx, { path: "/arrivi", input }, async (tx) => ({
+        status: isSingleArrival(input) ? 201 : 200,
+        body: await registerArrivals(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
+      })),
     ),
 
   cancel: writeProcedure

@@ -107,6 +107,11 @@ export const registerInput = z
 export type RegisterInput = z.infer<typeof registerInput>;
 export type ArrivalRowInput = NonNullable<RegisterInput["righe"]>[number];
 
+/** One row (`riga`: 201, or the row's refusal as the request's) or several (`righe`: 200, an outcome per row). */
+export function isSingleArrival(input: RegisterInput): boolean {
+  return input.righe === undefined;
+}
+
 const orderState = z.object({ id: z.number().int(), stato: z.enum(["aperto", "parziale", "evaso"]) });
 
 export const registerOutput = z.union([
@@ -145,3 +150,4 @@ export const cancelOutput = z.object({
   riga: z.object({ riga: z.number().int(), arrivata: decimalString(), residua: decimalString() }),
   ordine: orderState,
 });
+export type CancelOutput = z.infer<typeof cancelOutput>;

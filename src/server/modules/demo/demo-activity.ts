@@ -1,6 +1,6 @@
 import type { Tx } from "../../db/client";
 import type { Actor } from "../auth/actor";
-import { registerArrivals } from "../arrivals/arrivals.service";
+import { registerArrivals } from "../arrivals/register.service";
 import { createSale } from "../sales/sales.service";
 
 /**
@@ -29,7 +29,7 @@ export async function seedDemoActivity(
     },
     { timeZone },
   );
-  assertAll("arrivi", arrival.body as { rifiutate?: number });
+  assertAll("arrivi", arrival as { rifiutate?: number });
 
   const bologna = ids.magazzini["BO-CENTRALE"]!;
   const sales = [

@@ -1,0 +1,218 @@
+import { Prisma } from "../../db/client";
+import { query } from "../../db/sql";
+import type { ExpectedOrder, SearchInput } from "./arrivals.schemas";
+
+export type OrderState = ExpectedOrder["stato"];
+
+// ---------------------------------------------------------------- search (POST /arrivi/cerca)
+
+/** An order row still expecting goods. */
+const OPEN_ROW = Prisma.sql`r.arrivata < r.ordinata`;
+
+/** Row filter of loadOrders: one order row (a label, or an article's first expected row). */
+export const rowIs = (id: number) => Prisma.sql`r.id = ${id}`;
+
+/** Row filter of the filtered search: open rows unless asked, of an article (by id or code) when given. */
+export function searchRowFilter(input: Pick<SearchInput, "includi_evase" | "articolo" | "codice">): Prisma.Sql {
+  const filters: Prisma.Sql[] = [input.includi_evase ? Prisma.sql`TRUE` : OPEN_ROW];
+  if (input.articolo !== undefined) filters.push(Prisma.sql`r.articolo_id = ${input.articolo}`);
+  if (input.codice !== undefined) filters.push(Prisma.sql`r.articolo_id = (SELECT id FROM articoli WHERE codice = ${input.codice})`);
+  return Prisma.join(filters, " AND ");
+}
+
+/** Order filter of the filtered search: supplier, order, warehouse, date range, each when given. */
+export function searchOrderFilter(input: Pick<SearchInput, "fornitore" | "ordine" | "magazzino" | "da" | "a">): Prisma.Sql {
+  const filters: Prisma.Sql[] = [Prisma.sql`TRUE`];
+  if (input.fornitore !== undefined) filters.push(Prisma.sql`o.fornitore_id = ${input.fornitore}`);
+  if (input.ordine !== undefined) filters.push(Prisma.sql`o.id = ${input.ordine}`);
+  if (input.magazzino !== undefined) filters.push(Prisma.sql`o.magazzino_id = ${input.magazzino}`);
+  if (input.da !== undefined) filters.push(Prisma.sql`o.data >= ${input.da}::date`);
+  if (input.a !== undefined) filters.push(Prisma.sql`o.data <= ${input.a}::date`);
+  return Prisma.join(filters, " AND ");
+}
+
+export interface OrderHeaderRow {
+  id: number;
+  numero: string;
+  data: Date;
+  stato: OrderState;
+  magazzino_id: number;
+  fornitore_id: number;
+  fornitore_nome: string;
+}
+
+/** loadOrders: the orders, with their supplier. */
+export const orderHeaders = (orderIds: number[]) =>
+  query<OrderHeaderRow>(Prisma.sql`
+    SELECT o.id, o.numero, o.data, o.stato, o.magazzino_id, f.id AS fornitore_id, f.nome AS fornitore_nome
+      FROM ordini_acquisto o JOIN fornitori f ON f.id = o.fornitore_id
+     WHERE o.id = ANY(${orderIds}::int[]) ORDER BY o.id`);
+
+export interface ExpectedRowRecord {
+  id: number;
+  ordine_id: number;
+  articolo_id: number;
+  codice: string;
+  descrizione: string;
+  ordinata: Prisma.Decimal;
+  arrivata: Prisma.Decimal;
+  prezzo: Prisma.Decimal;
+  gestione_lotti: boolean;
+}
+
+/** loadOrders: the orders' rows that pass the filter (rowIs, searchRowFilter), in position order. */
+export const orderRows = (orderIds: number[], rowFilter: Prisma.Sql) =>
+  query<ExpectedRowRecord>(Prisma.sql`
+    SELECT r.id, r.ordine_id, r.articolo_id, a.codice, a.descrizione, r.ordinata, r.arrivata, r.prezzo, a.gestione_lotti
+      FROM righe_ordine r JOIN articoli a ON a.id = r.articolo_id
+     WHERE r.ordine_id = ANY(${orderIds}::int[]) AND ${rowFilter}
+     ORDER BY r.ordine_id, r.posizione`);
+
+export interface StandingArrivalRow {
+  id: number;
+  data: Date;
+  quantita: Prisma.Decimal;
+  riga: number;
+}
+
+/** loadOrders: the arrivals still standing on the rows (a cancelled arrival leaves). */
+export const standingArrivals = (rowIds: number[]) =>
+  query<StandingArrivalRow>(Prisma.sql`
+    SELECT m.id, m.data, m.quantita, m.riferimento_id AS riga FROM movimenti m
+     WHERE m.origine = 'arrivo' AND m.riferimento_tipo = 'riga_ordine' AND m.riferimento_id = ANY(${rowIds}::int[])
+       AND NOT EXISTS (SELECT 1 FROM movimenti c WHERE c.annulla_id = m.id)
+     ORDER BY m.id`);
+
+/** The first expected row of an article: oldest order first (order date, order id, row position). */
+export const firstExpectedRow = (articolo: number) =>
+  query<{ ordine_id: number; id: number }>(Prisma.sql`
+    SELECT r.ordine_id, r.id FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id
+     WHERE r.articolo_id = ${articolo} AND ${OPEN_ROW}
+     ORDER BY o.data, o.id, r.posizione LIMIT 1`);
+
+export interface TotalsRow {
+  ordini: number;
+  righe: number;
+}
+
+/** How many orders and rows still expect an article. */
+export const articleOpenTotals = (articolo: number) =>
+  query<TotalsRow>(Prisma.sql`
+    SELECT count(DISTINCT r.ordine_id)::int AS ordini, count(*)::int AS righe FROM righe_ordine r
+     WHERE r.articolo_id = ${articolo} AND ${OPEN_ROW}`);
+
+/** The order row of a label R<riga>. */
+export const labelRow = (riga: number) =>
+  query<{ id: number; ordine_id: number; articolo_id: number; evasa: boolean; numero: string }>(Prisma.sql`
+    SELECT r.id, r.ordine_id, r.articolo_id, r.arrivata >= r.ordinata AS evasa, o.numero
+      FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id WHERE r.id = ${riga}`);
+
+/** The article a scan names, by code or by the EAN candidates of a GTIN, with its variants' codes. */
+export const scannedArticle = (lookup: { codice: string } | { ean: string[] }) =>
+  query<{ id: number; codice: string; ha_varianti: boolean; varianti: string[] }>(Prisma.sql`
+    SELECT a.id, a.codice, a.ha_varianti,
+           ARRAY(SELECT v.codice FROM articoli v WHERE v.modello_id = a.id ORDER BY v.codice) AS varianti
+      FROM articoli a WHERE ${"codice" in lookup ? Prisma.sql`a.codice = ${lookup.codice}` : Prisma.sql`a.ean = ANY(${lookup.ean}::text[])`} LIMIT 1`);
+
+/** The rows (and their orders) that pass both filters of the filtered search. */
+const matchingRows = (orderFilter: Prisma.Sql, rowFilter: Prisma.Sql) => Prisma.sql`
+    SELECT r.ordine_id FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id
+     WHERE ${orderFilter} AND ${rowFilter}`;
+
+export const searchTotals = (orderFilter: Prisma.Sql, rowFilter: Prisma.Sql) =>
+  query<TotalsRow>(Prisma.sql`
+    SELECT count(DISTINCT ordine_id)::int AS ordini, count(*)::int AS righe FROM (${matchingRows(orderFilter, rowFilter)}) m`);
+
+/** One page of matching orders after the cursor; one more than the page, to tell whether others follow. */
+export const searchPage = (orderFilter: Prisma.Sql, rowFilter: Prisma.Sql, dopo: number, take: number) =>
+  query<{ ordine_id: number }>(Prisma.sql`
+    SELECT DISTINCT ordine_id FROM (${matchingRows(orderFilter, rowFilter)}) m WHERE ordine_id > ${dopo} ORDER BY ordine_id LIMIT ${take}`);
+
+// ---------------------------------------------------------------- order rows (register and cancel)
+
+export interface LockedRow {
+  id: number;
+  ordine_id: number;
+  numero: string;
+  fornitore_id: number;
+  articolo_id: number;
+  codice: string;
+  gestione_lotti: boolean;
+  ordinata: Prisma.Decimal;
+  arrivata: Prisma.Decimal;
+  prezzo: Prisma.Decimal;
+}
+
+/** Lock order 1: the order rows, in one statement, by id (ORDER BY sorts before FOR UPDATE locks). */
+export const lockOrderRows = (ids: number[]) =>
+  query<LockedRow>(Prisma.sql`
+    SELECT r.id, r.ordine_id, o.numero, o.fornitore_id, r.articolo_id, a.codice, a.gestione_lotti, r.ordinata, r.arrivata, r.prezzo
+      FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id JOIN articoli a ON a.id = r.articolo_id
+     WHERE r.id = ANY(${ids}::int[])
+     ORDER BY r.id
+       FOR UPDATE OF r`);
+
+/** Moves a row's arrived quantity and state; no row comes back when it would leave 0..ordinata. */
+export const moveArrived = (riga: number, delta: string) =>
+  query<{ arrivata: Prisma.Decimal; ordinata: Prisma.Decimal }>(Prisma.sql`
+    UPDATE righe_ordine
+       SET arrivata = arrivata + ${delta}::numeric,
+           stato = CASE WHEN arrivata + ${delta}::numeric = ordinata THEN 'evasa'
+                        WHEN arrivata + ${delta}::numeric = 0 THEN 'aperta' ELSE 'parziale' END
+     WHERE id = ${riga} AND arrivata + ${delta}::numeric BETWEEN 0 AND ordinata
+    RETURNING arrivata, ordinata`);
+
+/** Lock order 4: the orders, by id. */
+export const lockOrders = (ids: number[]) =>
+  query<{ id: number }>(Prisma.sql`SELECT id FROM ordini_acquisto WHERE id = ANY(${ids}::int[]) ORDER BY id FOR UPDATE`);
+
+/** Each order's state from its rows. */
+export const recomputeOrders = (ids: number[]) =>
+  query<{ id: number; stato: OrderState }>(Prisma.sql`
+    UPDATE ordini_acquisto o SET stato = s.stato
+      FROM (SELECT ordine_id,
+                   CASE WHEN bool_and(arrivata = ordinata) THEN 'evaso'
+                        WHEN bool_and(arrivata = 0) THEN 'aperto' ELSE 'parziale' END AS stato
+              FROM righe_ordine WHERE ordine_id = ANY(${ids}::int[]) GROUP BY ordine_id) s
+     WHERE o.id = s.ordine_id
+    RETURNING o.id, o.stato`);
+
+// ---------------------------------------------------------------- register (POST /arrivi)
+
+/** The arrival price becomes the article's last purchase price; one price per article, same order as the ids. */
+export const setLastArrivalPrice = (articles: number[], prices: string[]) =>
+  query<never>(Prisma.sql`
+      UPDATE articoli a SET ultimo_prezzo_arrivo = p.prezzo
+        FROM unnest(${articles}::int[], ${prices}::numeric[]) AS p(id, prezzo)
+       WHERE a.id = p.id`);
+
+// ---------------------------------------------------------------- cancel (POST /arrivi/{id}/annulla)
+
+export interface ArrivalMovementRow {
+  id: number;
+  origine: string;
+  riferimento_tipo: string | null;
+  riferimento_id: number | null;
+  articolo_id: number;
+  magazzino_id: number;
+  quantita: Prisma.Decimal;
+  prezzo: Prisma.Decimal | null;
+  lotto_id: number | null;
+  /** The lot's code. */
+  lotto: string | null;
+  /** The article's code. */
+  codice: string;
+  utente_id: number | null;
+  data: Date;
+}
+
+/** A movement, with its article's and lot's codes: the arrival to cancel, if it is one. */
+export const arrivalMovement = (id: number) =>
+  query<ArrivalMovementRow>(Prisma.sql`
+    SELECT m.id, m.origine, m.riferimento_tipo, m.riferimento_id, m.articolo_id, m.magazzino_id, m.quantita, m.prezzo,
+           m.lotto_id, l.codice AS lotto, a.codice, m.utente_id, m.data
+      FROM movimenti m JOIN articoli a ON a.id = m.articolo_id LEFT JOIN lotti l ON l.id = m.lotto_id
+     WHERE m.id = ${id}`);
+
+/** The movement that cancelled a movement, if any. */
+export const cancellationOf = (id: number) => query<{ id: number }>(Prisma.sql`SELECT id FROM movimenti WHERE annulla_id = ${id}`);

@@ -1,0 +1,68 @@
+import type { Tx } from "../../db/client";
+import { first } from "../../db/sql";
+import { businessDate, formatDate } from "../../lib/dates";
+import { canonical } from "../../lib/decimal";
+import { DomainError } from "../../lib/errors";
+import type { Actor } from "../auth/actor";
+import { appendToLedger, takeBackFromLot } from "../ledger/ledger.service";
+import * as q from "./arrivals.queries";
+import type { CancelOutput } from "./arrivals.schemas";
+import { lockOrderRows, moveArrived, recomputeOrders } from "./order-rows.service";
+
+/** POST /arrivi/{id}/annulla: an arrival cancelled by a reversing movement; the lot and the order row give it back. */
+export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { timeZone: string }): Promise<CancelOutput> {
+  const m = await first(tx, q.arrivalMovement(id));
+  if (!m || m.origine !== "arrivo" || m.riferimento_tipo !== "riga_ordine" || m.riferimento_id === null) {
+    throw new DomainError("non_trovato", `Il movimento ${id} non è un arrivo registrato: indicare l'id del movimento di arrivo.`);
+  }
+  // An operator corrects their own mistakes of the day; anything older or someone else's is a manager's call.
+  if (actor.kind === "utente" && actor.ruolo === "operatore" && (m.utente_id !== actor.id || formatDate(m.data) !== businessDate(opts.timeZone))) {
+    throw new DomainError(
+      "permesso_negato",
+      m.utente_id !== actor.id
+        ? `L'arrivo ${id} è stato registrato da un altro utente: può annullarlo solo un responsabile.`
+        : `L'arrivo ${id} non è di oggi: un operatore annulla solo i propri arrivi del giorno, chiedere a un responsabile.`,
+    );
+  }
+  const row = (await lockOrderRows(tx, [m.riferimento_id])).get(m.riferimento_id)!;
+  const already = await first(tx, q.cancellationOf(id));
+  if (already) {
+    throw new DomainError("arrivo_gia_annullato", `L'arrivo ${id} è già stato annullato (movimento ${already.id}).`);
+  }
+  const quantita = canonical(m.quantita);
+  if (m.lotto_id !== null) {
+    const given = await takeBackFromLot(tx, m.lotto_id, quantita);
+    if (!given.ok) {
+      throw new DomainError(
+        "lotto_consumato",
+        `Il lotto '${m.lotto}' di ${m.codice} ha ${given.residua} disponibili: non può restituire i ${quantita} arrivati. Annullare prima gli scarichi o rettificare l'inventario.`,
+      );
+    }
+  }
+  const moved = await moveArrived(tx, row.id, `-${quantita}`);
+  const {
+    ids: [movimento],
+  } = await appendToLedger(
+    tx,
+    { operazione: "nuova", origine: "annullamento", causale: `Annullamento arrivo ${id}`, data: businessDate(opts.timeZone), actor },
+    [
+      {
+        natura: "scarico",
+        magazzino: m.magazzino_id,
+        articolo: m.articolo_id,
+        quantita: `-${quantita}`,
+        prezzo: m.prezzo === null ? null : canonical(m.prezzo),
+        lotto: m.lotto_id,
+        riferimento: { tipo: "riga_ordine", id: row.id },
+        annulla: id,
+      },
+    ],
+  );
+  const states = await recomputeOrders(tx, [row.ordine_id]);
+  return {
+    annullato: id,
+    movimento: movimento!,
+    riga: { riga: row.id, arrivata: moved.arrivata, residua: moved.residua },
+    ordine: { id: row.ordine_id, stato: states.get(row.ordine_id)! },
+  };
+}

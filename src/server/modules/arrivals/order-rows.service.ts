@@ -1,0 +1,38 @@
+import type { Tx } from "../../db/client";
+import { first, rows } from "../../db/sql";
+import { canonical, Decimal } from "../../lib/decimal";
+import * as q from "./arrivals.queries";
+import type { LockedRow, OrderState } from "./arrivals.queries";
+
+/**
+ * Order rows as registering and cancelling arrivals move them: the row locks (lock order 1, see
+ * modules/ledger/ledger.service.ts), the arrived quantity, and the orders' states (lock order 4).
+ */
+
+export type { LockedRow, OrderState };
+
+/**
+ * The row lock serialises every arrival and cancellation on one order row, across instances. A
+ * request's rows are locked in one statement, in id order (ORDER BY sorts before FOR UPDATE locks), so two
+ * multi-row arrivals naming the same rows in different orders queue instead of deadlocking.
+ */
+export async function lockOrderRows(tx: Tx, righe: number[]): Promise<Map<number, LockedRow>> {
+  const ids = [...new Set(righe)].sort((a, b) => a - b);
+  const locked = await rows(tx, q.lockOrderRows(ids));
+  return new Map(locked.map((r) => [r.id, r]));
+}
+
+/** Moves a row's arrived quantity; the guard and the CHECK make over-receipt impossible even if a lock were missed. */
+export async function moveArrived(tx: Tx, riga: number, delta: string) {
+  const row = await first(tx, q.moveArrived(riga, delta));
+  if (!row) throw new Error(`riga ${riga}: aggiornamento della quantità arrivata non applicabile`);
+  return { arrivata: canonical(row.arrivata), residua: canonical(new Decimal(row.ordinata.toString()).minus(row.arrivata.toString())) };
+}
+
+/** Recomputes order states after their rows moved; the order lock makes concurrent writers see each other. */
+export async function recomputeOrders(tx: Tx, orderIds: number[]): Promise<Map<number, OrderState>> {
+  const ids = [...new Set(orderIds)].sort((a, b) => a - b);
+  await rows(tx, q.lockOrders(ids));
+  const states = await rows(tx, q.recomputeOrders(ids));
+  return new Map(states.map((r) => [r.id, r.stato]));
+}

@@ -1,0 +1,144 @@
+import { Prisma, type Tx } from "../../db/client";
+import { execute } from "../../db/sql";
+import { businessDate } from "../../lib/dates";
+import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
+import { DomainError, RowError } from "../../lib/errors";
+import type { Actor } from "../auth/actor";
+import { assertWarehouses } from "../catalogue/articles";
+import { appendToLedger, deliveryNoteOperation, loadLot, lotLockOrder, type LedgerRow } from "../ledger/ledger.service";
+import * as q from "./arrivals.queries";
+import { isSingleArrival, MAX_ARRIVAL_ROWS, type ArrivalRowInput, type RegisterInput, type RegisterOutput } from "./arrivals.schemas";
+import { lockOrderRows, moveArrived, recomputeOrders, type LockedRow, type OrderState } from "./order-rows.service";
+
+/** POST /arrivi: goods received against order rows, one row or several (per-row outcomes). */
+
+interface Accepted {
+  indice: number;
+  row: LockedRow;
+  quantita: string;
+  prezzo: string;
+  /** The lot's code as given; its id once the lot is loaded. */
+  lottoCodice: string | undefined;
+  scadenza: string | undefined;
+  lotto: number | null;
+  arrivata: string;
+  residua: string;
+}
+
+/** Checks one row against its locked order row and moves its arrived quantity (the lot comes later, in lot order). */
+async function acceptRow(tx: Tx, row: LockedRow | undefined, input: ArrivalRowInput, indice: number): Promise<Accepted> {
+  if (!row) throw new RowError("riga_non_trovata", `La riga d'ordine ${input.riga} non esiste: controllare l'etichetta R${input.riga}.`);
+  const residua = new Decimal(row.ordinata.toString()).minus(row.arrivata.toString());
+  // "The whole remaining quantity" of a complete row is nothing: riga_evasa. An explicit quantity on
+  // it is over the remaining quantity like any other: quantita_eccessiva.
+  if (residua.isZero() && input.quantita === undefined)
+    throw new RowError("riga_evasa", `La riga R${row.id} dell'ordine ${row.numero} è già stata ricevuta per intero.`);
+  let quantita = residua.toFixed();
+  if (input.quantita !== undefined) {
+    const q = quantityFromNumber(input.quantita);
+    if (q === null) throw new RowError("quantita_non_valida", `Quantità ${input.quantita} non valida: deve essere maggiore di zero, con al massimo 3 decimali.`);
+    if (new Decimal(q).gt(residua)) {
+      throw new RowError(
+        "quantita_eccessiva",
+        `Quantità ${canonical(q)} oltre il residuo della riga R${row.id} (${row.codice}, ordine ${row.numero}): ne restano ${canonical(residua)}.`,
+      );
+    }
+    quantita = q;
+  }
+  if (row.gestione_lotti && input.lotto === undefined)
+    throw new RowError("lotto_obbligatorio", `L'articolo ${row.codice} è gestito a lotti: indicare il lotto (e la scadenza, se c'è).`);
+  if (!row.gestione_lotti && (input.lotto !== undefined || input.scadenza !== undefined))
+    throw new RowError("lotto_non_previsto", `L'articolo ${row.codice} non è gestito a lotti: togliere lotto e scadenza.`);
+  let prezzo = canonical(row.prezzo);
+  if (input.prezzo !== undefined) {
+    const p = priceFromString(input.prezzo);
+    if (p === null) throw new RowError("prezzo_non_valido", `Prezzo '${input.prezzo}' non valido: decimale semplice con il punto, al massimo 4 decimali.`);
+    prezzo = p;
+  }
+  const moved = await moveArrived(tx, row.id, quantita);
+  // A later row of the same request on the same order row sees this one's quantity.
+  row.arrivata = new Prisma.Decimal(moved.arrivata);
+  return { indice, row, quantita, prezzo, lottoCodice: input.lotto, scadenza: input.scadenza, lotto: null, ...moved };
+}
+
+/**
+ * Registers the arrivals and returns the response body: for one row (`riga`, isSingleArrival) the
+ * movement, or a DomainError with the row's code; for several (`righe`) an outcome per row.
+ */
+export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInput, opts: { timeZone: string }): Promise<RegisterOutput> {
+  const single = isSingleArrival(input);
+  const rows: ArrivalRowInput[] = input.righe ?? [
+    { riga: input.riga!, quantita: input.quantita, lotto: input.lotto, scadenza: input.scadenza, prezzo: input.prezzo },
+  ];
+  if (rows.length > MAX_ARRIVAL_ROWS) {
+    throw new DomainError("troppe_righe", `Al massimo ${MAX_ARRIVAL_ROWS} righe per chiamata: ricevute ${rows.length}.`, { campo: "righe" });
+  }
+  await assertWarehouses(tx, { magazzino: input.magazzino });
+  // Order rows, then lots (lotLockOrder), then balances and orders: the order every writer takes them in.
+  const locked = await lockOrderRows(tx, rows.map((r) => r.riga));
+  const accepted: Accepted[] = [];
+  const refused = new Map<number, RowError>();
+  for (const [indice, r] of rows.entries()) {
+    try {
+      accepted.push(await acceptRow(tx, locked.get(r.riga), r, indice));
+    } catch (e) {
+      if (!(e instanceof RowError)) throw e;
+      if (single) throw new DomainError(e.codice, e.message, { campo: "riga" });
+      refused.set(indice, e);
+    }
+  }
+  const lotted = accepted
+    .filter((a) => a.lottoCodice !== undefined)
+    .map((a) => ({ a, article: { id: a.row.articolo_id }, lotto: a.lottoCodice, indice: a.indice }))
+    .sort(lotLockOrder);
+  for (const { a } of lotted) a.lotto = await loadLot(tx, a.row.articolo_id, input.magazzino, a.lottoCodice!, a.scadenza ?? null, a.quantita);
+
+  let operazione: number | null = null;
+  let movementIds: number[] = [];
+  let states = new Map<number, OrderState>();
+  if (accepted.length > 0) {
+    operazione = await deliveryNoteOperation(tx, accepted[0]!.row.fornitore_id, input.ddt, actor);
+    const ledger: LedgerRow[] = accepted.map((a) => ({
+      natura: "carico",
+      magazzino: input.magazzino,
+      articolo: a.row.articolo_id,
+      quantita: a.quantita,
+      prezzo: a.prezzo,
+      lotto: a.lotto,
+      riferimento: { tipo: "riga_ordine", id: a.row.id },
+    }));
+    ({ ids: movementIds } = await appendToLedger(
+      tx,
+      { operazione, origine: "arrivo", causale: `DDT ${input.ddt}`, data: businessDate(opts.timeZone), actor },
+      ledger,
+    ));
+    // The arrival price becomes the article's last purchase price (suggested price of POST /movimenti).
+    const lastPrice = new Map(accepted.map((a) => [a.row.articolo_id, a.prezzo]));
+    const articles = [...lastPrice.keys()].sort((a, b) => a - b);
+    await execute(tx, q.setLastArrivalPrice(articles, articles.map((id) => lastPrice.get(id)!)));
+    states = await recomputeOrders(tx, accepted.map((a) => a.row.ordine_id));
+  }
+
+  if (single) {
+    const a = accepted[0]!;
+    return {
+      movimento: movementIds[0]!,
+      operazione: operazione!,
+      riga: a.row.id,
+      arrivata: a.arrivata,
+      residua: a.residua,
+      ordine: { id: a.row.ordine_id, stato: states.get(a.row.ordine_id)! },
+    };
+  }
+  const byIndex = new Map(accepted.map((a, i) => [a.indice, { a, movimento: movementIds[i]! }]));
+  return {
+    operazione,
+    registrate: accepted.length,
+    rifiutate: refused.size,
+    righe: rows.map((r, indice) => {
+      const ok = byIndex.get(indice);
+      if (ok) return { indice, riga: r.riga, esito: "registrata" as const, movimento: ok.movimento, arrivata: ok.a.arrivata, residua: ok.a.residua };
+      return { indice, riga: r.riga, esito: "rifiutata" as const, errore: refused.get(indice)!.toBody() };
+    }),
+  };
+}

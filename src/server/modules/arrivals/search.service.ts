@@ -1,0 +1,112 @@
+import type { Db, Prisma } from "../../db/client";
+import { first, rows } from "../../db/sql";
+import { formatDate } from "../../lib/dates";
+import { canonical, Decimal } from "../../lib/decimal";
+import { DomainError } from "../../lib/errors";
+import { assertWarehouses } from "../catalogue/articles";
+import * as q from "./arrivals.queries";
+import { eanCandidates, parseScan } from "./barcode";
+import type { ExpectedOrder, SearchInput, SearchOutput } from "./arrivals.schemas";
+
+/** POST /arrivi/cerca: the goods expected, by filters or by a scanned code. */
+
+/** Orders with the given rows, each row with the arrivals still standing on it (cancelled ones leave). */
+async function loadOrders(db: Db, orderIds: number[], rowFilter: Prisma.Sql): Promise<ExpectedOrder[]> {
+  if (orderIds.length === 0) return [];
+  const orders = await rows(db, q.orderHeaders(orderIds));
+  const orderRows = await rows(db, q.orderRows(orderIds, rowFilter));
+  const arrivals = await rows(db, q.standingArrivals(orderRows.map((r) => r.id)));
+  return orders.map((o) => ({
+    id: o.id,
+    numero: o.numero,
+    data: formatDate(o.data),
+    stato: o.stato,
+    fornitore: { id: o.fornitore_id, nome: o.fornitore_nome },
+    magazzino: o.magazzino_id,
+    righe: orderRows
+      .filter((r) => r.ordine_id === o.id)
+      .map((r) => ({
+        riga: r.id,
+        etichetta: `R${r.id}`,
+        articolo: { id: r.articolo_id, codice: r.codice },
+        descrizione: r.descrizione,
+        ordinata: canonical(r.ordinata),
+        arrivata: canonical(r.arrivata),
+        residua: canonical(new Decimal(r.ordinata.toString()).minus(r.arrivata.toString())),
+        prezzo_proposto: canonical(r.prezzo),
+        chiede_lotto: r.gestione_lotti,
+        registrati: arrivals
+          .filter((m) => m.riga === r.id)
+          .map((m) => ({ movimento: m.id, data: formatDate(m.data), quantita: canonical(m.quantita) })),
+      })),
+  }));
+}
+
+function empty(motivo: string, motivo_codice: SearchOutput["motivo_codice"], dopo = 0): SearchOutput {
+  return { ordini: [], totale_ordini: 0, totale_righe: 0, altri: false, cursore: dopo, motivo, motivo_codice };
+}
+
+/**
+ * The first expected row of an article: the oldest order first (by order date, then order id, then
+ * row position). The oldest commitment is the one the supplier is most likely delivering against, and
+ * FIFO keeps later orders open for later deliveries.
+ */
+async function firstExpectedRow(db: Db, articolo: { id: number; codice: string }): Promise<SearchOutput> {
+  const row = await first(db, q.firstExpectedRow(articolo.id));
+  if (!row) return empty(`Nessun ordine aperto attende l'articolo ${articolo.codice}: controllare il documento di trasporto.`, "non_atteso");
+  return withArticleTotals(db, articolo.id, await loadOrders(db, [row.ordine_id], q.rowIs(row.id)));
+}
+
+async function withArticleTotals(db: Db, articoloId: number, ordini: ExpectedOrder[]): Promise<SearchOutput> {
+  const totals = await first(db, q.articleOpenTotals(articoloId));
+  return { ordini, totale_ordini: totals!.ordini, totale_righe: totals!.righe, altri: false, cursore: ordini[0]?.id ?? 0 };
+}
+
+async function searchByBarcode(db: Db, barcode: string): Promise<SearchOutput> {
+  const scan = parseScan(barcode);
+  if (scan.kind === "illeggibile") return empty(scan.motivo, "codice_sconosciuto");
+  if (scan.kind === "etichetta") {
+    const row = await first(db, q.labelRow(scan.riga));
+    if (!row) return empty(`Etichetta R${scan.riga}: nessuna riga d'ordine con questo numero.`, "codice_sconosciuto");
+    if (row.evasa) return empty(`La riga R${row.id} dell'ordine ${row.numero} è già stata ricevuta per intero.`, "riga_evasa");
+    return withArticleTotals(db, row.articolo_id, await loadOrders(db, [row.ordine_id], q.rowIs(row.id)));
+  }
+  const article = await first(db, q.scannedArticle(scan.kind === "codice" ? { codice: scan.codice } : { ean: eanCandidates(scan.gtin) }));
+  const shown = scan.kind === "codice" ? `Il codice ${scan.codice}` : `L'EAN ${scan.gtin}`;
+  const lettura = scan.kind === "gs1" ? { lettura: { gtin: scan.gtin, lotto: scan.lotto, scadenza: scan.scadenza } } : {};
+  if (!article) return { ...empty(`${shown} non corrisponde a nessun articolo in anagrafica.`, "codice_sconosciuto"), ...lettura };
+  if (article.ha_varianti) {
+    return {
+      ...empty(`${shown} è del modello ${article.codice}, che si riceve per variante: leggere l'EAN della variante (${article.varianti.join(", ")}).`, "non_atteso"),
+      ...lettura,
+    };
+  }
+  return { ...(await firstExpectedRow(db, article)), ...lettura };
+}
+
+export async function searchExpected(db: Db, input: SearchInput): Promise<SearchOutput> {
+  if (input.barcode !== undefined) return searchByBarcode(db, input.barcode);
+  if (input.fornitore !== undefined && !(await db.fornitore.findUnique({ where: { id: input.fornitore }, select: { id: true } }))) {
+    throw new DomainError("fornitore_non_trovato", `Il fornitore ${input.fornitore} non esiste.`, { campo: "fornitore" });
+  }
+  if (input.magazzino !== undefined) await assertWarehouses(db, { magazzino: input.magazzino });
+  const limite = input.limite ?? 100;
+  const dopo = input.dopo ?? 0;
+  const rowFilter = q.searchRowFilter(input);
+  const orderFilter = q.searchOrderFilter(input);
+  const totals = await first(db, q.searchTotals(orderFilter, rowFilter));
+  const page = await rows(db, q.searchPage(orderFilter, rowFilter, dopo, limite + 1));
+  const ids = page.slice(0, limite).map((p) => p.ordine_id);
+  const ordini = await loadOrders(db, ids, rowFilter);
+  const out: SearchOutput = {
+    ordini,
+    totale_ordini: totals!.ordini,
+    totale_righe: totals!.righe,
+    altri: page.length > limite,
+    cursore: ids.at(-1) ?? dopo,
+  };
+  if (ordini.length === 0 && dopo === 0) {
+    return { ...out, motivo: "Nessuna merce attesa con questi filtri.", motivo_codice: "non_atteso" };
+  }
+  return out;
+}
