@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
+import type pg from "pg";
 import { freePort } from "../../src/server/lib/ports";
 import { nextBuild, staleReason } from "../../src/server/next-build";
 
@@ -141,11 +141,6 @@ export function logFor(s: Service, requestId: string | null | undefined): string
   const out = s.output();
   const at = out.indexOf(requestId);
   return at < 0 ? "" : out.slice(at, at + 3000);
-}
-
-export async function kill(s: Service, signal: NodeJS.Signals = "SIGKILL"): Promise<number | null> {
-  if (s.running()) s.proc.kill(signal);
-  return s.exit;
 }
 
 /** SIGTERM, then wait: the service drains and stops its embedded PostgreSQL. */

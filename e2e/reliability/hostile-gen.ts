@@ -75,6 +75,7 @@ export const SQL_METACHARACTERS = [
   "__proto__",
   "constructor",
   "[object Object]",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, meant as plain text.
   "${7*7}",
   "{{7*7}}",
   "<script>alert(1)</script>",

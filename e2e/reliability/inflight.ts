@@ -52,7 +52,7 @@ export async function waitMidTransaction(
   let firstSeenMs = 0;
   for (;;) {
     const f = await inFlight(db, lock);
-    if (f && f.xid) {
+    if (f?.xid) {
       first = f;
       firstSeenMs = Date.now() - opts.sentAt;
       break;
@@ -63,6 +63,6 @@ export async function waitMidTransaction(
   const target = opts.sentAt + opts.expectedMs * opts.fraction;
   if (Date.now() < target) await sleep(target - Date.now());
   const last = await inFlight(db, lock);
-  if (!last || !last.xid) throw new Error(`la transazione si è chiusa prima del colpo (vista aperta a ${firstSeenMs} ms)`);
+  if (!last?.xid) throw new Error(`la transazione si è chiusa prima del colpo (vista aperta a ${firstSeenMs} ms)`);
   return { first, last, firstSeenMs };
 }

@@ -46,7 +46,10 @@ const pick = <T>(xs: T[]): T => xs[rnd(xs.length)]!;
 function pickOp(): Op {
   const total = WEIGHTS.reduce((s, [, w]) => s + w, 0);
   let r = Math.random() * total;
-  for (const [op, w] of WEIGHTS) if ((r -= w) < 0) return op;
+  for (const [op, w] of WEIGHTS) {
+    r -= w;
+    if (r < 0) return op;
+  }
   return "lista";
 }
 

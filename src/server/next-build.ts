@@ -93,7 +93,7 @@ export async function nextBuild(
 /** Puts tsconfig.json back, content and modification time: a restored file must not look newer than the build. */
 function restoreTsconfig(file: string, saved: { content: Buffer; stat: fs.Stats }, dir: string, warn: (m: string) => void): void {
   const now = fs.existsSync(file) ? fs.readFileSync(file) : undefined;
-  if (now !== undefined && now.equals(saved.content)) {
+  if (now?.equals(saved.content)) {
     fs.utimesSync(file, saved.stat.atime, saved.stat.mtime);
     return;
   }

@@ -128,14 +128,15 @@ const NEVER_ABORTED = new AbortController().signal;
 /** Built once: the library's handler indexes every procedure's path when created. */
 let openApiHandler: ((req: Request, res: unknown) => Promise<void>) | undefined;
 function libraryHandler() {
-  return (openApiHandler ??= createOpenApiNodeHttpHandler({
+  openApiHandler ??= createOpenApiNodeHttpHandler({
     router: appRouter,
     createContext: ({ req }: { req: unknown }) => (req as { banchina: Carried }).banchina.ctx,
     onError: ({ error, req }: { error: unknown; req: unknown }) => {
       (req as { banchina: Carried }).banchina.error = error;
     },
     responseMeta: ({ ctx }: { ctx?: Context }) => ({ status: ctx?.response.status ?? 200, headers: ctx?.response.headers ?? {} }),
-  } as never) as unknown as (req: Request, res: unknown) => Promise<void>);
+  } as never) as unknown as (req: Request, res: unknown) => Promise<void>;
+  return openApiHandler;
 }
 
 /** Runs the procedure through the library's handler; resolves with what it answered. */

@@ -100,6 +100,7 @@ const addDays = (iso: string, days: number) => formatDate(new Date(dateFromIso(i
 
 /** The file's orders keep their spacing but move so that the latest is yesterday: "open orders of recent days". */
 function withRecentOrders(today: string) {
+  // biome-ignore lint/complexity/useMathMinMax: dates as YYYY-MM-DD text, compared as strings; Math.max would give NaN.
   const latest = demoData.ordini.reduce((max, o) => (o.data > max ? o.data : max), "0000-00-00");
   const shift = Math.round((dateFromIso(today).getTime() - dateFromIso(latest).getTime()) / DAY_MS) - 1;
   return { ...demoData, ordini: demoData.ordini.map((o) => ({ ...o, data: addDays(o.data, shift) })) };
