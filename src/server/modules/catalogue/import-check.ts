@@ -8,9 +8,9 @@ import {
   loadSuppliersByCode,
   loadWarehousesByCode,
   type ArticleRow,
-  type KnownArticle,
   type KnownNamed,
 } from "./master-data.service";
+import type { KnownArticle } from "./master-data.queries";
 
 /**
  * Checking a parsed file as a whole, against itself and against the database, before anything is

@@ -31,7 +31,7 @@ export interface Located<T> {
   at: string;
 }
 
-export type ParsedArticle = Located<Omit<ArticleInput, "varianti">> & { varianti: Located<VariantInput>[] };
+type ParsedArticle = Located<Omit<ArticleInput, "varianti">> & { varianti: Located<VariantInput>[] };
 export type ParsedOrder = Located<Omit<OrderInput, "righe">> & { righe: Located<OrderRowInput>[] };
 
 /** The items of the file that parsed, each with its path. */
@@ -55,7 +55,7 @@ export interface LooseRef {
  * references are reported even beside a type error in the same item, and a reference to an item with
  * a typo in another field is not reported a second time as unknown.
  */
-export interface LooseFile {
+interface LooseFile {
   magazzini: LooseRef[];
   fornitori: LooseRef[];
   clienti: LooseRef[];

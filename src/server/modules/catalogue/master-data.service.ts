@@ -15,8 +15,6 @@ import type { KnownArticle } from "./master-data.queries";
  * (import-check.ts). Clients are written by the clients module, purchase orders by the orders module.
  */
 
-export type { KnownArticle };
-
 /** A warehouse or a supplier as stored: a code and a name. */
 export interface KnownNamed {
   id: number;
@@ -73,7 +71,7 @@ async function upsertNamed(
 }
 
 /** The articles a write concerns, as the database holds them. */
-export interface KnownArticles {
+interface KnownArticles {
   byCode: Map<string, KnownArticle>;
   byEan: Map<string, KnownArticle>;
   /** Template id → its variants, by code. */
@@ -129,13 +127,7 @@ export async function upsertArticles(tx: Tx, articles: ArticleRow[], known: Map<
     for (const c of created) ids[c.codice] = c.id;
     const links = fresh.filter((a) => a.modello !== null);
     if (links.length > 0) {
-      await execute(
-        tx,
-        q.linkVariants(
-          links.map((a) => ids[a.codice]!),
-          links.map((a) => ids[a.modello!]!),
-        ),
-      );
+      await execute(tx, q.linkVariants(links.map((a) => ids[a.codice]!), links.map((a) => ids[a.modello!]!)));
     }
   }
   for (const a of articles) {

@@ -20,10 +20,10 @@ export interface KnownPurchaseOrder {
 }
 
 /** An order to import, its rows in position order. */
-export type PurchaseOrderInput = Omit<OrderInput, "righe"> & { righe: OrderRowInput[] };
+type PurchaseOrderInput = Omit<OrderInput, "righe"> & { righe: OrderRowInput[] };
 
 /** The id of each code an order names: its supplier, its warehouse, the articles of its rows. */
-export interface OrderReferences {
+interface OrderReferences {
   fornitore: (codice: string) => number;
   magazzino: (codice: string) => number;
   articolo: (codice: string) => number;
