@@ -3,6 +3,7 @@ import { canonical } from "../../lib/decimal";
 import { loadClientsByCode, type KnownClient } from "../clients/clients-upsert.service";
 import { loadPurchaseOrdersByNumber, type KnownPurchaseOrder } from "../orders/orders-import.service";
 import type { LooseRef, ParsedFile, ParsedOrder, Problems } from "./import-parse";
+import type { KnownArticle } from "./master-data.queries";
 import {
   loadArticlesByCode,
   loadSuppliersByCode,
@@ -10,7 +11,6 @@ import {
   type ArticleRow,
   type KnownNamed,
 } from "./master-data.service";
-import type { KnownArticle } from "./master-data.queries";
 
 /**
  * Checking a parsed file as a whole, against itself and against the database, before anything is

@@ -33,16 +33,16 @@ export async function loadSuppliersByCode(db: Db, codes: string[]): Promise<Map<
 }
 
 /** New warehouses are created, known ones renamed when the name differs. */
-export function upsertWarehouses(tx: Tx, items: WarehouseInput[], known: Map<string, KnownNamed>): Promise<Record<string, number>> {
-  return upsertNamed(items, known, {
+export function upsertWarehouses(tx: Tx, warehouses: WarehouseInput[], known: Map<string, KnownNamed>): Promise<Record<string, number>> {
+  return upsertNamed(warehouses, known, {
     insert: (data) => tx.magazzino.createManyAndReturn({ data, select: { id: true, codice: true } }),
     rename: (id, nome) => tx.magazzino.update({ where: { id }, data: { nome }, select: { id: true } }),
   });
 }
 
 /** New suppliers are created, known ones renamed when the name differs. */
-export function upsertSuppliers(tx: Tx, items: SupplierInput[], known: Map<string, KnownNamed>): Promise<Record<string, number>> {
-  return upsertNamed(items, known, {
+export function upsertSuppliers(tx: Tx, suppliers: SupplierInput[], known: Map<string, KnownNamed>): Promise<Record<string, number>> {
+  return upsertNamed(suppliers, known, {
     insert: (data) => tx.fornitore.createManyAndReturn({ data, select: { id: true, codice: true } }),
     rename: (id, nome) => tx.fornitore.update({ where: { id }, data: { nome }, select: { id: true } }),
   });
