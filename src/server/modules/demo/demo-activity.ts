@@ -1,7 +1,9 @@
 import type { Tx } from "../../db/client";
+import { rows } from "../../db/sql";
 import type { Actor } from "../auth/actor";
 import { registerArrivals } from "../arrivals/register.service";
 import { createSale } from "../sales/sales.service";
+import * as q from "./demo.queries";
 
 /**
  * What a demo warehouse has already lived through, written through the ordinary services so that a
@@ -13,8 +15,7 @@ export async function seedDemoActivity(
   opts: { actor: Actor; timeZone: string; ids: { magazzini: Record<string, number>; ordini: Record<string, number>; clienti: Record<string, number> }; addDays: (days: number) => string },
 ): Promise<void> {
   const { actor, timeZone, ids } = opts;
-  const rows = await tx.$queryRaw<{ id: number; posizione: number }[]>`
-    SELECT id, posizione FROM righe_ordine WHERE ordine_id = ${ids.ordini["OA-0002"]!} ORDER BY posizione`;
+  const righe = await rows(tx, q.orderRows(ids.ordini["OA-0002"]!));
   // OA-0002 partly received: part of the oil (a lot with its expiry) and all the coffee.
   const arrival = await registerArrivals(
     tx,
@@ -23,8 +24,8 @@ export async function seedDemoActivity(
       magazzino: ids.magazzini["BO-CENTRALE"]!,
       ddt: "DDT-ALT-1187",
       righe: [
-        { riga: rows[0]!.id, quantita: 24, lotto: "L2611B", scadenza: opts.addDays(400) },
-        { riga: rows[3]!.id, lotto: "CG-4502", scadenza: opts.addDays(300) },
+        { riga: righe[0]!.id, quantita: 24, lotto: "L2611B", scadenza: opts.addDays(400) },
+        { riga: righe[3]!.id, lotto: "CG-4502", scadenza: opts.addDays(300) },
       ],
     },
     { timeZone },

@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { PrismaClient } from "../../db/client";
+import { execute } from "../../db/sql";
 import { inTransaction } from "../../db/transaction";
 import { businessDate, dateFromIso, formatDate } from "../../lib/dates";
 import { ROLES, type Actor, type Role } from "../auth/actor";
@@ -12,15 +13,13 @@ import { writeMovements } from "../movements/movements.service";
 import { createUser } from "../users/users.service";
 import { seedDemoActivity } from "./demo-activity";
 import demoData from "./demo-data.json";
+import * as q from "./demo.queries";
 
 /**
  * The demo data set loaded at first start into an empty database (API.md section 7), so that a new
  * installation can be tried at once: master data through the ordinary import, an API key, and some
  * opening stock written through the ordinary movement service, all in one transaction.
  */
-
-/** Instances starting together on one database: the second waits, then finds the data there. */
-const DEMO_LOCK = 7_246_301_011;
 
 const KEY_FILE = "chiave-demo.txt";
 const USERS_FILE = "utenti-demo.txt";
@@ -123,7 +122,7 @@ export async function seedDemoIfEmpty(
   const seeded = await inTransaction(
     db,
     async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${DEMO_LOCK}::bigint)`;
+      await execute(tx, q.lockDemoSeeding());
       // Checked under the lock: an instance that seeded first has committed by now.
       if (await tx.magazzino.findFirst({ select: { id: true } })) return null;
       opts.log("Database vuoto: carico i dati dimostrativi …");

@@ -1,0 +1,246 @@
+import type { Db } from "../../db/client";
+import { canonical } from "../../lib/decimal";
+import { loadClientsByCode, type KnownClient } from "../clients/clients-upsert.service";
+import { loadPurchaseOrdersByNumber, type KnownPurchaseOrder } from "../orders/orders-import.service";
+import type { LooseRef, ParsedFile, ParsedOrder, Problems } from "./import-parse";
+import type { KnownArticle } from "./master-data.queries";
+import {
+  loadArticlesByCode,
+  loadSuppliersByCode,
+  loadWarehousesByCode,
+  type ArticleRow,
+  type KnownNamed,
+} from "./master-data.service";
+
+/**
+ * Checking a parsed file as a whole, against itself and against the database, before anything is
+ * written: every problem goes to `problems` with its path in the file, and what the import leaves
+ * as it is on purpose (an existing order that differs) to `warnings`.
+ */
+
+/** What the database holds of the codes, EANs and order numbers the file mentions. */
+export interface ImportState {
+  magazzini: Map<string, KnownNamed>;
+  fornitori: Map<string, KnownNamed>;
+  articoli: Map<string, KnownArticle>;
+  articoliByEan: Map<string, KnownArticle>;
+  /** Template id → its variants. */
+  varianti: Map<number, KnownArticle[]>;
+  clienti: Map<string, KnownClient>;
+  ordini: Map<string, KnownPurchaseOrder>;
+}
+
+/** What an article row should be after the import, and where in the file that comes from. */
+export interface ArticleTarget {
+  at: string;
+  /** The item whose lots and unit this article takes: itself, or its template for a variant. */
+  definedAt: string;
+  db: KnownArticle | undefined;
+  row: ArticleRow;
+}
+
+export const emptyState = (): ImportState => ({
+  magazzini: new Map(),
+  fornitori: new Map(),
+  articoli: new Map(),
+  articoliByEan: new Map(),
+  varianti: new Map(),
+  clienti: new Map(),
+  ordini: new Map(),
+});
+
+export async function loadImportState(db: Db, file: ParsedFile): Promise<ImportState> {
+  const { loose } = file;
+  const codesOf = (section: "magazzini" | "fornitori" | "articoli", declared: LooseRef[]) => [
+    ...new Set([...declared.map((d) => d.code), ...loose.references.filter((r) => r.section === section).map((r) => r.code)]),
+  ];
+  // One after the other: `db` may be a transaction, which is one connection.
+  const magazzini = await loadWarehousesByCode(db, codesOf("magazzini", loose.magazzini));
+  const fornitori = await loadSuppliersByCode(db, codesOf("fornitori", loose.fornitori));
+  const articoli = await loadArticlesByCode(db, codesOf("articoli", loose.articoli), loose.eans.map((e) => e.code));
+  const clienti = await loadClientsByCode(db, file.clienti.map((c) => c.value.codice));
+  const ordini = await loadPurchaseOrdersByNumber(db, file.ordini.map((o) => o.value.numero));
+  return { magazzini, fornitori, articoli: articoli.byCode, articoliByEan: articoli.byEan, varianti: articoli.variants, clienti, ordini };
+}
+
+/** Runs every check of the file; returns what each article should become, for the write. */
+export function checkFile(file: ParsedFile, state: ImportState, problems: Problems, warnings: Problems): ArticleTarget[] {
+  checkDuplicates(file, problems);
+  checkEanOwners(file, state, problems);
+  checkReferences(file, state, problems);
+  const articles = articleTargets(file, state);
+  checkArticles(articles, problems);
+  warnExistingOrders(file, state, warnings);
+  return articles;
+}
+
+function checkDuplicates({ loose }: ParsedFile, problems: Problems) {
+  const unique = (refs: LooseRef[], label: string, field: string) => {
+    const first = new Map<string, string>();
+    for (const { at, code } of refs) {
+      const seen = first.get(code);
+      if (seen === undefined) first.set(code, at);
+      else problems.push({ campo: `${at}.${field}`, messaggio: `${label} '${code}' ripetuto: compare già in ${seen}; indicarlo una sola volta` });
+    }
+  };
+  unique(loose.magazzini, "codice", "codice");
+  unique(loose.fornitori, "codice", "codice");
+  unique(loose.clienti, "codice", "codice");
+  unique(loose.articoli, "codice", "codice");
+  unique(loose.ordini, "numero", "numero");
+  unique(loose.eans, "EAN", "ean");
+}
+
+/** An EAN identifies one article: one already carried by another article in the database is refused. */
+function checkEanOwners({ loose }: ParsedFile, state: ImportState, problems: Problems) {
+  for (const { at, code, owner } of loose.eans) {
+    const holder = state.articoliByEan.get(code);
+    if (holder && owner !== undefined && holder.codice !== owner) {
+      problems.push({ campo: `${at}.ean`, messaggio: `l'EAN '${code}' è già dell'articolo '${holder.codice}': correggerlo o toglierlo` });
+    }
+  }
+}
+
+function articleTargets(file: ParsedFile, state: ImportState): ArticleTarget[] {
+  const inFile = new Set(file.articoli.flatMap((a) => [a.value.codice, ...a.varianti.map((v) => v.value.codice)]));
+  const targets: ArticleTarget[] = [];
+  for (const a of file.articoli) {
+    const { value } = a;
+    const db = state.articoli.get(value.codice);
+    const inherited = {
+      unita: value.unita ?? db?.unita ?? "PZ",
+      gestione_lotti: value.gestione_lotti ?? db?.gestione_lotti ?? false,
+      costo_standard: value.costo !== undefined ? value.costo : (db?.costo_standard ?? null),
+    };
+    targets.push({
+      at: a.at,
+      definedAt: a.at,
+      db,
+      row: {
+        codice: value.codice,
+        descrizione: value.descrizione,
+        ean: value.ean !== undefined ? value.ean : (db?.ean ?? null),
+        ...inherited,
+        ha_varianti: a.varianti.length > 0 || db?.ha_varianti === true,
+        modello: null,
+      },
+    });
+    for (const v of a.varianti) {
+      const vdb = state.articoli.get(v.value.codice);
+      targets.push({
+        at: v.at,
+        definedAt: a.at,
+        db: vdb,
+        row: {
+          codice: v.value.codice,
+          descrizione: v.value.descrizione ?? vdb?.descrizione ?? `${value.descrizione} ${v.value.codice}`,
+          ean: v.value.ean !== undefined ? v.value.ean : (vdb?.ean ?? null),
+          ...inherited,
+          ha_varianti: false,
+          modello: value.codice,
+        },
+      });
+    }
+    // Variants the file does not list still follow their template's lots, unit and cost.
+    for (const v of db ? (state.varianti.get(db.id) ?? []) : []) {
+      if (inFile.has(v.codice)) continue;
+      targets.push({
+        at: a.at,
+        definedAt: a.at,
+        db: v,
+        row: { codice: v.codice, descrizione: v.descrizione, ean: v.ean, ...inherited, ha_varianti: false, modello: value.codice },
+      });
+    }
+  }
+  return targets;
+}
+
+function checkArticles(targets: ArticleTarget[], problems: Problems) {
+  for (const { at, definedAt, db, row } of targets) {
+    if (!db) continue;
+    if (row.modello === null && db.modello !== null) {
+      problems.push({
+        campo: `${at}.codice`,
+        messaggio: `'${row.codice}' è una variante di '${db.modello}': elencarla in varianti di '${db.modello}', oppure usare un codice nuovo`,
+      });
+    } else if (row.modello !== null && db.ha_varianti) {
+      problems.push({
+        campo: `${at}.codice`,
+        messaggio: `'${row.codice}' è un modello con varianti e non può diventare una variante di '${row.modello}': usare un codice nuovo`,
+      });
+    } else if (row.modello !== null && db.modello !== row.modello && db.movimentato) {
+      problems.push({
+        campo: `${at}.codice`,
+        messaggio: `'${row.codice}' ha già movimenti ${db.modello ? `come variante di '${db.modello}'` : "come articolo senza varianti"}: non può diventare una variante di '${row.modello}'; usare un codice nuovo`,
+      });
+    }
+    if (row.ha_varianti && !db.ha_varianti && db.modello === null && (db.movimentato || db.ordinato)) {
+      problems.push({
+        campo: `${at}.varianti`,
+        messaggio: `'${row.codice}' ha già ${db.movimentato ? "movimenti" : "righe d'ordine"}: non può diventare un modello con varianti (un modello non ha giacenza né ordini); creare il modello con un codice nuovo`,
+      });
+    }
+    // Stock already recorded was counted in lots and in this unit: changing either would change its meaning.
+    const who = row.modello === null ? `'${row.codice}'` : `la variante '${row.codice}'`;
+    if (row.gestione_lotti !== db.gestione_lotti && db.movimentato) {
+      problems.push({
+        campo: `${definedAt}.gestione_lotti`,
+        messaggio: `${who} ha già movimenti ${db.gestione_lotti ? "a lotti" : "senza lotti"}: la gestione a lotti non si può più cambiare; lasciare ${db.gestione_lotti}`,
+      });
+    }
+    if (row.unita !== db.unita && db.movimentato) {
+      problems.push({
+        campo: `${definedAt}.unita`,
+        messaggio: `${who} ha già movimenti in ${db.unita}: l'unità di misura non si può più cambiare; lasciare "${db.unita}"`,
+      });
+    }
+  }
+}
+
+function checkReferences({ loose }: ParsedFile, state: ImportState, problems: Problems) {
+  const declared = {
+    magazzini: new Set(loose.magazzini.map((r) => r.code)),
+    fornitori: new Set(loose.fornitori.map((r) => r.code)),
+    articoli: new Set(loose.articoli.map((r) => r.code)),
+  };
+  const what = { magazzini: "magazzino", fornitori: "fornitore", articoli: "articolo" } as const;
+  for (const { at, code, section } of loose.references) {
+    const db = state[section].get(code);
+    if (!declared[section].has(code) && !db) {
+      problems.push({ campo: at, messaggio: `${what[section]} '${code}' sconosciuto: aggiungerlo in ${section} o correggere il codice` });
+      continue;
+    }
+    const article = section === "articoli" ? state.articoli.get(code) : undefined;
+    if (section === "articoli" && (loose.modelli.has(code) || article?.ha_varianti)) {
+      const inDb = article ? (state.varianti.get(article.id) ?? []).map((v) => v.codice) : [];
+      const names = [...new Set([...(loose.modelli.get(code) ?? []), ...inDb])];
+      problems.push({ campo: at, messaggio: `l'articolo '${code}' ha varianti e non si ordina: indicare una variante (${names.join(", ")})` });
+    }
+  }
+}
+
+/** An existing order is left as it is; a file that says otherwise gets a warning, not a refusal. */
+function warnExistingOrders(file: ParsedFile, state: ImportState, warnings: Problems) {
+  for (const o of file.ordini) {
+    const existing = state.ordini.get(o.value.numero);
+    if (existing && !sameOrder(existing, o)) {
+      warnings.push({
+        campo: o.at,
+        messaggio: `l'ordine '${o.value.numero}' esiste già (id ${existing.id}) ed è rimasto com'era: le differenze nel file sono state ignorate, perché le sue righe possono avere arrivi registrati`,
+      });
+    }
+  }
+}
+
+function sameOrder(db: KnownPurchaseOrder, o: ParsedOrder): boolean {
+  return (
+    db.fornitore === o.value.fornitore &&
+    db.magazzino === o.value.magazzino &&
+    db.data === o.value.data &&
+    db.righe.length === o.righe.length &&
+    db.righe.every((r, i) => {
+      const f = o.righe[i]!.value;
+      return r.articolo === f.articolo && r.ordinata === canonical(f.quantita) && r.prezzo === canonical(f.prezzo);
+    })
+  );
+}

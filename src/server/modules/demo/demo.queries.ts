@@ -1,0 +1,12 @@
+import { Prisma } from "../../db/client";
+import { query } from "../../db/sql";
+
+/** Instances starting together on one database: the second waits, then finds the data there. */
+const DEMO_LOCK = 7_246_301_011;
+
+export const lockDemoSeeding = () => query<never>(Prisma.sql`SELECT pg_advisory_xact_lock(${DEMO_LOCK}::bigint)`);
+
+/** The rows of one purchase order, in position order. */
+export const orderRows = (ordine: number) =>
+  query<{ id: number; posizione: number }>(Prisma.sql`
+    SELECT id, posizione FROM righe_ordine WHERE ordine_id = ${ordine} ORDER BY posizione`);
