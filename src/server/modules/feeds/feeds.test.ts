@@ -119,6 +119,16 @@ describe("422 filtro_non_valido: every bad parameter, on every list", () => {
     expect(r.body.messaggio).toContain(campo);
   });
 
+  test("the OpenAPI document lists the four endpoints with their parameters", async () => {
+    const doc = (await rest("GET", "/openapi.json")).body;
+    const params = (path: string) => doc.paths[path].get.parameters.filter((p: any) => p.in === "query").map((p: any) => p.name).sort();
+    const feed = ["cerca", "dopo", "limite", "modificati_dopo"];
+    expect(params("/articoli")).toEqual([...feed, "attivo"].sort());
+    expect(params("/fornitori")).toEqual([...feed, "attivo"].sort());
+    expect(params("/magazzini")).toEqual([...feed, "attivo"].sort());
+    expect(params("/ordini-acquisto")).toEqual([...feed, "a", "da", "fornitore", "stato"].sort());
+  });
+
   test("reads need a key: 401 without one", async () => {
     for (const [path] of LISTS) expect((await rest("GET", path)).status).toBe(401);
   });
