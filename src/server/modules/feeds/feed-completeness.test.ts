@@ -1,7 +1,11 @@
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Prisma } from "../../db/client";
+import { query } from "../../db/sql";
 import { createTestDb, type TestDb } from "../../testing/db";
 import { rest, seedArticle, seedKey, seedOrder, seedSupplier, seedWarehouse } from "../../testing/fixtures";
+import { windowed } from "./feeds.queries";
+import { feedPage } from "./feeds.service";
 
 /**
  * Completeness of the change feed (API.md section 9, as section 4 for ids): a client that stores
@@ -272,4 +276,39 @@ describe("concurrent writers against feed readers", () => {
     },
     60_000,
   );
+});
+
+describe("the same mechanism serves GET /clienti (for the lead to wire)", () => {
+  test("feedPage with the clients' gate: a held client change bounds the page, then shows", async () => {
+    const statement = (w: Parameters<typeof windowed>[0], take: number) => {
+      const { where, tail } = windowed(w, take, []);
+      return query<{ id: number; codice: string; email: string | null; versione: bigint }>(
+        Prisma.sql`SELECT t.id, t.codice, t.email, t.versione FROM clienti t WHERE ${where} ${tail}`,
+      );
+    };
+    const insert = "INSERT INTO clienti (codice, ragione_sociale, data) VALUES ($1, $1, current_date) RETURNING id";
+    const c1 = (await t.pool.query(insert, ["C1"])).rows[0].id;
+    const c2 = (await t.pool.query(insert, ["C2"])).rows[0].id;
+    const head = (await feedPage(t.prisma, { modificati_dopo: 0 }, "clienti", statement)).cursore_versione!;
+    const c = await t.pool.connect();
+    try {
+      await c.query("BEGIN");
+      await c.query("UPDATE clienti SET email = 'lenta@x.it' WHERE id = $1", [c1]);
+      await t.pool.query("UPDATE clienti SET email = 'veloce@x.it' WHERE id = $1", [c2]);
+      const during = await feedPage(t.prisma, { modificati_dopo: head }, "clienti", statement);
+      expect(during).toEqual({ rows: [], altri: true, cursore_versione: head });
+      await c.query("COMMIT");
+      const after = await feedPage(t.prisma, { modificati_dopo: head }, "clienti", statement);
+      expect(after.rows.map((r) => [r.id, r.email])).toEqual([
+        [c1, "lenta@x.it"],
+        [c2, "veloce@x.it"],
+      ]);
+      // By id, through the clients' id gate.
+      expect((await feedPage(t.prisma, { dopo: c1 - 1 }, "clienti", statement)).rows.map((r) => r.id)).toEqual([c1, c2]);
+      await expect(feedPage(t.prisma, { dopo: 0, modificati_dopo: 0 }, "clienti", statement)).rejects.toMatchObject({ codice: "filtro_non_valido" });
+    } finally {
+      await c.query("ROLLBACK").catch(() => {});
+      c.release();
+    }
+  });
 });

@@ -10,6 +10,7 @@ import { containsPattern } from "../../lib/sql";
 
 /** The sync gates of the migrations: one tag per sequence (20261122000000_iniziale, 20261123000000_versioni). */
 export const GATES = {
+  clienti: { tag: 3, seq: "clienti_id_seq" },
   articoli: { tag: 4, seq: "articoli_id_seq" },
   versioni: { tag: 5, seq: "banchina_versioni" },
   fornitori: { tag: 6, seq: "fornitori_id_seq" },
@@ -28,8 +29,12 @@ export const syncBound = (gate: Gate) =>
 /** Which rows a page reads: by id after `dopo`, or by version after `modificati_dopo`. */
 export type Window = { by: "id"; after: number } | { by: "versione"; after: number };
 
-/** The window's condition and order on table alias `t`, and the LIMIT (one row more than the page, to tell `altri`). */
-function windowed(w: Window, take: number, conditions: Prisma.Sql[]) {
+/**
+ * The window's condition and order on table alias `t` (which must have `id` and `versione`), ANDed with
+ * `conditions`, and the LIMIT (`take`: one row more than the page, to tell `altri`). Exported for the
+ * other synced lists that gain a feed (GET /clienti).
+ */
+export function windowed(w: Window, take: number, conditions: Prisma.Sql[]) {
   const all = [w.by === "id" ? Prisma.sql`t.id > ${w.after}::int` : Prisma.sql`t.versione > ${String(w.after)}::bigint`, ...conditions];
   return {
     where: Prisma.join(all, " AND "),

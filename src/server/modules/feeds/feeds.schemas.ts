@@ -12,9 +12,9 @@ export const MAX_FEED_PAGE = 100;
 /** The highest version a client can send: versions are JSON numbers, exact up to 2^53 - 1. */
 const MAX_VERSION = Number.MAX_SAFE_INTEGER;
 
-const feedParams = {
-  ...listParams(MAX_FEED_PAGE),
-  modificati_dopo: z
+/** `modificati_dopo`: the change feed's cursor (also for GET /clienti). */
+export const modificatiDopoParam = () =>
+  z
     .string()
     .regex(/^\d{1,16}$/, "deve essere un numero intero")
     .transform(Number)
@@ -24,7 +24,11 @@ const feedParams = {
       description:
         "Feed delle modifiche: solo le righe create o cambiate dopo questa versione, in ordine di `versione`, ciascuna nel suo stato attuale; " +
         "si riparte dal `cursore_versione` della risposta (0 dall'inizio). Non si combina con `dopo`.",
-    }),
+    });
+
+const feedParams = {
+  ...listParams(MAX_FEED_PAGE),
+  modificati_dopo: modificatiDopoParam(),
   cerca: z
     .string()
     .trim()
@@ -103,7 +107,7 @@ export type SupplierRowOutput = z.infer<typeof supplierRowOutput>;
 export type PurchaseOrderRowOutput = z.infer<typeof purchaseOrderRowOutput>;
 
 /** Section 4's page, plus the feed's cursor: `cursore` pages by id, `cursore_versione` (only) answers `modificati_dopo`. */
-const feedPage = {
+export const feedPageShape = {
   altri: z.boolean(),
   cursore: z.number().int().optional().meta({ description: "Paginazione per id: l'id dell'ultima riga (sulla pagina vuota il `dopo` inviato)" }),
   cursore_versione: z
@@ -113,7 +117,7 @@ const feedPage = {
     .meta({ description: "Solo con `modificati_dopo`: la `versione` dell'ultima riga (sulla pagina vuota il `modificati_dopo` inviato)" }),
 };
 
-export const listArticlesOutput = z.object({ articoli: z.array(articleRowOutput), ...feedPage });
-export const listSuppliersOutput = z.object({ fornitori: z.array(supplierRowOutput), ...feedPage });
-export const listWarehousesOutput = z.object({ magazzini: z.array(warehouseRowOutput), ...feedPage });
-export const listPurchaseOrdersOutput = z.object({ ordini: z.array(purchaseOrderRowOutput), ...feedPage });
+export const listArticlesOutput = z.object({ articoli: z.array(articleRowOutput), ...feedPageShape });
+export const listSuppliersOutput = z.object({ fornitori: z.array(supplierRowOutput), ...feedPageShape });
+export const listWarehousesOutput = z.object({ magazzini: z.array(warehouseRowOutput), ...feedPageShape });
+export const listPurchaseOrdersOutput = z.object({ ordini: z.array(purchaseOrderRowOutput), ...feedPageShape });

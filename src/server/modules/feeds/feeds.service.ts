@@ -28,7 +28,12 @@ import * as q from "./feeds.queries";
 
 type Page<R> = { rows: R[]; altri: boolean; cursore?: number; cursore_versione?: number };
 
-async function page<Row extends { id: number; versione: bigint }>(
+/**
+ * One page of a list by id or of its change feed: refuses `dopo` with `modificati_dopo`, reads the
+ * right gate's bound, runs the statement (given its window and LIMIT) and cuts what lies above the bound.
+ * Exported for the other synced lists that gain a feed (GET /clienti: `idGate` "clienti").
+ */
+export async function feedPage<Row extends { id: number; versione: bigint }>(
   db: Db,
   input: FeedInput,
   idGate: q.Gate,
@@ -54,14 +59,15 @@ async function page<Row extends { id: number; versione: bigint }>(
   return byVersion ? { rows: shown, altri, cursore_versione: last } : { rows: shown, altri, cursore: last };
 }
 
-const cursors = <R>(p: Page<R>) => ({
+/** The page's `altri` and its cursor (`cursore` by id, `cursore_versione` in the feed), for the response. */
+export const cursors = <R>(p: Page<R>) => ({
   altri: p.altri,
   ...(p.cursore === undefined ? {} : { cursore: p.cursore }),
   ...(p.cursore_versione === undefined ? {} : { cursore_versione: p.cursore_versione }),
 });
 
 export async function listArticles(db: Db, input: ListArticlesInput) {
-  const p = await page(db, input, "articoli", (w, take) => q.articlesPage(w, take, input));
+  const p = await feedPage(db, input, "articoli", (w, take) => q.articlesPage(w, take, input));
   return {
     articoli: p.rows.map(
       (r): ArticleRowOutput => ({
@@ -84,18 +90,18 @@ export async function listArticles(db: Db, input: ListArticlesInput) {
 const named = (r: q.NamedRow): SupplierRowOutput => ({ id: r.id, codice: r.codice, nome: r.nome, attivo: r.attivo, versione: Number(r.versione) });
 
 export async function listSuppliers(db: Db, input: ListSuppliersInput) {
-  const p = await page(db, input, "fornitori", (w, take) => q.suppliersPage(w, take, input));
+  const p = await feedPage(db, input, "fornitori", (w, take) => q.suppliersPage(w, take, input));
   return { fornitori: p.rows.map(named), ...cursors(p) };
 }
 
 export async function listWarehouses(db: Db, input: ListWarehousesInput) {
-  const p = await page(db, input, "magazzini", (w, take) => q.warehousesPage(w, take, input));
+  const p = await feedPage(db, input, "magazzini", (w, take) => q.warehousesPage(w, take, input));
   return { magazzini: p.rows.map(named), ...cursors(p) };
 }
 
 export async function listPurchaseOrders(db: Db, input: ListPurchaseOrdersInput) {
   assertPeriod(input.da, input.a);
-  const p = await page(db, input, "ordini_acquisto", (w, take) => q.purchaseOrdersPage(w, take, input));
+  const p = await feedPage(db, input, "ordini_acquisto", (w, take) => q.purchaseOrdersPage(w, take, input));
   return {
     ordini: p.rows.map(
       (o): PurchaseOrderRowOutput => ({
