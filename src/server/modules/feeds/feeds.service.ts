@@ -55,7 +55,8 @@ export async function feedPage<Row extends { id: number; versione: bigint }>(
   // Rows above the bound are not shown yet: `altri` stays true and the client comes back for them.
   const shown = fetched.filter((r) => key(r) <= bound).slice(0, limite);
   const altri = fetched.length > shown.length;
-  const last = shown.length > 0 ? key(shown[shown.length - 1]!) : after;
+  const lastRow = shown.at(-1);
+  const last = lastRow === undefined ? after : key(lastRow);
   return byVersion ? { rows: shown, altri, cursore_versione: last } : { rows: shown, altri, cursore: last };
 }
 
