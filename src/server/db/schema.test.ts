@@ -51,6 +51,8 @@ function expectedType(f: DmmfField): string {
     switch (f.type) {
       case "Int":
         return "integer";
+      case "BigInt":
+        return "bigint";
       case "String":
         return "text";
       case "Boolean":

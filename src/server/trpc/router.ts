@@ -6,6 +6,7 @@ import { catalogueRouter } from "../modules/catalogue/catalogue.router";
 import { ordersRouter } from "../modules/orders/orders.router";
 import { availabilityRouter } from "../modules/availability/availability.router";
 import { clientsRouter } from "../modules/clients/clients.router";
+import { feedsRouter } from "../modules/feeds/feeds.router";
 import { lotsRouter } from "../modules/lots/lots.router";
 import { movementsRouter } from "../modules/movements/movements.router";
 import { salesRouter } from "../modules/sales/sales.router";
@@ -20,6 +21,8 @@ export const appRouter = router({
   alignment: alignmentRouter,
   availability: availabilityRouter,
   sales: salesRouter,
+  // Master data and purchase orders, by id or as a change feed (API.md section 9).
+  feeds: feedsRouter,
   // Operator UI only (no openapi meta: not part of /api/v1).
   session: sessionsRouter,
   catalogue: catalogueRouter,

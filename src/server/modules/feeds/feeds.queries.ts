@@ -1,0 +1,140 @@
+import { Prisma } from "../../db/client";
+import { query } from "../../db/sql";
+import { containsPattern } from "../../lib/sql";
+
+/**
+ * The statements of the master-data lists and their change feed (API.md section 9). Every list is one
+ * statement (an order and its rows included, so a page is one snapshot), built from its optional filters
+ * and from its window: ids after `dopo` in id order, or versions after `modificati_dopo` in version order.
+ */
+
+/** The sync gates of the migrations: one tag per sequence (20261122000000_iniziale, 20261123000000_versioni). */
+export const GATES = {
+  clienti: { tag: 3, seq: "clienti_id_seq" },
+  articoli: { tag: 4, seq: "articoli_id_seq" },
+  versioni: { tag: 5, seq: "banchina_versioni" },
+  fornitori: { tag: 6, seq: "fornitori_id_seq" },
+  magazzini: { tag: 7, seq: "magazzini_id_seq" },
+  ordini_acquisto: { tag: 8, seq: "ordini_acquisto_id_seq" },
+} as const;
+export type Gate = keyof typeof GATES;
+
+/**
+ * The highest id (or version) a page may show: every value at or below it is committed or never will be.
+ * Run in its own statement BEFORE the page's, outside any REPEATABLE READ transaction.
+ */
+export const syncBound = (gate: Gate) =>
+  query<{ b: bigint | null }>(Prisma.sql`SELECT banchina_limite_sync(${GATES[gate].tag}::int, ${GATES[gate].seq}::regclass) AS b`);
+
+/** Which rows a page reads: by id after `dopo`, or by version after `modificati_dopo`. */
+export type Window = { by: "id"; after: number } | { by: "versione"; after: number };
+
+/**
+ * The window's condition and order on table alias `t` (which must have `id` and `versione`), ANDed with
+ * `conditions`, and the LIMIT (`take`: one row more than the page, to tell `altri`). Exported for the
+ * other synced lists that gain a feed (GET /clienti).
+ */
+export function windowed(w: Window, take: number, conditions: Prisma.Sql[]) {
+  const all = [w.by === "id" ? Prisma.sql`t.id > ${w.after}::int` : Prisma.sql`t.versione > ${String(w.after)}::bigint`, ...conditions];
+  return {
+    where: Prisma.join(all, " AND "),
+    tail: w.by === "id" ? Prisma.sql`ORDER BY t.id LIMIT ${take}::int` : Prisma.sql`ORDER BY t.versione LIMIT ${take}::int`,
+  };
+}
+
+const contains = (text: string | undefined, columns: Prisma.Sql[]) =>
+  text === undefined ? [] : [Prisma.sql`(${Prisma.join(columns.map((c) => Prisma.sql`${c} ILIKE ${containsPattern(text)}`), " OR ")})`];
+const active = (attivo: boolean | undefined) => (attivo === undefined ? [] : [Prisma.sql`t.attivo = ${attivo}::boolean`]);
+
+export interface ArticleRow {
+  id: number;
+  codice: string;
+  descrizione: string;
+  ean: string | null;
+  gestione_lotti: boolean;
+  costo: Prisma.Decimal | null;
+  unita: string;
+  modello: string | null;
+  attivo: boolean;
+  versione: bigint;
+}
+
+export const articlesPage = (w: Window, take: number, f: { cerca?: string; attivo?: boolean }) => {
+  const { where, tail } = windowed(w, take, [...contains(f.cerca, [Prisma.sql`t.codice`, Prisma.sql`t.descrizione`]), ...active(f.attivo)]);
+  return query<ArticleRow>(Prisma.sql`
+    SELECT t.id, t.codice, t.descrizione, t.ean, t.gestione_lotti, t.costo_standard AS costo, t.unita, m.codice AS modello,
+           t.attivo, t.versione
+      FROM articoli t LEFT JOIN articoli m ON m.id = t.modello_id
+     WHERE ${where}
+     ${tail}`);
+};
+
+export interface NamedRow {
+  id: number;
+  codice: string;
+  nome: string;
+  attivo: boolean;
+  versione: bigint;
+}
+
+export const suppliersPage = (w: Window, take: number, f: { cerca?: string; attivo?: boolean }) => {
+  const { where, tail } = windowed(w, take, [...contains(f.cerca, [Prisma.sql`t.codice`, Prisma.sql`t.nome`]), ...active(f.attivo)]);
+  return query<NamedRow>(Prisma.sql`
+    SELECT t.id, t.codice, t.nome, t.attivo, t.versione FROM fornitori t WHERE ${where} ${tail}`);
+};
+
+export const warehousesPage = (w: Window, take: number, f: { cerca?: string; attivo?: boolean }) => {
+  const { where, tail } = windowed(w, take, [...contains(f.cerca, [Prisma.sql`t.codice`, Prisma.sql`t.nome`]), ...active(f.attivo)]);
+  return query<NamedRow>(Prisma.sql`
+    SELECT t.id, t.codice, t.nome, t.attivo, t.versione FROM magazzini t WHERE ${where} ${tail}`);
+};
+
+export interface PurchaseOrderRow {
+  id: number;
+  numero: string;
+  fornitore_id: number;
+  fornitore_codice: string;
+  fornitore_nome: string;
+  data: string;
+  magazzino: number;
+  stato: "aperto" | "parziale" | "evaso";
+  versione: bigint;
+  /** Numerics as PostgreSQL text (`10.000`): the service makes them canonical. */
+  righe: {
+    numero_riga: number;
+    riga: number;
+    articolo_id: number;
+    articolo_codice: string;
+    ordinata: string;
+    arrivata: string;
+    chiusa: string;
+    prezzo: string;
+  }[];
+}
+
+export const purchaseOrdersPage = (
+  w: Window,
+  take: number,
+  f: { cerca?: string; fornitore?: number; stato?: string; da?: string; a?: string },
+) => {
+  const conditions = [
+    ...contains(f.cerca, [Prisma.sql`t.numero`, Prisma.sql`fo.codice`, Prisma.sql`fo.nome`]),
+    ...(f.fornitore === undefined ? [] : [Prisma.sql`t.fornitore_id = ${f.fornitore}::int`]),
+    ...(f.stato === undefined ? [] : [Prisma.sql`t.stato = ${f.stato}`]),
+    ...(f.da === undefined ? [] : [Prisma.sql`t.data >= ${f.da}::date`]),
+    ...(f.a === undefined ? [] : [Prisma.sql`t.data <= ${f.a}::date`]),
+  ];
+  const { where, tail } = windowed(w, take, conditions);
+  return query<PurchaseOrderRow>(Prisma.sql`
+    SELECT t.id, t.numero, fo.id AS fornitore_id, fo.codice AS fornitore_codice, fo.nome AS fornitore_nome,
+           to_char(t.data, 'YYYY-MM-DD') AS data, t.magazzino_id AS magazzino, t.stato, t.versione,
+           (SELECT coalesce(json_agg(json_build_object(
+                     'numero_riga', r.numero_riga, 'riga', r.id, 'articolo_id', a.id, 'articolo_codice', a.codice,
+                     'ordinata', r.ordinata::text, 'arrivata', r.arrivata::text, 'chiusa', r.chiusa::text, 'prezzo', r.prezzo::text)
+                     ORDER BY r.posizione), '[]'::json)
+              FROM righe_ordine r JOIN articoli a ON a.id = r.articolo_id
+             WHERE r.ordine_id = t.id) AS righe
+      FROM ordini_acquisto t JOIN fornitori fo ON fo.id = t.fornitore_id
+     WHERE ${where}
+     ${tail}`);
+};

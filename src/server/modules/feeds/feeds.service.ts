@@ -1,0 +1,131 @@
+import type { Db } from "../../db/client";
+import { first, rows, type Query } from "../../db/sql";
+import { canonical, canonicalOrNull, Decimal } from "../../lib/decimal";
+import { DomainError } from "../../lib/errors";
+import { assertPeriod } from "../lists/lists";
+import type {
+  ArticleRowOutput,
+  FeedInput,
+  ListArticlesInput,
+  ListPurchaseOrdersInput,
+  ListSuppliersInput,
+  ListWarehousesInput,
+  PurchaseOrderRowOutput,
+  SupplierRowOutput,
+} from "./feeds.schemas";
+import { MAX_FEED_PAGE } from "./feeds.schemas";
+import * as q from "./feeds.queries";
+
+/**
+ * GET /articoli, /fornitori, /magazzini, /ordini-acquisto (API.md section 9).
+ *
+ * Without `modificati_dopo` a list pages by id exactly as section 4: rows after `dopo`, up to the id
+ * gate's bound. With it, the list is a change feed: the rows whose `versione` is above it, in version
+ * order, each in its current state, up to the version gate's bound (see the migration
+ * 20261123000000_versioni for why nothing at or below that bound can still appear). In both cases the
+ * bound is read in its own statement before the page, so the page's snapshot is taken after it.
+ */
+
+type Page<R> = { rows: R[]; altri: boolean; cursore?: number; cursore_versione?: number };
+
+/**
+ * One page of a list by id or of its change feed: refuses `dopo` with `modificati_dopo`, reads the
+ * right gate's bound, runs the statement (given its window and LIMIT) and cuts what lies above the bound.
+ * Exported for the other synced lists that gain a feed (GET /clienti: `idGate` "clienti").
+ */
+export async function feedPage<Row extends { id: number; versione: bigint }>(
+  db: Db,
+  input: FeedInput,
+  idGate: q.Gate,
+  statement: (w: q.Window, take: number) => Query<Row>,
+): Promise<Page<Row>> {
+  if (input.dopo !== undefined && input.modificati_dopo !== undefined) {
+    throw new DomainError(
+      "filtro_non_valido",
+      "I parametri 'dopo' e 'modificati_dopo' non si combinano: 'dopo' pagina per id, 'modificati_dopo' legge il feed delle modifiche per versione.",
+      { campo: "modificati_dopo" },
+    );
+  }
+  const limite = input.limite ?? MAX_FEED_PAGE;
+  const byVersion = input.modificati_dopo !== undefined;
+  const after = (byVersion ? input.modificati_dopo : input.dopo) ?? 0;
+  const bound = Number((await first(db, q.syncBound(byVersion ? "versioni" : idGate)))?.b ?? 0);
+  const fetched = await rows(db, statement({ by: byVersion ? "versione" : "id", after }, limite + 1));
+  const key = (r: Row) => (byVersion ? Number(r.versione) : r.id);
+  // Rows above the bound are not shown yet: `altri` stays true and the client comes back for them.
+  const shown = fetched.filter((r) => key(r) <= bound).slice(0, limite);
+  const altri = fetched.length > shown.length;
+  const lastRow = shown.at(-1);
+  const last = lastRow === undefined ? after : key(lastRow);
+  return byVersion ? { rows: shown, altri, cursore_versione: last } : { rows: shown, altri, cursore: last };
+}
+
+/** The page's `altri` and its cursor (`cursore` by id, `cursore_versione` in the feed), for the response. */
+export const cursors = <R>(p: Page<R>) => ({
+  altri: p.altri,
+  ...(p.cursore === undefined ? {} : { cursore: p.cursore }),
+  ...(p.cursore_versione === undefined ? {} : { cursore_versione: p.cursore_versione }),
+});
+
+export async function listArticles(db: Db, input: ListArticlesInput) {
+  const p = await feedPage(db, input, "articoli", (w, take) => q.articlesPage(w, take, input));
+  return {
+    articoli: p.rows.map(
+      (r): ArticleRowOutput => ({
+        id: r.id,
+        codice: r.codice,
+        descrizione: r.descrizione,
+        ean: r.ean,
+        gestione_lotti: r.gestione_lotti,
+        costo: canonicalOrNull(r.costo),
+        unita: r.unita,
+        modello: r.modello,
+        attivo: r.attivo,
+        versione: Number(r.versione),
+      }),
+    ),
+    ...cursors(p),
+  };
+}
+
+const named = (r: q.NamedRow): SupplierRowOutput => ({ id: r.id, codice: r.codice, nome: r.nome, attivo: r.attivo, versione: Number(r.versione) });
+
+export async function listSuppliers(db: Db, input: ListSuppliersInput) {
+  const p = await feedPage(db, input, "fornitori", (w, take) => q.suppliersPage(w, take, input));
+  return { fornitori: p.rows.map(named), ...cursors(p) };
+}
+
+export async function listWarehouses(db: Db, input: ListWarehousesInput) {
+  const p = await feedPage(db, input, "magazzini", (w, take) => q.warehousesPage(w, take, input));
+  return { magazzini: p.rows.map(named), ...cursors(p) };
+}
+
+export async function listPurchaseOrders(db: Db, input: ListPurchaseOrdersInput) {
+  assertPeriod(input.da, input.a);
+  const p = await feedPage(db, input, "ordini_acquisto", (w, take) => q.purchaseOrdersPage(w, take, input));
+  return {
+    ordini: p.rows.map(
+      (o): PurchaseOrderRowOutput => ({
+        id: o.id,
+        numero: o.numero,
+        fornitore: { id: o.fornitore_id, codice: o.fornitore_codice, nome: o.fornitore_nome },
+        data: o.data,
+        magazzino: o.magazzino,
+        stato: o.stato,
+        versione: Number(o.versione),
+        righe: o.righe.map((r) => ({
+          numero_riga: r.numero_riga,
+          riga: r.riga,
+          etichetta: `R${r.riga}`,
+          articolo: { id: r.articolo_id, codice: r.articolo_codice },
+          ordinata: canonical(r.ordinata),
+          arrivata: canonical(r.arrivata),
+          chiusa: canonical(r.chiusa),
+          residua: canonical(new Decimal(r.ordinata).minus(r.arrivata).minus(r.chiusa)),
+          prezzo: canonical(r.prezzo),
+        })),
+      }),
+    ),
+    ...cursors(p),
+  };
+}
