@@ -1,7 +1,9 @@
 import type { Tx } from "../../db/client";
+import { rows as rowsOf } from "../../db/sql";
 import type { Actor } from "../auth/actor";
 import { registerArrivals } from "../arrivals/arrivals.service";
 import { createSale } from "../sales/sales.service";
+import * as q from "./demo.queries";
 
 /**
  * What a demo warehouse has already lived through, written through the ordinary services so that a
@@ -13,8 +15,7 @@ export async function seedDemoActivity(
   opts: { actor: Actor; timeZone: string; ids: { magazzini: Record<string, number>; ordini: Record<string, number>; clienti: Record<string, number> }; addDays: (days: number) => string },
 ): Promise<void> {
   const { actor, timeZone, ids } = opts;
-  const rows = await tx.$queryRaw<{ id: number; posizione: number }[]>`
-    SELECT id, posizione FROM righe_ordine WHERE ordine_id = ${ids.ordini["OA-0002"]!} ORDER BY posizione`;
+  const rows = await rowsOf(tx, q.orderRows(ids.ordini["OA-0002"]!));
   // OA-0002 partly received: part of the oil (a lot with its expiry) and all the coffee.
   const arrival = await registerArrivals(
     tx,

@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { PrismaClient } from "../../db/client";
+import { execute } from "../../db/sql";
 import { inTransaction } from "../../db/transaction";
 import { businessDate, dateFromIso, formatDate } from "../../lib/dates";
 import { ROLES, type Actor, type Role } from "../auth/actor";
@@ -11,6 +12,7 @@ import { importInTransaction } from "../catalogue/import.service";
 import { writeMovements } from "../movements/movements.service";
 import { createUser } from "../users/users.service";
 import { seedDemoActivity } from "./demo-activity";
+import * as q from "./demo.queries";
 import demoData from "./demo-data.json";
 
 /**
@@ -122,7 +124,7 @@ export async function seedDemoIfEmpty(
   const seeded = await inTransaction(
     db,
     async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${DEMO_LOCK}::bigint)`;
+      await execute(tx, q.lockDemoSeeding(DEMO_LOCK));
       // Checked under the lock: an instance that seeded first has committed by now.
       if (await tx.magazzino.findFirst({ select: { id: true } })) return null;
       opts.log("Database vuoto: carico i dati dimostrativi …");
