@@ -128,6 +128,17 @@ export async function resolveSession(db: Db, token: string): Promise<ResolvedSes
   };
 }
 
+/**
+ * The session a request's cookie opens, or the refusal of every entry that signs in by session (the
+ * UI's tRPC channel, the availability export): one path, so they cannot drift apart.
+ */
+export async function authenticateSession(db: Db, cookieHeader: string | null): Promise<ResolvedSession> {
+  const token = readCookie(cookieHeader, SESSION_COOKIE);
+  const session = token ? await resolveSession(db, token) : null;
+  if (!session) throw new DomainError("non_autenticato", "Sessione assente o scaduta: accedere di nuovo.");
+  return session;
+}
+
 export async function signOut(db: Db, token: string): Promise<void> {
   await db.sessione.deleteMany({ where: { id: hashSessionToken(token) } });
 }
