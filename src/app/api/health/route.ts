@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { DomainError } from "@/server/lib/errors";
 import { databaseStatus } from "@/server/modules/health/health.service";
