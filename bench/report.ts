@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { ScenarioResult } from "./scenarios";
+import type { ScenarioResult } from "./scenarios/harness";
 import { fmtNumber } from "./util";
 
 /** The one table, the targets, and the files under bench/results/. */

@@ -30,7 +30,14 @@ import { verifyLedger } from "../src/server/modules/ledger/verify.service";
 import { countsFor, generate } from "./data";
 import { ApiClient } from "./http";
 import { evaluateTargets, textCpuTable, textTable, textTargets, writeResults, type Report } from "./report";
-import * as scenarios from "./scenarios";
+import { alignStock } from "./scenarios/align-stock";
+import type { Ctx, ScenarioResult } from "./scenarios/harness";
+import { registerArrivals } from "./scenarios/register-arrivals";
+import { scanAvailability } from "./scenarios/scan-availability";
+import { scanMovements } from "./scenarios/scan-movements";
+import { searchBarcode } from "./scenarios/search-barcode";
+import { writeMovements } from "./scenarios/write-movements";
+import { writersAndReader } from "./scenarios/writers-and-reader";
 import { buildServer, CpuMeter, readMemoryMb, startServer, stopOnExit, type RunningServer } from "./server";
 import { elapsed, fmtInt, progress, seconds } from "./util";
 
@@ -40,14 +47,14 @@ const TIME_ZONE = "Europe/Rome";
 
 const ALL = ["scan-movimenti", "scan-disponibilita", "cerca-barcode", "post-movimenti", "post-arrivi", "allinea", "scrittori-lettore"] as const;
 type ScenarioId = (typeof ALL)[number];
-const RUNNERS: Record<ScenarioId, (ctx: scenarios.Ctx) => Promise<scenarios.ScenarioResult>> = {
-  "scan-movimenti": scenarios.scanMovements,
-  "scan-disponibilita": scenarios.scanAvailability,
-  "cerca-barcode": scenarios.searchBarcode,
-  "post-movimenti": scenarios.writeMovements,
-  "post-arrivi": scenarios.registerArrivals,
-  allinea: scenarios.alignStock,
-  "scrittori-lettore": scenarios.writersAndReader,
+const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult>> = {
+  "scan-movimenti": scanMovements,
+  "scan-disponibilita": scanAvailability,
+  "cerca-barcode": searchBarcode,
+  "post-movimenti": writeMovements,
+  "post-arrivi": registerArrivals,
+  allinea: alignStock,
+  "scrittori-lettore": writersAndReader,
 };
 
 function options() {
@@ -189,7 +196,7 @@ async function main(): Promise<void> {
   stopOnExit.add(() => api.close());
   const pool = new pg.Pool({ connectionString: embedded.url, max: 20 });
   stopOnExit.add(() => pool.end());
-  const ctx: scenarios.Ctx = {
+  const ctx: Ctx = {
     api,
     pool,
     serverPid: server.pid,
@@ -200,7 +207,7 @@ async function main(): Promise<void> {
     cpu: new CpuMeter(server.pid, Number(fs.readFileSync(path.join(tmp, "db", "pg", "postmaster.pid"), "utf8").split("\n")[0])),
   };
 
-  const results: scenarios.ScenarioResult[] = [];
+  const results: ScenarioResult[] = [];
   for (const id of opts.only) {
     const t = performance.now();
     progress(`== ${id}`);

@@ -1,20 +1,11 @@
 import { Anchor, Badge, Card, Center, Group, Stack, Text, Title } from "@mantine/core";
 import { redirect } from "next/navigation";
-import { getDb } from "@/server/db/client";
+import { databaseStatus } from "@/server/modules/health/health.service";
 import { SignInForm } from "@/ui/screens/sign-in";
 import { currentSession } from "@/ui/server/session";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Accesso" };
-
-async function databaseAnswers(): Promise<boolean> {
-  try {
-    await getDb().$queryRaw`SELECT 1`;
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Only paths of this site: an outside address in `dopo` must not turn sign-in into a redirector. */
 function safeNext(dopo: string | string[] | undefined): string {
@@ -26,7 +17,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const next = safeNext((await searchParams).dopo);
   // With the database down the page still renders, to say so.
   if (await currentSession().catch(() => null)) redirect(next);
-  const ok = await databaseAnswers();
+  const { ok } = await databaseStatus();
   return (
     <Center mih="100vh" p="md" bg="gray.0">
       <Stack w="100%" maw={420} gap="lg">

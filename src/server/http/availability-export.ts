@@ -3,7 +3,7 @@ import { getDb } from "../db/client";
 import { businessDate } from "../lib/dates";
 import { DomainError } from "../lib/errors";
 import { hasRole } from "../modules/auth/actor";
-import { readCookie, resolveSession, SESSION_COOKIE } from "../modules/auth/sessions.service";
+import { authenticateSession } from "../modules/auth/sessions.service";
 import { listAvailabilityInput } from "../modules/availability/availability.schemas";
 import { listAvailability } from "../modules/availability/availability.service";
 import { listWarehouses } from "../modules/catalogue/catalogue.service";
@@ -29,9 +29,7 @@ function refuse(e: unknown): Response {
 export async function exportAvailabilityCsv(req: Request): Promise<Response> {
   try {
     const db = getDb();
-    const token = readCookie(req.headers.get("cookie"), SESSION_COOKIE);
-    const session = token ? await resolveSession(db, token) : null;
-    if (!session) throw new DomainError("non_autenticato", "Sessione assente o scaduta: accedere di nuovo.");
+    const session = await authenticateSession(db, req.headers.get("cookie"));
     if (!hasRole(session.actor, "responsabile")) {
       throw new DomainError("permesso_negato", "L'esportazione della disponibilità è riservata al ruolo responsabile o superiore.");
     }

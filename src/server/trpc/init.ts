@@ -4,7 +4,7 @@ import { assertNoNul, toErrorResponse } from "../http/errors";
 import { DomainError } from "../lib/errors";
 import { hasRole, hasScope, ROLE_LABEL, type Actor, type Role, type Scope } from "../modules/auth/actor";
 import { authenticateApiKey, bearerToken } from "../modules/auth/api-keys.service";
-import { csrfMatches, readCookie, resolveSession, SESSION_COOKIE, type ResolvedSession } from "../modules/auth/sessions.service";
+import { authenticateSession, csrfMatches, type ResolvedSession } from "../modules/auth/sessions.service";
 import type { Context } from "./context";
 
 // A type alias, not an interface: trpc-to-openapi needs meta assignable to an index signature.
@@ -65,9 +65,7 @@ const authenticated = t.middleware(async ({ ctx, next, type }) => {
   if (!actor) {
     const authorization = ctx.headers.get("authorization");
     if (ctx.channel === "trpc" && authorization === null) {
-      const token = readCookie(ctx.headers.get("cookie"), SESSION_COOKIE);
-      session = (token && (await resolveSession(ctx.db, token))) || undefined;
-      if (!session) throw new DomainError("non_autenticato", "Sessione assente o scaduta: accedere di nuovo.");
+      session = await authenticateSession(ctx.db, ctx.headers.get("cookie"));
       if (type === "mutation" && !csrfMatches(session.csrf, ctx.headers.get(CSRF_HEADER))) {
         throw new DomainError("permesso_negato", "Richiesta rifiutata: manca il token di sicurezza della sessione (CSRF). Ricaricare la pagina.");
       }

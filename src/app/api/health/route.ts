@@ -1,6 +1,7 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
-import { getDb } from "@/server/db/client";
 import { DomainError } from "@/server/lib/errors";
+import { databaseStatus } from "@/server/modules/health/health.service";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -9,16 +10,13 @@ export const dynamic = "force-dynamic";
 export async function GET(): Promise<Response> {
   const requestId = randomUUID();
   const headers = { "X-Request-Id": requestId, "Cache-Control": "no-store" };
-  try {
-    await getDb().$queryRaw`SELECT 1`;
-    return Response.json({ stato: "ok" }, { headers });
-  } catch (e) {
-    console.error(`[${requestId}] controllo di salute: database non raggiungibile:`, e);
-    const error = new DomainError(
-      "servizio_non_disponibile",
-      "Il database non è raggiungibile in questo momento: riprovare tra qualche secondo.",
-      { headers: { "Retry-After": "5" } },
-    );
-    return Response.json(error.toBody(), { status: error.status, headers: { ...headers, ...error.headers } });
-  }
+  const status = await databaseStatus();
+  if (status.ok) return Response.json({ stato: "ok" }, { headers });
+  console.error(`[${requestId}] controllo di salute: database non raggiungibile:`, status.error);
+  const error = new DomainError(
+    "servizio_non_disponibile",
+    "Il database non è raggiungibile in questo momento: riprovare tra qualche secondo.",
+    { headers: { "Retry-After": "5" } },
+  );
+  return Response.json(error.toBody(), { status: error.status, headers: { ...headers, ...error.headers } });
 }

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../../db/client";
+import { first } from "../../db/sql";
 import { DomainError } from "../../lib/errors";
 import type { Actor, Scope } from "./actor";
+import * as q from "./auth.queries";
 
 /**
  * API keys: `bnc_<prefix>_<secret>`, random, shown once at creation, stored only as SHA-256.
@@ -103,8 +105,7 @@ export async function authenticateApiKey(
   defaults: { perSecond: number; burst: number },
 ): Promise<Actor> {
   const hash = hashApiKey(token);
-  const [key] = await db.$queryRaw<{ id: number; nome: string; permessi: Scope[]; raffica: number | null }[]>`
-    SELECT id, nome, permessi, raffica FROM chiavi_api WHERE hash = ${hash} AND revocata_il IS NULL`;
+  const key = await first(db, q.activeApiKey(hash));
   if (!key) throw unauthenticated("Chiave API sconosciuta o revocata.");
   const actor: Actor = { kind: "chiave", id: key.id, nome: key.nome, permessi: key.permessi };
   const local = localTokens.get(hash) ?? 0;
@@ -113,29 +114,7 @@ export async function authenticateApiKey(
     return actor;
   }
   const batch = Math.max(1, Math.floor((key.raffica ?? defaults.burst) / 20));
-  // FOR UPDATE returns the latest version of the row once a concurrent claim has committed, so the
-  // bucket is computed from fresh values and no token is counted twice between instances.
-  const [claim] = await db.$queryRaw<{ presi: number; disponibili: number; rate: number }[]>`
-    WITH k AS (
-      SELECT id,
-             COALESCE(limite_al_secondo, ${defaults.perSecond})::float8 AS rate,
-             LEAST(COALESCE(raffica, ${defaults.burst}),
-                   COALESCE(gettoni, COALESCE(raffica, ${defaults.burst}))
-                   + EXTRACT(EPOCH FROM statement_timestamp() - COALESCE(gettoni_il, statement_timestamp()))::float8
-                     * COALESCE(limite_al_secondo, ${defaults.perSecond}))::float8 AS disponibili
-        FROM chiavi_api WHERE id = ${key.id}
-         FOR UPDATE
-    ), c AS (
-      SELECT k.*, GREATEST(0, LEAST(floor(k.disponibili), ${batch}))::int AS presi FROM k
-    ), u AS (
-      UPDATE chiavi_api t
-         SET gettoni = c.disponibili - c.presi,
-             gettoni_il = statement_timestamp(),
-             ultimo_uso_il = CASE WHEN c.presi > 0 THEN statement_timestamp() ELSE t.ultimo_uso_il END
-        FROM c WHERE t.id = c.id
-      RETURNING t.id
-    )
-    SELECT c.presi, c.disponibili, c.rate FROM c JOIN u ON u.id = c.id`;
+  const claim = await first(db, q.claimApiKeyTokens(key.id, defaults, batch));
   if (!claim || claim.presi < 1) {
     const rate = claim?.rate ?? defaults.perSecond;
     const wait = Math.max(1, Math.ceil((1 - (claim?.disponibili ?? 0)) / rate));

@@ -1,8 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Db } from "../../db/client";
+import { first } from "../../db/sql";
 import { DomainError } from "../../lib/errors";
 import type { HeaderReader } from "../../lib/headers";
 import type { Actor, Role } from "./actor";
+import * as q from "./auth.queries";
 import { verifyPassword } from "./passwords";
 import { refundToken, resetBucket, takeToken, type Bucket } from "./rate-limit";
 
@@ -113,21 +115,10 @@ export async function resolveSession(db: Db, token: string): Promise<ResolvedSes
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
   const id = hashSessionToken(token);
   // The role is read at every request: a change of role or a deactivation takes effect at once.
-  const [row] = await db.$queryRaw<{ csrf: string; scade_il: Date; utente_id: number; username: string; ruolo: Role }[]>`
-    WITH toccata AS (
-      UPDATE sessioni
-         SET ultimo_uso_il = statement_timestamp(),
-             scade_il = LEAST(creata_il + make_interval(days => ${SESSION_MAX_DAYS}::int),
-                              statement_timestamp() + make_interval(hours => ${SESSION_IDLE_HOURS}::int))
-       WHERE id = ${id} AND scade_il > statement_timestamp()
-         AND ultimo_uso_il < statement_timestamp() - make_interval(secs => ${TOUCH_EVERY_SECONDS}::int)
-      RETURNING id, scade_il
-    )
-    SELECT s.csrf, COALESCE(t.scade_il, s.scade_il) AS scade_il, u.id AS utente_id, u.username, u.ruolo
-      FROM sessioni s
-      JOIN utenti u ON u.id = s.utente_id AND u.attivo
-      LEFT JOIN toccata t ON t.id = s.id
-     WHERE s.id = ${id} AND s.scade_il > statement_timestamp()`;
+  const row = await first(
+    db,
+    q.touchSession(id, { maxDays: SESSION_MAX_DAYS, idleHours: SESSION_IDLE_HOURS, touchEverySeconds: TOUCH_EVERY_SECONDS }),
+  );
   if (!row) return null;
   return {
     id,
@@ -135,6 +126,17 @@ export async function resolveSession(db: Db, token: string): Promise<ResolvedSes
     scadeIl: row.scade_il,
     actor: { kind: "utente", id: row.utente_id, username: row.username, ruolo: row.ruolo },
   };
+}
+
+/**
+ * The session a request's cookie opens, or the refusal of every entry that signs in by session (the
+ * UI's tRPC channel, the availability export): one path, so they cannot drift apart.
+ */
+export async function authenticateSession(db: Db, cookieHeader: string | null): Promise<ResolvedSession> {
+  const token = readCookie(cookieHeader, SESSION_COOKIE);
+  const session = token ? await resolveSession(db, token) : null;
+  if (!session) throw new DomainError("non_autenticato", "Sessione assente o scaduta: accedere di nuovo.");
+  return session;
 }
 
 export async function signOut(db: Db, token: string): Promise<void> {

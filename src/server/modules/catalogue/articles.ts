@@ -1,27 +1,12 @@
-import { Prisma, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
+import { rows as rowsOf } from "../../db/sql";
 import { DomainError, RowError } from "../../lib/errors";
+import * as q from "./catalogue.queries";
+import type { ArticleInfo } from "./catalogue.queries";
 
-/** What a write needs to know about an article. */
-export interface ArticleInfo {
-  id: number;
-  codice: string;
-  ean: string | null;
-  descrizione: string;
-  gestione_lotti: boolean;
-  ha_varianti: boolean;
-  /** With `withPrice`: the suggested purchase price (SUGGESTED_PRICE). */
-  prezzo_suggerito?: { toString(): string } | null;
-}
-
-/**
- * The suggested purchase price of article `a` (API.md section 5): the last arrival price, else the
- * last purchase-order price, else the standard cost, else null. COALESCE stops at the first value,
- * so the order lookup runs only for articles never received.
- */
-export const SUGGESTED_PRICE = Prisma.sql`COALESCE(a.ultimo_prezzo_arrivo,
-  (SELECT r.prezzo FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id
-    WHERE r.articolo_id = a.id ORDER BY o.data DESC, r.id DESC LIMIT 1),
-  a.costo_standard)`;
+export type { ArticleInfo } from "./catalogue.queries";
+/** The suggested purchase price of article `a`, a SQL fragment. */
+export { SUGGESTED_PRICE } from "./catalogue.queries";
 
 export interface ArticleRef {
   ean?: string;
@@ -44,7 +29,7 @@ export function assertWarehousesFound(fields: WarehouseFields, found: Set<number
 
 /** Refuses the request when a warehouse it names does not exist. */
 export async function assertWarehouses(db: Db, fields: WarehouseFields): Promise<void> {
-  const found = await db.$queryRaw<{ id: number }[]>`SELECT id FROM magazzini WHERE id = ANY(${warehouseIds(fields)}::int[])`;
+  const found = await rowsOf(db, q.warehousesAmong(warehouseIds(fields)));
   assertWarehousesFound(fields, new Set(found.map((r) => r.id)));
 }
 
@@ -57,12 +42,8 @@ export async function assertWarehouses(db: Db, fields: WarehouseFields): Promise
 export async function loadArticles(db: Db, refs: ArticleRef[], opts: { withPrice?: boolean; warehouses?: WarehouseFields } = {}) {
   const codici = [...new Set(refs.flatMap((r) => (r.codice === undefined ? [] : [r.codice])))];
   const eans = [...new Set(refs.flatMap((r) => (r.ean === undefined ? [] : [r.ean])))];
-  const price = opts.withPrice ? Prisma.sql`, ${SUGGESTED_PRICE} AS prezzo_suggerito` : Prisma.empty;
   // One row at least (the warehouses found), then one per article; the article columns are null when none matched.
-  const found = await db.$queryRaw<(ArticleInfo & { magazzini_trovati: number[] })[]>`
-    SELECT w.trovati AS magazzini_trovati, a.id, a.codice, a.ean, a.descrizione, a.gestione_lotti, a.ha_varianti ${price}
-      FROM (SELECT coalesce(array_agg(id), '{}') AS trovati FROM magazzini WHERE id = ANY(${warehouseIds(opts.warehouses ?? {})}::int[])) w
-      LEFT JOIN articoli a ON a.codice = ANY(${codici}::text[]) OR a.ean = ANY(${eans}::text[])`;
+  const found = await rowsOf(db, q.articlesAndWarehouses({ codici, eans, warehouseIds: warehouseIds(opts.warehouses ?? {}) }, opts.withPrice ?? false));
   if (opts.warehouses) assertWarehousesFound(opts.warehouses, new Set(found[0]?.magazzini_trovati ?? []));
   const rows: ArticleInfo[] = found.filter((r) => r.id !== null).map(({ magazzini_trovati: _, ...article }) => article);
   const byCode = new Map(rows.map((r) => [r.codice, r]));
@@ -70,8 +51,7 @@ export async function loadArticles(db: Db, refs: ArticleRef[], opts: { withPrice
   const templates = rows.filter((r) => r.ha_varianti).map((r) => r.id);
   const variants = new Map<number, string[]>();
   if (templates.length > 0) {
-    const vs = await db.$queryRaw<{ modello_id: number; codice: string }[]>`
-      SELECT modello_id, codice FROM articoli WHERE modello_id = ANY(${templates}::int[]) ORDER BY codice`;
+    const vs = await rowsOf(db, q.variantsOf(templates));
     for (const v of vs) variants.set(v.modello_id, [...(variants.get(v.modello_id) ?? []), v.codice]);
   }
   return { byCode, byEan, variants };

@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import type { PrismaClient, Tx } from "../../db/client";
+import { execute, first } from "../../db/sql";
 import { inTransaction, type TransactionOptions } from "../../db/transaction";
 import { canonicalJson } from "../../lib/canonical-json";
 import { DomainError, type ErrorBody } from "../../lib/errors";
+import * as q from "./idempotency.queries";
 
 /**
  * Idempotency (API.md section 3), the one mechanism every write plugs into. The stored response is
@@ -70,7 +72,7 @@ export async function runIdempotent<T>(
   const outcome = await inTransaction(
     db,
     async (tx) => {
-      const [lock] = await tx.$queryRaw<{ ok: boolean }[]>`SELECT pg_try_advisory_xact_lock(${idempotencyLockKey(req)}) AS ok`;
+      const lock = await first(tx, q.tryLockKey(idempotencyLockKey(req)));
       if (!lock?.ok) {
         throw new DomainError(
           "idempotenza_in_corso",
@@ -78,10 +80,7 @@ export async function runIdempotent<T>(
           { headers: { "Retry-After": "1" } },
         );
       }
-      const [stored] = await tx.$queryRaw<{ impronta: string; stato: number; corpo: unknown }[]>`
-        SELECT impronta, stato, corpo FROM idempotenza
-         WHERE ambito = ${req.ambito} AND metodo = ${req.metodo} AND percorso = ${req.percorso}
-           AND chiave = ${key} AND scade_il > now()`;
+      const stored = await first(tx, q.storedResponse({ ...req, chiave: key }));
       if (stored) {
         if (stored.impronta !== impronta) {
           throw new DomainError(
@@ -93,22 +92,16 @@ export async function runIdempotent<T>(
         return { status: stored.stato, body: stored.corpo as T, replayed: true };
       }
       // A refusal (4xx) is stored too, but its partial writes must not be: they roll back to here.
-      await tx.$executeRawUnsafe("SAVEPOINT idempotenza");
+      await execute(tx, q.savepoint());
       let result: WriteResult<unknown>;
       try {
         result = await work(tx);
       } catch (e) {
         if (!(e instanceof DomainError) || e.status >= 500) throw e;
-        await tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT idempotenza");
+        await execute(tx, q.rollbackToSavepoint());
         result = { status: e.status, body: { ...e.toBody(), __headers: e.headers } };
       }
-      await tx.$executeRaw`
-        INSERT INTO idempotenza (ambito, metodo, percorso, chiave, impronta, stato, corpo, scade_il)
-        VALUES (${req.ambito}, ${req.metodo}, ${req.percorso}, ${key}, ${impronta}, ${result.status},
-                ${JSON.stringify(result.body)}::jsonb, now() + make_interval(hours => ${req.retentionHours}))
-        ON CONFLICT (ambito, metodo, percorso, chiave) DO UPDATE
-          SET impronta = EXCLUDED.impronta, stato = EXCLUDED.stato, corpo = EXCLUDED.corpo,
-              creato_il = now(), scade_il = EXCLUDED.scade_il`;
+      await execute(tx, q.storeResponse({ ...req, chiave: key, impronta }, result));
       return { status: result.status, body: result.body as T, replayed: false };
     },
     txOptions,
@@ -127,5 +120,5 @@ export async function runIdempotent<T>(
 
 /** Deletes expired records; returns how many. Run at start and every hour. */
 export async function purgeExpiredIdempotency(db: PrismaClient): Promise<number> {
-  return db.$executeRaw`DELETE FROM idempotenza WHERE scade_il <= now()`;
+  return execute(db, q.deleteExpired());
 }

@@ -1,4 +1,3 @@
-import { inTransaction } from "../../db/transaction";
 import { adminProcedure, router } from "../../trpc/init";
 import { createUserInput, listUsersOutput, setPasswordInput, updateUserInput, userOutput } from "./users.schemas";
 import { createUser, listUsers, setUserPassword, updateUser } from "./users.service";
@@ -16,7 +15,7 @@ export const usersRouter = router({
   update: adminProcedure
     .input(syncParse(updateUserInput))
     .output(syncParse(userOutput))
-    .mutation(({ ctx, input }) => inTransaction(ctx.db, (tx) => updateUser(tx, ctx.actor, input))),
+    .mutation(({ ctx, input }) => updateUser(ctx.db, ctx.actor, input)),
 
   setPassword: adminProcedure
     .input(syncParse(setPasswordInput))

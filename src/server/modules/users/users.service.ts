@@ -1,8 +1,11 @@
-import type { Db, Tx } from "../../db/client";
+import type { Db, PrismaClient, Tx } from "../../db/client";
+import { execute } from "../../db/sql";
+import { inTransaction } from "../../db/transaction";
 import { isUniqueViolation } from "../../db/pg-errors";
 import { DomainError } from "../../lib/errors";
 import type { Actor, Role } from "../auth/actor";
 import { hashPassword, passwordProblem } from "../auth/passwords";
+import * as q from "./users.queries";
 import type { CreateUserInput, SetPasswordInput, UpdateUserInput, UserOutput } from "./users.schemas";
 
 /**
@@ -37,13 +40,13 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<UserOu
   }
 }
 
-async function lockUsers(tx: Tx): Promise<void> {
-  // Two administrators demoting each other at once must not both succeed: one table lock for the check.
-  await tx.$executeRaw`LOCK TABLE utenti IN SHARE ROW EXCLUSIVE MODE`;
+/** Changes a user's role or state, in a transaction of its own: the lock of the last-administrator check is held to commit. */
+export function updateUser(db: PrismaClient, actor: Actor, input: UpdateUserInput): Promise<UserOutput> {
+  return inTransaction(db, (tx) => updateUserInTransaction(tx, actor, input));
 }
 
-export async function updateUser(tx: Tx, actor: Actor, input: UpdateUserInput): Promise<UserOutput> {
-  await lockUsers(tx);
+export async function updateUserInTransaction(tx: Tx, actor: Actor, input: UpdateUserInput): Promise<UserOutput> {
+  await execute(tx, q.lockUsers());
   const user = await tx.utente.findUnique({ where: { id: input.id }, select: userSelect });
   if (!user) throw new DomainError("non_trovato", `L'utente ${input.id} non esiste.`);
   if (input.attivo === false && actor.kind === "utente" && actor.id === user.id) {

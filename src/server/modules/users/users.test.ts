@@ -5,7 +5,7 @@ import { createTestDb, type TestDb } from "../../testing/db";
 import { caller } from "../../testing/fixtures";
 import type { Actor } from "../auth/actor";
 import { signIn } from "../auth/sessions.service";
-import { createUser, listUsers, setUserPassword, updateUser } from "./users.service";
+import { createUser, listUsers, setUserPassword, updateUserInTransaction as updateUser } from "./users.service";
 
 let t: TestDb;
 let admin: Actor & { kind: "utente" };

@@ -1,3 +1,4 @@
+import "server-only";
 import { exportAvailabilityCsv } from "@/server/http/availability-export";
 
 export const runtime = "nodejs";

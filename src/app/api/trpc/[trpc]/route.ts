@@ -1,3 +1,4 @@
+import "server-only";
 import { handleTrpcRequest } from "@/server/trpc/ui-handler";
 
 export const runtime = "nodejs";

@@ -1,3 +1,4 @@
+import "server-only";
 import { handleRestRequest } from "@/server/http/rest-handler";
 
 export const runtime = "nodejs";

@@ -1,0 +1,203 @@
+import type pg from "pg";
+import type { ApiClient } from "../http";
+import { sampleMemory, type CpuMeter } from "../server";
+import { fmtInt, fmtNumber, percentile, progress, seconds, workers } from "../util";
+
+/**
+ * Each scenario runs twice in the same run: the floor (plain SQL through `pg`) first, then the API over
+ * HTTP, on the same data. The figure is rows/s for scans, requests/s for concurrent requests, seconds
+ * for the alignment; latencies are per request (per page for scans).
+ */
+
+export interface Ctx {
+  api: ApiClient;
+  pool: pg.Pool;
+  serverPid: number;
+  key: { id: number };
+  scale: number;
+  /** Length of each timed concurrent phase. */
+  durationMs: number;
+  timeZone: string;
+  cpu: CpuMeter;
+}
+
+/** CPU spent during one side of a scenario, in total and per request (per page for scans), ms. */
+export interface CpuUse {
+  serverMs: number;
+  postgresMs: number;
+  benchMs: number;
+  perOp: { server: number; postgres: number; bench: number };
+}
+
+export interface SideResult {
+  figure: number;
+  count: number;
+  ms: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  cpu?: CpuUse;
+}
+
+export interface ScenarioResult {
+  id: string;
+  name: string;
+  unit: "righe/s" | "richieste/s" | "s";
+  api: SideResult;
+  floor: SideResult;
+  /** Peak RSS of the server process during the API run, MB. */
+  rssMb: number;
+  check: { ok: boolean; text: string };
+  details: Record<string, unknown>;
+}
+
+/** Prints a line every 5 s while a long phase runs. */
+export function ticker(label: string, text: () => string): () => void {
+  const t = setInterval(() => progress(`  ${label}: ${text()}`), 5_000);
+  return () => clearInterval(t);
+}
+
+/** Runs one side of a scenario and measures the CPU it made the server, PostgreSQL and the bench spend. */
+export async function metered<T>(ctx: Ctx, fn: () => Promise<T>): Promise<[T, (ops: number) => CpuUse]> {
+  const from = ctx.cpu.snapshot();
+  const out = await fn();
+  const used = ctx.cpu.since(from);
+  return [
+    out,
+    (ops) => ({
+      ...used,
+      perOp: { server: used.serverMs / Math.max(1, ops), postgres: used.postgresMs / Math.max(1, ops), bench: used.benchMs / Math.max(1, ops) },
+    }),
+  ];
+}
+
+export function side(latencies: number[], count: number, ms: number, figure: number, errors = 0): SideResult {
+  return { figure, count, ms, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+}
+
+export interface LoadResult {
+  ok: number;
+  errors: number;
+  latencies: number[];
+  ms: number;
+  firstError?: string;
+}
+
+/**
+ * `clients` concurrent loops for `ms` milliseconds; `op` does one request and returns false when that
+ * client has nothing left to do. Failed requests are counted, the first one is kept for the report.
+ */
+export async function load(
+  label: string,
+  clients: number,
+  ms: number,
+  op: (client: number, i: number) => Promise<boolean>,
+): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let ok = 0;
+  let errors = 0;
+  let firstError: string | undefined;
+  const t0 = performance.now();
+  const deadline = t0 + ms;
+  let last = t0;
+  const stopTicker = ticker(label, () => `${fmtInt(ok)} richieste (${fmtNumber(ok / ((performance.now() - t0) / 1000))}/s), ${errors} errori`);
+  try {
+    await workers(clients, async (c) => {
+      for (let i = 0; performance.now() < deadline; i++) {
+        const s = performance.now();
+        try {
+          const more = await op(c, i);
+          const end = performance.now();
+          latencies.push(end - s);
+          ok++;
+          last = Math.max(last, end);
+          if (!more) return;
+        } catch (e) {
+          errors++;
+          firstError ??= (e as Error).message;
+          if (errors > 50 && errors > ok) throw new Error(`troppi errori in ${label}: ${firstError}`);
+        }
+      }
+    });
+  } finally {
+    stopTicker();
+  }
+  return { ok, errors, latencies, ms: last - t0, firstError };
+}
+
+export function loadSide(r: LoadResult, cpu?: (ops: number) => CpuUse): SideResult {
+  return { ...side(r.latencies, r.ok, r.ms, r.ok / (r.ms / 1000), r.errors), cpu: cpu?.(r.ok + r.errors) };
+}
+
+export async function withClient<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  const c = await pool.connect();
+  try {
+    return await fn(c);
+  } finally {
+    c.release();
+  }
+}
+
+/** One pooled connection per floor client for the whole phase, as the server's pool would give. */
+export async function floorClients<T>(pool: pg.Pool, n: number, fn: (clients: pg.PoolClient[]) => Promise<T>): Promise<T> {
+  const clients = await Promise.all(Array.from({ length: n }, () => pool.connect()));
+  try {
+    return await fn(clients);
+  } finally {
+    for (const c of clients) c.release();
+  }
+}
+
+export function cpuText(c: CpuUse | undefined): string {
+  if (!c) return "-";
+  return `server ${c.perOp.server.toFixed(2)} + PostgreSQL ${c.perOp.postgres.toFixed(2)} + bench ${c.perOp.bench.toFixed(2)} ms`;
+}
+
+export function logSides(name: string, unit: string, api: SideResult, fl: SideResult) {
+  progress(
+    `${name}: API ${fmtNumber(api.figure)} ${unit} (p50 ${api.p50.toFixed(1)} ms, p99 ${api.p99.toFixed(1)} ms, ${fmtInt(api.count)} in ${seconds(api.ms)}), ` +
+      `pavimento ${fmtNumber(fl.figure)} ${unit} (p50 ${fl.p50.toFixed(1)} ms, p99 ${fl.p99.toFixed(1)} ms)`,
+  );
+  progress(`  CPU per richiesta: API ${cpuText(api.cpu)}; pavimento ${cpuText(fl.cpu)}`);
+}
+
+/** Both sides of a concurrent scenario, measured; `rssMb` is the server's peak during the API side. */
+export interface ConcurrentSides {
+  api: LoadResult;
+  floor: LoadResult;
+  apiSide: SideResult;
+  floorSide: SideResult;
+  rssMb: number;
+}
+
+/**
+ * The shape every concurrent-request scenario shares: `clients` loops of the floor, each on its own
+ * pooled connection, first warmed up for `warmUpMs` and then measured for `ctx.durationMs`; then the
+ * same for the API over HTTP, with the server's memory sampled. An op does one request (`warmUp` true
+ * while not measured) and returns false when its client has nothing left to do. Progress lines are
+ * labelled `<label> pavimento`, `<label> API`, each with its `(riscaldamento)`.
+ */
+export async function concurrentSides(
+  ctx: Ctx,
+  o: {
+    name: string;
+    label: string;
+    clients: number;
+    warmUpMs: number;
+    floor: (conn: pg.PoolClient, client: number, i: number, warmUp: boolean) => Promise<boolean>;
+    api: (client: number, i: number, warmUp: boolean) => Promise<boolean>;
+  },
+): Promise<ConcurrentSides> {
+  const [floor, floorCpu] = await floorClients(ctx.pool, o.clients, async (cs) => {
+    await load(`${o.label} pavimento (riscaldamento)`, o.clients, o.warmUpMs, (c, i) => o.floor(cs[c]!, c, i, true));
+    return metered(ctx, () => load(`${o.label} pavimento`, o.clients, ctx.durationMs, (c, i) => o.floor(cs[c]!, c, i, false)));
+  });
+  await load(`${o.label} API (riscaldamento)`, o.clients, o.warmUpMs, (c, i) => o.api(c, i, true));
+  const mem = sampleMemory(ctx.serverPid);
+  const [api, apiCpu] = await metered(ctx, () => load(`${o.label} API`, o.clients, ctx.durationMs, (c, i) => o.api(c, i, false)));
+  const rssMb = mem.stop();
+  const apiSide = loadSide(api, apiCpu);
+  const floorSide = loadSide(floor, floorCpu);
+  logSides(o.name, "richieste/s", apiSide, floorSide);
+  return { api, floor, apiSide, floorSide, rssMb };
+}

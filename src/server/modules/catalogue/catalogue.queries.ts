@@ -1,0 +1,61 @@
+import { Prisma } from "../../db/client";
+import { query } from "../../db/sql";
+
+/** What a write needs to know about an article. */
+export interface ArticleInfo {
+  id: number;
+  codice: string;
+  ean: string | null;
+  descrizione: string;
+  gestione_lotti: boolean;
+  ha_varianti: boolean;
+  /** With `withPrice`: the suggested purchase price (SUGGESTED_PRICE). */
+  prezzo_suggerito?: { toString(): string } | null;
+}
+
+/**
+ * The suggested purchase price of article `a` (API.md section 5): the last arrival price, else the
+ * last purchase-order price, else the standard cost, else null. COALESCE stops at the first value,
+ * so the order lookup runs only for articles never received.
+ */
+export const SUGGESTED_PRICE = Prisma.sql`COALESCE(a.ultimo_prezzo_arrivo,
+  (SELECT r.prezzo FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id
+    WHERE r.articolo_id = a.id ORDER BY o.data DESC, r.id DESC LIMIT 1),
+  a.costo_standard)`;
+
+/** Suppliers by name, each with how many of its orders still expect goods. */
+export const suppliers = () =>
+  query<{ id: number; codice: string; nome: string; ordini_aperti: number }>(Prisma.sql`
+    SELECT f.id, f.codice, f.nome,
+           (SELECT count(*) FROM ordini_acquisto o WHERE o.fornitore_id = f.id AND o.stato <> 'evaso')::int AS ordini_aperti
+      FROM fornitori f ORDER BY f.nome, f.id`);
+
+/** Articles whose code or description contains `pattern`, or whose EAN is `text`; an exact code or EAN first. */
+export const articlesMatching = (text: string, pattern: string, limite: number) =>
+  query<{ id: number; codice: string; ean: string | null; descrizione: string; gestione_lotti: boolean; ha_varianti: boolean }>(Prisma.sql`
+    SELECT id, codice, ean, descrizione, gestione_lotti, ha_varianti
+      FROM articoli
+     WHERE codice ILIKE ${pattern} OR descrizione ILIKE ${pattern} OR ean = ${text}
+     ORDER BY (upper(codice) = upper(${text}) OR ean = ${text}) DESC, codice
+     LIMIT ${limite}`);
+
+export const warehousesAmong = (ids: number[]) =>
+  query<{ id: number }>(Prisma.sql`SELECT id FROM magazzini WHERE id = ANY(${ids}::int[])`);
+
+/**
+ * The warehouses found among `warehouseIds` (one row at least), then one row per article with one of
+ * the codes or EANs; the article columns are null when none matched. With `withPrice`, each article
+ * with its SUGGESTED_PRICE.
+ */
+export function articlesAndWarehouses(refs: { codici: string[]; eans: string[]; warehouseIds: number[] }, withPrice: boolean) {
+  const price = withPrice ? Prisma.sql`, ${SUGGESTED_PRICE} AS prezzo_suggerito` : Prisma.empty;
+  return query<ArticleInfo & { magazzini_trovati: number[] }>(Prisma.sql`
+    SELECT w.trovati AS magazzini_trovati, a.id, a.codice, a.ean, a.descrizione, a.gestione_lotti, a.ha_varianti ${price}
+      FROM (SELECT coalesce(array_agg(id), '{}') AS trovati FROM magazzini WHERE id = ANY(${refs.warehouseIds}::int[])) w
+      LEFT JOIN articoli a ON a.codice = ANY(${refs.codici}::text[]) OR a.ean = ANY(${refs.eans}::text[])`);
+}
+
+/** The variants of templates, by code. */
+export const variantsOf = (templates: number[]) =>
+  query<{ modello_id: number; codice: string }>(Prisma.sql`
+    SELECT modello_id, codice FROM articoli WHERE modello_id = ANY(${templates}::int[]) ORDER BY codice`);
