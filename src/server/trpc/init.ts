@@ -2,7 +2,7 @@ import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { assertNoNul, toErrorResponse } from "../http/errors";
 import { DomainError } from "../lib/errors";
-import { hasRole, hasScope, ROLE_LABEL, type Actor, type Role, type Scope } from "../modules/auth/actor";
+import { assertRole, hasScope, type Actor, type Role, type Scope } from "../modules/auth/actor";
 import { authenticateApiKey, bearerToken } from "../modules/auth/api-keys.service";
 import { authenticateSession, csrfMatches, type ResolvedSession } from "../modules/auth/sessions.service";
 import type { Context } from "./context";
@@ -93,17 +93,6 @@ const requireScope = (scope: Scope) =>
     }
     return next();
   });
-
-/** The refusal of a signed-in user whose role is below what an action needs. */
-export function roleRefusal(actor: Actor, role: Role, what = "Questa funzione"): DomainError {
-  const current = actor.kind === "utente" ? ROLE_LABEL[actor.ruolo] : "chiave API";
-  return new DomainError("permesso_negato", `${what} è riservata al ruolo ${ROLE_LABEL[role]}${role === "amministratore" ? "" : " o superiore"}: il tuo ruolo è ${current}.`);
-}
-
-/** Throws unless the actor has at least `role` (API keys answer to their scopes only). */
-export function assertRole(actor: Actor, role: Role, what?: string): void {
-  if (!hasRole(actor, role)) throw roleRefusal(actor, role, what);
-}
 
 /** Signed-in users need at least this role; API keys are governed by their scopes alone. */
 export const requireRole = (role: Role) =>

@@ -1,7 +1,7 @@
-import { assertRole, router, writeProcedure } from "../../trpc/init";
+import { router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
 import { alignInput, alignOutput } from "./alignment.schemas";
-import { alignStock } from "./alignment.service";
+import { alignStock, assertMayAlign } from "./alignment.service";
 import { syncParse } from "../../lib/zod";
 
 export const alignmentRouter = router({
@@ -21,8 +21,8 @@ export const alignmentRouter = router({
     .input(syncParse(alignInput))
     .output(syncParse(alignOutput))
     .mutation(({ ctx, input }) => {
-      // Operators count and preview; writing the corrections is a manager's decision.
-      if (!input.simula) assertRole(ctx.actor, "responsabile", "La conferma dell'allineamento");
+      // Before the write opens: a refused role is neither a transaction nor the Idempotency-Key's stored outcome.
+      assertMayAlign(ctx.actor, input);
       return idempotentWrite(
         ctx,
         { path: "/giacenze/allinea", input, txOptions: { timeout: 120_000 } },

@@ -1,10 +1,12 @@
-import { Prisma, type Tx } from "../../db/client";
+import type { Tx } from "../../db/client";
+import { execute, rows as all } from "../../db/sql";
 import { businessDate } from "../../lib/dates";
 import { canonical, countFromNumber, Decimal } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
-import type { Actor } from "../auth/actor";
+import { assertRole, type Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";
 import { appendToLedger, lotLockOrder, type LedgerRow } from "../ledger/ledger.service";
+import * as q from "./alignment.queries";
 import { MAX_ALIGNMENT_ROWS, type AlignInput, type AlignOutput, type AlignRow } from "./alignment.schemas";
 
 /**
@@ -22,6 +24,11 @@ interface Unit {
 }
 
 const unitKey = (articolo: number, lotto: string | null) => `${articolo}\u0000${lotto ?? ""}`;
+
+/** Operators count and preview (`simula`); writing the corrections is a manager's decision. */
+export function assertMayAlign(actor: Actor, input: Pick<AlignInput, "simula">): void {
+  if (!input.simula) assertRole(actor, "responsabile", "La conferma dell'allineamento");
+}
 
 export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: { timeZone: string }): Promise<AlignOutput> {
   if (input.righe.length > MAX_ALIGNMENT_ROWS) {
@@ -92,35 +99,19 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
   // That includes creating missing rows: a new balance row is held until commit, so creating balances
   // before locking the lots would deadlock with a movement that holds a lot and waits for a balance.
   if (lotted.length > 0) {
-    if (write) {
-      // Lots that do not exist yet are created, so that they can be locked like the others.
-      await tx.$executeRaw`
-        INSERT INTO lotti (articolo_id, magazzino_id, codice, residua)
-        SELECT a, ${magazzino}, c, 0 FROM unnest(${lotted.map((u) => u.article.id)}::int[], ${lotted.map((u) => u.lotto!)}::text[]) AS t(a, c)
-        ON CONFLICT DO NOTHING`;
-    }
-    const lots = await tx.$queryRaw<{ id: number; articolo_id: number; codice: string; residua: Prisma.Decimal }[]>`
-      SELECT l.id, l.articolo_id, l.codice, l.residua FROM lotti l
-        JOIN unnest(${lotted.map((u) => u.article.id)}::int[], ${lotted.map((u) => u.lotto!)}::text[]) AS t(a, c)
-          ON l.articolo_id = t.a AND l.codice = t.c
-       WHERE l.magazzino_id = ${magazzino}
-       ORDER BY l.articolo_id, l.codice COLLATE "C"
-       ${write ? Prisma.sql`FOR UPDATE OF l` : Prisma.empty}`;
+    const articoli = lotted.map((u) => u.article.id);
+    const codici = lotted.map((u) => u.lotto!);
+    // Lots that do not exist yet are created, so that they can be locked like the others.
+    if (write) await execute(tx, q.createMissingLots(magazzino, articoli, codici));
+    const lots = await all(tx, q.lots(magazzino, articoli, codici, write));
     for (const l of lots) current.set(unitKey(l.articolo_id, l.codice), { quantita: l.residua.toString(), lotId: l.id });
   }
   if (write && articleIds.length > 0) {
     // Likewise the balances that do not exist yet.
-    await tx.$executeRaw`
-      INSERT INTO giacenze (articolo_id, magazzino_id, quantita)
-      SELECT id, ${magazzino}, 0 FROM unnest(${articleIds}::int[]) AS id
-      ON CONFLICT DO NOTHING`;
+    await execute(tx, q.createMissingBalances(magazzino, articleIds));
   }
   if (plain.length > 0 || (write && articleIds.length > 0)) {
-    const balances = await tx.$queryRaw<{ articolo_id: number; quantita: Prisma.Decimal }[]>`
-      SELECT articolo_id, quantita FROM giacenze
-       WHERE magazzino_id = ${magazzino} AND articolo_id = ANY(${(write ? articleIds : plain.map((u) => u.article.id))}::int[])
-       ORDER BY articolo_id
-       ${write ? Prisma.sql`FOR UPDATE` : Prisma.empty}`;
+    const balances = await all(tx, q.balances(magazzino, write ? articleIds : plain.map((u) => u.article.id), write));
     for (const b of balances) if (!current.has(unitKey(b.articolo_id, null))) current.set(unitKey(b.articolo_id, null), { quantita: b.quantita.toString() });
   }
 
@@ -156,10 +147,7 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
   let operazione: number | null = null;
   if (write && ledger.length > 0) {
     if (lotUpdates.length > 0) {
-      await tx.$executeRaw`
-        UPDATE lotti l SET residua = v.residua
-          FROM unnest(${lotUpdates.map((l) => l.id)}::int[], ${lotUpdates.map((l) => l.residua)}::numeric[]) AS v(id, residua)
-         WHERE l.id = v.id`;
+      await execute(tx, q.setLotResiduals(lotUpdates.map((l) => l.id), lotUpdates.map((l) => l.residua)));
     }
     const written = await appendToLedger(
       tx,

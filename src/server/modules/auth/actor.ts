@@ -1,3 +1,5 @@
+import { DomainError } from "../../lib/errors";
+
 /** Who is calling: an API key (REST) or a signed-in user (UI). Both reach procedures as ctx.actor. */
 export type Scope = "lettura" | "scrittura";
 export type Role = "operatore" | "responsabile" | "amministratore";
@@ -41,3 +43,14 @@ export const ROLE_LABEL: Record<Role, string> = {
   responsabile: "responsabile di magazzino",
   amministratore: "amministratore",
 };
+
+/** The refusal of a signed-in user whose role is below what an action needs. */
+export function roleRefusal(actor: Actor, role: Role, what = "Questa funzione"): DomainError {
+  const current = actor.kind === "utente" ? ROLE_LABEL[actor.ruolo] : "chiave API";
+  return new DomainError("permesso_negato", `${what} è riservata al ruolo ${ROLE_LABEL[role]}${role === "amministratore" ? "" : " o superiore"}: il tuo ruolo è ${current}.`);
+}
+
+/** Throws unless the actor has at least `role` (API keys answer to their scopes only). */
+export function assertRole(actor: Actor, role: Role, what?: string): void {
+  if (!hasRole(actor, role)) throw roleRefusal(actor, role, what);
+}

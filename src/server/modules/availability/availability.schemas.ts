@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { decimalString, queryDate, queryInt } from "../../lib/zod";
-import { listParams, pageShape } from "../lists/lists";
+import { listParams, pageShape } from "../lists/lists.schemas";
 
 export const MAX_AVAILABILITY_PAGE = 500;
 

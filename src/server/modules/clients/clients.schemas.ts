@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { typeError } from "../../lib/zod";
-import { listParams, pageShape, periodParams } from "../lists/lists";
+import { listParams, pageShape, periodParams } from "../lists/lists.schemas";
 
 export const listClientsInput = z.strictObject({ ...listParams(100), ...periodParams });
 export type ListClientsInput = z.infer<typeof listClientsInput>;

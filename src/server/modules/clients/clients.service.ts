@@ -1,7 +1,8 @@
-import { Prisma, type Db } from "../../db/client";
+import type { Db, Prisma } from "../../db/client";
+import { rows } from "../../db/sql";
 import { formatInstant } from "../../lib/dates";
-import { containsPattern } from "../../lib/sql";
-import { cutPage, syncBound } from "../lists/lists";
+import { assertPeriod, cutPage, syncBound } from "../lists/lists";
+import * as q from "./clients.queries";
 import type { ListClientsInput } from "./clients.schemas";
 
 /** A client's own fields (the import compares these with the file). */
@@ -24,10 +25,11 @@ const clientSelect = { ...clientFields, creato_il: true } satisfies Prisma.Clien
 
 /** GET /clienti: `da`/`a` read the creation date in the service time zone. */
 export async function listClients(db: Db, input: ListClientsInput, timeZone: string) {
+  assertPeriod(input.da, input.a);
   const limite = input.limite ?? 100;
   const dopo = input.dopo ?? 0;
   const bound = await syncBound(db, "clienti");
-  const rows = await db.cliente.findMany({
+  const found = await db.cliente.findMany({
     where: {
       id: { gt: dopo },
       data: { ...(input.da ? { gte: new Date(`${input.da}T00:00:00Z`) } : {}), ...(input.a ? { lte: new Date(`${input.a}T00:00:00Z`) } : {}) },
@@ -36,7 +38,7 @@ export async function listClients(db: Db, input: ListClientsInput, timeZone: str
     take: limite + 1,
     select: clientSelect,
   });
-  const page = cutPage(rows, limite, bound, dopo);
+  const page = cutPage(found, limite, bound, dopo);
   return {
     clienti: page.rows.map((c) => ({ ...c, creato_il: formatInstant(timeZone, c.creato_il) })),
     altri: page.altri,
@@ -46,11 +48,5 @@ export async function listClients(db: Db, input: ListClientsInput, timeZone: str
 
 /** Clients a picker offers: by code, name or VAT number, up to 20; without text, the first 20 by name. */
 export async function searchClients(db: Db, cerca: string) {
-  const pattern = containsPattern(cerca);
-  return db.$queryRaw<{ id: number; codice: string; ragione_sociale: string; partita_iva: string | null }[]>`
-    SELECT id, codice, ragione_sociale, partita_iva
-      FROM clienti
-     WHERE ${cerca} = '' OR codice ILIKE ${pattern} OR ragione_sociale ILIKE ${pattern} OR partita_iva = ${cerca}
-     ORDER BY upper(codice) = upper(${cerca}) DESC, ragione_sociale, id
-     LIMIT 20`;
+  return rows(db, q.searchClients(cerca));
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { decimalString, queryBool, queryInt } from "../../lib/zod";
-import { listParams, periodParams } from "../lists/lists";
+import { listParams, periodParams } from "../lists/lists.schemas";
 
 /**
  * Master data and purchase orders as lists (API.md section 9): paged by id as in section 4, or, with

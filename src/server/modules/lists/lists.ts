@@ -1,30 +1,20 @@
-import { z } from "zod";
 import type { Db } from "../../db/client";
+import { first } from "../../db/sql";
 import { DomainError } from "../../lib/errors";
-import { queryDate, queryInt } from "../../lib/zod";
+import * as q from "./lists.queries";
 
 /**
  * The common list mechanism (API.md section 4): `limite`, `dopo`, `da`, `a`, pages ordered by id,
- * `altri` and `cursore`, and completeness under concurrent writers.
+ * `altri` and `cursore`, and completeness under concurrent writers. The parameters and the page's
+ * shape, shared with the UI, are in lists.schemas.ts.
  */
 
-export const listParams = (maxLimit: number) => ({
-  limite: queryInt(1, maxLimit).optional().meta({ description: `Righe per pagina, 1..${maxLimit} (predefinito ${maxLimit})` }),
-  dopo: queryInt(0, 2_147_483_647).optional().meta({ description: "Cursore: il `cursore` della pagina precedente; 0 o assente dall'inizio" }),
-});
-
-export const periodParams = {
-  da: queryDate().optional().meta({ description: "Dal giorno (AAAA-MM-GG, incluso), sulla data di business" }),
-  a: queryDate().optional().meta({ description: "Al giorno (AAAA-MM-GG, incluso), sulla data di business" }),
-};
-
+/** Refuses a period whose start is after its end; every list with `da` and `a` calls it first. */
 export function assertPeriod(da: string | undefined, a: string | undefined): void {
   if (da && a && da > a) {
     throw new DomainError("filtro_non_valido", `Il parametro 'da' (${da}) è successivo ad 'a' (${a}).`, { campo: "da" });
   }
 }
-
-export const pageShape = { altri: z.boolean(), cursore: z.number().int() };
 
 /** Tags of the sync gate triggers in the migrations, one per synced table. */
 export const SYNC_TABLES = {
@@ -41,7 +31,7 @@ export const SYNC_TABLES = {
  */
 export async function syncBound(db: Db, table: keyof typeof SYNC_TABLES): Promise<number> {
   const { tag, seq } = SYNC_TABLES[table];
-  const [row] = await db.$queryRawUnsafe<{ b: bigint | null }[]>(`SELECT banchina_limite_sync($1, $2::regclass) AS b`, tag, seq);
+  const row = await first(db, q.syncBound(tag, seq));
   return Number(row?.b ?? 0);
 }
 

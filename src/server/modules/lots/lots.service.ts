@@ -1,7 +1,9 @@
-import type { Db, Prisma } from "../../db/client";
+import type { Db } from "../../db/client";
+import { rows } from "../../db/sql";
 import { formatDateOrNull } from "../../lib/dates";
 import { canonical } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
+import * as q from "./lots.queries";
 
 /** Open lots (residual above zero), earliest expiry first, no expiry last, then by code. */
 export async function listOpenLots(db: Db, articoloId: number, magazzino: number) {
@@ -9,10 +11,7 @@ export async function listOpenLots(db: Db, articoloId: number, magazzino: number
   if (!article) throw new DomainError("non_trovato", `L'articolo ${articoloId} non esiste.`);
   const warehouse = await db.magazzino.findUnique({ where: { id: magazzino }, select: { id: true } });
   if (!warehouse) throw new DomainError("magazzino_non_trovato", `Il magazzino ${magazzino} non esiste.`, { campo: "magazzino" });
-  const lots = await db.$queryRaw<{ codice: string; scadenza: Date | null; residua: Prisma.Decimal }[]>`
-    SELECT codice, scadenza, residua FROM lotti
-     WHERE articolo_id = ${articoloId} AND magazzino_id = ${magazzino} AND residua > 0
-     ORDER BY scadenza ASC NULLS LAST, codice ASC`;
+  const lots = await rows(db, q.openLots(articoloId, magazzino));
   return {
     articolo: article,
     magazzino,

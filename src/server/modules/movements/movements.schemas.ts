@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { articoloRef, decimalString, idNumber, isoDate, queryInt, rawNumber, shortText, typeError } from "../../lib/zod";
-import { listParams, pageShape, periodParams } from "../lists/lists";
+import { listParams, pageShape, periodParams } from "../lists/lists.schemas";
 
 export const MAX_MOVEMENT_ROWS = 500;
 export const ORIGINI = ["api", "schermo", "vendita", "arrivo", "annullamento", "correzione"] as const;

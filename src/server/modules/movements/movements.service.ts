@@ -1,16 +1,12 @@
-import { Prisma, type Db, type Tx } from "../../db/client";
+import type { Db, Tx } from "../../db/client";
+import { rows } from "../../db/sql";
 import { businessDate, formatDate, formatInstant } from "../../lib/dates";
 import { canonical, canonicalOrNull, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
-import {
-  loadArticles,
-  resolveArticle,
-  SUGGESTED_PRICE,
-  type ArticleInfo,
-} from "../catalogue/articles";
+import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";
 import { appendToLedger, loadLot, lockLot, lotLockOrder, operationExists, unloadLot, type LedgerRow } from "../ledger/ledger.service";
-import { cutPage, syncBound } from "../lists/lists";
+import { assertPeriod, cutPage, syncBound } from "../lists/lists";
 import {
   MAX_MOVEMENT_ROWS,
   type ListMovementsInput,
@@ -18,13 +14,14 @@ import {
   type WriteMovementsInput,
   type WriteMovementsOutput,
 } from "./movements.schemas";
+import * as q from "./movements.queries";
+import type { MovementRow } from "./movements.queries";
 
 /** Suggested purchase prices of the given articles (SUGGESTED_PRICE), by article id. */
 export async function suggestedPrices(db: Db, articleIds: number[]): Promise<Map<number, string | null>> {
   if (articleIds.length === 0) return new Map();
-  const rows = await db.$queryRaw<{ id: number; prezzo: Prisma.Decimal | null }[]>`
-    SELECT a.id, ${SUGGESTED_PRICE} AS prezzo FROM articoli a WHERE a.id = ANY(${articleIds}::int[])`;
-  return new Map(rows.map((r) => [r.id, canonicalOrNull(r.prezzo)]));
+  const prices = await rows(db, q.suggestedPrices(articleIds));
+  return new Map(prices.map((r) => [r.id, canonicalOrNull(r.prezzo)]));
 }
 
 interface PlannedRow {
@@ -122,7 +119,7 @@ export async function writeMovements(
     const lot = lots.get(p.indice) ?? { from: null, to: null };
     const prezzo = p.prezzo ?? canonicalOrNull(p.article.prezzo_suggerito);
     const base = { natura: input.natura, articolo: p.article.id, prezzo } as const;
-    const rows: LedgerRow[] =
+    const lines: LedgerRow[] =
       input.natura === "carico"
         ? [{ ...base, magazzino: input.magazzino, quantita: p.quantita, lotto: lot.to }]
         : input.natura === "scarico"
@@ -131,8 +128,8 @@ export async function writeMovements(
               { ...base, magazzino: input.magazzino_origine!, quantita: `-${p.quantita}`, lotto: lot.from },
               { ...base, magazzino: input.magazzino, quantita: p.quantita, lotto: lot.to },
             ];
-    ledgerOf.push({ indice: p.indice, first: ledger.length, count: rows.length });
-    ledger.push(...rows);
+    ledgerOf.push({ indice: p.indice, first: ledger.length, count: lines.length });
+    ledger.push(...lines);
   }
 
   let operazione: number | null = null;
@@ -153,29 +150,6 @@ export async function writeMovements(
   }
   const scritte = outcomes.filter((o) => o.esito === "scritta").length;
   return { operazione, scritte, rifiutate: outcomes.length - scritte, righe: outcomes };
-}
-
-/** A movement as the list reads it: decimals and the date leave the database in the contract's form. */
-interface MovementRow {
-  id: number;
-  operazione_id: number;
-  /** YYYY-MM-DD. */
-  data: string;
-  /** Milliseconds since the epoch: formatted in the service zone without a Date per row. */
-  registrato_ms: number;
-  origine: MovementOutput["origine"];
-  natura: MovementOutput["natura"];
-  causale: string | null;
-  magazzino_id: number;
-  articolo_id: number;
-  articolo_codice: string;
-  /** Canonical decimals (`trim_scale(…)::text`, as in availability.service.ts). */
-  quantita: string;
-  prezzo: string | null;
-  lotto: string | null;
-  riferimento_tipo: "riga_ordine" | "documento_vendita" | "movimento" | null;
-  riferimento_id: number | null;
-  annulla_id: number | null;
 }
 
 function toMovementOutput(r: MovementRow, timeZone: string): MovementOutput {
@@ -199,27 +173,11 @@ function toMovementOutput(r: MovementRow, timeZone: string): MovementOutput {
 
 /** GET /movimenti: every movement, any channel, in id order, complete under concurrent writers. */
 export async function listMovements(db: Db, input: ListMovementsInput, timeZone: string) {
+  assertPeriod(input.da, input.a);
   const limite = input.limite ?? 100;
   const dopo = input.dopo ?? 0;
   const bound = await syncBound(db, "movimenti");
-  const filters: Prisma.Sql[] = [Prisma.sql`m.id > ${dopo}`];
-  if (input.da) filters.push(Prisma.sql`m.data >= ${input.da}::date`);
-  if (input.a) filters.push(Prisma.sql`m.data <= ${input.a}::date`);
-  if (input.articolo !== undefined) filters.push(Prisma.sql`m.articolo_id = ${input.articolo}`);
-  if (input.magazzino !== undefined) filters.push(Prisma.sql`m.magazzino_id = ${input.magazzino}`);
-  if (input.origine !== undefined) filters.push(Prisma.sql`m.origine = ${input.origine}`);
-  if (input.operazione !== undefined) filters.push(Prisma.sql`m.operazione_id = ${input.operazione}`);
-  const rows = await db.$queryRaw<MovementRow[]>`
-    SELECT m.id, m.operazione_id, to_char(m.data, 'YYYY-MM-DD') AS data,
-           floor(extract(epoch FROM m.registrato_il) * 1000)::float8 AS registrato_ms, m.origine, m.natura, m.causale,
-           m.magazzino_id, m.articolo_id, a.codice AS articolo_codice, trim_scale(m.quantita)::text AS quantita,
-           trim_scale(m.prezzo)::text AS prezzo, l.codice AS lotto, m.riferimento_tipo, m.riferimento_id, m.annulla_id
-      FROM movimenti m
-      JOIN articoli a ON a.id = m.articolo_id
-      LEFT JOIN lotti l ON l.id = m.lotto_id
-     WHERE ${Prisma.join(filters, " AND ")}
-     ORDER BY m.id
-     LIMIT ${limite + 1}`;
-  const cut = cutPage(rows, limite, bound, dopo);
+  const window = await rows(db, q.movementsPage(dopo, input, limite + 1));
+  const cut = cutPage(window, limite, bound, dopo);
   return { movimenti: cut.rows.map((r) => toMovementOutput(r, timeZone)), altri: cut.altri, cursore: cut.cursore };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Decimal } from "../../lib/decimal";
 import { articoloRef, decimalString, idNumber, isoDate, queryInt, rawNumber, shortText, typeError } from "../../lib/zod";
-import { listParams, pageShape, periodParams } from "../lists/lists";
+import { listParams, pageShape, periodParams } from "../lists/lists.schemas";
 
 export const MAX_SALES_ROWS = 500;
 export const TIPI_DOCUMENTO = ["ddt", "fattura", "scontrino"] as const;

@@ -1,12 +1,15 @@
-import { Prisma, type Db, type Tx } from "../../db/client";
+import type { Db, Tx } from "../../db/client";
+import { execute, first, rows } from "../../db/sql";
 import { businessDate, formatDate } from "../../lib/dates";
 import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError, type FieldProblem } from "../../lib/errors";
 import { authorColumns, type Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleIndex, type ArticleInfo } from "../catalogue/articles";
-import { cutPage, syncBound } from "../lists/lists";
+import { assertPeriod, cutPage, syncBound } from "../lists/lists";
 import { appendToLedger, createOperation, lotLockOrder, unloadLot, type LedgerRow } from "../ledger/ledger.service";
 import { suggestedPrices } from "../movements/movements.service";
+import * as q from "./sales.queries";
+import type { DocumentRow } from "./sales.queries";
 import { MAX_SALES_ROWS, type CreateSaleInput, type ListSalesInput, type SaleDocumentOutput } from "./sales.schemas";
 
 type Tipo = CreateSaleInput["tipo"];
@@ -105,7 +108,7 @@ export async function createSale(
   if (input.righe.length > MAX_SALES_ROWS) {
     throw new DomainError("troppe_righe", `Al massimo ${MAX_SALES_ROWS} righe per documento: ricevute ${input.righe.length}.`, { campo: "righe" });
   }
-  const [client] = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM clienti WHERE id = ${input.cliente}`;
+  const client = await first(tx, q.clientById(input.cliente));
   if (!client) {
     throw new DomainError("richiesta_non_valida", `Il cliente ${input.cliente} non esiste: sceglierne uno dall'anagrafica clienti.`, { campo: "cliente" });
   }
@@ -151,19 +154,26 @@ export async function createSale(
   const anno = Number(data.slice(0, 4));
   // Taken last: the counter row stays locked until commit, so concurrent documents of this type and
   // year queue here, and a rollback gives the number back with it: numbers never skip.
-  const [counter] = await tx.$queryRaw<{ ultimo: number }[]>`
-    INSERT INTO numeratori (tipo, anno, ultimo) VALUES (${input.tipo}, ${anno}, 1)
-    ON CONFLICT (tipo, anno) DO UPDATE SET ultimo = numeratori.ultimo + 1
-    RETURNING ultimo`;
+  const counter = await first(tx, q.takeNumber(input.tipo, anno));
   const progressivo = counter!.ultimo;
   const numero = formatNumero(anno, progressivo);
-  const [doc] = await tx.$queryRaw<{ id: number }[]>`
-    INSERT INTO documenti_vendita (tipo, anno, progressivo, numero, data, cliente_id, magazzino_id, operazione_id,
-                                   imponibile, imposta, totale, utente_id)
-    VALUES (${input.tipo}, ${anno}, ${progressivo}, ${numero}, ${data}::date, ${input.cliente}, ${input.magazzino}, ${operazione},
-            ${totals.imponibile.toFixed()}::numeric, ${totals.imposta.toFixed()}::numeric, ${totals.totale.toFixed()}::numeric,
-            ${authorColumns(actor).utente_id}::int)
-    RETURNING id`;
+  const doc = await first(
+    tx,
+    q.insertDocument({
+      tipo: input.tipo,
+      anno,
+      progressivo,
+      numero,
+      data,
+      cliente: input.cliente,
+      magazzino: input.magazzino,
+      operazione,
+      imponibile: totals.imponibile.toFixed(),
+      imposta: totals.imposta.toFixed(),
+      totale: totals.totale.toFixed(),
+      utente: authorColumns(actor).utente_id,
+    }),
+  );
   const documento = doc!.id;
 
   const ledger: LedgerRow[] = planned.map((p) => ({
@@ -181,68 +191,30 @@ export async function createSale(
     ledger,
   );
 
-  await tx.$executeRaw`
-    INSERT INTO righe_documento_vendita (documento_id, posizione, articolo_id, descrizione, quantita, prezzo, sconto,
-                                         aliquota_iva, importo, lotto_id, movimento_id)
-    SELECT ${documento}, posizione, articolo, descrizione, quantita, prezzo, sconto, aliquota, importo, lotto, movimento
-      FROM unnest(${planned.map((p) => p.indice + 1)}::int[], ${planned.map((p) => p.article.id)}::int[],
-                  ${planned.map((p) => p.article.descrizione)}::text[], ${planned.map((p) => p.quantita)}::numeric[],
-                  ${planned.map((p) => p.prezzo)}::numeric[], ${planned.map((p) => p.sconto)}::numeric[],
-                  ${planned.map((p) => p.aliquota_iva)}::numeric[], ${totals.importi.map((x) => x.toFixed())}::numeric[],
-                  ${planned.map((p) => p.lottoId)}::int[], ${movimenti}::int[])
-           AS t(posizione, articolo, descrizione, quantita, prezzo, sconto, aliquota, importo, lotto, movimento)`;
+  await execute(
+    tx,
+    q.insertDocumentLines(documento, {
+      posizione: planned.map((p) => p.indice + 1),
+      articolo: planned.map((p) => p.article.id),
+      descrizione: planned.map((p) => p.article.descrizione),
+      quantita: planned.map((p) => p.quantita),
+      prezzo: planned.map((p) => p.prezzo),
+      sconto: planned.map((p) => p.sconto),
+      aliquota: planned.map((p) => p.aliquota_iva),
+      importo: totals.importi.map((x) => x.toFixed()),
+      lotto: planned.map((p) => p.lottoId),
+      movimento: movimenti,
+    }),
+  );
 
-  const [created] = await withLines(tx, await selectDocuments(tx, Prisma.sql`d.id = ${documento}`, 1));
+  const [created] = await withLines(tx, await rows(tx, q.documentById(documento)));
   return created!;
-}
-
-interface DocumentRow {
-  id: number;
-  numero: string;
-  tipo: Tipo;
-  data: Date;
-  cliente_id: number;
-  ragione_sociale: string;
-  magazzino_id: number;
-  imponibile: Prisma.Decimal;
-  imposta: Prisma.Decimal;
-  totale: Prisma.Decimal;
-}
-
-interface DocumentLine {
-  documento_id: number;
-  articolo_id: number;
-  codice: string;
-  descrizione: string;
-  quantita: Prisma.Decimal;
-  prezzo: Prisma.Decimal;
-  sconto: Prisma.Decimal;
-  aliquota_iva: Prisma.Decimal;
-  importo: Prisma.Decimal;
-  lotto: string | null;
-  movimento_id: number | null;
-}
-
-async function selectDocuments(db: Db, where: Prisma.Sql, take: number): Promise<DocumentRow[]> {
-  return db.$queryRaw<DocumentRow[]>`
-    SELECT d.id, d.numero, d.tipo, d.data, d.cliente_id, c.ragione_sociale, d.magazzino_id, d.imponibile, d.imposta, d.totale
-      FROM documenti_vendita d JOIN clienti c ON c.id = d.cliente_id
-     WHERE ${where}
-     ORDER BY d.id
-     LIMIT ${take}`;
 }
 
 /** The rows of every given document in one query, shaped as the contract shows them. */
 async function withLines(db: Db, docs: DocumentRow[]): Promise<SaleDocumentOutput[]> {
   if (docs.length === 0) return [];
-  const lines = await db.$queryRaw<DocumentLine[]>`
-    SELECT r.documento_id, r.articolo_id, a.codice, r.descrizione, r.quantita, r.prezzo, r.sconto, r.aliquota_iva,
-           r.importo, l.codice AS lotto, r.movimento_id
-      FROM righe_documento_vendita r
-      JOIN articoli a ON a.id = r.articolo_id
-      LEFT JOIN lotti l ON l.id = r.lotto_id
-     WHERE r.documento_id = ANY(${docs.map((d) => d.id)}::int[])
-     ORDER BY r.documento_id, r.posizione`;
+  const lines = await rows(db, q.documentLines(docs.map((d) => d.id)));
   const byDoc = new Map<number, SaleDocumentOutput["righe"]>();
   for (const l of lines) {
     const righe = byDoc.get(l.documento_id) ?? [];
@@ -275,13 +247,10 @@ async function withLines(db: Db, docs: DocumentRow[]): Promise<SaleDocumentOutpu
 
 /** GET /documenti-vendita: every document in id order, complete under concurrent writers. */
 export async function listSales(db: Db, input: ListSalesInput) {
+  assertPeriod(input.da, input.a);
   const limite = input.limite ?? 100;
   const dopo = input.dopo ?? 0;
   const bound = await syncBound(db, "documenti_vendita");
-  const filters: Prisma.Sql[] = [Prisma.sql`d.id > ${dopo}`];
-  if (input.da) filters.push(Prisma.sql`d.data >= ${input.da}::date`);
-  if (input.a) filters.push(Prisma.sql`d.data <= ${input.a}::date`);
-  if (input.cliente !== undefined) filters.push(Prisma.sql`d.cliente_id = ${input.cliente}`);
-  const page = cutPage(await selectDocuments(db, Prisma.join(filters, " AND "), limite + 1), limite, bound, dopo);
+  const page = cutPage(await rows(db, q.documentsPage(dopo, input, limite + 1)), limite, bound, dopo);
   return { documenti: await withLines(db, page.rows), altri: page.altri, cursore: page.cursore };
 }

@@ -1,0 +1,84 @@
+import { Prisma } from "../../db/client";
+import { query } from "../../db/sql";
+import { containsPattern } from "../../lib/sql";
+import type { ListAvailabilityInput } from "./availability.schemas";
+
+export interface AvailabilityRow {
+  /** False only when `magazzino` names no warehouse: then the query returns this one row and no page. */
+  magazzino_trovato: boolean;
+  id: number | null;
+  codice: string;
+  descrizione: string;
+  giacenza: string;
+  in_arrivo: string;
+  magazzini: number[] | null;
+  giacenze_magazzini: string[] | null;
+}
+
+/**
+ * The availability page in one statement (see availability.service.ts listAvailability): `take` articles
+ * at most after `dopo` (the page size plus one); `magazzino` null for every warehouse.
+ */
+export const availabilityPage = (dopo: number, take: number, magazzino: number | null, filters: Pick<ListAvailabilityInput, "a" | "cerca">) => {
+  const inWarehouse = (column: Prisma.Sql) =>
+    magazzino === null ? Prisma.empty : Prisma.sql`AND ${column} = ${magazzino}::int`;
+  // Both sources yield one row per (article, warehouse) for the page's id range.
+  const balances =
+    filters.a === undefined
+      ? Prisma.sql`
+          SELECT g.articolo_id, g.magazzino_id, g.quantita
+            FROM giacenze g, limiti l
+           WHERE g.articolo_id > l.primo_escluso AND g.articolo_id <= l.ultimo ${inWarehouse(Prisma.sql`g.magazzino_id`)}`
+      : Prisma.sql`
+          SELECT m.articolo_id, m.magazzino_id, sum(m.quantita) AS quantita
+            FROM movimenti m, limiti l
+           WHERE m.articolo_id > l.primo_escluso AND m.articolo_id <= l.ultimo AND m.data <= ${filters.a}::date
+                 ${inWarehouse(Prisma.sql`m.magazzino_id`)}
+           GROUP BY m.articolo_id, m.magazzino_id`;
+  // LEFT JOIN, not CROSS JOIN: a catalogue with no warehouse at all still lists its articles.
+  const warehouses = magazzino === null ? Prisma.sql`true` : Prisma.sql`w.id = ${magazzino}::int`;
+  const breakdown =
+    magazzino === null
+      ? Prisma.sql`array_agg(w.id ORDER BY w.id) FILTER (WHERE w.id IS NOT NULL) AS magazzini,
+                   array_agg(trim_scale(coalesce(s.quantita, 0))::text ORDER BY w.id) FILTER (WHERE w.id IS NOT NULL) AS giacenze_magazzini`
+      : Prisma.sql`NULL::int[] AS magazzini, NULL::text[] AS giacenze_magazzini`;
+
+  // `cerca`: a substring of the code or the description; LIKE's wildcards in the text are literal.
+  const pattern = filters.cerca === undefined ? null : containsPattern(filters.cerca);
+  const matching =
+    pattern === null ? Prisma.empty : Prisma.sql`AND (a.codice ILIKE ${pattern} OR a.descrizione ILIKE ${pattern})`;
+
+  return query<AvailabilityRow>(Prisma.sql`
+    WITH pagina AS (
+      SELECT a.id, a.codice, a.descrizione
+        FROM articoli a
+       WHERE a.id > ${dopo} AND NOT a.ha_varianti ${matching}
+       ORDER BY a.id
+       LIMIT ${take}
+    ),
+    limiti AS (SELECT ${dopo}::int AS primo_escluso, coalesce(max(id), ${dopo}) AS ultimo FROM pagina),
+    saldi AS (${balances}),
+    giacenze_pagina AS (
+      SELECT p.id, p.codice, p.descrizione, coalesce(sum(s.quantita), 0) AS giacenza, ${breakdown}
+        FROM pagina p
+        LEFT JOIN magazzini w ON ${warehouses}
+        LEFT JOIN saldi s ON s.articolo_id = p.id AND s.magazzino_id = w.id
+       GROUP BY p.id, p.codice, p.descrizione
+    ),
+    arrivi AS (
+      SELECT r.articolo_id, sum(greatest(r.ordinata - r.arrivata, 0)) AS in_arrivo
+        FROM righe_ordine r
+        JOIN ordini_acquisto o ON o.id = r.ordine_id
+        CROSS JOIN limiti l
+       WHERE r.articolo_id > l.primo_escluso AND r.articolo_id <= l.ultimo AND o.stato <> 'evaso'
+             ${inWarehouse(Prisma.sql`o.magazzino_id`)}
+       GROUP BY r.articolo_id
+    )
+    SELECT f.magazzino_trovato, g.id, g.codice, g.descrizione, trim_scale(g.giacenza)::text AS giacenza,
+           trim_scale(coalesce(r.in_arrivo, 0))::text AS in_arrivo, g.magazzini, g.giacenze_magazzini
+      FROM (SELECT ${magazzino}::int IS NULL OR EXISTS (SELECT 1 FROM magazzini WHERE id = ${magazzino}::int) AS magazzino_trovato) f
+      -- An unknown warehouse must be refused even past the end of the catalogue, hence this outer row.
+      LEFT JOIN giacenze_pagina g ON f.magazzino_trovato
+      LEFT JOIN arrivi r ON r.articolo_id = g.id
+     ORDER BY g.id`);
+};

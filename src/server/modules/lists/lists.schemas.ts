@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { queryDate, queryInt } from "../../lib/zod";
+
+/** The common list parameters and page shape (API.md section 4), shared by the lists' schemas; the mechanism is in lists.ts. */
+
+export const listParams = (maxLimit: number) => ({
+  limite: queryInt(1, maxLimit).optional().meta({ description: `Righe per pagina, 1..${maxLimit} (predefinito ${maxLimit})` }),
+  dopo: queryInt(0, 2_147_483_647).optional().meta({ description: "Cursore: il `cursore` della pagina precedente; 0 o assente dall'inizio" }),
+});
+
+export const periodParams = {
+  da: queryDate().optional().meta({ description: "Dal giorno (AAAA-MM-GG, incluso), sulla data di business" }),
+  a: queryDate().optional().meta({ description: "Al giorno (AAAA-MM-GG, incluso), sulla data di business" }),
+};
+
+export const pageShape = { altri: z.boolean(), cursore: z.number().int() };

@@ -1,0 +1,56 @@
+import { Prisma } from "../../db/client";
+import { query } from "../../db/sql";
+import { SUGGESTED_PRICE } from "../catalogue/articles";
+import type { ListMovementsInput, MovementOutput } from "./movements.schemas";
+
+/** Suggested purchase prices (SUGGESTED_PRICE) of the given articles. */
+export const suggestedPrices = (articleIds: number[]) =>
+  query<{ id: number; prezzo: Prisma.Decimal | null }>(Prisma.sql`
+    SELECT a.id, ${SUGGESTED_PRICE} AS prezzo FROM articoli a WHERE a.id = ANY(${articleIds}::int[])`);
+
+/** A movement as the list reads it: decimals and the date leave the database in the contract's form. */
+export interface MovementRow {
+  id: number;
+  operazione_id: number;
+  /** YYYY-MM-DD. */
+  data: string;
+  /** Milliseconds since the epoch: formatted in the service zone without a Date per row. */
+  registrato_ms: number;
+  origine: MovementOutput["origine"];
+  natura: MovementOutput["natura"];
+  causale: string | null;
+  magazzino_id: number;
+  articolo_id: number;
+  articolo_codice: string;
+  /** Canonical decimals (`trim_scale(…)::text`, as in availability.queries.ts). */
+  quantita: string;
+  prezzo: string | null;
+  lotto: string | null;
+  riferimento_tipo: "riga_ordine" | "documento_vendita" | "movimento" | null;
+  riferimento_id: number | null;
+  annulla_id: number | null;
+}
+
+export type MovementFilters = Pick<ListMovementsInput, "da" | "a" | "articolo" | "magazzino" | "origine" | "operazione">;
+
+/** A window of movements after `dopo`, in id order: `take` rows at most (the page size plus one). */
+export const movementsPage = (dopo: number, f: MovementFilters, take: number) => {
+  const filters: Prisma.Sql[] = [Prisma.sql`m.id > ${dopo}`];
+  if (f.da) filters.push(Prisma.sql`m.data >= ${f.da}::date`);
+  if (f.a) filters.push(Prisma.sql`m.data <= ${f.a}::date`);
+  if (f.articolo !== undefined) filters.push(Prisma.sql`m.articolo_id = ${f.articolo}`);
+  if (f.magazzino !== undefined) filters.push(Prisma.sql`m.magazzino_id = ${f.magazzino}`);
+  if (f.origine !== undefined) filters.push(Prisma.sql`m.origine = ${f.origine}`);
+  if (f.operazione !== undefined) filters.push(Prisma.sql`m.operazione_id = ${f.operazione}`);
+  return query<MovementRow>(Prisma.sql`
+    SELECT m.id, m.operazione_id, to_char(m.data, 'YYYY-MM-DD') AS data,
+           floor(extract(epoch FROM m.registrato_il) * 1000)::float8 AS registrato_ms, m.origine, m.natura, m.causale,
+           m.magazzino_id, m.articolo_id, a.codice AS articolo_codice, trim_scale(m.quantita)::text AS quantita,
+           trim_scale(m.prezzo)::text AS prezzo, l.codice AS lotto, m.riferimento_tipo, m.riferimento_id, m.annulla_id
+      FROM movimenti m
+      JOIN articoli a ON a.id = m.articolo_id
+      LEFT JOIN lotti l ON l.id = m.lotto_id
+     WHERE ${Prisma.join(filters, " AND ")}
+     ORDER BY m.id
+     LIMIT ${take}`);
+};
