@@ -3,6 +3,7 @@
  * (or a tab, as a spreadsheet pastes) between fields, decimal comma or point. Pure and synchronous
  * per chunk, so the screen can parse a large file in slices and show its progress.
  */
+import Papa from "papaparse";
 
 export interface CountRow {
   /** 1-based line number in the file, for messages. */
@@ -26,29 +27,14 @@ export interface ParsedCounts {
 
 export const MAX_COUNT_ROWS = 10_000;
 
-/** Splits one line on the separator, honouring "quoted; fields" with "" for a quote. */
+/**
+ * Splits one line on the separator with papaparse: "quoted; fields" with "" for a quote, each field
+ * trimmed. One line at a time, so a stray quote never swallows the lines after it and every problem keeps
+ * its line number.
+ */
 export function splitLine(line: string, sep: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cur += c;
-    } else if (c === '"' && cur.trim() === "") {
-      quoted = true;
-      cur = "";
-    } else if (c === sep) {
-      out.push(cur);
-      cur = "";
-    } else cur += c;
-  }
-  out.push(cur);
-  return out.map((f) => f.trim());
+  const fields = Papa.parse<string[]>(line, { delimiter: sep, quoteChar: '"', escapeChar: '"', newline: "\n" }).data[0] ?? [""];
+  return fields.map((f) => f.trim());
 }
 
 export function detectSeparator(firstLine: string): string {
