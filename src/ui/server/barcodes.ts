@@ -1,3 +1,4 @@
+import "server-only";
 import bwipjs from "bwip-js/node";
 import { isValidGtin } from "@/server/lib/gtin";
 
