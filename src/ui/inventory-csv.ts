@@ -27,14 +27,23 @@ export interface ParsedCounts {
 
 export const MAX_COUNT_ROWS = 10_000;
 
-/**
- * Splits one line on the separator with papaparse: "quoted; fields" with "" for a quote, each field
- * trimmed. One line at a time, so a stray quote never swallows the lines after it and every problem keeps
- * its line number.
- */
+const PAPA = { quoteChar: '"', escapeChar: '"', newline: "\n" } as const;
+
+/** Splits one line on the separator with papaparse: "quoted; fields" with "" for a quote, each field trimmed. */
 export function splitLine(line: string, sep: string): string[] {
-  const fields = Papa.parse<string[]>(line, { delimiter: sep, quoteChar: '"', escapeChar: '"', newline: "\n" }).data[0] ?? [""];
+  const fields = Papa.parse<string[]>(line, { ...PAPA, delimiter: sep }).data[0] ?? [""];
   return fields.map((f) => f.trim());
+}
+
+/**
+ * The fields of every line, one papaparse call for the slice. A quoted field across a line break, or an
+ * unclosed quote, would join lines and shift every line number after it: then line by line instead, so a
+ * stray quote spoils only its own line.
+ */
+function splitLines(lines: string[], sep: string): string[][] {
+  const parsed = Papa.parse<string[]>(lines.join("\n"), { ...PAPA, delimiter: sep });
+  if (parsed.errors.length === 0 && parsed.data.length === lines.length) return parsed.data.map((fields) => fields.map((f) => f.trim()));
+  return lines.map((line) => splitLine(line, sep));
 }
 
 export function detectSeparator(firstLine: string): string {
@@ -63,11 +72,12 @@ export function parseCountLines(lines: string[], firstLineNumber: number, sep: s
   const rows: CountRow[] = [];
   const problems: ParseProblem[] = [];
   let header = false;
-  lines.forEach((raw, i) => {
+  const clean = lines.map((raw) => raw.replace(/^\uFEFF/, ""));
+  const table = splitLines(clean, sep);
+  clean.forEach((line, i) => {
     const riga = firstLineNumber + i;
-    const line = raw.replace(/^\uFEFF/, "");
     if (line.trim() === "") return;
-    const fields = splitLine(line, sep);
+    const fields = table[i]!;
     while (fields.length > 2 && fields.at(-1) === "") fields.pop();
     if (allowHeader && !header && rows.length === 0 && problems.length === 0 && (HEADER_WORDS.test(fields[0] ?? "") || typeof parseCount(fields[1] ?? "") === "string") && !/\d/.test(fields[1] ?? "")) {
       header = true;
