@@ -1,6 +1,7 @@
 "use client";
 import { AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, Stack, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
+import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { ReactNode } from "react";
@@ -8,13 +9,14 @@ import { describeError } from "./errors";
 import { NAV } from "./nav";
 import { roleAtLeast, SessionProvider, type UiUser } from "./session-context";
 import { TrpcProviders } from "./providers";
-import { useTRPCClient } from "./trpc";
+import { useTRPC } from "./trpc";
 import { notifications } from "@mantine/notifications";
 
 const ROLE_COLOR = { operatore: "gray", responsabile: "teal", amministratore: "grape" } as const;
 
 function SignOut() {
-  const client = useTRPCClient();
+  const trpc = useTRPC();
+  const signOut = useMutation(trpc.session.signOut.mutationOptions());
   return (
     <Button
       variant="subtle"
@@ -22,7 +24,7 @@ function SignOut() {
       size="sm"
       onClick={async () => {
         try {
-          await client.session.signOut.mutate();
+          await signOut.mutateAsync();
         } catch (e) {
           notifications.show({ color: "red", message: describeError(e).messaggio });
         }

@@ -1,33 +1,29 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import { useCallback, useEffect, useState } from "react";
+import { useSessionStorage } from "@mantine/hooks";
 import { useTRPC } from "./trpc";
 
-/** State kept for the browser tab's session (sessionStorage): the delivery note, the warehouse, the arrivals list. */
+/**
+ * State kept for the browser tab's session (sessionStorage, under `banchina.<key>`): the delivery note, the
+ * warehouse, the arrivals list. Read after mounting, as the server renders `initial`.
+ */
 export function useRemembered<T>(key: string, initial: T): [T, (v: T | ((old: T) => T)) => void] {
-  const [value, setValue] = useState<T>(initial);
-  useEffect(() => {
-    try {
-      const raw = sessionStorage.getItem(`banchina.${key}`);
-      if (raw !== null) setValue(JSON.parse(raw) as T);
-    } catch {
-      // A corrupt entry is as good as none.
-    }
-  }, [key]);
-  const set = useCallback(
-    (v: T | ((old: T) => T)) =>
-      setValue((old) => {
-        const next = typeof v === "function" ? (v as (o: T) => T)(old) : v;
-        try {
-          sessionStorage.setItem(`banchina.${key}`, JSON.stringify(next));
-        } catch {
-          // Private mode or full storage: the value still lives in memory.
-        }
-        return next;
-      }),
-    [key],
-  );
-  return [value, set];
+  const [value, setValue] = useSessionStorage<T>({
+    key: `banchina.${key}`,
+    defaultValue: initial,
+    // A tab's own state: no syncing between hooks of the same key.
+    sync: false,
+    deserialize: (raw) => {
+      if (raw === undefined) return initial;
+      try {
+        return JSON.parse(raw) as T;
+      } catch {
+        // A corrupt entry is as good as none.
+        return initial;
+      }
+    },
+  });
+  return [value, setValue];
 }
 
 export function useWarehouses() {

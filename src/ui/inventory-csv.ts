@@ -3,6 +3,7 @@
  * (or a tab, as a spreadsheet pastes) between fields, decimal comma or point. Pure and synchronous
  * per chunk, so the screen can parse a large file in slices and show its progress.
  */
+import Papa from "papaparse";
 
 export interface CountRow {
   /** 1-based line number in the file, for messages. */
@@ -26,29 +27,23 @@ export interface ParsedCounts {
 
 export const MAX_COUNT_ROWS = 10_000;
 
-/** Splits one line on the separator, honouring "quoted; fields" with "" for a quote. */
+const PAPA = { quoteChar: '"', escapeChar: '"', newline: "\n" } as const;
+
+/** Splits one line on the separator with papaparse: "quoted; fields" with "" for a quote, each field trimmed. */
 export function splitLine(line: string, sep: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cur += c;
-    } else if (c === '"' && cur.trim() === "") {
-      quoted = true;
-      cur = "";
-    } else if (c === sep) {
-      out.push(cur);
-      cur = "";
-    } else cur += c;
-  }
-  out.push(cur);
-  return out.map((f) => f.trim());
+  const fields = Papa.parse<string[]>(line, { ...PAPA, delimiter: sep }).data[0] ?? [""];
+  return fields.map((f) => f.trim());
+}
+
+/**
+ * The fields of every line, one papaparse call for the slice. A quoted field across a line break, or an
+ * unclosed quote, would join lines and shift every line number after it: then line by line instead, so a
+ * stray quote spoils only its own line.
+ */
+function splitLines(lines: string[], sep: string): string[][] {
+  const parsed = Papa.parse<string[]>(lines.join("\n"), { ...PAPA, delimiter: sep });
+  if (parsed.errors.length === 0 && parsed.data.length === lines.length) return parsed.data.map((fields) => fields.map((f) => f.trim()));
+  return lines.map((line) => splitLine(line, sep));
 }
 
 export function detectSeparator(firstLine: string): string {
@@ -77,11 +72,12 @@ export function parseCountLines(lines: string[], firstLineNumber: number, sep: s
   const rows: CountRow[] = [];
   const problems: ParseProblem[] = [];
   let header = false;
-  lines.forEach((raw, i) => {
+  const clean = lines.map((raw) => raw.replace(/^\uFEFF/, ""));
+  const table = splitLines(clean, sep);
+  clean.forEach((line, i) => {
     const riga = firstLineNumber + i;
-    const line = raw.replace(/^\uFEFF/, "");
     if (line.trim() === "") return;
-    const fields = splitLine(line, sep);
+    const fields = table[i]!;
     while (fields.length > 2 && fields.at(-1) === "") fields.pop();
     if (allowHeader && !header && rows.length === 0 && problems.length === 0 && (HEADER_WORDS.test(fields[0] ?? "") || typeof parseCount(fields[1] ?? "") === "string") && !/\d/.test(fields[1] ?? "")) {
       header = true;

@@ -4,12 +4,7 @@ import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError }
 import { useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/trpc/router";
 import { TRPCProvider } from "./trpc";
-
-/** Per-call options of a mutation: its Idempotency-Key, when it is a write that must never run twice. */
-export interface CallContext {
-  idempotencyKey?: string;
-  [key: string]: unknown;
-}
+import type { CallContext } from "./write-key";
 
 function isUnauthenticated(e: unknown): boolean {
   return e instanceof TRPCClientError && (e.data as { codice?: string } | undefined)?.codice === "non_autenticato";

@@ -1,6 +1,16 @@
+import { type UseMutationOptions, useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { describeError, describeWriteError, newIdempotencyKey, outcomeUnknown } from "./errors";
 import { signal } from "./feedback";
+
+/**
+ * Per-call options of a mutation: its Idempotency-Key, when it is a write that must never run twice.
+ * The tRPC link of the mutations (providers.tsx) reads it and sends it as the `Idempotency-Key` header.
+ */
+export interface CallContext {
+  idempotencyKey?: string;
+  [key: string]: unknown;
+}
 
 /**
  * The Idempotency-Key of one form's write. The key stays while the same request's outcome is
@@ -12,10 +22,18 @@ import { signal } from "./feedback";
 export class WriteKey {
   private last: { key: string; request: string } | null = null;
 
+  /**
+   * The tRPC context of this form's mutation (`mutationOptions({ trpc: { context } })`): one object for
+   * the form's life, whose key `for` sets just before each call, so the header carries the key of the
+   * request being sent.
+   */
+  readonly context: CallContext = {};
+
   /** The key for this request: the pending one if the request is the same, else a new one. */
   for(request: unknown): string {
     const text = JSON.stringify(request);
     if (this.last?.request !== text) this.last = { key: newIdempotencyKey(), request: text };
+    this.context.idempotencyKey = this.last.key;
     return this.last.key;
   }
 
@@ -34,22 +52,23 @@ export function useWriteKey(): WriteKey {
   return useState(() => new WriteKey())[0];
 }
 
-type Send<R, T> = (request: R, opts: { context: { idempotencyKey: string } }) => Promise<T>;
-
 /**
- * A form's write, one piece for every form that saves: its busy flag, its error line (the form's own
- * checks write there too) and its WriteKey. `run` sends the request with its key and answers the
- * service's result; on a failure it shows the operator's message, signals "ko" and answers undefined.
+ * A form's write, one piece for every form that saves: the mutation (TanStack Query, so the 401 of an
+ * ended session reaches the mutation cache's redirect), its error line (the form's own checks write there
+ * too) and its WriteKey. `options` builds the tRPC mutation options from the key's context, for example
+ * `(context) => trpc.movements.write.mutationOptions({ trpc: { context } })`. `run` sends the request with
+ * its key and answers the service's result; on a failure it shows the operator's message, signals "ko"
+ * and answers undefined.
  */
-export function useWrite() {
+export function useWrite<TOutput, TError, TInput, TContext>(options: (context: CallContext) => UseMutationOptions<TOutput, TError, TInput, TContext>) {
   const key = useWriteKey();
-  const [saving, setSaving] = useState(false);
+  const mutation = useMutation(options(key.context));
   const [error, setError] = useState<string | null>(null);
-  async function run<R, T>(request: R, send: Send<R, T>): Promise<T | undefined> {
-    setSaving(true);
+  async function run(request: TInput): Promise<TOutput | undefined> {
     setError(null);
+    key.for(request);
     try {
-      const out = await send(request, { context: { idempotencyKey: key.for(request) } });
+      const out = await mutation.mutateAsync(request);
       key.settle();
       return out;
     } catch (e) {
@@ -57,9 +76,7 @@ export function useWrite() {
       setError(describeWriteError(e).messaggio);
       signal("ko");
       return undefined;
-    } finally {
-      setSaving(false);
     }
   }
-  return { saving, error, setError, run };
+  return { saving: mutation.isPending, error, setError, run };
 }

@@ -17,13 +17,15 @@ import {
   Title,
 } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type UseFormReturnType, useForm } from "@mantine/form";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Role } from "@/server/modules/auth/actor";
 import { describeError } from "../errors";
 import { instant } from "../format";
 import { useUser } from "../session-context";
-import { useTRPC, useTRPCClient } from "../trpc";
+import { DataTable } from "../data-table";
+import { useTRPC } from "../trpc";
 
 const ROLE_OPTIONS = [
   { value: "operatore", label: "Operatore" },
@@ -31,30 +33,38 @@ const ROLE_OPTIONS = [
   { value: "amministratore", label: "Amministratore" },
 ];
 
+/** A text field of a form: its value and change, nothing else (no error line under it, no touched tracking). */
+function field<V>(form: UseFormReturnType<V>, path: string) {
+  const { value, onChange } = form.getInputProps(path);
+  return { value, onChange };
+}
+
 function fail(e: unknown) {
   notifications.show({ color: "red", title: "Operazione rifiutata", message: describeError(e).messaggio, autoClose: 8000 });
 }
 
 export function UsersScreen() {
   const trpc = useTRPC();
-  const client = useTRPCClient();
   const queryClient = useQueryClient();
   const me = useUser();
   const users = useQuery(trpc.users.list.queryOptions());
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.users.list.queryKey() });
+  const creatingUser = useMutation(trpc.users.create.mutationOptions());
+  const updatingUser = useMutation(trpc.users.update.mutationOptions());
+  const settingPassword = useMutation(trpc.users.setPassword.mutationOptions());
   const [creating, setCreating] = useState(false);
-  const [form, setForm] = useState({ username: "", password: "", ruolo: "operatore" as Role });
+  const form = useForm<{ username: string; password: string; ruolo: Role }>({ initialValues: { username: "", password: "", ruolo: "operatore" } });
   const [formError, setFormError] = useState<string | null>(null);
   const [passwordFor, setPasswordFor] = useState<{ id: number; username: string } | null>(null);
-  const [newPassword, setNewPassword] = useState("");
+  const passwordForm = useForm({ initialValues: { password: "" } });
 
   async function create() {
     setFormError(null);
     try {
-      const u = await client.users.create.mutate(form);
+      const u = await creatingUser.mutateAsync(form.getValues());
       notifications.show({ color: "green", message: `Utente '${u.username}' creato (${u.ruolo}).` });
       setCreating(false);
-      setForm({ username: "", password: "", ruolo: "operatore" });
+      form.setValues({ username: "", password: "", ruolo: "operatore" });
       await refresh();
     } catch (e) {
       setFormError(describeError(e).messaggio);
@@ -63,7 +73,7 @@ export function UsersScreen() {
 
   async function update(id: number, patch: { ruolo?: Role; attivo?: boolean }) {
     try {
-      await client.users.update.mutate({ id, ...patch });
+      await updatingUser.mutateAsync({ id, ...patch });
       await refresh();
     } catch (e) {
       fail(e);
@@ -73,10 +83,10 @@ export function UsersScreen() {
   async function savePassword() {
     if (!passwordFor) return;
     try {
-      await client.users.setPassword.mutate({ id: passwordFor.id, password: newPassword });
+      await settingPassword.mutateAsync({ id: passwordFor.id, password: passwordForm.getValues().password });
       notifications.show({ color: "green", message: `Password di '${passwordFor.username}' cambiata: le sue sessioni aperte sono state chiuse.` });
       setPasswordFor(null);
-      setNewPassword("");
+      passwordForm.setValues({ password: "" });
     } catch (e) {
       fail(e);
     }
@@ -91,18 +101,13 @@ export function UsersScreen() {
         </Button>
       </Group>
       {users.error && <Alert color="red">{describeError(users.error).messaggio}</Alert>}
-      <Table.ScrollContainer minWidth={760}>
-        <Table striped verticalSpacing="sm" data-testid="tabella-utenti">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Utente</Table.Th>
-              <Table.Th>Ruolo</Table.Th>
-              <Table.Th>Stato</Table.Th>
-              <Table.Th>Creato</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
+      <DataTable
+        minWidth={760}
+        striped
+        verticalSpacing="sm"
+        data-testid="tabella-utenti"
+        columns={[{ label: "Utente" }, { label: "Ruolo" }, { label: "Stato" }, { label: "Creato" }, { key: "azioni" }]}
+      >
             {(users.data?.utenti ?? []).map((u) => (
               <Table.Tr key={u.id} data-testid={`utente-${u.username}`}>
                 <Table.Td fw={700}>
@@ -132,15 +137,13 @@ export function UsersScreen() {
                 </Table.Td>
               </Table.Tr>
             ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      </DataTable>
 
       <Modal opened={creating} onClose={() => setCreating(false)} title="Nuovo utente" centered>
         <Stack>
-          <TextInput label="Nome utente" description="3–64 caratteri: lettere minuscole, cifre, . - _" value={form.username} onChange={(e) => setForm({ ...form, username: e.currentTarget.value })} autoCapitalize="none" data-testid="campo-nuovo-username" />
-          <PasswordInput label="Password" description="Almeno 8 caratteri" value={form.password} onChange={(e) => setForm({ ...form, password: e.currentTarget.value })} data-testid="campo-nuova-password" />
-          <Select label="Ruolo" data={ROLE_OPTIONS} value={form.ruolo} onChange={(v) => setForm({ ...form, ruolo: (v ?? "operatore") as Role })} allowDeselect={false} />
+          <TextInput label="Nome utente" description="3–64 caratteri: lettere minuscole, cifre, . - _" {...field(form, "username")} autoCapitalize="none" data-testid="campo-nuovo-username" />
+          <PasswordInput label="Password" description="Almeno 8 caratteri" {...field(form, "password")} data-testid="campo-nuova-password" />
+          <Select label="Ruolo" data={ROLE_OPTIONS} value={form.getValues().ruolo} onChange={(v) => form.setFieldValue("ruolo", (v ?? "operatore") as Role)} allowDeselect={false} />
           {formError && <Alert color="red">{formError}</Alert>}
           <Button onClick={() => void create()} data-testid="crea-utente">
             Crea
@@ -149,7 +152,7 @@ export function UsersScreen() {
       </Modal>
       <Modal opened={passwordFor !== null} onClose={() => setPasswordFor(null)} title={`Nuova password per ${passwordFor?.username ?? ""}`} centered>
         <Stack>
-          <PasswordInput label="Nuova password" description="Almeno 8 caratteri" value={newPassword} onChange={(e) => setNewPassword(e.currentTarget.value)} />
+          <PasswordInput label="Nuova password" description="Almeno 8 caratteri" {...field(passwordForm, "password")} />
           <Button onClick={() => void savePassword()}>Salva</Button>
         </Stack>
       </Modal>
@@ -159,13 +162,13 @@ export function UsersScreen() {
 
 export function ApiKeysScreen() {
   const trpc = useTRPC();
-  const client = useTRPCClient();
   const queryClient = useQueryClient();
   const keys = useQuery(trpc.apiKeys.list.queryOptions());
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
+  const creatingKey = useMutation(trpc.apiKeys.create.mutationOptions());
+  const revoking = useMutation(trpc.apiKeys.revoke.mutationOptions());
   const [creating, setCreating] = useState(false);
-  const [nome, setNome] = useState("");
-  const [scrittura, setScrittura] = useState(false);
+  const form = useForm({ initialValues: { nome: "", scrittura: false } });
   const [formError, setFormError] = useState<string | null>(null);
   const [shown, setShown] = useState<{ nome: string; chiave: string } | null>(null);
   const [toRevoke, setToRevoke] = useState<{ id: number; nome: string } | null>(null);
@@ -173,9 +176,10 @@ export function ApiKeysScreen() {
   async function create() {
     setFormError(null);
     try {
-      const k = await client.apiKeys.create.mutate({ nome, permessi: scrittura ? ["lettura", "scrittura"] : ["lettura"] });
+      const { nome, scrittura } = form.getValues();
+      const k = await creatingKey.mutateAsync({ nome, permessi: scrittura ? ["lettura", "scrittura"] : ["lettura"] });
       setCreating(false);
-      setNome("");
+      form.setFieldValue("nome", "");
       setShown({ nome: k.nome, chiave: k.chiave });
       await refresh();
     } catch (e) {
@@ -186,7 +190,7 @@ export function ApiKeysScreen() {
   async function revoke() {
     if (!toRevoke) return;
     try {
-      await client.apiKeys.revoke.mutate({ id: toRevoke.id });
+      await revoking.mutateAsync({ id: toRevoke.id });
       notifications.show({ color: "green", message: `Chiave '${toRevoke.nome}' revocata: da ora le sue richieste ricevono 401.` });
       await refresh();
     } catch (e) {
@@ -207,20 +211,13 @@ export function ApiKeysScreen() {
       <Text c="dimmed" size="sm">
         Le chiavi danno accesso a /api/v1 ai sistemi esterni. Si vedono una sola volta, alla creazione: il servizio ne conserva solo l&apos;impronta.
       </Text>
-      <Table.ScrollContainer minWidth={760}>
-        <Table striped verticalSpacing="sm" data-testid="tabella-chiavi">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Nome</Table.Th>
-              <Table.Th>Prefisso</Table.Th>
-              <Table.Th>Permessi</Table.Th>
-              <Table.Th>Creata</Table.Th>
-              <Table.Th>Ultimo uso</Table.Th>
-              <Table.Th>Stato</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
+      <DataTable
+        minWidth={760}
+        striped
+        verticalSpacing="sm"
+        data-testid="tabella-chiavi"
+        columns={[{ label: "Nome" }, { label: "Prefisso" }, { label: "Permessi" }, { label: "Creata" }, { label: "Ultimo uso" }, { label: "Stato" }, { key: "azioni" }]}
+      >
             {(keys.data?.chiavi ?? []).map((k) => (
               <Table.Tr key={k.id} data-testid={`chiave-${k.nome}`}>
                 <Table.Td fw={700}>{k.nome}</Table.Td>
@@ -242,14 +239,12 @@ export function ApiKeysScreen() {
                 </Table.Td>
               </Table.Tr>
             ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      </DataTable>
 
       <Modal opened={creating} onClose={() => setCreating(false)} title="Nuova chiave API" centered>
         <Stack>
-          <TextInput label="Nome" description="Chi la usa, per esempio il gestionale" value={nome} onChange={(e) => setNome(e.currentTarget.value)} data-testid="campo-nome-chiave" />
-          <Checkbox label="Anche scrittura (movimenti, arrivi, allineamenti)" checked={scrittura} onChange={(e) => setScrittura(e.currentTarget.checked)} />
+          <TextInput label="Nome" description="Chi la usa, per esempio il gestionale" {...field(form, "nome")} data-testid="campo-nome-chiave" />
+          <Checkbox label="Anche scrittura (movimenti, arrivi, allineamenti)" {...form.getInputProps("scrittura", { type: "checkbox" })} />
           {formError && <Alert color="red">{formError}</Alert>}
           <Button onClick={() => void create()} data-testid="crea-chiave">
             Crea

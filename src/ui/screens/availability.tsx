@@ -6,6 +6,7 @@ import { useState } from "react";
 import { describeError } from "../errors";
 import { qty } from "../format";
 import { useWarehouses } from "../hooks";
+import { DataTable } from "../data-table";
 import { useTRPC } from "../trpc";
 
 /** The whole catalogue's stock, paged by article id (the REST list's cursor), with a streamed export. */
@@ -74,18 +75,20 @@ export function AvailabilityScreen() {
           {describeError(query.error).messaggio}
         </Alert>
       )}
-      <Table.ScrollContainer minWidth={300}>
-        <Table striped highlightOnHover verticalSpacing="xs" data-testid="tabella-disponibilita">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Codice</Table.Th>
-              <Table.Th visibleFrom="sm">Descrizione</Table.Th>
-              <Table.Th className="num">Giacenza</Table.Th>
-              <Table.Th className="num">In arrivo</Table.Th>
-              {!magazzino && magazzini.map((m) => <Table.Th key={m.id} className="num">{m.codice}</Table.Th>)}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
+      <DataTable
+        minWidth={300}
+        striped
+        highlightOnHover
+        verticalSpacing="xs"
+        data-testid="tabella-disponibilita"
+        columns={[
+          { label: "Codice" },
+          { label: "Descrizione", visibleFrom: "sm" },
+          { label: "Giacenza", num: true },
+          { label: "In arrivo", num: true },
+          ...(magazzino ? [] : magazzini.map((m) => ({ key: `magazzino-${m.id}`, label: m.codice, num: true }))),
+        ]}
+      >
             {rows.map((r) => (
               <Table.Tr key={r.articolo.id} data-testid={`disponibilita-${r.articolo.codice}`}>
                 <Table.Td>
@@ -109,9 +112,7 @@ export function AvailabilityScreen() {
                   ))}
               </Table.Tr>
             ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      </DataTable>
       {!query.isLoading && rows.length === 0 && <Text c="dimmed">Nessun articolo{debounced ? ` che contenga "${debounced}"` : ""}.</Text>}
       <Group justify="space-between">
         <Text size="sm" c="dimmed" data-testid="pagina">

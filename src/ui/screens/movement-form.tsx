@@ -1,11 +1,12 @@
 "use client";
 import { ActionIcon, Alert, Button, Card, Group, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { useState } from "react";
 import type { WriteMovementsOutput } from "@/server/modules/movements/movements.schemas";
 import { signal } from "../feedback";
 import { parseDecimal } from "../format";
 import { useWarehouses } from "../hooks";
-import { useTRPCClient } from "../trpc";
+import { useTRPC } from "../trpc";
 import { useWrite } from "../write-key";
 
 type Natura = "carico" | "scarico" | "trasferimento";
@@ -18,6 +19,14 @@ interface DraftRow {
   prezzo: string;
 }
 
+interface MovementDraft {
+  natura: Natura;
+  magazzino: string | null;
+  origine: string | null;
+  causale: string;
+  righe: DraftRow[];
+}
+
 const emptyRow = (): DraftRow => ({ articolo: "", quantita: "", lotto: "", scadenza: "", prezzo: "" });
 
 /** Digits only, of an EAN's length: the scanner read a barcode; anything else is an article code. */
@@ -28,17 +37,16 @@ export function articleRef(text: string): { ean: string } | { codice: string } {
 
 /** Loads, unloads and transfers by hand (origin "schermo", set by the server for this channel). */
 export function MovementFormScreen() {
-  const client = useTRPCClient();
+  const trpc = useTRPC();
   const { options: warehouseOptions } = useWarehouses();
-  const [natura, setNatura] = useState<Natura>("carico");
-  const [magazzino, setMagazzino] = useState<string | null>(null);
-  const [origine, setOrigine] = useState<string | null>(null);
-  const [causale, setCausale] = useState("");
-  const [rows, setRows] = useState<DraftRow[]>([emptyRow()]);
-  const { saving, error, setError, run } = useWrite();
+  const form = useForm<MovementDraft>({ initialValues: { natura: "carico", magazzino: null, origine: null, causale: "", righe: [emptyRow()] } });
+  const { natura, magazzino, origine, causale, righe: rows } = form.getValues();
+  const { saving, error, setError, run } = useWrite((context) => trpc.movements.write.mutationOptions({ trpc: { context } }));
   const [result, setResult] = useState<WriteMovementsOutput | null>(null);
-
-  const update = (i: number, patch: Partial<DraftRow>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  const field = (path: string) => {
+    const { value, onChange } = form.getInputProps(path);
+    return { value, onChange };
+  };
 
   async function submit() {
     if (saving) return;
@@ -68,11 +76,11 @@ export function MovementFormScreen() {
       ...(causale.trim() ? { causale: causale.trim() } : {}),
       righe,
     };
-    const out = await run(request, client.movements.write.mutate);
+    const out = await run(request);
     if (!out) return;
     setResult(out);
     signal(out.rifiutate > 0 ? "ko" : "ok");
-    if (out.rifiutate === 0) setRows([emptyRow()]);
+    if (out.rifiutate === 0) form.setFieldValue("righe", [emptyRow()]);
   }
 
   return (
@@ -81,7 +89,7 @@ export function MovementFormScreen() {
       <SegmentedControl
         fullWidth
         value={natura}
-        onChange={(v) => setNatura(v as Natura)}
+        onChange={(v) => form.setFieldValue("natura", v as Natura)}
         data={[
           { value: "carico", label: "Carico" },
           { value: "scarico", label: "Scarico" },
@@ -90,29 +98,29 @@ export function MovementFormScreen() {
         data-testid="campo-natura"
       />
       <SimpleGrid cols={{ base: 1, sm: natura === "trasferimento" ? 3 : 2 }} spacing="sm">
-        {natura === "trasferimento" && <Select label="Da magazzino" data={warehouseOptions} value={origine} onChange={setOrigine} allowDeselect={false} data-testid="campo-origine" />}
+        {natura === "trasferimento" && <Select label="Da magazzino" data={warehouseOptions} value={origine} onChange={(v) => form.setFieldValue("origine", v)} allowDeselect={false} data-testid="campo-origine" />}
         <Select
           label={natura === "trasferimento" ? "A magazzino" : "Magazzino"}
           data={warehouseOptions}
           value={magazzino}
-          onChange={setMagazzino}
+          onChange={(v) => form.setFieldValue("magazzino", v)}
           allowDeselect={false}
           data-testid="campo-magazzino"
         />
-        <TextInput label="Causale (facoltativa)" value={causale} onChange={(e) => setCausale(e.currentTarget.value)} placeholder="es. Reso cliente" />
+        <TextInput label="Causale (facoltativa)" {...field("causale")} placeholder="es. Reso cliente" />
       </SimpleGrid>
       <Stack gap="xs">
         {rows.map((r, i) => (
           <Card key={i} withBorder padding="xs">
             <SimpleGrid cols={{ base: 2, sm: natura === "carico" ? 5 : 4 }} spacing="xs">
-              <TextInput label="Articolo (codice o EAN)" value={r.articolo} onChange={(e) => update(i, { articolo: e.currentTarget.value })} data-testid={`riga-${i}-articolo`} />
-              <TextInput label="Quantità" inputMode="decimal" value={r.quantita} onChange={(e) => update(i, { quantita: e.currentTarget.value })} data-testid={`riga-${i}-quantita`} />
-              <TextInput label="Lotto" value={r.lotto} onChange={(e) => update(i, { lotto: e.currentTarget.value })} />
-              {natura === "carico" && <TextInput label="Scadenza" type="date" value={r.scadenza} onChange={(e) => update(i, { scadenza: e.currentTarget.value })} />}
+              <TextInput label="Articolo (codice o EAN)" {...field(`righe.${i}.articolo`)} data-testid={`riga-${i}-articolo`} />
+              <TextInput label="Quantità" inputMode="decimal" {...field(`righe.${i}.quantita`)} data-testid={`riga-${i}-quantita`} />
+              <TextInput label="Lotto" {...field(`righe.${i}.lotto`)} />
+              {natura === "carico" && <TextInput label="Scadenza" type="date" {...field(`righe.${i}.scadenza`)} />}
               <Group gap={4} align="end" wrap="nowrap">
-                <TextInput label="Prezzo" inputMode="decimal" placeholder="suggerito" value={r.prezzo} onChange={(e) => update(i, { prezzo: e.currentTarget.value })} style={{ flex: 1 }} />
+                <TextInput label="Prezzo" inputMode="decimal" placeholder="suggerito" {...field(`righe.${i}.prezzo`)} style={{ flex: 1 }} />
                 {rows.length > 1 && (
-                  <ActionIcon size="xl" variant="light" color="red" aria-label={`Togli la riga ${i + 1}`} onClick={() => setRows((rs) => rs.filter((_, j) => j !== i))}>
+                  <ActionIcon size="xl" variant="light" color="red" aria-label={`Togli la riga ${i + 1}`} onClick={() => form.removeListItem("righe", i)}>
                     ×
                   </ActionIcon>
                 )}
@@ -120,7 +128,7 @@ export function MovementFormScreen() {
             </SimpleGrid>
           </Card>
         ))}
-        <Button variant="light" onClick={() => setRows((rs) => [...rs, emptyRow()])} w="fit-content">
+        <Button variant="light" onClick={() => form.insertListItem("righe", emptyRow())} w="fit-content">
           Aggiungi riga
         </Button>
       </Stack>

@@ -6,6 +6,7 @@ import { ORIGINI } from "@/server/modules/movements/movements.schemas";
 import { describeError } from "../errors";
 import { day, instant, money, qty } from "../format";
 import { useWarehouses } from "../hooks";
+import { DataTable } from "../data-table";
 import { useTRPC } from "../trpc";
 import { ArticlePicker } from "./article-picker";
 
@@ -53,23 +54,24 @@ export function MovementsScreen() {
           {describeError(query.error).messaggio}
         </Alert>
       )}
-      <Table.ScrollContainer minWidth={900}>
-        <Table striped verticalSpacing="xs" data-testid="tabella-movimenti">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Id</Table.Th>
-              <Table.Th>Data</Table.Th>
-              <Table.Th>Origine</Table.Th>
-              <Table.Th>Natura</Table.Th>
-              <Table.Th>Magazzino</Table.Th>
-              <Table.Th>Articolo</Table.Th>
-              <Table.Th className="num">Quantità</Table.Th>
-              <Table.Th className="num">Prezzo</Table.Th>
-              <Table.Th>Lotto</Table.Th>
-              <Table.Th>Causale</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
+      <DataTable
+        minWidth={900}
+        striped
+        verticalSpacing="xs"
+        data-testid="tabella-movimenti"
+        columns={[
+          { label: "Id" },
+          { label: "Data" },
+          { label: "Origine" },
+          { label: "Natura" },
+          { label: "Magazzino" },
+          { label: "Articolo" },
+          { label: "Quantità", num: true },
+          { label: "Prezzo", num: true },
+          { label: "Lotto" },
+          { label: "Causale" },
+        ]}
+      >
             {rows.map((m) => (
               <Table.Tr key={m.id}>
                 <Table.Td>
@@ -106,9 +108,7 @@ export function MovementsScreen() {
                 </Table.Td>
               </Table.Tr>
             ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      </DataTable>
       {!query.isLoading && rows.length === 0 && <Text c="dimmed">Nessun movimento con questi filtri.</Text>}
       <Group justify="flex-end">
         <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))}>

@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { day } from "../format";
+import { DataTable } from "../data-table";
 import { useTRPC } from "../trpc";
 
 const STATE_COLOR = { aperto: "blue", parziale: "yellow", evaso: "gray" } as const;
@@ -29,18 +30,13 @@ export function OrdersScreen() {
         <TextInput label="Cerca numero o fornitore" value={cerca} onChange={(e) => setCerca(e.currentTarget.value)} style={{ flex: 1 }} />
         <Checkbox label="Anche evasi" checked={evasi} onChange={(e) => setEvasi(e.currentTarget.checked)} mb={10} />
       </Group>
-      <Table.ScrollContainer minWidth={560}>
-        <Table striped verticalSpacing="sm" data-testid="tabella-ordini">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Ordine</Table.Th>
-              <Table.Th>Fornitore</Table.Th>
-              <Table.Th>Magazzino</Table.Th>
-              <Table.Th>Stato</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
+      <DataTable
+        minWidth={560}
+        striped
+        verticalSpacing="sm"
+        data-testid="tabella-ordini"
+        columns={[{ label: "Ordine" }, { label: "Fornitore" }, { label: "Magazzino" }, { label: "Stato" }, { key: "etichette" }]}
+      >
             {(query.data?.ordini ?? []).map((o) => (
               <Table.Tr key={o.id}>
                 <Table.Td>
@@ -63,9 +59,7 @@ export function OrdersScreen() {
                 </Table.Td>
               </Table.Tr>
             ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      </DataTable>
     </Stack>
   );
 }

@@ -1,13 +1,14 @@
 "use client";
 import { Alert, Badge, Button, Card, Checkbox, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { SearchOutput } from "@/server/modules/arrivals/arrivals.schemas";
 import { describeError } from "../errors";
 import { signal } from "../feedback";
 import { day, parseDecimal, qty } from "../format";
 import { useRemembered, useWarehouses } from "../hooks";
-import { useTRPC, useTRPCClient } from "../trpc";
+import { DataTable } from "../data-table";
+import { useTRPC } from "../trpc";
 import { useWrite } from "../write-key";
 
 type Order = SearchOutput["ordini"][number];
@@ -28,7 +29,6 @@ interface Outcome {
 /** Expected goods of one supplier, and several rows of one delivery note registered at once. */
 export function ReceivingBySupplierScreen() {
   const trpc = useTRPC();
-  const client = useTRPCClient();
   const suppliers = useQuery(trpc.catalogue.suppliers.queryOptions());
   const { options: warehouseOptions } = useWarehouses();
   const [fornitore, setFornitore] = useState<string | null>(null);
@@ -37,15 +37,14 @@ export function ReceivingBySupplierScreen() {
   const [orders, setOrders] = useState<Order[]>([]);
   const [more, setMore] = useState<{ altri: boolean; cursore: number }>({ altri: false, cursore: 0 });
   const [drafts, setDrafts] = useState<Record<number, Draft>>({});
-  const [loading, setLoading] = useState(false);
-  const { saving, error, setError, run } = useWrite();
+  const searching = useMutation(trpc.arrivals.search.mutationOptions());
+  const { saving, error, setError, run } = useWrite((context) => trpc.arrivals.register.mutationOptions({ trpc: { context } }));
   const [outcomes, setOutcomes] = useState<Outcome[] | null>(null);
 
   async function load(id: string, dopo = 0) {
-    setLoading(true);
     setError(null);
     try {
-      const res = await client.arrivals.search.mutate({ fornitore: Number(id), limite: 20, ...(dopo ? { dopo } : {}) });
+      const res = await searching.mutateAsync({ fornitore: Number(id), limite: 20, ...(dopo ? { dopo } : {}) });
       setOrders((old) => (dopo ? [...old, ...res.ordini] : res.ordini));
       setMore({ altri: res.altri, cursore: res.cursore });
       setDrafts((old) => {
@@ -57,8 +56,6 @@ export function ReceivingBySupplierScreen() {
       if (!dopo && res.ordini.length === 0) setError(res.motivo ?? "Nessuna merce attesa da questo fornitore.");
     } catch (e) {
       setError(describeError(e).messaggio);
-    } finally {
-      setLoading(false);
     }
   }
 
@@ -82,7 +79,7 @@ export function ReceivingBySupplierScreen() {
       }
       righe.push({ riga: Number(riga), quantita: q, ...(d.lotto.trim() ? { lotto: d.lotto.trim() } : {}), ...(d.scadenza ? { scadenza: d.scadenza } : {}) });
     }
-    const out = await run({ magazzino: Number(magazzino), ddt: ddt.trim(), righe }, client.arrivals.register.mutate);
+    const out = await run({ magazzino: Number(magazzino), ddt: ddt.trim(), righe });
     if (!out) return;
     // With `righe` the service always answers per row.
     if (!("righe" in out)) return setError("Risposta inattesa dal servizio.");
@@ -143,19 +140,18 @@ export function ReceivingBySupplierScreen() {
             </Text>
             <Badge color={o.stato === "parziale" ? "yellow" : "blue"}>{o.stato}</Badge>
           </Group>
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th w={40} />
-                  <Table.Th>Articolo</Table.Th>
-                  <Table.Th className="num">Ordinata</Table.Th>
-                  <Table.Th className="num">Arrivata</Table.Th>
-                  <Table.Th w={110}>Quantità</Table.Th>
-                  <Table.Th w={220}>Lotto e scadenza</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
+          <DataTable
+            minWidth={640}
+            verticalSpacing="xs"
+            columns={[
+              { key: "scelta", w: 40 },
+              { label: "Articolo" },
+              { label: "Ordinata", num: true },
+              { label: "Arrivata", num: true },
+              { label: "Quantità", w: 110 },
+              { label: "Lotto e scadenza", w: 220 },
+            ]}
+          >
                 {o.righe.map((r) => {
                   const d = drafts[r.riga];
                   if (!d) return null;
@@ -192,13 +188,11 @@ export function ReceivingBySupplierScreen() {
                     </Table.Tr>
                   );
                 })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          </DataTable>
         </Card>
       ))}
       {more.altri && fornitore && (
-        <Button variant="light" onClick={() => void load(fornitore, more.cursore)} loading={loading}>
+        <Button variant="light" onClick={() => void load(fornitore, more.cursore)} loading={searching.isPending}>
           Altri ordini
         </Button>
       )}

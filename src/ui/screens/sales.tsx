@@ -1,6 +1,7 @@
 "use client";
 import { ActionIcon, Alert, Badge, Button, Card, Group, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
+import { useForm } from "@mantine/form";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
@@ -9,7 +10,8 @@ import { describeError } from "../errors";
 import { signal } from "../feedback";
 import { day, money, parseDecimal, qty } from "../format";
 import { useWarehouses } from "../hooks";
-import { useTRPC, useTRPCClient } from "../trpc";
+import { DataTable } from "../data-table";
+import { useTRPC } from "../trpc";
 import { useWrite } from "../write-key";
 import { articleRef } from "./movement-form";
 
@@ -22,6 +24,13 @@ interface DraftRow {
   sconto: string;
   aliquota_iva: string;
   lotto: string;
+}
+interface SaleDraft {
+  tipo: Tipo;
+  cliente: string | null;
+  magazzino: string | null;
+  data: string;
+  righe: DraftRow[];
 }
 const emptyRow = (): DraftRow => ({ articolo: "", quantita: "", prezzo: "", sconto: "", aliquota_iva: "22", lotto: "" });
 
@@ -75,36 +84,28 @@ export function SalesListScreen() {
         </Button>
       </Group>
       {query.error && <Alert color="red">{describeError(query.error).messaggio}</Alert>}
-      <Table.ScrollContainer minWidth={640}>
-        <Table striped verticalSpacing="xs" data-testid="tabella-vendite">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Numero</Table.Th>
-              <Table.Th>Tipo</Table.Th>
-              <Table.Th>Data</Table.Th>
-              <Table.Th>Cliente</Table.Th>
-              <Table.Th className="num">Righe</Table.Th>
-              <Table.Th className="num">Totale</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {docs.map((d) => (
-              <Table.Tr key={d.id}>
-                <Table.Td fw={700}>{d.numero}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light">{d.tipo}</Badge>
-                </Table.Td>
-                <Table.Td>{day(d.data)}</Table.Td>
-                <Table.Td>{d.cliente.ragione_sociale}</Table.Td>
-                <Table.Td className="num">{d.righe.length}</Table.Td>
-                <Table.Td className="num" fw={700}>
-                  {money(d.totale)}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable
+        minWidth={640}
+        striped
+        verticalSpacing="xs"
+        data-testid="tabella-vendite"
+        columns={[{ label: "Numero" }, { label: "Tipo" }, { label: "Data" }, { label: "Cliente" }, { label: "Righe", num: true }, { label: "Totale", num: true }]}
+      >
+        {docs.map((d) => (
+          <Table.Tr key={d.id}>
+            <Table.Td fw={700}>{d.numero}</Table.Td>
+            <Table.Td>
+              <Badge variant="light">{d.tipo}</Badge>
+            </Table.Td>
+            <Table.Td>{day(d.data)}</Table.Td>
+            <Table.Td>{d.cliente.ragione_sociale}</Table.Td>
+            <Table.Td className="num">{d.righe.length}</Table.Td>
+            <Table.Td className="num" fw={700}>
+              {money(d.totale)}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </DataTable>
       <Group justify="flex-end">
         <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))}>
           Precedente
@@ -118,18 +119,17 @@ export function SalesListScreen() {
 }
 
 export function SaleFormScreen() {
-  const client = useTRPCClient();
   const queryClient = useQueryClient();
   const trpc = useTRPC();
   const { options: warehouseOptions } = useWarehouses();
-  const [tipo, setTipo] = useState<Tipo>("ddt");
-  const [cliente, setCliente] = useState<string | null>(null);
-  const [magazzino, setMagazzino] = useState<string | null>(null);
-  const [data, setData] = useState("");
-  const [rows, setRows] = useState<DraftRow[]>([emptyRow()]);
-  const { saving, error, setError, run } = useWrite();
+  const form = useForm<SaleDraft>({ initialValues: { tipo: "ddt", cliente: null, magazzino: null, data: "", righe: [emptyRow()] } });
+  const { tipo, cliente, magazzino, data, righe: rows } = form.getValues();
+  const { saving, error, setError, run } = useWrite((context) => trpc.sales.create.mutationOptions({ trpc: { context } }));
   const [created, setCreated] = useState<SaleDocumentOutput | null>(null);
-  const update = (i: number, patch: Partial<DraftRow>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  const field = (path: string) => {
+    const { value, onChange } = form.getInputProps(path);
+    return { value, onChange };
+  };
 
   async function submit() {
     if (saving) return;
@@ -151,10 +151,10 @@ export function SaleFormScreen() {
       });
     }
     if (righe.length === 0) return setError("Aggiungere almeno una riga.");
-    const doc = await run({ tipo, cliente: Number(cliente), magazzino: Number(magazzino), ...(data ? { data } : {}), righe }, client.sales.create.mutate);
+    const doc = await run({ tipo, cliente: Number(cliente), magazzino: Number(magazzino), ...(data ? { data } : {}), righe });
     if (!doc) return;
     setCreated(doc);
-    setRows([emptyRow()]);
+    form.setFieldValue("righe", [emptyRow()]);
     signal("ok");
     await queryClient.invalidateQueries({ queryKey: trpc.sales.list.pathKey() });
   }
@@ -165,7 +165,7 @@ export function SaleFormScreen() {
       <SegmentedControl
         fullWidth
         value={tipo}
-        onChange={(v) => setTipo(v as Tipo)}
+        onChange={(v) => form.setFieldValue("tipo", v as Tipo)}
         data={[
           { value: "ddt", label: "DDT" },
           { value: "fattura", label: "Fattura" },
@@ -173,23 +173,23 @@ export function SaleFormScreen() {
         ]}
       />
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-        <ClientPicker value={cliente} onChange={setCliente} />
-        <Select label="Magazzino" data={warehouseOptions} value={magazzino} onChange={setMagazzino} allowDeselect={false} data-testid="campo-magazzino" />
-        <TextInput label="Data (predefinita oggi)" type="date" value={data} onChange={(e) => setData(e.currentTarget.value)} />
+        <ClientPicker value={cliente} onChange={(id) => form.setFieldValue("cliente", id)} />
+        <Select label="Magazzino" data={warehouseOptions} value={magazzino} onChange={(v) => form.setFieldValue("magazzino", v)} allowDeselect={false} data-testid="campo-magazzino" />
+        <TextInput label="Data (predefinita oggi)" type="date" {...field("data")} />
       </SimpleGrid>
       <Stack gap="xs">
         {rows.map((r, i) => (
           <Card key={i} withBorder padding="xs">
             <SimpleGrid cols={{ base: 2, sm: 6 }} spacing="xs">
-              <TextInput label="Articolo (codice o EAN)" value={r.articolo} onChange={(e) => update(i, { articolo: e.currentTarget.value })} data-testid={`riga-${i}-articolo`} />
-              <TextInput label="Quantità" inputMode="decimal" value={r.quantita} onChange={(e) => update(i, { quantita: e.currentTarget.value })} data-testid={`riga-${i}-quantita`} />
-              <TextInput label="Prezzo" inputMode="decimal" value={r.prezzo} onChange={(e) => update(i, { prezzo: e.currentTarget.value })} data-testid={`riga-${i}-prezzo`} />
-              <TextInput label="Sconto %" inputMode="decimal" value={r.sconto} onChange={(e) => update(i, { sconto: e.currentTarget.value })} />
-              <TextInput label="IVA %" inputMode="decimal" value={r.aliquota_iva} onChange={(e) => update(i, { aliquota_iva: e.currentTarget.value })} />
+              <TextInput label="Articolo (codice o EAN)" {...field(`righe.${i}.articolo`)} data-testid={`riga-${i}-articolo`} />
+              <TextInput label="Quantità" inputMode="decimal" {...field(`righe.${i}.quantita`)} data-testid={`riga-${i}-quantita`} />
+              <TextInput label="Prezzo" inputMode="decimal" {...field(`righe.${i}.prezzo`)} data-testid={`riga-${i}-prezzo`} />
+              <TextInput label="Sconto %" inputMode="decimal" {...field(`righe.${i}.sconto`)} />
+              <TextInput label="IVA %" inputMode="decimal" {...field(`righe.${i}.aliquota_iva`)} />
               <Group gap={4} align="end" wrap="nowrap">
-                <TextInput label="Lotto" value={r.lotto} onChange={(e) => update(i, { lotto: e.currentTarget.value })} style={{ flex: 1 }} />
+                <TextInput label="Lotto" {...field(`righe.${i}.lotto`)} style={{ flex: 1 }} />
                 {rows.length > 1 && (
-                  <ActionIcon size="xl" variant="light" color="red" aria-label={`Togli la riga ${i + 1}`} onClick={() => setRows((rs) => rs.filter((_, j) => j !== i))}>
+                  <ActionIcon size="xl" variant="light" color="red" aria-label={`Togli la riga ${i + 1}`} onClick={() => form.removeListItem("righe", i)}>
                     ×
                   </ActionIcon>
                 )}
@@ -197,7 +197,7 @@ export function SaleFormScreen() {
             </SimpleGrid>
           </Card>
         ))}
-        <Button variant="light" w="fit-content" onClick={() => setRows((rs) => [...rs, emptyRow()])}>
+        <Button variant="light" w="fit-content" onClick={() => form.insertListItem("righe", emptyRow())}>
           Aggiungi riga
         </Button>
       </Stack>

@@ -1,0 +1,192 @@
+"use client";
+import { Alert, Badge, Button, Card, Group, Modal, Pagination, SegmentedControl, Stack, Table, Text, Title } from "@mantine/core";
+import type { AlignRow } from "@/server/modules/alignment/alignment.schemas";
+import { DataTable } from "../../data-table";
+import { qty } from "../../format";
+import type { ParsedCounts } from "../../inventory-csv";
+import { type AlignResult, download, type Filter, isLargeDelta, PAGE, resultCsv } from "./use-inventory";
+
+function AlignmentRow({ r, simulated, parsed }: { r: AlignRow; simulated: boolean; parsed: ParsedCounts | null }) {
+  const refused = r.esito === "rifiutata";
+  const big = isLargeDelta(r);
+  return (
+    <Table.Tr bg={refused ? "red.0" : big ? "orange.0" : undefined} data-esito={r.esito}>
+      <Table.Td>{parsed?.rows[r.indice]?.riga ?? r.indice + 1}</Table.Td>
+      <Table.Td>
+        <Text size="sm" fw={600}>
+          {r.articolo?.codice ?? r.codice}
+        </Text>
+        {r.errore && (
+          <Text size="xs" c="red.8">
+            {r.errore.messaggio}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>{r.lotto ?? ""}</Table.Td>
+      <Table.Td className="num">{qty(r.attuale)}</Table.Td>
+      <Table.Td className="num">{qty(r.contato)}</Table.Td>
+      <Table.Td className="num" c={r.delta && Number(r.delta) < 0 ? "red.8" : r.delta && Number(r.delta) > 0 ? "green.8" : undefined} fw={big ? 800 : 400}>
+        {r.delta !== null && Number(r.delta) > 0 ? "+" : ""}
+        {qty(r.delta)}
+        {big && (
+          <Badge ml={6} size="xs" color="orange">
+            grande
+          </Badge>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <Badge color={refused ? "red" : r.esito === "invariata" ? "gray" : "blue"} variant="light">
+          {simulated && r.esito === "scritta" ? "da correggere" : r.esito}
+        </Badge>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** The preview or the written alignment: its counts, a filter, the CSV, the confirmation, the rows page by page. */
+export function AlignmentResult({
+  result,
+  warehouse,
+  large,
+  canConfirm,
+  toWrite,
+  filter,
+  onFilter,
+  rows,
+  shown,
+  page,
+  onPage,
+  parsed,
+  onConfirm,
+}: {
+  result: AlignResult;
+  warehouse: string;
+  large: number;
+  canConfirm: boolean;
+  toWrite: number;
+  filter: Filter;
+  onFilter: (f: Filter) => void;
+  rows: AlignRow[];
+  shown: AlignRow[];
+  page: number;
+  onPage: (p: number) => void;
+  parsed: ParsedCounts | null;
+  onConfirm: () => void;
+}) {
+  return (
+    <Card withBorder padding="md" data-testid="risultato">
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="wrap">
+          <Title order={4}>
+            {result.simulated ? "Anteprima" : "Allineamento scritto"} · magazzino {warehouse}
+          </Title>
+          <Group gap="xs">
+            <Badge size="lg" color="blue" variant="light">
+              {result.simulated ? "da correggere" : "corrette"}: {result.out.scritte}
+            </Badge>
+            <Badge size="lg" color="gray" variant="light">
+              invariate: {result.out.invariate}
+            </Badge>
+            <Badge size="lg" color="red" variant={result.out.rifiutate ? "filled" : "light"}>
+              rifiutate: {result.out.rifiutate}
+            </Badge>
+            {large > 0 && (
+              <Badge size="lg" color="orange" variant="filled">
+                differenze grandi: {large}
+              </Badge>
+            )}
+          </Group>
+        </Group>
+        {!result.simulated && result.out.operazione !== null && <Text>Operazione {result.out.operazione}: le correzioni sono movimenti con origine &quot;correzione&quot;.</Text>}
+        <Group justify="space-between" wrap="wrap">
+          <SegmentedControl
+            size="sm"
+            value={filter}
+            onChange={(v) => onFilter(v as Filter)}
+            data={[
+              { value: "tutte", label: "Tutte" },
+              { value: "differenze", label: "Con differenza" },
+              { value: "rifiutate", label: "Rifiutate" },
+            ]}
+          />
+          <Group gap="xs">
+            <Button variant="light" onClick={() => download(`allineamento-${result.simulated ? "anteprima" : "esito"}.csv`, resultCsv(result.out, result.simulated))} data-testid="scarica-esito">
+              Scarica CSV
+            </Button>
+            {result.simulated && canConfirm && (
+              <Button color="teal" onClick={onConfirm} disabled={toWrite === 0} data-testid="conferma">
+                Conferma e scrivi {toWrite} correzioni
+              </Button>
+            )}
+          </Group>
+        </Group>
+        {result.simulated && !canConfirm && (
+          <Alert color="blue" variant="light">
+            Anteprima pronta. La conferma (scrittura delle correzioni) spetta a un responsabile: scaricare il CSV e consegnarlo.
+          </Alert>
+        )}
+        <DataTable
+          minWidth={640}
+          striped
+          verticalSpacing="xs"
+          data-testid="tabella-allineamento"
+          columns={[
+            { label: "#" },
+            { label: "Articolo" },
+            { label: "Lotto" },
+            { label: "Attuale", num: true },
+            { label: "Contato", num: true },
+            { label: "Differenza", num: true },
+            { label: "Esito" },
+          ]}
+        >
+          {shown.map((r) => (
+            <AlignmentRow key={r.indice} r={r} simulated={result.simulated} parsed={parsed} />
+          ))}
+        </DataTable>
+        {rows.length > PAGE && <Pagination total={Math.ceil(rows.length / PAGE)} value={page} onChange={onPage} size="md" />}
+      </Stack>
+    </Card>
+  );
+}
+
+/** "Confermare l'allineamento?": the counted values become the stock; refused rows stay as they are. */
+export function ConfirmAlignmentModal({
+  opened,
+  toWrite,
+  warehouse,
+  large,
+  onWrite,
+  onClose,
+}: {
+  opened: boolean;
+  toWrite: number;
+  warehouse: string;
+  large: number;
+  onWrite: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Confermare l'allineamento?" centered>
+      <Stack>
+        <Text>
+          Scrivere <b>{toWrite}</b> correzioni nel magazzino {warehouse}? Le giacenze diventano i valori contati; le righe rifiutate restano come sono.
+          {large > 0 && (
+            <>
+              {" "}
+              <b>{large}</b> righe hanno differenze grandi: controllarle prima.
+            </>
+          )}
+        </Text>
+        <Group grow>
+          <Button color="teal" size="lg" onClick={onWrite} data-testid="conferma-scrittura">
+            Scrivi
+          </Button>
+          <Button variant="default" size="lg" onClick={onClose}>
+            Annulla
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

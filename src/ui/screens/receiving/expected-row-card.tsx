@@ -1,0 +1,92 @@
+"use client";
+import { Badge, Box, Button, Card, Group, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
+import type { UseFormReturnType } from "@mantine/form";
+import { day, qty } from "../../format";
+import type { ArrivalFields, Current } from "./use-receiving";
+
+function Figure({ label, value, testId, color }: { label: string; value: string; testId: string; color?: string }) {
+  return (
+    <Box>
+      <Text size="xs" c="dimmed" tt="uppercase">
+        {label}
+      </Text>
+      <div className="big-number" data-testid={testId} style={color ? { color } : undefined}>
+        {value}
+      </div>
+    </Box>
+  );
+}
+
+/** The order row the scan found: its figures, the quantity (and lot) to confirm, Registra. */
+export function ExpectedRowCard({
+  current,
+  fields,
+  magazzino,
+  warehouseCode,
+  registering,
+  onRegister,
+  onLeave,
+}: {
+  current: Current;
+  fields: UseFormReturnType<ArrivalFields>;
+  magazzino: string | null;
+  warehouseCode: (id: number) => string | undefined;
+  registering: boolean;
+  onRegister: () => void;
+  onLeave: () => void;
+}) {
+  const { row, order } = current;
+  const onFieldEnter = (e: React.KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      onRegister();
+    }
+  };
+  const input = (name: keyof ArrivalFields) => {
+    const { value, onChange } = fields.getInputProps(name);
+    return { value, onChange, onKeyDown: onFieldEnter, size: "lg" as const };
+  };
+  return (
+    <Card withBorder shadow="sm" padding="md" data-testid="riga-attesa">
+      <Stack gap="xs">
+        <Group justify="space-between" wrap="wrap" gap={4}>
+          <Text size="sm" c="dimmed">
+            {order.fornitore.nome} · ordine <b>{order.numero}</b> del {day(order.data)}
+          </Text>
+          <Badge variant="outline">{row.etichetta}</Badge>
+        </Group>
+        <div>
+          <Text fw={800} size="xl" data-testid="articolo-codice">
+            {row.articolo.codice}
+          </Text>
+          <Text>{row.descrizione}</Text>
+        </div>
+        <SimpleGrid cols={3} spacing="xs">
+          <Figure label="Ordinata" value={qty(row.ordinata)} testId="ordinata" />
+          <Figure label="Arrivata" value={qty(row.arrivata)} testId="arrivata" />
+          <Figure label="Residua" value={qty(row.residua)} testId="residua" color="var(--mantine-color-indigo-7)" />
+        </SimpleGrid>
+        {magazzino && Number(magazzino) !== order.magazzino && (
+          <Text size="sm" c="orange.8">
+            Attenzione: l&apos;ordine è destinato a un altro magazzino ({warehouseCode(order.magazzino)}).
+          </Text>
+        )}
+        <SimpleGrid cols={{ base: 1, xs: row.chiede_lotto ? 3 : 1 }} spacing="sm">
+          <TextInput label="Quantità" inputMode="decimal" {...input("quantita")} onFocus={(e) => e.currentTarget.select()} data-testid="campo-quantita" />
+          {row.chiede_lotto && (
+            <>
+              <TextInput label="Lotto" {...input("lotto")} data-testid="campo-lotto" />
+              <TextInput label="Scadenza" type="date" {...input("scadenza")} data-testid="campo-scadenza" />
+            </>
+          )}
+        </SimpleGrid>
+        <Button size="xl" fullWidth onClick={onRegister} loading={registering} data-testid="registra">
+          Registra
+        </Button>
+        <Button variant="subtle" color="gray" onClick={onLeave}>
+          Lascia questa riga
+        </Button>
+      </Stack>
+    </Card>
+  );
+}
