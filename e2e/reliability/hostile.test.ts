@@ -1,10 +1,11 @@
 import fc from "fast-check";
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { handleRestRequest } from "../../src/server/http/rest-handler";
 import { ERROR_STATUS } from "../../src/server/lib/errors";
 import { openApiDocument } from "../../src/server/trpc/openapi";
-import { createTestDb, type TestDb } from "../../src/server/testing/db";
+import type { TestDb } from "../../src/server/testing/db";
+import { test } from "../../src/server/testing/test";
 import { cleanup, ensureBuild, launch, snapshot, type Service, type Snapshot } from "./harness";
 import { BARCODES, endpointsOf, OPEN_BUGS, requestArb, serialise, type Endpoint, type GeneratedRequest, type Known } from "./hostile-gen";
 import { createKey, seedArticles, seedOrder, seedSupplier, seedWarehouse } from "./seed";
@@ -37,8 +38,8 @@ let known: Known;
 let examples: Record<string, Record<string, unknown>>;
 const stats = { tried: 0, skipped: 0, transport431: 0, byProperty: {} as Record<string, number>, status: {} as Record<string, number>, codice: {} as Record<string, number> };
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   const pool = t.pool;
   const m1 = await seedWarehouse(pool, "M1");
   const m2 = await seedWarehouse(pool, "M2");
@@ -125,7 +126,6 @@ beforeAll(async () => {
 afterAll(async () => {
   report("input generati", { seed: SEED, ...stats });
   await cleanup();
-  await t?.drop();
 }, 120_000);
 
 const isWriteEndpoint = (ep: Endpoint) => ep.method !== "GET" && ep.path !== "/arrivi/cerca";
