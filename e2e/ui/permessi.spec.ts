@@ -1,9 +1,15 @@
 import { expect, test } from "@playwright/test";
-import { signIn, snap } from "../support/app";
+import { signIn, snap, type User } from "../support/app";
+import { seedUser } from "../support/seed";
+
+let operator: User;
+test.beforeAll(() => {
+  operator = seedUser("permessi", "operatore");
+});
 
 test("un operatore non raggiunge le pagine né le procedure dell'amministratore o del responsabile", async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 760 });
-  await signIn(page, "operatore");
+  await signIn(page, operator);
 
   for (const path of ["/utenti", "/chiavi-api", "/disponibilita", "/movimenti", "/vendite/nuovo"]) {
     await page.goto(path);
