@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, type APIRequestContext } from "@playwright/test";
+import { expect } from "@playwright/test";
 import type { Role } from "./app";
 
 /**
@@ -16,7 +16,7 @@ import type { Role } from "./app";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 function cli(...args: string[]): string {
-  const env = { ...process.env, DATA_DIR: process.env.BANCHINA_E2E_DATA!, LOG_LEVEL: "error" };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: process.env.BANCHINA_E2E_DATA!, LOG_LEVEL: "error" };
   for (const k of ["DATABASE_URL", "NODE_ENV", "BANCHINA_DEV"]) delete env[k];
   try {
     return execFileSync(process.execPath, ["--import", "tsx", "src/cli/index.ts", ...args], { cwd: ROOT, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -59,16 +59,16 @@ export function seedKey(name: string, scopes = "lettura,scrittura"): string {
   return cli("api-key", "create", "--name", name, "--scopes", scopes).trim();
 }
 
-/** A load (`carico`) through POST /api/v1/movimenti; every row must be written. */
-export async function seedStock(
-  request: APIRequestContext,
-  key: string,
-  magazzino: number,
-  righe: { codice: string; quantita: number; lotto?: string; scadenza?: string }[],
-): Promise<void> {
-  const r = await request.post("/api/v1/movimenti", { headers: { authorization: `Bearer ${key}` }, data: { natura: "carico", magazzino, righe } });
-  expect(r.status(), await r.text()).toBe(200);
-  expect((await r.json()).rifiutate).toBe(0);
+/** A load (`carico`) through POST /api/v1/movimenti on the service under test; every row must be written. */
+export async function seedStock(key: string, magazzino: number, righe: { codice: string; quantita: number; lotto?: string; scadenza?: string }[]): Promise<void> {
+  const r = await fetch(`http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1/movimenti`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ natura: "carico", magazzino, righe }),
+  });
+  const text = await r.text();
+  expect(r.status, text).toBe(200);
+  expect(JSON.parse(text).rifiutate, text).toBe(0);
 }
 
 /** A valid EAN-13 from its first 12 digits. */
