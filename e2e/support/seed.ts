@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "@playwright/test";
-import type { Role } from "./app";
+import type { Role, User } from "./app";
 
 /**
  * The data a spec uses, created by the spec itself through the administration CLI (API.md section 6) on the
@@ -15,14 +15,16 @@ import type { Role } from "./app";
  */
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-function cli(...args: string[]): string {
+/** Runs the command lines in one process (seed-run.ts); returns what each printed on stdout. */
+function cli(steps: string[][]): string[] {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: process.env.BANCHINA_E2E_DATA!, LOG_LEVEL: "error" };
   for (const k of ["DATABASE_URL", "NODE_ENV", "BANCHINA_DEV"]) delete env[k];
   try {
-    return execFileSync(process.execPath, ["--import", "tsx", "src/cli/index.ts", ...args], { cwd: ROOT, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    const out = execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed-run.ts", JSON.stringify(steps)], { cwd: ROOT, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    return JSON.parse(out.trim().split("\n").at(-1)!) as string[];
   } catch (e) {
-    const err = e as { stdout?: string; stderr?: string };
-    throw new Error(`cli ${args[0]} ${args[1] ?? ""}: ${err.stderr ?? ""}${err.stdout ?? ""}`);
+    const err = e as { stdout?: string; stderr?: string; message?: string };
+    throw new Error(`seed: ${err.stderr || err.message}${err.stdout ?? ""}`);
   }
 }
 
@@ -33,30 +35,38 @@ export interface ImportedIds {
   clienti: Record<string, number>;
 }
 
-/** Master data and orders in the import file's format (API.md section 6); repeating it changes nothing. Returns the ids. */
-export function seedData(data: Record<string, unknown[]>): ImportedIds {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "banchina-pw-seed-")), "dati.json");
-  fs.writeFileSync(file, JSON.stringify(data));
-  try {
-    return JSON.parse(cli("import", file)) as ImportedIds;
-  } finally {
-    fs.rmSync(path.dirname(file), { recursive: true, force: true });
-  }
+export interface Seeded<R extends Role> {
+  /** The ids the import assigned, by code. */
+  ids: ImportedIds;
+  /** One user per role asked for, named `<prefix>-<role>-<random>` (a worker restarted after a failure seeds again). */
+  users: Record<R, User>;
+  /** A read-write API key named after the prefix, for the REST calls that put stock in place. */
+  key: string;
 }
 
 /**
- * A user of that role, named `<prefix>-<role>-<random>`: a spec's worker may start again after a failure and
- * seed once more, and usernames cannot repeat.
+ * Everything a spec needs, in one go: master data and orders in the import file's format (API.md section 6;
+ * importing the same file again changes nothing), a user for each role, an API key. Creating a process of the
+ * CLI costs seconds on shared cores: the seeding hook gets its own timeout.
  */
-export function seedUser(prefix: string, role: Role, username?: string): { username: string; password: string } {
-  const user = { username: username ?? `${prefix}-${role}-${randomBytes(3).toString("hex")}`.toLowerCase(), password: `pw-${randomBytes(8).toString("hex")}` };
-  cli("user", "create", "--username", user.username, "--role", role, "--password", user.password);
-  return user;
-}
-
-/** An API key (lettura + scrittura unless told), for the REST calls that put stock in place. */
-export function seedKey(name: string, scopes = "lettura,scrittura"): string {
-  return cli("api-key", "create", "--name", name, "--scopes", scopes).trim();
+export function seed<R extends Role>(prefix: string, plan: { data?: Record<string, unknown[]>; roles?: readonly R[]; keyScopes?: string }): Seeded<R> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "banchina-pw-seed-"));
+  const file = path.join(dir, "dati.json");
+  fs.writeFileSync(file, JSON.stringify(plan.data ?? {}));
+  const users = Object.fromEntries(
+    (plan.roles ?? []).map((role) => [role, { username: `${prefix}-${role}-${randomBytes(3).toString("hex")}`.toLowerCase(), password: `pw-${randomBytes(8).toString("hex")}` }]),
+  ) as Record<R, User>;
+  try {
+    const out = cli([
+      ...(plan.data ? [["import", file]] : []),
+      ["api-key", "create", "--name", prefix, "--scopes", plan.keyScopes ?? "lettura,scrittura"],
+      ...Object.entries<User>(users).map(([role, u]) => ["user", "create", "--username", u.username, "--role", role, "--password", u.password]),
+    ]);
+    if (!plan.data) out.unshift(JSON.stringify({ magazzini: {}, articoli: {}, fornitori: {}, clienti: {} }));
+    return { ids: JSON.parse(out[0]!) as ImportedIds, key: out[1]!.trim(), users };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A load (`carico`) through POST /api/v1/movimenti on the service under test; every row must be written. */

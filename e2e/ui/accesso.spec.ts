@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signIn, snap, type Role, type User } from "../support/app";
-import { seedUser } from "../support/seed";
+import { seed } from "../support/seed";
 
 const NAV: Record<Role, { visible: string[]; hidden: string[] }> = {
   operatore: { visible: ["Ricevimento", "Inventario", "Etichette ordini"], hidden: ["Disponibilità", "Movimenti", "Utenti", "Chiavi API"] },
@@ -8,9 +8,10 @@ const NAV: Record<Role, { visible: string[]; hidden: string[] }> = {
   amministratore: { visible: ["Ricevimento", "Disponibilità", "Utenti", "Chiavi API"], hidden: [] },
 };
 
-const users = {} as Record<Role, User>;
+let users: Record<Role, User>;
 test.beforeAll(() => {
-  for (const role of ["operatore", "responsabile", "amministratore"] as const) users[role] = seedUser("accesso", role);
+  test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
+  ({ users } = seed("accesso", { roles: ["operatore", "responsabile", "amministratore"] }));
 });
 
 test("la pagina di accesso mostra lo stato del servizio; una password sbagliata ha un messaggio chiaro", async ({ page }) => {

@@ -1,12 +1,13 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { newSession, snap, type User } from "../support/app";
-import { seedData, seedUser } from "../support/seed";
+import { seed } from "../support/seed";
 
 // More articles than two pages of 10, three variants to find by text, two warehouses: all the spec's own.
 let manager: User;
 test.beforeAll(() => {
-  seedData({
+  test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
+  const data = {
     magazzini: [
       { codice: "DISP-W1", nome: "Disponibilità uno" },
       { codice: "DISP-W2", nome: "Disponibilità due" },
@@ -19,8 +20,8 @@ test.beforeAll(() => {
         varianti: ["M", "L", "XL"].map((t) => ({ codice: `DISP-GUANTI-${t}`, descrizione: `Variante disponibilità taglia ${t}` })),
       },
     ],
-  });
-  manager = seedUser("disponibilita", "responsabile");
+  };
+  manager = seed("disponibilita", { data, roles: ["responsabile"] }).users.responsabile;
 });
 
 test("disponibilità a pagine, ricerca, filtro per magazzino; l'esportazione CSV ha tutto il catalogo", async ({ browser }) => {

@@ -1,12 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { newSession, snap, type User } from "../support/app";
-import { ean13, seedData, seedKey, seedStock, seedUser, today } from "../support/seed";
+import { ean13, seed, seedStock, today } from "../support/seed";
 
 // The spec's own warehouses, articles, suppliers, client and orders; stock for the sale.
-const users = {} as Record<"operatore" | "responsabile", User>;
+let users: Record<"operatore" | "responsabile", User>;
 test.beforeAll(async () => {
+  test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
   const labels = Array.from({ length: 5 }, (_, i) => ({ codice: `GEST-ETI-${i + 1}`, descrizione: `Articolo etichette ${i + 1}`, ean: ean13(`805999001${String(i + 1).padStart(3, "0")}`) }));
-  const ids = seedData({
+  const data = {
     magazzini: [
       { codice: "GEST-M1", nome: "Gestione uno" },
       { codice: "GEST-M2", nome: "Gestione due" },
@@ -37,10 +38,10 @@ test.beforeAll(async () => {
       },
       { numero: "GEST-OA-ETI", fornitore: "GEST-FERR", data: today(), magazzino: "GEST-M1", righe: labels.map((l) => ({ articolo: l.codice, quantita: 5, prezzo: "1" })) },
     ],
-  });
-  await seedStock(seedKey("gestione"), ids.magazzini["GEST-M1"]!, [{ codice: "GEST-NASTRO-AM-50", quantita: 25 }]);
-  users.operatore = seedUser("gestione", "operatore");
-  users.responsabile = seedUser("gestione", "responsabile");
+  };
+  const { ids, key, users: u } = seed("gestione", { data, roles: ["operatore", "responsabile"] });
+  users = u;
+  await seedStock(key, ids.magazzini["GEST-M1"]!, [{ codice: "GEST-NASTRO-AM-50", quantita: 25 }]);
 });
 
 test("movimento manuale (carico) e elenco dei movimenti con filtri", async ({ browser }) => {

@@ -1,12 +1,13 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { newSession, snap, type User } from "../support/app";
-import { seedData, seedKey, seedStock, seedUser } from "../support/seed";
+import { seed, seedStock } from "../support/seed";
 
 // The spec's own warehouses and articles, with the stock the counts below are compared with.
-const users = {} as Record<"operatore" | "responsabile", User>;
+let users: Record<"operatore" | "responsabile", User>;
 test.beforeAll(async () => {
-  const ids = seedData({
+  test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
+  const data = {
     magazzini: [
       { codice: "INV-W1", nome: "Inventario uno" },
       { codice: "INV-W2", nome: "Inventario due" },
@@ -19,8 +20,9 @@ test.beforeAll(async () => {
       { codice: "INV-VITE-TE-M6X40", descrizione: "Vite inventario M6x40" },
       { codice: "INV-NASTRO-AM-50", descrizione: "Nastro inventario 50 m" },
     ],
-  });
-  const key = seedKey("inventario");
+  };
+  const { ids, key, users: u } = seed("inventario", { data, roles: ["operatore", "responsabile"] });
+  users = u;
   await seedStock(key, ids.magazzini["INV-W2"]!, [
     { codice: "INV-SGRASS-750", quantita: 48 },
     { codice: "INV-GUANTI-NITRILE-L", quantita: 10 },
@@ -31,8 +33,6 @@ test.beforeAll(async () => {
     { codice: "INV-VITE-TE-M6X40", quantita: 12 },
     { codice: "INV-NASTRO-AM-50", quantita: 25 },
   ]);
-  users.operatore = seedUser("inventario", "operatore");
-  users.responsabile = seedUser("inventario", "responsabile");
 });
 
 const CSV = [

@@ -1,10 +1,11 @@
 import { expect, test } from "@playwright/test";
 import { signIn, snap, type User } from "../support/app";
-import { seedUser } from "../support/seed";
+import { seed } from "../support/seed";
 
 let operator: User;
 test.beforeAll(() => {
-  operator = seedUser("permessi", "operatore");
+  test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
+  operator = seed("permessi", { roles: ["operatore"] }).users.operatore;
 });
 
 test("un operatore non raggiunge le pagine né le procedure dell'amministratore o del responsabile", async ({ page }) => {

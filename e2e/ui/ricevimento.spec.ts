@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { newSession, scan, snap, stockShown, type User } from "../support/app";
-import { ean13, seedData, seedKey, seedStock, seedUser, today } from "../support/seed";
+import { ean13, seed, seedStock, today } from "../support/seed";
 
 // The spec's own warehouse, supplier, articles (EANs of its own) and open orders; some stock to watch grow.
 const EAN = {
@@ -10,9 +10,10 @@ const EAN = {
   SPAGHETTI: ean13("805999002004"),
   ALCOL: ean13("805999002005"),
 };
-const users = {} as Record<"operatore" | "responsabile", User>;
+let users: Record<"operatore" | "responsabile", User>;
 test.beforeAll(async () => {
-  const ids = seedData({
+  test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
+  const data = {
     magazzini: [{ codice: "RIC-M1", nome: "Ricevimento uno" }],
     fornitori: [{ codice: "RIC-FERR", nome: "Ferramenta Ricevimento S.r.l." }],
     articoli: [
@@ -37,10 +38,10 @@ test.beforeAll(async () => {
       { numero: "RIC-OA-2", fornitore: "RIC-FERR", data: today(), magazzino: "RIC-M1", righe: [{ articolo: "RIC-SPAGHETTI-500", quantita: 200, prezzo: "0.8" }] },
       { numero: "RIC-OA-3", fornitore: "RIC-FERR", data: today(), magazzino: "RIC-M1", righe: [{ articolo: "RIC-ALCOL-DEN-1L", quantita: 40, prezzo: "2.2" }] },
     ],
-  });
-  await seedStock(seedKey("ricevimento"), ids.magazzini["RIC-M1"]!, [{ codice: "RIC-TASS-NYL-8", quantita: 20 }]);
-  users.operatore = seedUser("ricevimento", "operatore");
-  users.responsabile = seedUser("ricevimento", "responsabile");
+  };
+  const { ids, key, users: u } = seed("ricevimento", { data, roles: ["operatore", "responsabile"] });
+  users = u;
+  await seedStock(key, ids.magazzini["RIC-M1"]!, [{ codice: "RIC-TASS-NYL-8", quantita: 20 }]);
 });
 
 async function prepare(page: Page, ddt: string) {
