@@ -11,8 +11,9 @@ import { caller, seedKey } from "./fixtures";
  *   `actor` the key as the procedures see it;
  * - `caller`: a tRPC caller on that database, as the key by default, or as any actor (`caller(user, "trpc")`).
  *
- * Hooks that need them are the fixture's own: `test.beforeAll(async ({ db, key }) => …)`. A file's seeds (warehouses,
- * articles, other keys) stay in that file's `test.beforeAll`.
+ * Hooks that need them are the fixture's own: `test.beforeAll(async ({ db, key }) => …)` (vitest's plain `beforeAll`
+ * receives no fixtures). A file's seeds (warehouses, articles, other keys) stay in that file's `test.beforeAll`, which
+ * also copies what it takes into the file's `let t` / `let key` when module-level helpers close over them.
  */
 export const test = base
   // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its destructuring pattern, `{}` for none.
@@ -31,5 +32,3 @@ export const test = base
       (as: Actor = actor, channel: "rest" | "trpc" = "rest", headers: Record<string, string> = {}) =>
         caller(db, as, channel, headers),
   );
-
-export { describe, expect } from "vitest";
