@@ -1,9 +1,10 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { exportAvailabilityCsv } from "../../src/server/http/availability-export";
 import { ERROR_STATUS } from "../../src/server/lib/errors";
-import { createTestDb, type TestDb } from "../../src/server/testing/db";
+import type { TestDb } from "../../src/server/testing/db";
 import { seedSession } from "../../src/server/testing/fixtures";
+import { test } from "../../src/server/testing/test";
 import { appRouter } from "../../src/server/trpc/router";
 import { handleTrpcRequest } from "../../src/server/trpc/ui-handler";
 import { encodeLoosely, hostileString, hostileValue, serialise } from "./hostile-gen";
@@ -30,13 +31,12 @@ let t: TestDb;
 let cookie: string;
 let csrf: string;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   await seedWarehouse(t.pool, "M1");
   await seedArticles(t.pool, "UI", 2);
   ({ cookie, csrf } = await seedSession(t.prisma, "fuzz", "amministratore"));
 });
-afterAll(async () => t?.drop());
 
 interface UiCall {
   paths: readonly string[];

@@ -4,7 +4,6 @@ import { startEmbedded, type EmbeddedServer } from "../../src/server/db/embedded
 import { freePort } from "../../src/server/lib/ports";
 import { call, callUntilSettled, cleanup, logFor, ensureBuild, launch, snapshot, tempDir, verify, waitUntil, type HttpResult, type Service } from "./harness";
 import { requestLock, waitMidTransaction } from "./inflight";
-import { OPEN_BUGS } from "./open-bugs";
 import { articleCode, createKey, seedArticles, seedOrder, seedSupplier, seedWarehouse } from "./seed";
 
 /**
@@ -124,11 +123,7 @@ for (const cycle of [1, 2]) {
       inVolo: { status: flying.status, codice: flying.body?.codice, ms: flying.ms },
       durante: Object.fromEntries(Object.entries(gap).map(([k, r]) => [k, `${r.status} ${r.body?.codice} ${r.ms}ms`])),
     });
-    if (flying.status === 500 && OPEN_BUGS.connectionErrorIs500) {
-      report("BUG ancora aperto (OPEN_BUGS.connectionErrorIs500): scrittura in volo → 500", logFor(s, flying.headers.get("x-request-id")).split("\n")[0]);
-    } else {
-      expect([503, 200], `the write in flight: ${flying.text.slice(0, 300)}\n${logFor(s, flying.headers.get("x-request-id"))}`).toContain(flying.status);
-    }
+    expect([503, 200], `the write in flight: ${flying.text.slice(0, 300)}\n${logFor(s, flying.headers.get("x-request-id"))}`).toContain(flying.status);
     if (flying.status === 503) expectUnavailable(flying, "in volo");
 
     const restartedAt = Date.now();
@@ -224,7 +219,7 @@ test("several writes in flight at each of 6 stops: 503 (or done), never a 500, n
     expect((await snapshot(pool)).movimenti - before.movimenti).toBe(1000);
   }
   report("scritture in volo a ogni arresto", { esiti: outcomes, registrateDuranteIlCommit: landedInDoubt, bug500: bugs.length, esempio: bugs[0] ?? null });
-  if (!OPEN_BUGS.connectionErrorIs500) expect(bugs).toEqual([]);
+  expect(bugs).toEqual([]);
   const v = await verify({ databaseUrl: db.url });
   expect(v.code, v.stdout + v.stderr).toBe(0);
 }, 300_000);

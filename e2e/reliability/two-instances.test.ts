@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createTestDb, type TestDb } from "../../src/server/testing/db";
+import { afterAll, beforeAll, describe, expect } from "vitest";
+import type { TestDb } from "../../src/server/testing/db";
+import { test } from "../../src/server/testing/test";
 import { call, cleanup, ensureBuild, launch, verify, type HttpResult, type Service } from "./harness";
 import { articleCode, createKey, seedArticles, seedOrder, seedSupplier, seedWarehouse } from "./seed";
 
@@ -25,9 +26,9 @@ const both = () => [a, b];
 /** Request i goes to instance i % 2. */
 const on = (i: number) => both()[i % 2]!.base;
 
-beforeAll(async () => {
+test.beforeAll(async ({ db }) => {
   await ensureBuild((m) => console.log(`[affidabilità] ${m}`));
-  t = await createTestDb();
+  t = db;
   m1 = await seedWarehouse(t.pool, "M1");
   m2 = await seedWarehouse(t.pool, "M2");
   f1 = await seedSupplier(t.pool, "F1");
@@ -45,7 +46,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cleanup();
-  await t?.drop();
 }, 120_000);
 
 async function rowState(riga: number) {

@@ -6,33 +6,26 @@ export type Role = "operatore" | "responsabile" | "amministratore";
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../screenshots");
 
-/** The demo users the service created at its first start, as it saved them in DATA_DIR. */
-export function credentials(role: Role): { username: string; password: string } {
-  const file = path.join(process.env.BANCHINA_E2E_DATA!, "utenti-demo.txt");
-  const line = fs
-    .readFileSync(file, "utf8")
-    .split("\n")
-    .map((l) => l.split("\t"))
-    .find((f) => f[2] === role);
-  if (!line) throw new Error(`nessun utente demo con ruolo ${role} in ${file}`);
-  return { username: line[0]!, password: line[1]! };
+export interface User {
+  username: string;
+  password: string;
 }
 
-export async function signIn(page: Page, role: Role, opts: { username?: string; password?: string } = {}): Promise<void> {
-  const c = { ...credentials(role), ...opts };
+/** Signs in on /accesso (the spec's own user, see seed.ts) and lands on the receiving screen. */
+export async function signIn(page: Page, user: User): Promise<void> {
   await page.goto("/accesso");
-  await page.locator("input[name=username]").fill(c.username);
-  await page.locator("input[name=password]").fill(c.password);
+  await page.locator("input[name=username]").fill(user.username);
+  await page.locator("input[name=password]").fill(user.password);
   await page.getByRole("button", { name: "Accedi" }).click();
   await page.waitForURL("**/ricevimento");
   await expect(page.getByTestId("campo-scansione")).toBeFocused();
 }
 
-/** A fresh browser context (its own cookies) signed in with a role, at handheld width. */
-export async function newSession(browser: Browser, role: Role, width = 360) {
+/** A fresh browser context (its own cookies) signed in as that user, at handheld width. */
+export async function newSession(browser: Browser, user: User, width = 360) {
   const context = await browser.newContext({ viewport: { width, height: 760 } });
   const page = await context.newPage();
-  await signIn(page, role);
+  await signIn(page, user);
   return { context, page };
 }
 

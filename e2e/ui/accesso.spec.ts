@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { credentials, signIn, snap, type Role } from "../support/app";
+import { signIn, snap, type Role, type User } from "../support/app";
+import { seed } from "../support/seed";
 
 const NAV: Record<Role, { visible: string[]; hidden: string[] }> = {
   operatore: { visible: ["Ricevimento", "Inventario", "Etichette ordini"], hidden: ["Disponibilità", "Movimenti", "Utenti", "Chiavi API"] },
@@ -7,13 +8,19 @@ const NAV: Record<Role, { visible: string[]; hidden: string[] }> = {
   amministratore: { visible: ["Ricevimento", "Disponibilità", "Utenti", "Chiavi API"], hidden: [] },
 };
 
+let users: Record<Role, User>;
+test.beforeAll(() => {
+  test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
+  ({ users } = seed("accesso", { roles: ["operatore", "responsabile", "amministratore"] }));
+});
+
 test("la pagina di accesso mostra lo stato del servizio; una password sbagliata ha un messaggio chiaro", async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 760 });
   await page.goto("/");
   await expect(page).toHaveURL(/\/accesso$/);
   await expect(page.getByText("Servizio attivo")).toBeVisible();
   await snap(page, "accesso");
-  await page.locator("input[name=username]").fill("operatore");
+  await page.locator("input[name=username]").fill(users.operatore.username);
   await page.locator("input[name=password]").fill("sbagliata-del-tutto");
   await page.getByRole("button", { name: "Accedi" }).click();
   await expect(page.getByTestId("errore-accesso")).toHaveText("Nome utente o password non corretti.");
@@ -23,8 +30,8 @@ test("la pagina di accesso mostra lo stato del servizio; una password sbagliata 
 for (const role of ["operatore", "responsabile", "amministratore"] as const) {
   test(`accesso come ${role}: il ricevimento come pagina iniziale e il menu del ruolo`, async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
-    await signIn(page, role);
-    await expect(page.getByTestId("utente-corrente")).toHaveText(credentials(role).username);
+    await signIn(page, users[role]);
+    await expect(page.getByTestId("utente-corrente")).toHaveText(users[role].username);
     const nav = page.locator(".mantine-AppShell-navbar");
     for (const label of NAV[role].visible) await expect(nav.getByRole("link", { name: label, exact: true })).toBeVisible();
     for (const label of NAV[role].hidden) await expect(nav.getByRole("link", { name: label, exact: true })).toHaveCount(0);
@@ -45,7 +52,7 @@ for (const role of ["operatore", "responsabile", "amministratore"] as const) {
 test("troppi tentativi falliti: il servizio fa attendere, e dice quanto", async ({ page }) => {
   await page.goto("/accesso");
   const attempt = async () => {
-    await page.locator("input[name=username]").fill("intruso");
+    await page.locator("input[name=username]").fill("accesso-intruso");
     await page.locator("input[name=password]").fill("tentativo-a-caso");
     await page.getByRole("button", { name: "Accedi" }).click();
     await expect(page.getByTestId("errore-accesso")).toBeVisible();

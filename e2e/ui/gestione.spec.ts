@@ -1,12 +1,55 @@
 import { expect, test } from "@playwright/test";
-import { newSession, snap } from "../support/app";
+import { newSession, snap, type User } from "../support/app";
+import { ean13, seed, seedStock, today } from "../support/seed";
+
+// The spec's own warehouses, articles, suppliers, client and orders; stock for the sale.
+let users: Record<"operatore" | "responsabile", User>;
+test.beforeAll(async () => {
+  test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
+  const labels = Array.from({ length: 5 }, (_, i) => ({ codice: `GEST-ETI-${i + 1}`, descrizione: `Articolo etichette ${i + 1}`, ean: ean13(`805999001${String(i + 1).padStart(3, "0")}`) }));
+  const data = {
+    magazzini: [
+      { codice: "GEST-M1", nome: "Gestione uno" },
+      { codice: "GEST-M2", nome: "Gestione due" },
+    ],
+    articoli: [
+      { codice: "GEST-DETERG-PAV-5L", descrizione: "Detergente pavimenti gestione 5 l" },
+      { codice: "GEST-NASTRO-AM-50", descrizione: "Nastro gestione 50 m" },
+      { codice: "GEST-IPOCLORITO-5L", descrizione: "Ipoclorito gestione 5 l", gestione_lotti: true },
+      { codice: "GEST-SGRASS-750", descrizione: "Sgrassatore gestione 750 ml" },
+      ...labels,
+    ],
+    fornitori: [
+      { codice: "GEST-CHIM", nome: "Chimica Gestione S.r.l." },
+      { codice: "GEST-FERR", nome: "Ferramenta Gestione S.r.l." },
+    ],
+    clienti: [{ codice: "GEST-C1", ragione_sociale: "Officina Gestione Ferraris S.r.l.", partita_iva: "05999100015" }],
+    ordini: [
+      {
+        numero: "GEST-OA-CHIM",
+        fornitore: "GEST-CHIM",
+        data: today(),
+        magazzino: "GEST-M2",
+        righe: [
+          { articolo: "GEST-DETERG-PAV-5L", quantita: 20, prezzo: "9.5" },
+          { articolo: "GEST-IPOCLORITO-5L", quantita: 10, prezzo: "4.2" },
+          { articolo: "GEST-SGRASS-750", quantita: 30, prezzo: "2.1" },
+        ],
+      },
+      { numero: "GEST-OA-ETI", fornitore: "GEST-FERR", data: today(), magazzino: "GEST-M1", righe: labels.map((l) => ({ articolo: l.codice, quantita: 5, prezzo: "1" })) },
+    ],
+  };
+  const { ids, key, users: u } = seed("gestione", { data, roles: ["operatore", "responsabile"] });
+  users = u;
+  await seedStock(key, ids.magazzini["GEST-M1"]!, [{ codice: "GEST-NASTRO-AM-50", quantita: 25 }]);
+});
 
 test("movimento manuale (carico) e elenco dei movimenti con filtri", async ({ browser }) => {
-  const { page, context } = await newSession(browser, "responsabile", 1280);
+  const { page, context } = await newSession(browser, users.responsabile, 1280);
   await page.goto("/movimenti/nuovo");
   await page.getByTestId("campo-magazzino").click();
-  await page.getByRole("option", { name: /BO-CENTRALE/ }).click();
-  await page.getByTestId("riga-0-articolo").fill("DETERG-PAV-5L");
+  await page.getByRole("option", { name: /GEST-M1/ }).click();
+  await page.getByTestId("riga-0-articolo").fill("GEST-DETERG-PAV-5L");
   await page.getByTestId("riga-0-quantita").fill("3,5");
   await snap(page, "movimento-nuovo");
   await page.getByTestId("registra-movimento").click();
@@ -16,26 +59,26 @@ test("movimento manuale (carico) e elenco dei movimenti con filtri", async ({ br
   await page.getByTestId("campo-origine").click();
   await page.getByRole("option", { name: "schermo", exact: true }).click();
   const rows = page.getByTestId("tabella-movimenti").locator("tbody tr");
-  await expect(rows.first()).toContainText("DETERG-PAV-5L");
+  await expect(rows.first()).toContainText("GEST-DETERG-PAV-5L");
   await expect(rows.first()).toContainText("3,5");
   await snap(page, "movimenti");
   await context.close();
 });
 
 test("documento di vendita: emissione con totali, poi nell'elenco", async ({ browser }) => {
-  const { page, context } = await newSession(browser, "responsabile", 1280);
+  const { page, context } = await newSession(browser, users.responsabile, 1280);
   await page.goto("/vendite/nuovo");
   // The picker asks the server as the operator types: part of the name in any case, or the VAT
   // number (which is not in the option's label, so only the server can match it).
-  await page.getByTestId("campo-cliente").fill("meccanica fer");
+  await page.getByTestId("campo-cliente").fill("gestione ferr");
   await expect(page.getByRole("option")).toHaveCount(1);
-  await page.getByTestId("campo-cliente").fill("04512980360");
+  await page.getByTestId("campo-cliente").fill("05999100015");
   await expect(page.getByRole("option")).toHaveCount(1);
-  await page.getByRole("option", { name: /Officina Meccanica Ferrari/ }).click();
-  await expect(page.getByTestId("campo-cliente")).toHaveValue(/Officina Meccanica Ferrari/);
+  await page.getByRole("option", { name: /Officina Gestione Ferraris/ }).click();
+  await expect(page.getByTestId("campo-cliente")).toHaveValue(/Officina Gestione Ferraris/);
   await page.getByTestId("campo-magazzino").click();
-  await page.getByRole("option", { name: /BO-CENTRALE/ }).click();
-  await page.getByTestId("riga-0-articolo").fill("NASTRO-AM-50");
+  await page.getByRole("option", { name: /GEST-M1/ }).click();
+  await page.getByTestId("riga-0-articolo").fill("GEST-NASTRO-AM-50");
   await page.getByTestId("riga-0-quantita").fill("2");
   await page.getByTestId("riga-0-prezzo").fill("3,50");
   await snap(page, "vendita-nuova");
@@ -52,18 +95,18 @@ test("documento di vendita: emissione con totali, poi nell'elenco", async ({ bro
 });
 
 test("ricevimento per fornitore: più righe dello stesso DDT in una volta", async ({ browser }) => {
-  const { page, context } = await newSession(browser, "operatore", 1280);
+  const { page, context } = await newSession(browser, users.operatore, 1280);
   await page.goto("/ricevimento/fornitore");
   await page.getByTestId("campo-fornitore").click();
-  await page.getByRole("option", { name: /Chim/ }).click();
-  await page.getByTestId("campo-ddt").fill("DDT-E2E-MULTI");
+  await page.getByRole("option", { name: /Chimica Gestione/ }).click();
+  await page.getByTestId("campo-ddt").fill("DDT-GEST-MULTI");
   await page.getByTestId("campo-magazzino").click();
-  await page.getByRole("option", { name: /VR-DEPOSITO/ }).click();
+  await page.getByRole("option", { name: /GEST-M2/ }).click();
   const rows = page.locator("[data-testid^=riga-]");
   await expect(rows).toHaveCount(3);
-  const deterg = rows.filter({ hasText: "DETERG-PAV-5L" });
+  const deterg = rows.filter({ hasText: "GEST-DETERG-PAV-5L" });
   await deterg.getByRole("textbox").first().fill("4");
-  const ipo = rows.filter({ hasText: "IPOCLORITO-5L" });
+  const ipo = rows.filter({ hasText: "GEST-IPOCLORITO-5L" });
   await ipo.getByRole("checkbox").check();
   await snap(page, "ricevimento-fornitore");
   await page.getByTestId("registra-selezionate").click();
@@ -76,10 +119,10 @@ test("ricevimento per fornitore: più righe dello stesso DDT in una volta", asyn
 });
 
 test("etichette di un ordine: codici a barre R<riga> ed EAN, pronte per la stampa", async ({ browser }) => {
-  const { page, context } = await newSession(browser, "operatore", 1280);
+  const { page, context } = await newSession(browser, users.operatore, 1280);
   await page.goto("/ordini");
   await snap(page, "ordini");
-  await page.getByTestId("etichette-OA-0001").click();
+  await page.getByTestId("etichette-GEST-OA-ETI").click();
   const labels = page.locator(".label");
   await expect(labels).toHaveCount(5);
   await expect(labels.first().locator("svg")).toHaveCount(2);

@@ -1,21 +1,54 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { newSession, snap } from "../support/app";
+import { newSession, snap, type User } from "../support/app";
+import { seed, seedStock } from "../support/seed";
+
+// The spec's own warehouses and articles, with the stock the counts below are compared with.
+let users: Record<"operatore" | "responsabile", User>;
+test.beforeAll(async () => {
+  test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
+  const data = {
+    magazzini: [
+      { codice: "INV-W1", nome: "Inventario uno" },
+      { codice: "INV-W2", nome: "Inventario due" },
+    ],
+    articoli: [
+      { codice: "INV-SGRASS-750", descrizione: "Sgrassatore inventario 750 ml" },
+      { codice: "INV-ALCOL-DEN-1L", descrizione: "Alcol denaturato inventario 1 l", gestione_lotti: true },
+      { codice: "INV-GUANTI-NITRILE-L", descrizione: "Guanti inventario taglia L" },
+      { codice: "INV-IPOCLORITO-5L", descrizione: "Ipoclorito inventario 5 l", gestione_lotti: true },
+      { codice: "INV-VITE-TE-M6X40", descrizione: "Vite inventario M6x40" },
+      { codice: "INV-NASTRO-AM-50", descrizione: "Nastro inventario 50 m" },
+    ],
+  };
+  const { ids, key, users: u } = seed("inventario", { data, roles: ["operatore", "responsabile"] });
+  users = u;
+  await seedStock(key, ids.magazzini["INV-W2"]!, [
+    { codice: "INV-SGRASS-750", quantita: 48 },
+    { codice: "INV-GUANTI-NITRILE-L", quantita: 10 },
+    { codice: "INV-ALCOL-DEN-1L", quantita: 30, lotto: "AD-2609" },
+    { codice: "INV-IPOCLORITO-5L", quantita: 20, lotto: "IP-2611" },
+  ]);
+  await seedStock(key, ids.magazzini["INV-W1"]!, [
+    { codice: "INV-VITE-TE-M6X40", quantita: 12 },
+    { codice: "INV-NASTRO-AM-50", quantita: 25 },
+  ]);
+});
 
 const CSV = [
   "codice;contato;lotto",
-  "SGRASS-750;50",
-  "ALCOL-DEN-1L;30;AD-2609",
-  "GUANTI-NITRILE-L;0",
+  "INV-SGRASS-750;50",
+  "INV-ALCOL-DEN-1L;30;AD-2609",
+  "INV-GUANTI-NITRILE-L;0",
   "NON-ESISTE;3",
   "XYZ;abc",
-  "IPOCLORITO-5L;5",
+  "INV-IPOCLORITO-5L;5",
 ].join("\n");
 
 async function upload(page: Page) {
   await page.goto("/inventario");
   await page.getByTestId("campo-magazzino").click();
-  await page.getByRole("option", { name: /VR-DEPOSITO/ }).click();
+  await page.getByRole("option", { name: /INV-W2/ }).click();
   await page.getByTestId("campo-file").click();
   const chooser = page.waitForEvent("filechooser");
   await page.getByTestId("campo-file").click();
@@ -25,7 +58,7 @@ async function upload(page: Page) {
 }
 
 test("un operatore conta e vede l'anteprima, ma non conferma", async ({ browser }) => {
-  const { page, context } = await newSession(browser, "operatore");
+  const { page, context } = await newSession(browser, users.operatore);
   await upload(page);
   await expect(page.getByTestId("risultato")).toContainText("Anteprima");
   await expect(page.getByTestId("conferma")).toHaveCount(0);
@@ -34,7 +67,7 @@ test("un operatore conta e vede l'anteprima, ma non conferma", async ({ browser 
 });
 
 test("CSV caricato: errori di lettura con il numero di riga, anteprima con rifiuti e differenze grandi, conferma, esito scaricabile", async ({ browser }) => {
-  const { page, context } = await newSession(browser, "responsabile", 1280);
+  const { page, context } = await newSession(browser, users.responsabile, 1280);
   await upload(page);
   await expect(page.getByTestId("errori-lettura")).toContainText("Riga 6: quantità 'abc' non è un numero");
   const table = page.getByTestId("tabella-allineamento");
@@ -67,12 +100,12 @@ test("CSV caricato: errori di lettura con il numero di riga, anteprima con rifiu
 });
 
 test("incollare i conteggi; un file grande mostra l'avanzamento", async ({ browser }) => {
-  const { page, context } = await newSession(browser, "responsabile", 1280);
+  const { page, context } = await newSession(browser, users.responsabile, 1280);
   await page.goto("/inventario");
   await page.getByTestId("campo-magazzino").click();
-  await page.getByRole("option", { name: /BO-CENTRALE/ }).click();
+  await page.getByRole("option", { name: /INV-W1/ }).click();
   await page.getByText("Incolla", { exact: true }).click();
-  await page.getByTestId("campo-testo").fill("VITE-TE-M6X40,500\nNASTRO-AM-50,\"23,5\"\nSCONOSCIUTO,1");
+  await page.getByTestId("campo-testo").fill("INV-VITE-TE-M6X40,500\nINV-NASTRO-AM-50,\"23,5\"\nSCONOSCIUTO,1");
   await page.getByTestId("anteprima").click();
   await expect(page.getByTestId("risultato")).toContainText("rifiutate: 1");
   await expect(page.getByTestId("tabella-allineamento")).toContainText("23,5");
@@ -80,7 +113,7 @@ test("incollare i conteggi; un file grande mostra l'avanzamento", async ({ brows
 
   // The largest file allowed: 10,000 rows, one call, with the progress shown while it runs.
   await page.getByText("Carica file", { exact: true }).click();
-  const big = ["codice;contato", ...Array.from({ length: 9_999 }, (_, i) => `ART-${i};${i % 5}`), "SGRASS-750;1,5"].join("\n");
+  const big = ["codice;contato", ...Array.from({ length: 9_999 }, (_, i) => `ART-${i};${i % 5}`), "INV-SGRASS-750;1,5"].join("\n");
   const chooser = page.waitForEvent("filechooser");
   await page.getByTestId("campo-file").click();
   await (await chooser).setFiles({ name: "grande.csv", mimeType: "text/csv", buffer: Buffer.from(big, "utf8") });

@@ -1,9 +1,16 @@
 import { expect, test } from "@playwright/test";
-import { signIn, snap } from "../support/app";
+import { signIn, snap, type User } from "../support/app";
+import { seed } from "../support/seed";
+
+let operator: User;
+test.beforeAll(() => {
+  test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
+  operator = seed("permessi", { roles: ["operatore"] }).users.operatore;
+});
 
 test("un operatore non raggiunge le pagine né le procedure dell'amministratore o del responsabile", async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 760 });
-  await signIn(page, "operatore");
+  await signIn(page, operator);
 
   for (const path of ["/utenti", "/chiavi-api", "/disponibilita", "/movimenti", "/vendite/nuovo"]) {
     await page.goto(path);

@@ -1,25 +1,68 @@
 import { expect, test, type Page } from "@playwright/test";
-import { newSession, scan, snap, stockShown } from "../support/app";
+import { newSession, scan, snap, stockShown, type User } from "../support/app";
+import { ean13, seed, seedStock, today } from "../support/seed";
+
+// The spec's own warehouse, supplier, articles (EANs of its own) and open orders; some stock to watch grow.
+const EAN = {
+  TASS: ean13("805999002001"),
+  SILIC: ean13("805999002002"),
+  VITE: ean13("805999002003"),
+  SPAGHETTI: ean13("805999002004"),
+  ALCOL: ean13("805999002005"),
+};
+let users: Record<"operatore" | "responsabile", User>;
+test.beforeAll(async () => {
+  test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
+  const data = {
+    magazzini: [{ codice: "RIC-M1", nome: "Ricevimento uno" }],
+    fornitori: [{ codice: "RIC-FERR", nome: "Ferramenta Ricevimento S.r.l." }],
+    articoli: [
+      { codice: "RIC-TASS-NYL-8", descrizione: "Tassello ricevimento 8 mm", ean: EAN.TASS },
+      { codice: "RIC-SILIC-TRASP-280", descrizione: "Silicone ricevimento 280 ml", ean: EAN.SILIC },
+      { codice: "RIC-VITE-TE-M6X40", descrizione: "Vite ricevimento M6x40", ean: EAN.VITE },
+      { codice: "RIC-SPAGHETTI-500", descrizione: "Spaghetti ricevimento 500 g", ean: EAN.SPAGHETTI, gestione_lotti: true },
+      { codice: "RIC-ALCOL-DEN-1L", descrizione: "Alcol ricevimento 1 l", ean: EAN.ALCOL, gestione_lotti: true },
+    ],
+    ordini: [
+      {
+        numero: "RIC-OA-1",
+        fornitore: "RIC-FERR",
+        data: today(),
+        magazzino: "RIC-M1",
+        righe: [
+          { articolo: "RIC-TASS-NYL-8", quantita: 15, prezzo: "3.8" },
+          { articolo: "RIC-SILIC-TRASP-280", quantita: 24, prezzo: "3.1" },
+          { articolo: "RIC-VITE-TE-M6X40", quantita: 20, prezzo: "4.65" },
+        ],
+      },
+      { numero: "RIC-OA-2", fornitore: "RIC-FERR", data: today(), magazzino: "RIC-M1", righe: [{ articolo: "RIC-SPAGHETTI-500", quantita: 200, prezzo: "0.8" }] },
+      { numero: "RIC-OA-3", fornitore: "RIC-FERR", data: today(), magazzino: "RIC-M1", righe: [{ articolo: "RIC-ALCOL-DEN-1L", quantita: 40, prezzo: "2.2" }] },
+    ],
+  };
+  const { ids, key, users: u } = seed("ricevimento", { data, roles: ["operatore", "responsabile"] });
+  users = u;
+  await seedStock(key, ids.magazzini["RIC-M1"]!, [{ codice: "RIC-TASS-NYL-8", quantita: 20 }]);
+});
 
 async function prepare(page: Page, ddt: string) {
   await page.getByTestId("campo-ddt").fill(ddt);
   await page.getByTestId("campo-magazzino").click();
-  await page.getByRole("option", { name: /BO-CENTRALE/ }).click();
+  await page.getByRole("option", { name: /RIC-M1/ }).click();
   await expect(page.getByTestId("campo-scansione")).toBeFocused();
 }
 
 test("EAN letto con Invio: riga attesa, registrazione, la giacenza cresce; annullamento, la giacenza cala", async ({ browser }) => {
-  const manager = await newSession(browser, "responsabile", 1280);
-  const before = await stockShown(manager.page, "TASS-NYL-8");
+  const manager = await newSession(browser, users.responsabile, 1280);
+  const before = await stockShown(manager.page, "RIC-TASS-NYL-8");
 
-  const { page } = await newSession(browser, "operatore");
-  await prepare(page, "DDT-E2E-1");
+  const { page } = await newSession(browser, users.operatore);
+  await prepare(page, "DDT-RIC-1");
   await snap(page, "ricevimento-vuoto");
 
   // Scan to row, measured from Enter to the row on screen, five times.
   const times: number[] = [];
   for (let i = 0; i < 5; i++) {
-    await page.keyboard.type("8056789000023", { delay: 5 });
+    await page.keyboard.type(EAN.TASS, { delay: 5 });
     const t0 = Date.now();
     await page.keyboard.press("Enter");
     await expect(page.getByTestId("riga-attesa")).toBeVisible();
@@ -34,9 +77,9 @@ test("EAN letto con Invio: riga attesa, registrazione, la giacenza cresce; annul
   console.log(`[misura] lettura → riga mostrata (ms, 5 letture): ${times.join(", ")}; mediana ${sorted[2]}; ultima misurata nella pagina ${inPage} ms`);
 
   const row = page.getByTestId("riga-attesa");
-  await expect(row.getByTestId("articolo-codice")).toHaveText("TASS-NYL-8");
+  await expect(row.getByTestId("articolo-codice")).toHaveText("RIC-TASS-NYL-8");
   await expect(row).toContainText("Ferramenta");
-  await expect(row).toContainText("OA-0001");
+  await expect(row).toContainText("RIC-OA-1");
   await expect(row.getByTestId("ordinata")).toHaveText("15");
   await expect(row.getByTestId("residua")).toHaveText("15");
   // The quantity comes prefilled with the remaining quantity; the scan field keeps the focus.
@@ -47,47 +90,47 @@ test("EAN letto con Invio: riga attesa, registrazione, la giacenza cresce; annul
   await page.getByTestId("campo-quantita").fill("5");
   await page.getByTestId("campo-quantita").press("Enter");
   await expect(page.getByTestId("esito")).toHaveAttribute("data-esito", "ok");
-  await expect(page.getByTestId("esito")).toContainText("Registrato: 5 × TASS-NYL-8");
+  await expect(page.getByTestId("esito")).toContainText("Registrato: 5 × RIC-TASS-NYL-8");
   await expect(page.getByTestId("esito")).toContainText("Residuo sulla riga R");
   await expect(page.getByTestId("esito")).toContainText(": 10");
   await snap(page, "ricevimento-registrato");
 
-  expect(await stockShown(manager.page, "TASS-NYL-8")).toBe(before + 5);
+  expect(await stockShown(manager.page, "RIC-TASS-NYL-8")).toBe(before + 5);
 
   await page.getByRole("button", { name: "Annulla" }).first().click();
-  await expect(page.getByRole("dialog")).toContainText("Annullare l'arrivo di 5 × TASS-NYL-8");
+  await expect(page.getByRole("dialog")).toContainText("Annullare l'arrivo di 5 × RIC-TASS-NYL-8");
   await snap(page, "ricevimento-conferma-annullamento");
   await page.getByTestId("conferma-annulla").click();
-  await expect(page.getByTestId("esito")).toContainText("Arrivo annullato: 5 × TASS-NYL-8");
+  await expect(page.getByTestId("esito")).toContainText("Arrivo annullato: 5 × RIC-TASS-NYL-8");
   await expect(page.getByTestId("arrivi-sessione")).toContainText("Annullato");
   await snap(page, "ricevimento-annullato");
 
-  expect(await stockShown(manager.page, "TASS-NYL-8")).toBe(before);
+  expect(await stockShown(manager.page, "RIC-TASS-NYL-8")).toBe(before);
   await manager.context.close();
 });
 
 test("una lettura GS1 compila lotto e scadenza", async ({ browser }) => {
-  const { page, context } = await newSession(browser, "operatore");
-  await prepare(page, "DDT-E2E-2");
-  await scan(page, "(01)08056789000061(10)P2612-01(17)271130");
+  const { page, context } = await newSession(browser, users.operatore);
+  await prepare(page, "DDT-RIC-2");
+  await scan(page, `(01)0${EAN.SPAGHETTI}(10)P2612-01(17)271130`);
   const row = page.getByTestId("riga-attesa");
-  await expect(row.getByTestId("articolo-codice")).toHaveText("SPAGHETTI-500");
+  await expect(row.getByTestId("articolo-codice")).toHaveText("RIC-SPAGHETTI-500");
   await expect(page.getByTestId("campo-lotto")).toHaveValue("P2612-01");
   await expect(page.getByTestId("campo-scadenza")).toHaveValue("2027-11-30");
   await expect(page.getByTestId("campo-quantita")).toHaveValue("200");
   await snap(page, "ricevimento-gs1");
   await page.getByTestId("campo-quantita").fill("20");
   await page.getByTestId("registra").click();
-  await expect(page.getByTestId("esito")).toContainText("Registrato: 20 × SPAGHETTI-500");
+  await expect(page.getByTestId("esito")).toContainText("Registrato: 20 × RIC-SPAGHETTI-500");
   await expect(page.getByTestId("arrivi-sessione")).toContainText("lotto P2612-01");
   await context.close();
 });
 
 test("una quantità oltre l'ordinato è rifiutata con il suo messaggio, grande", async ({ browser }) => {
-  const { page, context } = await newSession(browser, "operatore");
-  await prepare(page, "DDT-E2E-3");
-  await scan(page, "8056789000030");
-  await expect(page.getByTestId("riga-attesa").getByTestId("articolo-codice")).toHaveText("SILIC-TRASP-280");
+  const { page, context } = await newSession(browser, users.operatore);
+  await prepare(page, "DDT-RIC-3");
+  await scan(page, EAN.SILIC);
+  await expect(page.getByTestId("riga-attesa").getByTestId("articolo-codice")).toHaveText("RIC-SILIC-TRASP-280");
   await page.getByTestId("campo-quantita").fill("999");
   await page.getByTestId("campo-quantita").press("Enter");
   const esito = page.getByTestId("esito");
@@ -106,29 +149,29 @@ test("una quantità oltre l'ordinato è rifiutata con il suo messaggio, grande",
 });
 
 test("un doppio Invio registra una volta sola", async ({ browser }) => {
-  const { page, context } = await newSession(browser, "operatore");
-  await prepare(page, "DDT-E2E-4");
-  await scan(page, "8056789000016");
+  const { page, context } = await newSession(browser, users.operatore);
+  await prepare(page, "DDT-RIC-4");
+  await scan(page, EAN.VITE);
   const row = page.getByTestId("riga-attesa");
-  await expect(row.getByTestId("articolo-codice")).toHaveText("VITE-TE-M6X40");
+  await expect(row.getByTestId("articolo-codice")).toHaveText("RIC-VITE-TE-M6X40");
   const arrivedBefore = Number(await row.getByTestId("arrivata").innerText());
   await page.getByTestId("campo-quantita").fill("2");
   await page.getByTestId("campo-quantita").press("Enter");
   await page.keyboard.press("Enter");
-  await expect(page.getByTestId("esito")).toContainText("Registrato: 2 × VITE-TE-M6X40");
+  await expect(page.getByTestId("esito")).toContainText("Registrato: 2 × RIC-VITE-TE-M6X40");
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("arrivi-sessione").locator("tbody tr")).toHaveCount(1);
-  await scan(page, "8056789000016");
+  await scan(page, EAN.VITE);
   await expect(row.getByTestId("arrivata")).toHaveText(String(arrivedBefore + 2));
   await context.close();
 });
 
 test("risposta persa dopo la registrazione: esito incerto, premere di nuovo non registra due volte", async ({ browser }) => {
-  const { page, context } = await newSession(browser, "operatore");
-  await prepare(page, "DDT-E2E-5");
-  await scan(page, "8056789000016");
+  const { page, context } = await newSession(browser, users.operatore);
+  await prepare(page, "DDT-RIC-5");
+  await scan(page, EAN.VITE);
   const row = page.getByTestId("riga-attesa");
-  await expect(row.getByTestId("articolo-codice")).toHaveText("VITE-TE-M6X40");
+  await expect(row.getByTestId("articolo-codice")).toHaveText("RIC-VITE-TE-M6X40");
   const arrivedBefore = Number(await row.getByTestId("arrivata").innerText());
   // The first registration reaches the service and is written; its answer is lost on the way back.
   const sent: (string | null)[] = [];
@@ -151,17 +194,17 @@ test("risposta persa dopo la registrazione: esito incerto, premere di nuovo non 
   await page.getByTestId("registra").click();
   expect(await (await again).headerValue("idempotency-key")).toBe(sent[0]);
   await expect(esito).toHaveAttribute("data-esito", "ok");
-  await expect(esito).toContainText("Registrato: 1 × VITE-TE-M6X40");
+  await expect(esito).toContainText("Registrato: 1 × RIC-VITE-TE-M6X40");
   await expect(page.getByTestId("arrivi-sessione").locator("tbody tr")).toHaveCount(1);
-  await scan(page, "8056789000016");
+  await scan(page, EAN.VITE);
   await expect(row.getByTestId("arrivata")).toHaveText(String(arrivedBefore + 1));
   await context.close();
 });
 
 test("l'etichetta R<riga> stampata sull'ordine porta alla sua riga", async ({ browser }) => {
-  const { page, context } = await newSession(browser, "operatore", 1280);
+  const { page, context } = await newSession(browser, users.operatore, 1280);
   await page.goto("/ordini");
-  await page.getByTestId("etichette-OA-0003").click();
+  await page.getByTestId("etichette-RIC-OA-3").click();
   const first = page.locator("[data-testid^=etichetta-R]").first();
   await expect(first).toBeVisible();
   const label = (await first.getAttribute("data-testid"))!.replace("etichetta-", "");
@@ -169,6 +212,6 @@ test("l'etichetta R<riga> stampata sull'ordine porta alla sua riga", async ({ br
   await expect(page.getByTestId("campo-scansione")).toBeFocused();
   await scan(page, label);
   await expect(page.getByTestId("riga-attesa")).toContainText(label);
-  await expect(page.getByTestId("riga-attesa").getByTestId("articolo-codice")).toHaveText("ALCOL-DEN-1L");
+  await expect(page.getByTestId("riga-attesa").getByTestId("articolo-codice")).toHaveText("RIC-ALCOL-DEN-1L");
   await context.close();
 });

@@ -2,21 +2,21 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { DomainError } from "../server/lib/errors";
 import { authenticateApiKey } from "../server/modules/auth/api-keys.service";
-import { createTestDb, type TestDb } from "../server/testing/db";
+import type { TestDb } from "../server/testing/db";
 import { countRows } from "../server/testing/fixtures";
+import { test } from "../server/testing/test";
 
 let t: TestDb;
 let dir: string;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "banchina-cli-"));
 });
 afterAll(async () => {
-  await t?.drop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

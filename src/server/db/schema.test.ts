@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import pg from "pg";
 import { inject } from "vitest";
 import { withDatabase } from "./embedded";
 import { migrate, listMigrations } from "./migrate";
-import { createTestDb, type TestDb } from "../testing/db";
+import type { TestDb } from "../testing/db";
+import { test } from "../testing/test";
 
 /**
  * schema.prisma and the SQL migrations must describe the same database: the migrated template is
@@ -80,8 +81,8 @@ let indexes: Set<string>;
 let foreignKeys: Set<string>;
 let tables: Set<string>;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   const q = (sql: string) => t.pool.query(sql).then((r) => r.rows);
   tables = new Set((await q(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`)).map((r) => r.tablename));
   columns = new Map(
@@ -122,7 +123,6 @@ beforeAll(async () => {
     ).map((r) => `${r.t}(${r.cols}) -> ${r.rt}(${r.rcols}) on delete ${r.del}`),
   );
 });
-afterAll(async () => t?.drop());
 
 describe("schema.prisma and the migrations agree", () => {
   test("the same tables, nothing more", () => {

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect } from "vitest";
 import { toDomainError } from "../http/errors";
 import { DomainError } from "../lib/errors";
-import { createTestDb, type TestDb } from "../testing/db";
+import type { TestDb } from "../testing/db";
+import { test } from "../testing/test";
 import { inTransaction } from "./transaction";
 
 /**
@@ -12,8 +13,8 @@ import { inTransaction } from "./transaction";
 
 let t: TestDb;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   await t.pool.query(`
     CREATE TABLE prova_commit (id int PRIMARY KEY);
     CREATE FUNCTION prova_termina_me() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -21,7 +22,6 @@ beforeAll(async () => {
     CREATE CONSTRAINT TRIGGER prova_al_commit AFTER INSERT ON prova_commit
       DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION prova_termina_me();`);
 });
-afterAll(async () => t?.drop());
 
 const rows = async () => Number((await t.pool.query("SELECT count(*) FROM prova_commit")).rows[0].count);
 

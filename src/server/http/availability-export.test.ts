@@ -1,25 +1,24 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createTestDb, type TestDb } from "../testing/db";
-import { rest, seedKey, seedSession, seedWarehouse } from "../testing/fixtures";
+import { describe, expect } from "vitest";
+import type { TestDb } from "../testing/db";
+import { rest, seedSession, seedWarehouse } from "../testing/fixtures";
+import { test } from "../testing/test";
 import { exportAvailabilityCsv } from "./availability-export";
 
 let t: TestDb;
 let manager: string;
 let operator: string;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db, key }) => {
+  t = db;
   await seedWarehouse(t.prisma, "M1");
   await seedWarehouse(t.prisma, "M2");
   await t.pool.query(`INSERT INTO articoli (codice, descrizione) SELECT 'ART-' || lpad(g::text, 4, '0'), 'Articolo ' || g FROM generate_series(1, 1200) g`);
   await t.pool.query(`INSERT INTO articoli (codice, descrizione) VALUES ('VITE', 'Vite; "speciale"')`);
-  const key = (await seedKey(t.prisma)).chiave;
   const m1 = (await t.pool.query("SELECT id FROM magazzini WHERE codice = 'M1'")).rows[0].id;
   await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: m1, righe: [{ codice: "VITE", quantita: 12.5 }, { codice: "ART-0007", quantita: 3 }] } });
   manager = (await seedSession(t.prisma, "capo", "responsabile")).cookie;
   operator = (await seedSession(t.prisma, "banco", "operatore")).cookie;
 });
-afterAll(async () => t?.drop());
 
 const get = (query = "", cookie?: string) =>
   exportAvailabilityCsv(new Request(`http://localhost/api/esportazioni/disponibilita${query}`, { headers: cookie ? { cookie } : {} }));

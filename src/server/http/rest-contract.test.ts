@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, vi } from "vitest";
 import { createPrisma, getDb, setDb } from "../db/client";
 import { revokeApiKey } from "../modules/auth/api-keys.service";
-import { createTestDb, type TestDb } from "../testing/db";
+import type { TestDb } from "../testing/db";
 import { countRows, rest, seedArticle, seedKey, seedWarehouse } from "../testing/fixtures";
+import { test } from "../testing/test";
 import { handleRestRequest } from "./rest-handler";
 
 /** API.md sections 1–3: the transport rules and every whole-request error code they can produce. */
@@ -11,14 +12,13 @@ let t: TestDb;
 let writer: string;
 let reader: string;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   await seedWarehouse(t.prisma);
   await seedArticle(t.prisma, "A1");
   writer = (await seedKey(t.prisma, ["scrittura"])).chiave;
   reader = (await seedKey(t.prisma, ["lettura"])).chiave;
 });
-afterAll(async () => t?.drop());
 
 const load = { natura: "carico", magazzino: 1, righe: [{ codice: "A1", quantita: 1 }] };
 

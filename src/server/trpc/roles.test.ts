@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { DomainError } from "../lib/errors";
 import type { Actor, Role } from "../modules/auth/actor";
-import { createTestDb, type TestDb } from "../testing/db";
+import type { TestDb } from "../testing/db";
 import { caller, seedArticle, seedOrder, seedSupplier, seedWarehouse } from "../testing/fixtures";
+import { test } from "../testing/test";
 import { appRouter } from "./router";
 
 /**
@@ -16,8 +17,8 @@ const users = {} as Record<Role, Actor & { kind: "utente" }>;
 let m1: number;
 let riga: number;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   for (const ruolo of ["operatore", "responsabile", "amministratore"] as const) {
     const u = await t.prisma.utente.create({ data: { username: `u-${ruolo}`, password_hash: "-", ruolo } });
     users[ruolo] = { kind: "utente", id: u.id, username: u.username, ruolo };
@@ -27,7 +28,6 @@ beforeAll(async () => {
   const f = await seedSupplier(t.prisma, "F1");
   riga = (await seedOrder(t.prisma, { numero: "O-1", fornitore: f.id, magazzino: m1, data: "2026-11-01", righe: [{ articolo: art.id, quantita: "100", prezzo: "1" }] })).righe[0]!;
 });
-afterAll(async () => t?.drop());
 
 type Call = (c: ReturnType<typeof caller>) => Promise<unknown>;
 

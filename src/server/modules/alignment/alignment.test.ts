@@ -1,26 +1,26 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createTestDb, type TestDb } from "../../testing/db";
-import { countRows, rest, seedArticle, seedKey, seedWarehouse, stockOf } from "../../testing/fixtures";
+import { describe, expect } from "vitest";
+import type { TestDb } from "../../testing/db";
+import { countRows, rest, seedArticle, seedWarehouse, stockOf } from "../../testing/fixtures";
+import { test } from "../../testing/test";
 
 let t: TestDb;
 let key: string;
 let m1: number;
 const a: Record<string, number> = {};
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db, apiKey }) => {
+  t = db;
   m1 = (await seedWarehouse(t.prisma, "M1")).id;
   await seedWarehouse(t.prisma, "M2");
   for (const c of ["A", "B", "C", "D", "E"]) a[c] = (await seedArticle(t.prisma, c)).id;
   a.LOT = (await seedArticle(t.prisma, "LOT", { lotti: true })).id;
   const tpl = await seedArticle(t.prisma, "TPL", { haVarianti: true });
   a.TPL_S = (await seedArticle(t.prisma, "TPL-S", { modelloId: tpl.id })).id;
-  key = (await seedKey(t.prisma)).chiave;
+  key = apiKey.chiave;
   await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: m1, righe: [
     { codice: "A", quantita: 10 }, { codice: "B", quantita: 5 }, { codice: "LOT", quantita: 8, lotto: "L1" },
   ] } });
 });
-afterAll(async () => t?.drop());
 
 const align = (body: unknown, headers: Record<string, string> = {}) => rest("POST", "/giacenze/allinea", { key, body, headers });
 

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createTestDb, type TestDb } from "../../testing/db";
+import { beforeAll, describe, expect } from "vitest";
+import type { TestDb } from "../../testing/db";
 import { countRows, rest, seedArticle, seedKey, seedOrder, seedSupplier, seedWarehouse, stockOf } from "../../testing/fixtures";
+import { test } from "../../testing/test";
 import { waitsWithoutHolding } from "../../testing/locks";
 
 let t: TestDb;
@@ -11,8 +12,8 @@ let m2: number;
 const a: Record<string, number> = {};
 const f: Record<string, number> = {};
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db, apiKey }) => {
+  t = db;
   m1 = (await seedWarehouse(t.prisma, "M1")).id;
   m2 = (await seedWarehouse(t.prisma, "M2")).id;
   a.VITE = (await seedArticle(t.prisma, "VITE", { ean: "8001234567897" })).id;
@@ -23,10 +24,9 @@ beforeAll(async () => {
   a.SOLO = (await seedArticle(t.prisma, "SOLO", { ean: "8000000000057" })).id;
   f.A = (await seedSupplier(t.prisma, "FA")).id;
   f.B = (await seedSupplier(t.prisma, "FB")).id;
-  key = (await seedKey(t.prisma)).chiave;
+  key = apiKey.chiave;
   reader = (await seedKey(t.prisma, ["lettura"])).chiave;
 });
-afterAll(async () => t?.drop());
 
 const search = (body: unknown, k = key) => rest("POST", "/arrivi/cerca", { key: k, body });
 const arrive = (body: unknown, headers: Record<string, string> = {}) => rest("POST", "/arrivi", { key, body, headers });

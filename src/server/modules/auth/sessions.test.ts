@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { DomainError } from "../../lib/errors";
-import { createTestDb, type TestDb } from "../../testing/db";
+import type { TestDb } from "../../testing/db";
+import { test } from "../../testing/test";
 import { handleTrpcRequest } from "../../trpc/ui-handler";
 import { createUser } from "../users/users.service";
 import { hashSessionToken, readCookie, resolveSession, signIn, SIGN_IN_LIMITS } from "./sessions.service";
@@ -10,12 +11,11 @@ import { hashSessionToken, readCookie, resolveSession, signIn, SIGN_IN_LIMITS } 
 let t: TestDb;
 const PASSWORD = "password-di-prova";
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   await createUser(t.prisma, { username: "mario", password: PASSWORD, ruolo: "operatore" });
   await createUser(t.prisma, { username: "lucia", password: PASSWORD, ruolo: "responsabile" });
 });
-afterAll(async () => t?.drop());
 
 let addressSeq = 0;
 /** Every test its own client address, so the per-address bucket of one never slows another. */

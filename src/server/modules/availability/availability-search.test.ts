@@ -1,20 +1,20 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { createTestDb, type TestDb } from "../../testing/db";
+import { expect } from "vitest";
+import type { TestDb } from "../../testing/db";
 import { rest, seedArticle, seedKey, seedWarehouse } from "../../testing/fixtures";
+import { test } from "../../testing/test";
 
 /** `cerca` on GET /disponibilita: the operator screens' text search, documented for REST clients too. */
 
 let t: TestDb;
 let key: string;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   await seedWarehouse(t.prisma, "M1");
   for (const c of ["VITE-M6", "VITE-M8", "DADO-M6", "TASSELLO", "SCONTO_100%"]) await seedArticle(t.prisma, c);
   await t.pool.query("UPDATE articoli SET descrizione = 'Tassello per vite' WHERE codice = 'TASSELLO'");
   key = (await seedKey(t.prisma, ["lettura"])).chiave;
 });
-afterAll(async () => t?.drop());
 
 const codes = async (query: string) => {
   const r = await rest("GET", `/disponibilita?${query}`, { key });

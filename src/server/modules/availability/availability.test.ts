@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createTestDb, type TestDb } from "../../testing/db";
+import { describe, expect } from "vitest";
+import type { TestDb } from "../../testing/db";
 import { rest, seedArticle, seedKey, seedOrder, seedSupplier, seedWarehouse } from "../../testing/fixtures";
+import { test } from "../../testing/test";
 
 let t: TestDb;
 let key: string;
@@ -10,8 +11,8 @@ let m2: number;
 let fornitore: number;
 const a: Record<string, number> = {};
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db, apiKey }) => {
+  t = db;
   m1 = (await seedWarehouse(t.prisma, "M1")).id;
   m2 = (await seedWarehouse(t.prisma, "M2")).id;
   a.VITE = (await seedArticle(t.prisma, "VITE")).id;
@@ -21,10 +22,9 @@ beforeAll(async () => {
   a.FERMO = (await seedArticle(t.prisma, "FERMO")).id;
   a.STORICO = (await seedArticle(t.prisma, "STORICO")).id;
   fornitore = (await seedSupplier(t.prisma, "F1")).id;
-  key = (await seedKey(t.prisma)).chiave;
+  key = apiKey.chiave;
   reader = (await seedKey(t.prisma, ["lettura"])).chiave;
 });
-afterAll(async () => t?.drop());
 
 const get = (query = "", k = reader) => rest("GET", `/disponibilita${query}`, { key: k });
 const move = (body: unknown) => rest("POST", "/movimenti", { key, body });

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { inTransaction } from "../../db/transaction";
 import { businessDate } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
 import { gtinCheckDigit } from "../../lib/gtin";
-import { createTestDb, type TestDb } from "../../testing/db";
-import { seedKey } from "../../testing/fixtures";
+import type { TestDb } from "../../testing/db";
+import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
 import { writeMovements } from "../movements/movements.service";
 import { importMasterData, validateImport } from "./import.service";
@@ -19,12 +19,10 @@ const ean = (n: number) => {
   return `${body}${gtinCheckDigit(body)}`;
 };
 
-beforeAll(async () => {
-  t = await createTestDb();
-  const k = await seedKey(t.prisma);
-  actor = { kind: "chiave", id: k.id, nome: k.nome, permessi: k.permessi };
+test.beforeAll(async ({ db, actor: keyActor }) => {
+  t = db;
+  actor = keyActor;
 });
-afterAll(async () => t?.drop());
 
 const run = (data: unknown) => importMasterData(t.prisma, data, { timeZone: TZ });
 

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createTestDb, type TestDb } from "../../testing/db";
+import { describe, expect } from "vitest";
+import type { TestDb } from "../../testing/db";
+import { test } from "../../testing/test";
 import { searchClients } from "./clients.service";
 
 let t: TestDb;
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   // More clients than one page of GET /clienti (100): the picker must reach every one.
   await t.prisma.cliente.createMany({
     data: Array.from({ length: 150 }, (_, i) => ({
@@ -15,7 +16,6 @@ beforeAll(async () => {
     })),
   });
 });
-afterAll(async () => t?.drop());
 
 describe("client picker search", () => {
   test("finds a client beyond the first hundred by part of its name, whatever the case", async () => {

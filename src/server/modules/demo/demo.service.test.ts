@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { businessDate } from "../../lib/dates";
-import { createTestDb, type TestDb } from "../../testing/db";
+import type { TestDb } from "../../testing/db";
+import { test } from "../../testing/test";
 import { authenticateApiKey } from "../auth/api-keys.service";
 import { signIn } from "../auth/sessions.service";
 import { verifyLedger } from "../ledger/verify.service";
@@ -15,12 +16,11 @@ const TZ = "Europe/Rome";
 let t: TestDb;
 let dataDir: string;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "banchina-demo-"));
 });
 afterAll(async () => {
-  await t?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

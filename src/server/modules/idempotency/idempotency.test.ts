@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { createTestDb, type TestDb } from "../../testing/db";
+import { describe, expect, vi } from "vitest";
+import type { TestDb } from "../../testing/db";
 import { countRows, rest, seedArticle, seedKey, seedWarehouse, stockOf } from "../../testing/fixtures";
+import { test } from "../../testing/test";
 import { idempotencyLockKey, purgeExpiredIdempotency } from "./idempotency.service";
 
 let t: TestDb;
@@ -10,16 +11,14 @@ let other: string;
 let articolo: number;
 let magazzino: number;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db, apiKey }) => {
+  t = db;
   magazzino = (await seedWarehouse(t.prisma)).id;
   articolo = (await seedArticle(t.prisma, "A1")).id;
-  const k = await seedKey(t.prisma);
-  key = k.chiave;
-  keyId = k.id;
+  key = apiKey.chiave;
+  keyId = apiKey.id;
   other = (await seedKey(t.prisma)).chiave;
 });
-afterAll(async () => t?.drop());
 
 const body = (q = 1) => ({ natura: "carico", magazzino: 1, righe: [{ codice: "A1", quantita: q }] });
 const post = (k: string, idem: string, b: unknown, apiKey = key) =>

@@ -1,7 +1,8 @@
 import type pg from "pg";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createTestDb, type TestDb } from "../../testing/db";
-import { rest, seedArticle, seedKey, seedWarehouse } from "../../testing/fixtures";
+import { describe, expect } from "vitest";
+import type { TestDb } from "../../testing/db";
+import { rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
+import { test } from "../../testing/test";
 
 /**
  * Completeness (API.md section 4): a client paging with its stored cursor never misses a row, even
@@ -11,13 +12,12 @@ import { rest, seedArticle, seedKey, seedWarehouse } from "../../testing/fixture
 let t: TestDb;
 let key: string;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db, apiKey }) => {
+  t = db;
   await seedWarehouse(t.prisma);
   await seedArticle(t.prisma, "A1");
-  key = (await seedKey(t.prisma)).chiave;
+  key = apiKey.chiave;
 });
-afterAll(async () => t?.drop());
 
 async function insertMovementInOpenTransaction(c: pg.PoolClient): Promise<number> {
   await c.query("BEGIN");

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect } from "vitest";
 import { Decimal } from "../../lib/decimal";
-import { createTestDb, type TestDb } from "../../testing/db";
-import { caller, rest, seedArticle, seedKey, seedOrder, seedSupplier, seedWarehouse } from "../../testing/fixtures";
+import type { TestDb } from "../../testing/db";
+import { caller, rest, seedArticle, seedOrder, seedSupplier, seedWarehouse } from "../../testing/fixtures";
+import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
 
 /**
@@ -15,19 +16,17 @@ let key: string;
 let actor: Actor;
 const w: number[] = [];
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db, apiKey, actor: keyActor }) => {
+  t = db;
   w.push((await seedWarehouse(t.prisma, "W1")).id, (await seedWarehouse(t.prisma, "W2")).id);
   for (const c of ["A", "B", "C"]) await seedArticle(t.prisma, c);
   await seedArticle(t.prisma, "LOT", { lotti: true });
   const tpl = await seedArticle(t.prisma, "T", { haVarianti: true });
   await seedArticle(t.prisma, "T-1", { modelloId: tpl.id });
   await t.prisma.cliente.create({ data: { codice: "K1", ragione_sociale: "Cliente uno", data: new Date() } });
-  const k = await seedKey(t.prisma);
-  key = k.chiave;
-  actor = { kind: "chiave", id: k.id, nome: k.nome, permessi: k.permessi };
+  key = apiKey.chiave;
+  actor = keyActor;
 });
-afterAll(async () => t?.drop());
 
 class SyncClient {
   cursors: Record<string, number> = { movimenti: 0, "documenti-vendita": 0 };

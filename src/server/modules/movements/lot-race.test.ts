@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { createTestDb, type TestDb } from "../../testing/db";
-import { rest, seedArticle, seedKey, seedWarehouse, stockOf } from "../../testing/fixtures";
+import { expect } from "vitest";
+import type { TestDb } from "../../testing/db";
+import { rest, seedArticle, seedWarehouse, stockOf } from "../../testing/fixtures";
+import { test } from "../../testing/test";
 import { waitsWithoutHolding } from "../../testing/locks";
 
 /** Unloads racing on one lot, with real concurrency on PostgreSQL: the lot never goes negative. */
@@ -11,14 +12,13 @@ let articolo: number;
 let m1: number;
 let m2: number;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db, apiKey }) => {
+  t = db;
   m1 = (await seedWarehouse(t.prisma, "M1")).id;
   m2 = (await seedWarehouse(t.prisma, "M2")).id;
   articolo = (await seedArticle(t.prisma, "FARINA", { lotti: true })).id;
-  key = (await seedKey(t.prisma)).chiave;
+  key = apiKey.chiave;
 });
-afterAll(async () => t?.drop());
 
 async function residual(magazzino: number, lotto: string): Promise<number> {
   const { rows } = await t.pool.query("SELECT residua::text AS r FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = $3", [articolo, magazzino, lotto]);

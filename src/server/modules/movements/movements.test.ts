@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { createTestDb, type TestDb } from "../../testing/db";
+import { beforeEach, describe, expect } from "vitest";
+import type { TestDb } from "../../testing/db";
 import { caller, countRows, rest, seedArticle, seedKey, seedWarehouse, stockOf } from "../../testing/fixtures";
+import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
 
 let t: TestDb;
@@ -10,8 +11,8 @@ let m1: number;
 let m2: number;
 const ids: Record<string, number> = {};
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db, apiKey, actor: keyActor }) => {
+  t = db;
   m1 = (await seedWarehouse(t.prisma, "M1")).id;
   m2 = (await seedWarehouse(t.prisma, "M2")).id;
   ids.VITE = (await seedArticle(t.prisma, "VITE-M6", { ean: "8001234567897", costo: "0.12" })).id;
@@ -21,11 +22,9 @@ beforeAll(async () => {
   ids.GUANTO = tpl.id;
   ids.GUANTO_M = (await seedArticle(t.prisma, "GUANTO-M", { modelloId: tpl.id, ean: "8001234567880" })).id;
   ids.GUANTO_L = (await seedArticle(t.prisma, "GUANTO-L", { modelloId: tpl.id })).id;
-  const k = await seedKey(t.prisma);
-  key = k.chiave;
-  actor = { kind: "chiave", id: k.id, nome: k.nome, permessi: k.permessi };
+  key = apiKey.chiave;
+  actor = keyActor;
 });
-afterAll(async () => t?.drop());
 
 const post = (body: unknown) => rest("POST", "/movimenti", { key, body });
 

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { beforeAll, beforeEach, describe, expect } from "vitest";
 import { getConfig } from "../../config";
 import { toErrorResponse } from "../../http/errors";
 import { businessDate } from "../../lib/dates";
-import { createTestDb, type TestDb } from "../../testing/db";
-import { caller, rest, seedArticle, seedKey, seedWarehouse, stockOf } from "../../testing/fixtures";
+import type { TestDb } from "../../testing/db";
+import { caller, rest, seedArticle, seedWarehouse, stockOf } from "../../testing/fixtures";
+import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
 
 let t: TestDb;
@@ -17,8 +18,8 @@ async function seedClient(codice: string, ragione_sociale: string) {
   return (await t.prisma.cliente.create({ data: { codice, ragione_sociale, data: new Date("2026-01-01T00:00:00Z") } })).id;
 }
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db, apiKey }) => {
+  t = db;
   m1 = (await seedWarehouse(t.prisma, "M1")).id;
   a.VITE = (await seedArticle(t.prisma, "VITE-M6", { ean: "8001234567897", costo: "0.12" })).id;
   a.LATTE = (await seedArticle(t.prisma, "LATTE", { lotti: true })).id;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   a.GUANTO_L = (await seedArticle(t.prisma, "GUANTO-L", { modelloId: tpl.id })).id;
   c.ROSSI = await seedClient("ROSSI", "Rossi S.r.l.");
   c.BIANCHI = await seedClient("BIANCHI", "Bianchi S.p.A.");
-  key = (await seedKey(t.prisma)).chiave;
+  key = apiKey.chiave;
   // Sales documents are a manager's: the user at the counter is a responsabile.
   const user = await t.prisma.utente.create({ data: { username: "banco", password_hash: "-", ruolo: "responsabile" } });
   operator = { kind: "utente", id: user.id, username: user.username, ruolo: "responsabile" };
@@ -38,7 +39,6 @@ beforeAll(async () => {
   });
   expect(load.body.scritte).toBe(2);
 });
-afterAll(async () => t?.drop());
 
 type Row = { codice?: string; ean?: string; quantita: number; prezzo: string; sconto?: string; aliquota_iva: string; lotto?: string };
 type Tipo = "ddt" | "fattura" | "scontrino";

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { inTransaction } from "../../db/transaction";
 import { toDomainError } from "../../http/errors";
-import { createTestDb, type TestDb } from "../../testing/db";
+import type { TestDb } from "../../testing/db";
 import { caller } from "../../testing/fixtures";
+import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
 import { signIn } from "../auth/sessions.service";
 import { createUser, listUsers, setUserPassword, updateUserInTransaction as updateUser } from "./users.service";
@@ -10,12 +11,11 @@ import { createUser, listUsers, setUserPassword, updateUserInTransaction as upda
 let t: TestDb;
 let admin: Actor & { kind: "utente" };
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   const a = await createUser(t.prisma, { username: "capo", password: "password-capo", ruolo: "amministratore" });
   admin = { kind: "utente", id: a.id, username: a.username, ruolo: "amministratore" };
 });
-afterAll(async () => t?.drop());
 
 const codeOf = async (p: Promise<unknown>) => p.then(() => "ok", (e) => toDomainError(e, { isQuery: false })?.codice ?? String(e));
 let addr = 0;
