@@ -116,16 +116,26 @@ export async function registerArrival(
     if (moved.rowCount !== 1) throw new Error(`riga ${a.riga}: quantità oltre il residuo`);
     let lotto: number | null = null;
     if (row.gestione_lotti) {
-      lotto = (await run(c, "ledger.loadLot", ledger.loadLot(row.articolo_id, a.magazzino, a.lotto ?? "BENCH", null, a.quantita))).rows[0]!.id;
+      lotto = (await run(c, "ledger.loadLot", ledger.loadLot(row.articolo_id, a.magazzino, a.lotto ?? "BENCH", null, a.quantita))).rows[0]!
+        .id;
     }
     const actor = benchKey(a.chiave);
-    const op = (await run(c, "ledger.deliveryNoteOperation", ledger.deliveryNoteOperation(row.fornitore_id, a.ddt, authorColumns(actor)))).rows[0]!.id;
+    const op = (await run(c, "ledger.deliveryNoteOperation", ledger.deliveryNoteOperation(row.fornitore_id, a.ddt, authorColumns(actor))))
+      .rows[0]!.id;
     const prezzo = canonical(row.prezzo);
     const mov = await run(
       c,
       "append_ledger",
       ledgerAppend({ operazione: op, origine: "arrivo", causale: `DDT ${a.ddt}`, data: a.data, actor }, [
-        { natura: "carico", magazzino: a.magazzino, articolo: row.articolo_id, quantita: a.quantita, prezzo, lotto, riferimento: { tipo: "riga_ordine", id: row.id } },
+        {
+          natura: "carico",
+          magazzino: a.magazzino,
+          articolo: row.articolo_id,
+          quantita: a.quantita,
+          prezzo,
+          lotto,
+          riferimento: { tipo: "riga_ordine", id: row.id },
+        },
       ]),
     );
     await run(c, "arrivals.setLastArrivalPrice", arrivals.setLastArrivalPrice([row.articolo_id], [prezzo]));
@@ -155,7 +165,12 @@ export async function align(
       values: [codici, []],
     });
     const byCode = new Map(arts.rows.map((a) => [a.codice, a]));
-    const units = input.righe.map((r, indice) => ({ indice, article: byCode.get(r.codice)!, lotto: r.lotto ?? null, contato: String(r.contato) }));
+    const units = input.righe.map((r, indice) => ({
+      indice,
+      article: byCode.get(r.codice)!,
+      lotto: r.lotto ?? null,
+      contato: String(r.contato),
+    }));
     const plain = units.filter((u) => u.lotto === null);
     const lotted = units.filter((u) => u.lotto !== null).sort(lotLockOrder);
     const articleIds = [...new Set(units.map((u) => u.article.id))].sort((a, b) => a - b);
@@ -173,7 +188,8 @@ export async function align(
     }
     if (plain.length > 0 || articleIds.length > 0) {
       const balances = await run(c, "align_lock_balances", alignmentQueries.balances(magazzino, articleIds, true));
-      for (const b of balances.rows) if (!current.has(key(b.articolo_id, null))) current.set(key(b.articolo_id, null), { quantita: b.quantita.toString() });
+      for (const b of balances.rows)
+        if (!current.has(key(b.articolo_id, null))) current.set(key(b.articolo_id, null), { quantita: b.quantita.toString() });
     }
 
     const ledger: LedgerRow[] = [];
@@ -198,13 +214,26 @@ export async function align(
     }
     if (ledger.length > 0) {
       if (lotUpdates.length > 0) {
-        await run(c, "align_set_lots", alignmentQueries.setLotResiduals(lotUpdates.map((l) => l.id), lotUpdates.map((l) => l.residua)));
+        await run(
+          c,
+          "align_set_lots",
+          alignmentQueries.setLotResiduals(
+            lotUpdates.map((l) => l.id),
+            lotUpdates.map((l) => l.residua),
+          ),
+        );
       }
       await run(
         c,
         "append_ledger",
         ledgerAppend(
-          { operazione: "nuova", origine: "correzione", causale: "Allineamento inventario", data: input.data, actor: benchKey(input.chiave) },
+          {
+            operazione: "nuova",
+            origine: "correzione",
+            causale: "Allineamento inventario",
+            data: input.data,
+            actor: benchKey(input.chiave),
+          },
           ledger,
         ),
       );

@@ -20,7 +20,12 @@ function cli(steps: string[][]): string[] {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: process.env.BANCHINA_E2E_DATA!, LOG_LEVEL: "error" };
   for (const k of ["DATABASE_URL", "NODE_ENV", "BANCHINA_DEV"]) delete env[k];
   try {
-    const out = execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed-run.ts", JSON.stringify(steps)], { cwd: ROOT, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    const out = execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed-run.ts", JSON.stringify(steps)], {
+      cwd: ROOT,
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     return JSON.parse(out.trim().split("\n").at(-1)!) as string[];
   } catch (e) {
     const err = e as { stdout?: string; stderr?: string; message?: string };
@@ -49,18 +54,33 @@ export interface Seeded<R extends Role> {
  * importing the same file again changes nothing), a user for each role, an API key. Creating a process of the
  * CLI costs seconds on shared cores: the seeding hook gets its own timeout.
  */
-export function seed<R extends Role>(prefix: string, plan: { data?: Record<string, unknown[]>; roles?: readonly R[]; keyScopes?: string }): Seeded<R> {
+export function seed<R extends Role>(
+  prefix: string,
+  plan: { data?: Record<string, unknown[]>; roles?: readonly R[]; keyScopes?: string },
+): Seeded<R> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "banchina-pw-seed-"));
   const file = path.join(dir, "dati.json");
   fs.writeFileSync(file, JSON.stringify(plan.data ?? {}));
   const users = Object.fromEntries(
-    (plan.roles ?? []).map((role) => [role, { username: `${prefix}-${role}-${randomBytes(3).toString("hex")}`.toLowerCase(), password: `pw-${randomBytes(8).toString("hex")}` }]),
+    (plan.roles ?? []).map((role) => [
+      role,
+      { username: `${prefix}-${role}-${randomBytes(3).toString("hex")}`.toLowerCase(), password: `pw-${randomBytes(8).toString("hex")}` },
+    ]),
   ) as Record<R, User>;
   try {
     const out = cli([
       ...(plan.data ? [["import", file]] : []),
       ["api-key", "create", "--name", prefix, "--scopes", plan.keyScopes ?? "lettura,scrittura"],
-      ...Object.entries<User>(users).map(([role, u]) => ["user", "create", "--username", u.username, "--role", role, "--password", u.password]),
+      ...Object.entries<User>(users).map(([role, u]) => [
+        "user",
+        "create",
+        "--username",
+        u.username,
+        "--role",
+        role,
+        "--password",
+        u.password,
+      ]),
     ]);
     if (!plan.data) out.unshift(JSON.stringify({ magazzini: {}, articoli: {}, fornitori: {}, clienti: {} }));
     return { ids: JSON.parse(out[0]!) as ImportedIds, key: out[1]!.trim(), users };
@@ -70,7 +90,11 @@ export function seed<R extends Role>(prefix: string, plan: { data?: Record<strin
 }
 
 /** A load (`carico`) through POST /api/v1/movimenti on the service under test; every row must be written. */
-export async function seedStock(key: string, magazzino: number, righe: { codice: string; quantita: number; lotto?: string; scadenza?: string }[]): Promise<void> {
+export async function seedStock(
+  key: string,
+  magazzino: number,
+  righe: { codice: string; quantita: number; lotto?: string; scadenza?: string }[],
+): Promise<void> {
   const r = await fetch(`http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1/movimenti`, {
     method: "POST",
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },

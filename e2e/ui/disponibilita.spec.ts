@@ -13,7 +13,10 @@ test.beforeAll(() => {
       { codice: "DISP-W2", nome: "Disponibilità due" },
     ],
     articoli: [
-      ...Array.from({ length: 24 }, (_, i) => ({ codice: `DISP-A${String(i + 1).padStart(2, "0")}`, descrizione: `Articolo disponibilità ${i + 1}` })),
+      ...Array.from({ length: 24 }, (_, i) => ({
+        codice: `DISP-A${String(i + 1).padStart(2, "0")}`,
+        descrizione: `Articolo disponibilità ${i + 1}`,
+      })),
       {
         codice: "DISP-GUANTI",
         descrizione: "Modello disponibilità guanti",
@@ -57,7 +60,11 @@ test("disponibilità a pagine, ricerca, filtro per magazzino; l'esportazione CSV
   const download = page.waitForEvent("download");
   await page.getByTestId("esporta").click();
   const file = (await (await download).path())!;
-  const lines = fs.readFileSync(file, "utf8").replace(/^\uFEFF/, "").trim().split("\n");
+  const lines = fs
+    .readFileSync(file, "utf8")
+    .replace(/^\uFEFF/, "")
+    .trim()
+    .split("\n");
   // One stock column per warehouse of the database, by code: the spec's two and whatever else is there.
   const warehouses: string[] = await page.evaluate(async () =>
     ((await (await fetch("/api/trpc/catalogue.warehouses")).json()).result.data.magazzini as { codice: string }[]).map((w) => w.codice),

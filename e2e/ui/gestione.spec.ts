@@ -6,7 +6,11 @@ import { ean13, seed, seedStock, today } from "../support/seed";
 let users: Record<"operatore" | "responsabile", User>;
 test.beforeAll(async () => {
   test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
-  const labels = Array.from({ length: 5 }, (_, i) => ({ codice: `GEST-ETI-${i + 1}`, descrizione: `Articolo etichette ${i + 1}`, ean: ean13(`805999001${String(i + 1).padStart(3, "0")}`) }));
+  const labels = Array.from({ length: 5 }, (_, i) => ({
+    codice: `GEST-ETI-${i + 1}`,
+    descrizione: `Articolo etichette ${i + 1}`,
+    ean: ean13(`805999001${String(i + 1).padStart(3, "0")}`),
+  }));
   const data = {
     magazzini: [
       { codice: "GEST-M1", nome: "Gestione uno" },
@@ -36,7 +40,13 @@ test.beforeAll(async () => {
           { articolo: "GEST-SGRASS-750", quantita: 30, prezzo: "2.1" },
         ],
       },
-      { numero: "GEST-OA-ETI", fornitore: "GEST-FERR", data: today(), magazzino: "GEST-M1", righe: labels.map((l) => ({ articolo: l.codice, quantita: 5, prezzo: "1" })) },
+      {
+        numero: "GEST-OA-ETI",
+        fornitore: "GEST-FERR",
+        data: today(),
+        magazzino: "GEST-M1",
+        righe: labels.map((l) => ({ articolo: l.codice, quantita: 5, prezzo: "1" })),
+      },
     ],
   };
   const { ids, key, users: u } = seed("gestione", { data, roles: ["operatore", "responsabile"] });

@@ -35,8 +35,20 @@ test.beforeAll(async () => {
           { articolo: "RIC-VITE-TE-M6X40", quantita: 20, prezzo: "4.65" },
         ],
       },
-      { numero: "RIC-OA-2", fornitore: "RIC-FERR", data: today(), magazzino: "RIC-M1", righe: [{ articolo: "RIC-SPAGHETTI-500", quantita: 200, prezzo: "0.8" }] },
-      { numero: "RIC-OA-3", fornitore: "RIC-FERR", data: today(), magazzino: "RIC-M1", righe: [{ articolo: "RIC-ALCOL-DEN-1L", quantita: 40, prezzo: "2.2" }] },
+      {
+        numero: "RIC-OA-2",
+        fornitore: "RIC-FERR",
+        data: today(),
+        magazzino: "RIC-M1",
+        righe: [{ articolo: "RIC-SPAGHETTI-500", quantita: 200, prezzo: "0.8" }],
+      },
+      {
+        numero: "RIC-OA-3",
+        fornitore: "RIC-FERR",
+        data: today(),
+        magazzino: "RIC-M1",
+        righe: [{ articolo: "RIC-ALCOL-DEN-1L", quantita: 40, prezzo: "2.2" }],
+      },
     ],
   };
   const { ids, key, users: u } = seed("ricevimento", { data, roles: ["operatore", "responsabile"] });
@@ -74,7 +86,9 @@ test("EAN letto con Invio: riga attesa, registrazione, la giacenza cresce; annul
   }
   const inPage = await page.evaluate(() => document.body.dataset.ultimaScansioneMs);
   const sorted = [...times].sort((a, b) => a - b);
-  console.log(`[misura] lettura → riga mostrata (ms, 5 letture): ${times.join(", ")}; mediana ${sorted[2]}; ultima misurata nella pagina ${inPage} ms`);
+  console.log(
+    `[misura] lettura → riga mostrata (ms, 5 letture): ${times.join(", ")}; mediana ${sorted[2]}; ultima misurata nella pagina ${inPage} ms`,
+  );
 
   const row = page.getByTestId("riga-attesa");
   await expect(row.getByTestId("articolo-codice")).toHaveText("RIC-TASS-NYL-8");

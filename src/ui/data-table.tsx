@@ -17,14 +17,24 @@ export interface Column {
  * The tables of every screen: scrolling sideways below `minWidth` (a 360 px handheld), a heading row
  * from `columns`, and the body rows the screen renders as `Table.Tr` children.
  */
-export function DataTable({ minWidth, columns, children, ...table }: { minWidth: number; columns: Column[]; children: ReactNode } & TableProps) {
+export function DataTable({
+  minWidth,
+  columns,
+  children,
+  ...table
+}: { minWidth: number; columns: Column[]; children: ReactNode } & TableProps) {
   return (
     <Table.ScrollContainer minWidth={minWidth}>
       <Table {...table}>
         <Table.Thead>
           <Table.Tr>
             {columns.map((c, i) => (
-              <Table.Th key={c.key ?? (typeof c.label === "string" ? c.label : i)} className={c.num ? "num" : undefined} w={c.w} visibleFrom={c.visibleFrom}>
+              <Table.Th
+                key={c.key ?? (typeof c.label === "string" ? c.label : i)}
+                className={c.num ? "num" : undefined}
+                w={c.w}
+                visibleFrom={c.visibleFrom}
+              >
                 {c.label}
               </Table.Th>
             ))}

@@ -60,7 +60,9 @@ export function useWriteKey(): WriteKey {
  * its key and answers the service's result; on a failure it shows the operator's message, signals "ko"
  * and answers undefined.
  */
-export function useWrite<TOutput, TError, TInput, TContext>(options: (context: CallContext) => UseMutationOptions<TOutput, TError, TInput, TContext>) {
+export function useWrite<TOutput, TError, TInput, TContext>(
+  options: (context: CallContext) => UseMutationOptions<TOutput, TError, TInput, TContext>,
+) {
   const key = useWriteKey();
   const mutation = useMutation(options(key.context));
   const [error, setError] = useState<string | null>(null);

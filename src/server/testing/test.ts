@@ -24,7 +24,11 @@ export const test = base
   })
   .extend("apiKey", { scope: "file" }, async ({ db }) => seedKey(db.prisma))
   .extend("key", { scope: "file" }, ({ apiKey }) => apiKey.chiave)
-  .extend("actor", { scope: "file" }, ({ apiKey }): Actor => ({ kind: "chiave", id: apiKey.id, nome: apiKey.nome, permessi: apiKey.permessi }))
+  .extend(
+    "actor",
+    { scope: "file" },
+    ({ apiKey }): Actor => ({ kind: "chiave", id: apiKey.id, nome: apiKey.nome, permessi: apiKey.permessi }),
+  )
   .extend(
     "caller",
     { scope: "file" },

@@ -53,7 +53,9 @@ export function UsersScreen() {
   const updatingUser = useMutation(trpc.users.update.mutationOptions());
   const settingPassword = useMutation(trpc.users.setPassword.mutationOptions());
   const [creating, setCreating] = useState(false);
-  const form = useForm<{ username: string; password: string; ruolo: Role }>({ initialValues: { username: "", password: "", ruolo: "operatore" } });
+  const form = useForm<{ username: string; password: string; ruolo: Role }>({
+    initialValues: { username: "", password: "", ruolo: "operatore" },
+  });
   const [formError, setFormError] = useState<string | null>(null);
   const [passwordFor, setPasswordFor] = useState<{ id: number; username: string } | null>(null);
   const passwordForm = useForm({ initialValues: { password: "" } });
@@ -84,7 +86,10 @@ export function UsersScreen() {
     if (!passwordFor) return;
     try {
       await settingPassword.mutateAsync({ id: passwordFor.id, password: passwordForm.getValues().password });
-      notifications.show({ color: "green", message: `Password di '${passwordFor.username}' cambiata: le sue sessioni aperte sono state chiuse.` });
+      notifications.show({
+        color: "green",
+        message: `Password di '${passwordFor.username}' cambiata: le sue sessioni aperte sono state chiuse.`,
+      });
       setPasswordFor(null);
       passwordForm.setValues({ password: "" });
     } catch (e) {
@@ -108,49 +113,85 @@ export function UsersScreen() {
         data-testid="tabella-utenti"
         columns={[{ label: "Utente" }, { label: "Ruolo" }, { label: "Stato" }, { label: "Creato" }, { key: "azioni" }]}
       >
-            {(users.data?.utenti ?? []).map((u) => (
-              <Table.Tr key={u.id} data-testid={`utente-${u.username}`}>
-                <Table.Td fw={700}>
-                  {u.username}
-                  {u.id === me.id && (
-                    <Badge ml={6} size="xs" variant="light">
-                      tu
-                    </Badge>
-                  )}
-                </Table.Td>
-                <Table.Td w={200}>
-                  <Select size="sm" w={170} data={ROLE_OPTIONS} value={u.ruolo} allowDeselect={false} onChange={(v) => v && v !== u.ruolo && void update(u.id, { ruolo: v as Role })} aria-label={`Ruolo di ${u.username}`} />
-                </Table.Td>
-                <Table.Td>
-                  <Badge color={u.attivo ? "green" : "gray"}>{u.attivo ? "attivo" : "disattivato"}</Badge>
-                </Table.Td>
-                <Table.Td>{instant(u.creato_il)}</Table.Td>
-                <Table.Td>
-                  <Group gap="xs" justify="flex-end" wrap="nowrap">
-                    <Button size="xs" variant="default" onClick={() => setPasswordFor({ id: u.id, username: u.username })}>
-                      Password
-                    </Button>
-                    <Button size="xs" variant="light" color={u.attivo ? "red" : "green"} onClick={() => void update(u.id, { attivo: !u.attivo })} disabled={u.id === me.id}>
-                      {u.attivo ? "Disattiva" : "Riattiva"}
-                    </Button>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
+        {(users.data?.utenti ?? []).map((u) => (
+          <Table.Tr key={u.id} data-testid={`utente-${u.username}`}>
+            <Table.Td fw={700}>
+              {u.username}
+              {u.id === me.id && (
+                <Badge ml={6} size="xs" variant="light">
+                  tu
+                </Badge>
+              )}
+            </Table.Td>
+            <Table.Td w={200}>
+              <Select
+                size="sm"
+                w={170}
+                data={ROLE_OPTIONS}
+                value={u.ruolo}
+                allowDeselect={false}
+                onChange={(v) => v && v !== u.ruolo && void update(u.id, { ruolo: v as Role })}
+                aria-label={`Ruolo di ${u.username}`}
+              />
+            </Table.Td>
+            <Table.Td>
+              <Badge color={u.attivo ? "green" : "gray"}>{u.attivo ? "attivo" : "disattivato"}</Badge>
+            </Table.Td>
+            <Table.Td>{instant(u.creato_il)}</Table.Td>
+            <Table.Td>
+              <Group gap="xs" justify="flex-end" wrap="nowrap">
+                <Button size="xs" variant="default" onClick={() => setPasswordFor({ id: u.id, username: u.username })}>
+                  Password
+                </Button>
+                <Button
+                  size="xs"
+                  variant="light"
+                  color={u.attivo ? "red" : "green"}
+                  onClick={() => void update(u.id, { attivo: !u.attivo })}
+                  disabled={u.id === me.id}
+                >
+                  {u.attivo ? "Disattiva" : "Riattiva"}
+                </Button>
+              </Group>
+            </Table.Td>
+          </Table.Tr>
+        ))}
       </DataTable>
 
       <Modal opened={creating} onClose={() => setCreating(false)} title="Nuovo utente" centered>
         <Stack>
-          <TextInput label="Nome utente" description="3–64 caratteri: lettere minuscole, cifre, . - _" {...field(form, "username")} autoCapitalize="none" data-testid="campo-nuovo-username" />
-          <PasswordInput label="Password" description="Almeno 8 caratteri" {...field(form, "password")} data-testid="campo-nuova-password" />
-          <Select label="Ruolo" data={ROLE_OPTIONS} value={form.getValues().ruolo} onChange={(v) => form.setFieldValue("ruolo", (v ?? "operatore") as Role)} allowDeselect={false} />
+          <TextInput
+            label="Nome utente"
+            description="3–64 caratteri: lettere minuscole, cifre, . - _"
+            {...field(form, "username")}
+            autoCapitalize="none"
+            data-testid="campo-nuovo-username"
+          />
+          <PasswordInput
+            label="Password"
+            description="Almeno 8 caratteri"
+            {...field(form, "password")}
+            data-testid="campo-nuova-password"
+          />
+          <Select
+            label="Ruolo"
+            data={ROLE_OPTIONS}
+            value={form.getValues().ruolo}
+            onChange={(v) => form.setFieldValue("ruolo", (v ?? "operatore") as Role)}
+            allowDeselect={false}
+          />
           {formError && <Alert color="red">{formError}</Alert>}
           <Button onClick={() => void create()} data-testid="crea-utente">
             Crea
           </Button>
         </Stack>
       </Modal>
-      <Modal opened={passwordFor !== null} onClose={() => setPasswordFor(null)} title={`Nuova password per ${passwordFor?.username ?? ""}`} centered>
+      <Modal
+        opened={passwordFor !== null}
+        onClose={() => setPasswordFor(null)}
+        title={`Nuova password per ${passwordFor?.username ?? ""}`}
+        centered
+      >
         <Stack>
           <PasswordInput label="Nuova password" description="Almeno 8 caratteri" {...field(passwordForm, "password")} />
           <Button onClick={() => void savePassword()}>Salva</Button>
@@ -209,41 +250,55 @@ export function ApiKeysScreen() {
         </Button>
       </Group>
       <Text c="dimmed" size="sm">
-        Le chiavi danno accesso a /api/v1 ai sistemi esterni. Si vedono una sola volta, alla creazione: il servizio ne conserva solo l&apos;impronta.
+        Le chiavi danno accesso a /api/v1 ai sistemi esterni. Si vedono una sola volta, alla creazione: il servizio ne conserva solo
+        l&apos;impronta.
       </Text>
       <DataTable
         minWidth={760}
         striped
         verticalSpacing="sm"
         data-testid="tabella-chiavi"
-        columns={[{ label: "Nome" }, { label: "Prefisso" }, { label: "Permessi" }, { label: "Creata" }, { label: "Ultimo uso" }, { label: "Stato" }, { key: "azioni" }]}
+        columns={[
+          { label: "Nome" },
+          { label: "Prefisso" },
+          { label: "Permessi" },
+          { label: "Creata" },
+          { label: "Ultimo uso" },
+          { label: "Stato" },
+          { key: "azioni" },
+        ]}
       >
-            {(keys.data?.chiavi ?? []).map((k) => (
-              <Table.Tr key={k.id} data-testid={`chiave-${k.nome}`}>
-                <Table.Td fw={700}>{k.nome}</Table.Td>
-                <Table.Td>
-                  <Code>{k.prefisso}</Code>
-                </Table.Td>
-                <Table.Td>{k.permessi.join(", ")}</Table.Td>
-                <Table.Td>{instant(k.creata_il)}</Table.Td>
-                <Table.Td>{instant(k.ultimo_uso_il)}</Table.Td>
-                <Table.Td>
-                  <Badge color={k.revocata_il ? "gray" : "green"}>{k.revocata_il ? "revocata" : "attiva"}</Badge>
-                </Table.Td>
-                <Table.Td>
-                  {!k.revocata_il && (
-                    <Button size="xs" color="red" variant="light" onClick={() => setToRevoke({ id: k.id, nome: k.nome })}>
-                      Revoca
-                    </Button>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
+        {(keys.data?.chiavi ?? []).map((k) => (
+          <Table.Tr key={k.id} data-testid={`chiave-${k.nome}`}>
+            <Table.Td fw={700}>{k.nome}</Table.Td>
+            <Table.Td>
+              <Code>{k.prefisso}</Code>
+            </Table.Td>
+            <Table.Td>{k.permessi.join(", ")}</Table.Td>
+            <Table.Td>{instant(k.creata_il)}</Table.Td>
+            <Table.Td>{instant(k.ultimo_uso_il)}</Table.Td>
+            <Table.Td>
+              <Badge color={k.revocata_il ? "gray" : "green"}>{k.revocata_il ? "revocata" : "attiva"}</Badge>
+            </Table.Td>
+            <Table.Td>
+              {!k.revocata_il && (
+                <Button size="xs" color="red" variant="light" onClick={() => setToRevoke({ id: k.id, nome: k.nome })}>
+                  Revoca
+                </Button>
+              )}
+            </Table.Td>
+          </Table.Tr>
+        ))}
       </DataTable>
 
       <Modal opened={creating} onClose={() => setCreating(false)} title="Nuova chiave API" centered>
         <Stack>
-          <TextInput label="Nome" description="Chi la usa, per esempio il gestionale" {...field(form, "nome")} data-testid="campo-nome-chiave" />
+          <TextInput
+            label="Nome"
+            description="Chi la usa, per esempio il gestionale"
+            {...field(form, "nome")}
+            data-testid="campo-nome-chiave"
+          />
           <Checkbox label="Anche scrittura (movimenti, arrivi, allineamenti)" {...form.getInputProps("scrittura", { type: "checkbox" })} />
           {formError && <Alert color="red">{formError}</Alert>}
           <Button onClick={() => void create()} data-testid="crea-chiave">
@@ -257,7 +312,9 @@ export function ApiKeysScreen() {
           <Code block data-testid="chiave-creata" style={{ wordBreak: "break-all", fontSize: "1rem" }}>
             {shown?.chiave}
           </Code>
-          <CopyButton value={shown?.chiave ?? ""}>{({ copied, copy }) => <Button onClick={copy}>{copied ? "Copiata" : "Copia"}</Button>}</CopyButton>
+          <CopyButton value={shown?.chiave ?? ""}>
+            {({ copied, copy }) => <Button onClick={copy}>{copied ? "Copiata" : "Copia"}</Button>}
+          </CopyButton>
         </Stack>
       </Modal>
       <Modal opened={toRevoke !== null} onClose={() => setToRevoke(null)} title="Revocare la chiave?" centered>

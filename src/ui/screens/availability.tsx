@@ -60,7 +60,13 @@ export function AvailabilityScreen() {
           clearable
           data-testid="campo-magazzino"
         />
-        <TextInput label="Giacenza al giorno" type="date" value={a} onChange={(e) => (setA(e.currentTarget.value), restart())} data-testid="campo-data" />
+        <TextInput
+          label="Giacenza al giorno"
+          type="date"
+          value={a}
+          onChange={(e) => (setA(e.currentTarget.value), restart())}
+          data-testid="campo-data"
+        />
         <Select
           label="Righe per pagina"
           data={["10", "20", "50", "100", "500"]}
@@ -89,29 +95,29 @@ export function AvailabilityScreen() {
           ...(magazzino ? [] : magazzini.map((m) => ({ key: `magazzino-${m.id}`, label: m.codice, num: true }))),
         ]}
       >
-            {rows.map((r) => (
-              <Table.Tr key={r.articolo.id} data-testid={`disponibilita-${r.articolo.codice}`}>
-                <Table.Td>
-                  <Text fw={600} size="sm">
-                    {r.articolo.codice}
-                  </Text>
-                  <Text size="xs" c="dimmed" hiddenFrom="sm">
-                    {r.articolo.descrizione}
-                  </Text>
+        {rows.map((r) => (
+          <Table.Tr key={r.articolo.id} data-testid={`disponibilita-${r.articolo.codice}`}>
+            <Table.Td>
+              <Text fw={600} size="sm">
+                {r.articolo.codice}
+              </Text>
+              <Text size="xs" c="dimmed" hiddenFrom="sm">
+                {r.articolo.descrizione}
+              </Text>
+            </Table.Td>
+            <Table.Td visibleFrom="sm">{r.articolo.descrizione}</Table.Td>
+            <Table.Td className="num" fw={700} data-testid="giacenza">
+              {qty(r.giacenza)}
+            </Table.Td>
+            <Table.Td className="num">{qty(r.in_arrivo)}</Table.Td>
+            {!magazzino &&
+              magazzini.map((m) => (
+                <Table.Td key={m.id} className="num">
+                  {qty(r.magazzini?.find((w) => w.magazzino === m.id)?.giacenza ?? "0")}
                 </Table.Td>
-                <Table.Td visibleFrom="sm">{r.articolo.descrizione}</Table.Td>
-                <Table.Td className="num" fw={700} data-testid="giacenza">
-                  {qty(r.giacenza)}
-                </Table.Td>
-                <Table.Td className="num">{qty(r.in_arrivo)}</Table.Td>
-                {!magazzino &&
-                  magazzini.map((m) => (
-                    <Table.Td key={m.id} className="num">
-                      {qty(r.magazzini?.find((w) => w.magazzino === m.id)?.giacenza ?? "0")}
-                    </Table.Td>
-                  ))}
-              </Table.Tr>
-            ))}
+              ))}
+          </Table.Tr>
+        ))}
       </DataTable>
       {!query.isLoading && rows.length === 0 && <Text c="dimmed">Nessun articolo{debounced ? ` che contenga "${debounced}"` : ""}.</Text>}
       <Group justify="space-between">
@@ -119,7 +125,12 @@ export function AvailabilityScreen() {
           Pagina {cursors.length}
         </Text>
         <Group>
-          <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))} data-testid="pagina-precedente">
+          <Button
+            variant="default"
+            disabled={cursors.length === 1}
+            onClick={() => setCursors((c) => c.slice(0, -1))}
+            data-testid="pagina-precedente"
+          >
             Precedente
           </Button>
           <Button

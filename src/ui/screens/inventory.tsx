@@ -1,5 +1,19 @@
 "use client";
-import { Alert, Button, FileInput, Group, List, Progress, SegmentedControl, Select, SimpleGrid, Stack, Text, Textarea, Title } from "@mantine/core";
+import {
+  Alert,
+  Button,
+  FileInput,
+  Group,
+  List,
+  Progress,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+} from "@mantine/core";
 import { useWarehouses } from "../hooks";
 import type { ParsedCounts } from "../inventory-csv";
 import { roleAtLeast, useUser } from "../session-context";
@@ -9,7 +23,11 @@ import { useInventory } from "./inventory/use-inventory";
 /** The lines of the file that were not read, listed (the first 50) and left out of the alignment. */
 function ParseProblems({ parsed }: { parsed: ParsedCounts }) {
   return (
-    <Alert color="orange" title={`${parsed.problems.length} righe del file non sono state lette: non vengono inviate`} data-testid="errori-lettura">
+    <Alert
+      color="orange"
+      title={`${parsed.problems.length} righe del file non sono state lette: non vengono inviate`}
+      data-testid="errori-lettura"
+    >
       <List size="sm" spacing={2}>
         {parsed.problems.slice(0, 50).map((p) => (
           <List.Item key={`${p.riga}-${p.messaggio}`}>{p.riga > 0 ? `Riga ${p.riga}: ${p.messaggio}` : p.messaggio}</List.Item>
@@ -32,8 +50,9 @@ export function InventoryScreen() {
     <Stack gap="md" maw={1100}>
       <Title order={2}>Inventario: allineamento delle giacenze</Title>
       <Text c="dimmed" size="sm">
-        File CSV <code>codice;contato[;lotto]</code> (intestazione facoltativa, separatore <code>;</code> o <code>,</code>, decimali con la virgola o il
-        punto). Prima si vede l&apos;anteprima, poi si conferma: {canConfirm ? "la conferma scrive le correzioni." : "la conferma spetta a un responsabile."}
+        File CSV <code>codice;contato[;lotto]</code> (intestazione facoltativa, separatore <code>;</code> o <code>,</code>, decimali con la
+        virgola o il punto). Prima si vede l&apos;anteprima, poi si conferma:{" "}
+        {canConfirm ? "la conferma scrive le correzioni." : "la conferma spetta a un responsabile."}
       </Text>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
         <Select
@@ -78,7 +97,12 @@ export function InventoryScreen() {
         />
       )}
       <Group>
-        <Button size="lg" onClick={() => void inv.preview()} loading={inv.running === "anteprima" || inv.parseProgress !== null} data-testid="anteprima">
+        <Button
+          size="lg"
+          onClick={() => void inv.preview()}
+          loading={inv.running === "anteprima" || inv.parseProgress !== null}
+          data-testid="anteprima"
+        >
           Anteprima
         </Button>
       </Group>
@@ -92,7 +116,8 @@ export function InventoryScreen() {
       {inv.running && (
         <Stack gap={4} data-testid="avanzamento">
           <Text size="sm">
-            {inv.running === "anteprima" ? "Calcolo dell'anteprima" : "Scrittura delle correzioni"} di {inv.parsed?.rows.length ?? 0} righe… {inv.elapsed} s
+            {inv.running === "anteprima" ? "Calcolo dell'anteprima" : "Scrittura delle correzioni"} di {inv.parsed?.rows.length ?? 0} righe…{" "}
+            {inv.elapsed} s
           </Text>
           <Progress value={100} striped animated size="lg" />
         </Stack>

@@ -39,7 +39,9 @@ export function articleRef(text: string): { ean: string } | { codice: string } {
 export function MovementFormScreen() {
   const trpc = useTRPC();
   const { options: warehouseOptions } = useWarehouses();
-  const form = useForm<MovementDraft>({ initialValues: { natura: "carico", magazzino: null, origine: null, causale: "", righe: [emptyRow()] } });
+  const form = useForm<MovementDraft>({
+    initialValues: { natura: "carico", magazzino: null, origine: null, causale: "", righe: [emptyRow()] },
+  });
   const { natura, magazzino, origine, causale, righe: rows } = form.getValues();
   const { saving, error, setError, run } = useWrite((context) => trpc.movements.write.mutationOptions({ trpc: { context } }));
   const [result, setResult] = useState<WriteMovementsOutput | null>(null);
@@ -98,7 +100,16 @@ export function MovementFormScreen() {
         data-testid="campo-natura"
       />
       <SimpleGrid cols={{ base: 1, sm: natura === "trasferimento" ? 3 : 2 }} spacing="sm">
-        {natura === "trasferimento" && <Select label="Da magazzino" data={warehouseOptions} value={origine} onChange={(v) => form.setFieldValue("origine", v)} allowDeselect={false} data-testid="campo-origine" />}
+        {natura === "trasferimento" && (
+          <Select
+            label="Da magazzino"
+            data={warehouseOptions}
+            value={origine}
+            onChange={(v) => form.setFieldValue("origine", v)}
+            allowDeselect={false}
+            data-testid="campo-origine"
+          />
+        )}
         <Select
           label={natura === "trasferimento" ? "A magazzino" : "Magazzino"}
           data={warehouseOptions}
@@ -120,7 +131,13 @@ export function MovementFormScreen() {
               <Group gap={4} align="end" wrap="nowrap">
                 <TextInput label="Prezzo" inputMode="decimal" placeholder="suggerito" {...field(`righe.${i}.prezzo`)} style={{ flex: 1 }} />
                 {rows.length > 1 && (
-                  <ActionIcon size="xl" variant="light" color="red" aria-label={`Togli la riga ${i + 1}`} onClick={() => form.removeListItem("righe", i)}>
+                  <ActionIcon
+                    size="xl"
+                    variant="light"
+                    color="red"
+                    aria-label={`Togli la riga ${i + 1}`}
+                    onClick={() => form.removeListItem("righe", i)}
+                  >
                     ×
                   </ActionIcon>
                 )}
@@ -138,7 +155,11 @@ export function MovementFormScreen() {
         </Alert>
       )}
       {result && (
-        <Alert color={result.rifiutate ? "orange" : "green"} title={`Operazione ${result.operazione ?? "—"}: ${result.scritte} righe scritte, ${result.rifiutate} rifiutate`} data-testid="esito-movimento">
+        <Alert
+          color={result.rifiutate ? "orange" : "green"}
+          title={`Operazione ${result.operazione ?? "—"}: ${result.scritte} righe scritte, ${result.rifiutate} rifiutate`}
+          data-testid="esito-movimento"
+        >
           {result.righe
             .filter((r) => r.esito === "rifiutata")
             .map((r) => (

@@ -44,9 +44,29 @@ export function MovementsScreen() {
       <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 6 }} spacing="sm">
         <TextInput label="Dal" type="date" value={da} onChange={(e) => (setDa(e.currentTarget.value), restart())} data-testid="campo-da" />
         <TextInput label="Al" type="date" value={a} onChange={(e) => (setA(e.currentTarget.value), restart())} data-testid="campo-a" />
-        <Select label="Magazzino" placeholder="Tutti" data={warehouseOptions} value={magazzino} onChange={(v) => (setMagazzino(v), restart())} clearable />
-        <Select label="Origine" placeholder="Tutte" data={[...ORIGINI]} value={origine} onChange={(v) => (setOrigine(v), restart())} clearable data-testid="campo-origine" />
-        <TextInput label="Operazione" inputMode="numeric" value={operazione} onChange={(e) => (setOperazione(e.currentTarget.value.trim()), restart())} />
+        <Select
+          label="Magazzino"
+          placeholder="Tutti"
+          data={warehouseOptions}
+          value={magazzino}
+          onChange={(v) => (setMagazzino(v), restart())}
+          clearable
+        />
+        <Select
+          label="Origine"
+          placeholder="Tutte"
+          data={[...ORIGINI]}
+          value={origine}
+          onChange={(v) => (setOrigine(v), restart())}
+          clearable
+          data-testid="campo-origine"
+        />
+        <TextInput
+          label="Operazione"
+          inputMode="numeric"
+          value={operazione}
+          onChange={(e) => (setOperazione(e.currentTarget.value.trim()), restart())}
+        />
         <ArticlePicker label="Articolo" value={articolo} onChange={(v) => (setArticolo(v ? String(v.id) : null), restart())} />
       </SimpleGrid>
       {query.error && (
@@ -72,49 +92,53 @@ export function MovementsScreen() {
           { label: "Causale" },
         ]}
       >
-            {rows.map((m) => (
-              <Table.Tr key={m.id}>
-                <Table.Td>
-                  <Text size="sm">{m.id}</Text>
-                  <Text size="xs" c="dimmed">
-                    op. {m.operazione}
-                  </Text>
-                </Table.Td>
-                <Table.Td title={instant(m.registrato_il)}>{day(m.data)}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color="gray">
-                    {m.origine}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={NATURA_COLOR[m.natura]}>
-                    {m.natura}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>{nameOf(m.magazzino)}</Table.Td>
-                <Table.Td fw={600}>{m.articolo.codice}</Table.Td>
-                <Table.Td className="num" c={m.quantita.startsWith("-") ? "red.8" : "green.8"} fw={700}>
-                  {qty(m.quantita)}
-                </Table.Td>
-                <Table.Td className="num">{money(m.prezzo)}</Table.Td>
-                <Table.Td>{m.lotto ?? ""}</Table.Td>
-                <Table.Td>
-                  <Text size="sm">{m.causale ?? ""}</Text>
-                  {m.annulla !== null && (
-                    <Text size="xs" c="dimmed">
-                      annulla {m.annulla}
-                    </Text>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
+        {rows.map((m) => (
+          <Table.Tr key={m.id}>
+            <Table.Td>
+              <Text size="sm">{m.id}</Text>
+              <Text size="xs" c="dimmed">
+                op. {m.operazione}
+              </Text>
+            </Table.Td>
+            <Table.Td title={instant(m.registrato_il)}>{day(m.data)}</Table.Td>
+            <Table.Td>
+              <Badge variant="light" color="gray">
+                {m.origine}
+              </Badge>
+            </Table.Td>
+            <Table.Td>
+              <Badge variant="light" color={NATURA_COLOR[m.natura]}>
+                {m.natura}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{nameOf(m.magazzino)}</Table.Td>
+            <Table.Td fw={600}>{m.articolo.codice}</Table.Td>
+            <Table.Td className="num" c={m.quantita.startsWith("-") ? "red.8" : "green.8"} fw={700}>
+              {qty(m.quantita)}
+            </Table.Td>
+            <Table.Td className="num">{money(m.prezzo)}</Table.Td>
+            <Table.Td>{m.lotto ?? ""}</Table.Td>
+            <Table.Td>
+              <Text size="sm">{m.causale ?? ""}</Text>
+              {m.annulla !== null && (
+                <Text size="xs" c="dimmed">
+                  annulla {m.annulla}
+                </Text>
+              )}
+            </Table.Td>
+          </Table.Tr>
+        ))}
       </DataTable>
       {!query.isLoading && rows.length === 0 && <Text c="dimmed">Nessun movimento con questi filtri.</Text>}
       <Group justify="flex-end">
         <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))}>
           Precedente
         </Button>
-        <Button variant="default" disabled={!query.data?.altri || query.isFetching} onClick={() => query.data && setCursors((c) => [...c, query.data.cursore])}>
+        <Button
+          variant="default"
+          disabled={!query.data?.altri || query.isFetching}
+          onClick={() => query.data && setCursors((c) => [...c, query.data.cursore])}
+        >
           Successiva
         </Button>
       </Group>

@@ -24,7 +24,8 @@ export function OrdersScreen() {
     <Stack gap="md" maw={1000}>
       <Title order={2}>Etichette degli ordini</Title>
       <Text c="dimmed" size="sm">
-        Per ogni riga d&apos;ordine un&apos;etichetta con il codice a barre R&lt;riga&gt; e l&apos;EAN dell&apos;articolo: al ricevimento si legge dalla carta.
+        Per ogni riga d&apos;ordine un&apos;etichetta con il codice a barre R&lt;riga&gt; e l&apos;EAN dell&apos;articolo: al ricevimento si
+        legge dalla carta.
       </Text>
       <Group align="end">
         <TextInput label="Cerca numero o fornitore" value={cerca} onChange={(e) => setCerca(e.currentTarget.value)} style={{ flex: 1 }} />
@@ -37,28 +38,28 @@ export function OrdersScreen() {
         data-testid="tabella-ordini"
         columns={[{ label: "Ordine" }, { label: "Fornitore" }, { label: "Magazzino" }, { label: "Stato" }, { key: "etichette" }]}
       >
-            {(query.data?.ordini ?? []).map((o) => (
-              <Table.Tr key={o.id}>
-                <Table.Td>
-                  <Text fw={700}>{o.numero}</Text>
-                  <Text size="xs" c="dimmed">
-                    {day(o.data)} · {o.righe} righe
-                  </Text>
-                </Table.Td>
-                <Table.Td>{o.fornitore.nome}</Table.Td>
-                <Table.Td>{o.magazzino.codice}</Table.Td>
-                <Table.Td>
-                  <Badge color={STATE_COLOR[o.stato]} variant="light">
-                    {o.stato}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  <Button component={Link} href={`/ordini/${o.id}/etichette`} size="sm" variant="light" data-testid={`etichette-${o.numero}`}>
-                    Etichette
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
+        {(query.data?.ordini ?? []).map((o) => (
+          <Table.Tr key={o.id}>
+            <Table.Td>
+              <Text fw={700}>{o.numero}</Text>
+              <Text size="xs" c="dimmed">
+                {day(o.data)} · {o.righe} righe
+              </Text>
+            </Table.Td>
+            <Table.Td>{o.fornitore.nome}</Table.Td>
+            <Table.Td>{o.magazzino.codice}</Table.Td>
+            <Table.Td>
+              <Badge color={STATE_COLOR[o.stato]} variant="light">
+                {o.stato}
+              </Badge>
+            </Table.Td>
+            <Table.Td>
+              <Button component={Link} href={`/ordini/${o.id}/etichette`} size="sm" variant="light" data-testid={`etichette-${o.numero}`}>
+                Etichette
+              </Button>
+            </Table.Td>
+          </Table.Tr>
+        ))}
       </DataTable>
     </Stack>
   );

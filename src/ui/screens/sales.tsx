@@ -1,5 +1,20 @@
 "use client";
-import { ActionIcon, Alert, Badge, Button, Card, Group, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { useForm } from "@mantine/form";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -73,7 +88,10 @@ function ClientPicker({ value, onChange }: { value: string | null; onChange: (id
 export function SalesListScreen() {
   const trpc = useTRPC();
   const [cursors, setCursors] = useState<number[]>([0]);
-  const query = useQuery({ ...trpc.sales.list.queryOptions({ limite: "50", dopo: String(cursors.at(-1)!) }), placeholderData: keepPreviousData });
+  const query = useQuery({
+    ...trpc.sales.list.queryOptions({ limite: "50", dopo: String(cursors.at(-1)!) }),
+    placeholderData: keepPreviousData,
+  });
   const docs = query.data?.documenti ?? [];
   return (
     <Stack gap="md" maw={1100}>
@@ -89,7 +107,14 @@ export function SalesListScreen() {
         striped
         verticalSpacing="xs"
         data-testid="tabella-vendite"
-        columns={[{ label: "Numero" }, { label: "Tipo" }, { label: "Data" }, { label: "Cliente" }, { label: "Righe", num: true }, { label: "Totale", num: true }]}
+        columns={[
+          { label: "Numero" },
+          { label: "Tipo" },
+          { label: "Data" },
+          { label: "Cliente" },
+          { label: "Righe", num: true },
+          { label: "Totale", num: true },
+        ]}
       >
         {docs.map((d) => (
           <Table.Tr key={d.id}>
@@ -174,7 +199,14 @@ export function SaleFormScreen() {
       />
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
         <ClientPicker value={cliente} onChange={(id) => form.setFieldValue("cliente", id)} />
-        <Select label="Magazzino" data={warehouseOptions} value={magazzino} onChange={(v) => form.setFieldValue("magazzino", v)} allowDeselect={false} data-testid="campo-magazzino" />
+        <Select
+          label="Magazzino"
+          data={warehouseOptions}
+          value={magazzino}
+          onChange={(v) => form.setFieldValue("magazzino", v)}
+          allowDeselect={false}
+          data-testid="campo-magazzino"
+        />
         <TextInput label="Data (predefinita oggi)" type="date" {...field("data")} />
       </SimpleGrid>
       <Stack gap="xs">
@@ -189,7 +221,13 @@ export function SaleFormScreen() {
               <Group gap={4} align="end" wrap="nowrap">
                 <TextInput label="Lotto" {...field(`righe.${i}.lotto`)} style={{ flex: 1 }} />
                 {rows.length > 1 && (
-                  <ActionIcon size="xl" variant="light" color="red" aria-label={`Togli la riga ${i + 1}`} onClick={() => form.removeListItem("righe", i)}>
+                  <ActionIcon
+                    size="xl"
+                    variant="light"
+                    color="red"
+                    aria-label={`Togli la riga ${i + 1}`}
+                    onClick={() => form.removeListItem("righe", i)}
+                  >
                     ×
                   </ActionIcon>
                 )}
@@ -207,7 +245,11 @@ export function SaleFormScreen() {
         </Alert>
       )}
       {created && (
-        <Alert color="green" title={`Documento ${created.tipo} n. ${created.numero} del ${day(created.data)} emesso`} data-testid="documento-creato">
+        <Alert
+          color="green"
+          title={`Documento ${created.tipo} n. ${created.numero} del ${day(created.data)} emesso`}
+          data-testid="documento-creato"
+        >
           <Stack gap={2}>
             {created.righe.map((r, i) => (
               <Text key={i} size="sm">

@@ -32,9 +32,13 @@ export function assertMayAlign(actor: Actor, input: Pick<AlignInput, "simula">):
 
 export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: { timeZone: string }): Promise<AlignOutput> {
   if (input.righe.length > MAX_ALIGNMENT_ROWS) {
-    throw new DomainError("troppe_righe", `Al massimo ${MAX_ALIGNMENT_ROWS} righe per chiamata: ricevute ${input.righe.length}. Dividere il conteggio.`, {
-      campo: "righe",
-    });
+    throw new DomainError(
+      "troppe_righe",
+      `Al massimo ${MAX_ALIGNMENT_ROWS} righe per chiamata: ricevute ${input.righe.length}. Dividere il conteggio.`,
+      {
+        campo: "righe",
+      },
+    );
   }
   const magazzino = input.magazzino;
   const write = input.simula !== true;
@@ -47,9 +51,12 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
     try {
       const article = resolveArticle(index, { codice: r.codice });
       const contato = countFromNumber(r.contato);
-      if (contato === null) throw new RowError("quantita_non_valida", `Quantità contata ${r.contato} non valida: zero o più, con al massimo 3 decimali.`);
-      if (article.gestione_lotti && lotto === null) throw new RowError("lotto_obbligatorio", `L'articolo ${article.codice} è gestito a lotti: contare per lotto e indicare 'lotto'.`);
-      if (!article.gestione_lotti && lotto !== null) throw new RowError("lotto_non_previsto", `L'articolo ${article.codice} non è gestito a lotti: togliere 'lotto'.`);
+      if (contato === null)
+        throw new RowError("quantita_non_valida", `Quantità contata ${r.contato} non valida: zero o più, con al massimo 3 decimali.`);
+      if (article.gestione_lotti && lotto === null)
+        throw new RowError("lotto_obbligatorio", `L'articolo ${article.codice} è gestito a lotti: contare per lotto e indicare 'lotto'.`);
+      if (!article.gestione_lotti && lotto !== null)
+        throw new RowError("lotto_non_previsto", `L'articolo ${article.codice} non è gestito a lotti: togliere 'lotto'.`);
       units.push({ indice, article, lotto, contato });
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
@@ -112,7 +119,8 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
   }
   if (plain.length > 0 || (write && articleIds.length > 0)) {
     const balances = await all(tx, q.balances(magazzino, write ? articleIds : plain.map((u) => u.article.id), write));
-    for (const b of balances) if (!current.has(unitKey(b.articolo_id, null))) current.set(unitKey(b.articolo_id, null), { quantita: b.quantita.toString() });
+    for (const b of balances)
+      if (!current.has(unitKey(b.articolo_id, null))) current.set(unitKey(b.articolo_id, null), { quantita: b.quantita.toString() });
   }
 
   const ledger: LedgerRow[] = [];
@@ -147,11 +155,23 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
   let operazione: number | null = null;
   if (write && ledger.length > 0) {
     if (lotUpdates.length > 0) {
-      await execute(tx, q.setLotResiduals(lotUpdates.map((l) => l.id), lotUpdates.map((l) => l.residua)));
+      await execute(
+        tx,
+        q.setLotResiduals(
+          lotUpdates.map((l) => l.id),
+          lotUpdates.map((l) => l.residua),
+        ),
+      );
     }
     const written = await appendToLedger(
       tx,
-      { operazione: "nuova", origine: "correzione", causale: input.causale ?? "Allineamento inventario", data: businessDate(opts.timeZone), actor },
+      {
+        operazione: "nuova",
+        origine: "correzione",
+        causale: input.causale ?? "Allineamento inventario",
+        data: businessDate(opts.timeZone),
+        actor,
+      },
       ledger,
     );
     operazione = written.operazione;

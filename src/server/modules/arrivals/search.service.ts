@@ -53,7 +53,8 @@ function empty(motivo: string, motivo_codice: SearchOutput["motivo_codice"], dop
  */
 async function firstExpectedRow(db: Db, articolo: { id: number; codice: string }): Promise<SearchOutput> {
   const row = await first(db, q.firstExpectedRow(articolo.id));
-  if (!row) return empty(`Nessun ordine aperto attende l'articolo ${articolo.codice}: controllare il documento di trasporto.`, "non_atteso");
+  if (!row)
+    return empty(`Nessun ordine aperto attende l'articolo ${articolo.codice}: controllare il documento di trasporto.`, "non_atteso");
   return withArticleTotals(db, articolo.id, await loadOrders(db, [row.ordine_id], q.rowIs(row.id)));
 }
 
@@ -77,7 +78,10 @@ async function searchByBarcode(db: Db, barcode: string): Promise<SearchOutput> {
   if (!article) return { ...empty(`${shown} non corrisponde a nessun articolo in anagrafica.`, "codice_sconosciuto"), ...lettura };
   if (article.ha_varianti) {
     return {
-      ...empty(`${shown} è del modello ${article.codice}, che si riceve per variante: leggere l'EAN della variante (${article.varianti.join(", ")}).`, "non_atteso"),
+      ...empty(
+        `${shown} è del modello ${article.codice}, che si riceve per variante: leggere l'EAN della variante (${article.varianti.join(", ")}).`,
+        "non_atteso",
+      ),
       ...lettura,
     };
   }

@@ -47,7 +47,10 @@ export const ROLE_LABEL: Record<Role, string> = {
 /** The refusal of a signed-in user whose role is below what an action needs. */
 export function roleRefusal(actor: Actor, role: Role, what = "Questa funzione"): DomainError {
   const current = actor.kind === "utente" ? ROLE_LABEL[actor.ruolo] : "chiave API";
-  return new DomainError("permesso_negato", `${what} è riservata al ruolo ${ROLE_LABEL[role]}${role === "amministratore" ? "" : " o superiore"}: il tuo ruolo è ${current}.`);
+  return new DomainError(
+    "permesso_negato",
+    `${what} è riservata al ruolo ${ROLE_LABEL[role]}${role === "amministratore" ? "" : " o superiore"}: il tuo ruolo è ${current}.`,
+  );
 }
 
 /** Throws unless the actor has at least `role` (API keys answer to their scopes only). */

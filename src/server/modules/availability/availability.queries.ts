@@ -19,9 +19,13 @@ export interface AvailabilityRow {
  * The availability page in one statement (see availability.service.ts listAvailability): `take` articles
  * at most after `dopo` (the page size plus one); `magazzino` null for every warehouse.
  */
-export const availabilityPage = (dopo: number, take: number, magazzino: number | null, filters: Pick<ListAvailabilityInput, "a" | "cerca">) => {
-  const inWarehouse = (column: Prisma.Sql) =>
-    magazzino === null ? Prisma.empty : Prisma.sql`AND ${column} = ${magazzino}::int`;
+export const availabilityPage = (
+  dopo: number,
+  take: number,
+  magazzino: number | null,
+  filters: Pick<ListAvailabilityInput, "a" | "cerca">,
+) => {
+  const inWarehouse = (column: Prisma.Sql) => (magazzino === null ? Prisma.empty : Prisma.sql`AND ${column} = ${magazzino}::int`);
   // Both sources yield one row per (article, warehouse) for the page's id range.
   const balances =
     filters.a === undefined
@@ -45,8 +49,7 @@ export const availabilityPage = (dopo: number, take: number, magazzino: number |
 
   // `cerca`: a substring of the code or the description; LIKE's wildcards in the text are literal.
   const pattern = filters.cerca === undefined ? null : containsPattern(filters.cerca);
-  const matching =
-    pattern === null ? Prisma.empty : Prisma.sql`AND (a.codice ILIKE ${pattern} OR a.descrizione ILIKE ${pattern})`;
+  const matching = pattern === null ? Prisma.empty : Prisma.sql`AND (a.codice ILIKE ${pattern} OR a.descrizione ILIKE ${pattern})`;
 
   return query<AvailabilityRow>(Prisma.sql`
     WITH pagina AS (

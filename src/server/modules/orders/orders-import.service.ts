@@ -35,7 +35,10 @@ export async function loadPurchaseOrdersByNumber(db: Db, numeri: string[]): Prom
   const righe = await rows(db, q.purchaseOrderRows(ordini.map((o) => o.id)));
   const rowsOf = new Map<number, KnownPurchaseOrder["righe"]>();
   for (const r of righe) {
-    rowsOf.set(r.ordine_id, [...(rowsOf.get(r.ordine_id) ?? []), { articolo: r.articolo, ordinata: canonical(r.ordinata), prezzo: canonical(r.prezzo) }]);
+    rowsOf.set(r.ordine_id, [
+      ...(rowsOf.get(r.ordine_id) ?? []),
+      { articolo: r.articolo, ordinata: canonical(r.ordinata), prezzo: canonical(r.prezzo) },
+    ]);
   }
   return new Map(
     ordini.map((o) => [

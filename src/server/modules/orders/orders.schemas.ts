@@ -5,7 +5,10 @@ export const STATI_ORDINE = ["aperto", "parziale", "evaso"] as const;
 
 export const listOrdersInput = z.strictObject({
   cerca: shortText(64).optional().meta({ description: "Numero d'ordine o nome del fornitore (contiene)" }),
-  includi_evasi: z.boolean().transform((b) => b).optional(),
+  includi_evasi: z
+    .boolean()
+    .transform((b) => b)
+    .optional(),
   limite: idNumber().pipe(z.number().max(200)).optional(),
 });
 export type ListOrdersInput = z.infer<typeof listOrdersInput>;
@@ -30,7 +33,13 @@ export const printableOrderOutput = orderSummaryOutput.omit({ righe: true }).ext
       riga: z.number().int(),
       posizione: z.number().int(),
       etichetta: z.string(),
-      articolo: z.object({ id: z.number().int(), codice: z.string(), ean: z.string().nullable(), descrizione: z.string(), unita: z.string() }),
+      articolo: z.object({
+        id: z.number().int(),
+        codice: z.string(),
+        ean: z.string().nullable(),
+        descrizione: z.string(),
+        unita: z.string(),
+      }),
       ordinata: decimalString(),
       arrivata: decimalString(),
       residua: decimalString(),

@@ -25,7 +25,11 @@ function AlignmentRow({ r, simulated, parsed }: { r: AlignRow; simulated: boolea
       <Table.Td>{r.lotto ?? ""}</Table.Td>
       <Table.Td className="num">{qty(r.attuale)}</Table.Td>
       <Table.Td className="num">{qty(r.contato)}</Table.Td>
-      <Table.Td className="num" c={r.delta && Number(r.delta) < 0 ? "red.8" : r.delta && Number(r.delta) > 0 ? "green.8" : undefined} fw={big ? 800 : 400}>
+      <Table.Td
+        className="num"
+        c={r.delta && Number(r.delta) < 0 ? "red.8" : r.delta && Number(r.delta) > 0 ? "green.8" : undefined}
+        fw={big ? 800 : 400}
+      >
         {r.delta !== null && Number(r.delta) > 0 ? "+" : ""}
         {qty(r.delta)}
         {big && (
@@ -97,7 +101,9 @@ export function AlignmentResult({
             )}
           </Group>
         </Group>
-        {!result.simulated && result.out.operazione !== null && <Text>Operazione {result.out.operazione}: le correzioni sono movimenti con origine &quot;correzione&quot;.</Text>}
+        {!result.simulated && result.out.operazione !== null && (
+          <Text>Operazione {result.out.operazione}: le correzioni sono movimenti con origine &quot;correzione&quot;.</Text>
+        )}
         <Group justify="space-between" wrap="wrap">
           <SegmentedControl
             size="sm"
@@ -110,7 +116,13 @@ export function AlignmentResult({
             ]}
           />
           <Group gap="xs">
-            <Button variant="light" onClick={() => download(`allineamento-${result.simulated ? "anteprima" : "esito"}.csv`, resultCsv(result.out, result.simulated))} data-testid="scarica-esito">
+            <Button
+              variant="light"
+              onClick={() =>
+                download(`allineamento-${result.simulated ? "anteprima" : "esito"}.csv`, resultCsv(result.out, result.simulated))
+              }
+              data-testid="scarica-esito"
+            >
               Scarica CSV
             </Button>
             {result.simulated && canConfirm && (
@@ -170,7 +182,8 @@ export function ConfirmAlignmentModal({
     <Modal opened={opened} onClose={onClose} title="Confermare l'allineamento?" centered>
       <Stack>
         <Text>
-          Scrivere <b>{toWrite}</b> correzioni nel magazzino {warehouse}? Le giacenze diventano i valori contati; le righe rifiutate restano come sono.
+          Scrivere <b>{toWrite}</b> correzioni nel magazzino {warehouse}? Le giacenze diventano i valori contati; le righe rifiutate restano
+          come sono.
           {large > 0 && (
             <>
               {" "}

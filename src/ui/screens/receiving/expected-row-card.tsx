@@ -72,7 +72,13 @@ export function ExpectedRowCard({
           </Text>
         )}
         <SimpleGrid cols={{ base: 1, xs: row.chiede_lotto ? 3 : 1 }} spacing="sm">
-          <TextInput label="Quantità" inputMode="decimal" {...input("quantita")} onFocus={(e) => e.currentTarget.select()} data-testid="campo-quantita" />
+          <TextInput
+            label="Quantità"
+            inputMode="decimal"
+            {...input("quantita")}
+            onFocus={(e) => e.currentTarget.select()}
+            data-testid="campo-quantita"
+          />
           {row.chiede_lotto && (
             <>
               <TextInput label="Lotto" {...input("lotto")} data-testid="campo-lotto" />

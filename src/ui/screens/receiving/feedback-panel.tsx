@@ -6,7 +6,14 @@ import type { Feedback } from "./use-receiving";
 export function FeedbackPanel({ feedback }: { feedback: Feedback }) {
   const ko = feedback.outcome === "ko";
   return (
-    <Paper p="md" radius="md" className={`feedback-${feedback.outcome}`} role={ko ? "alert" : "status"} data-testid="esito" data-esito={feedback.outcome}>
+    <Paper
+      p="md"
+      radius="md"
+      className={`feedback-${feedback.outcome}`}
+      role={ko ? "alert" : "status"}
+      data-testid="esito"
+      data-esito={feedback.outcome}
+    >
       <Text fw={800} size={ko ? "1.7rem" : "xl"} lh={1.2}>
         {feedback.title}
       </Text>

@@ -14,7 +14,12 @@ export function SessionArrivals({ arrivals, onCancel }: { arrivals: SessionArriv
           Nessun arrivo registrato da questo dispositivo in questa sessione.
         </Text>
       ) : (
-        <DataTable minWidth={300} verticalSpacing="sm" striped columns={[{ label: "Articolo" }, { label: "Q.tà", num: true }, { key: "azioni" }]}>
+        <DataTable
+          minWidth={300}
+          verticalSpacing="sm"
+          striped
+          columns={[{ label: "Articolo" }, { label: "Q.tà", num: true }, { key: "azioni" }]}
+        >
           {arrivals.map((a) => (
             <Table.Tr key={a.movimento} data-testid={`arrivo-${a.movimento}`} style={a.annullato ? { opacity: 0.55 } : undefined}>
               <Table.Td>
@@ -61,8 +66,11 @@ export function CancelArrivalModal({
       {arrival && (
         <Stack>
           <Text>
-            Annullare l&apos;arrivo di <b>{qty(arrival.quantita)} × {arrival.codice}</b> (riga {arrival.etichetta}, DDT {arrival.ddt})? Viene scritto
-            un movimento di storno e la quantità torna da ricevere.
+            Annullare l&apos;arrivo di{" "}
+            <b>
+              {qty(arrival.quantita)} × {arrival.codice}
+            </b>{" "}
+            (riga {arrival.etichetta}, DDT {arrival.ddt})? Viene scritto un movimento di storno e la quantità torna da ricevere.
           </Text>
           <Group grow>
             <Button color="red" size="lg" onClick={onConfirm} loading={busy} data-testid="conferma-annulla">

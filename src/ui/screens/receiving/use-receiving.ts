@@ -185,7 +185,11 @@ export function useReceiving() {
       // A replayed answer (pressed again after a lost answer) carries the same movement: listed once.
       setArrivals((list) => (list.some((a) => a.movimento === arrival.movimento) ? list : [arrival, ...list]));
       setCurrent(null);
-      say("ok", `Registrato: ${qty(q)} × ${row.articolo.codice}`, `Residuo sulla riga ${row.etichetta}: ${qty(out.residua)} · ordine ${order.numero} ${out.ordine.stato}`);
+      say(
+        "ok",
+        `Registrato: ${qty(q)} × ${row.articolo.codice}`,
+        `Residuo sulla riga ${row.etichetta}: ${qty(out.residua)} · ordine ${order.numero} ${out.ordine.stato}`,
+      );
     } catch (e) {
       writeKey.settle(e);
       const err = describeWriteError(e);
@@ -204,11 +208,16 @@ export function useReceiving() {
       const out = await cancelling.mutateAsync(request);
       cancelKey.settle();
       setArrivals((list) => list.map((a) => (a.movimento === toCancel.movimento ? { ...a, annullato: true } : a)));
-      say("ok", `Arrivo annullato: ${qty(toCancel.quantita)} × ${toCancel.codice}`, `Residuo sulla riga ${toCancel.etichetta}: ${qty(out.riga.residua)}`);
+      say(
+        "ok",
+        `Arrivo annullato: ${qty(toCancel.quantita)} × ${toCancel.codice}`,
+        `Residuo sulla riga ${toCancel.etichetta}: ${qty(out.riga.residua)}`,
+      );
     } catch (e) {
       cancelKey.settle(e);
       const err = describeWriteError(e);
-      if (err.codice === "arrivo_gia_annullato") setArrivals((list) => list.map((a) => (a.movimento === toCancel.movimento ? { ...a, annullato: true } : a)));
+      if (err.codice === "arrivo_gia_annullato")
+        setArrivals((list) => list.map((a) => (a.movimento === toCancel.movimento ? { ...a, annullato: true } : a)));
       say("ko", outcomeUnknown(err) ? "Esito incerto" : "Annullamento rifiutato", err.messaggio);
     } finally {
       setToCancel(null);
