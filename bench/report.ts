@@ -148,7 +148,7 @@ export function markdown(r: Report): string {
   out.push("", "## Ambiente", "");
   for (const [k, v] of Object.entries(r.environment)) out.push(`- ${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`);
   out.push(`- verify dopo la generazione: ${r.verify.dopoGenerazione}; alla fine: ${r.verify.fine}`);
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }
 
 export function writeResults(dir: string, r: Report): { json: string; md: string } {
@@ -156,7 +156,7 @@ export function writeResults(dir: string, r: Report): { json: string; md: string
   const stamp = r.startedAt.replace(/[:]/g, "-").replace(/\.\d+Z$/, "Z");
   const json = path.join(dir, `bench-${stamp}.json`);
   const md = path.join(dir, `bench-${stamp}.md`);
-  const jsonText = JSON.stringify(r, null, 2) + "\n";
+  const jsonText = `${JSON.stringify(r, null, 2)}\n`;
   const mdText = markdown(r);
   fs.writeFileSync(json, jsonText);
   fs.writeFileSync(md, mdText);

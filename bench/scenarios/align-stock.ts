@@ -51,7 +51,7 @@ export async function alignStock(ctx: Ctx): Promise<ScenarioResult> {
 
   const apiTimes: number[] = [];
   const floorTimes: number[] = [];
-  let written = { api: 0, floor: 0 };
+  const written = { api: 0, floor: 0 };
   let rssMb = 0;
   const cpuSum = { api: [] as CpuUse[], floor: [] as CpuUse[] };
   for (let rep = 0; rep < reps; rep++) {

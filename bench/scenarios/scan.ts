@@ -1,4 +1,4 @@
-import * as floor from "../floor";
+import type * as floor from "../floor";
 import { sampleMemory } from "../server";
 import { fmtInt, progress, sleep } from "../util";
 import { logSides, metered, side, ticker, withClient, type Ctx, type ScenarioResult } from "./harness";

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import type { TestDb } from "../../src/server/testing/db";
 import { test } from "../../src/server/testing/test";
 import { call, cleanup, ensureBuild, launch, verify, type HttpResult, type Service } from "./harness";
@@ -75,11 +75,14 @@ async function residual(articolo: number, magazzino: number, lotto: string): Pro
   return rows[0]?.r ?? 0;
 }
 
-const tally = (rs: HttpResult[]) =>
-  rs.reduce<Record<string, number>>(
-    (acc, r) => ((acc[`${r.status} ${r.body?.codice ?? ""}`.trim()] = (acc[`${r.status} ${r.body?.codice ?? ""}`.trim()] ?? 0) + 1), acc),
-    {},
-  );
+function tally(rs: HttpResult[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of rs) {
+    const outcome = `${r.status} ${r.body?.codice ?? ""}`.trim();
+    counts[outcome] = (counts[outcome] ?? 0) + 1;
+  }
+  return counts;
+}
 
 describe("races split across two instances", () => {
   test("20 parallel arrivals of 1 on a row of 10: 10 accepted, 10 quantita_eccessiva", async () => {

@@ -38,8 +38,6 @@ export function makeTrpcClient(csrf: string | undefined) {
   });
 }
 
-export type TrpcClient = ReturnType<typeof makeTrpcClient>;
-
 export function TrpcProviders({ csrf, children }: { csrf?: string; children: ReactNode }) {
   const [queryClient] = useState(
     () =>

@@ -10,7 +10,7 @@ export const metadata = { title: "Accesso" };
 /** Only paths of this site: an outside address in `dopo` must not turn sign-in into a redirector. */
 function safeNext(dopo: string | string[] | undefined): string {
   const target = Array.isArray(dopo) ? dopo[0] : dopo;
-  return target && target.startsWith("/") && !target.startsWith("//") && !target.startsWith("/accesso") ? target : "/";
+  return target?.startsWith("/") && !target.startsWith("//") && !target.startsWith("/accesso") ? target : "/";
 }
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

@@ -18,28 +18,12 @@ export function sqlState(e: unknown): string | undefined {
   return undefined;
 }
 
-export function constraintName(e: unknown): string | undefined {
-  const seen = new Set<unknown>();
-  let cur: unknown = e;
-  while (cur && typeof cur === "object" && !seen.has(cur)) {
-    seen.add(cur);
-    const o = cur as Record<string, unknown>;
-    if (typeof o.constraint === "string") return o.constraint;
-    const meta = o.meta as Record<string, unknown> | undefined;
-    const driver = meta?.driverAdapterError as Record<string, unknown> | undefined;
-    cur = o.cause ?? driver?.cause ?? driver;
-  }
-  const msg = e instanceof Error ? e.message : "";
-  return /constraint "([^"]+)"/.exec(msg)?.[1];
-}
-
 export const isSerializationFailure = (e: unknown) => {
   const s = sqlState(e);
   return s === "40001" || s === "40P01";
 };
 
 export const isUniqueViolation = (e: unknown) => sqlState(e) === "23505";
-export const isCheckViolation = (e: unknown) => sqlState(e) === "23514";
 
 /** The database cannot be reached (refused, shutting down, connection lost): the request gets 503. */
 export function isUnavailable(e: unknown): boolean {

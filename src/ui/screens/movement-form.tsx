@@ -121,7 +121,8 @@ export function MovementFormScreen() {
         <TextInput label="Causale (facoltativa)" {...field("causale")} placeholder="es. Reso cliente" />
       </SimpleGrid>
       <Stack gap="xs">
-        {rows.map((r, i) => (
+        {rows.map((_r, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a row is its position in the form; its inputs are controlled by that path
           <Card key={i} withBorder padding="xs">
             <SimpleGrid cols={{ base: 2, sm: natura === "carico" ? 5 : 4 }} spacing="xs">
               <TextInput label="Articolo (codice o EAN)" {...field(`righe.${i}.articolo`)} data-testid={`riga-${i}-articolo`} />

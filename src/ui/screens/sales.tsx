@@ -210,7 +210,8 @@ export function SaleFormScreen() {
         <TextInput label="Data (predefinita oggi)" type="date" {...field("data")} />
       </SimpleGrid>
       <Stack gap="xs">
-        {rows.map((r, i) => (
+        {rows.map((_r, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a row is its position in the form; its inputs are controlled by that path
           <Card key={i} withBorder padding="xs">
             <SimpleGrid cols={{ base: 2, sm: 6 }} spacing="xs">
               <TextInput label="Articolo (codice o EAN)" {...field(`righe.${i}.articolo`)} data-testid={`riga-${i}-articolo`} />
@@ -251,8 +252,8 @@ export function SaleFormScreen() {
           data-testid="documento-creato"
         >
           <Stack gap={2}>
-            {created.righe.map((r, i) => (
-              <Text key={i} size="sm">
+            {created.righe.map((r) => (
+              <Text key={r.movimento} size="sm">
                 {qty(r.quantita)} × {r.articolo.codice} a {money(r.prezzo)} = {money(r.importo)}
               </Text>
             ))}

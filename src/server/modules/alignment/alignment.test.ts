@@ -216,7 +216,10 @@ describe("atomic read and write", () => {
       );
       await c.query("UPDATE giacenze SET quantita = quantita + 5 WHERE articolo_id = $1 AND magazzino_id = $2", [art, m1]);
       let settled = false;
-      const pending = align({ magazzino: m1, righe: [{ codice: "RACE", contato: 12 }] }).then((r) => ((settled = true), r));
+      const pending = align({ magazzino: m1, righe: [{ codice: "RACE", contato: 12 }] }).then((r) => {
+        settled = true;
+        return r;
+      });
       await new Promise((r) => setTimeout(r, 300));
       expect(settled).toBe(false);
       await c.query("COMMIT");

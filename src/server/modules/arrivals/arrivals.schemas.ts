@@ -58,7 +58,6 @@ export const expectedRow = z.object({
   chiede_lotto: z.boolean(),
   registrati: z.array(registrato),
 });
-export type ExpectedRow = z.infer<typeof expectedRow>;
 
 export const expectedOrder = z.object({
   id: z.number().int(),

@@ -131,6 +131,7 @@ export function parseScan(raw: string, today = new Date()): Scan {
       return { kind: "illeggibile", motivo: `EAN ${text} con cifra di controllo errata: lettura sbagliata, rileggere.` };
     return { kind: "ean", gtin: text };
   }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a control character (GS, CR) in a typed code means a misread scan
   if (text.length === 0 || text.length > 64 || /[\x00-\x1f]/.test(text))
     return { kind: "illeggibile", motivo: "Codice non riconosciuto: rileggere." };
   // Typed by hand: an article code.

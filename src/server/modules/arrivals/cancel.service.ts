@@ -12,7 +12,7 @@ import { lockOrderRows, moveArrived, recomputeOrders } from "./order-rows.servic
 /** POST /arrivi/{id}/annulla: an arrival cancelled by a reversing movement; the lot and the order row give it back. */
 export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { timeZone: string }): Promise<CancelOutput> {
   const m = await first(tx, q.arrivalMovement(id));
-  if (!m || m.origine !== "arrivo" || m.riferimento_tipo !== "riga_ordine" || m.riferimento_id === null) {
+  if (m?.origine !== "arrivo" || m.riferimento_tipo !== "riga_ordine" || m.riferimento_id === null) {
     throw new DomainError("non_trovato", `Il movimento ${id} non è un arrivo registrato: indicare l'id del movimento di arrivo.`);
   }
   // An operator corrects their own mistakes of the day; anything older or someone else's is a manager's call.

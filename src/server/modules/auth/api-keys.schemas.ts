@@ -17,7 +17,6 @@ export const createApiKeyInput = z.strictObject({
     .pipe(z.number().int().positive().max(10_000_000))
     .optional(),
 });
-export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;
 
 export const createdApiKeyOutput = z.object({
   id: z.number().int(),

@@ -85,7 +85,7 @@ const unauthenticated = (messaggio: string) =>
 /** Reads `Authorization: Bearer <key>`; the key must be well-formed before we touch the database. */
 export function bearerToken(header: string | null): string {
   if (!header) throw unauthenticated("Manca l'intestazione Authorization: usare 'Authorization: Bearer <chiave API>'.");
-  const m = /^Bearer ([A-Za-z0-9_\-]{10,200})$/.exec(header.trim());
+  const m = /^Bearer ([A-Za-z0-9_-]{10,200})$/.exec(header.trim());
   if (!m) throw unauthenticated("Intestazione Authorization non valida: il formato è 'Bearer <chiave API>'.");
   return m[1]!;
 }

@@ -13,7 +13,6 @@ export const signInInput = z.strictObject({
     .min(1, "indicare la password")
     .max(256, "al massimo 256 caratteri"),
 });
-export type SignInInput = z.infer<typeof signInInput>;
 
 export const sessionUserOutput = z.object({ id: z.number().int(), username: z.string(), ruolo: z.enum(ROLES) });
 
@@ -23,4 +22,3 @@ export const sessionOutput = z.object({
   csrf: z.string(),
   scade_il: z.string(),
 });
-export type SessionOutput = z.infer<typeof sessionOutput>;

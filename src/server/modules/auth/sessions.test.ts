@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { DomainError } from "../../lib/errors";
+import type { DomainError } from "../../lib/errors";
 import type { TestDb } from "../../testing/db";
 import { test } from "../../testing/test";
 import { handleTrpcRequest } from "../../trpc/ui-handler";
@@ -235,6 +235,6 @@ describe("sign-in rate limit", () => {
 
   test("resolveSession refuses malformed tokens without a query", async () => {
     expect(await resolveSession(t.prisma, "corto")).toBeNull();
-    expect(await resolveSession(t.prisma, "x".repeat(40) + "'; --")).toBeNull();
+    expect(await resolveSession(t.prisma, `${"x".repeat(40)}'; --`)).toBeNull();
   });
 });

@@ -29,15 +29,9 @@ export const modificatiDopoParam = () =>
 const feedParams = {
   ...listParams(MAX_FEED_PAGE),
   modificati_dopo: modificatiDopoParam(),
-  cerca: z
-    .string()
-    .trim()
-    .min(1, "non può essere vuoto")
-    .max(100, "al massimo 100 caratteri")
-    .optional()
-    .meta({
-      description: "Solo le righe il cui codice o la cui descrizione (nome) contiene questo testo, senza distinguere maiuscole e minuscole",
-    }),
+  cerca: z.string().trim().min(1, "non può essere vuoto").max(100, "al massimo 100 caratteri").optional().meta({
+    description: "Solo le righe il cui codice o la cui descrizione (nome) contiene questo testo, senza distinguere maiuscole e minuscole",
+  }),
 };
 
 const attivo = queryBool().optional().meta({ description: "true: solo gli attivi; false: solo i disattivati" });
@@ -83,8 +77,10 @@ export const articleRowOutput = z.object({
   versione,
 });
 
-export const supplierRowOutput = z.object({ id: z.number().int(), codice: z.string(), nome: z.string(), attivo: z.boolean(), versione });
-export const warehouseRowOutput = supplierRowOutput;
+/** A supplier or a warehouse: both are a code, a name and a state. */
+const namedRowOutput = z.object({ id: z.number().int(), codice: z.string(), nome: z.string(), attivo: z.boolean(), versione });
+export const supplierRowOutput = namedRowOutput;
+const warehouseRowOutput = namedRowOutput;
 
 export const purchaseOrderRowOutput = z.object({
   id: z.number().int(),

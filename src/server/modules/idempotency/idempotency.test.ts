@@ -21,14 +21,14 @@ test.beforeAll(async ({ db, apiKey }) => {
 });
 
 const body = (q = 1) => ({ natura: "carico", magazzino: 1, righe: [{ codice: "A1", quantita: q }] });
-const post = (k: string, idem: string, b: unknown, apiKey = key) =>
+const post = (idem: string, b: unknown, apiKey = key) =>
   rest("POST", "/movimenti", { key: apiKey, body: b, headers: { "idempotency-key": idem } });
 
 describe("Idempotency-Key on POST /movimenti", () => {
   test("a retry replays the stored response and writes nothing again", async () => {
-    const first = await post(key, "k-replay", body(3));
+    const first = await post("k-replay", body(3));
     const before = await countRows(t, "movimenti");
-    const again = await post(key, "k-replay", body(3));
+    const again = await post("k-replay", body(3));
     expect(again.status).toBe(first.status);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get("idempotency-replayed")).toBe("true");
@@ -37,24 +37,24 @@ describe("Idempotency-Key on POST /movimenti", () => {
   });
 
   test("the canonical body decides: the same fields in another order are the same request", async () => {
-    const first = await post(key, "k-order", { righe: [{ quantita: 2, codice: "A1" }], magazzino: 1, natura: "carico" });
-    const again = await post(key, "k-order", body(2));
+    const first = await post("k-order", { righe: [{ quantita: 2, codice: "A1" }], magazzino: 1, natura: "carico" });
+    const again = await post("k-order", body(2));
     expect(again.headers.get("idempotency-replayed")).toBe("true");
     expect(again.body).toEqual(first.body);
   });
 
   test("the same key with another body: 422 chiave_idempotenza_riutilizzata, nothing written", async () => {
-    await post(key, "k-reuse", body(1));
+    await post("k-reuse", body(1));
     const before = await countRows(t, "movimenti");
-    const r = await post(key, "k-reuse", body(2));
+    const r = await post("k-reuse", body(2));
     expect(r.status).toBe(422);
     expect(r.body.codice).toBe("chiave_idempotenza_riutilizzata");
     expect(await countRows(t, "movimenti")).toBe(before);
   });
 
   test("keys are scoped per API key: another key's identical key runs on its own", async () => {
-    const a = await post(key, "k-scope", body(1));
-    const b = await post(key, "k-scope", body(1), other);
+    const a = await post("k-scope", body(1));
+    const b = await post("k-scope", body(1), other);
     expect(b.headers.get("idempotency-replayed")).toBeNull();
     expect(b.body.operazione).not.toBe(a.body.operazione);
   });
@@ -66,7 +66,7 @@ describe("Idempotency-Key on POST /movimenti", () => {
       const lock = idempotencyLockKey({ ambito: `k${keyId}`, metodo: "POST", percorso: "/movimenti", chiave: "k-busy" });
       await c.query("SELECT pg_advisory_xact_lock($1)", [lock.toString()]);
       const before = await countRows(t, "movimenti");
-      const r = await post(key, "k-busy", body(1));
+      const r = await post("k-busy", body(1));
       expect(r.status).toBe(409);
       expect(r.body.codice).toBe("idempotenza_in_corso");
       expect(r.headers.get("retry-after")).toBe("1");
@@ -75,14 +75,14 @@ describe("Idempotency-Key on POST /movimenti", () => {
       await c.query("ROLLBACK");
       c.release();
     }
-    expect((await post(key, "k-busy", body(1))).status).toBe(200);
+    expect((await post("k-busy", body(1))).status).toBe(200);
   });
 
   test("a refusal is stored and replayed as it was", async () => {
-    const first = await post(key, "k-refused", { ...body(1), magazzino: 999 });
+    const first = await post("k-refused", { ...body(1), magazzino: 999 });
     expect(first.status).toBe(422);
     expect(first.body.codice).toBe("magazzino_non_trovato");
-    const again = await post(key, "k-refused", { ...body(1), magazzino: 999 });
+    const again = await post("k-refused", { ...body(1), magazzino: 999 });
     expect(again.status).toBe(422);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get("idempotency-replayed")).toBe("true");
@@ -94,16 +94,16 @@ describe("Idempotency-Key on POST /movimenti", () => {
     await t.pool.query("ALTER TABLE giacenze RENAME TO giacenze_rotte");
     let failed;
     try {
-      failed = await post(key, "k-5xx", body(7));
+      failed = await post("k-5xx", body(7));
     } finally {
       await t.pool.query("ALTER TABLE giacenze_rotte RENAME TO giacenze");
       log.mockRestore();
     }
     expect(failed.status).toBe(500);
-    const ok = await post(key, "k-5xx", body(7));
+    const ok = await post("k-5xx", body(7));
     expect(ok.status).toBe(200);
     expect(ok.headers.get("idempotency-replayed")).toBeNull();
-    const replay = await post(key, "k-5xx", body(7));
+    const replay = await post("k-5xx", body(7));
     expect(replay.headers.get("idempotency-replayed")).toBe("true");
     const after = await stockOf(t, articolo, magazzino);
     expect(after.ledger - before.ledger).toBe(7);
@@ -111,7 +111,7 @@ describe("Idempotency-Key on POST /movimenti", () => {
 
   test("twenty identical requests racing with one key produce one effect", async () => {
     const before = await stockOf(t, articolo, magazzino);
-    const results = await Promise.all(Array.from({ length: 20 }, () => post(key, "k-race", body(5))));
+    const results = await Promise.all(Array.from({ length: 20 }, () => post("k-race", body(5))));
     const ok = results.filter((r) => r.status === 200);
     const busy = results.filter((r) => r.status === 409);
     expect(ok.length + busy.length).toBe(20);
@@ -125,9 +125,9 @@ describe("Idempotency-Key on POST /movimenti", () => {
   });
 
   test("expired records are purged, and an expired key runs again", async () => {
-    await post(key, "k-old", body(1));
+    await post("k-old", body(1));
     await t.pool.query("UPDATE idempotenza SET scade_il = now() - interval '1 second' WHERE chiave = 'k-old'");
-    const again = await post(key, "k-old", body(1));
+    const again = await post("k-old", body(1));
     expect(again.headers.get("idempotency-replayed")).toBeNull();
     await t.pool.query("UPDATE idempotenza SET scade_il = now() - interval '1 second' WHERE chiave = 'k-old'");
     expect(await purgeExpiredIdempotency(t.prisma)).toBe(1);
@@ -136,7 +136,7 @@ describe("Idempotency-Key on POST /movimenti", () => {
   });
 
   test("the record is committed with the writes: retention follows the configuration", async () => {
-    await post(key, "k-ttl", body(1));
+    await post("k-ttl", body(1));
     const { rows } = await t.pool.query(
       "SELECT extract(epoch FROM scade_il - creato_il)::int AS s, stato FROM idempotenza WHERE chiave = 'k-ttl'",
     );

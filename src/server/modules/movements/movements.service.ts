@@ -1,7 +1,7 @@
 import type { Db, Tx } from "../../db/client";
 import { rows } from "../../db/sql";
 import { businessDate, formatDate, formatInstant } from "../../lib/dates";
-import { canonical, canonicalOrNull, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
+import { canonicalOrNull, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";

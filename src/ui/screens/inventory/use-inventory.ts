@@ -200,5 +200,3 @@ export function useInventory() {
     confirm,
   };
 }
-
-export type Inventory = ReturnType<typeof useInventory>;

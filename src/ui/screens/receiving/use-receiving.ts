@@ -277,5 +277,3 @@ export function useReceiving() {
     leaveRow,
   };
 }
-
-export type Receiving = ReturnType<typeof useReceiving>;

@@ -53,8 +53,10 @@ export default async function OrderLabelsPage({ params }: { params: Promise<{ id
             <Text size="sm" mb={6}>
               Ordinata <b>{qty(r.ordinata)}</b> {r.articolo.unita} · residua {qty(r.residua)}
             </Text>
+            {/* biome-ignore lint/security/noDangerouslySetInnerHtml: SVG drawn on the server by bwip-js from our own label text */}
             <div dangerouslySetInnerHTML={{ __html: code128Svg(r.etichetta) }} style={{ maxWidth: 260 }} />
             {r.articolo.ean ? (
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: SVG drawn on the server by bwip-js from a validated EAN
               <div dangerouslySetInnerHTML={{ __html: eanSvg(r.articolo.ean) }} style={{ maxWidth: 220, marginTop: 8 }} />
             ) : (
               <Text size="xs" c="dimmed" mt={6}>
