@@ -107,7 +107,7 @@ describe("401 and 403", () => {
 
 describe("404, 405, 413, 415", () => {
   test("non_trovato: unknown path", async () => {
-    const r = await rest("GET", "/magazzini", { key: reader });
+    const r = await rest("GET", "/inesistente", { key: reader });
     expectErrorBody(r, 404, "non_trovato");
   });
 
@@ -292,7 +292,8 @@ test("the OpenAPI document is served without a key and lists every endpoint with
   expect(Object.keys(r.body.paths).sort()).toEqual(
     [
       "/articoli/{id}/lotti", "/clienti", "/movimenti", "/arrivi/cerca", "/arrivi", "/arrivi/{id}/annulla",
-      "/giacenze/allinea", "/documenti-vendita", "/disponibilita",
+      "/giacenze/allinea", "/documenti-vendita", "/disponibilita", "/articoli", "/fornitori", "/magazzini", "/ordini-acquisto",
+      "/ordini-acquisto/{id}/chiudi",
     ].sort(),
   );
   expect(Object.keys(r.body.paths["/arrivi"].post.responses)).toEqual(expect.arrayContaining(["200", "201", "409", "422"]));
