@@ -29,9 +29,13 @@ export async function closePurchaseOrder(tx: Tx, input: CloseOrderInput): Promis
     const r = byNumber.get(n);
     if (!r) {
       const known = [...byNumber.keys()].sort((a, b) => a - b).join(", ");
-      throw new DomainError("riga_non_trovata", `L'ordine ${order.numero} non ha la riga numero ${n} (righe[${i}]): le sue righe sono ${known}.`, {
-        campo: `righe[${i}]`,
-      });
+      throw new DomainError(
+        "riga_non_trovata",
+        `L'ordine ${order.numero} non ha la riga numero ${n} (righe[${i}]): le sue righe sono ${known}.`,
+        {
+          campo: `righe[${i}]`,
+        },
+      );
     }
     if (!named.includes(r)) named.push(r);
   }

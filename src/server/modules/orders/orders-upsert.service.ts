@@ -2,7 +2,13 @@ import type { Tx } from "../../db/client";
 import { execute, rows } from "../../db/sql";
 import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
-import { MAX_ORDER_ROWS_PER_CALL, MAX_ORDERS_PER_CALL, type OrderUpsertInput, type UpsertOrdersInput, type UpsertOrdersOutput } from "./orders.schemas";
+import {
+  MAX_ORDER_ROWS_PER_CALL,
+  MAX_ORDERS_PER_CALL,
+  type OrderUpsertInput,
+  type UpsertOrdersInput,
+  type UpsertOrdersOutput,
+} from "./orders.schemas";
 import * as q from "./purchase-orders.queries";
 
 /**
@@ -81,7 +87,8 @@ export async function upsertPurchaseOrders(tx: Tx, input: UpsertOrdersInput): Pr
   }
   const refs = await loadRefs(tx, input);
   const outcomes = new Map<number, Outcome>();
-  const refuse = (indice: number, e: RowError) => outcomes.set(indice, { indice, numero: input.ordini[indice]!.numero, esito: "rifiutato", errore: e.toBody() });
+  const refuse = (indice: number, e: RowError) =>
+    outcomes.set(indice, { indice, numero: input.ordini[indice]!.numero, esito: "rifiutato", errore: e.toBody() });
 
   const checked: Checked[] = [];
   for (const [indice, o] of input.ordini.entries()) {
@@ -99,7 +106,10 @@ export async function upsertPurchaseOrders(tx: Tx, input: UpsertOrdersInput): Pr
     if (occurrences.get(key(c.fornitore, c.input.numero))! === 1) return true;
     refuse(
       c.indice,
-      new RowError("ordine_ripetuto", `L'ordine ${c.input.numero} del fornitore ${c.input.fornitore} compare più volte in questa chiamata: inviarlo una volta sola.`),
+      new RowError(
+        "ordine_ripetuto",
+        `L'ordine ${c.input.numero} del fornitore ${c.input.fornitore} compare più volte in questa chiamata: inviarlo una volta sola.`,
+      ),
     );
     return false;
   });
@@ -182,37 +192,68 @@ async function loadRefs(tx: Tx, input: UpsertOrdersInput): Promise<Refs> {
 function checkOrder(indice: number, o: OrderUpsertInput, refs: Refs): Checked {
   const fornitore = refs.fornitori.get(o.fornitore);
   if (fornitore === undefined) {
-    throw new RowError("fornitore_non_trovato", `Ordine ${o.numero} (ordini[${indice}]): il fornitore '${o.fornitore}' non esiste: crearlo prima con POST /fornitori.`);
+    throw new RowError(
+      "fornitore_non_trovato",
+      `Ordine ${o.numero} (ordini[${indice}]): il fornitore '${o.fornitore}' non esiste: crearlo prima con POST /fornitori.`,
+    );
   }
   const magazzino = refs.magazzini.get(o.magazzino);
   if (magazzino === undefined) {
-    throw new RowError("magazzino_non_trovato", `Ordine ${o.numero} (ordini[${indice}]): il magazzino '${o.magazzino}' non esiste: crearlo prima con POST /magazzini.`);
+    throw new RowError(
+      "magazzino_non_trovato",
+      `Ordine ${o.numero} (ordini[${indice}]): il magazzino '${o.magazzino}' non esiste: crearlo prima con POST /magazzini.`,
+    );
   }
   const seen = new Set<number>();
   const wanted = o.righe.map((r, i): WantedRow => {
     const at = `Ordine ${o.numero}, riga ${r.numero_riga} (ordini[${indice}].righe[${i}])`;
-    if (seen.has(r.numero_riga)) throw new RowError("numero_riga_ripetuto", `${at}: il numero di riga ${r.numero_riga} compare più volte nell'ordine.`);
+    if (seen.has(r.numero_riga))
+      throw new RowError("numero_riga_ripetuto", `${at}: il numero di riga ${r.numero_riga} compare più volte nell'ordine.`);
     seen.add(r.numero_riga);
     const a = refs.articoli.get(r.articolo);
     if (!a) throw new RowError("articolo_non_trovato", `${at}: l'articolo '${r.articolo}' non esiste: crearlo prima con POST /articoli.`);
-    if (a.ha_varianti) throw new RowError("articolo_con_varianti", `${at}: l'articolo '${r.articolo}' è un modello con varianti: ordinare una variante.`);
+    if (a.ha_varianti)
+      throw new RowError("articolo_con_varianti", `${at}: l'articolo '${r.articolo}' è un modello con varianti: ordinare una variante.`);
     const ordinata = quantityFromNumber(r.quantita);
     if (ordinata === null) {
-      throw new RowError("quantita_non_valida", `${at}: quantità ${r.quantita} non valida: deve essere maggiore di zero, con al massimo 3 decimali.`);
+      throw new RowError(
+        "quantita_non_valida",
+        `${at}: quantità ${r.quantita} non valida: deve essere maggiore di zero, con al massimo 3 decimali.`,
+      );
     }
     const prezzo = priceFromString(r.prezzo);
-    if (prezzo === null) throw new RowError("prezzo_non_valido", `${at}: prezzo '${r.prezzo}' non valido: decimale semplice con il punto, al massimo 4 decimali.`);
-    return { at, numero_riga: r.numero_riga, articolo: a.id, codice: r.articolo, attivo: a.attivo, ordinata: canonical(ordinata), prezzo: canonical(prezzo) };
+    if (prezzo === null)
+      throw new RowError(
+        "prezzo_non_valido",
+        `${at}: prezzo '${r.prezzo}' non valido: decimale semplice con il punto, al massimo 4 decimali.`,
+      );
+    return {
+      at,
+      numero_riga: r.numero_riga,
+      articolo: a.id,
+      codice: r.articolo,
+      attivo: a.attivo,
+      ordinata: canonical(ordinata),
+      prezzo: canonical(prezzo),
+    };
   });
   return { indice, input: o, fornitore, magazzino, rows: wanted };
 }
 
-const inactive = (r: WantedRow) => new RowError("articolo_non_attivo", `${r.at}: l'articolo '${r.codice}' non è attivo e non si ordina: riattivarlo o togliere la riga.`);
+const inactive = (r: WantedRow) =>
+  new RowError("articolo_non_attivo", `${r.at}: l'articolo '${r.codice}' non è attivo e non si ordina: riattivarlo o togliere la riga.`);
 
 /** What changes on an existing order, or null when the request says what the order already is. */
 function planChange(c: Checked, known: q.ExistingOrderRow, current: q.LockedOrderRow[]): Change | null {
   const byNumber = new Map(current.map((r) => [r.numero_riga, r]));
-  const change: Change = { c, id: known.id, header: known.data !== c.input.data || known.magazzino_id !== c.magazzino, update: [], insert: [], remove: [] };
+  const change: Change = {
+    c,
+    id: known.id,
+    header: known.data !== c.input.data || known.magazzino_id !== c.magazzino,
+    update: [],
+    insert: [],
+    remove: [],
+  };
   for (const w of c.rows) {
     const r = byNumber.get(w.numero_riga);
     if (!r) {
@@ -236,7 +277,13 @@ function planChange(c: Checked, known: q.ExistingOrderRow, current: q.LockedOrde
       );
     }
     if (!w.attivo && (r.articolo_id !== w.articolo || ordinata.gt(r.ordinata))) throw inactive(w);
-    change.update.push({ id: r.id, articolo: w.articolo, ordinata: w.ordinata, prezzo: w.prezzo, riapri: !sameQuantity && !new Decimal(r.chiusa).isZero() });
+    change.update.push({
+      id: r.id,
+      articolo: w.articolo,
+      ordinata: w.ordinata,
+      prezzo: w.prezzo,
+      riapri: !sameQuantity && !new Decimal(r.chiusa).isZero(),
+    });
   }
   const wanted = new Set(c.rows.map((w) => w.numero_riga));
   for (const r of current) {

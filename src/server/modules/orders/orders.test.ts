@@ -31,9 +31,17 @@ beforeAll(async () => {
 afterAll(async () => t?.drop());
 
 type Row = { numero_riga: number; articolo: string; quantita: number; prezzo: string };
-const order = (numero: string, righe: Row[], over: Record<string, unknown> = {}) => ({ numero, fornitore: "FA", data: "2026-11-20", magazzino: "M1", ...over, righe });
+const order = (numero: string, righe: Row[], over: Record<string, unknown> = {}) => ({
+  numero,
+  fornitore: "FA",
+  data: "2026-11-20",
+  magazzino: "M1",
+  ...over,
+  righe,
+});
 const row = (numero_riga: number, articolo: string, quantita: number, prezzo = "1.5"): Row => ({ numero_riga, articolo, quantita, prezzo });
-const upsert = (ordini: unknown[], headers: Record<string, string> = {}) => rest("POST", "/ordini-acquisto", { key, body: { ordini }, headers });
+const upsert = (ordini: unknown[], headers: Record<string, string> = {}) =>
+  rest("POST", "/ordini-acquisto", { key, body: { ordini }, headers });
 const close = (id: number, body: unknown = {}) => rest("POST", `/ordini-acquisto/${id}/chiudi`, { key, body });
 const arrive = (body: unknown) => rest("POST", "/arrivi", { key, body });
 
@@ -53,12 +61,20 @@ async function dbRows(ordine: number) {
 }
 
 async function orderOf(id: number) {
-  return (await t.pool.query("SELECT stato, versione::int AS versione, to_char(data, 'YYYY-MM-DD') AS data, magazzino_id FROM ordini_acquisto WHERE id = $1", [id])).rows[0];
+  return (
+    await t.pool.query(
+      "SELECT stato, versione::int AS versione, to_char(data, 'YYYY-MM-DD') AS data, magazzino_id FROM ordini_acquisto WHERE id = $1",
+      [id],
+    )
+  ).rows[0];
 }
 
 describe("POST /ordini-acquisto", () => {
   test("creates orders keyed by supplier and number; the same call again is invariato and writes nothing", async () => {
-    const ordini = [order("N-1", [row(10, "A", 5), row(20, "B", 2.5, "0.1234")]), order("N-1", [row(1, "C", 1)], { fornitore: "FB", magazzino: "M2" })];
+    const ordini = [
+      order("N-1", [row(10, "A", 5), row(20, "B", 2.5, "0.1234")]),
+      order("N-1", [row(1, "C", 1)], { fornitore: "FB", magazzino: "M2" }),
+    ];
     const r = await upsert(ordini);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ creati: 2, aggiornati: 0, invariati: 0, rifiutati: 0 });
@@ -140,7 +156,9 @@ describe("POST /ordini-acquisto", () => {
     expect((await rest("POST", `/arrivi/${cancelled.body.movimento}/annulla`, { key })).status).toBe(200);
     const v0 = (await orderOf(id)).versione;
 
-    const replaced = await upsert([order("P-1", [row(1, "A", 4, "2"), row(2, "B", 3), row(4, "D", 6)], { data: "2026-11-21", magazzino: "M2" })]);
+    const replaced = await upsert([
+      order("P-1", [row(1, "A", 4, "2"), row(2, "B", 3), row(4, "D", 6)], { data: "2026-11-21", magazzino: "M2" }),
+    ]);
     expect(replaced.body).toMatchObject({ aggiornati: 1, righe: [{ esito: "aggiornato", id }] });
     const listed = replaced.body.righe[0].righe;
     expect(listed.slice(0, 2)).toEqual([
@@ -243,7 +261,8 @@ describe("POST /ordini-acquisto/{id}/chiudi", () => {
     const inArrivo = async () => (await rest("GET", `/disponibilita?dopo=${a.K! - 1}&limite=1`, { key })).body.disponibilita[0].in_arrivo;
     expect(await inArrivo()).toBe("14");
     expect((await arrive({ magazzino: m1, ddt: "K-D", riga: r1, quantita: 3 })).status).toBe(201);
-    const feed = async () => (await rest("GET", `/ordini-acquisto?modificati_dopo=0&limite=100`, { key })).body.ordini.find((o: { id: number }) => o.id === id);
+    const feed = async () =>
+      (await rest("GET", `/ordini-acquisto?modificati_dopo=0&limite=100`, { key })).body.ordini.find((o: { id: number }) => o.id === id);
     const v0 = (await feed()).versione;
 
     const c1 = await close(id, { righe: [1], motivo: "Fornitore: articolo fuori produzione" });
@@ -252,7 +271,18 @@ describe("POST /ordini-acquisto/{id}/chiudi", () => {
       ordine: { id, numero: "K-1", stato: "parziale" },
       chiusi: 1,
       invariati: 0,
-      righe: [{ numero_riga: 1, riga: r1, esito: "chiuso", ordinata: "10", arrivata: "3", chiusa: "7", residua: "0", motivo: "Fornitore: articolo fuori produzione" }],
+      righe: [
+        {
+          numero_riga: 1,
+          riga: r1,
+          esito: "chiuso",
+          ordinata: "10",
+          arrivata: "3",
+          chiusa: "7",
+          residua: "0",
+          motivo: "Fornitore: articolo fuori produzione",
+        },
+      ],
     });
     expect(await inArrivo()).toBe("4");
     const fed = await feed();
@@ -277,7 +307,10 @@ describe("POST /ordini-acquisto/{id}/chiudi", () => {
     expect(c2.body.righe.map((x: { esito: string }) => x.esito)).toEqual(["invariato", "chiuso"]);
     expect(c2.body.righe[0].motivo).toBe("Fornitore: articolo fuori produzione");
     expect(await inArrivo()).toBe("0");
-    expect((await rest("POST", "/arrivi/cerca", { key, body: { barcode: "8000000000057" } })).body).toMatchObject({ ordini: [], motivo_codice: "non_atteso" });
+    expect((await rest("POST", "/arrivi/cerca", { key, body: { barcode: "8000000000057" } })).body).toMatchObject({
+      ordini: [],
+      motivo_codice: "non_atteso",
+    });
     expect((await rest("POST", "/arrivi/cerca", { key, body: { ordine: id } })).body.ordini).toEqual([]);
 
     const before = await snapshot();
