@@ -392,3 +392,52 @@ describe("POST /ordini-acquisto/{id}/chiudi", () => {
     expect((await verifyLedger(t.prisma)).differenze).toEqual([]);
   });
 });
+
+describe("edges", () => {
+  test("extreme values are answered, never a 500", async () => {
+    const bodies: unknown[] = [
+      [order("X-1", [row(2_147_483_647, "A", 999_999_999_999.999, "99999999999999.9999")])],
+      [order("X-2", [row(1, "A", 1e300)])],
+      [order("X-3", [row(1, "A", -1)])],
+      [order("X-4", [row(1, "A", 1)], { data: "2026-02-30" })],
+      [order("X-5", [])],
+      [order("X-6", [row(2_147_483_648, "A", 1)])],
+      [order("X-7", [row(1, "A", 1)], { extra: true })],
+      [{ ...order("X-8", [row(1, "A", 1)]), numero: "x".repeat(65) }],
+    ];
+    for (const b of bodies) {
+      const r = await upsert(b as unknown[]);
+      expect([200, 422], JSON.stringify(r.body)).toContain(r.status);
+    }
+    const created = await upsert([order("X-9", [row(1, "A", 1)])]);
+    for (const body of [
+      { righe: [] },
+      { righe: [0] },
+      { motivo: "" },
+      { motivo: "m".repeat(501) },
+      { righe: [1, 1], motivo: "ß ✓ 🚚" },
+      { altro: 1 },
+    ]) {
+      const r = await close(created.body.righe[0].id, body);
+      expect([200, 422], JSON.stringify(r.body)).toContain(r.status);
+    }
+  });
+
+  test("the ledger check expects closed quantities in the row and order states", async () => {
+    const created = await upsert([order("V-1", [row(1, "C", 5)])]);
+    const id = created.body.righe[0].id;
+    await close(id, {});
+    expect((await verifyLedger(t.prisma)).differenze).toEqual([]);
+    // A closing that left the states behind is found.
+    await t.pool.query("UPDATE righe_ordine SET stato = 'aperta' WHERE ordine_id = $1", [id]);
+    await t.pool.query("UPDATE ordini_acquisto SET stato = 'aperto' WHERE id = $1", [id]);
+    try {
+      const r = await verifyLedger(t.prisma);
+      expect(r.differenze.map((d) => d.tipo).sort()).toEqual(["riga_ordine", "stato_ordine"]);
+      expect(r.differenze.find((d) => d.tipo === "stato_ordine")).toMatchObject({ atteso: "evaso", trovato: "aperto" });
+    } finally {
+      await t.pool.query("UPDATE righe_ordine SET stato = 'evasa' WHERE ordine_id = $1", [id]);
+      await t.pool.query("UPDATE ordini_acquisto SET stato = 'evaso' WHERE id = $1", [id]);
+    }
+  });
+});
