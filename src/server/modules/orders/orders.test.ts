@@ -3,6 +3,7 @@ import { DomainError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
 import { createTestDb, type TestDb } from "../../testing/db";
 import { caller, countRows, rest, seedArticle, seedKey, seedSupplier, seedWarehouse } from "../../testing/fixtures";
+import { importMasterData } from "../catalogue/import.service";
 import { verifyLedger } from "../ledger/verify.service";
 
 let t: TestDb;
@@ -390,6 +391,22 @@ describe("POST /ordini-acquisto/{id}/chiudi", () => {
       expect((await orderOf(id)).stato).toBe("evaso");
     }
     expect((await verifyLedger(t.prisma)).differenze).toEqual([]);
+  });
+});
+
+describe("the master-data import", () => {
+  test("looks orders up by supplier and number: another supplier's number is another order", async () => {
+    const rest1 = await upsert([order("IMP-1", [row(1, "A", 1)])]);
+    const file = (fornitore: string) => ({
+      ordini: [{ numero: "IMP-1", fornitore, data: "2026-11-20", magazzino: "M1", righe: [{ articolo: "A", quantita: 1, prezzo: "1.5" }] }],
+    });
+    const same = await importMasterData(t.prisma, file("FA"), { timeZone: "Europe/Rome" });
+    expect(same.ids.ordini["IMP-1"]).toBe(rest1.body.righe[0].id);
+    expect(same.avvisi).toEqual([]);
+    const other = await importMasterData(t.prisma, file("FB"), { timeZone: "Europe/Rome" });
+    expect(other.ids.ordini["IMP-1"]).not.toBe(rest1.body.righe[0].id);
+    const { rows } = await t.pool.query("SELECT count(*)::int AS n FROM ordini_acquisto WHERE numero = 'IMP-1'");
+    expect(rows[0].n).toBe(2);
   });
 });
 
