@@ -344,6 +344,24 @@ describe("POST /ordini-acquisto/{id}/chiudi", () => {
     expect((await dbRows(id))[0]).toMatchObject({ chiusa: "0.000", motivo_chiusura: null, stato: "aperta" });
   });
 
+  test("the receiving search answers only rows of active articles: a deactivated article's EAN and labels say so", async () => {
+    const created = await upsert([order("ACT-1", [row(1, "D", 5)])]);
+    const riga = created.body.righe[0].righe[0].riga;
+    const scan = (barcode: string) => rest("POST", "/arrivi/cerca", { key, body: { barcode } });
+    expect((await scan("8000000000033")).body.ordini).toHaveLength(1);
+    await t.pool.query("UPDATE articoli SET attivo = false WHERE codice = 'D'");
+    try {
+      for (const barcode of ["8000000000033", `R${riga}`]) {
+        const r = await scan(barcode);
+        expect(r.body).toMatchObject({ ordini: [], motivo_codice: "non_atteso" });
+        expect(r.body.motivo).toMatch(/D non è attivo/);
+      }
+      expect((await rest("POST", "/arrivi/cerca", { key, body: { ordine: created.body.righe[0].id } })).body.ordini).toEqual([]);
+    } finally {
+      await t.pool.query("UPDATE articoli SET attivo = true WHERE codice = 'D'");
+    }
+  });
+
   test("refusals: unknown order 404, unknown line number 422 riga_non_trovata, nothing written", async () => {
     const created = await upsert([order("K-4", [row(1, "C", 5)])]);
     const id = created.body.righe[0].id;
