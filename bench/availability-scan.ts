@@ -145,7 +145,8 @@ async function scanApi(key: string): Promise<Scan> {
     elapsed += dt;
     if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${text}`);
     const body = JSON.parse(text) as { disponibilita: (Omit<Row, "id"> & { articolo: { id: number } })[]; altri: boolean; cursore: number };
-    for (const d of body.disponibilita) rows.push({ id: d.articolo.id, giacenza: d.giacenza, in_arrivo: d.in_arrivo, magazzini: d.magazzini });
+    for (const d of body.disponibilita)
+      rows.push({ id: d.articolo.id, giacenza: d.giacenza, in_arrivo: d.in_arrivo, magazzini: d.magazzini });
     if (!body.altri) break;
     dopo = body.cursore;
   }
@@ -204,8 +205,14 @@ try {
     return ms;
   };
   console.log(`${ROUNDS} giri alternati, righe identiche tra API e SQL in ogni giro`);
-  const apiMs = line("API", rounds.map((r) => r.api));
-  const floorMs = line("SQL", rounds.map((r) => r.floor));
+  const apiMs = line(
+    "API",
+    rounds.map((r) => r.api),
+  );
+  const floorMs = line(
+    "SQL",
+    rounds.map((r) => r.floor),
+  );
   const ratios = rounds.map((r) => (r.api.ms / r.floor.ms).toFixed(2)).join(", ");
   console.log(`Rapporto API/pavimento (tempo, mediane): ${(apiMs / floorMs).toFixed(2)}× (per giro: ${ratios})`);
 } finally {

@@ -72,7 +72,11 @@ try {
   setDb(prisma);
   const key = await createApiKey(prisma, { nome: "layers", permessi: ["lettura", "scrittura"], limiteAlSecondo: 1e9, raffica: 1e9 });
   const actor = { kind: "chiave" as const, id: key.id, nome: "layers", permessi: ["lettura" as const, "scrittura" as const] };
-  const articles = (await admin.query<{ id: number; codice: string }>("SELECT id, codice FROM articoli WHERE NOT ha_varianti AND NOT gestione_lotti ORDER BY id LIMIT 500")).rows;
+  const articles = (
+    await admin.query<{ id: number; codice: string }>(
+      "SELECT id, codice FROM articoli WHERE NOT ha_varianti AND NOT gestione_lotti ORDER BY id LIMIT 500",
+    )
+  ).rows;
   const maxId = Number((await admin.query<{ n: string }>("SELECT max(id) AS n FROM movimenti")).rows[0]!.n);
   const data = businessDate(TZ);
   const fc = new pg.Client({ connectionString: embedded.url });
@@ -89,12 +93,18 @@ try {
     const used = meter.since(from);
     const cpu = cpuOf ? (cpuOf() - c0) / N : used.benchMs / N;
     const row = { layer, wallMs: wall, cpuMs: cpu, pgMs: used.postgresMs / N };
-    progress(`${layer.padEnd(34)} ${wall.toFixed(2).padStart(7)} ms/richiesta, CPU ${cpu.toFixed(2).padStart(6)} ms (processo), PostgreSQL ${row.pgMs.toFixed(2).padStart(5)} ms`);
+    progress(
+      `${layer.padEnd(34)} ${wall.toFixed(2).padStart(7)} ms/richiesta, CPU ${cpu.toFixed(2).padStart(6)} ms (processo), PostgreSQL ${row.pgMs.toFixed(2).padStart(5)} ms`,
+    );
     return row;
   };
   const art = (i: number) => articles[i % articles.length]!;
   const natura = (i: number) => (i % 2 === 0 ? "carico" : "scarico") as "carico" | "scarico";
-  const body = (i: number) => ({ natura: natura(i), magazzino: 1 + (i % 3), righe: [{ codice: art(i).codice, quantita: 1, prezzo: "1.5" }] });
+  const body = (i: number) => ({
+    natura: natura(i),
+    magazzino: 1 + (i % 3),
+    righe: [{ codice: art(i).codice, quantita: 1, prezzo: "1.5" }],
+  });
   const dopo = (i: number) => (i * 7919) % Math.max(1, maxId - 200);
 
   const results: Record<string, Row[]> = { "POST /movimenti (1 riga)": [], "GET /movimenti (pagina da 100)": [] };
@@ -102,12 +112,26 @@ try {
   const r = results["GET /movimenti (pagina da 100)"]!;
 
   progress("POST /movimenti, una richiesta alla volta");
-  w.push(await measure("1 floor (pg)", (i) => floor.writeMovement(fc, { natura: natura(i), magazzino: 1 + (i % 3), articolo: art(i).id, quantita: "1", prezzo: "1.5", data, chiave: key.id })));
+  w.push(
+    await measure("1 floor (pg)", (i) =>
+      floor.writeMovement(fc, {
+        natura: natura(i),
+        magazzino: 1 + (i % 3),
+        articolo: art(i).id,
+        quantita: "1",
+        prezzo: "1.5",
+        data,
+        chiave: key.id,
+      }),
+    ),
+  );
   w.push(
     await measure("2 prisma-raw (stesse istruzioni)", (i) =>
       prisma.$transaction(
         async (tx) => {
-          const [op] = await tx.$queryRaw<{ id: number }[]>`INSERT INTO operazioni (origine, chiave_api_id, utente_id) VALUES ('api', ${key.id}::int, NULL::int) RETURNING id`;
+          const [op] = await tx.$queryRaw<
+            { id: number }[]
+          >`INSERT INTO operazioni (origine, chiave_api_id, utente_id) VALUES ('api', ${key.id}::int, NULL::int) RETURNING id`;
           const q = natura(i) === "carico" ? "1" : "-1";
           await tx.$executeRaw`INSERT INTO giacenze (articolo_id, magazzino_id, quantita) VALUES (${art(i).id}, ${1 + (i % 3)}, ${q}::numeric)
             ON CONFLICT (articolo_id, magazzino_id) DO UPDATE SET quantita = giacenze.quantita + EXCLUDED.quantita, aggiornata_il = now()`;
@@ -118,7 +142,11 @@ try {
       ),
     ),
   );
-  w.push(await measure("3 service (writeMovements)", (i) => inTransaction(prisma, (tx) => writeMovements(tx, actor, body(i), { timeZone: TZ, origine: "api" }))));
+  w.push(
+    await measure("3 service (writeMovements)", (i) =>
+      inTransaction(prisma, (tx) => writeMovements(tx, actor, body(i), { timeZone: TZ, origine: "api" })),
+    ),
+  );
   w.push(
     await measure("4 service + auth", async (i) => {
       const a = await authenticateApiKey(prisma, key.chiave, { perSecond: 50, burst: 200 });
@@ -171,7 +199,11 @@ try {
          WHERE m.id > ${dopo(i)} ORDER BY m.id LIMIT 101`;
     }),
   );
-  r.push(await measure("3 service (listMovements + JSON)", async (i) => JSON.stringify(await listMovements(prisma, { limite: 100, dopo: dopo(i) }, TZ))));
+  r.push(
+    await measure("3 service (listMovements + JSON)", async (i) =>
+      JSON.stringify(await listMovements(prisma, { limite: 100, dopo: dopo(i) }, TZ)),
+    ),
+  );
   r.push(
     await measure("4 service + auth", async (i) => {
       await authenticateApiKey(prisma, key.chiave, { perSecond: 50, burst: 200 });
@@ -193,23 +225,45 @@ try {
   progress("404 su un percorso sconosciuto: il costo fisso di una richiesta");
   q.push(
     await measure("5 rest in process", async () => {
-      const res = await handleRestRequest(new Request("http://localhost/api/v1/sconosciuto", { headers: { authorization: `Bearer ${key.chiave}` } }));
+      const res = await handleRestRequest(
+        new Request("http://localhost/api/v1/sconosciuto", { headers: { authorization: `Bearer ${key.chiave}` } }),
+      );
       return res.text();
     }),
   );
 
   if (!values["no-http"]) {
     await buildServer(ROOT, "existing");
-    const server = await startServer(ROOT, { databaseUrl: embedded.url, logFile: path.join(tmp, "server.log"), cpuProfDir: values["cpu-prof"] });
+    const server = await startServer(ROOT, {
+      databaseUrl: embedded.url,
+      logFile: path.join(tmp, "server.log"),
+      cpuProfDir: values["cpu-prof"],
+    });
     const api = new ApiClient(server.port, key.chiave, 2);
     try {
       w.push(
-        await measure("6 http: server di produzione", async (i) => {
-          await api.json("POST", "/movimenti", body(i));
-        }, () => cpuMs(server.pid)),
+        await measure(
+          "6 http: server di produzione",
+          async (i) => {
+            await api.json("POST", "/movimenti", body(i));
+          },
+          () => cpuMs(server.pid),
+        ),
       );
-      r.push(await measure("6 http: server di produzione", (i) => api.json("GET", `/movimenti?limite=100&dopo=${dopo(i)}`), () => cpuMs(server.pid)));
-      q.push(await measure("6 http: server di produzione", () => api.request("GET", "/sconosciuto"), () => cpuMs(server.pid)));
+      r.push(
+        await measure(
+          "6 http: server di produzione",
+          (i) => api.json("GET", `/movimenti?limite=100&dopo=${dopo(i)}`),
+          () => cpuMs(server.pid),
+        ),
+      );
+      q.push(
+        await measure(
+          "6 http: server di produzione",
+          () => api.request("GET", "/sconosciuto"),
+          () => cpuMs(server.pid),
+        ),
+      );
     } finally {
       api.close();
       await server.stop();
@@ -223,7 +277,9 @@ try {
     let prev: Row | undefined;
     for (const x of rows) {
       const delta = prev ? ` (+${(x.cpuMs - prev.cpuMs).toFixed(2)} ms CPU)` : "";
-      console.log(`  ${x.layer.padEnd(34)} ${x.wallMs.toFixed(2).padStart(7)} ms  CPU ${x.cpuMs.toFixed(2).padStart(6)} ms${delta.padEnd(20)}  PostgreSQL ${x.pgMs.toFixed(2)} ms`);
+      console.log(
+        `  ${x.layer.padEnd(34)} ${x.wallMs.toFixed(2).padStart(7)} ms  CPU ${x.cpuMs.toFixed(2).padStart(6)} ms${delta.padEnd(20)}  PostgreSQL ${x.pgMs.toFixed(2)} ms`,
+      );
       prev = x;
     }
   }

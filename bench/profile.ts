@@ -25,7 +25,10 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: "string", default: "40" }, skip: { type: "string", default: "0" }, until: { type: "string" } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: "string", default: "40" }, skip: { type: "string", default: "0" }, until: { type: "string" } },
+});
 const skipUs = Number(values.skip) * 1e6;
 const untilUs = values.until === undefined ? Infinity : Number(values.until) * 1e6;
 const top = Number(values.top);
@@ -39,7 +42,11 @@ function area(url: string): string {
   const next = /\.next[^/]*\/(.*)$/.exec(url);
   if (next) return `next-build:${next[1]!.split("/").slice(0, 2).join("/")}`;
   if (url.startsWith("node:")) return url;
-  return url.replace(/^file:\/\//, "").split("/").slice(-2).join("/");
+  return url
+    .replace(/^file:\/\//, "")
+    .split("/")
+    .slice(-2)
+    .join("/");
 }
 
 for (const file of positionals) {

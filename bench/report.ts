@@ -55,12 +55,20 @@ export function evaluateTargets(scenarios: ScenarioResult[], peakRssMb: number, 
   }
   const a = by("allinea");
   if (a) {
-    targets.push({ name: `${a.name}: entro 3 volte il tempo del pavimento`, met: ratio(a) <= 3, detail: `API/pavimento ${ratio(a).toFixed(2)} (soglia 3.00)` });
+    targets.push({
+      name: `${a.name}: entro 3 volte il tempo del pavimento`,
+      met: ratio(a) <= 3,
+      detail: `API/pavimento ${ratio(a).toFixed(2)} (soglia 3.00)`,
+    });
   }
   targets.push({ name: "memoria del server sotto 512 MB", met: peakRssMb < 512, detail: `picco RSS ${Math.round(peakRssMb)} MB` });
   const m = by("scrittori-lettore");
   if (m) targets.push({ name: "il lettore vede ogni movimento esattamente una volta", met: m.check.ok, detail: m.check.text });
-  targets.push({ name: "verify del registro (dopo la generazione e alla fine)", met: verifyOk, detail: verifyOk ? "coerente" : "differenze: vedere sopra" });
+  targets.push({
+    name: "verify del registro (dopo la generazione e alla fine)",
+    met: verifyOk,
+    detail: verifyOk ? "coerente" : "differenze: vedere sopra",
+  });
   return targets;
 }
 
@@ -124,7 +132,12 @@ export function markdown(r: Report): string {
   out.push(`| ${HEAD.join(" | ")} |`, `|${HEAD.map((_, i) => (i >= 1 && i <= 6 ? "---:" : "---")).join("|")}|`);
   for (const row of rows(r)) out.push(`| ${row.map(esc).join(" | ")} |`);
   out.push("", "API/pav.: cifra dell'API divisa per quella del pavimento (per i secondi: più alto è peggio).", "");
-  out.push("## CPU per richiesta", "", "Tempo di CPU consumato durante ciascun lato, diviso per le richieste (pagine per le scansioni): non dipende da quanto era carica la macchina.", "");
+  out.push(
+    "## CPU per richiesta",
+    "",
+    "Tempo di CPU consumato durante ciascun lato, diviso per le richieste (pagine per le scansioni): non dipende da quanto era carica la macchina.",
+    "",
+  );
   out.push(`| ${CPU_HEAD.join(" | ")} |`, `|${CPU_HEAD.map((_, i) => (i >= 2 ? "---:" : "---")).join("|")}|`);
   for (const row of cpuRows(r)) out.push(`| ${row.map(esc).join(" | ")} |`);
   out.push("");

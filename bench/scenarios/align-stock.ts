@@ -34,7 +34,9 @@ export async function alignStock(ctx: Ctx): Promise<ScenarioResult> {
   const body = (rep: number, m = magazzino, n = units.length) => ({
     magazzino: m,
     causale: "Inventario bench",
-    righe: units.slice(0, n).map((u) => ({ codice: u.codice, contato: (u.id % 37) + rep, ...(u.lotto !== undefined ? { lotto: u.lotto } : {}) })),
+    righe: units
+      .slice(0, n)
+      .map((u) => ({ codice: u.codice, contato: (u.id % 37) + rep, ...(u.lotto !== undefined ? { lotto: u.lotto } : {}) })),
   });
   progress(`${name}: ${reps} ripetizioni per lato`);
   const data = businessDate(ctx.timeZone);
@@ -65,7 +67,9 @@ export async function alignStock(ctx: Ctx): Promise<ScenarioResult> {
     rssMb = Math.max(rssMb, mem.stop());
     apiTimes.push(a.ms);
     written.api += a.data.scritte;
-    progress(`  allineamento ${rep + 1}/${reps}: API ${seconds(a.ms)} (${fmtInt(a.data.scritte)} scritte), pavimento ${seconds(floorTimes.at(-1)!)} (${fmtInt(f.scritte)} scritte)`);
+    progress(
+      `  allineamento ${rep + 1}/${reps}: API ${seconds(a.ms)} (${fmtInt(a.data.scritte)} scritte), pavimento ${seconds(floorTimes.at(-1)!)} (${fmtInt(f.scritte)} scritte)`,
+    );
   }
   const sumCpu = (xs: CpuUse[]): CpuUse => {
     const t = { serverMs: 0, postgresMs: 0, benchMs: 0 };

@@ -66,7 +66,11 @@ export async function metered<T>(ctx: Ctx, fn: () => Promise<T>): Promise<[T, (o
     out,
     (ops) => ({
       ...used,
-      perOp: { server: used.serverMs / Math.max(1, ops), postgres: used.postgresMs / Math.max(1, ops), bench: used.benchMs / Math.max(1, ops) },
+      perOp: {
+        server: used.serverMs / Math.max(1, ops),
+        postgres: used.postgresMs / Math.max(1, ops),
+        bench: used.benchMs / Math.max(1, ops),
+      },
     }),
   ];
 }
@@ -100,7 +104,10 @@ export async function load(
   const t0 = performance.now();
   const deadline = t0 + ms;
   let last = t0;
-  const stopTicker = ticker(label, () => `${fmtInt(ok)} richieste (${fmtNumber(ok / ((performance.now() - t0) / 1000))}/s), ${errors} errori`);
+  const stopTicker = ticker(
+    label,
+    () => `${fmtInt(ok)} richieste (${fmtNumber(ok / ((performance.now() - t0) / 1000))}/s), ${errors} errori`,
+  );
   try {
     await workers(clients, async (c) => {
       for (let i = 0; performance.now() < deadline; i++) {

@@ -12,8 +12,15 @@ export interface Article {
 }
 
 export async function plainArticles(ctx: Ctx, n: number): Promise<Article[]> {
-  return withClient(ctx.pool, async (c) =>
-    (await c.query<Article>(`SELECT id, codice FROM articoli WHERE NOT ha_varianti AND NOT gestione_lotti ORDER BY hashint4(id) LIMIT $1`, [n])).rows,
+  return withClient(
+    ctx.pool,
+    async (c) =>
+      (
+        await c.query<Article>(
+          `SELECT id, codice FROM articoli WHERE NOT ha_varianti AND NOT gestione_lotti ORDER BY hashint4(id) LIMIT $1`,
+          [n],
+        )
+      ).rows,
   );
 }
 

@@ -15,14 +15,16 @@ interface OpenRow {
 export async function registerArrivals(ctx: Ctx): Promise<ScenarioResult> {
   const name = "POST /arrivi, 1 riga, 8 client su righe distinte";
   const clients = 8;
-  const rows = await withClient(ctx.pool, async (c) =>
-    (
-      await c.query<OpenRow>(`
+  const rows = await withClient(
+    ctx.pool,
+    async (c) =>
+      (
+        await c.query<OpenRow>(`
         SELECT r.id, r.ordine_id, o.magazzino_id, floor(r.ordinata - r.arrivata)::int AS residua, a.gestione_lotti
           FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id JOIN articoli a ON a.id = r.articolo_id
          WHERE r.arrivata + 1 <= r.ordinata
          ORDER BY r.ordine_id, r.posizione`)
-    ).rows,
+      ).rows,
   );
   // Each client owns whole orders: no two clients ever wait on the same order row or order.
   const queues: OpenRow[][] = Array.from({ length: clients }, () => []);
@@ -56,16 +58,27 @@ export async function registerArrivals(ctx: Ctx): Promise<ScenarioResult> {
       chiave: ctx.key.id,
     });
   const apiArrival = async (client: number, r: OpenRow) => {
-    await ctx.api.json("POST", "/arrivi", {
-      magazzino: r.magazzino_id,
-      ddt: `BENCH-A-${client}`,
-      riga: r.id,
-      quantita: 1,
-      ...(r.gestione_lotti ? { lotto: "BENCH-L1" } : {}),
-    }, [201]);
+    await ctx.api.json(
+      "POST",
+      "/arrivi",
+      {
+        magazzino: r.magazzino_id,
+        ddt: `BENCH-A-${client}`,
+        riga: r.id,
+        quantita: 1,
+        ...(r.gestione_lotti ? { lotto: "BENCH-L1" } : {}),
+      },
+      [201],
+    );
   };
   let exhausted = 0;
-  const { api, floor: fl, apiSide, floorSide: flSide, rssMb } = await concurrentSides(ctx, {
+  const {
+    api,
+    floor: fl,
+    apiSide,
+    floorSide: flSide,
+    rssMb,
+  } = await concurrentSides(ctx, {
     name,
     label: "arrivi",
     clients,

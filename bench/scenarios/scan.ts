@@ -13,7 +13,10 @@ interface ScanOutcome {
   ms: number;
 }
 
-async function scan(label: string, page: (dopo: number) => Promise<{ ids: number[]; altri: boolean; cursore: number; ms: number }>): Promise<ScanOutcome> {
+async function scan(
+  label: string,
+  page: (dopo: number) => Promise<{ ids: number[]; altri: boolean; cursore: number; ms: number }>,
+): Promise<ScanOutcome> {
   const out: ScanOutcome = { rows: 0, idSum: 0, pages: 0, latencies: [], ms: 0 };
   const t0 = performance.now();
   const stop = ticker(label, () => `${fmtInt(out.rows)} righe in ${fmtInt(out.pages)} pagine`);
@@ -38,7 +41,16 @@ async function scan(label: string, page: (dopo: number) => Promise<{ ids: number
 
 export async function scanScenario(
   ctx: Ctx,
-  o: { id: string; name: string; path: string; limite: number; floorPage: typeof floor.movementsPage; key: string; count: string; warm: string },
+  o: {
+    id: string;
+    name: string;
+    path: string;
+    limite: number;
+    floorPage: typeof floor.movementsPage;
+    key: string;
+    count: string;
+    warm: string;
+  },
 ): Promise<ScenarioResult> {
   const expected = await withClient(ctx.pool, async (c) => Number((await c.query<{ n: string }>(o.count)).rows[0]!.n));
   progress(`${o.name}: ${fmtInt(expected)} righe attese, pagine da ${o.limite}`);
@@ -70,14 +82,21 @@ export async function scanScenario(
     ),
   );
   const mem = sampleMemory(ctx.serverPid);
-  const [api, apiCpu] = await metered(ctx, () => scan(`${o.name} API`, async (dopo) => {
-    const t = performance.now();
-    const r = await ctx.api.request("GET", `${o.path}?limite=${o.limite}&dopo=${dopo}`);
-    if (r.status !== 200) throw new Error(`GET ${o.path}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
-    const body = JSON.parse(r.body) as Record<string, unknown> & { altri: boolean; cursore: number };
-    const rows = body[o.key] as ({ id: number } | { articolo: { id: number } })[];
-    return { ids: rows.map((x) => ("id" in x ? x.id : x.articolo.id)), altri: body.altri, cursore: body.cursore, ms: performance.now() - t };
-  }));
+  const [api, apiCpu] = await metered(ctx, () =>
+    scan(`${o.name} API`, async (dopo) => {
+      const t = performance.now();
+      const r = await ctx.api.request("GET", `${o.path}?limite=${o.limite}&dopo=${dopo}`);
+      if (r.status !== 200) throw new Error(`GET ${o.path}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
+      const body = JSON.parse(r.body) as Record<string, unknown> & { altri: boolean; cursore: number };
+      const rows = body[o.key] as ({ id: number } | { articolo: { id: number } })[];
+      return {
+        ids: rows.map((x) => ("id" in x ? x.id : x.articolo.id)),
+        altri: body.altri,
+        cursore: body.cursore,
+        ms: performance.now() - t,
+      };
+    }),
+  );
   const rssMb = mem.stop();
   const apiSide = { ...side(api.latencies, api.rows, api.ms, api.rows / (api.ms / 1000)), cpu: apiCpu(api.pages) };
   const flSide = { ...side(fl.latencies, fl.rows, fl.ms, fl.rows / (fl.ms / 1000)), cpu: flCpu(fl.pages) };

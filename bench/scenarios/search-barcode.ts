@@ -7,13 +7,17 @@ export async function searchBarcode(ctx: Ctx): Promise<ScenarioResult> {
   const clients = 16;
   // Mostly EANs of articles expected on an open order; one in ten of an article nobody is sending.
   const eans = await withClient(ctx.pool, async (c) => {
-    const expected = (await c.query<{ ean: string }>(`
-      SELECT DISTINCT a.ean FROM righe_ordine r JOIN articoli a ON a.id = r.articolo_id WHERE r.arrivata < r.ordinata`)).rows.map((r) => r.ean);
-    const other = (await c.query<{ ean: string }>(
-      `SELECT a.ean FROM articoli a WHERE NOT a.ha_varianti AND NOT EXISTS (SELECT 1 FROM righe_ordine r WHERE r.articolo_id = a.id AND r.arrivata < r.ordinata)
+    const expected = (
+      await c.query<{ ean: string }>(`
+      SELECT DISTINCT a.ean FROM righe_ordine r JOIN articoli a ON a.id = r.articolo_id WHERE r.arrivata < r.ordinata`)
+    ).rows.map((r) => r.ean);
+    const other = (
+      await c.query<{ ean: string }>(
+        `SELECT a.ean FROM articoli a WHERE NOT a.ha_varianti AND NOT EXISTS (SELECT 1 FROM righe_ordine r WHERE r.articolo_id = a.id AND r.arrivata < r.ordinata)
         ORDER BY hashint4(a.id) LIMIT $1`,
-      [Math.ceil(expected.length / 9)],
-    )).rows.map((r) => r.ean);
+        [Math.ceil(expected.length / 9)],
+      )
+    ).rows.map((r) => r.ean);
     const all = [...expected, ...other];
     const rand = rng(7);
     for (let i = all.length - 1; i > 0; i--) {
@@ -29,14 +33,22 @@ export async function searchBarcode(ctx: Ctx): Promise<ScenarioResult> {
   for (const ean of sample) {
     const viaApi = await ctx.api.json<{ ordini: unknown[] }>("POST", "/arrivi/cerca", { barcode: ean });
     const viaFloor = await withClient(ctx.pool, (c) => floor.searchByEan(c, ean));
-    if ((viaApi.data.ordini.length > 0) === viaFloor) agree++;
+    if (viaApi.data.ordini.length > 0 === viaFloor) agree++;
   }
-  progress(`${name}: ${fmtInt(eans.length)} EAN (${fmtInt(Math.round(eans.length * 0.9))} attesi), durata ${seconds(ctx.durationMs)} per lato`);
+  progress(
+    `${name}: ${fmtInt(eans.length)} EAN (${fmtInt(Math.round(eans.length * 0.9))} attesi), durata ${seconds(ctx.durationMs)} per lato`,
+  );
 
   let floorFound = 0;
   let apiFound = 0;
   // The warm-up asks for other EANs than the measured run.
-  const { api, floor: fl, apiSide, floorSide: flSide, rssMb } = await concurrentSides(ctx, {
+  const {
+    api,
+    floor: fl,
+    apiSide,
+    floorSide: flSide,
+    rssMb,
+  } = await concurrentSides(ctx, {
     name,
     label: "cerca",
     clients,

@@ -8,7 +8,13 @@ export async function writeMovements(ctx: Ctx): Promise<ScenarioResult> {
   const articles = await plainArticles(ctx, 5_000);
   progress(`${name}: durata ${seconds(ctx.durationMs)} per lato`);
   const plans = Array.from({ length: clients }, (_, c) => movementPlan(articles, 100 + c));
-  const { api, floor: fl, apiSide, floorSide: flSide, rssMb } = await concurrentSides(ctx, {
+  const {
+    api,
+    floor: fl,
+    apiSide,
+    floorSide: flSide,
+    rssMb,
+  } = await concurrentSides(ctx, {
     name,
     label: "movimenti",
     clients,
@@ -24,7 +30,10 @@ export async function writeMovements(ctx: Ctx): Promise<ScenarioResult> {
     api: apiSide,
     floor: flSide,
     rssMb,
-    check: { ok, text: ok ? "nessun errore" : `errori API ${api.errors} (${api.firstError ?? "-"}), pavimento ${fl.errors} (${fl.firstError ?? "-"})` },
+    check: {
+      ok,
+      text: ok ? "nessun errore" : `errori API ${api.errors} (${api.firstError ?? "-"}), pavimento ${fl.errors} (${fl.firstError ?? "-"})`,
+    },
     details: { client: clients },
   };
 }

@@ -47,7 +47,15 @@ function completeness(written: number[], seen: Map<number, number>, pages: numbe
     if (n > 1) duplicated++;
     if (!w.has(id)) extra++;
   }
-  return { written: w.size, seen: seen.size, missing, duplicated, extra, pages, ok: missing === 0 && duplicated === 0 && extra === 0 && w.size === written.length };
+  return {
+    written: w.size,
+    seen: seen.size,
+    missing,
+    duplicated,
+    extra,
+    pages,
+    ok: missing === 0 && duplicated === 0 && extra === 0 && w.size === written.length,
+  };
 }
 
 export async function writersAndReader(ctx: Ctx): Promise<ScenarioResult> {
@@ -55,7 +63,8 @@ export async function writersAndReader(ctx: Ctx): Promise<ScenarioResult> {
   const clients = 8;
   const articles = await plainArticles(ctx, 5_000);
   const plans = Array.from({ length: clients }, (_, c) => movementPlan(articles, 900 + c));
-  const lastId = () => withClient(ctx.pool, async (c) => Number((await c.query<{ n: string }>("SELECT last_value AS n FROM movimenti_id_seq")).rows[0]!.n));
+  const lastId = () =>
+    withClient(ctx.pool, async (c) => Number((await c.query<{ n: string }>("SELECT last_value AS n FROM movimenti_id_seq")).rows[0]!.n));
   progress(`${name}: durata ${seconds(ctx.durationMs)} per lato`);
 
   // Floor: writers and reader on their own connections.
@@ -63,7 +72,11 @@ export async function writersAndReader(ctx: Ctx): Promise<ScenarioResult> {
     const start = await lastId();
     const written: number[] = [];
     let done = false;
-    const readerP = syncReader(start, (dopo) => floor.movementsPage(cs[clients]!, dopo, 100).then((p) => ({ ids: p.rows.map((r) => r.id), ...p })), () => done);
+    const readerP = syncReader(
+      start,
+      (dopo) => floor.movementsPage(cs[clients]!, dopo, 100).then((p) => ({ ids: p.rows.map((r) => r.id), ...p })),
+      () => done,
+    );
     const [w, cpu] = await metered(ctx, () =>
       load("scrittori+lettore pavimento", clients, ctx.durationMs, async (c, i) => {
         written.push(await floorMovement(ctx, cs[c]!, plans[c]!(i)));
@@ -81,7 +94,10 @@ export async function writersAndReader(ctx: Ctx): Promise<ScenarioResult> {
   const readerP = syncReader(
     start,
     async (dopo) => {
-      const r = await ctx.api.json<{ movimenti: { id: number }[]; altri: boolean; cursore: number }>("GET", `/movimenti?limite=100&dopo=${dopo}`);
+      const r = await ctx.api.json<{ movimenti: { id: number }[]; altri: boolean; cursore: number }>(
+        "GET",
+        `/movimenti?limite=100&dopo=${dopo}`,
+      );
       return { ids: r.data.movimenti.map((m) => m.id), altri: r.data.altri, cursore: r.data.cursore };
     },
     () => done,
@@ -99,7 +115,9 @@ export async function writersAndReader(ctx: Ctx): Promise<ScenarioResult> {
   const flSide = loadSide(floorRun.w, floorRun.cpu);
   logSides(name, "richieste/s", apiSide, flSide);
   const describe = (c: Completeness) =>
-    c.ok ? `${fmtInt(c.written)}/${fmtInt(c.written)} visti una volta` : `mancanti ${c.missing}, doppi ${c.duplicated}, estranei ${c.extra} su ${c.written}`;
+    c.ok
+      ? `${fmtInt(c.written)}/${fmtInt(c.written)} visti una volta`
+      : `mancanti ${c.missing}, doppi ${c.duplicated}, estranei ${c.extra} su ${c.written}`;
   const ok = apiC.ok && floorRun.c.ok && w.errors === 0;
   progress(`${name}: lettore API ${describe(apiC)} (${apiC.pages} pagine); lettore pavimento ${describe(floorRun.c)}`);
   return {

@@ -1,7 +1,20 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createTestDb, type TestDb } from "../../src/server/testing/db";
-import { call, callUntilSettled, cleanup, embeddedUrl, ensureBuild, launch, postgresFor, snapshot, tempDir, verify, waitUntil, type Service } from "./harness";
+import {
+  call,
+  callUntilSettled,
+  cleanup,
+  embeddedUrl,
+  ensureBuild,
+  launch,
+  postgresFor,
+  snapshot,
+  tempDir,
+  verify,
+  waitUntil,
+  type Service,
+} from "./harness";
 import { inFlight, requestLock, waitMidTransaction } from "./inflight";
 import { articleCode, createKey, seedArticles, seedOrder, seedSupplier, seedWarehouse } from "./seed";
 
@@ -34,14 +47,18 @@ describe("SIGKILL during a write", () => {
     const plain = await seedArticles(pool, "CR", 50);
     const lotted = await seedArticles(pool, "CL", 10, { lotti: true });
     const rows = (n: number) =>
-      Array.from({ length: n }, (_, i) => (i < 400 ? { articolo: plain[i % 50]!, quantita: 10 } : { articolo: lotted[(i - 400) % 10]!, quantita: 5 }));
+      Array.from({ length: n }, (_, i) =>
+        i < 400 ? { articolo: plain[i % 50]!, quantita: 10 } : { articolo: lotted[(i - 400) % 10]!, quantita: 5 },
+      );
     const warm = await seedOrder(pool, { numero: "WARM", fornitore: f1, magazzino: m1, righe: rows(500) });
     const crash = await seedOrder(pool, { numero: "CRASH", fornitore: f1, magazzino: m1, righe: rows(500) });
     const { chiave: key, id: keyId } = await createKey(pool, ["scrittura"]);
     const body = (order: { righe: number[] }, ddt: string) => ({
       magazzino: m1,
       ddt,
-      righe: order.righe.map((riga, i) => (i < 400 ? { riga, quantita: 3 } : { riga, quantita: 2, lotto: `${ddt}-L${i}`, scadenza: "2027-12-31" })),
+      righe: order.righe.map((riga, i) =>
+        i < 400 ? { riga, quantita: 3 } : { riga, quantita: 2, lotto: `${ddt}-L${i}`, scadenza: "2027-12-31" },
+      ),
     });
     const expectedQty = 400 * 3 + 100 * 2;
 
@@ -64,7 +81,13 @@ describe("SIGKILL during a write", () => {
     expect(outcome.ok, "the client got no answer: the connection died with the service").toBe(false);
     await s.exit;
     await waitUntil("PostgreSQL fermato dal watchdog", () => postgresFor(dataDir).length === 0, 30_000);
-    report("crash arrivi 500 righe", { warmupMs: duration, firstSeenWritingMs: seen.firstSeenMs, killedAtMs: killedAt, fraction: +(killedAt / duration).toFixed(2), lastSeen: seen.last });
+    report("crash arrivi 500 righe", {
+      warmupMs: duration,
+      firstSeenWritingMs: seen.firstSeenMs,
+      killedAtMs: killedAt,
+      fraction: +(killedAt / duration).toFixed(2),
+      lastSeen: seen.last,
+    });
     await pool.end().catch(() => {});
 
     s = await launch({ dataDir });
@@ -73,7 +96,9 @@ describe("SIGKILL during a write", () => {
     // Wholly absent: nothing of the request, anywhere.
     expect(await snapshot(pool)).toEqual(before);
     expect((await pool.query("SELECT count(*)::int AS n FROM operazioni WHERE ddt = 'CRASH'")).rows[0].n).toBe(0);
-    expect((await pool.query("SELECT count(*)::int AS n FROM righe_ordine WHERE ordine_id = $1 AND arrivata <> 0", [crash.id])).rows[0].n).toBe(0);
+    expect(
+      (await pool.query("SELECT count(*)::int AS n FROM righe_ordine WHERE ordine_id = $1 AND arrivata <> 0", [crash.id])).rows[0].n,
+    ).toBe(0);
     expect((await pool.query("SELECT count(*)::int AS n FROM lotti WHERE codice LIKE 'CRASH-%'")).rows[0].n).toBe(0);
 
     // The retry completes it exactly once.
@@ -120,7 +145,11 @@ describe("SIGKILL during a write", () => {
       const righe = (count: (i: number) => number) => ids.map((_, i) => ({ codice: articleCode("AL", i + 1), contato: count(i) }));
       const counted = (i: number) => (i % 2 ? 7 : 3.125);
 
-      const w = await call(s.base, "POST", "/giacenze/allinea", { key, body: { magazzino: m1, righe: righe(() => 5) }, idem: "warm-allinea" });
+      const w = await call(s.base, "POST", "/giacenze/allinea", {
+        key,
+        body: { magazzino: m1, righe: righe(() => 5) },
+        idem: "warm-allinea",
+      });
       expect(w.status, w.text.slice(0, 500)).toBe(200);
       expect(w.body).toMatchObject({ scritte: 10_000, rifiutate: 0 });
       const duration = w.ms;
@@ -152,7 +181,9 @@ describe("SIGKILL during a write", () => {
         orphanLivedMs: Date.now() - orphanStart,
       });
       expect(await snapshot(pool)).toEqual(before);
-      expect((await pool.query("SELECT count(*)::int AS n FROM giacenze WHERE magazzino_id = $1 AND quantita <> 5", [m1])).rows[0].n).toBe(0);
+      expect((await pool.query("SELECT count(*)::int AS n FROM giacenze WHERE magazzino_id = $1 AND quantita <> 5", [m1])).rows[0].n).toBe(
+        0,
+      );
 
       s = await launch({ databaseUrl: t.url });
       const retry = await callUntilSettled(s.base, "POST", "/giacenze/allinea", { key, body: crashBody, idem: "crash-allinea" });
@@ -169,7 +200,9 @@ describe("SIGKILL during a write", () => {
         [ids, ids.map((_, i) => String(counted(i))), m1],
       );
       expect(matching.rows[0].n).toBe(10_000);
-      const corrections = await pool.query("SELECT count(*)::int AS n FROM movimenti WHERE origine = 'correzione' AND operazione_id = $1", [retry.body.operazione]);
+      const corrections = await pool.query("SELECT count(*)::int AS n FROM movimenti WHERE origine = 'correzione' AND operazione_id = $1", [
+        retry.body.operazione,
+      ]);
       expect(corrections.rows[0].n).toBe(10_000);
 
       const replay = await call(s.base, "POST", "/giacenze/allinea", { key, body: crashBody, idem: "crash-allinea" });
@@ -179,7 +212,11 @@ describe("SIGKILL during a write", () => {
 
       const v = await verify({ databaseUrl: t.url });
       expect(v.code, v.stdout + v.stderr).toBe(0);
-      report("crash allinea: dopo il riavvio", { retryAttempts: retry.attempts, retryMs: retry.ms, verify: v.stdout.trim().split("\n")[0] });
+      report("crash allinea: dopo il riavvio", {
+        retryAttempts: retry.attempts,
+        retryMs: retry.ms,
+        verify: v.stdout.trim().split("\n")[0],
+      });
     } finally {
       await cleanup();
       await t.drop();

@@ -191,7 +191,10 @@ export async function cleanup(): Promise<void> {
 /** The embedded database's URL, from the files the service leaves beside the cluster. */
 export function embeddedUrl(dataDir: string): string {
   const { port } = JSON.parse(fs.readFileSync(path.join(dataDir, "proprietario.json"), "utf8")) as { port: number };
-  const { user, password } = JSON.parse(fs.readFileSync(path.join(dataDir, "pg-credenziali.json"), "utf8")) as { user: string; password: string };
+  const { user, password } = JSON.parse(fs.readFileSync(path.join(dataDir, "pg-credenziali.json"), "utf8")) as {
+    user: string;
+    password: string;
+  };
   return `postgresql://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 }
 
@@ -207,7 +210,11 @@ export async function runCli(args: string[], target: { databaseUrl?: string; dat
   for (const k of ["DATABASE_URL", "NODE_ENV", "DATA_DIR", "VITEST", "VITEST_POOL_ID", "VITEST_WORKER_ID"]) delete env[k];
   if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl;
   if (target.dataDir) env.DATA_DIR = target.dataDir;
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (b: Buffer) => (stdout += b.toString()));
@@ -264,7 +271,13 @@ export async function call<T = any>(base: string, method: string, p: string, opt
 }
 
 /** Repeats a write while the contract says "retry": 409 idempotenza_in_corso, 429 and 503 (after Retry-After). */
-export async function callUntilSettled<T = any>(base: string, method: string, p: string, opts: CallOptions = {}, maxMs = 120_000): Promise<HttpResult<T> & { attempts: number }> {
+export async function callUntilSettled<T = any>(
+  base: string,
+  method: string,
+  p: string,
+  opts: CallOptions = {},
+  maxMs = 120_000,
+): Promise<HttpResult<T> & { attempts: number }> {
   const until = Date.now() + maxMs;
   for (let attempts = 1; ; attempts++) {
     const r = await call<T>(base, method, p, opts);
@@ -274,7 +287,12 @@ export async function callUntilSettled<T = any>(base: string, method: string, p:
   }
 }
 
-export async function waitUntil<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, ms: number, every = 50): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  ms: number,
+  every = 50,
+): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const v = await check();

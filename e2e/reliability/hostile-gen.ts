@@ -84,18 +84,100 @@ export const SQL_METACHARACTERS = [
   "%27",
   "%ZZ",
 ];
-export const NUMERIC_STRINGS = ["NaN", "Infinity", "-Infinity", "1e308", "1e309", "-0", "0", "-1", "9007199254740993", "2147483648",
-  "0x10", "0b1", "1_000", " 1", "1 ", "+1", "1.", ".5", "1e-7", "12,5", "١٢", "１２", "00000000001", "1".repeat(40), "0.0001", "1.23456"];
-export const DATE_STRINGS = ["2026-02-30", "2026-13-01", "0000-00-00", "9999-12-31", "2026-1-1", "2026-01-01T00:00:00Z", "20260101",
-  "2026/01/01", "-2026-01-01", "+012026-01-01", "2024-02-29", "2026-11-22"];
-export const UNICODE = ["è", "ñ", "😀", "👨‍👩‍👧", "\u202e", "\ufeff", "\u200b", "ﬃ", "İ", "Ω", "\ud800", "\udfff", "a\u0301", "日本語", "\u00a0",
-  "\r\n", "\t", "\u2028", "\u{10ffff}"];
-export const BARCODES = ["R1", "R0", "R-1", "R99999999999", "(01)08001234567897(10)L1(17)271231", "\u001d0108001234567897", "]C1010800123456789710L1",
-  "(01)(10)(17)", "(17)991399", "8001234567897"];
+export const NUMERIC_STRINGS = [
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "1e308",
+  "1e309",
+  "-0",
+  "0",
+  "-1",
+  "9007199254740993",
+  "2147483648",
+  "0x10",
+  "0b1",
+  "1_000",
+  " 1",
+  "1 ",
+  "+1",
+  "1.",
+  ".5",
+  "1e-7",
+  "12,5",
+  "١٢",
+  "１２",
+  "00000000001",
+  "1".repeat(40),
+  "0.0001",
+  "1.23456",
+];
+export const DATE_STRINGS = [
+  "2026-02-30",
+  "2026-13-01",
+  "0000-00-00",
+  "9999-12-31",
+  "2026-1-1",
+  "2026-01-01T00:00:00Z",
+  "20260101",
+  "2026/01/01",
+  "-2026-01-01",
+  "+012026-01-01",
+  "2024-02-29",
+  "2026-11-22",
+];
+export const UNICODE = [
+  "è",
+  "ñ",
+  "😀",
+  "👨‍👩‍👧",
+  "\u202e",
+  "\ufeff",
+  "\u200b",
+  "ﬃ",
+  "İ",
+  "Ω",
+  "\ud800",
+  "\udfff",
+  "a\u0301",
+  "日本語",
+  "\u00a0",
+  "\r\n",
+  "\t",
+  "\u2028",
+  "\u{10ffff}",
+];
+export const BARCODES = [
+  "R1",
+  "R0",
+  "R-1",
+  "R99999999999",
+  "(01)08001234567897(10)L1(17)271231",
+  "\u001d0108001234567897",
+  "]C1010800123456789710L1",
+  "(01)(10)(17)",
+  "(17)991399",
+  "8001234567897",
+];
 
 /** Raw JSON number literals JSON.stringify cannot produce: spliced into the text after serialisation. */
-export const RAW_NUMBERS = ["-0", "1e999", "-1e999", "1E400", "9007199254740993", "-9007199254740993", "123456789012345678901234567890",
-  "0.1e1", "1.0", "1e-400", "0.00000000000000000000001", "2.0000000000000001", "4.0000", "1e2", "-0.0"];
+export const RAW_NUMBERS = [
+  "-0",
+  "1e999",
+  "-1e999",
+  "1E400",
+  "9007199254740993",
+  "-9007199254740993",
+  "123456789012345678901234567890",
+  "0.1e1",
+  "1.0",
+  "1e-400",
+  "0.00000000000000000000001",
+  "2.0000000000000001",
+  "4.0000",
+  "1e2",
+  "-0.0",
+];
 
 const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype);
 
@@ -109,17 +191,35 @@ export function serialise(value: unknown): string {
   return JSON.stringify(value).replace(/"\\u0001RAW:([^"\\]*)\\u0001"/g, "$1");
 }
 
-const nested = (depth: number, kind: "obj" | "arr") => (kind === "obj" ? `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}` : `${"[".repeat(depth)}1${"]".repeat(depth)}`);
+const nested = (depth: number, kind: "obj" | "arr") =>
+  kind === "obj" ? `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}` : `${"[".repeat(depth)}1${"]".repeat(depth)}`;
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...SQL_METACHARACTERS, ...NUMERIC_STRINGS, ...DATE_STRINGS, ...UNICODE, ...BARCODES) },
   { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 30 }) },
   { weight: 1, arbitrary: fc.string({ maxLength: 80 }) },
-  { weight: 1, arbitrary: fc.constantFrom("x".repeat(64), "x".repeat(65), "x".repeat(200), "x".repeat(201), "x".repeat(256), "é".repeat(10_000), "", " ", "   ") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "x".repeat(64),
+      "x".repeat(65),
+      "x".repeat(200),
+      "x".repeat(201),
+      "x".repeat(256),
+      "é".repeat(10_000),
+      "",
+      " ",
+      "   ",
+    ),
+  },
   {
     weight: 2,
     arbitrary: fc
-      .tuple(fc.constantFrom(...SQL_METACHARACTERS, ...UNICODE, ""), fc.constantFrom(...NUMERIC_STRINGS, ...BARCODES, "A", ""), fc.constantFrom(...SQL_METACHARACTERS, ...UNICODE, ""))
+      .tuple(
+        fc.constantFrom(...SQL_METACHARACTERS, ...UNICODE, ""),
+        fc.constantFrom(...NUMERIC_STRINGS, ...BARCODES, "A", ""),
+        fc.constantFrom(...SQL_METACHARACTERS, ...UNICODE, ""),
+      )
       .map(([a, b, c]) => `${a}${b}${c}`),
   },
 );
@@ -127,8 +227,30 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
 const numberValue: fc.Arbitrary<number> = fc.oneof(
   {
     weight: 3,
-    arbitrary: fc.constantFrom(1e308, -1e308, 2 ** 53 + 1, 2 ** 53, -(2 ** 53), 0, 1, -1, 0.1, 0.0001, 0.001, 1.0005, 2.5, 10, 2_147_483_647, 2_147_483_648,
-      4_294_967_296, 1e21, 5e-324, -5, 10_001, 99_999_999),
+    arbitrary: fc.constantFrom(
+      1e308,
+      -1e308,
+      2 ** 53 + 1,
+      2 ** 53,
+      -(2 ** 53),
+      0,
+      1,
+      -1,
+      0.1,
+      0.0001,
+      0.001,
+      1.0005,
+      2.5,
+      10,
+      2_147_483_647,
+      2_147_483_648,
+      4_294_967_296,
+      1e21,
+      5e-324,
+      -5,
+      10_001,
+      99_999_999,
+    ),
   },
   { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
   { weight: 2, arbitrary: fc.integer({ min: -3, max: 50 }) },
@@ -145,7 +267,11 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>
     fc.constant(null),
     fc.constantFrom(...NESTING_DEPTHS).chain((d) => fc.constantFrom("obj" as const, "arr" as const).map((k) => rawToken(nested(d, k)))),
     fc.array(tie("value"), { maxLength: 3 }),
-    fc.dictionary(fc.oneof(fc.constantFrom("a", "righe", "__proto__", "constructor", "codice", "'; --"), fc.string({ maxLength: 6 })), tie("value"), { maxKeys: 3 }),
+    fc.dictionary(
+      fc.oneof(fc.constantFrom("a", "righe", "__proto__", "constructor", "codice", "'; --"), fc.string({ maxLength: 6 })),
+      tie("value"),
+      { maxKeys: 3 },
+    ),
   ),
 })).value;
 
@@ -176,7 +302,15 @@ export function encodeLoosely(s: string): string {
   try {
     return encodeURIComponent(s);
   } catch {
-    return [...s].map((ch) => { try { return encodeURIComponent(ch); } catch { return `%${ch.charCodeAt(0).toString(16).toUpperCase().slice(0, 2)}%${ch.charCodeAt(0).toString(16).toUpperCase().slice(2)}`; } }).join("");
+    return [...s]
+      .map((ch) => {
+        try {
+          return encodeURIComponent(ch);
+        } catch {
+          return `%${ch.charCodeAt(0).toString(16).toUpperCase().slice(0, 2)}%${ch.charCodeAt(0).toString(16).toUpperCase().slice(2)}`;
+        }
+      })
+      .join("");
   }
 }
 
@@ -185,7 +319,16 @@ function put(o: Record<string, unknown>, k: string, v: unknown) {
   Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 }
 
-const INVALID_UTF8 = [[0xff], [0xfe, 0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0x80], [0xe2, 0x82], [0xf0, 0x9f, 0x98]];
+const INVALID_UTF8 = [
+  [0xff],
+  [0xfe, 0xff],
+  [0xc0, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0x80],
+  [0xe2, 0x82],
+  [0xf0, 0x9f, 0x98],
+];
 
 function withBytes(text: string, at: number, bytes: number[]): Uint8Array {
   const t = enc.encode(text);
@@ -197,40 +340,98 @@ function withBytes(text: string, at: number, bytes: number[]): Uint8Array {
   return out;
 }
 
-export const CONTENT_TYPES = ["application/json", "application/json; charset=utf-8", "APPLICATION/JSON", "application/json;charset=latin1", "application/json ; x=y",
-  "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonp", "application/json-patch+json", "application/vnd.api+json",
-  "text/json", "*/*", "application/xml", ""];
+export const CONTENT_TYPES = [
+  "application/json",
+  "application/json; charset=utf-8",
+  "APPLICATION/JSON",
+  "application/json;charset=latin1",
+  "application/json ; x=y",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "application/jsonp",
+  "application/json-patch+json",
+  "application/vnd.api+json",
+  "text/json",
+  "*/*",
+  "application/xml",
+  "",
+];
 
 const printable = fc.constantFrom(...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)));
 /** Idempotency-Key values, valid and not (Latin-1 only: fetch refuses other header bytes). */
 export const idempotencyKeyArb: fc.Arbitrary<string | undefined> = fc.option(
   fc.oneof(
     fc.string({ unit: printable, minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== ""),
-    fc.constantFrom("", " ", "x".repeat(255), "x".repeat(256), "y".repeat(5000), "è", "ÿÿ", "\x7f", "a\tb", "'; DROP TABLE idempotenza; --", "%00", "null", "0", "-1",
-      "../../x", "chiave ripetuta", "\u00e9t\u00e9"),
+    fc.constantFrom(
+      "",
+      " ",
+      "x".repeat(255),
+      "x".repeat(256),
+      "y".repeat(5000),
+      "è",
+      "ÿÿ",
+      "\x7f",
+      "a\tb",
+      "'; DROP TABLE idempotenza; --",
+      "%00",
+      "null",
+      "0",
+      "-1",
+      "../../x",
+      "chiave ripetuta",
+      "\u00e9t\u00e9",
+    ),
   ),
   { freq: 2 },
 );
 
-export function requestArb(ep: Endpoint, known: Known, keys: { writer: string; reader: string }, example: (ep: Endpoint) => Record<string, unknown>): fc.Arbitrary<GeneratedRequest> {
+export function requestArb(
+  ep: Endpoint,
+  known: Known,
+  keys: { writer: string; reader: string },
+  example: (ep: Endpoint) => Record<string, unknown>,
+): fc.Arbitrary<GeneratedRequest> {
   const auth = fc.oneof(
     { weight: 12, arbitrary: fc.constant(`Bearer ${keys.writer}`) },
     { weight: 2, arbitrary: fc.constant(`Bearer ${keys.reader}`) },
     {
       weight: 2,
-      arbitrary: fc.constantFrom(undefined, "", "Bearer", "Bearer ", "Basic dXNlcjpwYXNz", `bearer ${keys.writer}`, `Bearer ${keys.writer}x`, `Bearer ${keys.writer} ${keys.writer}`,
-        "Bearer ' OR '1'='1", "Bearer bnc_00000000_' OR 1=1 --", `Bearer ${"a".repeat(5000)}`, "Bearer bnc_%00"),
+      arbitrary: fc.constantFrom(
+        undefined,
+        "",
+        "Bearer",
+        "Bearer ",
+        "Basic dXNlcjpwYXNz",
+        `bearer ${keys.writer}`,
+        `Bearer ${keys.writer}x`,
+        `Bearer ${keys.writer} ${keys.writer}`,
+        "Bearer ' OR '1'='1",
+        "Bearer bnc_00000000_' OR 1=1 --",
+        `Bearer ${"a".repeat(5000)}`,
+        "Bearer bnc_%00",
+      ),
     },
   );
 
   const pathArb = fc
-    .tuple(...ep.pathParams.map((p) =>
-      fc.oneof(
-        { weight: 3, arbitrary: fc.constantFrom(...(known[p === "id" && ep.path.includes("annulla") ? "movimento" : p === "id" ? "articolo" : p] ?? [1])).map(String) },
-        { weight: 2, arbitrary: hostileString.map(encodeLoosely) },
-        { weight: 1, arbitrary: fc.constantFrom("..", "%2e%2e", "0", "-1", "99999999999", "1e3", "%ZZ", "1%2F2", "1;2", "+1", " 1", "01") },
+    .tuple(
+      ...ep.pathParams.map((p) =>
+        fc.oneof(
+          {
+            weight: 3,
+            arbitrary: fc
+              .constantFrom(...(known[p === "id" && ep.path.includes("annulla") ? "movimento" : p === "id" ? "articolo" : p] ?? [1]))
+              .map(String),
+          },
+          { weight: 2, arbitrary: hostileString.map(encodeLoosely) },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom("..", "%2e%2e", "0", "-1", "99999999999", "1e3", "%ZZ", "1%2F2", "1;2", "+1", " 1", "01"),
+          },
+        ),
       ),
-    ))
+    )
     .map((vals) => {
       let i = 0;
       return ep.path.replace(/\{\w+\}/g, () => String(vals[i++]));
@@ -239,20 +440,32 @@ export function requestArb(ep: Endpoint, known: Known, keys: { writer: string; r
   const queryArb = fc
     .array(
       fc.tuple(
-        fc.oneof({ weight: 5, arbitrary: ep.query.length ? fc.constantFrom(...ep.query) : fc.constant("x") }, { weight: 1, arbitrary: fc.constantFrom(...JUNK_KEYS, "pagina", "LIMITE", "limite[]", "toString", "hasOwnProperty").filter((k) => !OPEN_BUGS.prototypeQueryKey || !PROTOTYPE_KEYS.includes(k)) }),
-        fc.oneof({ weight: 2, arbitrary: fc.constantFrom("1", "5", "100", "101", "500", "501", "0", "2026-11-22", "api", "true") }, { weight: 1, arbitrary: hostileString }),
+        fc.oneof(
+          { weight: 5, arbitrary: ep.query.length ? fc.constantFrom(...ep.query) : fc.constant("x") },
+          {
+            weight: 1,
+            arbitrary: fc
+              .constantFrom(...JUNK_KEYS, "pagina", "LIMITE", "limite[]", "toString", "hasOwnProperty")
+              .filter((k) => !OPEN_BUGS.prototypeQueryKey || !PROTOTYPE_KEYS.includes(k)),
+          },
+        ),
+        fc.oneof(
+          { weight: 2, arbitrary: fc.constantFrom("1", "5", "100", "101", "500", "501", "0", "2026-11-22", "api", "true") },
+          { weight: 1, arbitrary: hostileString },
+        ),
         fc.constantFrom("encoded", "encoded", "encoded", "raw"),
       ),
       { maxLength: 5 },
     )
     .map((pairs) =>
-      pairs
-        .map(([k, v, how]) => (how === "raw" ? `${k}=${v.replace(/[#\s]/g, "")}` : `${encodeLoosely(k)}=${encodeLoosely(v)}`))
-        .join("&"),
+      pairs.map(([k, v, how]) => (how === "raw" ? `${k}=${v.replace(/[#\s]/g, "")}` : `${encodeLoosely(k)}=${encodeLoosely(v)}`)).join("&"),
     );
 
   const rowArb = fc
-    .record({ base: fc.boolean(), keys: fc.subarray(ep.rowProps.length ? [...ep.rowProps, ...JUNK_KEYS.slice(0, 3)] : ["x"], { maxLength: ep.rowProps.length ? 3 : 1 }) })
+    .record({
+      base: fc.boolean(),
+      keys: fc.subarray(ep.rowProps.length ? [...ep.rowProps, ...JUNK_KEYS.slice(0, 3)] : ["x"], { maxLength: ep.rowProps.length ? 3 : 1 }),
+    })
     .chain(({ base, keys }) =>
       fc.tuple(...keys.map((k) => fieldValue(k, known))).map((vals) => {
         const ex = ((example(ep).righe as Record<string, unknown>[] | undefined) ?? [{}])[0] ?? {};
@@ -290,7 +503,12 @@ export function requestArb(ep: Endpoint, known: Known, keys: { writer: string; r
         .map(([text, at, bytes]) => ({ bytes: withBytes(text, at % (text.length + 1), bytes), structured: false })),
     },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => ({ bytes, structured: false })) },
-    { weight: 1, arbitrary: fc.constantFrom("", " ", "{", "}", "{}", "[]", "null", "{\"a\":1,}", "{'a':1}", "{\"a\":1}{\"b\":2}", "\ufeff{}").map((text) => ({ text, structured: false })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom("", " ", "{", "}", "{}", "[]", "null", '{"a":1,}', "{'a':1}", '{"a":1}{"b":2}', "\ufeff{}")
+        .map((text) => ({ text, structured: false })),
+    },
   );
 
   const otherMethods = fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
@@ -300,10 +518,26 @@ export function requestArb(ep: Endpoint, known: Known, keys: { writer: string; r
       path: pathArb,
       query: fc.oneof({ weight: ep.method === "GET" ? 4 : 1, arbitrary: queryArb }, { weight: 2, arbitrary: fc.constant("") }),
       auth,
-      contentType: fc.oneof({ weight: 8, arbitrary: fc.constant("application/json") }, { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) }, { weight: 1, arbitrary: fc.constant(undefined) }),
-      idem: ep.idempotent ? idempotencyKeyArb : fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: idempotencyKeyArb }),
+      contentType: fc.oneof(
+        { weight: 8, arbitrary: fc.constant("application/json") },
+        { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+        { weight: 1, arbitrary: fc.constant(undefined) },
+      ),
+      idem: ep.idempotent
+        ? idempotencyKeyArb
+        : fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: idempotencyKeyArb }),
       body: bodyArb,
-      extra: fc.option(fc.constantFrom<[string, string]>(["x-forwarded-for", "' OR 1=1"], ["accept", "text/html"], ["content-encoding", "gzip"], ["transfer-encoding", "chunked"], ["x-request-id", "'; --"], ["expect", "100-continue"]), { freq: 4 }),
+      extra: fc.option(
+        fc.constantFrom<[string, string]>(
+          ["x-forwarded-for", "' OR 1=1"],
+          ["accept", "text/html"],
+          ["content-encoding", "gzip"],
+          ["transfer-encoding", "chunked"],
+          ["x-request-id", "'; --"],
+          ["expect", "100-continue"],
+        ),
+        { freq: 4 },
+      ),
     })
     .map(({ method, path, query, auth, contentType, idem, body, extra }) => {
       const headers: Record<string, string> = {};

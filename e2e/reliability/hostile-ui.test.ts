@@ -48,7 +48,16 @@ interface UiCall {
 
 const input = fc.oneof(
   { weight: 3, arbitrary: hostileValue.map(serialise) },
-  { weight: 2, arbitrary: fc.dictionary(fc.constantFrom("id", "username", "password", "cerca", "limite", "dopo", "magazzino", "righe", "codice", "nome"), hostileValue, { maxKeys: 4 }).map(serialise) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .dictionary(
+        fc.constantFrom("id", "username", "password", "cerca", "limite", "dopo", "magazzino", "righe", "codice", "nome"),
+        hostileValue,
+        { maxKeys: 4 },
+      )
+      .map(serialise),
+  },
   { weight: 1, arbitrary: hostileString },
   { weight: 1, arbitrary: fc.constantFrom("", "{", '{"a":', "[1", "nul", "\u0000", '{"0":{"json":1}}', '{"0":', "{}", "[]") },
   { weight: 1, arbitrary: fc.constant(undefined) },
@@ -109,7 +118,9 @@ describe("the operator UI's channel under hostile input", () => {
       }),
       { numRuns: RUNS, seed: SEED },
     );
-    console.log(`[affidabilità] canale dell'interfaccia: ${JSON.stringify({ seed: SEED, procedure: PROCEDURES.length, provate: RUNS, status: seen })}`);
+    console.log(
+      `[affidabilità] canale dell'interfaccia: ${JSON.stringify({ seed: SEED, procedure: PROCEDURES.length, provate: RUNS, status: seen })}`,
+    );
     // The session stayed usable: the run reached the procedures, not only the sign-in wall.
     expect(seen["200"] ?? 0).toBeGreaterThan(0);
   }, 300_000);
@@ -121,17 +132,22 @@ describe("the operator UI's channel under hostile input", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(name, value), { maxLength: 3 }), async (params) => {
         const query = params.map(([k, v]) => `${encodeLoosely(k)}=${encodeLoosely(v)}`).join("&");
-        const res = await exportAvailabilityCsv(new Request(`http://localhost/api/esportazioni/disponibilita?${query}`, { headers: { cookie } }));
+        const res = await exportAvailabilityCsv(
+          new Request(`http://localhost/api/esportazioni/disponibilita?${query}`, { headers: { cookie } }),
+        );
         const text = await res.text(); // a 200 streams the whole catalogue: read to the end, where a late failure would show
         seen[res.status] = (seen[res.status] ?? 0) + 1;
         const where = `?${query} → ${res.status} ${text.slice(0, 300)}`;
         expect(res.status, where).toBeLessThan(500);
-        if (res.status === 200) expect(text, where).toMatch(/^codice;descrizione;/); // text() drops the byte-order mark
+        if (res.status === 200)
+          expect(text, where).toMatch(/^codice;descrizione;/); // text() drops the byte-order mark
         else expect(Object.hasOwn(ERROR_STATUS, (JSON.parse(text) as { codice: string }).codice), where).toBe(true);
       }),
       { numRuns: Math.ceil(RUNS / 3), seed: SEED },
     );
-    console.log(`[affidabilità] esportazione della disponibilità: ${JSON.stringify({ seed: SEED, provate: Math.ceil(RUNS / 3), status: seen })}`);
+    console.log(
+      `[affidabilità] esportazione della disponibilità: ${JSON.stringify({ seed: SEED, provate: Math.ceil(RUNS / 3), status: seen })}`,
+    );
     expect(seen["200"] ?? 0).toBeGreaterThan(0);
   }, 300_000);
 });

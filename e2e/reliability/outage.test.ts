@@ -2,7 +2,20 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startEmbedded, type EmbeddedServer } from "../../src/server/db/embedded";
 import { freePort } from "../../src/server/lib/ports";
-import { call, callUntilSettled, cleanup, logFor, ensureBuild, launch, snapshot, tempDir, verify, waitUntil, type HttpResult, type Service } from "./harness";
+import {
+  call,
+  callUntilSettled,
+  cleanup,
+  logFor,
+  ensureBuild,
+  launch,
+  snapshot,
+  tempDir,
+  verify,
+  waitUntil,
+  type HttpResult,
+  type Service,
+} from "./harness";
 import { requestLock, waitMidTransaction } from "./inflight";
 import { OPEN_BUGS } from "./open-bugs";
 import { articleCode, createKey, seedArticles, seedOrder, seedSupplier, seedWarehouse } from "./seed";
@@ -90,10 +103,17 @@ for (const cycle of [1, 2]) {
 
     // A 2,000-row alignment in flight when PostgreSQL goes: it must not commit, and must not be a 500.
     // PostgreSQL is stopped once the request's transaction is seen holding its key's lock with rows written.
-    const big = { magazzino: m1, righe: Array.from({ length: 2000 }, (_, i) => ({ codice: articleCode("OU", i + 1), contato: 10 + cycle + (i % 3) })) };
+    const big = {
+      magazzino: m1,
+      righe: Array.from({ length: 2000 }, (_, i) => ({ codice: articleCode("OU", i + 1), contato: 10 + cycle + (i % 3) })),
+    };
     const sentAt = Date.now();
     const inflight = call(s.base, "POST", "/giacenze/allinea", { key, body: big, idem: `in-volo-${cycle}` });
-    const seen = await waitMidTransaction(pool, requestLock(keyId, "/giacenze/allinea", `in-volo-${cycle}`), { sentAt, expectedMs: 0, fraction: 0 });
+    const seen = await waitMidTransaction(pool, requestLock(keyId, "/giacenze/allinea", `in-volo-${cycle}`), {
+      sentAt,
+      expectedMs: 0,
+      fraction: 0,
+    });
     await pool.end().catch(quiet);
     const stoppedAt = Date.now();
     await db.stop();
@@ -125,9 +145,14 @@ for (const cycle of [1, 2]) {
       durante: Object.fromEntries(Object.entries(gap).map(([k, r]) => [k, `${r.status} ${r.body?.codice} ${r.ms}ms`])),
     });
     if (flying.status === 500 && OPEN_BUGS.connectionErrorIs500) {
-      report("BUG ancora aperto (OPEN_BUGS.connectionErrorIs500): scrittura in volo → 500", logFor(s, flying.headers.get("x-request-id")).split("\n")[0]);
+      report(
+        "BUG ancora aperto (OPEN_BUGS.connectionErrorIs500): scrittura in volo → 500",
+        logFor(s, flying.headers.get("x-request-id")).split("\n")[0],
+      );
     } else {
-      expect([503, 200], `the write in flight: ${flying.text.slice(0, 300)}\n${logFor(s, flying.headers.get("x-request-id"))}`).toContain(flying.status);
+      expect([503, 200], `the write in flight: ${flying.text.slice(0, 300)}\n${logFor(s, flying.headers.get("x-request-id"))}`).toContain(
+        flying.status,
+      );
     }
     if (flying.status === 503) expectUnavailable(flying, "in volo");
 
@@ -190,7 +215,11 @@ test("several writes in flight at each of 6 stops: 503 (or done), never a 500, n
     pool.on("error", quiet);
     const before = await snapshot(pool);
     await pool.end().catch(quiet);
-    const body = (k: number) => ({ natura: "carico", magazzino: m1, righe: Array.from({ length: 200 }, (_, j) => ({ codice: articleCode("OU", 1 + ((j + k * 200) % 2000)), quantita: 1 })) });
+    const body = (k: number) => ({
+      natura: "carico",
+      magazzino: m1,
+      righe: Array.from({ length: 200 }, (_, j) => ({ codice: articleCode("OU", 1 + ((j + k * 200) % 2000)), quantita: 1 })),
+    });
     const sent = Array.from({ length: 5 }, (_, k) => call(s.base, "POST", "/movimenti", { key, body: body(k), idem: `molte-${i}-${k}` }));
     await new Promise((r) => setTimeout(r, 20 + i * 50));
     await db.stop();
@@ -223,7 +252,12 @@ test("several writes in flight at each of 6 stops: 503 (or done), never a 500, n
     expect(after.movimenti - before.movimenti).toBe(200 * landed);
     expect((await snapshot(pool)).movimenti - before.movimenti).toBe(1000);
   }
-  report("scritture in volo a ogni arresto", { esiti: outcomes, registrateDuranteIlCommit: landedInDoubt, bug500: bugs.length, esempio: bugs[0] ?? null });
+  report("scritture in volo a ogni arresto", {
+    esiti: outcomes,
+    registrateDuranteIlCommit: landedInDoubt,
+    bug500: bugs.length,
+    esempio: bugs[0] ?? null,
+  });
   if (!OPEN_BUGS.connectionErrorIs500) expect(bugs).toEqual([]);
   const v = await verify({ databaseUrl: db.url });
   expect(v.code, v.stdout + v.stderr).toBe(0);

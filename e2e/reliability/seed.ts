@@ -36,7 +36,13 @@ export const articleCode = (prefix: string, i: number) => `${prefix}${String(i).
 /** A purchase order; returns its id and its row ids in position order. */
 export async function seedOrder(
   db: Q,
-  o: { numero: string; fornitore: number; magazzino: number; data?: string; righe: { articolo: number; quantita: string | number; prezzo?: string }[] },
+  o: {
+    numero: string;
+    fornitore: number;
+    magazzino: number;
+    data?: string;
+    righe: { articolo: number; quantita: string | number; prezzo?: string }[];
+  },
 ): Promise<{ id: number; righe: number[] }> {
   const order = await db.query(
     "INSERT INTO ordini_acquisto (numero, fornitore_id, magazzino_id, data) VALUES ($1, $2, $3, $4::date) RETURNING id",

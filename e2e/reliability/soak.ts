@@ -95,11 +95,17 @@ async function main(): Promise<number> {
   for (let o = 0; o < 60; o++) {
     const magazzino = warehouses[o % 3]!;
     const fornitore = suppliers[o % 2]!;
-    const righe = Array.from({ length: 20 }, (_, i) => (i % 5 === 4 ? { articolo: lotted[(o + i) % LOT_ARTICLES]!, quantita: 30 } : { articolo: plain[(o * 7 + i) % ARTICLES]!, quantita: 30 }));
+    const righe = Array.from({ length: 20 }, (_, i) =>
+      i % 5 === 4
+        ? { articolo: lotted[(o + i) % LOT_ARTICLES]!, quantita: 30 }
+        : { articolo: plain[(o * 7 + i) % ARTICLES]!, quantita: 30 },
+    );
     const order = await seedOrder(pool, { numero: `SOAK-${o}`, fornitore, magazzino, righe });
     order.righe.forEach((riga, i) => rows.push({ riga, lotti: i % 5 === 4, magazzino, fornitore }));
   }
-  await pool.query("INSERT INTO clienti (codice, ragione_sociale, data) SELECT 'C' || g, 'Cliente ' || g, current_date FROM generate_series(1, 50) g");
+  await pool.query(
+    "INSERT INTO clienti (codice, ragione_sociale, data) SELECT 'C' || g, 'Cliente ' || g, current_date FROM generate_series(1, 50) g",
+  );
   const { chiave: key } = await createKey(pool, ["scrittura"]);
   const arrivals: number[] = [];
   const lotsOf = (articleIdx: number) => [`LS${articleIdx % 3}`, `LS${(articleIdx + 1) % 3}`];
@@ -107,11 +113,24 @@ async function main(): Promise<number> {
   // Opening stock, so that unloads and transfers have something to take.
   for (const m of warehouses) {
     for (let i = 0; i < ARTICLES; i += 100) {
-      await call(s.base, "POST", "/movimenti", { key, body: { natura: "carico", magazzino: m, righe: plain.slice(i, i + 100).map((_, j) => ({ codice: articleCode("SP", i + j + 1), quantita: 100 })) } });
+      await call(s.base, "POST", "/movimenti", {
+        key,
+        body: {
+          natura: "carico",
+          magazzino: m,
+          righe: plain.slice(i, i + 100).map((_, j) => ({ codice: articleCode("SP", i + j + 1), quantita: 100 })),
+        },
+      });
     }
     await call(s.base, "POST", "/movimenti", {
       key,
-      body: { natura: "carico", magazzino: m, righe: lotted.flatMap((_, j) => lotsOf(j).map((lotto) => ({ codice: articleCode("SL", j + 1), quantita: 100, lotto, scadenza: "2028-01-31" }))) },
+      body: {
+        natura: "carico",
+        magazzino: m,
+        righe: lotted.flatMap((_, j) =>
+          lotsOf(j).map((lotto) => ({ codice: articleCode("SL", j + 1), quantita: 100, lotto, scadenza: "2028-01-31" })),
+        ),
+      },
     });
   }
   log("dati iniziali caricati");
@@ -132,7 +151,10 @@ async function main(): Promise<number> {
           }
           return { codice: articleCode("SP", 1 + rnd(ARTICLES)), quantita: Math.round((0.5 + Math.random() * 5) * 1000) / 1000 };
         });
-        const body = natura === "trasferimento" ? { natura, magazzino: m, magazzino_origine: pick(warehouses.filter((x) => x !== m)), righe } : { natura, magazzino: m, righe };
+        const body =
+          natura === "trasferimento"
+            ? { natura, magazzino: m, magazzino_origine: pick(warehouses.filter((x) => x !== m)), righe }
+            : { natura, magazzino: m, righe };
         const idem = op === "movimento_ripetuto" ? `soak-${Date.now()}-${rnd(1e9)}` : undefined;
         const r = await call(s.base, "POST", "/movimenti", { key, body, idem });
         record(op, r);
@@ -140,7 +162,8 @@ async function main(): Promise<number> {
           // The client's retry after a lost answer: replayed, or still running.
           const again = await call(s.base, "POST", "/movimenti", { key, body, idem });
           record(op, again);
-          if (again.status === 200 && again.headers.get("idempotency-replayed") !== "true") fiveHundreds.push(`retry not replayed: ${again.text.slice(0, 200)}`);
+          if (again.status === 200 && again.headers.get("idempotency-replayed") !== "true")
+            fiveHundreds.push(`retry not replayed: ${again.text.slice(0, 200)}`);
         }
         return;
       }
@@ -148,7 +171,11 @@ async function main(): Promise<number> {
         const row = pick(rows);
         const body: Record<string, unknown> = { magazzino: row.magazzino, ddt: `DDT-${rnd(500)}`, riga: row.riga, quantita: 1 + rnd(3) };
         if (row.lotti) Object.assign(body, { lotto: `LA${rnd(4)}`, scadenza: "2028-06-30" });
-        const r = await call(s.base, "POST", "/arrivi", { key, body, idem: Math.random() < 0.5 ? `soak-a-${Date.now()}-${rnd(1e9)}` : undefined });
+        const r = await call(s.base, "POST", "/arrivi", {
+          key,
+          body,
+          idem: Math.random() < 0.5 ? `soak-a-${Date.now()}-${rnd(1e9)}` : undefined,
+        });
         record(op, r);
         if (r.status === 201) arrivals.push(r.body.movimento);
         return;
@@ -171,9 +198,19 @@ async function main(): Promise<number> {
       case "allineamento": {
         const n = 20 + rnd(300);
         const start = rnd(ARTICLES - n > 0 ? ARTICLES - n : 1);
-        const righe = Array.from({ length: Math.min(n, ARTICLES) }, (_, i) => ({ codice: articleCode("SP", 1 + ((start + i) % ARTICLES)), contato: rnd(150) }));
-        if (Math.random() < 0.5) righe.push(...lotted.slice(0, 5).map((_, j) => ({ codice: articleCode("SL", j + 1), contato: rnd(80), lotto: pick(lotsOf(j)) })));
-        record(op, await call(s.base, "POST", "/giacenze/allinea", { key, body: { magazzino: m, causale: "soak", righe, ...(Math.random() < 0.2 ? { simula: true } : {}) } }));
+        const righe = Array.from({ length: Math.min(n, ARTICLES) }, (_, i) => ({
+          codice: articleCode("SP", 1 + ((start + i) % ARTICLES)),
+          contato: rnd(150),
+        }));
+        if (Math.random() < 0.5)
+          righe.push(...lotted.slice(0, 5).map((_, j) => ({ codice: articleCode("SL", j + 1), contato: rnd(80), lotto: pick(lotsOf(j)) })));
+        record(
+          op,
+          await call(s.base, "POST", "/giacenze/allinea", {
+            key,
+            body: { magazzino: m, causale: "soak", righe, ...(Math.random() < 0.2 ? { simula: true } : {}) },
+          }),
+        );
         return;
       }
       case "ricerca": {
@@ -237,7 +274,9 @@ async function main(): Promise<number> {
 
   const ticker = setInterval(() => {
     const total = [...stats.values()].reduce((a, x) => a + x.count, 0);
-    log(`${Math.max(0, Math.round((deadline - Date.now()) / 1000))} s alla fine · ${total} richieste · ${seen.length} movimenti letti · 5xx ${fiveHundreds.length}`);
+    log(
+      `${Math.max(0, Math.round((deadline - Date.now()) / 1000))} s alla fine · ${total} richieste · ${seen.length} movimenti letti · 5xx ${fiveHundreds.length}`,
+    );
   }, 30_000);
   await Promise.all(writers);
   writing = false;
@@ -258,10 +297,14 @@ async function main(): Promise<number> {
   console.log(`durata ${SECONDS} s · ${WORKERS} scrittori · ${[...stats.values()].reduce((a, x) => a + x.count, 0)} richieste`);
   console.log("operazione            n     p50   p95   p99 ms   esiti");
   for (const [op, st] of [...stats.entries()].sort()) {
-    console.log(`${op.padEnd(20)} ${String(st.count).padStart(6)} ${String(pct(st.ms, 50)).padStart(6)} ${String(pct(st.ms, 95)).padStart(5)} ${String(pct(st.ms, 99)).padStart(5)}   ${JSON.stringify(st.status)}`);
+    console.log(
+      `${op.padEnd(20)} ${String(st.count).padStart(6)} ${String(pct(st.ms, 50)).padStart(6)} ${String(pct(st.ms, 95)).padStart(5)} ${String(pct(st.ms, 99)).padStart(5)}   ${JSON.stringify(st.status)}`,
+    );
   }
   console.log(`database: ${JSON.stringify(snap)}`);
-  console.log(`lettore di sincronizzazione: ${pages} pagine, ${seen.length} movimenti letti, ${all.length} nel registro, mancanti ${missing}, doppi ${duplicates}, in ordine ${ordered} → ${complete ? "COMPLETO" : "INCOMPLETO"}`);
+  console.log(
+    `lettore di sincronizzazione: ${pages} pagine, ${seen.length} movimenti letti, ${all.length} nel registro, mancanti ${missing}, doppi ${duplicates}, in ordine ${ordered} → ${complete ? "COMPLETO" : "INCOMPLETO"}`,
+  );
   console.log(`verify: codice ${v.code} · ${v.stdout.trim().split("\n").join(" · ")}`);
   console.log(`risposte 5xx o errori di rete: ${fiveHundreds.length}`);
   for (const f of fiveHundreds.slice(0, 20)) console.log(`  ${f}`);

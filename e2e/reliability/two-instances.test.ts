@@ -68,29 +68,45 @@ async function stock(articolo: number, magazzino: number) {
 }
 
 async function residual(articolo: number, magazzino: number, lotto: string): Promise<number> {
-  const { rows } = await t.pool.query("SELECT residua::float8 AS r FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = $3", [articolo, magazzino, lotto]);
+  const { rows } = await t.pool.query(
+    "SELECT residua::float8 AS r FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = $3",
+    [articolo, magazzino, lotto],
+  );
   return rows[0]?.r ?? 0;
 }
 
-const tally = (rs: HttpResult[]) => rs.reduce<Record<string, number>>((acc, r) => ((acc[`${r.status} ${r.body?.codice ?? ""}`.trim()] = (acc[`${r.status} ${r.body?.codice ?? ""}`.trim()] ?? 0) + 1), acc), {});
+const tally = (rs: HttpResult[]) =>
+  rs.reduce<Record<string, number>>(
+    (acc, r) => ((acc[`${r.status} ${r.body?.codice ?? ""}`.trim()] = (acc[`${r.status} ${r.body?.codice ?? ""}`.trim()] ?? 0) + 1), acc),
+    {},
+  );
 
 describe("races split across two instances", () => {
   test("20 parallel arrivals of 1 on a row of 10: 10 accepted, 10 quantita_eccessiva", async () => {
     const o = await seedOrder(t.pool, { numero: "X-1", fornitore: f1, magazzino: m1, righe: [{ articolo: plain[0]!, quantita: 10 }] });
-    const rs = await Promise.all(Array.from({ length: 20 }, (_, i) => call(on(i), "POST", "/arrivi", { key, body: { magazzino: m1, ddt: `X1-${i}`, riga: o.righe[0], quantita: 1 } })));
+    const rs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(on(i), "POST", "/arrivi", { key, body: { magazzino: m1, ddt: `X1-${i}`, riga: o.righe[0], quantita: 1 } }),
+      ),
+    );
     report("arrivi paralleli", tally(rs));
     expect(rs.filter((r) => r.status === 201)).toHaveLength(10);
     const refused = rs.filter((r) => r.status === 422);
     expect(refused).toHaveLength(10);
     for (const r of refused) expect(r.body.codice).toBe("quantita_eccessiva");
-    report("arrivi accettati per istanza", { A: rs.filter((r, i) => r.status === 201 && i % 2 === 0).length, B: rs.filter((r, i) => r.status === 201 && i % 2 === 1).length });
+    report("arrivi accettati per istanza", {
+      A: rs.filter((r, i) => r.status === 201 && i % 2 === 0).length,
+      B: rs.filter((r, i) => r.status === 201 && i % 2 === 1).length,
+    });
     expect(await rowState(o.righe[0]!)).toEqual({ arrivata: 10, ledger: 10, ordine: "evaso" });
   });
 
   test("20 identical requests with one Idempotency-Key: one effect; the others replay it or get 409 idempotenza_in_corso", async () => {
     const before = await stock(plain[1]!, m1);
     const body = { natura: "carico", magazzino: m1, righe: [{ codice: articleCode("DP", 2), quantita: 5 }] };
-    const rs = await Promise.all(Array.from({ length: 20 }, (_, i) => call(on(i), "POST", "/movimenti", { key, body, idem: "due-istanze-1" })));
+    const rs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call(on(i), "POST", "/movimenti", { key, body, idem: "due-istanze-1" })),
+    );
     report("stessa chiave", tally(rs));
     const ok = rs.filter((r) => r.status === 200);
     const busy = rs.filter((r) => r.status === 409);
@@ -116,7 +132,10 @@ describe("races split across two instances", () => {
         return call(on(i), "POST", "/movimenti", { key, body: body2, idem: "due-istanze-2" });
       }),
     );
-    report("stessa chiave, a ondate", { ...tally(wave), replay: wave.filter((r) => r.headers.get("idempotency-replayed") === "true").length });
+    report("stessa chiave, a ondate", {
+      ...tally(wave),
+      replay: wave.filter((r) => r.headers.get("idempotency-replayed") === "true").length,
+    });
     const ok2 = wave.filter((r) => r.status === 200);
     expect(ok2.length + wave.filter((r) => r.status === 409 && r.body.codice === "idempotenza_in_corso").length).toBe(20);
     for (const r of ok2) expect(r.body).toEqual(ok2[0]!.body);
@@ -128,10 +147,25 @@ describe("races split across two instances", () => {
 
   test("parallel lot unloads and transfers: the lot never goes negative, accepted quantities equal its decrease", async () => {
     const code = articleCode("DL", 1);
-    const load = await call(on(0), "POST", "/movimenti", { key, body: { natura: "carico", magazzino: m1, righe: [{ codice: code, quantita: 10, lotto: "L1" }, { codice: code, quantita: 50, lotto: "L2" }] } });
+    const load = await call(on(0), "POST", "/movimenti", {
+      key,
+      body: {
+        natura: "carico",
+        magazzino: m1,
+        righe: [
+          { codice: code, quantita: 10, lotto: "L1" },
+          { codice: code, quantita: 50, lotto: "L2" },
+        ],
+      },
+    });
     expect(load.status, load.text).toBe(200);
     const ones = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => call(on(i), "POST", "/movimenti", { key, body: { natura: "scarico", magazzino: m1, righe: [{ codice: code, quantita: 1, lotto: "L1" }] } })),
+      Array.from({ length: 30 }, (_, i) =>
+        call(on(i), "POST", "/movimenti", {
+          key,
+          body: { natura: "scarico", magazzino: m1, righe: [{ codice: code, quantita: 1, lotto: "L1" }] },
+        }),
+      ),
     );
     const outcomes = ones.map((r) => r.body.righe[0]);
     expect(outcomes.filter((x) => x.esito === "scritta")).toHaveLength(10);
@@ -153,7 +187,11 @@ describe("races split across two instances", () => {
     for (const r of rs) expect(r.status, r.text).toBe(200);
     const accepted = rs.reduce((s, r, i) => s + (r.body.righe[0].esito === "scritta" ? qs[i]! : 0), 0);
     const transferred = rs.reduce((s, r, i) => s + (i % 3 === 0 && r.body.righe[0].esito === "scritta" ? qs[i]! : 0), 0);
-    report("scarichi di lotto", { unitari: outcomes.filter((x) => x.esito === "scritta").length, accettati: accepted, trasferiti: transferred });
+    report("scarichi di lotto", {
+      unitari: outcomes.filter((x) => x.esito === "scritta").length,
+      accettati: accepted,
+      trasferiti: transferred,
+    });
     expect(accepted).toBeGreaterThan(40);
     expect(accepted).toBeLessThanOrEqual(50);
     expect(await residual(lotted[0]!, m1, "L2")).toBeCloseTo(50 - accepted, 6);
@@ -183,13 +221,27 @@ describe("races split across two instances", () => {
   });
 
   test("arrivals and cancellations racing on both: arrivata equals the ledger, never above ordinata", async () => {
-    const o = await seedOrder(t.pool, { numero: "X-4", fornitore: f1, magazzino: m2, righe: [{ articolo: plain[3]!, quantita: 30 }, { articolo: plain[4]!, quantita: 30 }] });
-    const first = await Promise.all(Array.from({ length: 12 }, (_, i) => call(on(i), "POST", "/arrivi", { key, body: { magazzino: m2, ddt: "X4", riga: o.righe[i % 2], quantita: 2 } })));
+    const o = await seedOrder(t.pool, {
+      numero: "X-4",
+      fornitore: f1,
+      magazzino: m2,
+      righe: [
+        { articolo: plain[3]!, quantita: 30 },
+        { articolo: plain[4]!, quantita: 30 },
+      ],
+    });
+    const first = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        call(on(i), "POST", "/arrivi", { key, body: { magazzino: m2, ddt: "X4", riga: o.righe[i % 2], quantita: 2 } }),
+      ),
+    );
     const ids = first.filter((r) => r.status === 201).map((r) => r.body.movimento as number);
     expect(ids).toHaveLength(12);
     const second = await Promise.all([
       ...ids.slice(0, 6).map((id, i) => call(on(i + 1), "POST", `/arrivi/${id}/annulla`, { key })),
-      ...Array.from({ length: 16 }, (_, i) => call(on(i), "POST", "/arrivi", { key, body: { magazzino: m2, ddt: "X4b", righe: [{ riga: o.righe[i % 2], quantita: 2.5 }] } })),
+      ...Array.from({ length: 16 }, (_, i) =>
+        call(on(i), "POST", "/arrivi", { key, body: { magazzino: m2, ddt: "X4b", righe: [{ riga: o.righe[i % 2], quantita: 2.5 }] } }),
+      ),
     ]);
     for (const r of second) expect(r.status, r.text).toBeLessThan(300);
     for (const riga of o.righe) {
@@ -214,7 +266,14 @@ describe("sync across instances", () => {
       for (let i = 0; i < 20; i++) {
         const r = await call(on(w), "POST", "/movimenti", {
           key,
-          body: { natura: "carico", magazzino: w % 2 ? m2 : m1, righe: [{ codice: articleCode("DP", 1 + (i % 5)), quantita: 1 }, { codice: articleCode("DP", 1 + ((i + 1) % 5)), quantita: 2 }] },
+          body: {
+            natura: "carico",
+            magazzino: w % 2 ? m2 : m1,
+            righe: [
+              { codice: articleCode("DP", 1 + (i % 5)), quantita: 1 },
+              { codice: articleCode("DP", 1 + ((i + 1) % 5)), quantita: 2 },
+            ],
+          },
         });
         expect(r.status, r.text).toBe(200);
       }

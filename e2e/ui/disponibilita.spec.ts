@@ -35,7 +35,11 @@ test("disponibilità a pagine, ricerca, filtro per magazzino; l'esportazione CSV
   const download = page.waitForEvent("download");
   await page.getByTestId("esporta").click();
   const file = (await (await download).path())!;
-  const lines = fs.readFileSync(file, "utf8").replace(/^\uFEFF/, "").trim().split("\n");
+  const lines = fs
+    .readFileSync(file, "utf8")
+    .replace(/^\uFEFF/, "")
+    .trim()
+    .split("\n");
   expect(lines[0]).toBe("codice;descrizione;giacenza;in_arrivo;giacenza_BO-CENTRALE;giacenza_VR-DEPOSITO");
   const all: string[] = [];
   await page.getByTestId("campo-limite").click();

@@ -33,7 +33,9 @@ test("un operatore conta e vede l'anteprima, ma non conferma", async ({ browser 
   await context.close();
 });
 
-test("CSV caricato: errori di lettura con il numero di riga, anteprima con rifiuti e differenze grandi, conferma, esito scaricabile", async ({ browser }) => {
+test("CSV caricato: errori di lettura con il numero di riga, anteprima con rifiuti e differenze grandi, conferma, esito scaricabile", async ({
+  browser,
+}) => {
   const { page, context } = await newSession(browser, "responsabile", 1280);
   await upload(page);
   await expect(page.getByTestId("errori-lettura")).toContainText("Riga 6: quantità 'abc' non è un numero");
@@ -55,7 +57,11 @@ test("CSV caricato: errori di lettura con il numero di riga, anteprima con rifiu
   const download = page.waitForEvent("download");
   await page.getByTestId("scarica-esito").click();
   const file = await (await download).path();
-  const lines = fs.readFileSync(file!, "utf8").replace(/^\uFEFF/, "").trim().split("\n");
+  const lines = fs
+    .readFileSync(file!, "utf8")
+    .replace(/^\uFEFF/, "")
+    .trim()
+    .split("\n");
   expect(lines[0]).toBe("riga;codice;lotto;attuale;contato;delta;esito;movimento;errore");
   expect(lines).toHaveLength(6);
   expect(lines.find((l) => l.includes("SGRASS-750"))).toMatch(/;48;50;2;scritta;\d+;$/);
@@ -72,7 +78,7 @@ test("incollare i conteggi; un file grande mostra l'avanzamento", async ({ brows
   await page.getByTestId("campo-magazzino").click();
   await page.getByRole("option", { name: /BO-CENTRALE/ }).click();
   await page.getByText("Incolla", { exact: true }).click();
-  await page.getByTestId("campo-testo").fill("VITE-TE-M6X40,500\nNASTRO-AM-50,\"23,5\"\nSCONOSCIUTO,1");
+  await page.getByTestId("campo-testo").fill('VITE-TE-M6X40,500\nNASTRO-AM-50,"23,5"\nSCONOSCIUTO,1');
   await page.getByTestId("anteprima").click();
   await expect(page.getByTestId("risultato")).toContainText("rifiutate: 1");
   await expect(page.getByTestId("tabella-allineamento")).toContainText("23,5");

@@ -31,7 +31,11 @@ test("un operatore non raggiunge le pagine né le procedure dell'amministratore 
   expect(JSON.parse(exported.body).codice).toBe("permesso_negato");
 
   // A mutation without the session's CSRF token is refused before anything runs.
-  const forged = await call("/api/trpc/arrivals.search", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ barcode: "8056789000016" }) });
+  const forged = await call("/api/trpc/arrivals.search", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ barcode: "8056789000016" }),
+  });
   expect(forged.status).toBe(403);
   expect(JSON.parse(forged.body).error.message).toMatch(/CSRF/);
 

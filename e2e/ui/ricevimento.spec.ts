@@ -31,7 +31,9 @@ test("EAN letto con Invio: riga attesa, registrazione, la giacenza cresce; annul
   }
   const inPage = await page.evaluate(() => document.body.dataset.ultimaScansioneMs);
   const sorted = [...times].sort((a, b) => a - b);
-  console.log(`[misura] lettura → riga mostrata (ms, 5 letture): ${times.join(", ")}; mediana ${sorted[2]}; ultima misurata nella pagina ${inPage} ms`);
+  console.log(
+    `[misura] lettura → riga mostrata (ms, 5 letture): ${times.join(", ")}; mediana ${sorted[2]}; ultima misurata nella pagina ${inPage} ms`,
+  );
 
   const row = page.getByTestId("riga-attesa");
   await expect(row.getByTestId("articolo-codice")).toHaveText("TASS-NYL-8");

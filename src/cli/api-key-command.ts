@@ -27,7 +27,10 @@ function create(args: string[]): Run {
   );
   const nome = values.name?.trim();
   if (!nome) throw new UsageError("indicare il nome della chiave: --name NOME");
-  const permessi = (values.scopes ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const permessi = (values.scopes ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   if (permessi.length === 0) throw new UsageError("indicare i permessi: --scopes lettura oppure --scopes lettura,scrittura");
   const unknown = permessi.filter((p) => !SCOPES.includes(p as Scope));
   if (unknown.length > 0) throw new UsageError(`permessi sconosciuti: ${unknown.join(", ")}; quelli ammessi sono lettura e scrittura`);
@@ -47,7 +50,14 @@ function create(args: string[]): Run {
 /** Columns padded to their widest cell. */
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 function list(args: string[]): Run {
@@ -62,7 +72,15 @@ function list(args: string[]): Run {
     console.log(
       table([
         ["id", "nome", "prefisso", "permessi", "creata", "revocata", "ultimo uso"],
-        ...keys.map((k) => [String(k.id), k.nome, k.prefisso, k.permessi.join(","), when(k.creata_il), when(k.revocata_il), when(k.ultimo_uso_il)]),
+        ...keys.map((k) => [
+          String(k.id),
+          k.nome,
+          k.prefisso,
+          k.permessi.join(","),
+          when(k.creata_il),
+          when(k.revocata_il),
+          when(k.ultimo_uso_il),
+        ]),
       ]),
     );
   };
@@ -84,5 +102,7 @@ export function apiKeyCommand(args: string[]): Run {
   if (sub === "create") return create(rest);
   if (sub === "list") return list(rest);
   if (sub === "revoke") return revoke(rest);
-  throw new UsageError(sub === undefined ? "manca il sottocomando: api-key create|list|revoke" : `sottocomando sconosciuto: api-key ${sub}`);
+  throw new UsageError(
+    sub === undefined ? "manca il sottocomando: api-key create|list|revoke" : `sottocomando sconosciuto: api-key ${sub}`,
+  );
 }

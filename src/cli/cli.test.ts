@@ -66,7 +66,18 @@ describe("api-key", () => {
   let prefix: string;
 
   test("create prints the key alone on stdout, and the key authenticates", async () => {
-    const r = await cli("api-key", "create", "--name", "gestionale", "--scopes", "lettura,scrittura", "--limite-al-secondo", "20", "--raffica", "40");
+    const r = await cli(
+      "api-key",
+      "create",
+      "--name",
+      "gestionale",
+      "--scopes",
+      "lettura,scrittura",
+      "--limite-al-secondo",
+      "20",
+      "--raffica",
+      "40",
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^bnc_[0-9a-f]{8}_[A-Za-z0-9_-]+\n$/);
     expect(r.stderr).toMatch(/mostrata solo ora/);
@@ -83,7 +94,9 @@ describe("api-key", () => {
     const [header, ...rows] = r.stdout.trim().split("\n");
     expect(header!.split(/\s{2,}/)).toEqual(["id", "nome", "prefisso", "permessi", "creata", "revocata", "ultimo uso"]);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatch(new RegExp(`^\\d+\\s+gestionale\\s+${prefix}\\s+lettura,scrittura\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+-\\s+\\d{4}`));
+    expect(rows[0]).toMatch(
+      new RegExp(`^\\d+\\s+gestionale\\s+${prefix}\\s+lettura,scrittura\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+-\\s+\\d{4}`),
+    );
     const { hash } = await t.prisma.chiaveApi.findFirstOrThrow({ where: { prefisso: prefix } });
     for (const secret of [key, key.split("_").slice(2).join("_"), hash]) {
       expect(r.stdout + r.stderr).not.toContain(secret);
@@ -117,7 +130,15 @@ describe("import", () => {
       fornitori: [{ codice: "F1", nome: "Fornitore uno" }],
       articoli: [{ codice: "VITE", descrizione: "Vite", ean: "5901234123457" }],
       clienti: [{ codice: "C1", ragione_sociale: "Cliente uno" }],
-      ordini: [{ numero: "OA-1", fornitore: "F1", data: "2026-11-20", magazzino: "CEN", righe: [{ articolo: "VITE", quantita: 10, prezzo: "0.1" }] }],
+      ordini: [
+        {
+          numero: "OA-1",
+          fornitore: "F1",
+          data: "2026-11-20",
+          magazzino: "CEN",
+          righe: [{ articolo: "VITE", quantita: 10, prezzo: "0.1" }],
+        },
+      ],
     });
     const r = await cli("import", file);
     expect(r.code).toBe(0);
@@ -140,7 +161,15 @@ describe("import", () => {
         { codice: "DADO", descrizione: "Dado", ean: "5901234123458" },
         { codice: "BULLONE", descrizione: "Bullone", ean: "5901234123457", colore: "nero" },
       ],
-      ordini: [{ numero: "OA-2", fornitore: "F9", data: "2026-13-01", magazzino: "SUD", righe: [{ articolo: "DADO", quantita: -1, prezzo: "1,5" }] }],
+      ordini: [
+        {
+          numero: "OA-2",
+          fornitore: "F9",
+          data: "2026-13-01",
+          magazzino: "SUD",
+          righe: [{ articolo: "DADO", quantita: -1, prezzo: "1,5" }],
+        },
+      ],
     });
     const r = await cli("import", file);
     expect(r.code).toBe(1);
@@ -172,7 +201,9 @@ describe("import", () => {
 
 describe("user", () => {
   const signIn = (username: string, password: string) =>
-    import("../server/modules/auth/sessions.service").then((m) => m.signIn(t.prisma, { username, password, address: `cli-${Math.random()}` }));
+    import("../server/modules/auth/sessions.service").then((m) =>
+      m.signIn(t.prisma, { username, password, address: `cli-${Math.random()}` }),
+    );
 
   test("create with --password: the user signs in with that role", async () => {
     const r = await cli("user", "create", "--username", "Capo", "--role", "amministratore", "--password", "password-del-capo");

@@ -45,7 +45,9 @@ function migrateCommand(args: string[]): Run {
   return async (db) => {
     const applied = await db.prisma.$queryRaw<{ nome: string }[]>`SELECT nome FROM banchina_migrazioni ORDER BY nome`;
     const n = applied.length;
-    console.log(`Schema del database aggiornato: ${n} ${n === 1 ? "migrazione applicata" : "migrazioni applicate"}, l'ultima è ${applied.at(-1)?.nome ?? "nessuna"}.`);
+    console.log(
+      `Schema del database aggiornato: ${n} ${n === 1 ? "migrazione applicata" : "migrazioni applicate"}, l'ultima è ${applied.at(-1)?.nome ?? "nessuna"}.`,
+    );
   };
 }
 
@@ -54,7 +56,9 @@ function verifyCommand(args: string[]): Run {
   return async (db) => {
     const report = await verifyLedger(db.prisma);
     const c = report.controllati;
-    console.log(`Controllati: ${c.movimenti} movimenti, ${c.giacenze} giacenze, ${c.lotti} lotti, ${c.righe_ordine} righe d'ordine, ${c.ordini} ordini.`);
+    console.log(
+      `Controllati: ${c.movimenti} movimenti, ${c.giacenze} giacenze, ${c.lotti} lotti, ${c.righe_ordine} righe d'ordine, ${c.ordini} ordini.`,
+    );
     if (report.ok) {
       console.log("Nessuna differenza: tutto coincide con il registro dei movimenti.");
       return;

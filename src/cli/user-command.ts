@@ -51,11 +51,27 @@ function list(args: string[]): Run {
       console.log("Nessun utente. Crearne uno con: user create --username NOME --role amministratore");
       return;
     }
-    const rows = [["id", "username", "ruolo", "attivo", "creato"], ...users.map((u) => [
-      String(u.id), u.username, u.ruolo, u.attivo ? "sì" : "no", formatInstant(config.SERVICE_TIME_ZONE, new Date(u.creato_il)).slice(0, 16).replace("T", " "),
-    ])];
+    const rows = [
+      ["id", "username", "ruolo", "attivo", "creato"],
+      ...users.map((u) => [
+        String(u.id),
+        u.username,
+        u.ruolo,
+        u.attivo ? "sì" : "no",
+        formatInstant(config.SERVICE_TIME_ZONE, new Date(u.creato_il)).slice(0, 16).replace("T", " "),
+      ]),
+    ];
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-    console.log(rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n"));
+    console.log(
+      rows
+        .map((r) =>
+          r
+            .map((c, i) => c.padEnd(widths[i]!))
+            .join("  ")
+            .trimEnd(),
+        )
+        .join("\n"),
+    );
   };
 }
 

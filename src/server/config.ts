@@ -1,12 +1,7 @@
 import { z } from "zod";
 
 const intFromEnv = (fallback: number, min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, "deve essere un numero intero")
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
-    .default(fallback);
+  z.string().regex(/^\d+$/, "deve essere un numero intero").transform(Number).pipe(z.number().int().min(min).max(max)).default(fallback);
 
 const configSchema = z.object({
   PORT: intFromEnv(3000, 0, 65535),
@@ -45,9 +40,7 @@ let cached: Config | undefined;
 /** Reads and validates the environment once; a bad value stops the start with a clear message. */
 export function getConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (cached && env === process.env) return cached;
-  const raw = Object.fromEntries(
-    Object.keys(configSchema.shape).map((k) => [k, env[k] === "" ? undefined : env[k]]),
-  );
+  const raw = Object.fromEntries(Object.keys(configSchema.shape).map((k) => [k, env[k] === "" ? undefined : env[k]]));
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);

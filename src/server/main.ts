@@ -45,9 +45,7 @@ function listen(server: http.Server, config: Config): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once("error", (e: NodeJS.ErrnoException) =>
       reject(
-        e.code === "EADDRINUSE"
-          ? new Error(`la porta ${config.PORT} è già in uso su ${config.HOST}: liberarla o impostare PORT.`)
-          : e,
+        e.code === "EADDRINUSE" ? new Error(`la porta ${config.PORT} è già in uso su ${config.HOST}: liberarla o impostare PORT.`) : e,
       ),
     );
     server.listen(config.PORT, config.HOST, () => resolve((server.address() as { port: number }).port));

@@ -45,5 +45,6 @@ export function signal(outcome: Outcome): void {
   } catch {
     // No sound is no reason to fail a registration.
   }
-  if (typeof navigator !== "undefined" && "vibrate" in navigator) navigator.vibrate(outcome === "ko" ? [200, 100, 200] : outcome === "ok" ? 60 : 0);
+  if (typeof navigator !== "undefined" && "vibrate" in navigator)
+    navigator.vibrate(outcome === "ko" ? [200, 100, 200] : outcome === "ok" ? 60 : 0);
 }

@@ -7,7 +7,9 @@ export function qty(value: string | number | null | undefined): string {
 export function money(value: string | null | undefined): string {
   if (value === null || value === undefined) return "—";
   const n = Number(value);
-  return Number.isFinite(n) ? n.toLocaleString("it-IT", { style: "currency", currency: "EUR", minimumFractionDigits: 2, maximumFractionDigits: 4 }) : value;
+  return Number.isFinite(n)
+    ? n.toLocaleString("it-IT", { style: "currency", currency: "EUR", minimumFractionDigits: 2, maximumFractionDigits: 4 })
+    : value;
 }
 
 /** YYYY-MM-DD → GG/MM/AAAA. */

@@ -83,7 +83,14 @@ export function parseCountLines(lines: string[], firstLineNumber: number, sep: s
     if (line.trim() === "") return;
     const fields = splitLine(line, sep);
     while (fields.length > 2 && fields.at(-1) === "") fields.pop();
-    if (allowHeader && !header && rows.length === 0 && problems.length === 0 && (HEADER_WORDS.test(fields[0] ?? "") || typeof parseCount(fields[1] ?? "") === "string") && !/\d/.test(fields[1] ?? "")) {
+    if (
+      allowHeader &&
+      !header &&
+      rows.length === 0 &&
+      problems.length === 0 &&
+      (HEADER_WORDS.test(fields[0] ?? "") || typeof parseCount(fields[1] ?? "") === "string") &&
+      !/\d/.test(fields[1] ?? "")
+    ) {
       header = true;
       return;
     }
@@ -92,7 +99,10 @@ export function parseCountLines(lines: string[], firstLineNumber: number, sep: s
       return;
     }
     if (fields.length > 3) {
-      problems.push({ riga, messaggio: `troppi campi (${fields.length}): il formato è codice${sep}contato${sep}lotto${sep === "," ? " (con la virgola decimale, racchiudere la quantità tra virgolette)" : ""}` });
+      problems.push({
+        riga,
+        messaggio: `troppi campi (${fields.length}): il formato è codice${sep}contato${sep}lotto${sep === "," ? " (con la virgola decimale, racchiudere la quantità tra virgolette)" : ""}`,
+      });
       return;
     }
     const [codice, contatoText, lotto] = fields as [string, string, string | undefined];
@@ -112,13 +122,20 @@ export function parseCounts(text: string): ParsedCounts {
   const first = lines.find((l) => l.trim() !== "") ?? "";
   const result = parseCountLines(lines, 1, detectSeparator(first.replace(/^\uFEFF/, "")), true);
   if (result.rows.length > MAX_COUNT_ROWS) {
-    result.problems.unshift({ riga: 0, messaggio: `${result.rows.length} righe: al massimo ${MAX_COUNT_ROWS} per allineamento, dividere il file` });
+    result.problems.unshift({
+      riga: 0,
+      messaggio: `${result.rows.length} righe: al massimo ${MAX_COUNT_ROWS} per allineamento, dividere il file`,
+    });
   }
   return result;
 }
 
 /** The same in slices, yielding to the browser between them so a progress bar can move. */
-export async function parseCountsInSlices(text: string, onProgress: (done: number, total: number) => void, slice = 2_000): Promise<ParsedCounts> {
+export async function parseCountsInSlices(
+  text: string,
+  onProgress: (done: number, total: number) => void,
+  slice = 2_000,
+): Promise<ParsedCounts> {
   const lines = text.split(/\r?\n/);
   const first = lines.find((l) => l.trim() !== "") ?? "";
   const sep = detectSeparator(first.replace(/^\uFEFF/, ""));
@@ -132,7 +149,10 @@ export async function parseCountsInSlices(text: string, onProgress: (done: numbe
     await new Promise((r) => setTimeout(r, 0));
   }
   if (all.rows.length > MAX_COUNT_ROWS) {
-    all.problems.unshift({ riga: 0, messaggio: `${all.rows.length} righe: al massimo ${MAX_COUNT_ROWS} per allineamento, dividere il file` });
+    all.problems.unshift({
+      riga: 0,
+      messaggio: `${all.rows.length} righe: al massimo ${MAX_COUNT_ROWS} per allineamento, dividere il file`,
+    });
   }
   return all;
 }

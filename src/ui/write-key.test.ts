@@ -72,7 +72,9 @@ describe("describeWriteError", () => {
   });
 
   test("500 keeps the service's reference for support", () => {
-    const d = describeWriteError(answered(500, "errore_interno", "Errore interno del servizio. Se si ripete, comunicare il riferimento r-123."));
+    const d = describeWriteError(
+      answered(500, "errore_interno", "Errore interno del servizio. Se si ripete, comunicare il riferimento r-123."),
+    );
     expect(d.messaggio).toContain("r-123");
     expect(d.messaggio).toMatch(/premere di nuovo/);
   });

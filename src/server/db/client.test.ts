@@ -36,7 +36,9 @@ describe("the service's connections", () => {
       expect(mode!.m).toBe("force_generic_plan");
       // The same array statement, run more times than auto mode's five custom plans, answers for each array.
       for (let i = 1; i <= 8; i++) {
-        const rows = await t.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM unnest(${Array.from({ length: i }, (_, j) => j)}::int[])`;
+        const rows = await t.prisma.$queryRaw<
+          { n: number }[]
+        >`SELECT count(*)::int AS n FROM unnest(${Array.from({ length: i }, (_, j) => j)}::int[])`;
         expect(rows[0]!.n).toBe(i);
       }
     } finally {
@@ -56,8 +58,13 @@ describe("the service's connections", () => {
                current_setting('application_name') AS app`;
       expect(s).toEqual({ mode: "force_generic_plan", timeout: "12345ms", app: "banchina_prova" });
       // The URL's own -c settings come last, so an explicit plan_cache_mode there still wins.
-      expect(connectionSettings("postgresql://u@h/db?options=-c%20plan_cache_mode%3Dauto").options).toBe(`${GENERIC_PLANS} -c plan_cache_mode=auto`);
-      expect(connectionSettings("postgresql://u@h/db?sslmode=disable")).toEqual({ connectionString: "postgresql://u@h/db?sslmode=disable", options: GENERIC_PLANS });
+      expect(connectionSettings("postgresql://u@h/db?options=-c%20plan_cache_mode%3Dauto").options).toBe(
+        `${GENERIC_PLANS} -c plan_cache_mode=auto`,
+      );
+      expect(connectionSettings("postgresql://u@h/db?sslmode=disable")).toEqual({
+        connectionString: "postgresql://u@h/db?sslmode=disable",
+        options: GENERIC_PLANS,
+      });
     } finally {
       await prisma.$disconnect();
       await t.drop();

@@ -153,8 +153,15 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedServ
       log(`Inizializzo PostgreSQL incorporato in ${pgdata} …`);
       execFileSync(
         initdb,
-        [`--pgdata=${pgdata}`, "--auth=scram-sha-256", `--username=${creds.user}`, `--pwfile=${pwfile}`,
-          "--encoding=UTF8", "--locale=C", "--no-instructions"],
+        [
+          `--pgdata=${pgdata}`,
+          "--auth=scram-sha-256",
+          `--username=${creds.user}`,
+          `--pwfile=${pwfile}`,
+          "--encoding=UTF8",
+          "--locale=C",
+          "--no-instructions",
+        ],
         { ...ids, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, LC_ALL: "C" } },
       );
     } finally {

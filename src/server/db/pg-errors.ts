@@ -51,12 +51,20 @@ export function isUnavailable(e: unknown): boolean {
     seen.add(cur);
     const o = cur as Record<string, unknown>;
     // ENOENT: the server's Unix socket is gone (the embedded server stopped); a syscall says which.
-    if (typeof o.code === "string" && (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND"].includes(o.code) || (o.code === "ENOENT" && o.syscall === "connect")))
+    if (
+      typeof o.code === "string" &&
+      (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND"].includes(o.code) ||
+        (o.code === "ENOENT" && o.syscall === "connect"))
+    )
       return true;
     const kind = o.kind;
     if (kind === "DatabaseNotReachable" || kind === "ConnectionClosed" || kind === "SocketTimeout") return true;
     const msg = typeof o.message === "string" ? o.message : "";
-    if (/Connection terminated|timeout exceeded when trying to connect|connect (ECONNREFUSED|ENOENT)|Can't reach database|Client has encountered a connection error|Client was closed and is not queryable/i.test(msg))
+    if (
+      /Connection terminated|timeout exceeded when trying to connect|connect (ECONNREFUSED|ENOENT)|Can't reach database|Client has encountered a connection error|Client was closed and is not queryable/i.test(
+        msg,
+      )
+    )
       return true;
     const meta = o.meta as Record<string, unknown> | undefined;
     cur = o.cause ?? meta?.driverAdapterError;

@@ -16,14 +16,9 @@ export interface OpenDatabase {
  * service), or reused when a running service already owns it (the CLI, mode "attach").
  * Migrations are applied either way, under their advisory lock.
  */
-export async function openDatabase(
-  config: Config,
-  opts: { mode: "own" | "attach"; log?: (m: string) => void },
-): Promise<OpenDatabase> {
+export async function openDatabase(config: Config, opts: { mode: "own" | "attach"; log?: (m: string) => void }): Promise<OpenDatabase> {
   const log = opts.log ?? (() => {});
-  const embedded = config.DATABASE_URL
-    ? undefined
-    : await startEmbedded({ dataDir: path.resolve(config.DATA_DIR), mode: opts.mode, log });
+  const embedded = config.DATABASE_URL ? undefined : await startEmbedded({ dataDir: path.resolve(config.DATA_DIR), mode: opts.mode, log });
   const url = config.DATABASE_URL ?? embedded!.url;
   try {
     const applied = await migrate(url, log);

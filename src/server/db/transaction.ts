@@ -32,11 +32,7 @@ export function commitInDoubt(): DomainError {
  * updates, not from isolation; deadlocks and serialization failures are retried with a bound and jitter.
  * A connection lost after the work finished (during COMMIT) is reported as in doubt, not as "nothing written".
  */
-export async function inTransaction<T>(
-  db: PrismaClient,
-  work: (tx: Tx) => Promise<T>,
-  opts: TransactionOptions = {},
-): Promise<T> {
+export async function inTransaction<T>(db: PrismaClient, work: (tx: Tx) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
   const attempts = opts.attempts ?? 5;
   for (let attempt = 1; ; attempt++) {
     let committing = false;

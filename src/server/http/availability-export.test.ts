@@ -11,11 +11,23 @@ beforeAll(async () => {
   t = await createTestDb();
   await seedWarehouse(t.prisma, "M1");
   await seedWarehouse(t.prisma, "M2");
-  await t.pool.query(`INSERT INTO articoli (codice, descrizione) SELECT 'ART-' || lpad(g::text, 4, '0'), 'Articolo ' || g FROM generate_series(1, 1200) g`);
+  await t.pool.query(
+    `INSERT INTO articoli (codice, descrizione) SELECT 'ART-' || lpad(g::text, 4, '0'), 'Articolo ' || g FROM generate_series(1, 1200) g`,
+  );
   await t.pool.query(`INSERT INTO articoli (codice, descrizione) VALUES ('VITE', 'Vite; "speciale"')`);
   const key = (await seedKey(t.prisma)).chiave;
   const m1 = (await t.pool.query("SELECT id FROM magazzini WHERE codice = 'M1'")).rows[0].id;
-  await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: m1, righe: [{ codice: "VITE", quantita: 12.5 }, { codice: "ART-0007", quantita: 3 }] } });
+  await rest("POST", "/movimenti", {
+    key,
+    body: {
+      natura: "carico",
+      magazzino: m1,
+      righe: [
+        { codice: "VITE", quantita: 12.5 },
+        { codice: "ART-0007", quantita: 3 },
+      ],
+    },
+  });
   manager = (await seedSession(t.prisma, "capo", "responsabile")).cookie;
   operator = (await seedSession(t.prisma, "banco", "operatore")).cookie;
 });
@@ -55,7 +67,11 @@ describe("GET /api/esportazioni/disponibilita", () => {
     // The header goes out first, alone; then one chunk per page of 500.
     expect(parts[0]).toBe("\uFEFFcodice;descrizione;giacenza;in_arrivo;giacenza_M1;giacenza_M2\n");
     expect(parts).toHaveLength(4);
-    const lines = parts.join("").replace(/^\uFEFF/, "").trimEnd().split("\n");
+    const lines = parts
+      .join("")
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\n");
     expect(lines).toHaveLength(1 + 1201);
     expect(lines[1]).toBe("ART-0001;Articolo 1;0;0;0;0");
     expect(lines).toContain('VITE;"Vite; ""speciale""";12,5;0;12,5;0');

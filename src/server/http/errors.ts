@@ -91,9 +91,13 @@ export function toDomainError(error: unknown, opts: { isQuery: boolean }, depth 
     if (own) return own;
   }
   if (isUnavailable(error)) {
-    return new DomainError("servizio_non_disponibile", "Il database non è raggiungibile in questo momento: riprovare tra qualche secondo.", {
-      headers: { "Retry-After": "5" },
-    });
+    return new DomainError(
+      "servizio_non_disponibile",
+      "Il database non è raggiungibile in questo momento: riprovare tra qualche secondo.",
+      {
+        headers: { "Retry-After": "5" },
+      },
+    );
   }
   return undefined;
 }

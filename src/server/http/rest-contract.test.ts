@@ -49,7 +49,9 @@ describe("400", () => {
     ["empty", ""],
     ["deeply nested", "[".repeat(200_000) + "]".repeat(200_000)],
   ])("json_non_valido: body is %s", async (_n, raw) => {
-    const r = await expectNothingWritten(() => rest("POST", "/movimenti", { key: writer, rawBody: raw, headers: { "content-type": "application/json" } }));
+    const r = await expectNothingWritten(() =>
+      rest("POST", "/movimenti", { key: writer, rawBody: raw, headers: { "content-type": "application/json" } }),
+    );
     expectErrorBody(r, 400, "json_non_valido");
   });
 
@@ -59,13 +61,17 @@ describe("400", () => {
     expectErrorBody(r, 400, "json_non_valido");
   });
 
-  test.each([["empty", ""], ["too long", "x".repeat(256)], ["not ASCII", "chiave-è"], ["control char", "a\tb"]])(
-    "chiave_idempotenza_non_valida: %s",
-    async (_n, value) => {
-      const r = await expectNothingWritten(() => rest("POST", "/movimenti", { key: writer, body: load, headers: { "idempotency-key": value } }));
-      expectErrorBody(r, 400, "chiave_idempotenza_non_valida");
-    },
-  );
+  test.each([
+    ["empty", ""],
+    ["too long", "x".repeat(256)],
+    ["not ASCII", "chiave-è"],
+    ["control char", "a\tb"],
+  ])("chiave_idempotenza_non_valida: %s", async (_n, value) => {
+    const r = await expectNothingWritten(() =>
+      rest("POST", "/movimenti", { key: writer, body: load, headers: { "idempotency-key": value } }),
+    );
+    expectErrorBody(r, 400, "chiave_idempotenza_non_valida");
+  });
 });
 
 describe("401 and 403", () => {
@@ -126,7 +132,9 @@ describe("404, 405, 413, 415", () => {
 
   test("richiesta_troppo_grande over 5 MB, declared or streamed", async () => {
     const big = JSON.stringify({ ...load, causale: "x".repeat(6 * 1024 * 1024) });
-    const r = await expectNothingWritten(() => rest("POST", "/movimenti", { key: writer, rawBody: big, headers: { "content-type": "application/json" } }));
+    const r = await expectNothingWritten(() =>
+      rest("POST", "/movimenti", { key: writer, rawBody: big, headers: { "content-type": "application/json" } }),
+    );
     expectErrorBody(r, 413, "richiesta_troppo_grande");
     const stream = new ReadableStream({
       start(c) {
@@ -145,14 +153,15 @@ describe("404, 405, 413, 415", () => {
     expect(res.status).toBe(413);
   });
 
-  test.each([["text/plain", "ciao"], ["application/x-www-form-urlencoded", "a=1"], [null, JSON.stringify(load)]])(
-    "tipo_contenuto_non_supportato: %s",
-    async (type, raw) => {
-      const headers: Record<string, string> = type ? { "content-type": type } : {};
-      const r = await expectNothingWritten(() => rest("POST", "/movimenti", { key: writer, rawBody: raw, headers }));
-      expectErrorBody(r, 415, "tipo_contenuto_non_supportato");
-    },
-  );
+  test.each([
+    ["text/plain", "ciao"],
+    ["application/x-www-form-urlencoded", "a=1"],
+    [null, JSON.stringify(load)],
+  ])("tipo_contenuto_non_supportato: %s", async (type, raw) => {
+    const headers: Record<string, string> = type ? { "content-type": type } : {};
+    const r = await expectNothingWritten(() => rest("POST", "/movimenti", { key: writer, rawBody: raw, headers }));
+    expectErrorBody(r, 415, "tipo_contenuto_non_supportato");
+  });
 });
 
 describe("422 filtro_non_valido: a list parameter is never ignored", () => {
@@ -190,7 +199,8 @@ describe("lists", () => {
 
   test("clients page by id with altri and cursore; da/a filter on the creation date", async () => {
     const today = new Date().toISOString().slice(0, 10);
-    for (let i = 0; i < 5; i++) await t.prisma.cliente.create({ data: { codice: `C${i}`, ragione_sociale: `Cliente ${i}`, data: new Date(`${today}T00:00:00Z`) } });
+    for (let i = 0; i < 5; i++)
+      await t.prisma.cliente.create({ data: { codice: `C${i}`, ragione_sociale: `Cliente ${i}`, data: new Date(`${today}T00:00:00Z`) } });
     const p1 = await rest("GET", "/clienti?limite=2", { key: reader });
     expect(p1.body.clienti).toHaveLength(2);
     expect(p1.body.altri).toBe(true);
@@ -200,7 +210,21 @@ describe("lists", () => {
     expect([...p1.body.clienti, ...p2.body.clienti, ...p3.body.clienti].map((c: any) => c.codice)).toEqual(["C0", "C1", "C2", "C3", "C4"]);
     expect(p3.body.altri).toBe(false);
     expect(Object.keys(p1.body.clienti[0]).sort()).toEqual(
-      ["id", "codice", "ragione_sociale", "partita_iva", "codice_fiscale", "email", "telefono", "indirizzo", "cap", "citta", "provincia", "nazione", "creato_il"].sort(),
+      [
+        "id",
+        "codice",
+        "ragione_sociale",
+        "partita_iva",
+        "codice_fiscale",
+        "email",
+        "telefono",
+        "indirizzo",
+        "cap",
+        "citta",
+        "provincia",
+        "nazione",
+        "creato_il",
+      ].sort(),
     );
     expect((await rest("GET", "/clienti?a=2000-01-01", { key: reader })).body.clienti).toEqual([]);
     expect((await rest("GET", `/clienti?da=${today}&a=${today}`, { key: reader })).body.clienti).toHaveLength(5);
@@ -291,8 +315,19 @@ test("the OpenAPI document is served without a key and lists every endpoint with
   expect(r.status).toBe(200);
   expect(Object.keys(r.body.paths).sort()).toEqual(
     [
-      "/articoli/{id}/lotti", "/clienti", "/movimenti", "/arrivi/cerca", "/arrivi", "/arrivi/{id}/annulla",
-      "/giacenze/allinea", "/documenti-vendita", "/disponibilita", "/articoli", "/fornitori", "/magazzini", "/ordini-acquisto",
+      "/articoli/{id}/lotti",
+      "/clienti",
+      "/movimenti",
+      "/arrivi/cerca",
+      "/arrivi",
+      "/arrivi/{id}/annulla",
+      "/giacenze/allinea",
+      "/documenti-vendita",
+      "/disponibilita",
+      "/articoli",
+      "/fornitori",
+      "/magazzini",
+      "/ordini-acquisto",
       "/ordini-acquisto/{id}/chiudi",
     ].sort(),
   );
@@ -346,11 +381,16 @@ describe("hostile shapes found by the reliability suite", () => {
 
   test("U+0000 in a body's text is richiesta_non_valida naming the field, and writes nothing", async () => {
     const r = await expectNothingWritten(() =>
-      rest("POST", "/movimenti", { key: writer, body: { ...load, causale: "reso", righe: [{ codice: "A1", quantita: 1, lotto: "L1\u0000" }] } }),
+      rest("POST", "/movimenti", {
+        key: writer,
+        body: { ...load, causale: "reso", righe: [{ codice: "A1", quantita: 1, lotto: "L1\u0000" }] },
+      }),
     );
     expectErrorBody(r, 422, "richiesta_non_valida");
     expect(r.body.campo).toBe("righe[0].lotto");
-    expect(r.body.messaggio).toBe("Campo 'righe[0].lotto': contiene il carattere nullo (U+0000), che non è ammesso nel testo: toglierlo e ripetere.");
+    expect(r.body.messaggio).toBe(
+      "Campo 'righe[0].lotto': contiene il carattere nullo (U+0000), che non è ammesso nel testo: toglierlo e ripetere.",
+    );
   });
 
   test("thousands of unknown fields answer with the first hundred and a count", async () => {

@@ -53,7 +53,10 @@ function errorResponse(e: ErrorResponse, requestId: string): RestResponse {
 
 /** The refusal of a body over the limit, declared or found while reading. */
 export function bodyTooLarge(limit: number): DomainError {
-  return new DomainError("richiesta_troppo_grande", `Il corpo supera il limite di ${Math.round(limit / 1024 / 1024)} MB: dividere la richiesta.`);
+  return new DomainError(
+    "richiesta_troppo_grande",
+    `Il corpo supera il limite di ${Math.round(limit / 1024 / 1024)} MB: dividere la richiesta.`,
+  );
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -95,7 +98,10 @@ function parseJsonObject(bytes: Uint8Array, emptyOk: boolean): Record<string, un
   // Measured without recursion: nothing legitimate nests this deep, and what does would exhaust the
   // stack of every recursive walk after this one (validation, canonical JSON, JSON.stringify).
   if (depthExceeds(parsed, MAX_JSON_DEPTH)) {
-    throw new DomainError("richiesta_non_valida", `JSON annidato troppo in profondità (oltre ${MAX_JSON_DEPTH} livelli): nessun campo di questa API lo richiede.`);
+    throw new DomainError(
+      "richiesta_non_valida",
+      `JSON annidato troppo in profondità (oltre ${MAX_JSON_DEPTH} livelli): nessun campo di questa API lo richiede.`,
+    );
   }
   return parsed as Record<string, unknown>;
 }
@@ -173,9 +179,13 @@ export async function serveRest(req: RestRequest): Promise<RestResponse> {
     const route = routeTable().find((r) => r.pattern.test(path));
     if (!route) throw new DomainError("non_trovato", `Percorso sconosciuto: ${pathname}. I percorsi sono in /api/v1/openapi.json.`);
     if (!route.methods.includes(method)) {
-      throw new DomainError("metodo_non_consentito", `Metodo ${method} non consentito su ${pathname}: usare ${route.methods.join(" o ")}.`, {
-        headers: { Allow: route.methods.join(", ") },
-      });
+      throw new DomainError(
+        "metodo_non_consentito",
+        `Metodo ${method} non consentito su ${pathname}: usare ${route.methods.join(" o ")}.`,
+        {
+          headers: { Allow: route.methods.join(", ") },
+        },
+      );
     }
 
     const params = new URLSearchParams(search);
@@ -185,13 +195,16 @@ export async function serveRest(req: RestRequest): Promise<RestResponse> {
       for (const [key, value] of params) {
         // The parameters become a plain object: a prototype member would break it.
         if (key in Object.prototype) throw new DomainError("filtro_non_valido", `Parametro sconosciuto '${key}'.`, { campo: key });
-        if (key in query) throw new DomainError("filtro_non_valido", `Il parametro '${key}' è ripetuto: indicarlo una volta sola.`, { campo: key });
+        if (key in query)
+          throw new DomainError("filtro_non_valido", `Il parametro '${key}' è ripetuto: indicarlo una volta sola.`, { campo: key });
         query[key] = [value];
       }
     } else {
       // A write takes its data from the body only: a query parameter is never silently ignored.
       for (const key of params.keys()) {
-        throw new DomainError("filtro_non_valido", `Parametro '${key}' non previsto: questa richiesta prende i dati dal corpo JSON.`, { campo: key });
+        throw new DomainError("filtro_non_valido", `Parametro '${key}' non previsto: questa richiesta prende i dati dal corpo JSON.`, {
+          campo: key,
+        });
       }
       const contentType = req.headers.get("content-type");
       const declared = Number(req.headers.get("content-length") ?? "NaN");
@@ -208,7 +221,8 @@ export async function serveRest(req: RestRequest): Promise<RestResponse> {
       ctx: createContextInner({ db: getDb(), config, headers: req.headers, channel: "rest", requestId }),
     };
     const res = await callProcedure(method, path + search, body, query, carried);
-    if (carried.error !== undefined) return errorResponse(toErrorResponse(carried.error, { requestId, isQuery: method === "GET" }), requestId);
+    if (carried.error !== undefined)
+      return errorResponse(toErrorResponse(carried.error, { requestId, isQuery: method === "GET" }), requestId);
     return {
       status: res.statusCode,
       headers: { ...res.headers, "Content-Type": "application/json; charset=utf-8", "X-Request-Id": requestId },

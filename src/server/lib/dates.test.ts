@@ -17,7 +17,19 @@ describe("formatInstant", () => {
   const formatters = new Map<string, Intl.DateTimeFormat>();
   function reference(timeZone: string, at: Date): string {
     const p: Record<string, string> = {};
-    const f = formatters.get(timeZone) ?? new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZoneName: "longOffset" });
+    const f =
+      formatters.get(timeZone) ??
+      new Intl.DateTimeFormat("en-CA", {
+        timeZone,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+        hourCycle: "h23",
+        timeZoneName: "longOffset",
+      });
     formatters.set(timeZone, f);
     for (const part of f.formatToParts(at)) p[part.type] = part.value;
     const off = p.timeZoneName === "GMT" ? "+00:00" : p.timeZoneName!.slice(3);

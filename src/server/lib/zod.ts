@@ -31,7 +31,11 @@ export const idNumber = () =>
 export const rawNumber = () => z.number({ error: typeError("deve essere un numero") }).transform((n) => n);
 
 export const shortText = (max: number) =>
-  z.string({ error: typeError("deve essere una stringa") }).trim().min(1, "non può essere vuoto").max(max, `al massimo ${max} caratteri`);
+  z
+    .string({ error: typeError("deve essere una stringa") })
+    .trim()
+    .min(1, "non può essere vuoto")
+    .max(max, `al massimo ${max} caratteri`);
 
 export const isoDate = () =>
   z.string({ error: typeError("deve essere una data AAAA-MM-GG") }).refine(isIsoDate, "deve essere una data valida AAAA-MM-GG");
@@ -45,11 +49,9 @@ export const queryInt = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min, `deve essere almeno ${min}`).max(max, `deve essere al massimo ${max}`));
 
-export const queryDate = () =>
-  z.string().refine(isIsoDate, "deve essere una data AAAA-MM-GG").meta({ format: "date" });
+export const queryDate = () => z.string().refine(isIsoDate, "deve essere una data AAAA-MM-GG").meta({ format: "date" });
 
-export const queryBool = () =>
-  z.enum(["true", "false"], { error: "deve essere true o false" }).transform((v) => v === "true");
+export const queryBool = () => z.enum(["true", "false"], { error: "deve essere true o false" }).transform((v) => v === "true");
 
 /** Path parameter id (trpc-to-openapi does not URL-decode path params: digits only). */
 export const pathId = () =>

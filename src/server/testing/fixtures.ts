@@ -32,7 +32,12 @@ export async function seedArticle(
 }
 
 export async function seedKey(db: Db, scopes: Scope[] = ["lettura", "scrittura"], opts: { perSecond?: number; burst?: number } = {}) {
-  return createApiKey(db, { nome: `test-${scopes.join("-")}`, permessi: scopes, limiteAlSecondo: opts.perSecond ?? 100_000, raffica: opts.burst ?? 100_000 });
+  return createApiKey(db, {
+    nome: `test-${scopes.join("-")}`,
+    permessi: scopes,
+    limiteAlSecondo: opts.perSecond ?? 100_000,
+    raffica: opts.burst ?? 100_000,
+  });
 }
 
 /** A user of that role, signed in: the Cookie header and CSRF token the UI would send. */
@@ -66,7 +71,9 @@ export async function rest<T = any>(
     body = JSON.stringify(opts.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await handleRestRequest(new Request(`http://localhost/api/v1${path}`, { method, headers, body: body as BodyInit | undefined }));
+  const res = await handleRestRequest(
+    new Request(`http://localhost/api/v1${path}`, { method, headers, body: body as BodyInit | undefined }),
+  );
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
@@ -93,7 +100,13 @@ export async function seedSupplier(db: Db, codice: string) {
 /** A purchase order with rows; returns the order and its row ids in position order. */
 export async function seedOrder(
   db: Db,
-  opts: { numero: string; fornitore: number; magazzino: number; data: string; righe: { articolo: number; quantita: string; prezzo: string }[] },
+  opts: {
+    numero: string;
+    fornitore: number;
+    magazzino: number;
+    data: string;
+    righe: { articolo: number; quantita: string; prezzo: string }[];
+  },
 ) {
   const order = await db.ordineAcquisto.create({
     data: {

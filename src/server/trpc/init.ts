@@ -67,7 +67,10 @@ const authenticated = t.middleware(async ({ ctx, next, type }) => {
     if (ctx.channel === "trpc" && authorization === null) {
       session = await authenticateSession(ctx.db, ctx.headers.get("cookie"));
       if (type === "mutation" && !csrfMatches(session.csrf, ctx.headers.get(CSRF_HEADER))) {
-        throw new DomainError("permesso_negato", "Richiesta rifiutata: manca il token di sicurezza della sessione (CSRF). Ricaricare la pagina.");
+        throw new DomainError(
+          "permesso_negato",
+          "Richiesta rifiutata: manca il token di sicurezza della sessione (CSRF). Ricaricare la pagina.",
+        );
       }
       actor = session.actor;
     } else {
@@ -97,7 +100,10 @@ const requireScope = (scope: Scope) =>
 /** The refusal of a signed-in user whose role is below what an action needs. */
 export function roleRefusal(actor: Actor, role: Role, what = "Questa funzione"): DomainError {
   const current = actor.kind === "utente" ? ROLE_LABEL[actor.ruolo] : "chiave API";
-  return new DomainError("permesso_negato", `${what} è riservata al ruolo ${ROLE_LABEL[role]}${role === "amministratore" ? "" : " o superiore"}: il tuo ruolo è ${current}.`);
+  return new DomainError(
+    "permesso_negato",
+    `${what} è riservata al ruolo ${ROLE_LABEL[role]}${role === "amministratore" ? "" : " o superiore"}: il tuo ruolo è ${current}.`,
+  );
 }
 
 /** Throws unless the actor has at least `role` (API keys answer to their scopes only). */
@@ -115,7 +121,8 @@ export const requireRole = (role: Role) =>
 /** Users and API keys are managed by administrators from the UI (or the CLI), never with an API key. */
 const requireUser = t.middleware(({ ctx, next }) => {
   const actor = (ctx as Context & { actor: Actor }).actor;
-  if (actor.kind !== "utente") throw new DomainError("permesso_negato", "Funzione riservata agli utenti dell'interfaccia: non è disponibile con una chiave API.");
+  if (actor.kind !== "utente")
+    throw new DomainError("permesso_negato", "Funzione riservata agli utenti dell'interfaccia: non è disponibile con una chiave API.");
   return next({ ctx: { actor } });
 });
 

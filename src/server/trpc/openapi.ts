@@ -58,12 +58,20 @@ function codesFor(status: number, extra: ErrorCode[]): string[] {
 }
 // Codes listed only where they can happen (the users' ones never reach /api/v1).
 const EXTRA_ONLY = new Set<ErrorCode>([
-  "idempotenza_in_corso", "arrivo_gia_annullato", "lotto_consumato", "chiave_idempotenza_riutilizzata", "utente_esistente", "ultimo_amministratore",
+  "idempotenza_in_corso",
+  "arrivo_gia_annullato",
+  "lotto_consumato",
+  "chiave_idempotenza_riutilizzata",
+  "utente_esistente",
+  "ultimo_amministratore",
 ]);
 
 function procedureMetas(): Map<string, Meta & { openapi?: { method: string; path: string } }> {
   const out = new Map<string, Meta & { openapi?: { method: string; path: string } }>();
-  const procs = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta & { openapi?: { method: string; path: string } } } }>;
+  const procs = appRouter._def.procedures as unknown as Record<
+    string,
+    { _def: { meta?: Meta & { openapi?: { method: string; path: string } } } }
+  >;
   for (const p of Object.values(procs)) {
     const meta = p._def.meta;
     if (meta?.openapi) out.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, meta);
@@ -112,7 +120,8 @@ export function openApiDocument(): OpenAPIObject {
             name: "Idempotency-Key",
             in: "header",
             required: false,
-            description: "Chiave di idempotenza (1..255 caratteri ASCII stampabili): un nuovo invio con la stessa chiave e lo stesso corpo restituisce la risposta salvata",
+            description:
+              "Chiave di idempotenza (1..255 caratteri ASCII stampabili): un nuovo invio con la stessa chiave e lo stesso corpo restituisce la risposta salvata",
             schema: { type: "string", maxLength: 255 },
           },
         ];

@@ -25,7 +25,15 @@ beforeAll(async () => {
   m1 = (await seedWarehouse(t.prisma, "M1")).id;
   const art = await seedArticle(t.prisma, "VITE", { ean: "8001234567897" });
   const f = await seedSupplier(t.prisma, "F1");
-  riga = (await seedOrder(t.prisma, { numero: "O-1", fornitore: f.id, magazzino: m1, data: "2026-11-01", righe: [{ articolo: art.id, quantita: "100", prezzo: "1" }] })).righe[0]!;
+  riga = (
+    await seedOrder(t.prisma, {
+      numero: "O-1",
+      fornitore: f.id,
+      magazzino: m1,
+      data: "2026-11-01",
+      righe: [{ articolo: art.id, quantita: "100", prezzo: "1" }],
+    })
+  ).righe[0]!;
 });
 afterAll(async () => t?.drop());
 
@@ -41,7 +49,21 @@ const TABLE: Record<string, { role: Role | null; call: Call }> = {
   "catalogue.articles": { role: "operatore", call: (c) => c.catalogue.articles({ cerca: "VITE" }) },
   "orders.list": { role: "operatore", call: (c) => c.orders.list({}) },
   "orders.printable": { role: "operatore", call: (c) => c.orders.printable({ id: 1 }) },
-  "orders.upsert": { role: "responsabile", call: (c) => c.orders.upsert({ ordini: [{ numero: "RUOLI", fornitore: "NESSUNO", data: "2026-11-01", magazzino: "M1", righe: [{ numero_riga: 1, articolo: "VITE", quantita: 1, prezzo: "1" }] }] }) },
+  "orders.upsert": {
+    role: "responsabile",
+    call: (c) =>
+      c.orders.upsert({
+        ordini: [
+          {
+            numero: "RUOLI",
+            fornitore: "NESSUNO",
+            data: "2026-11-01",
+            magazzino: "M1",
+            righe: [{ numero_riga: 1, articolo: "VITE", quantita: 1, prezzo: "1" }],
+          },
+        ],
+      }),
+  },
   "orders.close": { role: "responsabile", call: (c) => c.orders.close({ id: "999999" } as never) },
   "feeds.articles": { role: "operatore", call: (c) => c.feeds.articles({}) },
   "feeds.suppliers": { role: "operatore", call: (c) => c.feeds.suppliers({}) },
@@ -51,16 +73,35 @@ const TABLE: Record<string, { role: Role | null; call: Call }> = {
   "arrivals.search": { role: "operatore", call: (c) => c.arrivals.search({ barcode: "8001234567897" }) },
   "arrivals.register": { role: "operatore", call: (c) => c.arrivals.register({ magazzino: m1, ddt: "D-RUOLI", riga, quantita: 1 }) },
   "arrivals.cancel": { role: "operatore", call: (c) => c.arrivals.cancel({ id: "999999" } as never) },
-  "alignment.align": { role: "operatore", call: (c) => c.alignment.align({ magazzino: m1, simula: true, righe: [{ codice: "VITE", contato: 1 }] }) },
+  "alignment.align": {
+    role: "operatore",
+    call: (c) => c.alignment.align({ magazzino: m1, simula: true, righe: [{ codice: "VITE", contato: 1 }] }),
+  },
   "availability.list": { role: "responsabile", call: (c) => c.availability.list({}) },
   "movements.list": { role: "responsabile", call: (c) => c.movements.list({}) },
   "clients.search": { role: "responsabile", call: (c) => c.clients.search({ cerca: "" }) },
-  "movements.write": { role: "responsabile", call: (c) => c.movements.write({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE", quantita: 1 }] }) },
+  "movements.write": {
+    role: "responsabile",
+    call: (c) => c.movements.write({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE", quantita: 1 }] }),
+  },
   "clients.list": { role: "responsabile", call: (c) => c.clients.list({}) },
   "sales.list": { role: "responsabile", call: (c) => c.sales.list({}) },
-  "sales.create": { role: "responsabile", call: (c) => c.sales.create({ tipo: "ddt", cliente: 999, magazzino: m1, righe: [{ codice: "VITE", quantita: 1, prezzo: "1", aliquota_iva: "22" }] }) },
+  "sales.create": {
+    role: "responsabile",
+    call: (c) =>
+      c.sales.create({
+        tipo: "ddt",
+        cliente: 999,
+        magazzino: m1,
+        righe: [{ codice: "VITE", quantita: 1, prezzo: "1", aliquota_iva: "22" }],
+      }),
+  },
   "users.list": { role: "amministratore", call: (c) => c.users.list() },
-  "users.create": { role: "amministratore", call: (c) => c.users.create({ username: `nuovo-${Math.random().toString(36).slice(2, 8)}`, password: "password-lunga", ruolo: "operatore" }) },
+  "users.create": {
+    role: "amministratore",
+    call: (c) =>
+      c.users.create({ username: `nuovo-${Math.random().toString(36).slice(2, 8)}`, password: "password-lunga", ruolo: "operatore" }),
+  },
   "users.update": { role: "amministratore", call: (c) => c.users.update({ id: 999_999, ruolo: "operatore" }) },
   "users.setPassword": { role: "amministratore", call: (c) => c.users.setPassword({ id: 999_999, password: "password-lunga" }) },
   "apiKeys.list": { role: "amministratore", call: (c) => c.apiKeys.list() },

@@ -74,7 +74,10 @@ export function UsersScreen() {
     if (!passwordFor) return;
     try {
       await client.users.setPassword.mutate({ id: passwordFor.id, password: newPassword });
-      notifications.show({ color: "green", message: `Password di '${passwordFor.username}' cambiata: le sue sessioni aperte sono state chiuse.` });
+      notifications.show({
+        color: "green",
+        message: `Password di '${passwordFor.username}' cambiata: le sue sessioni aperte sono state chiuse.`,
+      });
       setPasswordFor(null);
       setNewPassword("");
     } catch (e) {
@@ -114,7 +117,15 @@ export function UsersScreen() {
                   )}
                 </Table.Td>
                 <Table.Td w={200}>
-                  <Select size="sm" w={170} data={ROLE_OPTIONS} value={u.ruolo} allowDeselect={false} onChange={(v) => v && v !== u.ruolo && void update(u.id, { ruolo: v as Role })} aria-label={`Ruolo di ${u.username}`} />
+                  <Select
+                    size="sm"
+                    w={170}
+                    data={ROLE_OPTIONS}
+                    value={u.ruolo}
+                    allowDeselect={false}
+                    onChange={(v) => v && v !== u.ruolo && void update(u.id, { ruolo: v as Role })}
+                    aria-label={`Ruolo di ${u.username}`}
+                  />
                 </Table.Td>
                 <Table.Td>
                   <Badge color={u.attivo ? "green" : "gray"}>{u.attivo ? "attivo" : "disattivato"}</Badge>
@@ -125,7 +136,13 @@ export function UsersScreen() {
                     <Button size="xs" variant="default" onClick={() => setPasswordFor({ id: u.id, username: u.username })}>
                       Password
                     </Button>
-                    <Button size="xs" variant="light" color={u.attivo ? "red" : "green"} onClick={() => void update(u.id, { attivo: !u.attivo })} disabled={u.id === me.id}>
+                    <Button
+                      size="xs"
+                      variant="light"
+                      color={u.attivo ? "red" : "green"}
+                      onClick={() => void update(u.id, { attivo: !u.attivo })}
+                      disabled={u.id === me.id}
+                    >
                       {u.attivo ? "Disattiva" : "Riattiva"}
                     </Button>
                   </Group>
@@ -138,18 +155,47 @@ export function UsersScreen() {
 
       <Modal opened={creating} onClose={() => setCreating(false)} title="Nuovo utente" centered>
         <Stack>
-          <TextInput label="Nome utente" description="3–64 caratteri: lettere minuscole, cifre, . - _" value={form.username} onChange={(e) => setForm({ ...form, username: e.currentTarget.value })} autoCapitalize="none" data-testid="campo-nuovo-username" />
-          <PasswordInput label="Password" description="Almeno 8 caratteri" value={form.password} onChange={(e) => setForm({ ...form, password: e.currentTarget.value })} data-testid="campo-nuova-password" />
-          <Select label="Ruolo" data={ROLE_OPTIONS} value={form.ruolo} onChange={(v) => setForm({ ...form, ruolo: (v ?? "operatore") as Role })} allowDeselect={false} />
+          <TextInput
+            label="Nome utente"
+            description="3–64 caratteri: lettere minuscole, cifre, . - _"
+            value={form.username}
+            onChange={(e) => setForm({ ...form, username: e.currentTarget.value })}
+            autoCapitalize="none"
+            data-testid="campo-nuovo-username"
+          />
+          <PasswordInput
+            label="Password"
+            description="Almeno 8 caratteri"
+            value={form.password}
+            onChange={(e) => setForm({ ...form, password: e.currentTarget.value })}
+            data-testid="campo-nuova-password"
+          />
+          <Select
+            label="Ruolo"
+            data={ROLE_OPTIONS}
+            value={form.ruolo}
+            onChange={(v) => setForm({ ...form, ruolo: (v ?? "operatore") as Role })}
+            allowDeselect={false}
+          />
           {formError && <Alert color="red">{formError}</Alert>}
           <Button onClick={() => void create()} data-testid="crea-utente">
             Crea
           </Button>
         </Stack>
       </Modal>
-      <Modal opened={passwordFor !== null} onClose={() => setPasswordFor(null)} title={`Nuova password per ${passwordFor?.username ?? ""}`} centered>
+      <Modal
+        opened={passwordFor !== null}
+        onClose={() => setPasswordFor(null)}
+        title={`Nuova password per ${passwordFor?.username ?? ""}`}
+        centered
+      >
         <Stack>
-          <PasswordInput label="Nuova password" description="Almeno 8 caratteri" value={newPassword} onChange={(e) => setNewPassword(e.currentTarget.value)} />
+          <PasswordInput
+            label="Nuova password"
+            description="Almeno 8 caratteri"
+            value={newPassword}
+            onChange={(e) => setNewPassword(e.currentTarget.value)}
+          />
           <Button onClick={() => void savePassword()}>Salva</Button>
         </Stack>
       </Modal>
@@ -205,7 +251,8 @@ export function ApiKeysScreen() {
         </Button>
       </Group>
       <Text c="dimmed" size="sm">
-        Le chiavi danno accesso a /api/v1 ai sistemi esterni. Si vedono una sola volta, alla creazione: il servizio ne conserva solo l&apos;impronta.
+        Le chiavi danno accesso a /api/v1 ai sistemi esterni. Si vedono una sola volta, alla creazione: il servizio ne conserva solo
+        l&apos;impronta.
       </Text>
       <Table.ScrollContainer minWidth={760}>
         <Table striped verticalSpacing="sm" data-testid="tabella-chiavi">
@@ -248,8 +295,18 @@ export function ApiKeysScreen() {
 
       <Modal opened={creating} onClose={() => setCreating(false)} title="Nuova chiave API" centered>
         <Stack>
-          <TextInput label="Nome" description="Chi la usa, per esempio il gestionale" value={nome} onChange={(e) => setNome(e.currentTarget.value)} data-testid="campo-nome-chiave" />
-          <Checkbox label="Anche scrittura (movimenti, arrivi, allineamenti)" checked={scrittura} onChange={(e) => setScrittura(e.currentTarget.checked)} />
+          <TextInput
+            label="Nome"
+            description="Chi la usa, per esempio il gestionale"
+            value={nome}
+            onChange={(e) => setNome(e.currentTarget.value)}
+            data-testid="campo-nome-chiave"
+          />
+          <Checkbox
+            label="Anche scrittura (movimenti, arrivi, allineamenti)"
+            checked={scrittura}
+            onChange={(e) => setScrittura(e.currentTarget.checked)}
+          />
           {formError && <Alert color="red">{formError}</Alert>}
           <Button onClick={() => void create()} data-testid="crea-chiave">
             Crea
@@ -262,7 +319,9 @@ export function ApiKeysScreen() {
           <Code block data-testid="chiave-creata" style={{ wordBreak: "break-all", fontSize: "1rem" }}>
             {shown?.chiave}
           </Code>
-          <CopyButton value={shown?.chiave ?? ""}>{({ copied, copy }) => <Button onClick={copy}>{copied ? "Copiata" : "Copia"}</Button>}</CopyButton>
+          <CopyButton value={shown?.chiave ?? ""}>
+            {({ copied, copy }) => <Button onClick={copy}>{copied ? "Copiata" : "Copia"}</Button>}
+          </CopyButton>
         </Stack>
       </Modal>
       <Modal opened={toRevoke !== null} onClose={() => setToRevoke(null)} title="Revocare la chiave?" centered>

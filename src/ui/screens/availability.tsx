@@ -59,7 +59,13 @@ export function AvailabilityScreen() {
           clearable
           data-testid="campo-magazzino"
         />
-        <TextInput label="Giacenza al giorno" type="date" value={a} onChange={(e) => (setA(e.currentTarget.value), restart())} data-testid="campo-data" />
+        <TextInput
+          label="Giacenza al giorno"
+          type="date"
+          value={a}
+          onChange={(e) => (setA(e.currentTarget.value), restart())}
+          data-testid="campo-data"
+        />
         <Select
           label="Righe per pagina"
           data={["10", "20", "50", "100", "500"]}
@@ -82,7 +88,12 @@ export function AvailabilityScreen() {
               <Table.Th visibleFrom="sm">Descrizione</Table.Th>
               <Table.Th className="num">Giacenza</Table.Th>
               <Table.Th className="num">In arrivo</Table.Th>
-              {!magazzino && magazzini.map((m) => <Table.Th key={m.id} className="num">{m.codice}</Table.Th>)}
+              {!magazzino &&
+                magazzini.map((m) => (
+                  <Table.Th key={m.id} className="num">
+                    {m.codice}
+                  </Table.Th>
+                ))}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -118,7 +129,12 @@ export function AvailabilityScreen() {
           Pagina {cursors.length}
         </Text>
         <Group>
-          <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))} data-testid="pagina-precedente">
+          <Button
+            variant="default"
+            disabled={cursors.length === 1}
+            onClick={() => setCursors((c) => c.slice(0, -1))}
+            data-testid="pagina-precedente"
+          >
             Precedente
           </Button>
           <Button

@@ -167,8 +167,9 @@ export function InventoryScreen() {
     <Stack gap="md" maw={1100}>
       <Title order={2}>Inventario: allineamento delle giacenze</Title>
       <Text c="dimmed" size="sm">
-        File CSV <code>codice;contato[;lotto]</code> (intestazione facoltativa, separatore <code>;</code> o <code>,</code>, decimali con la virgola o il
-        punto). Prima si vede l&apos;anteprima, poi si conferma: {canConfirm ? "la conferma scrive le correzioni." : "la conferma spetta a un responsabile."}
+        File CSV <code>codice;contato[;lotto]</code> (intestazione facoltativa, separatore <code>;</code> o <code>,</code>, decimali con la
+        virgola o il punto). Prima si vede l&apos;anteprima, poi si conferma:{" "}
+        {canConfirm ? "la conferma scrive le correzioni." : "la conferma spetta a un responsabile."}
       </Text>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
         <Select
@@ -213,7 +214,12 @@ export function InventoryScreen() {
         />
       )}
       <Group>
-        <Button size="lg" onClick={() => void preview()} loading={running === "anteprima" || parseProgress !== null} data-testid="anteprima">
+        <Button
+          size="lg"
+          onClick={() => void preview()}
+          loading={running === "anteprima" || parseProgress !== null}
+          data-testid="anteprima"
+        >
           Anteprima
         </Button>
       </Group>
@@ -227,7 +233,8 @@ export function InventoryScreen() {
       {running && (
         <Stack gap={4} data-testid="avanzamento">
           <Text size="sm">
-            {running === "anteprima" ? "Calcolo dell'anteprima" : "Scrittura delle correzioni"} di {parsed?.rows.length ?? 0} righe… {elapsed} s
+            {running === "anteprima" ? "Calcolo dell'anteprima" : "Scrittura delle correzioni"} di {parsed?.rows.length ?? 0} righe…{" "}
+            {elapsed} s
           </Text>
           <Progress value={100} striped animated size="lg" />
         </Stack>
@@ -238,7 +245,11 @@ export function InventoryScreen() {
         </Alert>
       )}
       {parsed && parsed.problems.length > 0 && (
-        <Alert color="orange" title={`${parsed.problems.length} righe del file non sono state lette: non vengono inviate`} data-testid="errori-lettura">
+        <Alert
+          color="orange"
+          title={`${parsed.problems.length} righe del file non sono state lette: non vengono inviate`}
+          data-testid="errori-lettura"
+        >
           <List size="sm" spacing={2}>
             {parsed.problems.slice(0, 50).map((p) => (
               <List.Item key={`${p.riga}-${p.messaggio}`}>{p.riga > 0 ? `Riga ${p.riga}: ${p.messaggio}` : p.messaggio}</List.Item>
@@ -272,7 +283,9 @@ export function InventoryScreen() {
                 )}
               </Group>
             </Group>
-            {!result.simulated && result.out.operazione !== null && <Text>Operazione {result.out.operazione}: le correzioni sono movimenti con origine &quot;correzione&quot;.</Text>}
+            {!result.simulated && result.out.operazione !== null && (
+              <Text>Operazione {result.out.operazione}: le correzioni sono movimenti con origine &quot;correzione&quot;.</Text>
+            )}
             <Group justify="space-between" wrap="wrap">
               <SegmentedControl
                 size="sm"
@@ -285,7 +298,13 @@ export function InventoryScreen() {
                 ]}
               />
               <Group gap="xs">
-                <Button variant="light" onClick={() => download(`allineamento-${result.simulated ? "anteprima" : "esito"}.csv`, resultCsv(result.out, result.simulated))} data-testid="scarica-esito">
+                <Button
+                  variant="light"
+                  onClick={() =>
+                    download(`allineamento-${result.simulated ? "anteprima" : "esito"}.csv`, resultCsv(result.out, result.simulated))
+                  }
+                  data-testid="scarica-esito"
+                >
                   Scarica CSV
                 </Button>
                 {result.simulated && canConfirm && (
@@ -333,7 +352,11 @@ export function InventoryScreen() {
                         <Table.Td>{r.lotto ?? ""}</Table.Td>
                         <Table.Td className="num">{qty(r.attuale)}</Table.Td>
                         <Table.Td className="num">{qty(r.contato)}</Table.Td>
-                        <Table.Td className="num" c={r.delta && Number(r.delta) < 0 ? "red.8" : r.delta && Number(r.delta) > 0 ? "green.8" : undefined} fw={big ? 800 : 400}>
+                        <Table.Td
+                          className="num"
+                          c={r.delta && Number(r.delta) < 0 ? "red.8" : r.delta && Number(r.delta) > 0 ? "green.8" : undefined}
+                          fw={big ? 800 : 400}
+                        >
                           {r.delta !== null && Number(r.delta) > 0 ? "+" : ""}
                           {qty(r.delta)}
                           {big && (
@@ -361,7 +384,8 @@ export function InventoryScreen() {
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Confermare l'allineamento?" centered>
         <Stack>
           <Text>
-            Scrivere <b>{toWrite}</b> correzioni nel magazzino {nameOf(Number(magazzino))}? Le giacenze diventano i valori contati; le righe rifiutate restano come sono.
+            Scrivere <b>{toWrite}</b> correzioni nel magazzino {nameOf(Number(magazzino))}? Le giacenze diventano i valori contati; le righe
+            rifiutate restano come sono.
             {large > 0 && (
               <>
                 {" "}

@@ -90,7 +90,16 @@ export function MovementFormScreen() {
         data-testid="campo-natura"
       />
       <SimpleGrid cols={{ base: 1, sm: natura === "trasferimento" ? 3 : 2 }} spacing="sm">
-        {natura === "trasferimento" && <Select label="Da magazzino" data={warehouseOptions} value={origine} onChange={setOrigine} allowDeselect={false} data-testid="campo-origine" />}
+        {natura === "trasferimento" && (
+          <Select
+            label="Da magazzino"
+            data={warehouseOptions}
+            value={origine}
+            onChange={setOrigine}
+            allowDeselect={false}
+            data-testid="campo-origine"
+          />
+        )}
         <Select
           label={natura === "trasferimento" ? "A magazzino" : "Magazzino"}
           data={warehouseOptions}
@@ -99,20 +108,56 @@ export function MovementFormScreen() {
           allowDeselect={false}
           data-testid="campo-magazzino"
         />
-        <TextInput label="Causale (facoltativa)" value={causale} onChange={(e) => setCausale(e.currentTarget.value)} placeholder="es. Reso cliente" />
+        <TextInput
+          label="Causale (facoltativa)"
+          value={causale}
+          onChange={(e) => setCausale(e.currentTarget.value)}
+          placeholder="es. Reso cliente"
+        />
       </SimpleGrid>
       <Stack gap="xs">
         {rows.map((r, i) => (
           <Card key={i} withBorder padding="xs">
             <SimpleGrid cols={{ base: 2, sm: natura === "carico" ? 5 : 4 }} spacing="xs">
-              <TextInput label="Articolo (codice o EAN)" value={r.articolo} onChange={(e) => update(i, { articolo: e.currentTarget.value })} data-testid={`riga-${i}-articolo`} />
-              <TextInput label="Quantità" inputMode="decimal" value={r.quantita} onChange={(e) => update(i, { quantita: e.currentTarget.value })} data-testid={`riga-${i}-quantita`} />
+              <TextInput
+                label="Articolo (codice o EAN)"
+                value={r.articolo}
+                onChange={(e) => update(i, { articolo: e.currentTarget.value })}
+                data-testid={`riga-${i}-articolo`}
+              />
+              <TextInput
+                label="Quantità"
+                inputMode="decimal"
+                value={r.quantita}
+                onChange={(e) => update(i, { quantita: e.currentTarget.value })}
+                data-testid={`riga-${i}-quantita`}
+              />
               <TextInput label="Lotto" value={r.lotto} onChange={(e) => update(i, { lotto: e.currentTarget.value })} />
-              {natura === "carico" && <TextInput label="Scadenza" type="date" value={r.scadenza} onChange={(e) => update(i, { scadenza: e.currentTarget.value })} />}
+              {natura === "carico" && (
+                <TextInput
+                  label="Scadenza"
+                  type="date"
+                  value={r.scadenza}
+                  onChange={(e) => update(i, { scadenza: e.currentTarget.value })}
+                />
+              )}
               <Group gap={4} align="end" wrap="nowrap">
-                <TextInput label="Prezzo" inputMode="decimal" placeholder="suggerito" value={r.prezzo} onChange={(e) => update(i, { prezzo: e.currentTarget.value })} style={{ flex: 1 }} />
+                <TextInput
+                  label="Prezzo"
+                  inputMode="decimal"
+                  placeholder="suggerito"
+                  value={r.prezzo}
+                  onChange={(e) => update(i, { prezzo: e.currentTarget.value })}
+                  style={{ flex: 1 }}
+                />
                 {rows.length > 1 && (
-                  <ActionIcon size="xl" variant="light" color="red" aria-label={`Togli la riga ${i + 1}`} onClick={() => setRows((rs) => rs.filter((_, j) => j !== i))}>
+                  <ActionIcon
+                    size="xl"
+                    variant="light"
+                    color="red"
+                    aria-label={`Togli la riga ${i + 1}`}
+                    onClick={() => setRows((rs) => rs.filter((_, j) => j !== i))}
+                  >
                     ×
                   </ActionIcon>
                 )}
@@ -130,7 +175,11 @@ export function MovementFormScreen() {
         </Alert>
       )}
       {result && (
-        <Alert color={result.rifiutate ? "orange" : "green"} title={`Operazione ${result.operazione ?? "—"}: ${result.scritte} righe scritte, ${result.rifiutate} rifiutate`} data-testid="esito-movimento">
+        <Alert
+          color={result.rifiutate ? "orange" : "green"}
+          title={`Operazione ${result.operazione ?? "—"}: ${result.scritte} righe scritte, ${result.rifiutate} rifiutate`}
+          data-testid="esito-movimento"
+        >
           {result.righe
             .filter((r) => r.esito === "rifiutata")
             .map((r) => (

@@ -43,9 +43,29 @@ export function MovementsScreen() {
       <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 6 }} spacing="sm">
         <TextInput label="Dal" type="date" value={da} onChange={(e) => (setDa(e.currentTarget.value), restart())} data-testid="campo-da" />
         <TextInput label="Al" type="date" value={a} onChange={(e) => (setA(e.currentTarget.value), restart())} data-testid="campo-a" />
-        <Select label="Magazzino" placeholder="Tutti" data={warehouseOptions} value={magazzino} onChange={(v) => (setMagazzino(v), restart())} clearable />
-        <Select label="Origine" placeholder="Tutte" data={[...ORIGINI]} value={origine} onChange={(v) => (setOrigine(v), restart())} clearable data-testid="campo-origine" />
-        <TextInput label="Operazione" inputMode="numeric" value={operazione} onChange={(e) => (setOperazione(e.currentTarget.value.trim()), restart())} />
+        <Select
+          label="Magazzino"
+          placeholder="Tutti"
+          data={warehouseOptions}
+          value={magazzino}
+          onChange={(v) => (setMagazzino(v), restart())}
+          clearable
+        />
+        <Select
+          label="Origine"
+          placeholder="Tutte"
+          data={[...ORIGINI]}
+          value={origine}
+          onChange={(v) => (setOrigine(v), restart())}
+          clearable
+          data-testid="campo-origine"
+        />
+        <TextInput
+          label="Operazione"
+          inputMode="numeric"
+          value={operazione}
+          onChange={(e) => (setOperazione(e.currentTarget.value.trim()), restart())}
+        />
         <ArticlePicker label="Articolo" value={articolo} onChange={(v) => (setArticolo(v ? String(v.id) : null), restart())} />
       </SimpleGrid>
       {query.error && (
@@ -114,7 +134,11 @@ export function MovementsScreen() {
         <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))}>
           Precedente
         </Button>
-        <Button variant="default" disabled={!query.data?.altri || query.isFetching} onClick={() => query.data && setCursors((c) => [...c, query.data.cursore])}>
+        <Button
+          variant="default"
+          disabled={!query.data?.altri || query.isFetching}
+          onClick={() => query.data && setCursors((c) => [...c, query.data.cursore])}
+        >
           Successiva
         </Button>
       </Group>

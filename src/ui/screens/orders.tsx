@@ -23,7 +23,8 @@ export function OrdersScreen() {
     <Stack gap="md" maw={1000}>
       <Title order={2}>Etichette degli ordini</Title>
       <Text c="dimmed" size="sm">
-        Per ogni riga d&apos;ordine un&apos;etichetta con il codice a barre R&lt;riga&gt; e l&apos;EAN dell&apos;articolo: al ricevimento si legge dalla carta.
+        Per ogni riga d&apos;ordine un&apos;etichetta con il codice a barre R&lt;riga&gt; e l&apos;EAN dell&apos;articolo: al ricevimento si
+        legge dalla carta.
       </Text>
       <Group align="end">
         <TextInput label="Cerca numero o fornitore" value={cerca} onChange={(e) => setCerca(e.currentTarget.value)} style={{ flex: 1 }} />
@@ -57,7 +58,13 @@ export function OrdersScreen() {
                   </Badge>
                 </Table.Td>
                 <Table.Td>
-                  <Button component={Link} href={`/ordini/${o.id}/etichette`} size="sm" variant="light" data-testid={`etichette-${o.numero}`}>
+                  <Button
+                    component={Link}
+                    href={`/ordini/${o.id}/etichette`}
+                    size="sm"
+                    variant="light"
+                    data-testid={`etichette-${o.numero}`}
+                  >
                     Etichette
                   </Button>
                 </Table.Td>

@@ -80,7 +80,12 @@ export function ReceivingBySupplierScreen() {
         signal("ko");
         return;
       }
-      righe.push({ riga: Number(riga), quantita: q, ...(d.lotto.trim() ? { lotto: d.lotto.trim() } : {}), ...(d.scadenza ? { scadenza: d.scadenza } : {}) });
+      righe.push({
+        riga: Number(riga),
+        quantita: q,
+        ...(d.lotto.trim() ? { lotto: d.lotto.trim() } : {}),
+        ...(d.scadenza ? { scadenza: d.scadenza } : {}),
+      });
     }
     const out = await run({ magazzino: Number(magazzino), ddt: ddt.trim(), righe }, client.arrivals.register.mutate);
     if (!out) return;
@@ -105,7 +110,10 @@ export function ReceivingBySupplierScreen() {
           label="Fornitore"
           placeholder="Scegliere il fornitore"
           searchable
-          data={(suppliers.data?.fornitori ?? []).map((f) => ({ value: String(f.id), label: `${f.nome} (${f.ordini_aperti} ordini aperti)` }))}
+          data={(suppliers.data?.fornitori ?? []).map((f) => ({
+            value: String(f.id),
+            label: `${f.nome} (${f.ordini_aperti} ordini aperti)`,
+          }))}
           value={fornitore}
           onChange={(v) => {
             setFornitore(v);
@@ -115,7 +123,14 @@ export function ReceivingBySupplierScreen() {
           data-testid="campo-fornitore"
         />
         <TextInput label="DDT fornitore" value={ddt} onChange={(e) => setDdt(e.currentTarget.value)} data-testid="campo-ddt" />
-        <Select label="Magazzino" data={warehouseOptions} value={magazzino} onChange={setMagazzino} allowDeselect={false} data-testid="campo-magazzino" />
+        <Select
+          label="Magazzino"
+          data={warehouseOptions}
+          value={magazzino}
+          onChange={setMagazzino}
+          allowDeselect={false}
+          data-testid="campo-magazzino"
+        />
       </SimpleGrid>
 
       {error && (
@@ -124,7 +139,11 @@ export function ReceivingBySupplierScreen() {
         </Alert>
       )}
       {outcomes && (
-        <Alert color={outcomes.some((o) => o.esito === "rifiutata") ? "orange" : "green"} title="Esito della registrazione" data-testid="esiti-righe">
+        <Alert
+          color={outcomes.some((o) => o.esito === "rifiutata") ? "orange" : "green"}
+          title="Esito della registrazione"
+          data-testid="esiti-righe"
+        >
           <Stack gap={2}>
             {outcomes.map((o) => (
               <Text key={o.riga} size="sm" c={o.esito === "rifiutata" ? "red.8" : undefined}>
@@ -162,7 +181,12 @@ export function ReceivingBySupplierScreen() {
                   return (
                     <Table.Tr key={r.riga} data-testid={`riga-${r.riga}`}>
                       <Table.Td>
-                        <Checkbox size="md" checked={d.selected} onChange={(e) => update(r.riga, { selected: e.currentTarget.checked })} aria-label={`Seleziona ${r.etichetta}`} />
+                        <Checkbox
+                          size="md"
+                          checked={d.selected}
+                          onChange={(e) => update(r.riga, { selected: e.currentTarget.checked })}
+                          aria-label={`Seleziona ${r.etichetta}`}
+                        />
                       </Table.Td>
                       <Table.Td>
                         <Text fw={700} size="sm">
@@ -175,13 +199,28 @@ export function ReceivingBySupplierScreen() {
                       <Table.Td className="num">{qty(r.ordinata)}</Table.Td>
                       <Table.Td className="num">{qty(r.arrivata)}</Table.Td>
                       <Table.Td>
-                        <TextInput size="sm" inputMode="decimal" value={d.quantita} onChange={(e) => update(r.riga, { quantita: e.currentTarget.value, selected: true })} />
+                        <TextInput
+                          size="sm"
+                          inputMode="decimal"
+                          value={d.quantita}
+                          onChange={(e) => update(r.riga, { quantita: e.currentTarget.value, selected: true })}
+                        />
                       </Table.Td>
                       <Table.Td>
                         {r.chiede_lotto ? (
                           <Group gap={4} wrap="nowrap">
-                            <TextInput size="sm" placeholder="Lotto" value={d.lotto} onChange={(e) => update(r.riga, { lotto: e.currentTarget.value })} />
-                            <TextInput size="sm" type="date" value={d.scadenza} onChange={(e) => update(r.riga, { scadenza: e.currentTarget.value })} />
+                            <TextInput
+                              size="sm"
+                              placeholder="Lotto"
+                              value={d.lotto}
+                              onChange={(e) => update(r.riga, { lotto: e.currentTarget.value })}
+                            />
+                            <TextInput
+                              size="sm"
+                              type="date"
+                              value={d.scadenza}
+                              onChange={(e) => update(r.riga, { scadenza: e.currentTarget.value })}
+                            />
                           </Group>
                         ) : (
                           <Text size="xs" c="dimmed">
@@ -204,7 +243,13 @@ export function ReceivingBySupplierScreen() {
       )}
       {orders.length > 0 && (
         <Group className="no-print" style={{ position: "sticky", bottom: 8 }}>
-          <Button size="lg" onClick={() => void registerSelected()} loading={saving} disabled={selected.length === 0} data-testid="registra-selezionate">
+          <Button
+            size="lg"
+            onClick={() => void registerSelected()}
+            loading={saving}
+            disabled={selected.length === 0}
+            data-testid="registra-selezionate"
+          >
             Registra {selected.length} {selected.length === 1 ? "riga" : "righe"} con il DDT {ddt || "…"}
           </Button>
         </Group>

@@ -177,7 +177,11 @@ export function ReceivingScreen() {
       // A replayed answer (pressed again after a lost answer) carries the same movement: listed once.
       setArrivals((list) => (list.some((a) => a.movimento === arrival.movimento) ? list : [arrival, ...list]));
       setCurrent(null);
-      say("ok", `Registrato: ${qty(q)} × ${row.articolo.codice}`, `Residuo sulla riga ${row.etichetta}: ${qty(out.residua)} · ordine ${order.numero} ${out.ordine.stato}`);
+      say(
+        "ok",
+        `Registrato: ${qty(q)} × ${row.articolo.codice}`,
+        `Residuo sulla riga ${row.etichetta}: ${qty(out.residua)} · ordine ${order.numero} ${out.ordine.stato}`,
+      );
     } catch (e) {
       writeKey.settle(e);
       const err = describeWriteError(e);
@@ -197,11 +201,16 @@ export function ReceivingScreen() {
       const out = await client.arrivals.cancel.mutate(request, { context: { idempotencyKey: cancelKey.for(request) } });
       cancelKey.settle();
       setArrivals((list) => list.map((a) => (a.movimento === toCancel.movimento ? { ...a, annullato: true } : a)));
-      say("ok", `Arrivo annullato: ${qty(toCancel.quantita)} × ${toCancel.codice}`, `Residuo sulla riga ${toCancel.etichetta}: ${qty(out.riga.residua)}`);
+      say(
+        "ok",
+        `Arrivo annullato: ${qty(toCancel.quantita)} × ${toCancel.codice}`,
+        `Residuo sulla riga ${toCancel.etichetta}: ${qty(out.riga.residua)}`,
+      );
     } catch (e) {
       cancelKey.settle(e);
       const err = describeWriteError(e);
-      if (err.codice === "arrivo_gia_annullato") setArrivals((list) => list.map((a) => (a.movimento === toCancel.movimento ? { ...a, annullato: true } : a)));
+      if (err.codice === "arrivo_gia_annullato")
+        setArrivals((list) => list.map((a) => (a.movimento === toCancel.movimento ? { ...a, annullato: true } : a)));
       say("ko", outcomeUnknown(err) ? "Esito incerto" : "Annullamento rifiutato", err.messaggio);
     } finally {
       setCancelling(false);
@@ -323,15 +332,25 @@ export function ReceivingScreen() {
             </div>
             <SimpleGrid cols={3} spacing="xs">
               <Box>
-                <Text size="xs" c="dimmed" tt="uppercase">Ordinata</Text>
-                <div className="big-number" data-testid="ordinata">{qty(row.ordinata)}</div>
+                <Text size="xs" c="dimmed" tt="uppercase">
+                  Ordinata
+                </Text>
+                <div className="big-number" data-testid="ordinata">
+                  {qty(row.ordinata)}
+                </div>
               </Box>
               <Box>
-                <Text size="xs" c="dimmed" tt="uppercase">Arrivata</Text>
-                <div className="big-number" data-testid="arrivata">{qty(row.arrivata)}</div>
+                <Text size="xs" c="dimmed" tt="uppercase">
+                  Arrivata
+                </Text>
+                <div className="big-number" data-testid="arrivata">
+                  {qty(row.arrivata)}
+                </div>
               </Box>
               <Box>
-                <Text size="xs" c="dimmed" tt="uppercase">Residua</Text>
+                <Text size="xs" c="dimmed" tt="uppercase">
+                  Residua
+                </Text>
                 <div className="big-number" data-testid="residua" style={{ color: "var(--mantine-color-indigo-7)" }}>
                   {qty(row.residua)}
                 </div>
@@ -339,7 +358,8 @@ export function ReceivingScreen() {
             </SimpleGrid>
             {magazzino && Number(magazzino) !== current.order.magazzino && (
               <Text size="sm" c="orange.8">
-                Attenzione: l&apos;ordine è destinato a un altro magazzino ({magazzini.find((m) => m.id === current.order.magazzino)?.codice}).
+                Attenzione: l&apos;ordine è destinato a un altro magazzino (
+                {magazzini.find((m) => m.id === current.order.magazzino)?.codice}).
               </Text>
             )}
             <SimpleGrid cols={{ base: row.chiede_lotto ? 1 : 1, xs: row.chiede_lotto ? 3 : 1 }} spacing="sm">
@@ -355,8 +375,23 @@ export function ReceivingScreen() {
               />
               {row.chiede_lotto && (
                 <>
-                  <TextInput label="Lotto" value={lotto} onChange={(e) => setLotto(e.currentTarget.value)} onKeyDown={onFieldEnter} data-testid="campo-lotto" size="lg" />
-                  <TextInput label="Scadenza" type="date" value={scadenza} onChange={(e) => setScadenza(e.currentTarget.value)} onKeyDown={onFieldEnter} data-testid="campo-scadenza" size="lg" />
+                  <TextInput
+                    label="Lotto"
+                    value={lotto}
+                    onChange={(e) => setLotto(e.currentTarget.value)}
+                    onKeyDown={onFieldEnter}
+                    data-testid="campo-lotto"
+                    size="lg"
+                  />
+                  <TextInput
+                    label="Scadenza"
+                    type="date"
+                    value={scadenza}
+                    onChange={(e) => setScadenza(e.currentTarget.value)}
+                    onKeyDown={onFieldEnter}
+                    data-testid="campo-scadenza"
+                    size="lg"
+                  />
                 </>
               )}
             </SimpleGrid>
@@ -428,8 +463,11 @@ export function ReceivingScreen() {
         {toCancel && (
           <Stack>
             <Text>
-              Annullare l&apos;arrivo di <b>{qty(toCancel.quantita)} × {toCancel.codice}</b> (riga {toCancel.etichetta}, DDT {toCancel.ddt})? Viene scritto
-              un movimento di storno e la quantità torna da ricevere.
+              Annullare l&apos;arrivo di{" "}
+              <b>
+                {qty(toCancel.quantita)} × {toCancel.codice}
+              </b>{" "}
+              (riga {toCancel.etichetta}, DDT {toCancel.ddt})? Viene scritto un movimento di storno e la quantità torna da ricevere.
             </Text>
             <Group grow>
               <Button color="red" size="lg" onClick={() => void confirmCancel()} loading={cancelling} data-testid="conferma-annulla">

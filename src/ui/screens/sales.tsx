@@ -1,5 +1,20 @@
 "use client";
-import { ActionIcon, Alert, Badge, Button, Card, Group, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
@@ -64,7 +79,10 @@ function ClientPicker({ value, onChange }: { value: string | null; onChange: (id
 export function SalesListScreen() {
   const trpc = useTRPC();
   const [cursors, setCursors] = useState<number[]>([0]);
-  const query = useQuery({ ...trpc.sales.list.queryOptions({ limite: "50", dopo: String(cursors.at(-1)!) }), placeholderData: keepPreviousData });
+  const query = useQuery({
+    ...trpc.sales.list.queryOptions({ limite: "50", dopo: String(cursors.at(-1)!) }),
+    placeholderData: keepPreviousData,
+  });
   const docs = query.data?.documenti ?? [];
   return (
     <Stack gap="md" maw={1100}>
@@ -151,7 +169,10 @@ export function SaleFormScreen() {
       });
     }
     if (righe.length === 0) return setError("Aggiungere almeno una riga.");
-    const doc = await run({ tipo, cliente: Number(cliente), magazzino: Number(magazzino), ...(data ? { data } : {}), righe }, client.sales.create.mutate);
+    const doc = await run(
+      { tipo, cliente: Number(cliente), magazzino: Number(magazzino), ...(data ? { data } : {}), righe },
+      client.sales.create.mutate,
+    );
     if (!doc) return;
     setCreated(doc);
     setRows([emptyRow()]);
@@ -174,22 +195,67 @@ export function SaleFormScreen() {
       />
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
         <ClientPicker value={cliente} onChange={setCliente} />
-        <Select label="Magazzino" data={warehouseOptions} value={magazzino} onChange={setMagazzino} allowDeselect={false} data-testid="campo-magazzino" />
+        <Select
+          label="Magazzino"
+          data={warehouseOptions}
+          value={magazzino}
+          onChange={setMagazzino}
+          allowDeselect={false}
+          data-testid="campo-magazzino"
+        />
         <TextInput label="Data (predefinita oggi)" type="date" value={data} onChange={(e) => setData(e.currentTarget.value)} />
       </SimpleGrid>
       <Stack gap="xs">
         {rows.map((r, i) => (
           <Card key={i} withBorder padding="xs">
             <SimpleGrid cols={{ base: 2, sm: 6 }} spacing="xs">
-              <TextInput label="Articolo (codice o EAN)" value={r.articolo} onChange={(e) => update(i, { articolo: e.currentTarget.value })} data-testid={`riga-${i}-articolo`} />
-              <TextInput label="Quantità" inputMode="decimal" value={r.quantita} onChange={(e) => update(i, { quantita: e.currentTarget.value })} data-testid={`riga-${i}-quantita`} />
-              <TextInput label="Prezzo" inputMode="decimal" value={r.prezzo} onChange={(e) => update(i, { prezzo: e.currentTarget.value })} data-testid={`riga-${i}-prezzo`} />
-              <TextInput label="Sconto %" inputMode="decimal" value={r.sconto} onChange={(e) => update(i, { sconto: e.currentTarget.value })} />
-              <TextInput label="IVA %" inputMode="decimal" value={r.aliquota_iva} onChange={(e) => update(i, { aliquota_iva: e.currentTarget.value })} />
+              <TextInput
+                label="Articolo (codice o EAN)"
+                value={r.articolo}
+                onChange={(e) => update(i, { articolo: e.currentTarget.value })}
+                data-testid={`riga-${i}-articolo`}
+              />
+              <TextInput
+                label="Quantità"
+                inputMode="decimal"
+                value={r.quantita}
+                onChange={(e) => update(i, { quantita: e.currentTarget.value })}
+                data-testid={`riga-${i}-quantita`}
+              />
+              <TextInput
+                label="Prezzo"
+                inputMode="decimal"
+                value={r.prezzo}
+                onChange={(e) => update(i, { prezzo: e.currentTarget.value })}
+                data-testid={`riga-${i}-prezzo`}
+              />
+              <TextInput
+                label="Sconto %"
+                inputMode="decimal"
+                value={r.sconto}
+                onChange={(e) => update(i, { sconto: e.currentTarget.value })}
+              />
+              <TextInput
+                label="IVA %"
+                inputMode="decimal"
+                value={r.aliquota_iva}
+                onChange={(e) => update(i, { aliquota_iva: e.currentTarget.value })}
+              />
               <Group gap={4} align="end" wrap="nowrap">
-                <TextInput label="Lotto" value={r.lotto} onChange={(e) => update(i, { lotto: e.currentTarget.value })} style={{ flex: 1 }} />
+                <TextInput
+                  label="Lotto"
+                  value={r.lotto}
+                  onChange={(e) => update(i, { lotto: e.currentTarget.value })}
+                  style={{ flex: 1 }}
+                />
                 {rows.length > 1 && (
-                  <ActionIcon size="xl" variant="light" color="red" aria-label={`Togli la riga ${i + 1}`} onClick={() => setRows((rs) => rs.filter((_, j) => j !== i))}>
+                  <ActionIcon
+                    size="xl"
+                    variant="light"
+                    color="red"
+                    aria-label={`Togli la riga ${i + 1}`}
+                    onClick={() => setRows((rs) => rs.filter((_, j) => j !== i))}
+                  >
                     ×
                   </ActionIcon>
                 )}
@@ -207,7 +273,11 @@ export function SaleFormScreen() {
         </Alert>
       )}
       {created && (
-        <Alert color="green" title={`Documento ${created.tipo} n. ${created.numero} del ${day(created.data)} emesso`} data-testid="documento-creato">
+        <Alert
+          color="green"
+          title={`Documento ${created.tipo} n. ${created.numero} del ${day(created.data)} emesso`}
+          data-testid="documento-creato"
+        >
           <Stack gap={2}>
             {created.righe.map((r, i) => (
               <Text key={i} size="sm">

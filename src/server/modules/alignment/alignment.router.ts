@@ -23,10 +23,9 @@ export const alignmentRouter = router({
     .mutation(({ ctx, input }) => {
       // Operators count and preview; writing the corrections is a manager's decision.
       if (!input.simula) assertRole(ctx.actor, "responsabile", "La conferma dell'allineamento");
-      return idempotentWrite(
-        ctx,
-        { path: "/giacenze/allinea", input, txOptions: { timeout: 120_000 } },
-        async (tx) => ({ status: 200, body: await alignStock(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE }) }),
-      );
+      return idempotentWrite(ctx, { path: "/giacenze/allinea", input, txOptions: { timeout: 120_000 } }, async (tx) => ({
+        status: 200,
+        body: await alignStock(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
+      }));
     }),
 });

@@ -6,14 +6,19 @@ export const MAX_ALIGNMENT_ROWS = 10_000;
 export const alignInput = z.strictObject({
   magazzino: idNumber(),
   causale: shortText(200).optional(),
-  simula: z.boolean({ error: typeError("deve essere true o false") }).transform((b) => b).optional()
+  simula: z
+    .boolean({ error: typeError("deve essere true o false") })
+    .transform((b) => b)
+    .optional()
     .meta({ description: "true: calcola e risponde senza scrivere nulla (anteprima)" }),
   righe: z
     .array(
       z.strictObject({
         codice: shortText(64).meta({ description: "Codice articolo (di una variante, per gli articoli con varianti)" }),
         contato: rawNumber().meta({ description: "Quantità contata, ≥ 0, al massimo 3 decimali" }),
-        lotto: shortText(64).optional().meta({ description: "Obbligatorio per gli articoli gestiti a lotti: si conta per (articolo, lotto)" }),
+        lotto: shortText(64)
+          .optional()
+          .meta({ description: "Obbligatorio per gli articoli gestiti a lotti: si conta per (articolo, lotto)" }),
       }),
     )
     .min(1, "almeno una riga"),

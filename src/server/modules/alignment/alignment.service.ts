@@ -25,9 +25,13 @@ const unitKey = (articolo: number, lotto: string | null) => `${articolo}\u0000${
 
 export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: { timeZone: string }): Promise<AlignOutput> {
   if (input.righe.length > MAX_ALIGNMENT_ROWS) {
-    throw new DomainError("troppe_righe", `Al massimo ${MAX_ALIGNMENT_ROWS} righe per chiamata: ricevute ${input.righe.length}. Dividere il conteggio.`, {
-      campo: "righe",
-    });
+    throw new DomainError(
+      "troppe_righe",
+      `Al massimo ${MAX_ALIGNMENT_ROWS} righe per chiamata: ricevute ${input.righe.length}. Dividere il conteggio.`,
+      {
+        campo: "righe",
+      },
+    );
   }
   const magazzino = input.magazzino;
   const write = input.simula !== true;
@@ -40,9 +44,12 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
     try {
       const article = resolveArticle(index, { codice: r.codice });
       const contato = countFromNumber(r.contato);
-      if (contato === null) throw new RowError("quantita_non_valida", `Quantità contata ${r.contato} non valida: zero o più, con al massimo 3 decimali.`);
-      if (article.gestione_lotti && lotto === null) throw new RowError("lotto_obbligatorio", `L'articolo ${article.codice} è gestito a lotti: contare per lotto e indicare 'lotto'.`);
-      if (!article.gestione_lotti && lotto !== null) throw new RowError("lotto_non_previsto", `L'articolo ${article.codice} non è gestito a lotti: togliere 'lotto'.`);
+      if (contato === null)
+        throw new RowError("quantita_non_valida", `Quantità contata ${r.contato} non valida: zero o più, con al massimo 3 decimali.`);
+      if (article.gestione_lotti && lotto === null)
+        throw new RowError("lotto_obbligatorio", `L'articolo ${article.codice} è gestito a lotti: contare per lotto e indicare 'lotto'.`);
+      if (!article.gestione_lotti && lotto !== null)
+        throw new RowError("lotto_non_previsto", `L'articolo ${article.codice} non è gestito a lotti: togliere 'lotto'.`);
       units.push({ indice, article, lotto, contato });
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
@@ -118,10 +125,11 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
   if (plain.length > 0 || (write && articleIds.length > 0)) {
     const balances = await tx.$queryRaw<{ articolo_id: number; quantita: Prisma.Decimal }[]>`
       SELECT articolo_id, quantita FROM giacenze
-       WHERE magazzino_id = ${magazzino} AND articolo_id = ANY(${(write ? articleIds : plain.map((u) => u.article.id))}::int[])
+       WHERE magazzino_id = ${magazzino} AND articolo_id = ANY(${write ? articleIds : plain.map((u) => u.article.id)}::int[])
        ORDER BY articolo_id
        ${write ? Prisma.sql`FOR UPDATE` : Prisma.empty}`;
-    for (const b of balances) if (!current.has(unitKey(b.articolo_id, null))) current.set(unitKey(b.articolo_id, null), { quantita: b.quantita.toString() });
+    for (const b of balances)
+      if (!current.has(unitKey(b.articolo_id, null))) current.set(unitKey(b.articolo_id, null), { quantita: b.quantita.toString() });
   }
 
   const ledger: LedgerRow[] = [];
@@ -163,7 +171,13 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
     }
     const written = await appendToLedger(
       tx,
-      { operazione: "nuova", origine: "correzione", causale: input.causale ?? "Allineamento inventario", data: businessDate(opts.timeZone), actor },
+      {
+        operazione: "nuova",
+        origine: "correzione",
+        causale: input.causale ?? "Allineamento inventario",
+        data: businessDate(opts.timeZone),
+        actor,
+      },
       ledger,
     );
     operazione = written.operazione;

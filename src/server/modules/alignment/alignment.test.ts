@@ -16,9 +16,18 @@ beforeAll(async () => {
   const tpl = await seedArticle(t.prisma, "TPL", { haVarianti: true });
   a.TPL_S = (await seedArticle(t.prisma, "TPL-S", { modelloId: tpl.id })).id;
   key = (await seedKey(t.prisma)).chiave;
-  await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: m1, righe: [
-    { codice: "A", quantita: 10 }, { codice: "B", quantita: 5 }, { codice: "LOT", quantita: 8, lotto: "L1" },
-  ] } });
+  await rest("POST", "/movimenti", {
+    key,
+    body: {
+      natura: "carico",
+      magazzino: m1,
+      righe: [
+        { codice: "A", quantita: 10 },
+        { codice: "B", quantita: 5 },
+        { codice: "LOT", quantita: 8, lotto: "L1" },
+      ],
+    },
+  });
 });
 afterAll(async () => t?.drop());
 
@@ -26,9 +35,16 @@ const align = (body: unknown, headers: Record<string, string> = {}) => rest("POS
 
 describe("POST /giacenze/allinea", () => {
   test("writes the differences as correzione movements and reports every row", async () => {
-    const r = await align({ magazzino: m1, righe: [
-      { codice: "A", contato: 12 }, { codice: "B", contato: 5 }, { codice: "C", contato: 0.25 }, { codice: "LOT", lotto: "L1", contato: 6 }, { codice: "LOT", lotto: "L2", contato: 3 },
-    ] });
+    const r = await align({
+      magazzino: m1,
+      righe: [
+        { codice: "A", contato: 12 },
+        { codice: "B", contato: 5 },
+        { codice: "C", contato: 0.25 },
+        { codice: "LOT", lotto: "L1", contato: 6 },
+        { codice: "LOT", lotto: "L2", contato: 3 },
+      ],
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ scritte: 4, invariate: 1, rifiutate: 0 });
     expect(r.body.righe.map((x: any) => [x.indice, x.articolo.codice, x.lotto, x.attuale, x.contato, x.delta, x.esito])).toEqual([
@@ -45,13 +61,28 @@ describe("POST /giacenze/allinea", () => {
       [r.body.righe[3].movimento, "correzione", "scarico", "LOT", "L1", "-2"],
       [r.body.righe[4].movimento, "correzione", "carico", "LOT", "L2", "3"],
     ]);
-    for (const [c, q] of [["A", 12], ["B", 5], ["C", 0.25], ["LOT", 9]] as const) expect(await stockOf(t, a[c]!, m1)).toEqual({ ledger: q, balance: q });
+    for (const [c, q] of [
+      ["A", 12],
+      ["B", 5],
+      ["C", 0.25],
+      ["LOT", 9],
+    ] as const)
+      expect(await stockOf(t, a[c]!, m1)).toEqual({ ledger: q, balance: q });
     const lots = await rest("GET", `/articoli/${a.LOT}/lotti?magazzino=${m1}`, { key });
-    expect(lots.body.lotti.map((l: any) => [l.lotto, l.residua])).toEqual([["L1", "6"], ["L2", "3"]]);
+    expect(lots.body.lotti.map((l: any) => [l.lotto, l.residua])).toEqual([
+      ["L1", "6"],
+      ["L2", "3"],
+    ]);
   });
 
   test("repeating the same call writes nothing and reports every row invariata", async () => {
-    const body = { magazzino: m1, righe: [{ codice: "D", contato: 7 }, { codice: "LOT", lotto: "L3", contato: 2 }] };
+    const body = {
+      magazzino: m1,
+      righe: [
+        { codice: "D", contato: 7 },
+        { codice: "LOT", lotto: "L3", contato: 2 },
+      ],
+    };
     const first = await align(body);
     expect(first.body.scritte).toBe(2);
     const before = await countRows(t, "movimenti");
@@ -62,36 +93,66 @@ describe("POST /giacenze/allinea", () => {
   });
 
   test("simula answers the same without writing anything", async () => {
-    const body = { magazzino: m1, righe: [{ codice: "E", contato: 4 }, { codice: "A", contato: 1 }, { codice: "LOT", lotto: "NUOVO", contato: 1 }] };
-    const counts = async () => [await countRows(t, "movimenti"), await countRows(t, "lotti"), await countRows(t, "giacenze"), await countRows(t, "operazioni")];
+    const body = {
+      magazzino: m1,
+      righe: [
+        { codice: "E", contato: 4 },
+        { codice: "A", contato: 1 },
+        { codice: "LOT", lotto: "NUOVO", contato: 1 },
+      ],
+    };
+    const counts = async () => [
+      await countRows(t, "movimenti"),
+      await countRows(t, "lotti"),
+      await countRows(t, "giacenze"),
+      await countRows(t, "operazioni"),
+    ];
     const before = await counts();
     const sim = await align({ ...body, simula: true });
     expect(sim.body).toMatchObject({ operazione: null, scritte: 3, invariate: 0 });
-    expect(sim.body.righe.map((x: any) => [x.attuale, x.delta])).toEqual([["0", "4"], ["12", "-11"], ["0", "1"]]);
+    expect(sim.body.righe.map((x: any) => [x.attuale, x.delta])).toEqual([
+      ["0", "4"],
+      ["12", "-11"],
+      ["0", "1"],
+    ]);
     expect(sim.body.righe.every((x: any) => x.movimento === undefined)).toBe(true);
     expect(await counts()).toEqual(before);
     const real = await align(body);
-    expect(real.body.righe.map((x: any) => [x.attuale, x.delta, x.esito])).toEqual(sim.body.righe.map((x: any) => [x.attuale, x.delta, x.esito]));
+    expect(real.body.righe.map((x: any) => [x.attuale, x.delta, x.esito])).toEqual(
+      sim.body.righe.map((x: any) => [x.attuale, x.delta, x.esito]),
+    );
   });
 
   test("row refusals: every code, the other rows still written", async () => {
     const before = await countRows(t, "movimenti");
-    const r = await align({ magazzino: m1, righe: [
-      { codice: "NON-ESISTE", contato: 1 },
-      { codice: "TPL", contato: 1 },
-      { codice: "B", contato: -1 },
-      { codice: "B", contato: 1.0005 },
-      { codice: "LOT", contato: 1 },
-      { codice: "B", lotto: "X", contato: 1 },
-      { codice: "C", contato: 3 },
-      { codice: "C", contato: 4 },
-      { codice: "LOT", lotto: "L1", contato: 6 },
-      { codice: "LOT", lotto: "L9", contato: 1 },
-      { codice: "TPL-S", contato: 2 },
-    ] });
+    const r = await align({
+      magazzino: m1,
+      righe: [
+        { codice: "NON-ESISTE", contato: 1 },
+        { codice: "TPL", contato: 1 },
+        { codice: "B", contato: -1 },
+        { codice: "B", contato: 1.0005 },
+        { codice: "LOT", contato: 1 },
+        { codice: "B", lotto: "X", contato: 1 },
+        { codice: "C", contato: 3 },
+        { codice: "C", contato: 4 },
+        { codice: "LOT", lotto: "L1", contato: 6 },
+        { codice: "LOT", lotto: "L9", contato: 1 },
+        { codice: "TPL-S", contato: 2 },
+      ],
+    });
     expect(r.body.righe.map((x: any) => x.errore?.codice ?? x.esito)).toEqual([
-      "articolo_non_trovato", "articolo_con_varianti", "quantita_non_valida", "quantita_non_valida", "lotto_obbligatorio",
-      "lotto_non_previsto", "articolo_ripetuto", "articolo_ripetuto", "invariata", "scritta", "scritta",
+      "articolo_non_trovato",
+      "articolo_con_varianti",
+      "quantita_non_valida",
+      "quantita_non_valida",
+      "lotto_obbligatorio",
+      "lotto_non_previsto",
+      "articolo_ripetuto",
+      "articolo_ripetuto",
+      "invariata",
+      "scritta",
+      "scritta",
     ]);
     expect(r.body.righe[0]).toMatchObject({ articolo: null, codice: "NON-ESISTE", attuale: null, delta: null });
     expect(r.body.righe[1].errore.messaggio).toContain("TPL-S");
@@ -131,7 +192,9 @@ describe("POST /giacenze/allinea", () => {
     expect(r.body).toMatchObject({ scritte: 10_000, rifiutate: 0 });
     const again = await align({ magazzino: m1, righe });
     expect(again.body).toMatchObject({ scritte: 0, invariate: 10_000 });
-    const { rows } = await t.pool.query(`SELECT count(*)::int AS n, sum(g.quantita)::text AS s FROM giacenze g JOIN articoli a ON a.id = g.articolo_id WHERE a.codice LIKE 'BULK-%'`);
+    const { rows } = await t.pool.query(
+      `SELECT count(*)::int AS n, sum(g.quantita)::text AS s FROM giacenze g JOIN articoli a ON a.id = g.articolo_id WHERE a.codice LIKE 'BULK-%'`,
+    );
     expect(rows[0].n).toBe(10_000);
     expect(Number(rows[0].s)).toBe(righe.reduce((s, x) => s + x.contato, 0));
   });
@@ -146,8 +209,11 @@ describe("atomic read and write", () => {
       // A writer holds the balance row with +5 uncommitted, as a movement transaction does.
       await c.query("BEGIN");
       await c.query("INSERT INTO operazioni (origine) VALUES ('api')");
-      await c.query(`INSERT INTO movimenti (operazione_id, data, origine, natura, magazzino_id, articolo_id, quantita)
-                     VALUES (currval('operazioni_id_seq'), current_date, 'api', 'carico', $1, $2, 5)`, [m1, art]);
+      await c.query(
+        `INSERT INTO movimenti (operazione_id, data, origine, natura, magazzino_id, articolo_id, quantita)
+                     VALUES (currval('operazioni_id_seq'), current_date, 'api', 'carico', $1, $2, 5)`,
+        [m1, art],
+      );
       await c.query("UPDATE giacenze SET quantita = quantita + 5 WHERE articolo_id = $1 AND magazzino_id = $2", [art, m1]);
       let settled = false;
       const pending = align({ magazzino: m1, righe: [{ codice: "RACE", contato: 12 }] }).then((r) => ((settled = true), r));
@@ -202,9 +268,27 @@ describe("atomic read and write", () => {
   test("movements and alignments racing: balances equal the ledger, lots never negative", async () => {
     await seedArticle(t.prisma, "R2");
     const jobs = [
-      ...Array.from({ length: 10 }, (_, i) => align({ magazzino: m1, righe: [{ codice: "R2", contato: 20 + i }, { codice: "LOT", lotto: "L1", contato: 5 + i }] })),
+      ...Array.from({ length: 10 }, (_, i) =>
+        align({
+          magazzino: m1,
+          righe: [
+            { codice: "R2", contato: 20 + i },
+            { codice: "LOT", lotto: "L1", contato: 5 + i },
+          ],
+        }),
+      ),
       ...Array.from({ length: 20 }, (_, i) =>
-        rest("POST", "/movimenti", { key, body: { natura: i % 2 ? "carico" : "scarico", magazzino: m1, righe: [{ codice: "R2", quantita: 1 }, { codice: "LOT", lotto: "L1", quantita: 1 }] } }),
+        rest("POST", "/movimenti", {
+          key,
+          body: {
+            natura: i % 2 ? "carico" : "scarico",
+            magazzino: m1,
+            righe: [
+              { codice: "R2", quantita: 1 },
+              { codice: "LOT", lotto: "L1", quantita: 1 },
+            ],
+          },
+        }),
       ),
     ];
     const results = await Promise.all(jobs);

@@ -9,7 +9,11 @@ const bool = () => z.boolean({ error: typeError("deve essere true o false") }).t
 
 export const searchInput = z
   .strictObject({
-    barcode: z.string({ error: typeError("deve essere una stringa") }).min(1, "non può essere vuoto").max(200, "al massimo 200 caratteri").optional()
+    barcode: z
+      .string({ error: typeError("deve essere una stringa") })
+      .min(1, "non può essere vuoto")
+      .max(200, "al massimo 200 caratteri")
+      .optional()
       .meta({ description: "Codice letto: EAN, etichetta d'ordine R<riga>, GS1-128/DataMatrix con (01), (10), (17)" }),
     fornitore: idNumber().optional(),
     articolo: idNumber().optional(),
@@ -33,7 +37,8 @@ export const searchInput = z
   .superRefine((b, ctx) => {
     if (b.barcode !== undefined) {
       const others = Object.keys(b).filter((k) => k !== "barcode");
-      for (const k of others) ctx.addIssue({ code: "custom", path: [k], message: "non ammesso insieme a 'barcode': il codice letto basta da solo" });
+      for (const k of others)
+        ctx.addIssue({ code: "custom", path: [k], message: "non ammesso insieme a 'barcode': il codice letto basta da solo" });
     }
     if (b.da && b.a && b.da > b.a) ctx.addIssue({ code: "custom", path: ["da"], message: `successivo ad 'a' (${b.a})` });
   });
@@ -83,7 +88,7 @@ const arrivalFields = {
   quantita: rawNumber().optional().meta({ description: "Assente: tutta la quantità residua della riga" }),
   lotto: shortText(64).optional(),
   scadenza: isoDate().optional(),
-  prezzo: z.string({ error: typeError("deve essere una stringa decimale, per esempio \"12.50\"") }).optional(),
+  prezzo: z.string({ error: typeError('deve essere una stringa decimale, per esempio "12.50"') }).optional(),
 };
 
 export const registerInput = z
@@ -100,7 +105,8 @@ export const registerInput = z
   .superRefine((b, ctx) => {
     const single = ["riga", "quantita", "lotto", "scadenza", "prezzo"].filter((k) => (b as Record<string, unknown>)[k] !== undefined);
     if (b.righe !== undefined && single.length > 0)
-      for (const k of single) ctx.addIssue({ code: "custom", path: [k], message: "con 'righe' i campi di riga vanno dentro ciascuna riga" });
+      for (const k of single)
+        ctx.addIssue({ code: "custom", path: [k], message: "con 'righe' i campi di riga vanno dentro ciascuna riga" });
     if (b.righe === undefined && b.riga === undefined)
       ctx.addIssue({ code: "custom", path: ["riga"], message: "indicare 'riga' (una riga d'ordine) oppure 'righe'" });
   });

@@ -47,12 +47,31 @@ describe("POST /arrivi/cerca", () => {
   let newer: { id: number; righe: number[] };
   let other: { id: number; righe: number[] };
   beforeAll(async () => {
-    newer = await seedOrder(t.prisma, { numero: "S-2", fornitore: f.A!, magazzino: m1, data: "2026-11-10", righe: [{ articolo: a.VITE!, quantita: "10", prezzo: "0.1" }] });
-    older = await seedOrder(t.prisma, {
-      numero: "S-1", fornitore: f.A!, magazzino: m1, data: "2026-11-01",
-      righe: [{ articolo: a.LATTE!, quantita: "5", prezzo: "1.2" }, { articolo: a.VITE!, quantita: "3", prezzo: "0.09" }, { articolo: a.GUANTO_M!, quantita: "4", prezzo: "7" }],
+    newer = await seedOrder(t.prisma, {
+      numero: "S-2",
+      fornitore: f.A!,
+      magazzino: m1,
+      data: "2026-11-10",
+      righe: [{ articolo: a.VITE!, quantita: "10", prezzo: "0.1" }],
     });
-    other = await seedOrder(t.prisma, { numero: "S-3", fornitore: f.B!, magazzino: m2, data: "2026-11-15", righe: [{ articolo: a.SOLO!, quantita: "1", prezzo: "2" }] });
+    older = await seedOrder(t.prisma, {
+      numero: "S-1",
+      fornitore: f.A!,
+      magazzino: m1,
+      data: "2026-11-01",
+      righe: [
+        { articolo: a.LATTE!, quantita: "5", prezzo: "1.2" },
+        { articolo: a.VITE!, quantita: "3", prezzo: "0.09" },
+        { articolo: a.GUANTO_M!, quantita: "4", prezzo: "7" },
+      ],
+    });
+    other = await seedOrder(t.prisma, {
+      numero: "S-3",
+      fornitore: f.B!,
+      magazzino: m2,
+      data: "2026-11-15",
+      righe: [{ articolo: a.SOLO!, quantita: "1", prezzo: "2" }],
+    });
   });
 
   test("filters: fornitore gives its orders with rows, totals, and every row field", async () => {
@@ -61,10 +80,24 @@ describe("POST /arrivi/cerca", () => {
     expect(r.body.ordini.map((o: any) => o.numero)).toEqual(["S-2", "S-1"]);
     expect(r.body).toMatchObject({ totale_ordini: 2, totale_righe: 4, altri: false });
     const s1 = r.body.ordini[1];
-    expect(s1).toMatchObject({ id: older.id, data: "2026-11-01", stato: "aperto", fornitore: { id: f.A, nome: "Fornitore FA" }, magazzino: m1 });
+    expect(s1).toMatchObject({
+      id: older.id,
+      data: "2026-11-01",
+      stato: "aperto",
+      fornitore: { id: f.A, nome: "Fornitore FA" },
+      magazzino: m1,
+    });
     expect(s1.righe[0]).toEqual({
-      riga: older.righe[0], etichetta: `R${older.righe[0]}`, articolo: { id: a.LATTE, codice: "LATTE" }, descrizione: "Articolo LATTE",
-      ordinata: "5", arrivata: "0", residua: "5", prezzo_proposto: "1.2", chiede_lotto: true, registrati: [],
+      riga: older.righe[0],
+      etichetta: `R${older.righe[0]}`,
+      articolo: { id: a.LATTE, codice: "LATTE" },
+      descrizione: "Articolo LATTE",
+      ordinata: "5",
+      arrivata: "0",
+      residua: "5",
+      prezzo_proposto: "1.2",
+      chiede_lotto: true,
+      registrati: [],
     });
   });
 
@@ -93,7 +126,13 @@ describe("POST /arrivi/cerca", () => {
   });
 
   test("includi_evase shows complete rows, which are hidden by default", async () => {
-    const o = await seedOrder(t.prisma, { numero: "S-EV", fornitore: f.B!, magazzino: m1, data: "2026-11-16", righe: [{ articolo: a.SOLO!, quantita: "1", prezzo: "2" }] });
+    const o = await seedOrder(t.prisma, {
+      numero: "S-EV",
+      fornitore: f.B!,
+      magazzino: m1,
+      data: "2026-11-16",
+      righe: [{ articolo: a.SOLO!, quantita: "1", prezzo: "2" }],
+    });
     await arrive({ magazzino: m1, ddt: "EV", riga: o.righe[0] });
     expect((await search({ ordine: o.id })).body.ordini).toEqual([]);
     const r = await search({ ordine: o.id, includi_evase: true });
@@ -147,7 +186,13 @@ describe("POST /arrivi/cerca", () => {
   test("an article nothing is expected of: non_atteso; a complete row's label: riga_evasa", async () => {
     await seedArticle(t.prisma, "NIENTE", { ean: "8000000000064" });
     expect((await search({ barcode: "8000000000064" })).body.motivo_codice).toBe("non_atteso");
-    const o = await seedOrder(t.prisma, { numero: "S-RE", fornitore: f.B!, magazzino: m1, data: "2026-11-17", righe: [{ articolo: a.SOLO!, quantita: "1", prezzo: "2" }] });
+    const o = await seedOrder(t.prisma, {
+      numero: "S-RE",
+      fornitore: f.B!,
+      magazzino: m1,
+      data: "2026-11-17",
+      righe: [{ articolo: a.SOLO!, quantita: "1", prezzo: "2" }],
+    });
     await arrive({ magazzino: m1, ddt: "RE", riga: o.righe[0] });
     expect((await search({ barcode: `R${o.righe[0]}` })).body.motivo_codice).toBe("riga_evasa");
   });
@@ -174,25 +219,56 @@ describe("POST /arrivi/cerca", () => {
 
 describe("POST /arrivi and cancellation", () => {
   test("single row: 201, stock grows, the arrival shows in registrati, and its price becomes the suggested price", async () => {
-    const o = await seedOrder(t.prisma, { numero: "R-1", fornitore: f.A!, magazzino: m1, data: "2026-11-18", righe: [{ articolo: a.VITE!, quantita: "10", prezzo: "0.2" }] });
+    const o = await seedOrder(t.prisma, {
+      numero: "R-1",
+      fornitore: f.A!,
+      magazzino: m1,
+      data: "2026-11-18",
+      righe: [{ articolo: a.VITE!, quantita: "10", prezzo: "0.2" }],
+    });
     const before = await stockOf(t, a.VITE!, m1);
     const r = await arrive({ magazzino: m1, ddt: "DDT-1", riga: o.righe[0], quantita: 4, prezzo: "0.25" });
     expect(r.status).toBe(201);
-    expect(r.body).toEqual({ movimento: expect.any(Number), operazione: expect.any(Number), riga: o.righe[0], arrivata: "4", residua: "6", ordine: { id: o.id, stato: "parziale" } });
+    expect(r.body).toEqual({
+      movimento: expect.any(Number),
+      operazione: expect.any(Number),
+      riga: o.righe[0],
+      arrivata: "4",
+      residua: "6",
+      ordine: { id: o.id, stato: "parziale" },
+    });
     const after = await stockOf(t, a.VITE!, m1);
     expect(after.ledger - before.ledger).toBe(4);
     expect(after.balance).toBe(after.ledger);
     const found = await search({ ordine: o.id });
     expect(found.body.ordini[0].righe[0].registrati).toEqual([{ movimento: r.body.movimento, data: expect.any(String), quantita: "4" }]);
     const mv = await rest("GET", `/movimenti?operazione=${r.body.operazione}`, { key });
-    expect(mv.body.movimenti[0]).toMatchObject({ origine: "arrivo", natura: "carico", prezzo: "0.25", causale: "DDT DDT-1", riferimento: { tipo: "riga_ordine", id: o.righe[0] } });
-    const load = await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: m1, righe: [{ codice: "VITE", quantita: 1 }] } });
+    expect(mv.body.movimenti[0]).toMatchObject({
+      origine: "arrivo",
+      natura: "carico",
+      prezzo: "0.25",
+      causale: "DDT DDT-1",
+      riferimento: { tipo: "riga_ordine", id: o.righe[0] },
+    });
+    const load = await rest("POST", "/movimenti", {
+      key,
+      body: { natura: "carico", magazzino: m1, righe: [{ codice: "VITE", quantita: 1 }] },
+    });
     const lm = await rest("GET", `/movimenti?operazione=${load.body.operazione}`, { key });
     expect(lm.body.movimenti[0].prezzo).toBe("0.25");
   });
 
   test("quantita omitted registers the whole remaining quantity at the proposed price; a second call with the same DDT joins its operation", async () => {
-    const o = await seedOrder(t.prisma, { numero: "R-2", fornitore: f.A!, magazzino: m1, data: "2026-11-18", righe: [{ articolo: a.VITE!, quantita: "7.5", prezzo: "0.3" }, { articolo: a.SOLO!, quantita: "2", prezzo: "1" }] });
+    const o = await seedOrder(t.prisma, {
+      numero: "R-2",
+      fornitore: f.A!,
+      magazzino: m1,
+      data: "2026-11-18",
+      righe: [
+        { articolo: a.VITE!, quantita: "7.5", prezzo: "0.3" },
+        { articolo: a.SOLO!, quantita: "2", prezzo: "1" },
+      ],
+    });
     const first = await arrive({ magazzino: m1, ddt: "DDT-2", riga: o.righe[0] });
     expect(first.body).toMatchObject({ arrivata: "7.5", residua: "0", ordine: { stato: "parziale" } });
     const second = await arrive({ magazzino: m1, ddt: "DDT-2", riga: o.righe[1] });
@@ -203,17 +279,33 @@ describe("POST /arrivi and cancellation", () => {
   });
 
   test("several rows: per-row outcomes, a refused row never blocks the others, one operation", async () => {
-    const o = await seedOrder(t.prisma, { numero: "R-3", fornitore: f.A!, magazzino: m1, data: "2026-11-18", righe: [{ articolo: a.VITE!, quantita: "5", prezzo: "0.2" }, { articolo: a.LATTE!, quantita: "5", prezzo: "1" }] });
-    const r = await arrive({ magazzino: m1, ddt: "DDT-3", righe: [
-      { riga: o.righe[0], quantita: 2 },
-      { riga: o.righe[1], quantita: 1 },
-      { riga: 999999 },
-      { riga: o.righe[1], quantita: 3, lotto: "LT1", scadenza: "2027-05-01" },
-    ] });
+    const o = await seedOrder(t.prisma, {
+      numero: "R-3",
+      fornitore: f.A!,
+      magazzino: m1,
+      data: "2026-11-18",
+      righe: [
+        { articolo: a.VITE!, quantita: "5", prezzo: "0.2" },
+        { articolo: a.LATTE!, quantita: "5", prezzo: "1" },
+      ],
+    });
+    const r = await arrive({
+      magazzino: m1,
+      ddt: "DDT-3",
+      righe: [
+        { riga: o.righe[0], quantita: 2 },
+        { riga: o.righe[1], quantita: 1 },
+        { riga: 999999 },
+        { riga: o.righe[1], quantita: 3, lotto: "LT1", scadenza: "2027-05-01" },
+      ],
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ registrate: 2, rifiutate: 2 });
     expect(r.body.righe.map((x: any) => [x.indice, x.esito, x.errore?.codice])).toEqual([
-      [0, "registrata", undefined], [1, "rifiutata", "lotto_obbligatorio"], [2, "rifiutata", "riga_non_trovata"], [3, "registrata", undefined],
+      [0, "registrata", undefined],
+      [1, "rifiutata", "lotto_obbligatorio"],
+      [2, "rifiutata", "riga_non_trovata"],
+      [3, "registrata", undefined],
     ]);
     expect(r.body.righe[3]).toMatchObject({ riga: o.righe[1], arrivata: "3", residua: "2", movimento: expect.any(Number) });
     const mv = await rest("GET", `/movimenti?operazione=${r.body.operazione}`, { key });
@@ -225,9 +317,17 @@ describe("POST /arrivi and cancellation", () => {
   describe("single-row refusals: 422 with the row code, nothing written", () => {
     let o: { id: number; righe: number[] };
     beforeAll(async () => {
-      o = await seedOrder(t.prisma, { numero: "R-REF", fornitore: f.A!, magazzino: m1, data: "2026-11-18", righe: [
-        { articolo: a.VITE!, quantita: "2", prezzo: "0.2" }, { articolo: a.LATTE!, quantita: "2", prezzo: "1" }, { articolo: a.SOLO!, quantita: "1", prezzo: "1" },
-      ] });
+      o = await seedOrder(t.prisma, {
+        numero: "R-REF",
+        fornitore: f.A!,
+        magazzino: m1,
+        data: "2026-11-18",
+        righe: [
+          { articolo: a.VITE!, quantita: "2", prezzo: "0.2" },
+          { articolo: a.LATTE!, quantita: "2", prezzo: "1" },
+          { articolo: a.SOLO!, quantita: "1", prezzo: "1" },
+        ],
+      });
       await arrive({ magazzino: m1, ddt: "DDT-REF", riga: o.righe[2] });
     });
     test.each([
@@ -267,7 +367,13 @@ describe("POST /arrivi and cancellation", () => {
   });
 
   test("Idempotency-Key: the retry of a single arrival replays its 201", async () => {
-    const o = await seedOrder(t.prisma, { numero: "R-IK", fornitore: f.A!, magazzino: m1, data: "2026-11-18", righe: [{ articolo: a.VITE!, quantita: "5", prezzo: "0.2" }] });
+    const o = await seedOrder(t.prisma, {
+      numero: "R-IK",
+      fornitore: f.A!,
+      magazzino: m1,
+      data: "2026-11-18",
+      righe: [{ articolo: a.VITE!, quantita: "5", prezzo: "0.2" }],
+    });
     const first = await arrive({ magazzino: m1, ddt: "IK", riga: o.righe[0], quantita: 1 }, { "idempotency-key": "arrivo-ik" });
     const again = await arrive({ magazzino: m1, ddt: "IK", riga: o.righe[0], quantita: 1 }, { "idempotency-key": "arrivo-ik" });
     expect(again.status).toBe(201);
@@ -277,7 +383,16 @@ describe("POST /arrivi and cancellation", () => {
   });
 
   test("the state table forwards and backwards: aperto → parziale → evaso → parziale → aperto", async () => {
-    const o = await seedOrder(t.prisma, { numero: "R-ST", fornitore: f.A!, magazzino: m1, data: "2026-11-18", righe: [{ articolo: a.VITE!, quantita: "2", prezzo: "0.2" }, { articolo: a.LATTE!, quantita: "1", prezzo: "1" }] });
+    const o = await seedOrder(t.prisma, {
+      numero: "R-ST",
+      fornitore: f.A!,
+      magazzino: m1,
+      data: "2026-11-18",
+      righe: [
+        { articolo: a.VITE!, quantita: "2", prezzo: "0.2" },
+        { articolo: a.LATTE!, quantita: "1", prezzo: "1" },
+      ],
+    });
     const state = async () => (await rowState(o.righe[0]!)).ordine;
     expect(await state()).toBe("aperto");
     const x = await arrive({ magazzino: m1, ddt: "ST", riga: o.righe[0], quantita: 1 });
@@ -296,14 +411,31 @@ describe("POST /arrivi and cancellation", () => {
   });
 
   test("cancellation: reversing movement, row reopened, lot given back, arrival gone from registrati", async () => {
-    const o = await seedOrder(t.prisma, { numero: "R-AN", fornitore: f.A!, magazzino: m1, data: "2026-11-18", righe: [{ articolo: a.LATTE!, quantita: "6", prezzo: "1" }] });
+    const o = await seedOrder(t.prisma, {
+      numero: "R-AN",
+      fornitore: f.A!,
+      magazzino: m1,
+      data: "2026-11-18",
+      righe: [{ articolo: a.LATTE!, quantita: "6", prezzo: "1" }],
+    });
     const before = await stockOf(t, a.LATTE!, m1);
     const r = await arrive({ magazzino: m1, ddt: "AN", riga: o.righe[0], quantita: 4, lotto: "LAN", scadenza: "2027-06-01" });
     const c = await rest("POST", `/arrivi/${r.body.movimento}/annulla`, { key });
     expect(c.status).toBe(200);
-    expect(c.body).toEqual({ annullato: r.body.movimento, movimento: expect.any(Number), riga: { riga: o.righe[0], arrivata: "0", residua: "6" }, ordine: { id: o.id, stato: "aperto" } });
+    expect(c.body).toEqual({
+      annullato: r.body.movimento,
+      movimento: expect.any(Number),
+      riga: { riga: o.righe[0], arrivata: "0", residua: "6" },
+      ordine: { id: o.id, stato: "aperto" },
+    });
     const mv = await rest("GET", `/movimenti?dopo=${c.body.movimento - 1}&limite=1`, { key });
-    expect(mv.body.movimenti[0]).toMatchObject({ origine: "annullamento", annulla: r.body.movimento, quantita: "-4", lotto: "LAN", riferimento: { tipo: "riga_ordine", id: o.righe[0] } });
+    expect(mv.body.movimenti[0]).toMatchObject({
+      origine: "annullamento",
+      annulla: r.body.movimento,
+      quantita: "-4",
+      lotto: "LAN",
+      riferimento: { tipo: "riga_ordine", id: o.righe[0] },
+    });
     expect((await stockOf(t, a.LATTE!, m1)).ledger).toBe(before.ledger);
     const lots = await rest("GET", `/articoli/${a.LATTE}/lotti?magazzino=${m1}`, { key });
     expect(lots.body.lotti.find((l: any) => l.lotto === "LAN")).toBeUndefined();
@@ -312,19 +444,36 @@ describe("POST /arrivi and cancellation", () => {
   });
 
   test("cancellation refusals: 404, arrivo_gia_annullato, lotto_consumato; no body and {} accepted, other bodies refused", async () => {
-    const o = await seedOrder(t.prisma, { numero: "R-AR", fornitore: f.A!, magazzino: m1, data: "2026-11-18", righe: [{ articolo: a.LATTE!, quantita: "6", prezzo: "1" }, { articolo: a.VITE!, quantita: "6", prezzo: "1" }] });
+    const o = await seedOrder(t.prisma, {
+      numero: "R-AR",
+      fornitore: f.A!,
+      magazzino: m1,
+      data: "2026-11-18",
+      righe: [
+        { articolo: a.LATTE!, quantita: "6", prezzo: "1" },
+        { articolo: a.VITE!, quantita: "6", prezzo: "1" },
+      ],
+    });
     const lot = await arrive({ magazzino: m1, ddt: "AR", riga: o.righe[0], quantita: 4, lotto: "LAR" });
     const plain = await arrive({ magazzino: m1, ddt: "AR", riga: o.righe[1], quantita: 2 });
-    const load = await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: m1, righe: [{ codice: "VITE", quantita: 1 }] } });
+    const load = await rest("POST", "/movimenti", {
+      key,
+      body: { natura: "carico", magazzino: m1, righe: [{ codice: "VITE", quantita: 1 }] },
+    });
     expect((await rest("POST", `/arrivi/${load.body.righe[0].movimento}/annulla`, { key })).status).toBe(404);
     expect((await rest("POST", "/arrivi/99999999/annulla", { key })).body.codice).toBe("non_trovato");
     expect((await rest("POST", `/arrivi/abc/annulla`, { key })).status).toBe(422);
-    expect((await rest("POST", `/arrivi/${plain.body.movimento}/annulla`, { key, body: { motivo: "x" } })).body.codice).toBe("richiesta_non_valida");
+    expect((await rest("POST", `/arrivi/${plain.body.movimento}/annulla`, { key, body: { motivo: "x" } })).body.codice).toBe(
+      "richiesta_non_valida",
+    );
     expect((await rest("POST", `/arrivi/${plain.body.movimento}/annulla`, { key, body: {} })).status).toBe(200);
     const twice = await rest("POST", `/arrivi/${plain.body.movimento}/annulla`, { key });
     expect(twice.status).toBe(409);
     expect(twice.body.codice).toBe("arrivo_gia_annullato");
-    await rest("POST", "/movimenti", { key, body: { natura: "scarico", magazzino: m1, righe: [{ codice: "LATTE", quantita: 3, lotto: "LAR" }] } });
+    await rest("POST", "/movimenti", {
+      key,
+      body: { natura: "scarico", magazzino: m1, righe: [{ codice: "LATTE", quantita: 3, lotto: "LAR" }] },
+    });
     const before = await countRows(t, "movimenti");
     const consumed = await rest("POST", `/arrivi/${lot.body.movimento}/annulla`, { key });
     expect(consumed.status).toBe(409);
@@ -337,8 +486,16 @@ describe("POST /arrivi and cancellation", () => {
 
 describe("invariants under concurrency", () => {
   test("20 parallel arrivals of 1 on a row of 10: 10 accepted, 10 quantita_eccessiva, arrivata 10", async () => {
-    const o = await seedOrder(t.prisma, { numero: "C-1", fornitore: f.B!, magazzino: m1, data: "2026-11-19", righe: [{ articolo: a.SOLO!, quantita: "10", prezzo: "1" }] });
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => arrive({ magazzino: m1, ddt: `C1-${i}`, riga: o.righe[0], quantita: 1 })));
+    const o = await seedOrder(t.prisma, {
+      numero: "C-1",
+      fornitore: f.B!,
+      magazzino: m1,
+      data: "2026-11-19",
+      righe: [{ articolo: a.SOLO!, quantita: "10", prezzo: "1" }],
+    });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => arrive({ magazzino: m1, ddt: `C1-${i}`, riga: o.righe[0], quantita: 1 })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(10);
     const refused = results.filter((r) => r.status === 422);
     expect(refused).toHaveLength(10);
@@ -348,8 +505,19 @@ describe("invariants under concurrency", () => {
   });
 
   test("arrivals and cancellations racing: arrivata equals the sum of registrati, stock equals the ledger", async () => {
-    const o = await seedOrder(t.prisma, { numero: "C-2", fornitore: f.B!, magazzino: m2, data: "2026-11-19", righe: [{ articolo: a.SOLO!, quantita: "30", prezzo: "1" }, { articolo: a.VITE!, quantita: "30", prezzo: "1" }] });
-    const first = await Promise.all(Array.from({ length: 12 }, (_, i) => arrive({ magazzino: m2, ddt: `C2`, riga: o.righe[i % 2], quantita: 2 })));
+    const o = await seedOrder(t.prisma, {
+      numero: "C-2",
+      fornitore: f.B!,
+      magazzino: m2,
+      data: "2026-11-19",
+      righe: [
+        { articolo: a.SOLO!, quantita: "30", prezzo: "1" },
+        { articolo: a.VITE!, quantita: "30", prezzo: "1" },
+      ],
+    });
+    const first = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => arrive({ magazzino: m2, ddt: `C2`, riga: o.righe[i % 2], quantita: 2 })),
+    );
     const ids = first.filter((r) => r.status === 201).map((r) => r.body.movimento);
     await Promise.all([
       ...ids.slice(0, 6).map((id) => cancel(id)),
@@ -368,7 +536,13 @@ describe("invariants under concurrency", () => {
   });
 
   test("cancelling the same arrival twice in parallel cancels it once", async () => {
-    const o = await seedOrder(t.prisma, { numero: "C-3", fornitore: f.B!, magazzino: m1, data: "2026-11-19", righe: [{ articolo: a.SOLO!, quantita: "5", prezzo: "1" }] });
+    const o = await seedOrder(t.prisma, {
+      numero: "C-3",
+      fornitore: f.B!,
+      magazzino: m1,
+      data: "2026-11-19",
+      righe: [{ articolo: a.SOLO!, quantita: "5", prezzo: "1" }],
+    });
     const r = await arrive({ magazzino: m1, ddt: "C3", riga: o.righe[0], quantita: 5 });
     const results = await Promise.all(Array.from({ length: 6 }, () => cancel(r.body.movimento)));
     expect(results.filter((x) => x.status === 200)).toHaveLength(1);
@@ -377,25 +551,67 @@ describe("invariants under concurrency", () => {
   });
 
   test("one request naming the same row twice: the second sees the first's quantity", async () => {
-    const o = await seedOrder(t.prisma, { numero: "C-5", fornitore: f.B!, magazzino: m1, data: "2026-11-19", righe: [{ articolo: a.LATTE!, quantita: "10", prezzo: "1" }] });
+    const o = await seedOrder(t.prisma, {
+      numero: "C-5",
+      fornitore: f.B!,
+      magazzino: m1,
+      data: "2026-11-19",
+      righe: [{ articolo: a.LATTE!, quantita: "10", prezzo: "1" }],
+    });
     const riga = o.righe[0]!;
-    const r = await arrive({ magazzino: m1, ddt: "C5", righe: [{ riga, quantita: 6, lotto: "L5" }, { riga, quantita: 6, lotto: "L5" }, { riga, quantita: 4, lotto: "L5" }] });
+    const r = await arrive({
+      magazzino: m1,
+      ddt: "C5",
+      righe: [
+        { riga, quantita: 6, lotto: "L5" },
+        { riga, quantita: 6, lotto: "L5" },
+        { riga, quantita: 4, lotto: "L5" },
+      ],
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body.righe.map((x: any) => x.esito === "registrata" ? `${x.arrivata}/${x.residua}` : x.errore.codice)).toEqual(["6/4", "quantita_eccessiva", "10/0"]);
+    expect(r.body.righe.map((x: any) => (x.esito === "registrata" ? `${x.arrivata}/${x.residua}` : x.errore.codice))).toEqual([
+      "6/4",
+      "quantita_eccessiva",
+      "10/0",
+    ]);
     expect(await rowState(riga)).toMatchObject({ arrivata: 10, ledger: 10, riga: "evasa" });
-    const { rows } = await t.pool.query("SELECT residua::text AS r FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = 'L5'", [a.LATTE, m1]);
+    const { rows } = await t.pool.query(
+      "SELECT residua::text AS r FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = 'L5'",
+      [a.LATTE, m1],
+    );
     expect(Number(rows[0].r)).toBe(10);
   });
 
   test("a multi-row arrival locks its order rows in id order, not in the rows' order", async () => {
-    const o = await seedOrder(t.prisma, { numero: "C-6", fornitore: f.B!, magazzino: m1, data: "2026-11-19", righe: [{ articolo: a.SOLO!, quantita: "5", prezzo: "1" }, { articolo: a.VITE!, quantita: "5", prezzo: "1" }] });
+    const o = await seedOrder(t.prisma, {
+      numero: "C-6",
+      fornitore: f.B!,
+      magazzino: m1,
+      data: "2026-11-19",
+      righe: [
+        { articolo: a.SOLO!, quantita: "5", prezzo: "1" },
+        { articolo: a.VITE!, quantita: "5", prezzo: "1" },
+      ],
+    });
     const [low, high] = [...o.righe].sort((x, y) => x - y) as [number, number];
     const row = (id: number) => ({ sql: "SELECT id FROM righe_ordine WHERE id = $1", params: [id] });
-    const { waited, free, result: r } = await waitsWithoutHolding(t.pool, {
+    const {
+      waited,
+      free,
+      result: r,
+    } = await waitsWithoutHolding(t.pool, {
       hold: row(low),
       probe: row(high),
       table: "righe_ordine",
-      send: () => arrive({ magazzino: m1, ddt: "C6", righe: [{ riga: high, quantita: 1 }, { riga: low, quantita: 1 }] }),
+      send: () =>
+        arrive({
+          magazzino: m1,
+          ddt: "C6",
+          righe: [
+            { riga: high, quantita: 1 },
+            { riga: low, quantita: 1 },
+          ],
+        }),
     });
     // Waiting on the lower row, it holds nothing yet: the higher row is free.
     expect(waited).toBe(true);
@@ -406,7 +622,13 @@ describe("invariants under concurrency", () => {
   });
 
   test("the last rows of one order arriving together leave it evaso", async () => {
-    const o = await seedOrder(t.prisma, { numero: "C-4", fornitore: f.B!, magazzino: m1, data: "2026-11-19", righe: Array.from({ length: 6 }, () => ({ articolo: a.SOLO!, quantita: "1", prezzo: "1" })) });
+    const o = await seedOrder(t.prisma, {
+      numero: "C-4",
+      fornitore: f.B!,
+      magazzino: m1,
+      data: "2026-11-19",
+      righe: Array.from({ length: 6 }, () => ({ articolo: a.SOLO!, quantita: "1", prezzo: "1" })),
+    });
     await Promise.all(o.righe.map((riga, i) => arrive({ magazzino: m1, ddt: `C4-${i}`, riga })));
     expect((await rowState(o.righe[0]!)).ordine).toBe("evaso");
   });

@@ -25,9 +25,28 @@ function aiLength(s: string): number {
 
 /** Fixed data lengths by the AI's first two digits; every other AI is variable and ends at GS. */
 const FIXED: Record<string, number> = {
-  "00": 18, "01": 14, "02": 14, "03": 14, "04": 16,
-  "11": 6, "12": 6, "13": 6, "14": 6, "15": 6, "16": 6, "17": 6, "18": 6, "19": 6,
-  "20": 2, "31": 6, "32": 6, "33": 6, "34": 6, "35": 6, "36": 6, "41": 13,
+  "00": 18,
+  "01": 14,
+  "02": 14,
+  "03": 14,
+  "04": 16,
+  "11": 6,
+  "12": 6,
+  "13": 6,
+  "14": 6,
+  "15": 6,
+  "16": 6,
+  "17": 6,
+  "18": 6,
+  "19": 6,
+  "20": 2,
+  "31": 6,
+  "32": 6,
+  "33": 6,
+  "34": 6,
+  "35": 6,
+  "36": 6,
+  "41": 13,
 };
 
 /** YYMMDD → YYYY-MM-DD; the century follows GS1's sliding window; day 00 is the month's last day. */
@@ -96,7 +115,8 @@ export function parseScan(raw: string, today = new Date()): Scan {
     const elements = parseElements(symbology ? text.slice(3) : text);
     const gtin = elements?.get("01") ?? elements?.get("02");
     if (!elements || !gtin) return { kind: "illeggibile", motivo: "Codice GS1 senza GTIN (01) leggibile: rileggere l'etichetta." };
-    if (!isValidGtin(gtin)) return { kind: "illeggibile", motivo: `GTIN ${gtin} con cifra di controllo errata: lettura sbagliata, rileggere.` };
+    if (!isValidGtin(gtin))
+      return { kind: "illeggibile", motivo: `GTIN ${gtin} con cifra di controllo errata: lettura sbagliata, rileggere.` };
     const rawDate = elements.get("17");
     const scadenza = rawDate === undefined ? null : gs1Date(rawDate, today);
     if (rawDate !== undefined && scadenza === null)
@@ -107,7 +127,8 @@ export function parseScan(raw: string, today = new Date()): Scan {
   if (/^\d+$/.test(text)) {
     if (![8, 12, 13, 14].includes(text.length))
       return { kind: "illeggibile", motivo: `Codice numerico di ${text.length} cifre: non è un EAN (8, 12, 13 o 14 cifre).` };
-    if (!isValidGtin(text)) return { kind: "illeggibile", motivo: `EAN ${text} con cifra di controllo errata: lettura sbagliata, rileggere.` };
+    if (!isValidGtin(text))
+      return { kind: "illeggibile", motivo: `EAN ${text} con cifra di controllo errata: lettura sbagliata, rileggere.` };
     return { kind: "ean", gtin: text };
   }
   if (text.length === 0 || text.length > 64 || /[\x00-\x1f]/.test(text))

@@ -16,7 +16,11 @@ export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { ti
     throw new DomainError("non_trovato", `Il movimento ${id} non è un arrivo registrato: indicare l'id del movimento di arrivo.`);
   }
   // An operator corrects their own mistakes of the day; anything older or someone else's is a manager's call.
-  if (actor.kind === "utente" && actor.ruolo === "operatore" && (m.utente_id !== actor.id || formatDate(m.data) !== businessDate(opts.timeZone))) {
+  if (
+    actor.kind === "utente" &&
+    actor.ruolo === "operatore" &&
+    (m.utente_id !== actor.id || formatDate(m.data) !== businessDate(opts.timeZone))
+  ) {
     throw new DomainError(
       "permesso_negato",
       m.utente_id !== actor.id

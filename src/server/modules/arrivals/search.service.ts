@@ -43,7 +43,8 @@ async function loadOrders(db: Db, orderIds: number[], rowFilter: Prisma.Sql): Pr
   }));
 }
 
-const inactive = (codice: string) => `L'articolo ${codice} non è attivo in anagrafica: non si riceve. Controllare il documento di trasporto.`;
+const inactive = (codice: string) =>
+  `L'articolo ${codice} non è attivo in anagrafica: non si riceve. Controllare il documento di trasporto.`;
 
 function empty(motivo: string, motivo_codice: SearchOutput["motivo_codice"], dopo = 0): SearchOutput {
   return { ordini: [], totale_ordini: 0, totale_righe: 0, altri: false, cursore: dopo, motivo, motivo_codice };
@@ -56,7 +57,8 @@ function empty(motivo: string, motivo_codice: SearchOutput["motivo_codice"], dop
  */
 async function firstExpectedRow(db: Db, articolo: { id: number; codice: string }): Promise<SearchOutput> {
   const row = await first(db, q.firstExpectedRow(articolo.id));
-  if (!row) return empty(`Nessun ordine aperto attende l'articolo ${articolo.codice}: controllare il documento di trasporto.`, "non_atteso");
+  if (!row)
+    return empty(`Nessun ordine aperto attende l'articolo ${articolo.codice}: controllare il documento di trasporto.`, "non_atteso");
   return withArticleTotals(db, articolo.id, await loadOrders(db, [row.ordine_id], q.rowIs(row.id)));
 }
 
@@ -86,7 +88,10 @@ async function searchByBarcode(db: Db, barcode: string): Promise<SearchOutput> {
   if (!article.attivo) return { ...empty(inactive(article.codice), "non_atteso"), ...lettura };
   if (article.ha_varianti) {
     return {
-      ...empty(`${shown} è del modello ${article.codice}, che si riceve per variante: leggere l'EAN della variante (${article.varianti.join(", ")}).`, "non_atteso"),
+      ...empty(
+        `${shown} è del modello ${article.codice}, che si riceve per variante: leggere l'EAN della variante (${article.varianti.join(", ")}).`,
+        "non_atteso",
+      ),
       ...lettura,
     };
   }

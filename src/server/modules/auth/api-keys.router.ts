@@ -22,7 +22,12 @@ export const apiKeysRouter = router({
     .input(syncParse(createApiKeyInput))
     .output(syncParse(createdApiKeyOutput))
     .mutation(({ ctx, input }) =>
-      createApiKey(ctx.db, { nome: input.nome, permessi: input.permessi, limiteAlSecondo: input.limite_al_secondo, raffica: input.raffica }),
+      createApiKey(ctx.db, {
+        nome: input.nome,
+        permessi: input.permessi,
+        limiteAlSecondo: input.limite_al_secondo,
+        raffica: input.raffica,
+      }),
     ),
 
   revoke: adminProcedure

@@ -6,8 +6,16 @@ const scope = z.enum(["lettura", "scrittura"], { error: "deve essere 'lettura' o
 export const createApiKeyInput = z.strictObject({
   nome: shortText(100),
   permessi: z.array(scope).min(1, "almeno un permesso"),
-  limite_al_secondo: z.number({ error: typeError("deve essere un numero") }).transform((n) => n).pipe(z.number().positive("deve essere maggiore di zero").max(1_000_000)).optional(),
-  raffica: z.number({ error: typeError("deve essere un numero intero") }).transform((n) => n).pipe(z.number().int().positive().max(10_000_000)).optional(),
+  limite_al_secondo: z
+    .number({ error: typeError("deve essere un numero") })
+    .transform((n) => n)
+    .pipe(z.number().positive("deve essere maggiore di zero").max(1_000_000))
+    .optional(),
+  raffica: z
+    .number({ error: typeError("deve essere un numero intero") })
+    .transform((n) => n)
+    .pipe(z.number().int().positive().max(10_000_000))
+    .optional(),
 });
 export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;
 

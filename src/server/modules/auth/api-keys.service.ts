@@ -26,7 +26,8 @@ export async function createApiKey(
   db: Db,
   input: { nome: string; permessi: Scope[]; limiteAlSecondo?: number; raffica?: number },
 ): Promise<CreatedApiKey> {
-  if (input.permessi.length === 0) throw new DomainError("richiesta_non_valida", "Indicare almeno un permesso: lettura o scrittura.", { campo: "permessi" });
+  if (input.permessi.length === 0)
+    throw new DomainError("richiesta_non_valida", "Indicare almeno un permesso: lettura o scrittura.", { campo: "permessi" });
   // scrittura implies lettura (API.md section 3).
   const permessi: Scope[] = input.permessi.includes("scrittura") ? ["lettura", "scrittura"] : ["lettura"];
   const prefisso = randomBytes(4).toString("hex");
@@ -99,11 +100,7 @@ const localTokens = new Map<string, number>();
  * database write per batch instead of one row lock per request. Across instances the limit is exact
  * to within one batch per instance.
  */
-export async function authenticateApiKey(
-  db: Db,
-  token: string,
-  defaults: { perSecond: number; burst: number },
-): Promise<Actor> {
+export async function authenticateApiKey(db: Db, token: string, defaults: { perSecond: number; burst: number }): Promise<Actor> {
   const hash = hashApiKey(token);
   const key = await first(db, q.activeApiKey(hash));
   if (!key) throw unauthenticated("Chiave API sconosciuta o revocata.");
@@ -118,11 +115,9 @@ export async function authenticateApiKey(
   if (!claim || claim.presi < 1) {
     const rate = claim?.rate ?? defaults.perSecond;
     const wait = Math.max(1, Math.ceil((1 - (claim?.disponibili ?? 0)) / rate));
-    throw new DomainError(
-      "troppe_richieste",
-      `Troppe richieste con questa chiave (limite ${rate} al secondo). Riprovare tra ${wait} s.`,
-      { headers: { "Retry-After": String(wait) } },
-    );
+    throw new DomainError("troppe_richieste", `Troppe richieste con questa chiave (limite ${rate} al secondo). Riprovare tra ${wait} s.`, {
+      headers: { "Retry-After": String(wait) },
+    });
   }
   localTokens.set(hash, (localTokens.get(hash) ?? 0) + claim.presi - 1);
   return actor;

@@ -53,6 +53,10 @@ export const sessionsRouter = router({
 
   me: userProcedure.output(syncParse(sessionOutput)).query(({ ctx }) => {
     if (!ctx.session) throw new DomainError("non_autenticato", "Nessuna sessione: accedere dall'interfaccia.");
-    return { utente: { id: ctx.actor.id, username: ctx.actor.username, ruolo: ctx.actor.ruolo }, csrf: ctx.session.csrf, scade_il: ctx.session.scadeIl.toISOString() };
+    return {
+      utente: { id: ctx.actor.id, username: ctx.actor.username, ruolo: ctx.actor.ruolo },
+      csrf: ctx.session.csrf,
+      scade_il: ctx.session.scadeIl.toISOString(),
+    };
   }),
 });

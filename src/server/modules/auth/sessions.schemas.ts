@@ -3,8 +3,15 @@ import { typeError } from "../../lib/zod";
 import { ROLES } from "./actor";
 
 export const signInInput = z.strictObject({
-  username: z.string({ error: typeError("deve essere una stringa") }).trim().min(1, "indicare il nome utente").max(64, "al massimo 64 caratteri"),
-  password: z.string({ error: typeError("deve essere una stringa") }).min(1, "indicare la password").max(256, "al massimo 256 caratteri"),
+  username: z
+    .string({ error: typeError("deve essere una stringa") })
+    .trim()
+    .min(1, "indicare il nome utente")
+    .max(64, "al massimo 64 caratteri"),
+  password: z
+    .string({ error: typeError("deve essere una stringa") })
+    .min(1, "indicare la password")
+    .max(256, "al massimo 256 caratteri"),
 });
 export type SignInInput = z.infer<typeof signInInput>;
 

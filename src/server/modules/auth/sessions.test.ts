@@ -78,16 +78,24 @@ describe("sign-in and the session cookie", () => {
     expect(r.setCookie).toBe("");
   });
 
-  test.each([["not JSON", "{nome"], ["empty", ""], ["cut short", '{"username":"mario"']])(
-    "a body that is not JSON (%s) is json_non_valido on the UI channel, not an internal error",
-    async (_name, body) => {
-      const res = await handleTrpcRequest(
-        new Request("http://localhost/api/trpc/session.signIn", { method: "POST", headers: { "content-type": "application/json", "x-banchina-indirizzo": newAddress() }, body }),
-      );
-      expect(res.status).toBe(400);
-      expect((await res.json()).error).toMatchObject({ message: "Il corpo della richiesta non è JSON valido.", data: { codice: "json_non_valido" } });
-    },
-  );
+  test.each([
+    ["not JSON", "{nome"],
+    ["empty", ""],
+    ["cut short", '{"username":"mario"'],
+  ])("a body that is not JSON (%s) is json_non_valido on the UI channel, not an internal error", async (_name, body) => {
+    const res = await handleTrpcRequest(
+      new Request("http://localhost/api/trpc/session.signIn", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-banchina-indirizzo": newAddress() },
+        body,
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatchObject({
+      message: "Il corpo della richiesta non è JSON valido.",
+      data: { codice: "json_non_valido" },
+    });
+  });
 
   test("behind https (X-Forwarded-Proto) the cookie is Secure", async () => {
     const r = await login("mario", PASSWORD, { headers: { "x-forwarded-proto": "https" }, address: newAddress() });
@@ -108,7 +116,10 @@ describe("sign-in and the session cookie", () => {
   test("a sign-in posted from another site is refused (login CSRF)", async () => {
     const r = await login("mario", PASSWORD, { headers: { origin: "http://malevolo.example", host: "localhost" }, address: newAddress() });
     expect(r.status).toBe(403);
-    const same = await login("mario", PASSWORD, { headers: { origin: "http://localhost:3000", host: "localhost:3000" }, address: newAddress() });
+    const same = await login("mario", PASSWORD, {
+      headers: { origin: "http://localhost:3000", host: "localhost:3000" },
+      address: newAddress(),
+    });
     expect(same.status).toBe(200);
   });
 
@@ -116,7 +127,9 @@ describe("sign-in and the session cookie", () => {
     expect((await trpc("session.me")).status).toBe(401);
     expect((await trpc("session.me", { cookie: "banchina_sessione=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" })).status).toBe(401);
     const r = await login("mario", PASSWORD, { address: newAddress() });
-    await t.pool.query("UPDATE sessioni SET scade_il = now() - interval '1 second' WHERE id = $1", [hashSessionToken(r.cookie.split("=")[1]!)]);
+    await t.pool.query("UPDATE sessioni SET scade_il = now() - interval '1 second' WHERE id = $1", [
+      hashSessionToken(r.cookie.split("=")[1]!),
+    ]);
     const expired = await trpc("catalogue.warehouses", { cookie: r.cookie });
     expect(expired.status).toBe(401);
     expect(expired.body.error.data.codice).toBe("non_autenticato");
@@ -177,10 +190,15 @@ describe("sign-in rate limit", () => {
     for (let i = 0; i < 5; i++) expect((await login("bersaglio", `errata-${i}`, { address })).status).toBe(401);
     const blocked = await login("bersaglio", PASSWORD, { address: newAddress() });
     expect(blocked.status).toBe(429);
-    expect(blocked.body.error).toMatchObject({ message: "Troppi tentativi di accesso. Riprovare tra 30 secondi.", data: { codice: "troppe_richieste" } });
+    expect(blocked.body.error).toMatchObject({
+      message: "Troppi tentativi di accesso. Riprovare tra 30 secondi.",
+      data: { codice: "troppe_richieste" },
+    });
     expect(blocked.headers.get("retry-after")).toBe("30");
     // The bucket is in the database (every instance shares it): half a minute later one attempt is allowed.
-    await t.pool.query("UPDATE limiti_richieste SET aggiornato_il = aggiornato_il - interval '31 seconds' WHERE chiave = 'accesso:utente:bersaglio'");
+    await t.pool.query(
+      "UPDATE limiti_richieste SET aggiornato_il = aggiornato_il - interval '31 seconds' WHERE chiave = 'accesso:utente:bersaglio'",
+    );
     expect((await login("bersaglio", PASSWORD, { address: newAddress() })).status).toBe(200);
     for (let i = 0; i < 5; i++) expect((await login("bersaglio", `errata-${i}`, { address: newAddress() })).status).toBe(401);
   });
@@ -202,7 +220,9 @@ describe("sign-in rate limit", () => {
   test("concurrent attempts cannot spend the same token twice", async () => {
     await createUser(t.prisma, { username: "assalto", password: PASSWORD, ruolo: "operatore" });
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => signIn(t.prisma, { username: "assalto", password: `x${i}`, address: newAddress() }).catch((e: DomainError) => e.codice)),
+      Array.from({ length: 12 }, (_, i) =>
+        signIn(t.prisma, { username: "assalto", password: `x${i}`, address: newAddress() }).catch((e: DomainError) => e.codice),
+      ),
     );
     expect(results.filter((c) => c === "non_autenticato")).toHaveLength(5);
     expect(results.filter((c) => c === "troppe_richieste")).toHaveLength(7);

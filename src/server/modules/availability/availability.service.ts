@@ -36,8 +36,7 @@ export async function listAvailability(db: Db, input: ListAvailabilityInput) {
   const magazzino = input.magazzino ?? null;
   const bound = await syncBound(db, "articoli");
 
-  const inWarehouse = (column: Prisma.Sql) =>
-    magazzino === null ? Prisma.empty : Prisma.sql`AND ${column} = ${magazzino}::int`;
+  const inWarehouse = (column: Prisma.Sql) => (magazzino === null ? Prisma.empty : Prisma.sql`AND ${column} = ${magazzino}::int`);
   // Both sources yield one row per (article, warehouse) for the page's id range.
   const balances =
     input.a === undefined
@@ -61,8 +60,7 @@ export async function listAvailability(db: Db, input: ListAvailabilityInput) {
 
   // `cerca`: a substring of the code or the description; LIKE's wildcards in the text are literal.
   const pattern = input.cerca === undefined ? null : containsPattern(input.cerca);
-  const matching =
-    pattern === null ? Prisma.empty : Prisma.sql`AND (a.codice ILIKE ${pattern} OR a.descrizione ILIKE ${pattern})`;
+  const matching = pattern === null ? Prisma.empty : Prisma.sql`AND (a.codice ILIKE ${pattern} OR a.descrizione ILIKE ${pattern})`;
 
   const rows = await db.$queryRaw<AvailabilityRow[]>`
     WITH pagina AS (

@@ -63,37 +63,80 @@ describe("GET /disponibilita: rows", () => {
       articolo: { id: a.FERMO, codice: "FERMO", descrizione: "Articolo FERMO" },
       giacenza: "0",
       in_arrivo: "0",
-      magazzini: [{ magazzino: m1, giacenza: "0" }, { magazzino: m2, giacenza: "0" }],
+      magazzini: [
+        { magazzino: m1, giacenza: "0" },
+        { magazzino: m2, giacenza: "0" },
+      ],
     });
   });
 
   test("loads, unloads, transfers and arrivals move giacenza, the breakdown and in_arrivo", async () => {
-    await move({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE", quantita: 10.5 }, { codice: "GUANTO-M", quantita: 4 }] });
+    await move({
+      natura: "carico",
+      magazzino: m1,
+      righe: [
+        { codice: "VITE", quantita: 10.5 },
+        { codice: "GUANTO-M", quantita: 4 },
+      ],
+    });
     await move({ natura: "scarico", magazzino: m1, righe: [{ codice: "VITE", quantita: 3 }] });
     await move({ natura: "trasferimento", magazzino_origine: m1, magazzino: m2, righe: [{ codice: "VITE", quantita: 2.25 }] });
     const open = await seedOrder(t.prisma, {
-      numero: "O-1", fornitore, magazzino: m1, data: "2026-11-01",
-      righe: [{ articolo: a.VITE!, quantita: "40", prezzo: "0.1" }, { articolo: a.GUANTO_L!, quantita: "6", prezzo: "2" }],
+      numero: "O-1",
+      fornitore,
+      magazzino: m1,
+      data: "2026-11-01",
+      righe: [
+        { articolo: a.VITE!, quantita: "40", prezzo: "0.1" },
+        { articolo: a.GUANTO_L!, quantita: "6", prezzo: "2" },
+      ],
     });
-    await seedOrder(t.prisma, { numero: "O-2", fornitore, magazzino: m2, data: "2026-11-02", righe: [{ articolo: a.VITE!, quantita: "5.5", prezzo: "0.1" }] });
-    const done = await seedOrder(t.prisma, { numero: "O-3", fornitore, magazzino: m1, data: "2026-11-03", righe: [{ articolo: a.GUANTO_M!, quantita: "2", prezzo: "2" }] });
+    await seedOrder(t.prisma, {
+      numero: "O-2",
+      fornitore,
+      magazzino: m2,
+      data: "2026-11-02",
+      righe: [{ articolo: a.VITE!, quantita: "5.5", prezzo: "0.1" }],
+    });
+    const done = await seedOrder(t.prisma, {
+      numero: "O-3",
+      fornitore,
+      magazzino: m1,
+      data: "2026-11-03",
+      righe: [{ articolo: a.GUANTO_M!, quantita: "2", prezzo: "2" }],
+    });
     const arrival = await rest("POST", "/arrivi", { key, body: { magazzino: m1, ddt: "D-1", riga: open.righe[0], quantita: 15 } });
     expect(arrival.status).toBe(201);
-    expect((await rest("POST", "/arrivi", { key, body: { magazzino: m1, ddt: "D-1", riga: done.righe[0], quantita: 2 } })).status).toBe(201);
+    expect((await rest("POST", "/arrivi", { key, body: { magazzino: m1, ddt: "D-1", riga: done.righe[0], quantita: 2 } })).status).toBe(
+      201,
+    );
 
     expect(await rowOf(a.VITE!)).toEqual({
       articolo: { id: a.VITE, codice: "VITE", descrizione: "Articolo VITE" },
       giacenza: "22.5", // 10.5 − 3 + 15; the transfer leaves the total alone
       in_arrivo: "30.5", // 40 − 15 on O-1, 5.5 on O-2
-      magazzini: [{ magazzino: m1, giacenza: "20.25" }, { magazzino: m2, giacenza: "2.25" }],
+      magazzini: [
+        { magazzino: m1, giacenza: "20.25" },
+        { magazzino: m2, giacenza: "2.25" },
+      ],
     });
     // O-3 is evaso: nothing left to arrive for GUANTO-M.
-    expect(await rowOf(a.GUANTO_M!)).toMatchObject({ giacenza: "6", in_arrivo: "0", magazzini: [{ magazzino: m1, giacenza: "6" }, { magazzino: m2, giacenza: "0" }] });
+    expect(await rowOf(a.GUANTO_M!)).toMatchObject({
+      giacenza: "6",
+      in_arrivo: "0",
+      magazzini: [
+        { magazzino: m1, giacenza: "6" },
+        { magazzino: m2, giacenza: "0" },
+      ],
+    });
     expect(await rowOf(a.GUANTO_L!)).toMatchObject({ giacenza: "0", in_arrivo: "6" });
 
     // Down to zero: the balance row stays, and shows "0".
     await move({ natura: "scarico", magazzino: m2, righe: [{ codice: "VITE", quantita: 2.25 }] });
-    expect((await rowOf(a.VITE!)).magazzini).toEqual([{ magazzino: m1, giacenza: "20.25" }, { magazzino: m2, giacenza: "0" }]);
+    expect((await rowOf(a.VITE!)).magazzini).toEqual([
+      { magazzino: m1, giacenza: "20.25" },
+      { magazzino: m2, giacenza: "0" },
+    ]);
   });
 
   test("magazzino: that warehouse's giacenza and in_arrivo (by the order's warehouse), no breakdown", async () => {
@@ -129,17 +172,38 @@ describe("GET /disponibilita: rows", () => {
     } finally {
       c.release();
     }
-    await seedOrder(t.prisma, { numero: "O-4", fornitore, magazzino: m2, data: "2026-11-04", righe: [{ articolo: a.STORICO!, quantita: "8", prezzo: "1" }] });
+    await seedOrder(t.prisma, {
+      numero: "O-4",
+      fornitore,
+      magazzino: m2,
+      data: "2026-11-04",
+      righe: [{ articolo: a.STORICO!, quantita: "8", prezzo: "1" }],
+    });
 
     const at = async (day: string, query = "") => rowOf(a.STORICO!, `&a=${day}${query}`);
-    expect(await at("2026-01-09")).toMatchObject({ giacenza: "0", magazzini: [{ magazzino: m1, giacenza: "0" }, { magazzino: m2, giacenza: "0" }] });
-    expect(await at("2026-01-10")).toMatchObject({ giacenza: "100", magazzini: [{ magazzino: m1, giacenza: "100" }, { magazzino: m2, giacenza: "0" }] });
+    expect(await at("2026-01-09")).toMatchObject({
+      giacenza: "0",
+      magazzini: [
+        { magazzino: m1, giacenza: "0" },
+        { magazzino: m2, giacenza: "0" },
+      ],
+    });
+    expect(await at("2026-01-10")).toMatchObject({
+      giacenza: "100",
+      magazzini: [
+        { magazzino: m1, giacenza: "100" },
+        { magazzino: m2, giacenza: "0" },
+      ],
+    });
     expect(await at("2026-01-24")).toMatchObject({ giacenza: "69.5" });
     expect(await at("2026-01-25")).toEqual({
       articolo: { id: a.STORICO, codice: "STORICO", descrizione: "Articolo STORICO" },
       giacenza: "74.5",
       in_arrivo: "8",
-      magazzini: [{ magazzino: m1, giacenza: "69.5" }, { magazzino: m2, giacenza: "5" }],
+      magazzini: [
+        { magazzino: m1, giacenza: "69.5" },
+        { magazzino: m2, giacenza: "5" },
+      ],
     });
     expect(await at("2026-01-24", `&magazzino=${m2}`)).toEqual({
       articolo: { id: a.STORICO, codice: "STORICO", descrizione: "Articolo STORICO" },
@@ -163,7 +227,11 @@ describe("GET /disponibilita: rows", () => {
     for (const row of rows) {
       let total = 0;
       for (const w of row.magazzini) {
-        expect([row.articolo.codice, w.magazzino, Number(w.giacenza)]).toEqual([row.articolo.codice, w.magazzino, ledger.get(`${row.articolo.id}:${w.magazzino}`) ?? 0]);
+        expect([row.articolo.codice, w.magazzino, Number(w.giacenza)]).toEqual([
+          row.articolo.codice,
+          w.magazzino,
+          ledger.get(`${row.articolo.id}:${w.magazzino}`) ?? 0,
+        ]);
         total += Number(w.giacenza);
       }
       expect(Number(row.giacenza)).toBe(total);

@@ -43,7 +43,10 @@ export async function loadArticles(db: Db, refs: ArticleRef[], opts: { withPrice
   const codici = [...new Set(refs.flatMap((r) => (r.codice === undefined ? [] : [r.codice])))];
   const eans = [...new Set(refs.flatMap((r) => (r.ean === undefined ? [] : [r.ean])))];
   // One row at least (the warehouses found), then one per article; the article columns are null when none matched.
-  const found = await rowsOf(db, q.articlesAndWarehouses({ codici, eans, warehouseIds: warehouseIds(opts.warehouses ?? {}) }, opts.withPrice ?? false));
+  const found = await rowsOf(
+    db,
+    q.articlesAndWarehouses({ codici, eans, warehouseIds: warehouseIds(opts.warehouses ?? {}) }, opts.withPrice ?? false),
+  );
   if (opts.warehouses) assertWarehousesFound(opts.warehouses, new Set(found[0]?.magazzini_trovati ?? []));
   const rows: ArticleInfo[] = found.filter((r) => r.id !== null).map(({ magazzini_trovati: _, ...article }) => article);
   const byCode = new Map(rows.map((r) => [r.codice, r]));
@@ -66,8 +69,7 @@ export type ArticleIndex = Awaited<ReturnType<typeof loadArticles>>;
 export function resolveArticle(index: ArticleIndex, ref: ArticleRef): ArticleInfo {
   const byCode = ref.codice === undefined ? undefined : index.byCode.get(ref.codice);
   const byEan = ref.ean === undefined ? undefined : index.byEan.get(ref.ean);
-  if (ref.codice !== undefined && !byCode)
-    throw new RowError("articolo_non_trovato", `Nessun articolo con codice '${ref.codice}'.`);
+  if (ref.codice !== undefined && !byCode) throw new RowError("articolo_non_trovato", `Nessun articolo con codice '${ref.codice}'.`);
   if (ref.ean !== undefined && !byEan) throw new RowError("articolo_non_trovato", `Nessun articolo con EAN '${ref.ean}'.`);
   if (byCode && byEan && byCode.id !== byEan.id) {
     throw new RowError(

@@ -4,13 +4,7 @@ import { loadClientsByCode, type KnownClient } from "../clients/clients-upsert.s
 import { loadPurchaseOrdersByKey, orderKey, type KnownPurchaseOrder } from "../orders/orders-import.service";
 import type { LooseRef, ParsedFile, ParsedOrder, Problems } from "./import-parse";
 import type { KnownArticle } from "./master-data.queries";
-import {
-  loadArticlesByCode,
-  loadSuppliersByCode,
-  loadWarehousesByCode,
-  type ArticleRow,
-  type KnownNamed,
-} from "./master-data.service";
+import { loadArticlesByCode, loadSuppliersByCode, loadWarehousesByCode, type ArticleRow, type KnownNamed } from "./master-data.service";
 
 /**
  * Checking a parsed file as a whole, against itself and against the database, before anything is
@@ -58,9 +52,19 @@ export async function loadImportState(db: Db, file: ParsedFile): Promise<ImportS
   // One after the other: `db` may be a transaction, which is one connection.
   const magazzini = await loadWarehousesByCode(db, codesOf("magazzini", loose.magazzini));
   const fornitori = await loadSuppliersByCode(db, codesOf("fornitori", loose.fornitori));
-  const articoli = await loadArticlesByCode(db, codesOf("articoli", loose.articoli), loose.eans.map((e) => e.code));
-  const clienti = await loadClientsByCode(db, file.clienti.map((c) => c.value.codice));
-  const ordini = await loadPurchaseOrdersByKey(db, file.ordini.map((o) => o.value));
+  const articoli = await loadArticlesByCode(
+    db,
+    codesOf("articoli", loose.articoli),
+    loose.eans.map((e) => e.code),
+  );
+  const clienti = await loadClientsByCode(
+    db,
+    file.clienti.map((c) => c.value.codice),
+  );
+  const ordini = await loadPurchaseOrdersByKey(
+    db,
+    file.ordini.map((o) => o.value),
+  );
   return { magazzini, fornitori, articoli: articoli.byCode, articoliByEan: articoli.byEan, varianti: articoli.variants, clienti, ordini };
 }
 
@@ -81,7 +85,11 @@ function checkDuplicates({ loose }: ParsedFile, problems: Problems) {
     for (const { at, code } of refs) {
       const seen = first.get(code);
       if (seen === undefined) first.set(code, at);
-      else problems.push({ campo: `${at}.${field}`, messaggio: `${label} '${code}' ripetuto: compare già in ${seen}; indicarlo una sola volta` });
+      else
+        problems.push({
+          campo: `${at}.${field}`,
+          messaggio: `${label} '${code}' ripetuto: compare già in ${seen}; indicarlo una sola volta`,
+        });
     }
   };
   unique(loose.magazzini, "codice", "codice");
@@ -215,7 +223,10 @@ function checkReferences({ loose }: ParsedFile, state: ImportState, problems: Pr
     if (section === "articoli" && (loose.modelli.has(code) || article?.ha_varianti)) {
       const inDb = article ? (state.varianti.get(article.id) ?? []).map((v) => v.codice) : [];
       const names = [...new Set([...(loose.modelli.get(code) ?? []), ...inDb])];
-      problems.push({ campo: at, messaggio: `l'articolo '${code}' ha varianti e non si ordina: indicare una variante (${names.join(", ")})` });
+      problems.push({
+        campo: at,
+        messaggio: `l'articolo '${code}' ha varianti e non si ordina: indicare una variante (${names.join(", ")})`,
+      });
     }
   }
 }

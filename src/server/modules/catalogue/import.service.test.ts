@@ -135,12 +135,19 @@ describe("importMasterData", () => {
       where: { numero: "OA-1" },
       include: { righe: { orderBy: { posizione: "asc" } } },
     });
-    expect(order).toMatchObject({ id: ids.ordini["OA-1"], fornitore_id: ids.fornitori["F-FERR"], magazzino_id: ids.magazzini.CEN, stato: "aperto" });
+    expect(order).toMatchObject({
+      id: ids.ordini["OA-1"],
+      fornitore_id: ids.fornitori["F-FERR"],
+      magazzino_id: ids.magazzini.CEN,
+      stato: "aperto",
+    });
     expect(order.data.toISOString().slice(0, 10)).toBe("2026-11-20");
-    expect(order.righe.map((r) => [r.posizione, r.articolo_id, r.ordinata.toString(), r.arrivata.toString(), r.prezzo.toString()])).toEqual([
-      [1, ids.articoli["VITE-M6"], "1000", "0", "0.08"],
-      [2, ids.articoli["GUANTO-M"], "12.5", "0", "1.15"],
-    ]);
+    expect(order.righe.map((r) => [r.posizione, r.articolo_id, r.ordinata.toString(), r.arrivata.toString(), r.prezzo.toString()])).toEqual(
+      [
+        [1, ids.articoli["VITE-M6"], "1000", "0", "0.08"],
+        [2, ids.articoli["GUANTO-M"], "12.5", "0", "1.15"],
+      ],
+    );
   });
 
   test("importing the same file again changes nothing and returns the same ids", async () => {
@@ -164,7 +171,15 @@ describe("importMasterData", () => {
 
   test("a later file may reference warehouses, suppliers and articles already in the database", async () => {
     const outcome = await run({
-      ordini: [{ numero: "OA-2", fornitore: "F-FERR", data: "2026-11-21", magazzino: "NORD", righe: [{ articolo: "OLIO-1L", quantita: 6, prezzo: "6.4" }] }],
+      ordini: [
+        {
+          numero: "OA-2",
+          fornitore: "F-FERR",
+          data: "2026-11-21",
+          magazzino: "NORD",
+          righe: [{ articolo: "OLIO-1L", quantita: 6, prezzo: "6.4" }],
+        },
+      ],
     });
     expect(outcome.ids).toEqual({ magazzini: {}, articoli: {}, fornitori: {}, clienti: {}, ordini: { "OA-2": expect.any(Number) } });
   });
@@ -178,7 +193,13 @@ describe("importMasterData", () => {
       ],
       clienti: [{ codice: "C001", ragione_sociale: "Edilizia Bianchi S.p.A.", email: null, telefono: "051 123456" }],
       ordini: [
-        { numero: "OA-1", fornitore: "F-FERR", data: "2026-11-22", magazzino: "CEN", righe: [{ articolo: "VITE-M6", quantita: 5, prezzo: "1" }] },
+        {
+          numero: "OA-1",
+          fornitore: "F-FERR",
+          data: "2026-11-22",
+          magazzino: "CEN",
+          righe: [{ articolo: "VITE-M6", quantita: 5, prezzo: "1" }],
+        },
       ],
     });
     expect(outcome.ids.ordini).toEqual({ "OA-1": ids.ordini["OA-1"] });
@@ -203,7 +224,12 @@ describe("importMasterData", () => {
   });
 
   test("lot handling and structure can change until an article has movements", async () => {
-    await run({ articoli: [{ codice: "SALE", descrizione: "Sale fino" }, { codice: "PEPE", descrizione: "Pepe nero" }] });
+    await run({
+      articoli: [
+        { codice: "SALE", descrizione: "Sale fino" },
+        { codice: "PEPE", descrizione: "Pepe nero" },
+      ],
+    });
     // No movements yet: SALE becomes lot-handled, PEPE a template of variants.
     await run({
       articoli: [
@@ -263,7 +289,10 @@ describe("importMasterData", () => {
         { codice: "A6", descrizione: "Sei", costo: 0.12345, gestione_lotti: "sì" },
         { codice: "GUANTO-XL", descrizione: "Variante usata da sola" },
       ],
-      clienti: [{ codice: "C9", ragione_sociale: "Cliente", email: "non-una-email", nazione: "Italia" }, { ragione_sociale: "Senza codice" }],
+      clienti: [
+        { codice: "C9", ragione_sociale: "Cliente", email: "non-una-email", nazione: "Italia" },
+        { ragione_sociale: "Senza codice" },
+      ],
       ordini: [
         {
           numero: "OA-9",
@@ -354,7 +383,10 @@ describe("importMasterData", () => {
     const before = await snapshot();
     const problems = await refusal({
       magazzini: [{ codice: "M\u0000", nome: "Magazzino" }],
-      articoli: [{ codice: "NUL-1", descrizione: "a\u0000b" }, { codice: "NUL-2", descrizione: "Buono" }],
+      articoli: [
+        { codice: "NUL-1", descrizione: "a\u0000b" },
+        { codice: "NUL-2", descrizione: "Buono" },
+      ],
     });
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -367,7 +399,10 @@ describe("importMasterData", () => {
 
   test("validateImport of a good file finds nothing and writes nothing", async () => {
     const before = await snapshot();
-    expect(await validateImport({ articoli: [{ codice: "NUOVO", descrizione: "Nuovo", ean: ean(20) }] }, t.prisma)).toEqual({ problemi: [], avvisi: [] });
+    expect(await validateImport({ articoli: [{ codice: "NUOVO", descrizione: "Nuovo", ean: ean(20) }] }, t.prisma)).toEqual({
+      problemi: [],
+      avvisi: [],
+    });
     expect(await snapshot()).toEqual(before);
   });
 });

@@ -127,7 +127,13 @@ export async function upsertArticles(tx: Tx, articles: ArticleRow[], known: Map<
     for (const c of created) ids[c.codice] = c.id;
     const links = fresh.filter((a) => a.modello !== null);
     if (links.length > 0) {
-      await execute(tx, q.linkVariants(links.map((a) => ids[a.codice]!), links.map((a) => ids[a.modello!]!)));
+      await execute(
+        tx,
+        q.linkVariants(
+          links.map((a) => ids[a.codice]!),
+          links.map((a) => ids[a.modello!]!),
+        ),
+      );
     }
   }
   for (const a of articles) {

@@ -25,7 +25,10 @@ export const listClientsOutput = z.object({ clienti: z.array(clientOutput), ...p
 
 /** The screens' client picker (tRPC only: REST clients sync the whole list with GET /clienti). */
 export const searchClientsInput = z.strictObject({
-  cerca: z.string({ error: typeError("deve essere una stringa") }).trim().max(64, "al massimo 64 caratteri"),
+  cerca: z
+    .string({ error: typeError("deve essere una stringa") })
+    .trim()
+    .max(64, "al massimo 64 caratteri"),
 });
 export const searchClientsOutput = z.object({
   clienti: z.array(z.object({ id: z.number().int(), codice: z.string(), ragione_sociale: z.string(), partita_iva: z.string().nullable() })),

@@ -30,7 +30,10 @@ export async function listClients(db: Db, input: ListClientsInput, timeZone: str
   const rows = await db.cliente.findMany({
     where: {
       id: { gt: dopo },
-      data: { ...(input.da ? { gte: new Date(`${input.da}T00:00:00Z`) } : {}), ...(input.a ? { lte: new Date(`${input.a}T00:00:00Z`) } : {}) },
+      data: {
+        ...(input.da ? { gte: new Date(`${input.da}T00:00:00Z`) } : {}),
+        ...(input.a ? { lte: new Date(`${input.a}T00:00:00Z`) } : {}),
+      },
     },
     orderBy: { id: "asc" },
     take: limite + 1,

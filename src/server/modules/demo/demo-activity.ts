@@ -12,7 +12,12 @@ import * as q from "./demo.queries";
  */
 export async function seedDemoActivity(
   tx: Tx,
-  opts: { actor: Actor; timeZone: string; ids: { magazzini: Record<string, number>; ordini: Record<string, number>; clienti: Record<string, number> }; addDays: (days: number) => string },
+  opts: {
+    actor: Actor;
+    timeZone: string;
+    ids: { magazzini: Record<string, number>; ordini: Record<string, number>; clienti: Record<string, number> };
+    addDays: (days: number) => string;
+  },
 ): Promise<void> {
   const { actor, timeZone, ids } = opts;
   const righe = await rows(tx, q.orderRows(ids.ordini["OA-0002"]!));
@@ -34,14 +39,22 @@ export async function seedDemoActivity(
 
   const bologna = ids.magazzini["BO-CENTRALE"]!;
   const sales = [
-    { tipo: "ddt" as const, cliente: "C0001", righe: [
-      { codice: "VITE-TE-M6X40", quantita: 4, prezzo: "0.18", aliquota_iva: "22" },
-      { codice: "TASS-NYL-8", quantita: 10, prezzo: "0.09", sconto: "5", aliquota_iva: "22" },
-    ] },
-    { tipo: "fattura" as const, cliente: "C0002", righe: [
-      { codice: "OLIO-EVO-1L", quantita: 6, prezzo: "8.9", aliquota_iva: "4", lotto: "L2611A" },
-      { codice: "SPAGHETTI-500", quantita: 24, prezzo: "0.95", aliquota_iva: "4", lotto: "P2610-14" },
-    ] },
+    {
+      tipo: "ddt" as const,
+      cliente: "C0001",
+      righe: [
+        { codice: "VITE-TE-M6X40", quantita: 4, prezzo: "0.18", aliquota_iva: "22" },
+        { codice: "TASS-NYL-8", quantita: 10, prezzo: "0.09", sconto: "5", aliquota_iva: "22" },
+      ],
+    },
+    {
+      tipo: "fattura" as const,
+      cliente: "C0002",
+      righe: [
+        { codice: "OLIO-EVO-1L", quantita: 6, prezzo: "8.9", aliquota_iva: "4", lotto: "L2611A" },
+        { codice: "SPAGHETTI-500", quantita: 24, prezzo: "0.95", aliquota_iva: "4", lotto: "P2610-14" },
+      ],
+    },
     { tipo: "scontrino" as const, cliente: "C0003", righe: [{ codice: "NASTRO-AM-50", quantita: 2, prezzo: "3.5", aliquota_iva: "22" }] },
   ];
   for (const s of sales) {

@@ -43,7 +43,9 @@ describe("seedDemoIfEmpty", () => {
     const keyFile = path.join(dataDir, "chiave-demo.txt");
     const key = fs.readFileSync(keyFile, "utf8").trim();
     expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
-    expect(created.lines.join("\n")).toContain(`curl -H "Authorization: Bearer ${key}" "http://localhost:${process.env.PORT ?? 3000}/api/v1/movimenti?limite=5"`);
+    expect(created.lines.join("\n")).toContain(
+      `curl -H "Authorization: Bearer ${key}" "http://localhost:${process.env.PORT ?? 3000}/api/v1/movimenti?limite=5"`,
+    );
     // The instance that found the data seeded shows the saved key, as does every later start.
     const other = results.find((r) => !r.created)!;
     expect(other.lines.join("\n")).toContain(key);
@@ -59,7 +61,11 @@ describe("seedDemoIfEmpty", () => {
   test("one user per role, saved in the data dir (0600), whose credentials open a session; shown again at every start", async () => {
     const usersFile = path.join(dataDir, "utenti-demo.txt");
     expect(fs.statSync(usersFile).mode & 0o777).toBe(0o600);
-    const saved = fs.readFileSync(usersFile, "utf8").trim().split("\n").map((l) => l.split("\t"));
+    const saved = fs
+      .readFileSync(usersFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.split("\t"));
     expect(saved.map((f) => [f[0], f[2]])).toEqual([
       ["operatore", "operatore"],
       ["responsabile", "responsabile"],
@@ -92,7 +98,10 @@ describe("seedDemoIfEmpty", () => {
        WHERE g.quantita <> (SELECT sum(quantita) FROM movimenti m WHERE m.articolo_id = g.articolo_id AND m.magazzino_id = g.magazzino_id)`);
     expect(unbalanced).toEqual([]);
 
-    const orders = await t.prisma.ordineAcquisto.findMany({ orderBy: { data: "asc" }, include: { righe: { include: { articolo: true } } } });
+    const orders = await t.prisma.ordineAcquisto.findMany({
+      orderBy: { data: "asc" },
+      include: { righe: { include: { articolo: true } } },
+    });
     expect(orders.map((o) => o.stato)).toEqual(["aperto", "parziale", "aperto", "aperto"]);
     const yesterday = new Date(`${businessDate(TZ)}T00:00:00Z`).getTime() - 86_400_000;
     expect(orders.at(-1)!.data.getTime()).toBe(yesterday);

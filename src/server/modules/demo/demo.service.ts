@@ -196,7 +196,9 @@ async function existingKeyLines(db: PrismaClient, keyFile: string): Promise<stri
   }
   const row = await db.chiaveApi.findUnique({ where: { hash: hashApiKey(key) }, select: { revocata_il: true } });
   if (!row || row.revocata_il) {
-    return [`La chiave dimostrativa salvata in ${keyFile} non è più valida (revocata, o di un altro database): crearne una con: npm run -s cli -- api-key create --name NOME --scopes lettura,scrittura`];
+    return [
+      `La chiave dimostrativa salvata in ${keyFile} non è più valida (revocata, o di un altro database): crearne una con: npm run -s cli -- api-key create --name NOME --scopes lettura,scrittura`,
+    ];
   }
   return ["Chiave API dimostrativa:", `  ${key}`, ...tryLines(keyFile, key)];
 }
@@ -211,7 +213,9 @@ async function existingUserLines(db: PrismaClient, usersFile: string): Promise<s
     if (row?.attivo && (await verifyPassword(row.password_hash, u.password))) still.push(u);
   }
   if (still.length === 0) {
-    return [`Gli utenti dimostrativi salvati in ${usersFile} non sono più validi: crearne con npm run -s cli -- user create --username NOME --role amministratore`];
+    return [
+      `Gli utenti dimostrativi salvati in ${usersFile} non sono più validi: crearne con npm run -s cli -- user create --username NOME --role amministratore`,
+    ];
   }
   return userLines(still, usersFile);
 }

@@ -40,7 +40,8 @@ async function feedHead(path: string): Promise<number> {
   }
 }
 
-const version = async (table: string, id: number) => Number((await t.pool.query(`SELECT versione FROM ${table} WHERE id = $1`, [id])).rows[0].versione);
+const version = async (table: string, id: number) =>
+  Number((await t.pool.query(`SELECT versione FROM ${table} WHERE id = $1`, [id])).rows[0].versione);
 
 describe("the feed never skips a lower version committed after a higher one", () => {
   test("articles: a held update with a lower version bounds every page until it commits", async () => {
@@ -49,7 +50,9 @@ describe("the feed never skips a lower version committed after a higher one", ()
     const c = await t.pool.connect();
     try {
       await c.query("BEGIN");
-      const held = Number((await c.query("UPDATE articoli SET descrizione = 'lenta' WHERE id = $1 RETURNING versione", [low])).rows[0].versione);
+      const held = Number(
+        (await c.query("UPDATE articoli SET descrizione = 'lenta' WHERE id = $1 RETURNING versione", [low])).rows[0].versione,
+      );
       await t.prisma.articolo.update({ where: { id: high }, data: { descrizione: "veloce" } });
       const highVersion = await version("articoli", high);
       expect(highVersion).toBeGreaterThan(held);
@@ -101,8 +104,20 @@ describe("the feed never skips a lower version committed after a higher one", ()
 
   test("orders: an arrival held open (order rows changed, order updated last) is not skipped", async () => {
     const f = await seedSupplier(t.prisma, "FO");
-    const lowOrder = await seedOrder(t.prisma, { numero: "O-LOW", fornitore: f.id, magazzino: m1, data: "2026-11-20", righe: [{ articolo: articles[2]!, quantita: "5", prezzo: "1" }] });
-    const highOrder = await seedOrder(t.prisma, { numero: "O-HIGH", fornitore: f.id, magazzino: m1, data: "2026-11-20", righe: [{ articolo: articles[3]!, quantita: "5", prezzo: "1" }] });
+    const lowOrder = await seedOrder(t.prisma, {
+      numero: "O-LOW",
+      fornitore: f.id,
+      magazzino: m1,
+      data: "2026-11-20",
+      righe: [{ articolo: articles[2]!, quantita: "5", prezzo: "1" }],
+    });
+    const highOrder = await seedOrder(t.prisma, {
+      numero: "O-HIGH",
+      fornitore: f.id,
+      magazzino: m1,
+      data: "2026-11-20",
+      righe: [{ articolo: articles[3]!, quantita: "5", prezzo: "1" }],
+    });
     const start = await feedHead("/ordini-acquisto");
     const c = await t.pool.connect();
     try {
@@ -168,114 +183,111 @@ describe("the id lists of section 9 are complete too", () => {
 });
 
 describe("concurrent writers against feed readers", () => {
-  test(
-    "15 s of updates, inserts and rollbacks: every final state seen, no change missed, versions in order",
-    async () => {
-      const startArticles = await feedHead("/articoli");
-      const startSuppliers = await feedHead("/fornitori");
-      const deadline = Date.now() + 15_000;
-      let writing = true;
-      let committed = 0;
-      let rolledBack = 0;
-      const committedChanges: { table: string; id: number; versione: number }[] = [];
-      const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  test("15 s of updates, inserts and rollbacks: every final state seen, no change missed, versions in order", async () => {
+    const startArticles = await feedHead("/articoli");
+    const startSuppliers = await feedHead("/fornitori");
+    const deadline = Date.now() + 15_000;
+    let writing = true;
+    let committed = 0;
+    let rolledBack = 0;
+    const committedChanges: { table: string; id: number; versione: number }[] = [];
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-      /** A transaction that changes 1..3 rows (in id order: no deadlocks), sometimes inserts one, holds a while, commits or rolls back. */
-      async function writer(n: number) {
-        const c: pg.PoolClient = await t.pool.connect();
-        try {
-          for (let i = 0; Date.now() < deadline; i++) {
-            const table = Math.random() < 0.7 ? "articoli" : "fornitori";
-            const pool = table === "articoli" ? articles : suppliers;
-            const ids = [...new Set(Array.from({ length: 1 + Math.floor(Math.random() * 3) }, () => pool[Math.floor(Math.random() * pool.length)]!))].sort(
-              (x, y) => x - y,
+    /** A transaction that changes 1..3 rows (in id order: no deadlocks), sometimes inserts one, holds a while, commits or rolls back. */
+    async function writer(n: number) {
+      const c: pg.PoolClient = await t.pool.connect();
+      try {
+        for (let i = 0; Date.now() < deadline; i++) {
+          const table = Math.random() < 0.7 ? "articoli" : "fornitori";
+          const pool = table === "articoli" ? articles : suppliers;
+          const ids = [
+            ...new Set(Array.from({ length: 1 + Math.floor(Math.random() * 3) }, () => pool[Math.floor(Math.random() * pool.length)]!)),
+          ].sort((x, y) => x - y);
+          const column = table === "articoli" ? "descrizione" : "nome";
+          const changes: { table: string; id: number; versione: number }[] = [];
+          await c.query("BEGIN");
+          for (const id of ids) {
+            const r = await c.query(`UPDATE ${table} SET ${column} = $1 WHERE id = $2 RETURNING versione`, [`w${n}-${i}-${id}`, id]);
+            changes.push({ table, id, versione: Number(r.rows[0].versione) });
+            if (Math.random() < 0.3) await sleep(Math.random() * 10);
+          }
+          if (Math.random() < 0.1) {
+            const codice = `N${n}-${i}`;
+            const r = await c.query(
+              table === "articoli"
+                ? "INSERT INTO articoli (codice, descrizione) VALUES ($1, $1) RETURNING id, versione"
+                : "INSERT INTO fornitori (codice, nome) VALUES ($1, $1) RETURNING id, versione",
+              [codice],
             );
-            const column = table === "articoli" ? "descrizione" : "nome";
-            const changes: { table: string; id: number; versione: number }[] = [];
-            await c.query("BEGIN");
-            for (const id of ids) {
-              const r = await c.query(`UPDATE ${table} SET ${column} = $1 WHERE id = $2 RETURNING versione`, [`w${n}-${i}-${id}`, id]);
-              changes.push({ table, id, versione: Number(r.rows[0].versione) });
-              if (Math.random() < 0.3) await sleep(Math.random() * 10);
-            }
-            if (Math.random() < 0.1) {
-              const codice = `N${n}-${i}`;
-              const r = await c.query(
-                table === "articoli"
-                  ? "INSERT INTO articoli (codice, descrizione) VALUES ($1, $1) RETURNING id, versione"
-                  : "INSERT INTO fornitori (codice, nome) VALUES ($1, $1) RETURNING id, versione",
-                [codice],
-              );
-              changes.push({ table, id: r.rows[0].id, versione: Number(r.rows[0].versione) });
-            }
-            if (Math.random() < 0.5) await sleep(Math.random() * 25);
-            if (Math.random() < 0.1) {
-              await c.query("ROLLBACK");
-              rolledBack++;
-            } else {
-              await c.query("COMMIT");
-              committed++;
-              committedChanges.push(...changes);
-            }
+            changes.push({ table, id: r.rows[0].id, versione: Number(r.rows[0].versione) });
           }
-        } finally {
-          await c.query("ROLLBACK").catch(() => {});
-          c.release();
-        }
-      }
-
-      /** A client syncing with the feed: the latest state it saw of each row, and every version it was shown. */
-      async function reader(path: string, k: string, from: number) {
-        const state = new Map<number, { nome: string; versione: number }>();
-        const versions: number[] = [];
-        let cursor = from;
-        let reads = 0;
-        for (;;) {
-          const done = !writing;
-          const r = await get(`${path}?modificati_dopo=${cursor}&limite=7`);
-          expect(r.status).toBe(200);
-          reads++;
-          for (const row of r.body[k]) {
-            versions.push(row.versione);
-            state.set(row.id, { nome: row.descrizione ?? row.nome, versione: row.versione });
+          if (Math.random() < 0.5) await sleep(Math.random() * 25);
+          if (Math.random() < 0.1) {
+            await c.query("ROLLBACK");
+            rolledBack++;
+          } else {
+            await c.query("COMMIT");
+            committed++;
+            committedChanges.push(...changes);
           }
-          cursor = r.body.cursore_versione;
-          if (done && !r.body.altri) break;
-          if (!r.body.altri) await sleep(5);
         }
-        return { state, versions, reads };
+      } finally {
+        await c.query("ROLLBACK").catch(() => {});
+        c.release();
       }
+    }
 
-      const readers = [reader("/articoli", "articoli", startArticles), reader("/fornitori", "fornitori", startSuppliers)];
-      await Promise.all(Array.from({ length: 6 }, (_, n) => writer(n)));
-      writing = false;
-      const [ra, rf] = await Promise.all(readers);
-
-      for (const [table, column, seen, from] of [
-        ["articoli", "descrizione", ra!, startArticles],
-        ["fornitori", "nome", rf!, startSuppliers],
-      ] as const) {
-        // Versions come in strictly increasing order, each once.
-        expect(seen.versions).toEqual([...new Set(seen.versions)].sort((x, y) => x - y));
-        // Every final state is what the reader ended with.
-        const finals = (await t.pool.query(`SELECT id, ${column} AS nome, versione FROM ${table} WHERE versione > $1 ORDER BY id`, [from])).rows;
-        expect(finals.length).toBeGreaterThan(0);
-        const expected = new Map(finals.map((r) => [r.id as number, { nome: r.nome as string, versione: Number(r.versione) }]));
-        expect(new Map([...seen.state].sort((x, y) => x[0] - y[0]))).toEqual(new Map([...expected].sort((x, y) => x[0] - y[0])));
-        // No change missed: every committed change was seen, or superseded by a later version of its row that was.
-        for (const ch of committedChanges.filter((c) => c.table === table)) {
-          expect(seen.state.get(ch.id)!.versione).toBeGreaterThanOrEqual(ch.versione);
+    /** A client syncing with the feed: the latest state it saw of each row, and every version it was shown. */
+    async function reader(path: string, k: string, from: number) {
+      const state = new Map<number, { nome: string; versione: number }>();
+      const versions: number[] = [];
+      let cursor = from;
+      let reads = 0;
+      for (;;) {
+        const done = !writing;
+        const r = await get(`${path}?modificati_dopo=${cursor}&limite=7`);
+        expect(r.status).toBe(200);
+        reads++;
+        for (const row of r.body[k]) {
+          versions.push(row.versione);
+          state.set(row.id, { nome: row.descrizione ?? row.nome, versione: row.versione });
         }
-        // Nothing shown that was never committed.
-        const committedVersions = new Set(committedChanges.filter((c) => c.table === table).map((c) => c.versione));
-        for (const v of seen.versions) expect(committedVersions.has(v)).toBe(true);
-        expect(seen.reads).toBeGreaterThan(20);
+        cursor = r.body.cursore_versione;
+        if (done && !r.body.altri) break;
+        if (!r.body.altri) await sleep(5);
       }
-      expect(committed).toBeGreaterThan(100);
-      expect(rolledBack).toBeGreaterThan(0);
-    },
-    60_000,
-  );
+      return { state, versions, reads };
+    }
+
+    const readers = [reader("/articoli", "articoli", startArticles), reader("/fornitori", "fornitori", startSuppliers)];
+    await Promise.all(Array.from({ length: 6 }, (_, n) => writer(n)));
+    writing = false;
+    const [ra, rf] = await Promise.all(readers);
+
+    for (const [table, column, seen, from] of [
+      ["articoli", "descrizione", ra!, startArticles],
+      ["fornitori", "nome", rf!, startSuppliers],
+    ] as const) {
+      // Versions come in strictly increasing order, each once.
+      expect(seen.versions).toEqual([...new Set(seen.versions)].sort((x, y) => x - y));
+      // Every final state is what the reader ended with.
+      const finals = (await t.pool.query(`SELECT id, ${column} AS nome, versione FROM ${table} WHERE versione > $1 ORDER BY id`, [from]))
+        .rows;
+      expect(finals.length).toBeGreaterThan(0);
+      const expected = new Map(finals.map((r) => [r.id as number, { nome: r.nome as string, versione: Number(r.versione) }]));
+      expect(new Map([...seen.state].sort((x, y) => x[0] - y[0]))).toEqual(new Map([...expected].sort((x, y) => x[0] - y[0])));
+      // No change missed: every committed change was seen, or superseded by a later version of its row that was.
+      for (const ch of committedChanges.filter((c) => c.table === table)) {
+        expect(seen.state.get(ch.id)!.versione).toBeGreaterThanOrEqual(ch.versione);
+      }
+      // Nothing shown that was never committed.
+      const committedVersions = new Set(committedChanges.filter((c) => c.table === table).map((c) => c.versione));
+      for (const v of seen.versions) expect(committedVersions.has(v)).toBe(true);
+      expect(seen.reads).toBeGreaterThan(20);
+    }
+    expect(committed).toBeGreaterThan(100);
+    expect(rolledBack).toBeGreaterThan(0);
+  }, 60_000);
 });
 
 describe("the same mechanism serves GET /clienti (for the lead to wire)", () => {
@@ -305,7 +317,9 @@ describe("the same mechanism serves GET /clienti (for the lead to wire)", () => 
       ]);
       // By id, through the clients' id gate.
       expect((await feedPage(t.prisma, { dopo: c1 - 1 }, "clienti", statement)).rows.map((r) => r.id)).toEqual([c1, c2]);
-      await expect(feedPage(t.prisma, { dopo: 0, modificati_dopo: 0 }, "clienti", statement)).rejects.toMatchObject({ codice: "filtro_non_valido" });
+      await expect(feedPage(t.prisma, { dopo: 0, modificati_dopo: 0 }, "clienti", statement)).rejects.toMatchObject({
+        codice: "filtro_non_valido",
+      });
     } finally {
       await c.query("ROLLBACK").catch(() => {});
       c.release();

@@ -43,7 +43,14 @@ export function windowed(w: Window, take: number, conditions: Prisma.Sql[]) {
 }
 
 const contains = (text: string | undefined, columns: Prisma.Sql[]) =>
-  text === undefined ? [] : [Prisma.sql`(${Prisma.join(columns.map((c) => Prisma.sql`${c} ILIKE ${containsPattern(text)}`), " OR ")})`];
+  text === undefined
+    ? []
+    : [
+        Prisma.sql`(${Prisma.join(
+          columns.map((c) => Prisma.sql`${c} ILIKE ${containsPattern(text)}`),
+          " OR ",
+        )})`,
+      ];
 const active = (attivo: boolean | undefined) => (attivo === undefined ? [] : [Prisma.sql`t.attivo = ${attivo}::boolean`]);
 
 export interface ArticleRow {

@@ -36,7 +36,14 @@ export const feedsRouter = router({
 
   suppliers: readProcedure
     .meta({
-      openapi: { method: "GET", path: "/fornitori", tags: ["Anagrafiche"], summary: "Fornitori, per id o come feed delle modifiche", description: FEED, protect: true },
+      openapi: {
+        method: "GET",
+        path: "/fornitori",
+        tags: ["Anagrafiche"],
+        summary: "Fornitori, per id o come feed delle modifiche",
+        description: FEED,
+        protect: true,
+      },
     })
     .input(syncParse(listSuppliersInput))
     .output(syncParse(listSuppliersOutput))
@@ -44,7 +51,14 @@ export const feedsRouter = router({
 
   warehouses: readProcedure
     .meta({
-      openapi: { method: "GET", path: "/magazzini", tags: ["Anagrafiche"], summary: "Magazzini, per id o come feed delle modifiche", description: FEED, protect: true },
+      openapi: {
+        method: "GET",
+        path: "/magazzini",
+        tags: ["Anagrafiche"],
+        summary: "Magazzini, per id o come feed delle modifiche",
+        description: FEED,
+        protect: true,
+      },
     })
     .input(syncParse(listWarehousesInput))
     .output(syncParse(listWarehousesOutput))

@@ -35,7 +35,9 @@ const feedParams = {
     .min(1, "non può essere vuoto")
     .max(100, "al massimo 100 caratteri")
     .optional()
-    .meta({ description: "Solo le righe il cui codice o la cui descrizione (nome) contiene questo testo, senza distinguere maiuscole e minuscole" }),
+    .meta({
+      description: "Solo le righe il cui codice o la cui descrizione (nome) contiene questo testo, senza distinguere maiuscole e minuscole",
+    }),
 };
 
 const attivo = queryBool().optional().meta({ description: "true: solo gli attivi; false: solo i disattivati" });
@@ -48,7 +50,9 @@ export const ORDER_STATES = ["aperto", "parziale", "evaso"] as const;
 
 export const listPurchaseOrdersInput = z.strictObject({
   ...feedParams,
-  cerca: feedParams.cerca.meta({ description: "Solo gli ordini il cui numero, o il codice o il nome del fornitore, contiene questo testo" }),
+  cerca: feedParams.cerca.meta({
+    description: "Solo gli ordini il cui numero, o il codice o il nome del fornitore, contiene questo testo",
+  }),
   ...periodParams,
   fornitore: queryInt(1, 2_147_483_647).optional().meta({ description: "Id fornitore" }),
   stato: z.enum(ORDER_STATES, { error: `deve essere uno tra ${ORDER_STATES.join(", ")}` }).optional(),
@@ -61,7 +65,10 @@ export type ListPurchaseOrdersInput = z.infer<typeof listPurchaseOrdersInput>;
 /** What every list of this module accepts. */
 export type FeedInput = Pick<ListArticlesInput, "limite" | "dopo" | "modificati_dopo" | "cerca">;
 
-const versione = z.number().int().meta({ description: "Versione: presa di nuovo da ogni modifica della riga (una sequenza unica del servizio)" });
+const versione = z
+  .number()
+  .int()
+  .meta({ description: "Versione: presa di nuovo da ogni modifica della riga (una sequenza unica del servizio)" });
 
 export const articleRowOutput = z.object({
   id: z.number().int(),
@@ -109,7 +116,11 @@ export type PurchaseOrderRowOutput = z.infer<typeof purchaseOrderRowOutput>;
 /** Section 4's page, plus the feed's cursor: `cursore` pages by id, `cursore_versione` (only) answers `modificati_dopo`. */
 export const feedPageShape = {
   altri: z.boolean(),
-  cursore: z.number().int().optional().meta({ description: "Paginazione per id: l'id dell'ultima riga (sulla pagina vuota il `dopo` inviato)" }),
+  cursore: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: "Paginazione per id: l'id dell'ultima riga (sulla pagina vuota il `dopo` inviato)" }),
   cursore_versione: z
     .number()
     .int()

@@ -88,7 +88,13 @@ export async function listArticles(db: Db, input: ListArticlesInput) {
   };
 }
 
-const named = (r: q.NamedRow): SupplierRowOutput => ({ id: r.id, codice: r.codice, nome: r.nome, attivo: r.attivo, versione: Number(r.versione) });
+const named = (r: q.NamedRow): SupplierRowOutput => ({
+  id: r.id,
+  codice: r.codice,
+  nome: r.nome,
+  attivo: r.attivo,
+  versione: Number(r.versione),
+});
 
 export async function listSuppliers(db: Db, input: ListSuppliersInput) {
   const p = await feedPage(db, input, "fornitori", (w, take) => q.suppliersPage(w, take, input));

@@ -38,8 +38,20 @@ beforeAll(async () => {
       { articolo: a.GUANTO_M, quantita: "2.5", prezzo: "3" },
     ],
   });
-  o.B1 = await seedOrder(t.prisma, { numero: "OB-1", fornitore: f.B, magazzino: m2, data: "2026-11-10", righe: [{ articolo: a.DADO, quantita: "4", prezzo: "1" }] });
-  o.A2 = await seedOrder(t.prisma, { numero: "OA-2", fornitore: f.A, magazzino: m1, data: "2026-11-20", righe: [{ articolo: a.LATTE, quantita: "6", prezzo: "0.9" }] });
+  o.B1 = await seedOrder(t.prisma, {
+    numero: "OB-1",
+    fornitore: f.B,
+    magazzino: m2,
+    data: "2026-11-10",
+    righe: [{ articolo: a.DADO, quantita: "4", prezzo: "1" }],
+  });
+  o.A2 = await seedOrder(t.prisma, {
+    numero: "OA-2",
+    fornitore: f.A,
+    magazzino: m1,
+    data: "2026-11-20",
+    righe: [{ articolo: a.LATTE, quantita: "6", prezzo: "0.9" }],
+  });
   reader = (await seedKey(t.prisma, ["lettura"])).chiave;
   writer = (await seedKey(t.prisma)).chiave;
 });
@@ -107,7 +119,9 @@ describe("422 filtro_non_valido: every bad parameter, on every list", () => {
   ];
   const cases = [
     ...LISTS.flatMap(([path]) => common.map(([n, qs, campo]) => [`${path}: ${n}`, `${path}?${qs}`, campo] as const)),
-    ...LISTS.filter(([p]) => p !== "/ordini-acquisto").flatMap(([path]) => masterData.map(([n, qs, campo]) => [`${path}: ${n}`, `${path}?${qs}`, campo] as const)),
+    ...LISTS.filter(([p]) => p !== "/ordini-acquisto").flatMap(([path]) =>
+      masterData.map(([n, qs, campo]) => [`${path}: ${n}`, `${path}?${qs}`, campo] as const),
+    ),
     ...orders.map(([n, qs, campo]) => [`/ordini-acquisto: ${n}`, `/ordini-acquisto?${qs}`, campo] as const),
   ];
   test.each(cases)("%s", async (_n, path, campo) => {
@@ -121,7 +135,11 @@ describe("422 filtro_non_valido: every bad parameter, on every list", () => {
 
   test("the OpenAPI document lists the four endpoints with their parameters", async () => {
     const doc = (await rest("GET", "/openapi.json")).body;
-    const params = (path: string) => doc.paths[path].get.parameters.filter((p: any) => p.in === "query").map((p: any) => p.name).sort();
+    const params = (path: string) =>
+      doc.paths[path].get.parameters
+        .filter((p: any) => p.in === "query")
+        .map((p: any) => p.name)
+        .sort();
     const feed = ["cerca", "dopo", "limite", "modificati_dopo"];
     expect(params("/articoli")).toEqual([...feed, "attivo"].sort());
     expect(params("/fornitori")).toEqual([...feed, "attivo"].sort());
@@ -243,7 +261,9 @@ describe("lists by id", () => {
       expect(row.numero_riga).toBe(1);
       // The CHECK: nothing beyond what is ordered and not closed.
       await c.query("SAVEPOINT s");
-      await expect(c.query("UPDATE righe_ordine SET chiusa = 3.5 WHERE id = $1", [o.B1.righe[0]])).rejects.toThrow(/righe_ordine_chiusa_check/);
+      await expect(c.query("UPDATE righe_ordine SET chiusa = 3.5 WHERE id = $1", [o.B1.righe[0]])).rejects.toThrow(
+        /righe_ordine_chiusa_check/,
+      );
       await c.query("ROLLBACK TO SAVEPOINT s");
       await c.query("COMMIT");
     } finally {
@@ -279,7 +299,10 @@ describe("lists by id", () => {
       const r = await c.query("SELECT numero_riga FROM righe_ordine WHERE ordine_id = $1 ORDER BY posizione", [o.A2.id]);
       expect(r.rows.map((x) => x.numero_riga)).toEqual([1, 20]);
       await expect(
-        c.query("INSERT INTO righe_ordine (ordine_id, posizione, numero_riga, articolo_id, ordinata, prezzo) VALUES ($1, 3, 20, $2, 1, 1)", [o.A2.id, a.VITE]),
+        c.query(
+          "INSERT INTO righe_ordine (ordine_id, posizione, numero_riga, articolo_id, ordinata, prezzo) VALUES ($1, 3, 20, $2, 1, 1)",
+          [o.A2.id, a.VITE],
+        ),
       ).rejects.toThrow(/righe_ordine_ordine_id_numero_riga_key/);
     } finally {
       await c.query("ROLLBACK");
@@ -308,7 +331,11 @@ describe("the change feed", () => {
 
   test("an empty page answers the version sent", async () => {
     for (const [path, k] of LISTS) {
-      expect((await get(`${path}?modificati_dopo=900719925474099`)).body).toEqual({ [k]: [], altri: false, cursore_versione: 900719925474099 });
+      expect((await get(`${path}?modificati_dopo=900719925474099`)).body).toEqual({
+        [k]: [],
+        altri: false,
+        cursore_versione: 900719925474099,
+      });
     }
   });
 
@@ -364,7 +391,10 @@ describe("the change feed", () => {
 
   test("an order's version moves with an arrival on its rows (POST /arrivi) and with its cancellation", async () => {
     const { cursor } = await head("/ordini-acquisto", "ordini");
-    const arrival = await rest("POST", "/arrivi", { key: writer, body: { magazzino: m1, ddt: "DDT-FEED", riga: o.A1.righe[0], quantita: 4, prezzo: "0.25" } });
+    const arrival = await rest("POST", "/arrivi", {
+      key: writer,
+      body: { magazzino: m1, ddt: "DDT-FEED", riga: o.A1.righe[0], quantita: 4, prezzo: "0.25" },
+    });
     expect(arrival.status).toBe(201);
     const r = await get(`/ordini-acquisto?modificati_dopo=${cursor}`);
     expect(r.body.ordini).toHaveLength(1);

@@ -54,7 +54,9 @@ export function idempotencyLockKey(r: Pick<IdempotencyRequest, "ambito" | "metod
 }
 
 export function fingerprint(r: Pick<IdempotencyRequest, "metodo" | "percorso" | "input">): string {
-  return createHash("sha256").update(`${r.metodo} ${r.percorso}\n${canonicalJson(r.input)}`).digest("hex");
+  return createHash("sha256")
+    .update(`${r.metodo} ${r.percorso}\n${canonicalJson(r.input)}`)
+    .digest("hex");
 }
 
 export async function runIdempotent<T>(

@@ -142,7 +142,14 @@ export async function unloadLot(tx: Tx, article: { id: number; codice: string },
 }
 
 /** Creates the lot, or tops it up; an existing lot keeps its expiry unless it had none. */
-export async function loadLot(tx: Tx, articolo: number, magazzino: number, codice: string, scadenza: string | null, quantita: string): Promise<number> {
+export async function loadLot(
+  tx: Tx,
+  articolo: number,
+  magazzino: number,
+  codice: string,
+  scadenza: string | null,
+  quantita: string,
+): Promise<number> {
   return (await first(tx, q.loadLot(articolo, magazzino, codice, scadenza, quantita)))!.id;
 }
 

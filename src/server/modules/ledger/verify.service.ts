@@ -30,7 +30,12 @@ export async function verifyLedger(prisma: PrismaClient): Promise<VerifyReport> 
       const orders = await rows(tx, q.orderStateDifferences());
       const counts = (await first(tx, q.ledgerCounts()))!;
       const differenze: Difference[] = [
-        ...balances.map((b) => ({ tipo: "giacenza" as const, chiave: `articolo ${b.articolo} magazzino ${b.magazzino}`, atteso: b.ledger, trovato: b.saldo })),
+        ...balances.map((b) => ({
+          tipo: "giacenza" as const,
+          chiave: `articolo ${b.articolo} magazzino ${b.magazzino}`,
+          atteso: b.ledger,
+          trovato: b.saldo,
+        })),
         ...lots.map((l) => ({ tipo: "lotto" as const, chiave: `lotto ${l.lotto} (${l.codice})`, atteso: l.ledger, trovato: l.residua })),
         ...orderRows.map((r) => ({ tipo: "riga_ordine" as const, chiave: `riga ${r.riga}`, atteso: r.arrivi, trovato: r.arrivata })),
         ...orders.map((o) => ({ tipo: "stato_ordine" as const, chiave: `ordine ${o.ordine}`, atteso: o.atteso, trovato: o.stato })),

@@ -11,12 +11,50 @@ beforeAll(async () => {
   const art = (await seedArticle(t.prisma, "A")).id;
   const lot = (await seedArticle(t.prisma, "L", { lotti: true })).id;
   const f = (await seedSupplier(t.prisma, "F")).id;
-  const o = await seedOrder(t.prisma, { numero: "O1", fornitore: f, magazzino: m, data: "2026-11-01", righe: [{ articolo: art, quantita: "5", prezzo: "1" }, { articolo: lot, quantita: "5", prezzo: "1" }] });
+  const o = await seedOrder(t.prisma, {
+    numero: "O1",
+    fornitore: f,
+    magazzino: m,
+    data: "2026-11-01",
+    righe: [
+      { articolo: art, quantita: "5", prezzo: "1" },
+      { articolo: lot, quantita: "5", prezzo: "1" },
+    ],
+  });
   const key = (await seedKey(t.prisma)).chiave;
-  await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: m, righe: [{ codice: "A", quantita: 3 }, { codice: "L", quantita: 4, lotto: "X" }] } });
-  const arr = await rest("POST", "/arrivi", { key, body: { magazzino: m, ddt: "D", righe: [{ riga: o.righe[0], quantita: 2 }, { riga: o.righe[1], lotto: "Y" }] } });
+  await rest("POST", "/movimenti", {
+    key,
+    body: {
+      natura: "carico",
+      magazzino: m,
+      righe: [
+        { codice: "A", quantita: 3 },
+        { codice: "L", quantita: 4, lotto: "X" },
+      ],
+    },
+  });
+  const arr = await rest("POST", "/arrivi", {
+    key,
+    body: {
+      magazzino: m,
+      ddt: "D",
+      righe: [
+        { riga: o.righe[0], quantita: 2 },
+        { riga: o.righe[1], lotto: "Y" },
+      ],
+    },
+  });
   await rest("POST", `/arrivi/${arr.body.righe[0].movimento}/annulla`, { key });
-  await rest("POST", "/giacenze/allinea", { key, body: { magazzino: m, righe: [{ codice: "A", contato: 1 }, { codice: "L", lotto: "X", contato: 2 }] } });
+  await rest("POST", "/giacenze/allinea", {
+    key,
+    body: {
+      magazzino: m,
+      righe: [
+        { codice: "A", contato: 1 },
+        { codice: "L", lotto: "X", contato: 2 },
+      ],
+    },
+  });
 });
 afterAll(async () => t?.drop());
 

@@ -50,7 +50,10 @@ describe("movimenti", () => {
     let low: number;
     try {
       low = await insertMovementInOpenTransaction(c);
-      const high = await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: 1, righe: [{ codice: "A1", quantita: 2 }] } });
+      const high = await rest("POST", "/movimenti", {
+        key,
+        body: { natura: "carico", magazzino: 1, righe: [{ codice: "A1", quantita: 2 }] },
+      });
       const highId: number = high.body.righe[0].movimento;
       expect(highId).toBeGreaterThan(low);
 
@@ -74,7 +77,10 @@ describe("movimenti", () => {
   });
 
   test("rows below an open transaction stay visible; a rolled-back id does not block anyone", async () => {
-    const first = await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: 1, righe: [{ codice: "A1", quantita: 1 }] } });
+    const first = await rest("POST", "/movimenti", {
+      key,
+      body: { natura: "carico", magazzino: 1, righe: [{ codice: "A1", quantita: 1 }] },
+    });
     const firstId = first.body.righe[0].movimento;
     const c = await t.pool.connect();
     try {
@@ -85,7 +91,10 @@ describe("movimenti", () => {
     } finally {
       c.release();
     }
-    const later = await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: 1, righe: [{ codice: "A1", quantita: 1 }] } });
+    const later = await rest("POST", "/movimenti", {
+      key,
+      body: { natura: "carico", magazzino: 1, righe: [{ codice: "A1", quantita: 1 }] },
+    });
     const r = await rest("GET", `/movimenti?dopo=${firstId}`, { key });
     expect(r.body.movimenti.map((m: any) => m.id)).toEqual([later.body.righe[0].movimento]);
     expect(r.body.altri).toBe(false);
@@ -102,7 +111,17 @@ describe("movimenti", () => {
     // Writers: API writes, and raw transactions that sleep between taking an id and committing.
     const apiWriters = Array.from({ length: 4 }, async () => {
       for (let i = 0; i < 25; i++) {
-        await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: 1, righe: [{ codice: "A1", quantita: 1 }, { codice: "A1", quantita: 2 }] } });
+        await rest("POST", "/movimenti", {
+          key,
+          body: {
+            natura: "carico",
+            magazzino: 1,
+            righe: [
+              { codice: "A1", quantita: 1 },
+              { codice: "A1", quantita: 2 },
+            ],
+          },
+        });
       }
     });
     const slowWriters = Array.from({ length: 3 }, async () => {
@@ -145,8 +164,12 @@ describe("clienti", () => {
     const c = await t.pool.connect();
     try {
       await c.query("BEGIN");
-      const low = (await c.query("INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('LENTO', 'Lento', current_date) RETURNING id")).rows[0].id;
-      const high = (await t.pool.query("INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('VELOCE', 'Veloce', current_date) RETURNING id")).rows[0].id;
+      const low = (
+        await c.query("INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('LENTO', 'Lento', current_date) RETURNING id")
+      ).rows[0].id;
+      const high = (
+        await t.pool.query("INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('VELOCE', 'Veloce', current_date) RETURNING id")
+      ).rows[0].id;
       const during = await rest("GET", `/clienti?dopo=${low - 1}`, { key });
       expect(during.body.clienti).toEqual([]);
       expect(during.body.altri).toBe(true);

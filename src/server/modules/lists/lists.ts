@@ -9,8 +9,12 @@ import { queryDate, queryInt } from "../../lib/zod";
  */
 
 export const listParams = (maxLimit: number) => ({
-  limite: queryInt(1, maxLimit).optional().meta({ description: `Righe per pagina, 1..${maxLimit} (predefinito ${maxLimit})` }),
-  dopo: queryInt(0, 2_147_483_647).optional().meta({ description: "Cursore: il `cursore` della pagina precedente; 0 o assente dall'inizio" }),
+  limite: queryInt(1, maxLimit)
+    .optional()
+    .meta({ description: `Righe per pagina, 1..${maxLimit} (predefinito ${maxLimit})` }),
+  dopo: queryInt(0, 2_147_483_647)
+    .optional()
+    .meta({ description: "Cursore: il `cursore` della pagina precedente; 0 o assente dall'inizio" }),
 });
 
 export const periodParams = {

@@ -35,7 +35,10 @@ class SyncClient {
   documenti: any[] = [];
 
   async run(): Promise<void> {
-    for (const [resource, arrayKey] of [["movimenti", "movimenti"], ["documenti-vendita", "documenti"]] as const) {
+    for (const [resource, arrayKey] of [
+      ["movimenti", "movimenti"],
+      ["documenti-vendita", "documenti"],
+    ] as const) {
       for (;;) {
         const r = await rest("GET", `/${resource}?limite=100&dopo=${this.cursors[resource]}`, { key });
         expect(r.status).toBe(200);
@@ -81,22 +84,68 @@ function expectSameBalances(extract: Map<string, Decimal>, served: Map<string, D
 
 async function writeThroughEveryChannel(round: number) {
   const [w1, w2] = w as [number, number];
-  await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: w1, righe: [{ codice: "A", quantita: 10 + round }, { codice: "LOT", quantita: 5, lotto: `L${round}` }, { codice: "T-1", quantita: 0.5 }] } });
+  await rest("POST", "/movimenti", {
+    key,
+    body: {
+      natura: "carico",
+      magazzino: w1,
+      righe: [
+        { codice: "A", quantita: 10 + round },
+        { codice: "LOT", quantita: 5, lotto: `L${round}` },
+        { codice: "T-1", quantita: 0.5 },
+      ],
+    },
+  });
   await rest("POST", "/movimenti", { key, body: { natura: "scarico", magazzino: w1, righe: [{ codice: "B", quantita: 1.25 }] } });
-  await rest("POST", "/movimenti", { key, body: { natura: "trasferimento", magazzino_origine: w1, magazzino: w2, righe: [{ codice: "A", quantita: 3 }, { codice: "LOT", quantita: 2, lotto: `L${round}` }] } });
+  await rest("POST", "/movimenti", {
+    key,
+    body: {
+      natura: "trasferimento",
+      magazzino_origine: w1,
+      magazzino: w2,
+      righe: [
+        { codice: "A", quantita: 3 },
+        { codice: "LOT", quantita: 2, lotto: `L${round}` },
+      ],
+    },
+  });
   await caller(t, actor, "trpc").movements.write({ natura: "carico", magazzino: w2, righe: [{ codice: "C", quantita: 7 }] });
   const f = await seedSupplier(t.prisma, `F${round}`);
   const articles = await t.prisma.articolo.findMany({ where: { codice: { in: ["A", "LOT"] } }, orderBy: { codice: "asc" } });
-  const o = await seedOrder(t.prisma, { numero: `O${round}`, fornitore: f.id, magazzino: w2, data: "2026-11-20", righe: [
-    { articolo: articles[0]!.id, quantita: "4", prezzo: "1" }, { articolo: articles[1]!.id, quantita: "6", prezzo: "2" },
-  ] });
-  const arrived = await rest("POST", "/arrivi", { key, body: { magazzino: w2, ddt: `D${round}`, righe: [{ riga: o.righe[0] }, { riga: o.righe[1], quantita: 3, lotto: `AR${round}` }] } });
+  const o = await seedOrder(t.prisma, {
+    numero: `O${round}`,
+    fornitore: f.id,
+    magazzino: w2,
+    data: "2026-11-20",
+    righe: [
+      { articolo: articles[0]!.id, quantita: "4", prezzo: "1" },
+      { articolo: articles[1]!.id, quantita: "6", prezzo: "2" },
+    ],
+  });
+  const arrived = await rest("POST", "/arrivi", {
+    key,
+    body: { magazzino: w2, ddt: `D${round}`, righe: [{ riga: o.righe[0] }, { riga: o.righe[1], quantita: 3, lotto: `AR${round}` }] },
+  });
   expect(arrived.body.registrate).toBe(2);
   await rest("POST", `/arrivi/${arrived.body.righe[0].movimento}/annulla`, { key });
-  const aligned = await rest("POST", "/giacenze/allinea", { key, body: { magazzino: w1, righe: [{ codice: "B", contato: 40 + round }, { codice: "C", contato: 2 }] } });
+  const aligned = await rest("POST", "/giacenze/allinea", {
+    key,
+    body: {
+      magazzino: w1,
+      righe: [
+        { codice: "B", contato: 40 + round },
+        { codice: "C", contato: 2 },
+      ],
+    },
+  });
   expect(aligned.body.rifiutate).toBe(0);
   const client = (await t.prisma.cliente.findFirstOrThrow()).id;
-  await caller(t, actor, "trpc").sales.create({ tipo: "ddt", cliente: client, magazzino: w1, righe: [{ codice: "A", quantita: 2, prezzo: "3.3", aliquota_iva: "22" }] });
+  await caller(t, actor, "trpc").sales.create({
+    tipo: "ddt",
+    cliente: client,
+    magazzino: w1,
+    righe: [{ codice: "A", quantita: 2, prezzo: "3.3", aliquota_iva: "22" }],
+  });
 }
 
 test("initial load, writes through every channel, incremental runs: the extract rebuilds every balance", async () => {
@@ -113,7 +162,7 @@ test("initial load, writes through every channel, incremental runs: the extract 
 
   // An incremental run racing the writers, then one after they finish.
   const writers = Promise.all([writeThroughEveryChannel(2), writeThroughEveryChannel(3)]);
-  while (await Promise.race([writers.then(() => true), new Promise((r) => setTimeout(() => r(false), 30))]) === false) await sync.run();
+  while ((await Promise.race([writers.then(() => true), new Promise((r) => setTimeout(() => r(false), 30))])) === false) await sync.run();
   await writers;
   await sync.run();
   expectSameBalances(sync.balances(), await availability());
@@ -123,6 +172,8 @@ test("initial load, writes through every channel, incremental runs: the extract 
   expect(ids).toEqual([...ids].sort((a, b) => a - b));
   const { rows } = await t.pool.query("SELECT count(*)::int AS n FROM movimenti");
   expect(ids.length).toBe(rows[0].n);
-  expect(new Set(sync.movimenti.map((m) => m.origine))).toEqual(new Set(["api", "schermo", "arrivo", "annullamento", "correzione", "vendita"]));
+  expect(new Set(sync.movimenti.map((m) => m.origine))).toEqual(
+    new Set(["api", "schermo", "arrivo", "annullamento", "correzione", "vendita"]),
+  );
   expect(sync.documenti).toHaveLength(4);
 });

@@ -21,15 +21,25 @@ beforeAll(async () => {
 afterAll(async () => t?.drop());
 
 async function residual(magazzino: number, lotto: string): Promise<number> {
-  const { rows } = await t.pool.query("SELECT residua::text AS r FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = $3", [articolo, magazzino, lotto]);
+  const { rows } = await t.pool.query("SELECT residua::text AS r FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = $3", [
+    articolo,
+    magazzino,
+    lotto,
+  ]);
   return Number(rows[0]?.r ?? 0);
 }
 
 test("30 parallel unloads of 1 on a lot of 10: exactly 10 accepted, the lot ends at 0", async () => {
-  await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: m1, righe: [{ codice: "FARINA", quantita: 10, lotto: "L1" }] } });
+  await rest("POST", "/movimenti", {
+    key,
+    body: { natura: "carico", magazzino: m1, righe: [{ codice: "FARINA", quantita: 10, lotto: "L1" }] },
+  });
   const results = await Promise.all(
     Array.from({ length: 30 }, () =>
-      rest("POST", "/movimenti", { key, body: { natura: "scarico", magazzino: m1, righe: [{ codice: "FARINA", quantita: 1, lotto: "L1" }] } }),
+      rest("POST", "/movimenti", {
+        key,
+        body: { natura: "scarico", magazzino: m1, righe: [{ codice: "FARINA", quantita: 1, lotto: "L1" }] },
+      }),
     ),
   );
   const outcomes = results.map((r) => r.body.righe[0]);
@@ -40,7 +50,10 @@ test("30 parallel unloads of 1 on a lot of 10: exactly 10 accepted, the lot ends
 });
 
 test("random unloads and transfers racing: accepted quantities equal the lot's decrease, never below zero", async () => {
-  await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: m1, righe: [{ codice: "FARINA", quantita: 50, lotto: "L2" }] } });
+  await rest("POST", "/movimenti", {
+    key,
+    body: { natura: "carico", magazzino: m1, righe: [{ codice: "FARINA", quantita: 50, lotto: "L2" }] },
+  });
   const quantities = Array.from({ length: 40 }, (_, i) => ((i * 7) % 5) + 0.5);
   const results = await Promise.all(
     quantities.map((q, i) =>
@@ -53,9 +66,7 @@ test("random unloads and transfers racing: accepted quantities equal the lot's d
       }),
     ),
   );
-  const accepted = results
-    .map((r, i) => (r.body.righe[0].esito === "scritta" ? quantities[i]! : 0))
-    .reduce((a, b) => a + b, 0);
+  const accepted = results.map((r, i) => (r.body.righe[0].esito === "scritta" ? quantities[i]! : 0)).reduce((a, b) => a + b, 0);
   const transferred = results
     .map((r, i) => (i % 3 === 0 && r.body.righe[0].esito === "scritta" ? quantities[i]! : 0))
     .reduce((a, b) => a + b, 0);
@@ -83,7 +94,10 @@ test("the database itself refuses a negative lot, whatever the code does", async
  * opposite orders deadlock.
  */
 type LotRef = { magazzino: number; codice: string };
-const lot = (l: LotRef) => ({ sql: "SELECT id FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = $3", params: [articolo, l.magazzino, l.codice] });
+const lot = (l: LotRef) => ({
+  sql: "SELECT id FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = $3",
+  params: [articolo, l.magazzino, l.codice],
+});
 async function waitsOnLotWithoutHolding(send: () => Promise<{ status: number; body: any }>, held: LotRef, other: LotRef) {
   const { waited, free, result } = await waitsWithoutHolding(t.pool, { hold: lot(held), probe: lot(other), table: "lotti", send });
   expect(waited).toBe(true);
@@ -99,13 +113,26 @@ test("movements and alignments take lots in one order (article, code), not the r
   const unload = () =>
     rest("POST", "/movimenti", {
       key,
-      body: { natura: "scarico", magazzino: w, righe: [{ codice: "FARINA", quantita: 1, lotto: "B" }, { codice: "FARINA", quantita: 1, lotto: "A" }] },
+      body: {
+        natura: "scarico",
+        magazzino: w,
+        righe: [
+          { codice: "FARINA", quantita: 1, lotto: "B" },
+          { codice: "FARINA", quantita: 1, lotto: "A" },
+        ],
+      },
     });
   expect(await waitsOnLotWithoutHolding(unload, { magazzino: w, codice: "A" }, { magazzino: w, codice: "B" })).toBe(true);
   const align = () =>
     rest("POST", "/giacenze/allinea", {
       key,
-      body: { magazzino: w, righe: [{ codice: "FARINA", lotto: "B", contato: 5 }, { codice: "FARINA", lotto: "A", contato: 5 }] },
+      body: {
+        magazzino: w,
+        righe: [
+          { codice: "FARINA", lotto: "B", contato: 5 },
+          { codice: "FARINA", lotto: "A", contato: 5 },
+        ],
+      },
     });
   expect(await waitsOnLotWithoutHolding(align, { magazzino: w, codice: "A" }, { magazzino: w, codice: "B" })).toBe(true);
   // The ledger keeps the rows' order whatever order the lots were taken in.
@@ -119,10 +146,16 @@ test("a transfer takes the lot in the lower warehouse id first, whichever way it
   const high = (await seedWarehouse(t.prisma, "M-ALTO")).id;
   expect(low).toBeLessThan(high);
   for (const magazzino of [low, high]) {
-    await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino, righe: [{ codice: "FARINA", quantita: 10, lotto: "T" }] } });
+    await rest("POST", "/movimenti", {
+      key,
+      body: { natura: "carico", magazzino, righe: [{ codice: "FARINA", quantita: 10, lotto: "T" }] },
+    });
   }
   const transfer = (from: number, to: number) => () =>
-    rest("POST", "/movimenti", { key, body: { natura: "trasferimento", magazzino_origine: from, magazzino: to, righe: [{ codice: "FARINA", quantita: 1, lotto: "T" }] } });
+    rest("POST", "/movimenti", {
+      key,
+      body: { natura: "trasferimento", magazzino_origine: from, magazzino: to, righe: [{ codice: "FARINA", quantita: 1, lotto: "T" }] },
+    });
   // Into the lower warehouse: waits on its destination without holding its source.
   expect(await waitsOnLotWithoutHolding(transfer(high, low), { magazzino: low, codice: "T" }, { magazzino: high, codice: "T" })).toBe(true);
   // Out of the lower warehouse: waits on its source without holding its destination.
@@ -135,13 +168,21 @@ test("transfers in both directions on one lot, racing: none fails, quantities ad
   const a = (await seedWarehouse(t.prisma, "M-ANDATA")).id;
   const b = (await seedWarehouse(t.prisma, "M-RITORNO")).id;
   for (const magazzino of [a, b]) {
-    await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino, righe: [{ codice: "FARINA", quantita: 100, lotto: "AR" }] } });
+    await rest("POST", "/movimenti", {
+      key,
+      body: { natura: "carico", magazzino, righe: [{ codice: "FARINA", quantita: 100, lotto: "AR" }] },
+    });
   }
   const results = await Promise.all(
     Array.from({ length: 40 }, (_, i) =>
       rest("POST", "/movimenti", {
         key,
-        body: { natura: "trasferimento", magazzino_origine: i % 2 ? a : b, magazzino: i % 2 ? b : a, righe: [{ codice: "FARINA", quantita: 1, lotto: "AR" }] },
+        body: {
+          natura: "trasferimento",
+          magazzino_origine: i % 2 ? a : b,
+          magazzino: i % 2 ? b : a,
+          righe: [{ codice: "FARINA", quantita: 1, lotto: "AR" }],
+        },
       }),
     ),
   );

@@ -13,7 +13,9 @@ export const writeMovementsRowInput = z
     ean: shortText(64).optional(),
     codice: shortText(64).optional(),
     quantita: rawNumber().meta({ description: "Quantità positiva, al massimo 3 decimali; il segno viene da `natura`" }),
-    prezzo: z.string({ error: typeError("deve essere una stringa decimale, per esempio \"12.50\"") }).optional()
+    prezzo: z
+      .string({ error: typeError('deve essere una stringa decimale, per esempio "12.50"') })
+      .optional()
       .meta({ description: "Prezzo unitario come stringa decimale (al massimo 4 decimali)" }),
     lotto: shortText(64).optional(),
     scadenza: isoDate().optional().meta({ description: "Scadenza di un lotto nuovo (solo `carico`)" }),
@@ -76,9 +78,7 @@ export const movementOutput = z.object({
   quantita: decimalString(),
   prezzo: decimalString().nullable(),
   lotto: z.string().nullable(),
-  riferimento: z
-    .object({ tipo: z.enum(["riga_ordine", "documento_vendita", "movimento"]), id: z.number().int() })
-    .nullable(),
+  riferimento: z.object({ tipo: z.enum(["riga_ordine", "documento_vendita", "movimento"]), id: z.number().int() }).nullable(),
   annulla: z.number().int().nullable(),
 });
 export type MovementOutput = z.infer<typeof movementOutput>;

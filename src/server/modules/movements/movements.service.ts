@@ -3,12 +3,7 @@ import { businessDate, formatDate, formatInstant } from "../../lib/dates";
 import { canonical, canonicalOrNull, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
-import {
-  loadArticles,
-  resolveArticle,
-  SUGGESTED_PRICE,
-  type ArticleInfo,
-} from "../catalogue/articles";
+import { loadArticles, resolveArticle, SUGGESTED_PRICE, type ArticleInfo } from "../catalogue/articles";
 import { appendToLedger, loadLot, lockLot, lotLockOrder, operationExists, unloadLot, type LedgerRow } from "../ledger/ledger.service";
 import { cutPage, syncBound } from "../lists/lists";
 import {
@@ -69,13 +64,19 @@ export async function writeMovements(
       const article = resolveArticle(index, r);
       const quantita = quantityFromNumber(r.quantita);
       if (quantita === null) {
-        throw new RowError("quantita_non_valida", `Quantità ${r.quantita} non valida: deve essere maggiore di zero, con al massimo 3 decimali.`);
+        throw new RowError(
+          "quantita_non_valida",
+          `Quantità ${r.quantita} non valida: deve essere maggiore di zero, con al massimo 3 decimali.`,
+        );
       }
       let prezzo: string | undefined;
       if (r.prezzo !== undefined) {
         const p = priceFromString(r.prezzo);
         if (p === null) {
-          throw new RowError("prezzo_non_valido", `Prezzo '${r.prezzo}' non valido: scrivere un decimale semplice con il punto, al massimo 4 decimali (es. "12.50").`);
+          throw new RowError(
+            "prezzo_non_valido",
+            `Prezzo '${r.prezzo}' non valido: scrivere un decimale semplice con il punto, al massimo 4 decimali (es. "12.50").`,
+          );
         }
         prezzo = p;
       }
@@ -94,9 +95,7 @@ export async function writeMovements(
 
   // Lots first, in lotLockOrder (a transfer: the lower warehouse id first). The ledger keeps the rows' order.
   const lots = new Map<number, { from: number | null; to: number | null }>();
-  const lotted = planned
-    .filter((p) => p.lotto !== undefined)
-    .sort(lotLockOrder);
+  const lotted = planned.filter((p) => p.lotto !== undefined).sort(lotLockOrder);
   for (const p of lotted) {
     try {
       if (input.natura === "carico") {
@@ -106,7 +105,14 @@ export async function writeMovements(
       } else {
         if (input.magazzino < input.magazzino_origine!) await lockLot(tx, p.article.id, input.magazzino, p.lotto!);
         const source = await unloadLot(tx, p.article, input.magazzino_origine!, p.lotto!, p.quantita);
-        const to = await loadLot(tx, p.article.id, input.magazzino, p.lotto!, source.scadenza ? formatDate(source.scadenza) : null, p.quantita);
+        const to = await loadLot(
+          tx,
+          p.article.id,
+          input.magazzino,
+          p.lotto!,
+          source.scadenza ? formatDate(source.scadenza) : null,
+          p.quantita,
+        );
         lots.set(p.indice, { from: source.id, to });
       }
     } catch (e) {
@@ -139,7 +145,13 @@ export async function writeMovements(
   if (ledger.length > 0) {
     const written = await appendToLedger(
       tx,
-      { operazione: input.operazione ?? "nuova", origine: opts.origine, causale: input.causale ?? null, data: businessDate(opts.timeZone), actor },
+      {
+        operazione: input.operazione ?? "nuova",
+        origine: opts.origine,
+        causale: input.causale ?? null,
+        data: businessDate(opts.timeZone),
+        actor,
+      },
       ledger,
     );
     operazione = written.operazione;

@@ -80,7 +80,14 @@ describe("POST /movimenti", () => {
   });
 
   test("without prezzo the suggested price is the standard cost, else null", async () => {
-    const r = await post({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }, { codice: "NOCOST", quantita: 1 }] });
+    const r = await post({
+      natura: "carico",
+      magazzino: m1,
+      righe: [
+        { codice: "VITE-M6", quantita: 1 },
+        { codice: "NOCOST", quantita: 1 },
+      ],
+    });
     const list = await rest("GET", `/movimenti?operazione=${r.body.operazione}`, { key });
     expect(list.body.movimenti.map((m: any) => m.prezzo)).toEqual(["0.12", null]);
   });
@@ -88,7 +95,13 @@ describe("POST /movimenti", () => {
   test("without prezzo the last purchase-order price wins over the standard cost", async () => {
     const sup = await t.prisma.fornitore.create({ data: { codice: "F-SUG", nome: "F" } });
     await t.prisma.ordineAcquisto.create({
-      data: { numero: "PO-SUG", fornitore_id: sup.id, magazzino_id: m1, data: new Date("2026-11-01"), righe: { create: [{ posizione: 1, articolo_id: ids.VITE!, ordinata: "5", prezzo: "0.095" }] } },
+      data: {
+        numero: "PO-SUG",
+        fornitore_id: sup.id,
+        magazzino_id: m1,
+        data: new Date("2026-11-01"),
+        righe: { create: [{ posizione: 1, articolo_id: ids.VITE!, ordinata: "5", prezzo: "0.095" }] },
+      },
     });
     const r = await post({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] });
     const list = await rest("GET", `/movimenti?operazione=${r.body.operazione}`, { key });
@@ -100,21 +113,34 @@ describe("POST /movimenti", () => {
   });
 
   test("lots: created with expiry on load, checked on unload and transfer, listed by expiry", async () => {
-    await post({ natura: "carico", magazzino: m1, righe: [
-      { codice: "LATTE", quantita: 10, lotto: "L2", scadenza: "2027-03-01" },
-      { codice: "LATTE", quantita: 5, lotto: "L1", scadenza: "2027-01-15" },
-      { codice: "LATTE", quantita: 1, lotto: "L0" },
-    ] });
-    const unload = await post({ natura: "scarico", magazzino: m1, righe: [
-      { codice: "LATTE", quantita: 4, lotto: "L1" },
-      { codice: "LATTE", quantita: 2, lotto: "L1" },
-      { codice: "LATTE", quantita: 1, lotto: "NOPE" },
-    ] });
+    await post({
+      natura: "carico",
+      magazzino: m1,
+      righe: [
+        { codice: "LATTE", quantita: 10, lotto: "L2", scadenza: "2027-03-01" },
+        { codice: "LATTE", quantita: 5, lotto: "L1", scadenza: "2027-01-15" },
+        { codice: "LATTE", quantita: 1, lotto: "L0" },
+      ],
+    });
+    const unload = await post({
+      natura: "scarico",
+      magazzino: m1,
+      righe: [
+        { codice: "LATTE", quantita: 4, lotto: "L1" },
+        { codice: "LATTE", quantita: 2, lotto: "L1" },
+        { codice: "LATTE", quantita: 1, lotto: "NOPE" },
+      ],
+    });
     expect(unload.body.righe.map((r: any) => r.esito)).toEqual(["scritta", "rifiutata", "rifiutata"]);
     expect(unload.body.righe[1].errore.codice).toBe("lotto_insufficiente");
     expect(unload.body.righe[1].errore.messaggio).toContain("1 disponibili");
     expect(unload.body.righe[2].errore.codice).toBe("lotto_non_trovato");
-    const transfer = await post({ natura: "trasferimento", magazzino: m2, magazzino_origine: m1, righe: [{ codice: "LATTE", quantita: 3, lotto: "L2" }] });
+    const transfer = await post({
+      natura: "trasferimento",
+      magazzino: m2,
+      magazzino_origine: m1,
+      righe: [{ codice: "LATTE", quantita: 3, lotto: "L2" }],
+    });
     expect(transfer.body.scritte).toBe(1);
     const lots1 = await rest("GET", `/articoli/${ids.LATTE}/lotti?magazzino=${m1}`, { key });
     expect(lots1.body).toEqual({
@@ -134,7 +160,12 @@ describe("POST /movimenti", () => {
 
   test("appending to an operation keeps its number", async () => {
     const first = await post({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] });
-    const second = await post({ natura: "carico", magazzino: m1, operazione: first.body.operazione, righe: [{ codice: "VITE-M6", quantita: 2 }] });
+    const second = await post({
+      natura: "carico",
+      magazzino: m1,
+      operazione: first.body.operazione,
+      righe: [{ codice: "VITE-M6", quantita: 2 }],
+    });
     expect(second.body.operazione).toBe(first.body.operazione);
     const list = await rest("GET", `/movimenti?operazione=${first.body.operazione}`, { key });
     expect(list.body.movimenti).toHaveLength(2);
@@ -142,8 +173,22 @@ describe("POST /movimenti", () => {
 
   test("decimals float arithmetic gets wrong stay exact", async () => {
     const a = await seedArticle(t.prisma, "DEC");
-    await post({ natura: "carico", magazzino: m1, righe: [{ codice: "DEC", quantita: 0.1 }, { codice: "DEC", quantita: 0.2 }] });
-    await post({ natura: "carico", magazzino: m1, righe: [{ codice: "DEC", quantita: 999999999.999 }, { codice: "DEC", quantita: 0.001 }] });
+    await post({
+      natura: "carico",
+      magazzino: m1,
+      righe: [
+        { codice: "DEC", quantita: 0.1 },
+        { codice: "DEC", quantita: 0.2 },
+      ],
+    });
+    await post({
+      natura: "carico",
+      magazzino: m1,
+      righe: [
+        { codice: "DEC", quantita: 999999999.999 },
+        { codice: "DEC", quantita: 0.001 },
+      ],
+    });
     const { rows } = await t.pool.query("SELECT quantita::text AS q FROM giacenze WHERE articolo_id = $1", [a.id]);
     expect(rows[0].q).toBe("1000000000.300");
     const list = await rest("GET", `/movimenti?articolo=${a.id}`, { key });
@@ -163,7 +208,9 @@ test("createCaller goes through the same permission check: a lettura key cannot 
   const k = await seedKey(t.prisma, ["lettura"]);
   const readOnly: Actor = { kind: "chiave", id: k.id, nome: k.nome, permessi: k.permessi };
   const before = await countRows(t, "movimenti");
-  await expect(caller(t, readOnly).movements.write({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] })).rejects.toMatchObject({
+  await expect(
+    caller(t, readOnly).movements.write({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] }),
+  ).rejects.toMatchObject({
     cause: { codice: "permesso_negato" },
   });
   expect(await countRows(t, "movimenti")).toBe(before);
@@ -209,22 +256,43 @@ describe("refusals: every row code of this endpoint, nothing written by a refuse
   });
 
   test("a refused row does not block the others; indice is the position in the request", async () => {
-    const r = await post({ natura: "carico", magazzino: m1, righe: [
-      { codice: "NON-ESISTE", quantita: 1 },
-      { codice: "VITE-M6", quantita: 1 },
-      { codice: "GUANTO", quantita: 1 },
-      { codice: "GUANTO-L", quantita: 1 },
-    ] });
-    expect(r.body.righe.map((x: any) => [x.indice, x.esito])).toEqual([[0, "rifiutata"], [1, "scritta"], [2, "rifiutata"], [3, "scritta"]]);
+    const r = await post({
+      natura: "carico",
+      magazzino: m1,
+      righe: [
+        { codice: "NON-ESISTE", quantita: 1 },
+        { codice: "VITE-M6", quantita: 1 },
+        { codice: "GUANTO", quantita: 1 },
+        { codice: "GUANTO-L", quantita: 1 },
+      ],
+    });
+    expect(r.body.righe.map((x: any) => [x.indice, x.esito])).toEqual([
+      [0, "rifiutata"],
+      [1, "scritta"],
+      [2, "rifiutata"],
+      [3, "scritta"],
+    ]);
     expect(r.body.righe[2].errore.messaggio).toContain("GUANTO-M");
     expect(await countRows(t, "movimenti")).toBe(movementsBefore + 2);
   });
 
   test.each([
     ["magazzino_non_trovato", { natura: "carico", magazzino: 999, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "magazzino"],
-    ["magazzino_non_trovato", { natura: "trasferimento", magazzino: 1, magazzino_origine: 999, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "magazzino_origine"],
-    ["operazione_non_trovata", { natura: "carico", magazzino: 1, operazione: 99999, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "operazione"],
-    ["troppe_righe", { natura: "carico", magazzino: 1, righe: Array.from({ length: 501 }, () => ({ codice: "VITE-M6", quantita: 1 })) }, "righe"],
+    [
+      "magazzino_non_trovato",
+      { natura: "trasferimento", magazzino: 1, magazzino_origine: 999, righe: [{ codice: "VITE-M6", quantita: 1 }] },
+      "magazzino_origine",
+    ],
+    [
+      "operazione_non_trovata",
+      { natura: "carico", magazzino: 1, operazione: 99999, righe: [{ codice: "VITE-M6", quantita: 1 }] },
+      "operazione",
+    ],
+    [
+      "troppe_righe",
+      { natura: "carico", magazzino: 1, righe: Array.from({ length: 501 }, () => ({ codice: "VITE-M6", quantita: 1 })) },
+      "righe",
+    ],
   ])("whole request refused: %s", async (codice, body, campo) => {
     const r = await post(body);
     expect(r.status).toBe(422);
@@ -234,7 +302,11 @@ describe("refusals: every row code of this endpoint, nothing written by a refuse
   });
 
   test("an operation written by another channel cannot be appended to through the API", async () => {
-    const ui = await caller(t, actor, "trpc").movements.write({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] });
+    const ui = await caller(t, actor, "trpc").movements.write({
+      natura: "carico",
+      magazzino: m1,
+      righe: [{ codice: "VITE-M6", quantita: 1 }],
+    });
     const r = await post({ natura: "carico", magazzino: m1, operazione: ui.operazione, righe: [{ codice: "VITE-M6", quantita: 1 }] });
     expect(r.status).toBe(422);
     expect(r.body.codice).toBe("operazione_non_trovata");
@@ -242,20 +314,48 @@ describe("refusals: every row code of this endpoint, nothing written by a refuse
 
   test.each([
     ["natura sconosciuta", { natura: "regalo", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "natura"],
-    ["quantita come stringa (nessuna coercizione)", { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: "12.5" }] }, "righe[0].quantita"],
+    [
+      "quantita come stringa (nessuna coercizione)",
+      { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: "12.5" }] },
+      "righe[0].quantita",
+    ],
     ["quantita null", { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: null }] }, "righe[0].quantita"],
     ["magazzino come stringa", { natura: "carico", magazzino: "1", righe: [{ codice: "VITE-M6", quantita: 1 }] }, "magazzino"],
     ["magazzino decimale", { natura: "carico", magazzino: 1.5, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "magazzino"],
     ["prezzo numerico", { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1, prezzo: 1.5 }] }, "righe[0].prezzo"],
     ["campo sconosciuto", { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1 }], note: "x" }, "note"],
-    ["campo sconosciuto in riga", { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1, sconto: 1 }] }, "righe[0].sconto"],
+    [
+      "campo sconosciuto in riga",
+      { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1, sconto: 1 }] },
+      "righe[0].sconto",
+    ],
     ["riga senza articolo", { natura: "carico", magazzino: 1, righe: [{ quantita: 1 }] }, "righe[0].codice"],
     ["righe vuote", { natura: "carico", magazzino: 1, righe: [] }, "righe"],
-    ["trasferimento senza origine", { natura: "trasferimento", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "magazzino_origine"],
-    ["trasferimento sullo stesso magazzino", { natura: "trasferimento", magazzino: 1, magazzino_origine: 1, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "magazzino_origine"],
-    ["origine su un carico", { natura: "carico", magazzino: 1, magazzino_origine: 2, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "magazzino_origine"],
-    ["scadenza su uno scarico", { natura: "scarico", magazzino: 1, righe: [{ codice: "LATTE", lotto: "L2", quantita: 1, scadenza: "2027-01-01" }] }, "righe[0].scadenza"],
-    ["scadenza impossibile", { natura: "carico", magazzino: 1, righe: [{ codice: "LATTE", lotto: "L9", quantita: 1, scadenza: "2027-02-30" }] }, "righe[0].scadenza"],
+    [
+      "trasferimento senza origine",
+      { natura: "trasferimento", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1 }] },
+      "magazzino_origine",
+    ],
+    [
+      "trasferimento sullo stesso magazzino",
+      { natura: "trasferimento", magazzino: 1, magazzino_origine: 1, righe: [{ codice: "VITE-M6", quantita: 1 }] },
+      "magazzino_origine",
+    ],
+    [
+      "origine su un carico",
+      { natura: "carico", magazzino: 1, magazzino_origine: 2, righe: [{ codice: "VITE-M6", quantita: 1 }] },
+      "magazzino_origine",
+    ],
+    [
+      "scadenza su uno scarico",
+      { natura: "scarico", magazzino: 1, righe: [{ codice: "LATTE", lotto: "L2", quantita: 1, scadenza: "2027-01-01" }] },
+      "righe[0].scadenza",
+    ],
+    [
+      "scadenza impossibile",
+      { natura: "carico", magazzino: 1, righe: [{ codice: "LATTE", lotto: "L9", quantita: 1, scadenza: "2027-02-30" }] },
+      "righe[0].scadenza",
+    ],
   ])("richiesta_non_valida: %s", async (_name, body, campo) => {
     const r = await post(body);
     expect(r.status).toBe(422);

@@ -34,7 +34,10 @@ interface OrderReferences {
 }
 
 /** The orders the database holds of these (supplier code, number) pairs, by orderKey. */
-export async function loadPurchaseOrdersByKey(db: Db, keys: { fornitore: string; numero: string }[]): Promise<Map<string, KnownPurchaseOrder>> {
+export async function loadPurchaseOrdersByKey(
+  db: Db,
+  keys: { fornitore: string; numero: string }[],
+): Promise<Map<string, KnownPurchaseOrder>> {
   // Flat queries: Prisma loads nested relations concurrently, which a transaction's one connection queues.
   const ordini = await rows(
     db,
@@ -46,7 +49,10 @@ export async function loadPurchaseOrdersByKey(db: Db, keys: { fornitore: string;
   const righe = await rows(db, q.purchaseOrderRows(ordini.map((o) => o.id)));
   const rowsOf = new Map<number, KnownPurchaseOrder["righe"]>();
   for (const r of righe) {
-    rowsOf.set(r.ordine_id, [...(rowsOf.get(r.ordine_id) ?? []), { articolo: r.articolo, ordinata: canonical(r.ordinata), prezzo: canonical(r.prezzo) }]);
+    rowsOf.set(r.ordine_id, [
+      ...(rowsOf.get(r.ordine_id) ?? []),
+      { articolo: r.articolo, ordinata: canonical(r.ordinata), prezzo: canonical(r.prezzo) },
+    ]);
   }
   return new Map(
     ordini.map((o) => [

@@ -20,8 +20,14 @@ import { getPrintableOrder, listOrders } from "./orders.service";
  * one and printing its row labels (tRPC only).
  */
 export const ordersRouter = router({
-  list: readProcedure.input(syncParse(listOrdersInput)).output(syncParse(listOrdersOutput)).query(({ ctx, input }) => listOrders(ctx.db, input)),
-  printable: readProcedure.input(syncParse(getOrderInput)).output(syncParse(printableOrderOutput)).query(({ ctx, input }) => getPrintableOrder(ctx.db, input.id)),
+  list: readProcedure
+    .input(syncParse(listOrdersInput))
+    .output(syncParse(listOrdersOutput))
+    .query(({ ctx, input }) => listOrders(ctx.db, input)),
+  printable: readProcedure
+    .input(syncParse(getOrderInput))
+    .output(syncParse(printableOrderOutput))
+    .query(({ ctx, input }) => getPrintableOrder(ctx.db, input.id)),
 
   upsert: writeProcedure
     .use(requireRole("responsabile"))
@@ -45,7 +51,12 @@ export const ordersRouter = router({
     })
     .input(syncParse(upsertOrdersInput))
     .output(syncParse(upsertOrdersOutput))
-    .mutation(({ ctx, input }) => idempotentWrite(ctx, { path: "/ordini-acquisto", input }, async (tx) => ({ status: 200, body: await upsertPurchaseOrders(tx, input) }))),
+    .mutation(({ ctx, input }) =>
+      idempotentWrite(ctx, { path: "/ordini-acquisto", input }, async (tx) => ({
+        status: 200,
+        body: await upsertPurchaseOrders(tx, input),
+      })),
+    ),
 
   close: writeProcedure
     .use(requireRole("responsabile"))
@@ -67,6 +78,9 @@ export const ordersRouter = router({
     .input(syncParse(closeOrderInput))
     .output(syncParse(closeOrderOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: `/ordini-acquisto/${input.id}/chiudi`, input }, async (tx) => ({ status: 200, body: await closePurchaseOrder(tx, input) })),
+      idempotentWrite(ctx, { path: `/ordini-acquisto/${input.id}/chiudi`, input }, async (tx) => ({
+        status: 200,
+        body: await closePurchaseOrder(tx, input),
+      })),
     ),
 });

@@ -5,7 +5,10 @@ export const STATI_ORDINE = ["aperto", "parziale", "evaso"] as const;
 
 export const listOrdersInput = z.strictObject({
   cerca: shortText(64).optional().meta({ description: "Numero d'ordine o nome del fornitore (contiene)" }),
-  includi_evasi: z.boolean().transform((b) => b).optional(),
+  includi_evasi: z
+    .boolean()
+    .transform((b) => b)
+    .optional(),
   limite: idNumber().pipe(z.number().max(200)).optional(),
 });
 export type ListOrdersInput = z.infer<typeof listOrdersInput>;
@@ -30,7 +33,13 @@ export const printableOrderOutput = orderSummaryOutput.omit({ righe: true }).ext
       riga: z.number().int(),
       posizione: z.number().int(),
       etichetta: z.string(),
-      articolo: z.object({ id: z.number().int(), codice: z.string(), ean: z.string().nullable(), descrizione: z.string(), unita: z.string() }),
+      articolo: z.object({
+        id: z.number().int(),
+        codice: z.string(),
+        ean: z.string().nullable(),
+        descrizione: z.string(),
+        unita: z.string(),
+      }),
       ordinata: decimalString(),
       arrivata: decimalString(),
       residua: decimalString(),
@@ -45,10 +54,12 @@ export const MAX_ORDERS_PER_CALL = 100;
 export const MAX_ORDER_ROWS_PER_CALL = 500;
 
 const orderRowUpsert = z.strictObject({
-  numero_riga: idNumber().meta({ description: "Numero di riga dell'integratore (≥ 1): la chiave stabile della riga tra una sostituzione e l'altra" }),
+  numero_riga: idNumber().meta({
+    description: "Numero di riga dell'integratore (≥ 1): la chiave stabile della riga tra una sostituzione e l'altra",
+  }),
   articolo: shortText(64).meta({ description: "Codice articolo (una variante, non un modello)" }),
   quantita: rawNumber().meta({ description: "Quantità ordinata: maggiore di zero, al massimo 3 decimali" }),
-  prezzo: z.string({ error: typeError("deve essere una stringa decimale, per esempio \"12.50\"") }),
+  prezzo: z.string({ error: typeError('deve essere una stringa decimale, per esempio "12.50"') }),
 });
 
 const orderUpsert = z.strictObject({
@@ -109,7 +120,9 @@ export const closeOrderOutput = z.object({
     z.object({
       numero_riga: z.number().int(),
       riga: z.number().int(),
-      esito: z.enum(["chiuso", "invariato"]).meta({ description: "`invariato`: nulla restava da chiudere (riga già chiusa o ricevuta per intero)" }),
+      esito: z
+        .enum(["chiuso", "invariato"])
+        .meta({ description: "`invariato`: nulla restava da chiudere (riga già chiusa o ricevuta per intero)" }),
       ordinata: decimalString(),
       arrivata: decimalString(),
       chiusa: decimalString(),

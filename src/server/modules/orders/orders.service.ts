@@ -30,7 +30,12 @@ export async function listOrders(db: Db, input: ListOrdersInput) {
       ...(input.includi_evasi ? {} : { stato: { not: "evaso" } }),
       ...(input.cerca === undefined
         ? {}
-        : { OR: [{ numero: { contains: input.cerca, mode: "insensitive" as const } }, { fornitore: { nome: { contains: input.cerca, mode: "insensitive" as const } } }] }),
+        : {
+            OR: [
+              { numero: { contains: input.cerca, mode: "insensitive" as const } },
+              { fornitore: { nome: { contains: input.cerca, mode: "insensitive" as const } } },
+            ],
+          }),
     },
     orderBy: [{ data: "desc" }, { id: "desc" }],
     take: input.limite ?? 50,

@@ -146,7 +146,9 @@ export const rowIdsOfOrders = (ordini: number[]) =>
 // ---------------------------------------------------------------- POST /ordini-acquisto/{id}/chiudi
 
 export const orderById = (id: number) =>
-  query<{ id: number; numero: string; stato: "aperto" | "parziale" | "evaso" }>(Prisma.sql`SELECT id, numero, stato FROM ordini_acquisto WHERE id = ${id}`);
+  query<{ id: number; numero: string; stato: "aperto" | "parziale" | "evaso" }>(
+    Prisma.sql`SELECT id, numero, stato FROM ordini_acquisto WHERE id = ${id}`,
+  );
 
 /** Closes rows short (already locked): what remains open becomes `chiusa`, with the reason (a missing one keeps the old). */
 export const closeRows = (ids: number[], motivo: string | null) =>

@@ -22,9 +22,9 @@ export const createSaleRowInput = z
     codice: shortText(64).optional(),
     quantita: rawNumber().meta({ description: "Quantità venduta, maggiore di zero, al massimo 3 decimali" }),
     prezzo: z
-      .string({ error: typeError("deve essere una stringa decimale, per esempio \"12.50\"") })
+      .string({ error: typeError('deve essere una stringa decimale, per esempio "12.50"') })
       .meta({ description: "Prezzo unitario come stringa decimale (al massimo 4 decimali)" }),
-    sconto: percentString("10").optional().meta({ description: "Sconto in percentuale (predefinito \"0\")" }),
+    sconto: percentString("10").optional().meta({ description: 'Sconto in percentuale (predefinito "0")' }),
     aliquota_iva: percentString("22").meta({ description: "Aliquota IVA in percentuale" }),
     lotto: shortText(64).optional(),
   })

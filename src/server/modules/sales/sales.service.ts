@@ -34,7 +34,10 @@ interface PricedRow {
  */
 function computeTotals(rows: PricedRow[]) {
   const importi = rows.map((r) =>
-    new Decimal(r.quantita).times(r.prezzo).times(new Decimal(1).minus(new Decimal(r.sconto).div(100))).toDecimalPlaces(2, Decimal.ROUND_HALF_UP),
+    new Decimal(r.quantita)
+      .times(r.prezzo)
+      .times(new Decimal(1).minus(new Decimal(r.sconto).div(100)))
+      .toDecimalPlaces(2, Decimal.ROUND_HALF_UP),
   );
   const byRate = new Map<string, Decimal>();
   rows.forEach((r, i) => {
@@ -63,11 +66,17 @@ function checkRow(index: ArticleIndex, r: CreateSaleInput["righe"][number], indi
   const article = resolveArticle(index, r);
   const quantita = quantityFromNumber(r.quantita);
   if (quantita === null) {
-    throw new RowError("quantita_non_valida", `Quantità ${r.quantita} non valida: deve essere maggiore di zero, con al massimo 3 decimali.`);
+    throw new RowError(
+      "quantita_non_valida",
+      `Quantità ${r.quantita} non valida: deve essere maggiore di zero, con al massimo 3 decimali.`,
+    );
   }
   const prezzo = priceFromString(r.prezzo);
   if (prezzo === null) {
-    throw new RowError("prezzo_non_valido", `Prezzo '${r.prezzo}' non valido: scrivere un decimale semplice con il punto, al massimo 4 decimali (es. "12.50").`);
+    throw new RowError(
+      "prezzo_non_valido",
+      `Prezzo '${r.prezzo}' non valido: scrivere un decimale semplice con il punto, al massimo 4 decimali (es. "12.50").`,
+    );
   }
   if (article.gestione_lotti && r.lotto === undefined) {
     throw new RowError("lotto_obbligatorio", `L'articolo ${article.codice} è gestito a lotti: indicare il lotto venduto.`);
@@ -96,18 +105,17 @@ function refuseDocument(refused: Map<number, RowError>): DomainError {
  * before the number is taken, so the numerator's row lock (which serialises documents of one type
  * and year) is held only for the final inserts; a refused document never consumes a number.
  */
-export async function createSale(
-  tx: Tx,
-  actor: Actor,
-  input: CreateSaleInput,
-  opts: { timeZone: string },
-): Promise<SaleDocumentOutput> {
+export async function createSale(tx: Tx, actor: Actor, input: CreateSaleInput, opts: { timeZone: string }): Promise<SaleDocumentOutput> {
   if (input.righe.length > MAX_SALES_ROWS) {
-    throw new DomainError("troppe_righe", `Al massimo ${MAX_SALES_ROWS} righe per documento: ricevute ${input.righe.length}.`, { campo: "righe" });
+    throw new DomainError("troppe_righe", `Al massimo ${MAX_SALES_ROWS} righe per documento: ricevute ${input.righe.length}.`, {
+      campo: "righe",
+    });
   }
   const [client] = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM clienti WHERE id = ${input.cliente}`;
   if (!client) {
-    throw new DomainError("richiesta_non_valida", `Il cliente ${input.cliente} non esiste: sceglierne uno dall'anagrafica clienti.`, { campo: "cliente" });
+    throw new DomainError("richiesta_non_valida", `Il cliente ${input.cliente} non esiste: sceglierne uno dall'anagrafica clienti.`, {
+      campo: "cliente",
+    });
   }
   const index = await loadArticles(tx, input.righe, { warehouses: { magazzino: input.magazzino } });
   const refused = new Map<number, RowError>();

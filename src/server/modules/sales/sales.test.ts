@@ -34,7 +34,14 @@ beforeAll(async () => {
   operator = { kind: "utente", id: user.id, username: user.username, ruolo: "responsabile" };
   const load = await rest("POST", "/movimenti", {
     key,
-    body: { natura: "carico", magazzino: m1, righe: [{ codice: "LATTE", quantita: 10, lotto: "L1" }, { codice: "LATTE", quantita: 5, lotto: "L2" }] },
+    body: {
+      natura: "carico",
+      magazzino: m1,
+      righe: [
+        { codice: "LATTE", quantita: 10, lotto: "L1" },
+        { codice: "LATTE", quantita: 5, lotto: "L2" },
+      ],
+    },
   });
   expect(load.body.scritte).toBe(2);
 });
@@ -44,8 +51,10 @@ type Row = { codice?: string; ean?: string; quantita: number; prezzo: string; sc
 type Tipo = "ddt" | "fattura" | "scontrino";
 
 const ui = (headers: Record<string, string> = {}) => caller(t, operator, "trpc", headers);
-const sell = (body: { tipo?: Tipo; cliente?: number; magazzino?: number; data?: string; causale?: string; righe: Row[] }, headers: Record<string, string> = {}) =>
-  ui(headers).sales.create({ tipo: "ddt", cliente: c.ROSSI!, magazzino: m1, ...body });
+const sell = (
+  body: { tipo?: Tipo; cliente?: number; magazzino?: number; data?: string; causale?: string; righe: Row[] },
+  headers: Record<string, string> = {},
+) => ui(headers).sales.create({ tipo: "ddt", cliente: c.ROSSI!, magazzino: m1, ...body });
 const vite = (quantita = 1): Row => ({ codice: "VITE-M6", quantita, prezzo: "1", aliquota_iva: "22" });
 
 /** What the screens receive for a refusal: the same mapping the UI's error formatter applies. */
@@ -58,7 +67,10 @@ async function refusal(p: Promise<unknown>) {
 }
 
 async function numbersOf(tipo: Tipo, anno: number): Promise<number[]> {
-  const { rows } = await t.pool.query("SELECT progressivo FROM documenti_vendita WHERE tipo = $1 AND anno = $2 ORDER BY progressivo", [tipo, anno]);
+  const { rows } = await t.pool.query("SELECT progressivo FROM documenti_vendita WHERE tipo = $1 AND anno = $2 ORDER BY progressivo", [
+    tipo,
+    anno,
+  ]);
   return rows.map((r) => r.progressivo);
 }
 
@@ -78,7 +90,11 @@ async function footprint() {
 describe("sales.create", () => {
   test("a document in the contract's shape, with its sale movements in the same transaction", async () => {
     const before = await stockOf(t, a.VITE!, m1);
-    const doc = await sell({ tipo: "ddt", data: "2026-11-20", righe: [{ codice: "VITE-M6", quantita: 10, prezzo: "0.5", aliquota_iva: "22" }] });
+    const doc = await sell({
+      tipo: "ddt",
+      data: "2026-11-20",
+      righe: [{ codice: "VITE-M6", quantita: 10, prezzo: "0.5", aliquota_iva: "22" }],
+    });
     expect(doc).toEqual({
       id: expect.any(Number),
       numero: "2026/000001",
@@ -174,7 +190,9 @@ describe("sales.create", () => {
     expect(doc.righe[4]!.aliquota_iva).toBe("22");
     // 22%: 0.8 × 0.22 = 0.176 → 0.18 (rounding each row would give 0.17); 10%: 45.99 × 0.1 = 4.599 → 4.6.
     expect(doc).toMatchObject({ imponibile: "46.79", imposta: "4.78", totale: "51.57" });
-    const { rows } = await t.pool.query("SELECT imponibile::text, imposta::text, totale::text FROM documenti_vendita WHERE id = $1", [doc.id]);
+    const { rows } = await t.pool.query("SELECT imponibile::text, imposta::text, totale::text FROM documenti_vendita WHERE id = $1", [
+      doc.id,
+    ]);
     expect(rows[0]).toEqual({ imponibile: "46.79", imposta: "4.78", totale: "51.57" });
     const stock = await stockOf(t, a.DEC!, m1);
     expect(stock).toEqual({ ledger: -10.5, balance: -10.5 });
@@ -220,7 +238,9 @@ describe("numbering per type and year, without gaps", () => {
 
   test("10 documents created concurrently get 1..10 exactly", async () => {
     const docs = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => sell({ tipo: "fattura", cliente: i % 2 ? c.ROSSI! : c.BIANCHI!, data: "2032-05-05", righe: [vite(i + 1)] })),
+      Array.from({ length: 10 }, (_, i) =>
+        sell({ tipo: "fattura", cliente: i % 2 ? c.ROSSI! : c.BIANCHI!, data: "2032-05-05", righe: [vite(i + 1)] }),
+      ),
     );
     expect(docs.map((d) => d.numero).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `2032/${String(i + 1).padStart(6, "0")}`));
     expect(await numbersOf("fattura", 2032)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -267,7 +287,11 @@ describe("refusals: the document is all-or-nothing, nothing is written", () => {
   ])("%s", async (codice, bad) => {
     const r = await refusal(sell({ righe: [good, bad] }));
     expect(r.status).toBe(422);
-    expect(r.body).toMatchObject({ codice, campo: "righe[1]", dettagli: [{ campo: "righe[1]", messaggio: expect.stringMatching(/^Riga 2: .{15,}/) }] });
+    expect(r.body).toMatchObject({
+      codice,
+      campo: "righe[1]",
+      dettagli: [{ campo: "righe[1]", messaggio: expect.stringMatching(/^Riga 2: .{15,}/) }],
+    });
     expect(r.body.messaggio).toContain("riga 2");
     expect(await footprint()).toEqual(before);
   });
@@ -367,7 +391,10 @@ describe("GET /documenti-vendita", () => {
     expect(r.body.cursore).toBe(docs[4]!.id);
     for (const d of r.body.documenti) {
       expect(d.cliente).toEqual({ id: l1, ragione_sociale: "Lista Uno" });
-      expect(d.righe.map((x: any) => [x.articolo.codice, x.importo])).toEqual([["VITE-M6", "1"], ["DEC", "6"]]);
+      expect(d.righe.map((x: any) => [x.articolo.codice, x.importo])).toEqual([
+        ["VITE-M6", "1"],
+        ["DEC", "6"],
+      ]);
       expect(d).toMatchObject({ imponibile: "7", imposta: "0.82", totale: "7.82" });
     }
   });

@@ -10,7 +10,10 @@ export const usernameInput = () =>
     .string({ error: typeError("deve essere una stringa") })
     .trim()
     .toLowerCase()
-    .regex(/^[a-z0-9][a-z0-9._-]{2,63}$/, "da 3 a 64 caratteri tra lettere, cifre, punto, trattino e trattino basso; inizia con una lettera o una cifra");
+    .regex(
+      /^[a-z0-9][a-z0-9._-]{2,63}$/,
+      "da 3 a 64 caratteri tra lettere, cifre, punto, trattino e trattino basso; inizia con una lettera o una cifra",
+    );
 
 const password = () =>
   z
@@ -25,7 +28,10 @@ export const updateUserInput = z
   .strictObject({
     id: idNumber(),
     ruolo: role().optional(),
-    attivo: z.boolean({ error: typeError("deve essere true o false") }).transform((b) => b).optional(),
+    attivo: z
+      .boolean({ error: typeError("deve essere true o false") })
+      .transform((b) => b)
+      .optional(),
   })
   .refine((u) => u.ruolo !== undefined || u.attivo !== undefined, { message: "indicare 'ruolo' o 'attivo'", path: ["ruolo"] });
 export type UpdateUserInput = z.infer<typeof updateUserInput>;

@@ -34,7 +34,9 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<UserOu
     return toOutput(user);
   } catch (e) {
     if (isUniqueViolation(e)) {
-      throw new DomainError("utente_esistente", `Esiste già un utente '${input.username}': scegliere un altro nome.`, { campo: "username" });
+      throw new DomainError("utente_esistente", `Esiste già un utente '${input.username}': scegliere un altro nome.`, {
+        campo: "username",
+      });
     }
     throw e;
   }

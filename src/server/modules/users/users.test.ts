@@ -17,7 +17,11 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.drop());
 
-const codeOf = async (p: Promise<unknown>) => p.then(() => "ok", (e) => toDomainError(e, { isQuery: false })?.codice ?? String(e));
+const codeOf = async (p: Promise<unknown>) =>
+  p.then(
+    () => "ok",
+    (e) => toDomainError(e, { isQuery: false })?.codice ?? String(e),
+  );
 let addr = 0;
 const login = (username: string, password: string) => signIn(t.prisma, { username, password, address: `192.0.2.${++addr}` });
 
@@ -28,18 +32,28 @@ describe("users", () => {
     expect(rows[0].password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(rows[0].password_hash).not.toContain("segreto-di-anna");
     const listed = await listUsers(t.prisma);
-    expect(listed.find((x) => x.username === "anna")).toEqual({ id: u.id, username: "anna", ruolo: "operatore", attivo: true, creato_il: expect.any(String) });
+    expect(listed.find((x) => x.username === "anna")).toEqual({
+      id: u.id,
+      username: "anna",
+      ruolo: "operatore",
+      attivo: true,
+      creato_il: expect.any(String),
+    });
     expect(JSON.stringify(listed)).not.toMatch(/argon2/);
     expect((await login("anna", "segreto-di-anna")).utente.username).toBe("anna");
   });
 
   test("usernames are lower case and unique; a weak password or a bad name is refused", async () => {
     const ui = caller(t, admin, "trpc");
-    expect(await ui.users.create({ username: " Bruno.R ", password: "password-bruno", ruolo: "responsabile" })).toMatchObject({ username: "bruno.r" });
+    expect(await ui.users.create({ username: " Bruno.R ", password: "password-bruno", ruolo: "responsabile" })).toMatchObject({
+      username: "bruno.r",
+    });
     expect(await codeOf(ui.users.create({ username: "BRUNO.R", password: "password-altra", ruolo: "operatore" }))).toBe("utente_esistente");
     expect(await codeOf(ui.users.create({ username: "x", password: "password-lunga", ruolo: "operatore" }))).toBe("richiesta_non_valida");
     expect(await codeOf(ui.users.create({ username: "corta", password: "breve", ruolo: "operatore" }))).toBe("richiesta_non_valida");
-    expect(await codeOf(ui.users.create({ username: "ruolo", password: "password-lunga", ruolo: "capo" as never }))).toBe("richiesta_non_valida");
+    expect(await codeOf(ui.users.create({ username: "ruolo", password: "password-lunga", ruolo: "capo" as never }))).toBe(
+      "richiesta_non_valida",
+    );
   });
 
   test("deactivating a user or resetting their password ends their sessions", async () => {
