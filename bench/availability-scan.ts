@@ -94,7 +94,7 @@ const FLOOR_SQL = `
                 array_agg(trim_scale(coalesce(g.quantita, 0))::text ORDER BY w.id) AS giacenze
            FROM magazzini w LEFT JOIN giacenze g ON g.articolo_id = p.id AND g.magazzino_id = w.id) d
     LEFT JOIN LATERAL (
-         SELECT sum(greatest(r.ordinata - r.arrivata, 0)) AS in_arrivo
+         SELECT sum(greatest(r.ordinata - r.arrivata - r.chiusa, 0)) AS in_arrivo
            FROM righe_ordine r JOIN ordini_acquisto oa ON oa.id = r.ordine_id
           WHERE r.articolo_id = p.id AND oa.stato <> 'evaso') o ON true
    ORDER BY p.id`;

@@ -147,7 +147,7 @@ describe("import", () => {
       magazzini: { CEN: (await t.prisma.magazzino.findUniqueOrThrow({ where: { codice: "CEN" } })).id },
       articoli: { VITE: (await t.prisma.articolo.findUniqueOrThrow({ where: { codice: "VITE" } })).id },
       fornitori: { F1: (await t.prisma.fornitore.findUniqueOrThrow({ where: { codice: "F1" } })).id },
-      ordini: { "OA-1": (await t.prisma.ordineAcquisto.findUniqueOrThrow({ where: { numero: "OA-1" } })).id },
+      ordini: { "OA-1": (await t.prisma.ordineAcquisto.findFirstOrThrow({ where: { numero: "OA-1" } })).id },
       clienti: { C1: (await t.prisma.cliente.findUniqueOrThrow({ where: { codice: "C1" } })).id },
     });
   });

@@ -41,6 +41,13 @@ export const ERROR_STATUS = {
   riga_non_trovata: 422,
   riga_evasa: 422,
   articolo_ripetuto: 422,
+  // Per-order refusals of POST /ordini-acquisto (API.md section 9).
+  articolo_non_attivo: 422,
+  quantita_sotto_arrivata: 422,
+  riga_con_arrivi: 422,
+  ordine_evaso: 422,
+  ordine_ripetuto: 422,
+  numero_riga_ripetuto: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -59,6 +66,14 @@ export const ROW_ERROR_CODES = [
   "riga_non_trovata",
   "riga_evasa",
   "articolo_ripetuto",
+  "fornitore_non_trovato",
+  "magazzino_non_trovato",
+  "articolo_non_attivo",
+  "quantita_sotto_arrivata",
+  "riga_con_arrivi",
+  "ordine_evaso",
+  "ordine_ripetuto",
+  "numero_riga_ripetuto",
 ] as const satisfies readonly ErrorCode[];
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
 

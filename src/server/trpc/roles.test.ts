@@ -49,6 +49,26 @@ const TABLE: Record<string, { role: Role | null; call: Call }> = {
   "catalogue.articles": { role: "operatore", call: (c) => c.catalogue.articles({ cerca: "VITE" }) },
   "orders.list": { role: "operatore", call: (c) => c.orders.list({}) },
   "orders.printable": { role: "operatore", call: (c) => c.orders.printable({ id: 1 }) },
+  "orders.upsert": {
+    role: "responsabile",
+    call: (c) =>
+      c.orders.upsert({
+        ordini: [
+          {
+            numero: "RUOLI",
+            fornitore: "NESSUNO",
+            data: "2026-11-01",
+            magazzino: "M1",
+            righe: [{ numero_riga: 1, articolo: "VITE", quantita: 1, prezzo: "1" }],
+          },
+        ],
+      }),
+  },
+  "orders.close": { role: "responsabile", call: (c) => c.orders.close({ id: "999999" } as never) },
+  "feeds.articles": { role: "operatore", call: (c) => c.feeds.articles({}) },
+  "feeds.suppliers": { role: "operatore", call: (c) => c.feeds.suppliers({}) },
+  "feeds.warehouses": { role: "operatore", call: (c) => c.feeds.warehouses({}) },
+  "feeds.purchaseOrders": { role: "operatore", call: (c) => c.feeds.purchaseOrders({}) },
   "lots.listOpen": { role: "operatore", call: (c) => c.lots.listOpen({ id: "1", magazzino: String(m1) } as never) },
   "arrivals.search": { role: "operatore", call: (c) => c.arrivals.search({ barcode: "8001234567897" }) },
   "arrivals.register": { role: "operatore", call: (c) => c.arrivals.register({ magazzino: m1, ddt: "D-RUOLI", riga, quantita: 1 }) },

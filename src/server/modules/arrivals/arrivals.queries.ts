@@ -6,8 +6,11 @@ export type OrderState = ExpectedOrder["stato"];
 
 // ---------------------------------------------------------------- search (POST /arrivi/cerca)
 
-/** An order row still expecting goods. */
-const OPEN_ROW = Prisma.sql`r.arrivata < r.ordinata`;
+/**
+ * An order row still expecting goods: something neither arrived nor closed short (`chiusa`), of an
+ * article still active (an inactive article is not received).
+ */
+const OPEN_ROW = Prisma.sql`r.arrivata + r.chiusa < r.ordinata AND EXISTS (SELECT 1 FROM articoli x WHERE x.id = r.articolo_id AND x.attivo)`;
 
 /** Row filter of loadOrders: one order row (a label, or an article's first expected row). */
 export const rowIs = (id: number) => Prisma.sql`r.id = ${id}`;
@@ -56,6 +59,7 @@ export interface ExpectedRowRecord {
   descrizione: string;
   ordinata: Prisma.Decimal;
   arrivata: Prisma.Decimal;
+  chiusa: Prisma.Decimal;
   prezzo: Prisma.Decimal;
   gestione_lotti: boolean;
 }
@@ -63,7 +67,7 @@ export interface ExpectedRowRecord {
 /** loadOrders: the orders' rows that pass the filter (rowIs, searchRowFilter), in position order. */
 export const orderRows = (orderIds: number[], rowFilter: Prisma.Sql) =>
   query<ExpectedRowRecord>(Prisma.sql`
-    SELECT r.id, r.ordine_id, r.articolo_id, a.codice, a.descrizione, r.ordinata, r.arrivata, r.prezzo, a.gestione_lotti
+    SELECT r.id, r.ordine_id, r.articolo_id, a.codice, a.descrizione, r.ordinata, r.arrivata, r.chiusa, r.prezzo, a.gestione_lotti
       FROM righe_ordine r JOIN articoli a ON a.id = r.articolo_id
      WHERE r.ordine_id = ANY(${orderIds}::int[]) AND ${rowFilter}
      ORDER BY r.ordine_id, r.posizione`);
@@ -101,16 +105,27 @@ export const articleOpenTotals = (articolo: number) =>
     SELECT count(DISTINCT r.ordine_id)::int AS ordini, count(*)::int AS righe FROM righe_ordine r
      WHERE r.articolo_id = ${articolo} AND ${OPEN_ROW}`);
 
-/** The order row of a label R<riga>. */
+/** The order row of a label R<riga>: complete when nothing remains (arrived or closed short). */
 export const labelRow = (riga: number) =>
-  query<{ id: number; ordine_id: number; articolo_id: number; evasa: boolean; numero: string }>(Prisma.sql`
-    SELECT r.id, r.ordine_id, r.articolo_id, r.arrivata >= r.ordinata AS evasa, o.numero
-      FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id WHERE r.id = ${riga}`);
+  query<{
+    id: number;
+    ordine_id: number;
+    articolo_id: number;
+    codice: string;
+    attivo: boolean;
+    evasa: boolean;
+    chiusa: boolean;
+    motivo_chiusura: string | null;
+    numero: string;
+  }>(Prisma.sql`
+    SELECT r.id, r.ordine_id, r.articolo_id, a.codice, a.attivo, r.arrivata + r.chiusa >= r.ordinata AS evasa, r.chiusa > 0 AS chiusa,
+           r.motivo_chiusura, o.numero
+      FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id JOIN articoli a ON a.id = r.articolo_id WHERE r.id = ${riga}`);
 
 /** The article a scan names, by code or by the EAN candidates of a GTIN, with its variants' codes. */
 export const scannedArticle = (lookup: { codice: string } | { ean: string[] }) =>
-  query<{ id: number; codice: string; ha_varianti: boolean; varianti: string[] }>(Prisma.sql`
-    SELECT a.id, a.codice, a.ha_varianti,
+  query<{ id: number; codice: string; attivo: boolean; ha_varianti: boolean; varianti: string[] }>(Prisma.sql`
+    SELECT a.id, a.codice, a.attivo, a.ha_varianti,
            ARRAY(SELECT v.codice FROM articoli v WHERE v.modello_id = a.id ORDER BY v.codice) AS varianti
       FROM articoli a WHERE ${"codice" in lookup ? Prisma.sql`a.codice = ${lookup.codice}` : Prisma.sql`a.ean = ANY(${lookup.ean}::text[])`} LIMIT 1`);
 
@@ -140,38 +155,47 @@ export interface LockedRow {
   gestione_lotti: boolean;
   ordinata: Prisma.Decimal;
   arrivata: Prisma.Decimal;
+  /** Closed short: no longer expected. */
+  chiusa: Prisma.Decimal;
   prezzo: Prisma.Decimal;
 }
 
 /** Lock order 1: the order rows, in one statement, by id (ORDER BY sorts before FOR UPDATE locks). */
 export const lockOrderRows = (ids: number[]) =>
   query<LockedRow>(Prisma.sql`
-    SELECT r.id, r.ordine_id, o.numero, o.fornitore_id, r.articolo_id, a.codice, a.gestione_lotti, r.ordinata, r.arrivata, r.prezzo
+    SELECT r.id, r.ordine_id, o.numero, o.fornitore_id, r.articolo_id, a.codice, a.gestione_lotti, r.ordinata, r.arrivata, r.chiusa, r.prezzo
       FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id JOIN articoli a ON a.id = r.articolo_id
      WHERE r.id = ANY(${ids}::int[])
      ORDER BY r.id
        FOR UPDATE OF r`);
 
-/** Moves a row's arrived quantity and state; no row comes back when it would leave 0..ordinata. */
+/**
+ * Moves a row's arrived quantity and state; no row comes back when it would leave 0..(ordinata - chiusa):
+ * what was closed short is never received. Row state: `evasa` when nothing remains (arrived or closed),
+ * `aperta` when nothing arrived, else `parziale`.
+ */
 export const moveArrived = (riga: number, delta: string) =>
-  query<{ arrivata: Prisma.Decimal; ordinata: Prisma.Decimal }>(Prisma.sql`
+  query<{ arrivata: Prisma.Decimal; ordinata: Prisma.Decimal; chiusa: Prisma.Decimal }>(Prisma.sql`
     UPDATE righe_ordine
        SET arrivata = arrivata + ${delta}::numeric,
-           stato = CASE WHEN arrivata + ${delta}::numeric = ordinata THEN 'evasa'
+           stato = CASE WHEN arrivata + ${delta}::numeric + chiusa = ordinata THEN 'evasa'
                         WHEN arrivata + ${delta}::numeric = 0 THEN 'aperta' ELSE 'parziale' END
-     WHERE id = ${riga} AND arrivata + ${delta}::numeric BETWEEN 0 AND ordinata
-    RETURNING arrivata, ordinata`);
+     WHERE id = ${riga} AND arrivata + ${delta}::numeric BETWEEN 0 AND ordinata - chiusa
+    RETURNING arrivata, ordinata, chiusa`);
 
 /** Lock order 4: the orders, by id. */
 export const lockOrders = (ids: number[]) =>
   query<{ id: number }>(Prisma.sql`SELECT id FROM ordini_acquisto WHERE id = ANY(${ids}::int[]) ORDER BY id FOR UPDATE`);
 
-/** Each order's state from its rows. */
+/**
+ * Each order's state from its rows: `evaso` when nothing remains open (every row arrived or closed
+ * short), `aperto` when nothing arrived, else `parziale`. Always an UPDATE: it moves the order's version.
+ */
 export const recomputeOrders = (ids: number[]) =>
   query<{ id: number; stato: OrderState }>(Prisma.sql`
     UPDATE ordini_acquisto o SET stato = s.stato
       FROM (SELECT ordine_id,
-                   CASE WHEN bool_and(arrivata = ordinata) THEN 'evaso'
+                   CASE WHEN bool_and(arrivata + chiusa = ordinata) THEN 'evaso'
                         WHEN bool_and(arrivata = 0) THEN 'aperto' ELSE 'parziale' END AS stato
               FROM righe_ordine WHERE ordine_id = ANY(${ids}::int[]) GROUP BY ordine_id) s
      WHERE o.id = s.ordine_id

@@ -1,6 +1,6 @@
 import type { Tx } from "../../db/client";
 import { first, rows } from "../../db/sql";
-import { canonical, Decimal } from "../../lib/decimal";
+import { canonical, Decimal, type DecimalLike } from "../../lib/decimal";
 import * as q from "./arrivals.queries";
 import type { LockedRow, OrderState } from "./arrivals.queries";
 
@@ -22,11 +22,19 @@ export async function lockOrderRows(tx: Tx, righe: number[]): Promise<Map<number
   return new Map(locked.map((r) => [r.id, r]));
 }
 
-/** Moves a row's arrived quantity; the guard and the CHECK make over-receipt impossible even if a lock were missed. */
+/**
+ * Moves a row's arrived quantity; the guard and the CHECK (arrivata + chiusa <= ordinata) make
+ * over-receipt, closed quantities included, impossible even if a lock were missed.
+ */
 export async function moveArrived(tx: Tx, riga: number, delta: string) {
   const row = await first(tx, q.moveArrived(riga, delta));
   if (!row) throw new Error(`riga ${riga}: aggiornamento della quantità arrivata non applicabile`);
-  return { arrivata: canonical(row.arrivata), residua: canonical(new Decimal(row.ordinata.toString()).minus(row.arrivata.toString())) };
+  return { arrivata: canonical(row.arrivata), residua: canonical(remaining(row)) };
+}
+
+/** What a row still expects: ordered, less arrived, less closed short. */
+export function remaining(row: { ordinata: DecimalLike; arrivata: DecimalLike; chiusa: DecimalLike }): Decimal {
+  return new Decimal(row.ordinata.toString()).minus(row.arrivata.toString()).minus(row.chiusa.toString());
 }
 
 /** Recomputes order states after their rows moved; the order lock makes concurrent writers see each other. */

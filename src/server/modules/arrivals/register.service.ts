@@ -8,7 +8,7 @@ import { assertWarehouses } from "../catalogue/articles";
 import { appendToLedger, deliveryNoteOperation, loadLot, lotLockOrder, type LedgerRow } from "../ledger/ledger.service";
 import * as q from "./arrivals.queries";
 import { isSingleArrival, MAX_ARRIVAL_ROWS, type ArrivalRowInput, type RegisterInput, type RegisterOutput } from "./arrivals.schemas";
-import { lockOrderRows, moveArrived, recomputeOrders, type LockedRow, type OrderState } from "./order-rows.service";
+import { lockOrderRows, moveArrived, recomputeOrders, remaining, type LockedRow, type OrderState } from "./order-rows.service";
 
 /** POST /arrivi: goods received against order rows, one row or several (per-row outcomes). */
 
@@ -28,11 +28,18 @@ interface Accepted {
 /** Checks one row against its locked order row and moves its arrived quantity (the lot comes later, in lot order). */
 async function acceptRow(tx: Tx, row: LockedRow | undefined, input: ArrivalRowInput, indice: number): Promise<Accepted> {
   if (!row) throw new RowError("riga_non_trovata", `La riga d'ordine ${input.riga} non esiste: controllare l'etichetta R${input.riga}.`);
-  const residua = new Decimal(row.ordinata.toString()).minus(row.arrivata.toString());
+  // What was closed short is no longer expected: the remaining quantity leaves it out.
+  const residua = remaining(row);
   // "The whole remaining quantity" of a complete row is nothing: riga_evasa. An explicit quantity on
   // it is over the remaining quantity like any other: quantita_eccessiva.
-  if (residua.isZero() && input.quantita === undefined)
-    throw new RowError("riga_evasa", `La riga R${row.id} dell'ordine ${row.numero} è già stata ricevuta per intero.`);
+  if (residua.isZero() && input.quantita === undefined) {
+    throw new RowError(
+      "riga_evasa",
+      row.chiusa.isZero()
+        ? `La riga R${row.id} dell'ordine ${row.numero} è già stata ricevuta per intero.`
+        : `La riga R${row.id} dell'ordine ${row.numero} è chiusa: il residuo (${canonical(row.chiusa)}) è stato chiuso senza consegna.`,
+    );
+  }
   let quantita = residua.toFixed();
   if (input.quantita !== undefined) {
     const q = quantityFromNumber(input.quantita);
@@ -44,7 +51,8 @@ async function acceptRow(tx: Tx, row: LockedRow | undefined, input: ArrivalRowIn
     if (new Decimal(q).gt(residua)) {
       throw new RowError(
         "quantita_eccessiva",
-        `Quantità ${canonical(q)} oltre il residuo della riga R${row.id} (${row.codice}, ordine ${row.numero}): ne restano ${canonical(residua)}.`,
+        `Quantità ${canonical(q)} oltre il residuo della riga R${row.id} (${row.codice}, ordine ${row.numero}): ne restano ${canonical(residua)}` +
+          (row.chiusa.isZero() ? "." : ` (${canonical(row.chiusa)} chiusi senza consegna).`),
       );
     }
     quantita = q;

@@ -1,12 +1,13 @@
 import type { Db, Prisma } from "../../db/client";
 import { first, rows } from "../../db/sql";
 import { formatDate } from "../../lib/dates";
-import { canonical, Decimal } from "../../lib/decimal";
+import { canonical } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
 import { assertWarehouses } from "../catalogue/articles";
 import * as q from "./arrivals.queries";
 import { eanCandidates, parseScan } from "./barcode";
 import type { ExpectedOrder, SearchInput, SearchOutput } from "./arrivals.schemas";
+import { remaining } from "./order-rows.service";
 
 /** POST /arrivi/cerca: the goods expected, by filters or by a scanned code. */
 
@@ -32,7 +33,7 @@ async function loadOrders(db: Db, orderIds: number[], rowFilter: Prisma.Sql): Pr
         descrizione: r.descrizione,
         ordinata: canonical(r.ordinata),
         arrivata: canonical(r.arrivata),
-        residua: canonical(new Decimal(r.ordinata.toString()).minus(r.arrivata.toString())),
+        residua: canonical(remaining(r)),
         prezzo_proposto: canonical(r.prezzo),
         chiede_lotto: r.gestione_lotti,
         registrati: arrivals
@@ -41,6 +42,9 @@ async function loadOrders(db: Db, orderIds: number[], rowFilter: Prisma.Sql): Pr
       })),
   }));
 }
+
+const inactive = (codice: string) =>
+  `L'articolo ${codice} non è attivo in anagrafica: non si riceve. Controllare il documento di trasporto.`;
 
 function empty(motivo: string, motivo_codice: SearchOutput["motivo_codice"], dopo = 0): SearchOutput {
   return { ordini: [], totale_ordini: 0, totale_righe: 0, altri: false, cursore: dopo, motivo, motivo_codice };
@@ -69,13 +73,19 @@ async function searchByBarcode(db: Db, barcode: string): Promise<SearchOutput> {
   if (scan.kind === "etichetta") {
     const row = await first(db, q.labelRow(scan.riga));
     if (!row) return empty(`Etichetta R${scan.riga}: nessuna riga d'ordine con questo numero.`, "codice_sconosciuto");
+    if (row.evasa && row.chiusa) {
+      const motivo = row.motivo_chiusura === null ? "" : ` (motivo: ${row.motivo_chiusura})`;
+      return empty(`La riga R${row.id} dell'ordine ${row.numero} è chiusa: il residuo non è più atteso${motivo}.`, "riga_evasa");
+    }
     if (row.evasa) return empty(`La riga R${row.id} dell'ordine ${row.numero} è già stata ricevuta per intero.`, "riga_evasa");
+    if (!row.attivo) return empty(inactive(row.codice), "non_atteso");
     return withArticleTotals(db, row.articolo_id, await loadOrders(db, [row.ordine_id], q.rowIs(row.id)));
   }
   const article = await first(db, q.scannedArticle(scan.kind === "codice" ? { codice: scan.codice } : { ean: eanCandidates(scan.gtin) }));
   const shown = scan.kind === "codice" ? `Il codice ${scan.codice}` : `L'EAN ${scan.gtin}`;
   const lettura = scan.kind === "gs1" ? { lettura: { gtin: scan.gtin, lotto: scan.lotto, scadenza: scan.scadenza } } : {};
   if (!article) return { ...empty(`${shown} non corrisponde a nessun articolo in anagrafica.`, "codice_sconosciuto"), ...lettura };
+  if (!article.attivo) return { ...empty(inactive(article.codice), "non_atteso"), ...lettura };
   if (article.ha_varianti) {
     return {
       ...empty(

@@ -69,7 +69,7 @@ export const availabilityPage = (
        GROUP BY p.id, p.codice, p.descrizione
     ),
     arrivi AS (
-      SELECT r.articolo_id, sum(greatest(r.ordinata - r.arrivata, 0)) AS in_arrivo
+      SELECT r.articolo_id, sum(greatest(r.ordinata - r.arrivata - r.chiusa, 0)) AS in_arrivo
         FROM righe_ordine r
         JOIN ordini_acquisto o ON o.id = r.ordine_id
         CROSS JOIN limiti l

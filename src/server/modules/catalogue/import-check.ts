@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import { canonical } from "../../lib/decimal";
 import { loadClientsByCode, type KnownClient } from "../clients/clients-upsert.service";
-import { loadPurchaseOrdersByNumber, type KnownPurchaseOrder } from "../orders/orders-import.service";
+import { loadPurchaseOrdersByKey, orderKey, type KnownPurchaseOrder } from "../orders/orders-import.service";
 import type { LooseRef, ParsedFile, ParsedOrder, Problems } from "./import-parse";
 import type { KnownArticle } from "./master-data.queries";
 import { loadArticlesByCode, loadSuppliersByCode, loadWarehousesByCode, type ArticleRow, type KnownNamed } from "./master-data.service";
@@ -21,6 +21,7 @@ export interface ImportState {
   /** Template id → its variants. */
   varianti: Map<number, KnownArticle[]>;
   clienti: Map<string, KnownClient>;
+  /** By orderKey (supplier code, number). */
   ordini: Map<string, KnownPurchaseOrder>;
 }
 
@@ -60,9 +61,9 @@ export async function loadImportState(db: Db, file: ParsedFile): Promise<ImportS
     db,
     file.clienti.map((c) => c.value.codice),
   );
-  const ordini = await loadPurchaseOrdersByNumber(
+  const ordini = await loadPurchaseOrdersByKey(
     db,
-    file.ordini.map((o) => o.value.numero),
+    file.ordini.map((o) => o.value),
   );
   return { magazzini, fornitori, articoli: articoli.byCode, articoliByEan: articoli.byEan, varianti: articoli.variants, clienti, ordini };
 }
@@ -233,7 +234,7 @@ function checkReferences({ loose }: ParsedFile, state: ImportState, problems: Pr
 /** An existing order is left as it is; a file that says otherwise gets a warning, not a refusal. */
 function warnExistingOrders(file: ParsedFile, state: ImportState, warnings: Problems) {
   for (const o of file.ordini) {
-    const existing = state.ordini.get(o.value.numero);
+    const existing = state.ordini.get(orderKey(o.value.fornitore, o.value.numero));
     if (existing && !sameOrder(existing, o)) {
       warnings.push({
         campo: o.at,

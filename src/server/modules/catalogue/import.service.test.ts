@@ -129,7 +129,7 @@ describe("importMasterData", () => {
     expect(client).toMatchObject({ id: ids.clienti.C001, nazione: "IT", email: "ordini@bianchi.it", telefono: null });
     expect(client.data.toISOString().slice(0, 10)).toBe(businessDate(TZ));
 
-    const order = await t.prisma.ordineAcquisto.findUniqueOrThrow({
+    const order = await t.prisma.ordineAcquisto.findFirstOrThrow({
       where: { numero: "OA-1" },
       include: { righe: { orderBy: { posizione: "asc" } } },
     });
@@ -216,7 +216,7 @@ describe("importMasterData", () => {
     ]);
     const client = await t.prisma.cliente.findUniqueOrThrow({ where: { codice: "C001" } });
     expect(client).toMatchObject({ ragione_sociale: "Edilizia Bianchi S.p.A.", email: null, telefono: "051 123456", citta: "Bologna" });
-    const order = await t.prisma.ordineAcquisto.findUniqueOrThrow({ where: { numero: "OA-1" }, include: { righe: true } });
+    const order = await t.prisma.ordineAcquisto.findFirstOrThrow({ where: { numero: "OA-1" }, include: { righe: true } });
     expect(order.righe).toHaveLength(2);
     expect(order.data.toISOString().slice(0, 10)).toBe("2026-11-20");
   });

@@ -132,7 +132,10 @@ export const lotDifferences = () =>
         ON s.lotto_id = t.id
      WHERE COALESCE(s.somma, 0) <> t.residua`);
 
-/** Order rows whose arrived quantity (or row state) differs from their arrivals and cancellations. */
+/**
+ * Order rows whose arrived quantity (or row state) differs from their arrivals and cancellations. The
+ * state counts what was closed short: `evasa` when arrived plus closed is the ordered quantity.
+ */
 export const orderRowDifferences = () =>
   query<{ riga: number; arrivi: string; arrivata: string }>(Prisma.sql`
     SELECT r.id AS riga, COALESCE(s.somma, 0)::text AS arrivi, r.arrivata::text AS arrivata
@@ -141,13 +144,13 @@ export const orderRowDifferences = () =>
          WHERE riferimento_tipo = 'riga_ordine' AND origine IN ('arrivo', 'annullamento') GROUP BY 1) s
         ON s.riferimento_id = r.id
      WHERE COALESCE(s.somma, 0) <> r.arrivata
-        OR r.stato <> CASE WHEN r.arrivata = r.ordinata THEN 'evasa' WHEN r.arrivata = 0 THEN 'aperta' ELSE 'parziale' END`);
+        OR r.stato <> CASE WHEN r.arrivata + r.chiusa = r.ordinata THEN 'evasa' WHEN r.arrivata = 0 THEN 'aperta' ELSE 'parziale' END`);
 
-/** Orders whose state differs from what their rows say. */
+/** Orders whose state differs from what their rows say: `evaso` when nothing remains open (arrived or closed short). */
 export const orderStateDifferences = () =>
   query<{ ordine: number; atteso: string; stato: string }>(Prisma.sql`
     SELECT o.id AS ordine, s.atteso, o.stato FROM ordini_acquisto o JOIN (
-      SELECT ordine_id, CASE WHEN bool_and(arrivata = ordinata) THEN 'evaso' WHEN bool_and(arrivata = 0) THEN 'aperto' ELSE 'parziale' END AS atteso
+      SELECT ordine_id, CASE WHEN bool_and(arrivata + chiusa = ordinata) THEN 'evaso' WHEN bool_and(arrivata = 0) THEN 'aperto' ELSE 'parziale' END AS atteso
         FROM righe_ordine GROUP BY 1) s ON s.ordine_id = o.id
      WHERE s.atteso <> o.stato`);
 

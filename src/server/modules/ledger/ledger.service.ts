@@ -15,11 +15,14 @@ import type { Natura, Origine, RiferimentoTipo } from "./ledger.queries";
  *
  * LOCK ORDER. Every writer takes its row locks in this one order, so concurrent requests queue
  * instead of deadlocking:
- *   1. order rows (`righe_ordine`), by id                       — arrivals: `lockOrderRows`
+ *   0. order keys (supplier, number), advisory, sorted          — order upserts only: `lockOrderKeys`
+ *   1. order rows (`righe_ordine`), by id                       — arrivals: `lockOrderRows`; order
+ *      upserts and closings: `lockRowsOfOrders` (modules/orders)
  *   2. lots (`lotti`), in `lotLockOrder`: article, then lot code by code points (COLLATE "C"); a
  *      transfer, which touches a lot in two warehouses, takes the lower warehouse id first
  *   3. balances (`giacenze`), by (article, warehouse)           — `appendToLedger`, the alignment
- *   4. orders (`ordini_acquisto`), by id                        — arrivals: `recomputeOrders`
+ *   4. orders (`ordini_acquisto`), by id                        — arrivals and closings: `recomputeOrders`;
+ *      order upserts: `lockOrders` then `updateOrders`
  * A writer that creates a row it will hold (a missing lot or balance) creates it at its place in this
  * order. Deterministic tests (src/server/testing/locks.ts) hold one lock and check that a request waits
  * on it without holding the next.

@@ -6,9 +6,13 @@ import type { OrderInput, OrderRowInput } from "../catalogue/import.schemas";
 import * as q from "./purchase-orders.queries";
 
 /**
- * Purchase orders from the master data import: identified by number, written with their rows, never
- * changed once they exist (their rows may have arrivals). The import checks its whole file first.
+ * Purchase orders from the master data import: identified by supplier and number (two suppliers may
+ * use the same number), written with their rows, never changed once they exist (their rows may have
+ * arrivals). The import checks its whole file first.
  */
+
+/** The key of an order in the maps below: its supplier's code and its number. */
+export const orderKey = (fornitore: string, numero: string) => `${fornitore}\u0000${numero}`;
 
 /** A purchase order as the import compares it with its file: codes instead of ids, canonical decimals. */
 export interface KnownPurchaseOrder {
@@ -29,9 +33,19 @@ interface OrderReferences {
   articolo: (codice: string) => number;
 }
 
-export async function loadPurchaseOrdersByNumber(db: Db, numeri: string[]): Promise<Map<string, KnownPurchaseOrder>> {
+/** The orders the database holds of these (supplier code, number) pairs, by orderKey. */
+export async function loadPurchaseOrdersByKey(
+  db: Db,
+  keys: { fornitore: string; numero: string }[],
+): Promise<Map<string, KnownPurchaseOrder>> {
   // Flat queries: Prisma loads nested relations concurrently, which a transaction's one connection queues.
-  const ordini = await rows(db, q.purchaseOrdersByNumber(numeri));
+  const ordini = await rows(
+    db,
+    q.purchaseOrdersByKey(
+      keys.map((k) => k.fornitore),
+      keys.map((k) => k.numero),
+    ),
+  );
   const righe = await rows(db, q.purchaseOrderRows(ordini.map((o) => o.id)));
   const rowsOf = new Map<number, KnownPurchaseOrder["righe"]>();
   for (const r of righe) {
@@ -42,7 +56,7 @@ export async function loadPurchaseOrdersByNumber(db: Db, numeri: string[]): Prom
   }
   return new Map(
     ordini.map((o) => [
-      o.numero,
+      orderKey(o.fornitore, o.numero),
       {
         id: o.id,
         fornitore: o.fornitore,
@@ -55,8 +69,8 @@ export async function loadPurchaseOrdersByNumber(db: Db, numeri: string[]): Prom
 }
 
 /**
- * Creates the orders whose number `known` does not hold, with their rows; a known order is left as it
- * is. Returns number → id of every order given, the known ones first.
+ * Creates the orders whose key (orderKey) `known` does not hold, with their rows; a known order is left
+ * as it is. Returns number → id of every order given (numbers are unique within a file), the known ones first.
  */
 export async function importPurchaseOrders(
   tx: Tx,
@@ -65,9 +79,9 @@ export async function importPurchaseOrders(
   refs: OrderReferences,
 ): Promise<Record<string, number>> {
   const ordini: Record<string, number> = {};
-  const newOrders = orders.filter((o) => !known.has(o.numero));
+  const newOrders = orders.filter((o) => !known.has(orderKey(o.fornitore, o.numero)));
   for (const o of orders) {
-    const existing = known.get(o.numero);
+    const existing = known.get(orderKey(o.fornitore, o.numero));
     if (existing) ordini[o.numero] = existing.id;
   }
   if (newOrders.length > 0) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decimalString, idNumber, shortText } from "../../lib/zod";
+import { decimalString, idNumber, isoDate, pathId, rawNumber, shortText, typeError } from "../../lib/zod";
 
 export const STATI_ORDINE = ["aperto", "parziale", "evaso"] as const;
 
@@ -47,3 +47,88 @@ export const printableOrderOutput = orderSummaryOutput.omit({ righe: true }).ext
   ),
 });
 export type PrintableOrder = z.infer<typeof printableOrderOutput>;
+
+// ---------------------------------------------------------------- POST /ordini-acquisto (API.md section 9)
+
+export const MAX_ORDERS_PER_CALL = 100;
+export const MAX_ORDER_ROWS_PER_CALL = 500;
+
+const orderRowUpsert = z.strictObject({
+  numero_riga: idNumber().meta({
+    description: "Numero di riga dell'integratore (≥ 1): la chiave stabile della riga tra una sostituzione e l'altra",
+  }),
+  articolo: shortText(64).meta({ description: "Codice articolo (una variante, non un modello)" }),
+  quantita: rawNumber().meta({ description: "Quantità ordinata: maggiore di zero, al massimo 3 decimali" }),
+  prezzo: z.string({ error: typeError('deve essere una stringa decimale, per esempio "12.50"') }),
+});
+
+const orderUpsert = z.strictObject({
+  numero: shortText(64).meta({ description: "Numero d'ordine: con il fornitore, identifica l'ordine" }),
+  fornitore: shortText(64).meta({ description: "Codice fornitore" }),
+  data: isoDate(),
+  magazzino: shortText(64).meta({ description: "Codice del magazzino di destinazione" }),
+  righe: z.array(orderRowUpsert).min(1, "almeno una riga"),
+});
+export type OrderUpsertInput = z.infer<typeof orderUpsert>;
+
+export const upsertOrdersInput = z.strictObject({
+  ordini: z.array(orderUpsert).min(1, "almeno un ordine"),
+});
+export type UpsertOrdersInput = z.infer<typeof upsertOrdersInput>;
+
+const rowError = z.object({ codice: z.string(), messaggio: z.string() });
+
+export const upsertOrdersOutput = z.object({
+  creati: z.number().int(),
+  aggiornati: z.number().int(),
+  invariati: z.number().int(),
+  rifiutati: z.number().int(),
+  righe: z.array(
+    z.object({
+      indice: z.number().int(),
+      numero: z.string(),
+      id: z.number().int().optional().meta({ description: "Id dell'ordine (assente se rifiutato prima di esistere)" }),
+      esito: z.enum(["creato", "aggiornato", "invariato", "rifiutato"]),
+      righe: z
+        .array(z.object({ numero_riga: z.number().int(), riga: z.number().int(), etichetta: z.string() }))
+        .optional()
+        .meta({ description: "Le righe dell'ordine: `riga` è l'id usato da POST /arrivi e dall'etichetta R<riga>" }),
+      errore: rowError.optional(),
+    }),
+  ),
+});
+export type UpsertOrdersOutput = z.infer<typeof upsertOrdersOutput>;
+
+// ---------------------------------------------------------------- POST /ordini-acquisto/{id}/chiudi
+
+export const closeOrderInput = z.strictObject({
+  id: pathId(),
+  righe: z
+    .array(idNumber())
+    .min(1, "almeno una riga; per chiudere tutte le righe omettere 'righe'")
+    .optional()
+    .meta({ description: "Numeri di riga (`numero_riga`) da chiudere; assente: tutte le righe" }),
+  motivo: shortText(500).optional().meta({ description: "Motivo della chiusura, conservato sulla riga" }),
+});
+export type CloseOrderInput = z.infer<typeof closeOrderInput>;
+
+export const closeOrderOutput = z.object({
+  ordine: z.object({ id: z.number().int(), numero: z.string(), stato: z.enum(STATI_ORDINE) }),
+  chiusi: z.number().int(),
+  invariati: z.number().int(),
+  righe: z.array(
+    z.object({
+      numero_riga: z.number().int(),
+      riga: z.number().int(),
+      esito: z
+        .enum(["chiuso", "invariato"])
+        .meta({ description: "`invariato`: nulla restava da chiudere (riga già chiusa o ricevuta per intero)" }),
+      ordinata: decimalString(),
+      arrivata: decimalString(),
+      chiusa: decimalString(),
+      residua: decimalString(),
+      motivo: z.string().nullable(),
+    }),
+  ),
+});
+export type CloseOrderOutput = z.infer<typeof closeOrderOutput>;

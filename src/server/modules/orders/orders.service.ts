@@ -61,6 +61,7 @@ export async function getPrintableOrder(db: Db, id: number): Promise<PrintableOr
           posizione: true,
           ordinata: true,
           arrivata: true,
+          chiusa: true,
           articolo: { select: { id: true, codice: true, ean: true, descrizione: true, unita: true } },
         },
       },
@@ -77,7 +78,7 @@ export async function getPrintableOrder(db: Db, id: number): Promise<PrintableOr
       articolo: r.articolo,
       ordinata: canonical(r.ordinata),
       arrivata: canonical(r.arrivata),
-      residua: canonical(r.ordinata.minus(r.arrivata)),
+      residua: canonical(r.ordinata.minus(r.arrivata).minus(r.chiusa)),
     })),
   };
 }
