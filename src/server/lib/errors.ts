@@ -41,6 +41,13 @@ export const ERROR_STATUS = {
   riga_non_trovata: 422,
   riga_evasa: 422,
   articolo_ripetuto: 422,
+  // Row refusal codes of the master-data upserts (API.md section 9), inside per-row outcomes only.
+  codice_non_valido: 422,
+  codice_ripetuto: 422,
+  campo_non_valido: 422,
+  ean_in_uso: 422,
+  gestione_lotti_bloccata: 422,
+  modello_non_trovato: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -59,6 +66,12 @@ export const ROW_ERROR_CODES = [
   "riga_non_trovata",
   "riga_evasa",
   "articolo_ripetuto",
+  "codice_non_valido",
+  "codice_ripetuto",
+  "campo_non_valido",
+  "ean_in_uso",
+  "gestione_lotti_bloccata",
+  "modello_non_trovato",
 ] as const satisfies readonly ErrorCode[];
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
 

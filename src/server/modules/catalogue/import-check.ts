@@ -4,13 +4,7 @@ import { loadClientsByCode, type KnownClient } from "../clients/clients-upsert.s
 import { loadPurchaseOrdersByNumber, type KnownPurchaseOrder } from "../orders/orders-import.service";
 import type { LooseRef, ParsedFile, ParsedOrder, Problems } from "./import-parse";
 import type { KnownArticle } from "./master-data.queries";
-import {
-  loadArticlesByCode,
-  loadSuppliersByCode,
-  loadWarehousesByCode,
-  type ArticleRow,
-  type KnownNamed,
-} from "./master-data.service";
+import { loadArticlesByCode, loadSuppliersByCode, loadWarehousesByCode, type ArticleRow, type KnownNamed } from "./master-data.service";
 
 /**
  * Checking a parsed file as a whole, against itself and against the database, before anything is
@@ -122,6 +116,7 @@ function articleTargets(file: ParsedFile, state: ImportState): ArticleTarget[] {
         ean: value.ean !== undefined ? value.ean : (db?.ean ?? null),
         ...inherited,
         ha_varianti: a.varianti.length > 0 || db?.ha_varianti === true,
+        attivo: value.attivo ?? db?.attivo ?? true,
         modello: null,
       },
     });
@@ -137,6 +132,7 @@ function articleTargets(file: ParsedFile, state: ImportState): ArticleTarget[] {
           ean: v.value.ean !== undefined ? v.value.ean : (vdb?.ean ?? null),
           ...inherited,
           ha_varianti: false,
+          attivo: v.value.attivo ?? vdb?.attivo ?? true,
           modello: value.codice,
         },
       });
@@ -148,7 +144,7 @@ function articleTargets(file: ParsedFile, state: ImportState): ArticleTarget[] {
         at: a.at,
         definedAt: a.at,
         db: v,
-        row: { codice: v.codice, descrizione: v.descrizione, ean: v.ean, ...inherited, ha_varianti: false, modello: value.codice },
+        row: { codice: v.codice, descrizione: v.descrizione, ean: v.ean, ...inherited, ha_varianti: false, attivo: v.attivo, modello: value.codice },
       });
     }
   }
