@@ -18,8 +18,7 @@ import { UpsertRows, type CheckedRow } from "./upsert-rows";
 export async function upsertNamedRows(tx: Tx, table: "magazzini" | "fornitori", input: Record<string, unknown>[]): Promise<UpsertOutput> {
   const batch = new UpsertRows(input, namedRowCheck, table);
   await execute(tx, q.lockMasterData(table));
-  const codes = batch.accepted.map((r) => r.value.codice);
-  const known = table === "magazzini" ? await loadWarehousesByCode(tx, codes) : await loadSuppliersByCode(tx, codes);
+  const known = table === "magazzini" ? await loadWarehousesByCode(tx, batch.codes) : await loadSuppliersByCode(tx, batch.codes);
   const rows: { codice: string; nome: string; attivo?: boolean }[] = [];
   for (const { indice, value } of batch.accepted) {
     const db = known.get(value.codice);
@@ -31,7 +30,7 @@ export async function upsertNamedRows(tx: Tx, table: "magazzini" | "fornitori", 
     }
     rows.push({ codice: value.codice, nome, attivo: value.attivo });
   }
-  return batch.answer(await writeNamed(tx, table, rows, known));
+  return batch.answer(await writeNamed(tx, table, rows, known), (c) => known.get(c)?.id);
 }
 
 /**
@@ -52,7 +51,7 @@ export async function upsertArticleRows(tx: Tx, input: Record<string, unknown>[]
   const batch = new UpsertRows(input, articleRowCheck, "articoli");
   await execute(tx, q.lockMasterData("articoli"));
   const accepted = batch.accepted;
-  const codes = [...new Set(accepted.flatMap((r) => [r.value.codice, ...(r.value.modello ? [r.value.modello] : [])]))];
+  const codes = [...new Set([...batch.codes, ...accepted.flatMap((r) => (r.value.modello ? [r.value.modello] : []))])];
   const eans = accepted.flatMap((r) => (r.value.ean ? [r.value.ean] : []));
   const known = await loadArticlesByCode(tx, codes, eans);
   const refuse = (r: CheckedRow<ArticleRowCheck>, codice: ConstructorParameters<typeof RowError>[0], messaggio: string) =>
@@ -126,15 +125,17 @@ export async function upsertArticleRows(tx: Tx, input: Record<string, unknown>[]
   }
 
   // Pass 2: the templates, as they will be after the call; a refusal may refuse the variants naming it.
+  const refusedCodes = new Map(accepted.filter((r) => !targets.has(r.value.codice)).map((r) => [r.value.codice, r.indice]));
   for (let changed = true; changed; ) {
     changed = false;
     for (const [codice, t] of targets) {
       const { modello } = t.row;
       if (modello === null || (t.db && t.db.modello === modello)) continue;
-      const problem = templateProblem(modello, targets, known.byCode);
+      const problem = templateProblem(modello, targets, known.byCode, refusedCodes);
       if (problem) {
         refuse(t.r, problem[0], problem[1]);
         targets.delete(codice);
+        refusedCodes.set(codice, t.r.indice);
         changed = true;
       }
     }
@@ -158,15 +159,23 @@ export async function upsertArticleRows(tx: Tx, input: Record<string, unknown>[]
     [...targets.values()].map((t) => t.row),
     known.byCode,
   );
-  return batch.answer(written);
+  return batch.answer(written, (c) => known.byCode.get(c)?.id);
 }
 
 type Targets = Map<string, { db: KnownArticle | undefined; row: ArticleRow }>;
 
 /** Why `modello` cannot be a template after this call, if it cannot. */
-function templateProblem(modello: string, targets: Targets, known: Map<string, KnownArticle>): ["modello_non_trovato" | "campo_non_valido", string] | undefined {
+function templateProblem(
+  modello: string,
+  targets: Targets,
+  known: Map<string, KnownArticle>,
+  refused: Map<string, number>,
+): ["modello_non_trovato" | "campo_non_valido", string] | undefined {
   const inCall = targets.get(modello);
   const db = known.get(modello);
+  if (!inCall && !db && refused.has(modello)) {
+    return ["modello_non_trovato", `campo 'modello': il modello '${modello}' non esiste e la sua riga (${refused.get(modello)}) è stata rifiutata: correggere quella riga.`];
+  }
   if (!inCall && !db) {
     return ["modello_non_trovato", `campo 'modello': l'articolo '${modello}' non esiste: registrarlo prima, o nella stessa chiamata.`];
   }

@@ -15,7 +15,7 @@ const ROW_NOTE = "Un campo assente mantiene il valore registrato; `null` cancell
 
 /** A documented field, parsed by the service row by row. */
 const field = (type: string, description: string, nullable = false) =>
-  z.unknown().meta({ ...(nullable ? { type: [type, "null"] } : { type }), description } as Record<string, unknown>);
+  z.unknown().optional().meta({ ...(nullable ? { type: [type, "null"] } : { type }), description } as Record<string, unknown>);
 
 const codiceField = () => field("string", "Codice dell'integratore (1..64 caratteri): chiave dell'upsert");
 const attivoField = () =>

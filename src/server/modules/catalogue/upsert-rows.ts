@@ -21,6 +21,8 @@ export interface CheckedRow<T> {
 export class UpsertRows<T extends { codice: string }> {
   readonly outcomes: (Outcome | undefined)[];
   readonly accepted: CheckedRow<T>[] = [];
+  /** Every well-formed code of the call, refused rows included (their id is in the answer too). */
+  readonly codes: string[] = [];
 
   constructor(input: Record<string, unknown>[], schema: z.ZodType<T>, campo: string) {
     if (input.length > MAX_UPSERT_ROWS) {
@@ -37,6 +39,7 @@ export class UpsertRows<T extends { codice: string }> {
         this.refuse(indice, typeof row.codice === "string" ? row.codice : null, null, new RowError("codice_non_valido", `Riga ${indice}: il codice ${why}; indicare un codice di 1..64 caratteri.`));
         return;
       }
+      this.codes.push(code);
       const same = times.get(code)!;
       if (same.length > 1) {
         this.refuse(indice, code, null, new RowError("codice_ripetuto", `Riga ${indice}: il codice '${code}' compare più volte in questa chiamata (righe ${same.join(", ")}): indicarlo una sola volta.`));
@@ -60,11 +63,14 @@ export class UpsertRows<T extends { codice: string }> {
     this.outcomes[indice] = { indice, codice, id, esito: "rifiutato", errore: e.toBody() };
   }
 
-  /** The response: the refusals recorded, and for every other row what the writer did. */
-  answer(written: Written): UpsertOutput {
+  /**
+   * The response: the refusals recorded, and for every other row what the writer did. `known` gives the
+   * id of a refused row whose code is registered.
+   */
+  answer(written: Written, known: (codice: string) => number | undefined): UpsertOutput {
     const byIndex = new Map(this.accepted.map((r) => [r.indice, r]));
     const righe = this.outcomes.map((o, indice) => {
-      if (o) return o;
+      if (o) return o.codice !== null && o.id === null ? { ...o, id: known(o.codice) ?? null } : o;
       const row = byIndex.get(indice)!;
       const w = written.get(row.value.codice)!;
       return { indice, codice: row.value.codice, id: w.id, esito: w.esito };

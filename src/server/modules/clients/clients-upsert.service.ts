@@ -72,7 +72,7 @@ export async function upsertClients(
 export async function upsertClientRows(tx: Tx, input: Record<string, unknown>[], opts: { timeZone: string }): Promise<UpsertOutput> {
   const batch = new UpsertRows(input, clientRowCheck, "clienti");
   await execute(tx, md.lockMasterData("clienti"));
-  const known = await loadClientsByCode(tx, batch.accepted.map((r) => r.value.codice));
+  const known = await loadClientsByCode(tx, batch.codes);
   const ready: ClientRow[] = [];
   for (const { indice, value } of batch.accepted) {
     const db = known.get(value.codice);
@@ -83,5 +83,5 @@ export async function upsertClientRows(tx: Tx, input: Record<string, unknown>[],
     }
     ready.push({ ...value, nazione: value.nazione ?? undefined, ragione_sociale: ragione });
   }
-  return batch.answer(await writeClients(tx, ready, known, opts));
+  return batch.answer(await writeClients(tx, ready, known, opts), (c) => known.get(c)?.id);
 }
