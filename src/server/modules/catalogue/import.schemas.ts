@@ -110,6 +110,8 @@ export const articleInput = z.strictObject(
     costo: price().nullable().optional(),
     unita: text(10).optional(),
     attivo: active(),
+    /** Code of the template (in the file or registered) whose variant this is: the flat form of `varianti`. */
+    modello: code().optional(),
     varianti: list().optional(),
   },
   { error: objectError },
