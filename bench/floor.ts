@@ -373,7 +373,8 @@ export async function upsertArticles(
     await run("md_lock", masterData.lockMasterData("articoli"));
     const codes = rows.map((r) => r.codice);
     const eans = rows.flatMap((r) => (r.ean ? [r.ean] : []));
-    const known = new Map((await run<masterData.KnownArticle>("md_load", masterData.articlesByCodeOrEan(codes, eans))).rows.map((a) => [a.codice, a]));
+    const loaded = await run<masterData.KnownArticle>("md_load", masterData.articlesByCodeOrEan(codes, eans));
+    const known = new Map(loaded.rows.map((a) => [a.codice, a]));
     const fresh = rows.filter((r) => !known.has(r.codice));
     const changed = rows.filter((r) => {
       const k = known.get(r.codice);

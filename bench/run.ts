@@ -46,7 +46,16 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const RESULTS = path.join(ROOT, "bench", "results");
 const TIME_ZONE = "Europe/Rome";
 
-const ALL = ["scan-movimenti", "scan-disponibilita", "cerca-barcode", "post-movimenti", "post-arrivi", "allinea", "scrittori-lettore", "upsert-articoli"] as const;
+const ALL = [
+  "scan-movimenti",
+  "scan-disponibilita",
+  "cerca-barcode",
+  "post-movimenti",
+  "post-arrivi",
+  "allinea",
+  "scrittori-lettore",
+  "upsert-articoli",
+] as const;
 type ScenarioId = (typeof ALL)[number];
 const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult>> = {
   "scan-movimenti": scanMovements,

@@ -48,7 +48,9 @@ export async function upsertArticles(ctx: Ctx): Promise<ScenarioResult> {
       cpu.floor.push(fCpu(1));
       const mem = sampleMemory(ctx.serverPid);
       const [a, aCpu] = await metered(ctx, () =>
-        ctx.api.json<{ creati: number; aggiornati: number; rifiutati: number }>("POST", "/articoli", { articoli: rowsFor("A", call, version) }),
+        ctx.api.json<{ creati: number; aggiornati: number; rifiutati: number }>("POST", "/articoli", {
+          articoli: rowsFor("A", call, version),
+        }),
       );
       rssMb = Math.max(rssMb, mem.stop());
       times.api.push(a.ms);
@@ -59,7 +61,9 @@ export async function upsertArticles(ctx: Ctx): Promise<ScenarioResult> {
       }
       if (f.creati !== expected.creati || f.aggiornati !== expected.aggiornati) mismatch ||= `pavimento: ${JSON.stringify(f)}`;
     }
-    progress(`  ${version === 1 ? "creazioni" : "aggiornamenti"}: API ${median(times.api.slice(-calls)).toFixed(0)} ms, pavimento ${median(times.floor.slice(-calls)).toFixed(0)} ms per chiamata (mediane)`);
+    progress(
+      `  ${version === 1 ? "creazioni" : "aggiornamenti"}: API ${median(times.api.slice(-calls)).toFixed(0)} ms, pavimento ${median(times.floor.slice(-calls)).toFixed(0)} ms per chiamata (mediane)`,
+    );
   }
   // A repeat: every row invariato, nothing written.
   const repeat = await ctx.api.json<{ invariati: number }>("POST", "/articoli", { articoli: rowsFor("A", calls - 1, 2) });
@@ -82,7 +86,9 @@ export async function upsertArticles(ctx: Ctx): Promise<ScenarioResult> {
   };
   const apiSide = sideOf(times.api, cpu.api);
   const flSide = sideOf(times.floor, cpu.floor);
-  progress(`${name}: API ${fmtInt(apiSide.figure)} righe/s, pavimento ${fmtInt(flSide.figure)} righe/s; ripetizione ${repeat.ms.toFixed(0)} ms`);
+  progress(
+    `${name}: API ${fmtInt(apiSide.figure)} righe/s, pavimento ${fmtInt(flSide.figure)} righe/s; ripetizione ${repeat.ms.toFixed(0)} ms`,
+  );
   progress(`  CPU per chiamata: API ${cpuText(apiSide.cpu)}; pavimento ${cpuText(flSide.cpu)}`);
   return {
     id: "upsert-articoli",
@@ -91,7 +97,10 @@ export async function upsertArticles(ctx: Ctx): Promise<ScenarioResult> {
     api: apiSide,
     floor: flSide,
     rssMb,
-    check: { ok: mismatch === "", text: mismatch || `${fmtInt(calls * ROWS)} creati e aggiornati per lato; ripetizione: ${ROWS} invariati` },
+    check: {
+      ok: mismatch === "",
+      text: mismatch || `${fmtInt(calls * ROWS)} creati e aggiornati per lato; ripetizione: ${ROWS} invariati`,
+    },
     details: { chiamate: calls, righePerChiamata: ROWS, tempiApiMs: times.api, tempiPavimentoMs: times.floor, ripetizioneMs: repeat.ms },
   };
 }

@@ -52,7 +52,8 @@ export async function loadImportState(db: Db, file: ParsedFile): Promise<ImportS
   // One after the other: `db` may be a transaction, which is one connection.
   const magazzini = await loadWarehousesByCode(db, codesOf("magazzini", loose.magazzini));
   const fornitori = await loadSuppliersByCode(db, codesOf("fornitori", loose.fornitori));
-  const articoli = await loadArticlesByCode(db, codesOf("articoli", [...loose.articoli, ...loose.templates]), loose.eans.map((e) => e.code));
+  const articleCodes = codesOf("articoli", [...loose.articoli, ...loose.templates]);
+  const articoli = await loadArticlesByCode(db, articleCodes, loose.eans.map((e) => e.code));
   const clienti = await loadClientsByCode(db, file.clienti.map((c) => c.value.codice));
   const ordini = await loadPurchaseOrdersByNumber(db, file.ordini.map((o) => o.value.numero));
   return { magazzini, fornitori, articoli: articoli.byCode, articoliByEan: articoli.byEan, varianti: articoli.variants, clienti, ordini };
@@ -109,26 +110,27 @@ function flatVariants(file: ParsedFile, state: ImportState, problems: Problems) 
     const { modello, gestione_lotti, unita, costo, ...rest } = a.value;
     if (modello === undefined) continue;
     const own = Object.entries({ gestione_lotti, unita, costo }).filter(([, v]) => v !== undefined);
-    for (const [k] of own) problems.push({ campo: `${a.at}.${k}`, messaggio: `una variante prende ${k} dal modello '${modello}': toglierlo` });
-    if (a.varianti.length > 0) problems.push({ campo: `${a.at}.modello`, messaggio: "un articolo con varianti non può essere a sua volta una variante: togliere modello o varianti" });
+    const problem = (field: string, messaggio: string) => problems.push({ campo: `${a.at}.${field}`, messaggio });
+    for (const [k] of own) problem(k, `una variante prende ${k} dal modello '${modello}': toglierlo`);
+    if (a.varianti.length > 0) problem("modello", "un articolo con varianti non può essere a sua volta una variante: togliere modello o varianti");
     const variant = { codice: rest.codice, ean: rest.ean, descrizione: rest.descrizione, attivo: rest.attivo };
     const inFileTemplate = inFile.get(modello);
     const db = state.articoli.get(modello);
     if (modello === rest.codice) {
-      problems.push({ campo: `${a.at}.modello`, messaggio: "un articolo non può essere variante di sé stesso" });
+      problem("modello", "un articolo non può essere variante di sé stesso");
     } else if (inFileTemplate) {
       if (inFileTemplate.value.modello !== undefined) {
-        problems.push({ campo: `${a.at}.modello`, messaggio: `'${modello}' è a sua volta una variante nel file: una variante non può fare da modello` });
+        problem("modello", `'${modello}' è a sua volta una variante nel file: una variante non può fare da modello`);
       } else ofFileTemplate.set(modello, [...(ofFileTemplate.get(modello) ?? []), { at: a.at, value: variant }]);
     } else if (!db) {
-      problems.push({ campo: `${a.at}.modello`, messaggio: `modello '${modello}' sconosciuto: aggiungerlo in articoli o correggere il codice` });
+      problem("modello", `modello '${modello}' sconosciuto: aggiungerlo in articoli o correggere il codice`);
     } else if (db.modello !== null) {
-      problems.push({ campo: `${a.at}.modello`, messaggio: `'${modello}' è una variante di '${db.modello}': una variante non può fare da modello` });
+      problem("modello", `'${modello}' è una variante di '${db.modello}': una variante non può fare da modello`);
     } else if (!db.ha_varianti && (db.movimentato || db.ordinato)) {
-      problems.push({
-        campo: `${a.at}.modello`,
-        messaggio: `'${modello}' ha già ${db.movimentato ? "movimenti" : "righe d'ordine"}: non può diventare un modello con varianti (un modello non ha giacenza né ordini)`,
-      });
+      problem(
+        "modello",
+        `'${modello}' ha già ${db.movimentato ? "movimenti" : "righe d'ordine"}: non può diventare un modello con varianti (un modello non ha giacenza né ordini)`,
+      );
     } else ofDbTemplate.push({ at: a.at, value: variant, template: db });
   }
   return { ofFileTemplate, ofDbTemplate };
@@ -205,7 +207,15 @@ function articleTargets(file: ParsedFile, state: ImportState, problems: Problems
         at: a.at,
         definedAt: a.at,
         db: v,
-        row: { codice: v.codice, descrizione: v.descrizione, ean: v.ean, ...inherited, ha_varianti: false, attivo: v.attivo, modello: value.codice },
+        row: {
+          codice: v.codice,
+          descrizione: v.descrizione,
+          ean: v.ean,
+          ...inherited,
+          ha_varianti: false,
+          attivo: v.attivo,
+          modello: value.codice,
+        },
       });
     }
   }

@@ -30,16 +30,24 @@ async function problems(data: unknown) {
   return ((e as DomainError).dettagli ?? []).map((p) => p.campo);
 }
 const article = async (codice: string) =>
-  (await t.pool.query(`SELECT a.*, m.codice AS modello FROM articoli a LEFT JOIN articoli m ON m.id = a.modello_id WHERE a.codice = $1`, [codice])).rows[0];
+  (
+    await t.pool.query(`SELECT a.*, m.codice AS modello FROM articoli a LEFT JOIN articoli m ON m.id = a.modello_id WHERE a.codice = $1`, [
+      codice,
+    ])
+  ).rows[0];
 const all = async () => {
   const out: unknown[] = [];
-  for (const table of ["magazzini", "fornitori", "articoli", "clienti"]) out.push((await t.pool.query(`SELECT xmin::text AS xmin, * FROM ${table} ORDER BY id`)).rows);
+  for (const table of ["magazzini", "fornitori", "articoli", "clienti"])
+    out.push((await t.pool.query(`SELECT xmin::text AS xmin, * FROM ${table} ORDER BY id`)).rows);
   return out;
 };
 
 describe("import: attivo, unita, modello", () => {
   test("attivo on every entity; modello for a template in the file and for a registered one; a repeat writes nothing", async () => {
-    await rest("POST", "/articoli", { key, body: { articoli: [{ codice: "REG", descrizione: "Modello registrato", gestione_lotti: true, unita: "KG" }] } });
+    await rest("POST", "/articoli", {
+      key,
+      body: { articoli: [{ codice: "REG", descrizione: "Modello registrato", gestione_lotti: true, unita: "KG" }] },
+    });
     const file = {
       magazzini: [{ codice: "MX", nome: "Chiuso", attivo: false }],
       fornitori: [{ codice: "FX", nome: "Cessato", attivo: false }],

@@ -4,7 +4,14 @@ import { RowError } from "../../lib/errors";
 import { articleRowCheck, namedRowCheck, type ArticleRowCheck, type UpsertOutput } from "./master-data.schemas";
 import * as q from "./master-data.queries";
 import type { KnownArticle } from "./master-data.queries";
-import { loadArticlesByCode, loadSuppliersByCode, loadWarehousesByCode, writeArticles, writeNamed, type ArticleRow } from "./master-data.service";
+import {
+  loadArticlesByCode,
+  loadSuppliersByCode,
+  loadWarehousesByCode,
+  writeArticles,
+  writeNamed,
+  type ArticleRow,
+} from "./master-data.service";
 import { UpsertRows, type CheckedRow } from "./upsert-rows";
 
 /**
@@ -25,7 +32,12 @@ export async function upsertNamedRows(tx: Tx, table: "magazzini" | "fornitori", 
     const nome = value.nome ?? db?.nome;
     if (nome === undefined) {
       const what = table === "magazzini" ? "magazzino" : "fornitore";
-      batch.refuse(indice, value.codice, null, new RowError("campo_non_valido", `Riga ${indice} ('${value.codice}'): campo 'nome' obbligatorio per un ${what} nuovo.`));
+      batch.refuse(
+        indice,
+        value.codice,
+        null,
+        new RowError("campo_non_valido", `Riga ${indice} ('${value.codice}'): campo 'nome' obbligatorio per un ${what} nuovo.`),
+      );
       continue;
     }
     rows.push({ codice: value.codice, nome, attivo: value.attivo });
@@ -55,7 +67,12 @@ export async function upsertArticleRows(tx: Tx, input: Record<string, unknown>[]
   const eans = accepted.flatMap((r) => (r.value.ean ? [r.value.ean] : []));
   const known = await loadArticlesByCode(tx, codes, eans);
   const refuse = (r: CheckedRow<ArticleRowCheck>, codice: ConstructorParameters<typeof RowError>[0], messaggio: string) =>
-    batch.refuse(r.indice, r.value.codice, known.byCode.get(r.value.codice)?.id ?? null, new RowError(codice, `Riga ${r.indice} ('${r.value.codice}'): ${messaggio}`));
+    batch.refuse(
+      r.indice,
+      r.value.codice,
+      known.byCode.get(r.value.codice)?.id ?? null,
+      new RowError(codice, `Riga ${r.indice} ('${r.value.codice}'): ${messaggio}`),
+    );
 
   // Pass 1: each row against what it is and its own fields.
   const targets = new Map<string, { r: CheckedRow<ArticleRowCheck>; db: KnownArticle | undefined; row: ArticleRow }>();
@@ -75,7 +92,11 @@ export async function upsertArticleRows(tx: Tx, input: Record<string, unknown>[]
         continue;
       }
       if (claimed !== undefined) {
-        refuse(r, "ean_in_uso", `l'EAN ${v.ean} è già dato all'articolo '${claimed}' in questa chiamata: ogni EAN identifica un solo articolo.`);
+        refuse(
+          r,
+          "ean_in_uso",
+          `l'EAN ${v.ean} è già dato all'articolo '${claimed}' in questa chiamata: ogni EAN identifica un solo articolo.`,
+        );
         continue;
       }
     }
@@ -88,7 +109,11 @@ export async function upsertArticleRows(tx: Tx, input: Record<string, unknown>[]
       continue;
     }
     if (db?.movimentato && v.unita !== undefined && v.unita !== db.unita) {
-      refuse(r, "campo_non_valido", `campo 'unita': l'articolo ha già movimenti in ${db.unita}, l'unità di misura non si può più cambiare; lasciare "${db.unita}".`);
+      refuse(
+        r,
+        "campo_non_valido",
+        `campo 'unita': l'articolo ha già movimenti in ${db.unita}, l'unità di misura non si può più cambiare; lasciare "${db.unita}".`,
+      );
       continue;
     }
     const modello = v.modello !== undefined ? v.modello : (db?.modello ?? null);
@@ -98,11 +123,19 @@ export async function upsertArticleRows(tx: Tx, input: Record<string, unknown>[]
     }
     if (db && modello !== db.modello) {
       if (db.movimentato) {
-        refuse(r, "campo_non_valido", `campo 'modello': l'articolo ha già movimenti ${db.modello ? `come variante di '${db.modello}'` : "senza modello"}: il modello non si può più cambiare; usare un codice nuovo.`);
+        refuse(
+          r,
+          "campo_non_valido",
+          `campo 'modello': l'articolo ha già movimenti ${db.modello ? `come variante di '${db.modello}'` : "senza modello"}: il modello non si può più cambiare; usare un codice nuovo.`,
+        );
         continue;
       }
       if (modello !== null && db.ha_varianti) {
-        refuse(r, "campo_non_valido", `campo 'modello': l'articolo è un modello con varianti e non può diventare una variante di '${modello}'.`);
+        refuse(
+          r,
+          "campo_non_valido",
+          `campo 'modello': l'articolo è un modello con varianti e non può diventare una variante di '${modello}'.`,
+        );
         continue;
       }
     }
@@ -174,13 +207,17 @@ function templateProblem(
   const inCall = targets.get(modello);
   const db = known.get(modello);
   if (!inCall && !db && refused.has(modello)) {
-    return ["modello_non_trovato", `campo 'modello': il modello '${modello}' non esiste e la sua riga (${refused.get(modello)}) è stata rifiutata: correggere quella riga.`];
+    return [
+      "modello_non_trovato",
+      `campo 'modello': il modello '${modello}' non esiste e la sua riga (${refused.get(modello)}) è stata rifiutata: correggere quella riga.`,
+    ];
   }
   if (!inCall && !db) {
     return ["modello_non_trovato", `campo 'modello': l'articolo '${modello}' non esiste: registrarlo prima, o nella stessa chiamata.`];
   }
   const after = inCall?.row.modello ?? (inCall ? null : db!.modello);
-  if (after !== null) return ["campo_non_valido", `campo 'modello': '${modello}' è una variante di '${after}', e una variante non può fare da modello.`];
+  if (after !== null)
+    return ["campo_non_valido", `campo 'modello': '${modello}' è una variante di '${after}', e una variante non può fare da modello.`];
   if (db && !db.ha_varianti && (db.movimentato || db.ordinato)) {
     return [
       "campo_non_valido",

@@ -11,7 +11,12 @@ export const lockImports = () => query<never>(Prisma.sql`SELECT pg_advisory_xact
  * writes a batch while no other writer of that table can create the same code or take the same EAN.
  * The import takes them all, in this order, after lockImports; a REST upsert takes its own.
  */
-export const MASTER_DATA_LOCKS = { magazzini: 7_246_301_011, fornitori: 7_246_301_012, articoli: 7_246_301_013, clienti: 7_246_301_014 } as const;
+export const MASTER_DATA_LOCKS = {
+  magazzini: 7_246_301_011,
+  fornitori: 7_246_301_012,
+  articoli: 7_246_301_013,
+  clienti: 7_246_301_014,
+} as const;
 export type MasterDataTable = keyof typeof MASTER_DATA_LOCKS;
 
 export const lockMasterData = (table: MasterDataTable) =>
@@ -95,8 +100,9 @@ export interface ArticleColumns {
 export const insertArticles = (c: ArticleColumns) =>
   query<{ id: number; codice: string }>(Prisma.sql`
     INSERT INTO articoli (codice, descrizione, ean, unita, gestione_lotti, costo_standard, modello_id, ha_varianti, attivo)
-    SELECT * FROM unnest(${c.codice}::text[], ${c.descrizione}::text[], ${c.ean}::text[], ${c.unita}::text[], ${c.gestione_lotti}::boolean[],
-                         ${c.costo_standard}::numeric[], ${c.modello_id}::int[], ${c.ha_varianti}::boolean[], ${c.attivo}::boolean[])
+    SELECT * FROM unnest(${c.codice}::text[], ${c.descrizione}::text[], ${c.ean}::text[], ${c.unita}::text[],
+                         ${c.gestione_lotti}::boolean[], ${c.costo_standard}::numeric[], ${c.modello_id}::int[],
+                         ${c.ha_varianti}::boolean[], ${c.attivo}::boolean[])
     RETURNING id, codice`);
 
 /**

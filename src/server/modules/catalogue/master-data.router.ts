@@ -30,7 +30,10 @@ export const masterDataRouter = router({
     .input(syncParse(upsertArticlesInput))
     .output(syncParse(upsertOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/articoli", input }, async (tx) => ({ status: 200, body: await upsertArticleRows(tx, input.articoli) })),
+      idempotentWrite(ctx, { path: "/articoli", input }, async (tx) => ({
+        status: 200,
+        body: await upsertArticleRows(tx, input.articoli),
+      })),
     ),
 
   upsertSuppliers: upsert
@@ -48,7 +51,10 @@ export const masterDataRouter = router({
     .input(syncParse(upsertSuppliersInput))
     .output(syncParse(upsertOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/fornitori", input }, async (tx) => ({ status: 200, body: await upsertNamedRows(tx, "fornitori", input.fornitori) })),
+      idempotentWrite(ctx, { path: "/fornitori", input }, async (tx) => ({
+        status: 200,
+        body: await upsertNamedRows(tx, "fornitori", input.fornitori),
+      })),
     ),
 
   upsertWarehouses: upsert
@@ -66,6 +72,9 @@ export const masterDataRouter = router({
     .input(syncParse(upsertWarehousesInput))
     .output(syncParse(upsertOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/magazzini", input }, async (tx) => ({ status: 200, body: await upsertNamedRows(tx, "magazzini", input.magazzini) })),
+      idempotentWrite(ctx, { path: "/magazzini", input }, async (tx) => ({
+        status: 200,
+        body: await upsertNamedRows(tx, "magazzini", input.magazzini),
+      })),
     ),
 });

@@ -15,11 +15,17 @@ const ROW_NOTE = "Un campo assente mantiene il valore registrato; `null` cancell
 
 /** A documented field, parsed by the service row by row. */
 const field = (type: string, description: string, nullable = false) =>
-  z.unknown().optional().meta({ ...(nullable ? { type: [type, "null"] } : { type }), description } as Record<string, unknown>);
+  z
+    .unknown()
+    .optional()
+    .meta({ ...(nullable ? { type: [type, "null"] } : { type }), description } as Record<string, unknown>);
 
 const codiceField = () => field("string", "Codice dell'integratore (1..64 caratteri): chiave dell'upsert");
 const attivoField = () =>
-  field("boolean", "Falso: non si ordina, non si riceve e non si vende; resta nelle disponibilità e nello storico. Predefinito per un codice nuovo: true");
+  field(
+    "boolean",
+    "Falso: non si ordina, non si riceve e non si vende; resta nelle disponibilità e nello storico. Predefinito per un codice nuovo: true",
+  );
 
 /** The rows of one upsert: loose objects (unknown keys are row refusals, worded by the service). */
 const rowsOf = <S extends z.ZodType>(row: S, what: string) =>
@@ -30,11 +36,18 @@ export const articleUpsertRow = z
     codice: codiceField(),
     descrizione: field("string", "Descrizione (1..200 caratteri), obbligatoria per un articolo nuovo"),
     ean: field("string", "EAN-8, UPC-A, EAN-13 o GTIN-14 con cifra di controllo corretta; unico tra gli articoli", true),
-    gestione_lotti: field("boolean", "Gestione a lotti; non si può più cambiare quando l'articolo ha movimenti. Predefinito: false, o quello del modello"),
+    gestione_lotti: field(
+      "boolean",
+      "Gestione a lotti; non si può più cambiare quando l'articolo ha movimenti. Predefinito: false, o quello del modello",
+    ),
     costo: field("string", 'Costo standard, decimale come stringa ("12.50") o numero, al massimo 4 decimali', true),
     unita: field("string", "Unità di misura (1..10 caratteri); predefinita PZ, o quella del modello"),
     attivo: attivoField(),
-    modello: field("string", "Codice del modello di cui l'articolo è una variante (già registrato o in questa chiamata); null: nessun modello", true),
+    modello: field(
+      "string",
+      "Codice del modello di cui l'articolo è una variante (già registrato o in questa chiamata); null: nessun modello",
+      true,
+    ),
   })
   .meta({ description: ROW_NOTE });
 

@@ -61,10 +61,26 @@ export async function writeNamed(
     } else out.set(item.codice, { id: db.id, esito: "invariato" });
   }
   if (changed.length > 0) {
-    await execute(tx, q.updateNamed(table, changed.map((c) => c.id), changed.map((c) => c.nome), changed.map((c) => c.attivo)));
+    await execute(
+      tx,
+      q.updateNamed(
+        table,
+        changed.map((c) => c.id),
+        changed.map((c) => c.nome),
+        changed.map((c) => c.attivo),
+      ),
+    );
   }
   if (fresh.length > 0) {
-    const created = await rows(tx, q.insertNamed(table, fresh.map((f) => f.codice), fresh.map((f) => f.nome), fresh.map((f) => f.attivo)));
+    const created = await rows(
+      tx,
+      q.insertNamed(
+        table,
+        fresh.map((f) => f.codice),
+        fresh.map((f) => f.nome),
+        fresh.map((f) => f.attivo),
+      ),
+    );
     for (const c of created) out.set(c.codice, { id: c.id, esito: "creato" });
   }
   return out;
@@ -159,7 +175,10 @@ export async function writeArticles(tx: Tx, articles: ArticleRow[], known: Map<s
   const second = fresh.filter((a) => a.modello !== null && !known.has(a.modello));
   for (const batch of [first, second]) {
     if (batch.length === 0) continue;
-    const created = await rows(tx, q.insertArticles({ ...columns(batch, (a) => (a.modello === null ? null : idOf(a.modello)!)), codice: batch.map((a) => a.codice) }));
+    const created = await rows(
+      tx,
+      q.insertArticles({ ...columns(batch, (a) => (a.modello === null ? null : idOf(a.modello)!)), codice: batch.map((a) => a.codice) }),
+    );
     for (const c of created) out.set(c.codice, { id: c.id, esito: "creato" });
   }
   if (changed.length > 0) {
@@ -168,7 +187,13 @@ export async function writeArticles(tx: Tx, articles: ArticleRow[], known: Map<s
       changed.map((c) => c.row),
       (_, i) => changed[i]!.modello_id,
     );
-    await execute(tx, q.updateArticles(changed.map((c) => c.id), cols));
+    await execute(
+      tx,
+      q.updateArticles(
+        changed.map((c) => c.id),
+        cols,
+      ),
+    );
   }
   if (promote.size > 0) await execute(tx, q.markTemplates([...promote]));
   return out;

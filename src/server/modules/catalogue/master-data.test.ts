@@ -72,7 +72,13 @@ describe("POST /articoli", () => {
       [1, "A-LATTE", "creato"],
       [2, "A-DADO", "creato"],
     ]);
-    expect(await article("A-LATTE")).toMatchObject({ unita: "LT", gestione_lotti: true, costo: "1.5000", attivo: true, ha_varianti: false });
+    expect(await article("A-LATTE")).toMatchObject({
+      unita: "LT",
+      gestione_lotti: true,
+      costo: "1.5000",
+      attivo: true,
+      ha_varianti: false,
+    });
     expect(await article("A-DADO")).toMatchObject({ unita: "PZ", gestione_lotti: false, costo: null, ean: null, attivo: false });
     const ids = first.body.righe.map((r: { id: number }) => r.id);
     expect(ids.every((id: number) => id > 0)).toBe(true);
@@ -84,7 +90,10 @@ describe("POST /articoli", () => {
     expect(again.body.righe.map((r: { id: number }) => r.id)).toEqual(ids);
     expect(await table("articoli")).toEqual(before);
 
-    const changed = await articoli([{ codice: "A-VITE", descrizione: "Vite M6 zincata" }, { codice: "A-DADO", descrizione: "Dado" }]);
+    const changed = await articoli([
+      { codice: "A-VITE", descrizione: "Vite M6 zincata" },
+      { codice: "A-DADO", descrizione: "Dado" },
+    ]);
     expect(outcome(changed)).toEqual(["aggiornato", "invariato"]);
     const after = await table("articoli");
     const vite = (rows: { codice: string }[]) => rows.find((r) => r.codice === "A-VITE") as Record<string, unknown>;
@@ -239,7 +248,13 @@ describe("POST /articoli", () => {
     const sup = await seedSupplier(t.prisma, "S-FOR");
     const ordered = await article("S-TPL-1");
     await articoli([{ codice: "S-ORD", descrizione: "Ordinato" }]);
-    await seedOrder(t.prisma, { numero: "S-O1", fornitore: sup.id, magazzino: m1, data: "2026-11-20", righe: [{ articolo: (await article("S-ORD")).id, quantita: "1", prezzo: "1" }] });
+    await seedOrder(t.prisma, {
+      numero: "S-O1",
+      fornitore: sup.id,
+      magazzino: m1,
+      data: "2026-11-20",
+      righe: [{ articolo: (await article("S-ORD")).id, quantita: "1", prezzo: "1" }],
+    });
     expect(ordered).toBeDefined();
     const o = await articoli([{ codice: "S-ORD-V", descrizione: "Variante", modello: "S-ORD" }]);
     expect(outcome(o)).toEqual(["campo_non_valido"]);
@@ -271,8 +286,15 @@ describe("POST /articoli", () => {
     const ro = await post("/articoli", body, {}, reader);
     expect(ro.status).toBe(403);
     expect(ro.body.codice).toBe("permesso_negato");
-    for (const [path, k] of [["/articoli", "articoli"], ["/fornitori", "fornitori"], ["/magazzini", "magazzini"], ["/clienti", "clienti"]] as const) {
-      const many = await post(path, { [k]: Array.from({ length: 501 }, (_, i) => ({ codice: `N-${i}`, descrizione: "x", nome: "x", ragione_sociale: "x" })) });
+    for (const [path, k] of [
+      ["/articoli", "articoli"],
+      ["/fornitori", "fornitori"],
+      ["/magazzini", "magazzini"],
+      ["/clienti", "clienti"],
+    ] as const) {
+      const many = await post(path, {
+        [k]: Array.from({ length: 501 }, (_, i) => ({ codice: `N-${i}`, descrizione: "x", nome: "x", ragione_sociale: "x" })),
+      });
       expect(many.status, path).toBe(422);
       expect(many.body.codice).toBe("troppe_righe");
       expect((await post(path, {}, {}, reader)).status, path).toBe(403);
@@ -284,7 +306,12 @@ describe("POST /articoli", () => {
   });
 
   test("500 rows in one call are written, and repeated write nothing", async () => {
-    const rows = Array.from({ length: 500 }, (_, i) => ({ codice: `B-${i}`, descrizione: `Articolo ${i}`, ean: ean(1000 + i), costo: "1.25" }));
+    const rows = Array.from({ length: 500 }, (_, i) => ({
+      codice: `B-${i}`,
+      descrizione: `Articolo ${i}`,
+      ean: ean(1000 + i),
+      costo: "1.25",
+    }));
     const r = await articoli(rows);
     expect(r.body).toMatchObject({ creati: 500, rifiutati: 0 });
     const before = await table("articoli", "codice LIKE 'B-%'");
@@ -298,7 +325,13 @@ describe("an inactive article is not received", () => {
   test("POST /arrivi refuses a row of an inactive article with articolo_non_trovato, and accepts it once reactivated", async () => {
     await articoli([{ codice: "X-ARR", descrizione: "Da ricevere" }]);
     const sup = await seedSupplier(t.prisma, "X-FOR");
-    const order = await seedOrder(t.prisma, { numero: "X-O1", fornitore: sup.id, magazzino: m1, data: "2026-11-20", righe: [{ articolo: (await article("X-ARR")).id, quantita: "5", prezzo: "1" }] });
+    const order = await seedOrder(t.prisma, {
+      numero: "X-O1",
+      fornitore: sup.id,
+      magazzino: m1,
+      data: "2026-11-20",
+      righe: [{ articolo: (await article("X-ARR")).id, quantita: "5", prezzo: "1" }],
+    });
     await articoli([{ codice: "X-ARR", attivo: false }]);
     const movements = await countRows(t, "movimenti");
     const refused = await post("/arrivi", { magazzino: m1, ddt: "D-X", riga: order.righe[0], quantita: 1 });
@@ -313,11 +346,24 @@ describe("an inactive article is not received", () => {
 
 describe("POST /magazzini and /fornitori", () => {
   test("create, invariato without writing, partial update, nome required for a new code, every shared refusal", async () => {
-    for (const [path, k, tbl] of [["/magazzini", "magazzini", "magazzini"], ["/fornitori", "fornitori", "fornitori"]] as const) {
-      const first = await post(path, { [k]: [{ codice: "W-1", nome: "Uno" }, { codice: "W-2", nome: "Due", attivo: false }] });
+    for (const [path, k, tbl] of [
+      ["/magazzini", "magazzini", "magazzini"],
+      ["/fornitori", "fornitori", "fornitori"],
+    ] as const) {
+      const first = await post(path, {
+        [k]: [
+          { codice: "W-1", nome: "Uno" },
+          { codice: "W-2", nome: "Due", attivo: false },
+        ],
+      });
       expect(outcome(first), path).toEqual(["creato", "creato"]);
       const before = await table(tbl);
-      const again = await post(path, { [k]: [{ codice: "W-1", nome: "Uno" }, { codice: "W-2", nome: "Due", attivo: false }] });
+      const again = await post(path, {
+        [k]: [
+          { codice: "W-1", nome: "Uno" },
+          { codice: "W-2", nome: "Due", attivo: false },
+        ],
+      });
       expect(again.body, path).toMatchObject({ invariati: 2, creati: 0, aggiornati: 0 });
       expect(await table(tbl)).toEqual(before);
       const count = await countRows(t, tbl);
@@ -333,7 +379,16 @@ describe("POST /magazzini and /fornitori", () => {
           { codice: "W-3", nome: "Tre" },
         ],
       });
-      expect(outcome(r), path).toEqual(["aggiornato", "campo_non_valido", "codice_non_valido", "codice_ripetuto", "codice_ripetuto", "campo_non_valido", "campo_non_valido", "creato"]);
+      expect(outcome(r), path).toEqual([
+        "aggiornato",
+        "campo_non_valido",
+        "codice_non_valido",
+        "codice_ripetuto",
+        "codice_ripetuto",
+        "campo_non_valido",
+        "campo_non_valido",
+        "creato",
+      ]);
       expect(await countRows(t, tbl)).toBe(count + 1);
       const w2 = (await t.pool.query(`SELECT nome, attivo FROM ${tbl} WHERE codice = 'W-2'`)).rows[0];
       expect(w2).toEqual({ nome: "Due", attivo: true });
@@ -342,10 +397,21 @@ describe("POST /magazzini and /fornitori", () => {
 
   test("an inactive warehouse or supplier is not offered by the pickers (a supplier with open orders still is)", async () => {
     await post("/magazzini", { magazzini: [{ codice: "PK-M", nome: "Chiuso", attivo: false }] });
-    await post("/fornitori", { fornitori: [{ codice: "PK-F", nome: "Cessato", attivo: false }, { codice: "PK-G", nome: "Cessato con ordini", attivo: false }] });
+    await post("/fornitori", {
+      fornitori: [
+        { codice: "PK-F", nome: "Cessato", attivo: false },
+        { codice: "PK-G", nome: "Cessato con ordini", attivo: false },
+      ],
+    });
     const g = await t.prisma.fornitore.findUniqueOrThrow({ where: { codice: "PK-G" } });
     await articoli([{ codice: "PK-A", descrizione: "Ordinato" }]);
-    await seedOrder(t.prisma, { numero: "PK-O", fornitore: g.id, magazzino: m1, data: "2026-11-20", righe: [{ articolo: (await article("PK-A")).id, quantita: "1", prezzo: "1" }] });
+    await seedOrder(t.prisma, {
+      numero: "PK-O",
+      fornitore: g.id,
+      magazzino: m1,
+      data: "2026-11-20",
+      righe: [{ articolo: (await article("PK-A")).id, quantita: "1", prezzo: "1" }],
+    });
     const c = caller(t, actor, "trpc");
     const warehouses = (await c.catalogue.warehouses()).magazzini.map((m) => m.codice);
     expect(warehouses).toContain("M1");
@@ -356,7 +422,10 @@ describe("POST /magazzini and /fornitori", () => {
   });
 
   test("Idempotency-Key replays on /magazzini and /fornitori", async () => {
-    for (const [path, k] of [["/magazzini", "magazzini"], ["/fornitori", "fornitori"]] as const) {
+    for (const [path, k] of [
+      ["/magazzini", "magazzini"],
+      ["/fornitori", "fornitori"],
+    ] as const) {
       const body = { [k]: [{ codice: "IK-1", nome: "Chiave" }] };
       const first = await post(path, body, { "idempotency-key": `ik-${k}` });
       const again = await post(path, body, { "idempotency-key": `ik-${k}` });

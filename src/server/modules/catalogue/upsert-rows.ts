@@ -26,7 +26,11 @@ export class UpsertRows<T extends { codice: string }> {
 
   constructor(input: Record<string, unknown>[], schema: z.ZodType<T>, campo: string) {
     if (input.length > MAX_UPSERT_ROWS) {
-      throw new DomainError("troppe_righe", `Al massimo ${MAX_UPSERT_ROWS} righe per chiamata: ricevute ${input.length}. Dividere l'invio.`, { campo });
+      throw new DomainError(
+        "troppe_righe",
+        `Al massimo ${MAX_UPSERT_ROWS} righe per chiamata: ricevute ${input.length}. Dividere l'invio.`,
+        { campo },
+      );
     }
     this.outcomes = input.map(() => undefined);
     const codes = input.map((row) => (typeof row.codice === "string" ? row.codice.trim() : undefined));
@@ -35,14 +39,34 @@ export class UpsertRows<T extends { codice: string }> {
     input.forEach((row, indice) => {
       const code = codes[indice];
       if (code === undefined || code === "" || code.length > 64) {
-        const why = row.codice === undefined ? "manca" : typeof row.codice !== "string" ? "deve essere una stringa" : code === "" ? "è vuoto" : "supera i 64 caratteri";
-        this.refuse(indice, typeof row.codice === "string" ? row.codice : null, null, new RowError("codice_non_valido", `Riga ${indice}: il codice ${why}; indicare un codice di 1..64 caratteri.`));
+        const why =
+          row.codice === undefined
+            ? "manca"
+            : typeof row.codice !== "string"
+              ? "deve essere una stringa"
+              : code === ""
+                ? "è vuoto"
+                : "supera i 64 caratteri";
+        this.refuse(
+          indice,
+          typeof row.codice === "string" ? row.codice : null,
+          null,
+          new RowError("codice_non_valido", `Riga ${indice}: il codice ${why}; indicare un codice di 1..64 caratteri.`),
+        );
         return;
       }
       this.codes.push(code);
       const same = times.get(code)!;
       if (same.length > 1) {
-        this.refuse(indice, code, null, new RowError("codice_ripetuto", `Riga ${indice}: il codice '${code}' compare più volte in questa chiamata (righe ${same.join(", ")}): indicarlo una sola volta.`));
+        this.refuse(
+          indice,
+          code,
+          null,
+          new RowError(
+            "codice_ripetuto",
+            `Riga ${indice}: il codice '${code}' compare più volte in questa chiamata (righe ${same.join(", ")}): indicarlo una sola volta.`,
+          ),
+        );
         return;
       }
       const parsed = schema.safeParse(row);
@@ -76,6 +100,12 @@ export class UpsertRows<T extends { codice: string }> {
       return { indice, codice: row.value.codice, id: w.id, esito: w.esito };
     });
     const count = (esito: Outcome["esito"]) => righe.filter((r) => r.esito === esito).length;
-    return { creati: count("creato"), aggiornati: count("aggiornato"), invariati: count("invariato"), rifiutati: count("rifiutato"), righe };
+    return {
+      creati: count("creato"),
+      aggiornati: count("aggiornato"),
+      invariati: count("invariato"),
+      rifiutati: count("rifiutato"),
+      righe,
+    };
   }
 }

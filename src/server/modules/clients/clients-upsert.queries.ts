@@ -42,11 +42,12 @@ export const clientsByCode = (codes: string[]) =>
 /** New clients, in one statement (the sync gate on clienti is taken once), dated the business day. */
 export const insertClients = (codes: string[], c: ClientColumns, data: string) =>
   query<{ id: number; codice: string }>(Prisma.sql`
-    INSERT INTO clienti (codice, ragione_sociale, partita_iva, codice_fiscale, email, telefono, indirizzo, cap, citta, provincia, nazione, attivo, data)
+    INSERT INTO clienti (codice, ragione_sociale, partita_iva, codice_fiscale, email, telefono, indirizzo, cap, citta, provincia,
+                         nazione, attivo, data)
     SELECT u.*, ${data}::date
-      FROM unnest(${codes}::text[], ${c.ragione_sociale}::text[], ${c.partita_iva}::text[], ${c.codice_fiscale}::text[], ${c.email}::text[],
-                  ${c.telefono}::text[], ${c.indirizzo}::text[], ${c.cap}::text[], ${c.citta}::text[], ${c.provincia}::text[], ${c.nazione}::text[],
-                  ${c.attivo}::boolean[]) AS u
+      FROM unnest(${codes}::text[], ${c.ragione_sociale}::text[], ${c.partita_iva}::text[], ${c.codice_fiscale}::text[],
+                  ${c.email}::text[], ${c.telefono}::text[], ${c.indirizzo}::text[], ${c.cap}::text[], ${c.citta}::text[],
+                  ${c.provincia}::text[], ${c.nazione}::text[], ${c.attivo}::boolean[]) AS u
     RETURNING id, codice`);
 
 /** Changed clients, in one statement: only the rows that differ, each with every column. */
@@ -56,8 +57,8 @@ export const updateClients = (ids: number[], c: ClientColumns) =>
        SET ragione_sociale = u.ragione_sociale, partita_iva = u.partita_iva, codice_fiscale = u.codice_fiscale, email = u.email,
            telefono = u.telefono, indirizzo = u.indirizzo, cap = u.cap, citta = u.citta, provincia = u.provincia, nazione = u.nazione,
            attivo = u.attivo
-      FROM unnest(${ids}::int[], ${c.ragione_sociale}::text[], ${c.partita_iva}::text[], ${c.codice_fiscale}::text[], ${c.email}::text[],
-                  ${c.telefono}::text[], ${c.indirizzo}::text[], ${c.cap}::text[], ${c.citta}::text[], ${c.provincia}::text[], ${c.nazione}::text[],
-                  ${c.attivo}::boolean[])
+      FROM unnest(${ids}::int[], ${c.ragione_sociale}::text[], ${c.partita_iva}::text[], ${c.codice_fiscale}::text[],
+                  ${c.email}::text[], ${c.telefono}::text[], ${c.indirizzo}::text[], ${c.cap}::text[], ${c.citta}::text[],
+                  ${c.provincia}::text[], ${c.nazione}::text[], ${c.attivo}::boolean[])
            AS u(id, ragione_sociale, partita_iva, codice_fiscale, email, telefono, indirizzo, cap, citta, provincia, nazione, attivo)
      WHERE t.id = u.id`);

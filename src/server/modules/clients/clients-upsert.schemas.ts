@@ -5,7 +5,10 @@ import { clientInput } from "../catalogue/import.schemas";
 /** POST /clienti (API.md section 9): the client fields of GET /clienti plus `attivo`, checked row by row by the service. */
 
 const field = (type: string, description: string, nullable = true) =>
-  z.unknown().optional().meta({ ...(nullable ? { type: [type, "null"] } : { type }), description } as Record<string, unknown>);
+  z
+    .unknown()
+    .optional()
+    .meta({ ...(nullable ? { type: [type, "null"] } : { type }), description } as Record<string, unknown>);
 
 export const clientUpsertRow = z
   .looseObject({

@@ -27,7 +27,12 @@ export async function loadClientsByCode(db: Db, codes: string[]): Promise<Map<st
 /** A client to write: `ragione_sociale` known (from the row or the database), the other fields optional. */
 type ClientRow = Omit<ClientInput, "ragione_sociale"> & { ragione_sociale: string };
 
-export async function writeClients(tx: Tx, clients: ClientRow[], known: Map<string, KnownClient>, opts: { timeZone: string }): Promise<Written> {
+export async function writeClients(
+  tx: Tx,
+  clients: ClientRow[],
+  known: Map<string, KnownClient>,
+  opts: { timeZone: string },
+): Promise<Written> {
   const out: Written = new Map();
   const fresh: { codice: string; row: Omit<KnownClient, "id" | "codice"> }[] = [];
   const changed: { id: number; row: Omit<KnownClient, "id" | "codice"> }[] = [];
@@ -43,9 +48,23 @@ export async function writeClients(tx: Tx, clients: ClientRow[], known: Map<stri
       out.set(value.codice, { id: db.id, esito: "aggiornato" });
     } else out.set(value.codice, { id: db.id, esito: "invariato" });
   }
-  if (changed.length > 0) await execute(tx, q.updateClients(changed.map((c) => c.id), columns(changed.map((c) => c.row))));
+  if (changed.length > 0)
+    await execute(
+      tx,
+      q.updateClients(
+        changed.map((c) => c.id),
+        columns(changed.map((c) => c.row)),
+      ),
+    );
   if (fresh.length > 0) {
-    const created = await rows(tx, q.insertClients(fresh.map((f) => f.codice), columns(fresh.map((f) => f.row)), businessDate(opts.timeZone)));
+    const created = await rows(
+      tx,
+      q.insertClients(
+        fresh.map((f) => f.codice),
+        columns(fresh.map((f) => f.row)),
+        businessDate(opts.timeZone),
+      ),
+    );
     for (const c of created) out.set(c.codice, { id: c.id, esito: "creato" });
   }
   return out;
@@ -78,7 +97,12 @@ export async function upsertClientRows(tx: Tx, input: Record<string, unknown>[],
     const db = known.get(value.codice);
     const ragione = value.ragione_sociale ?? db?.ragione_sociale;
     if (ragione === undefined) {
-      batch.refuse(indice, value.codice, null, new RowError("campo_non_valido", `Riga ${indice} ('${value.codice}'): campo 'ragione_sociale' obbligatorio per un cliente nuovo.`));
+      batch.refuse(
+        indice,
+        value.codice,
+        null,
+        new RowError("campo_non_valido", `Riga ${indice} ('${value.codice}'): campo 'ragione_sociale' obbligatorio per un cliente nuovo.`),
+      );
       continue;
     }
     ready.push({ ...value, nazione: value.nazione ?? undefined, ragione_sociale: ragione });

@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.drop());
 
-const clienti = (rows: unknown[], headers: Record<string, string> = {}) => rest("POST", "/clienti", { key, body: { clienti: rows }, headers });
+const clienti = (rows: unknown[], headers: Record<string, string> = {}) =>
+  rest("POST", "/clienti", { key, body: { clienti: rows }, headers });
 const outcome = (r: { body: { righe: { esito: string; errore?: { codice: string } }[] } }) =>
   r.body.righe.map((x) => (x.esito === "rifiutato" ? x.errore!.codice : x.esito));
 const table = async () => (await t.pool.query("SELECT xmin::text AS xmin, * FROM clienti ORDER BY id")).rows;
@@ -38,7 +39,13 @@ describe("POST /clienti", () => {
 
     const changed = await clienti([{ codice: "C-1", telefono: "011 123456", email: null }]);
     expect(outcome(changed)).toEqual(["aggiornato"]);
-    expect(await client("C-1")).toMatchObject({ ragione_sociale: "Rossi S.r.l.", partita_iva: "IT01234567890", telefono: "011 123456", email: null, citta: "Torino" });
+    expect(await client("C-1")).toMatchObject({
+      ragione_sociale: "Rossi S.r.l.",
+      partita_iva: "IT01234567890",
+      telefono: "011 123456",
+      email: null,
+      citta: "Torino",
+    });
     const c2 = (rows: { codice: string }[]) => rows.find((r) => r.codice === "C-2");
     expect(c2(await table())).toEqual(c2(before));
     const v1 = (rows: { codice: string; versione: string }[]) => Number(rows.find((r) => r.codice === "C-1")!.versione);
