@@ -305,6 +305,23 @@ describe("POST /articoli", () => {
     expect(await countRows(t, "articoli")).toBe(count);
   });
 
+  test("concurrent calls with the same new codes: each code created once, the other call answers invariato", async () => {
+    const rows = Array.from({ length: 50 }, (_, i) => ({ codice: `CC-${i}`, descrizione: `Concorrente ${i}`, ean: ean(3000 + i) }));
+    const [x, y] = await Promise.all([articoli(rows), articoli(rows)]);
+    expect([x.status, y.status]).toEqual([200, 200]);
+    expect([x.body.creati, y.body.creati].sort()).toEqual([0, 50]);
+    expect([x.body.invariati, y.body.invariati].sort()).toEqual([0, 50]);
+    expect((await table("articoli", "codice LIKE 'CC-%'")).length).toBe(50);
+  });
+
+  test("a signed-in operatore may not write master data; a responsabile may", async () => {
+    const op = caller(t, { kind: "utente", id: 1, username: "op", ruolo: "operatore" }, "trpc");
+    await expect(op.masterData.upsertArticles({ articoli: [{ codice: "U-1", descrizione: "No" }] })).rejects.toThrow(/riservata al ruolo responsabile/);
+    expect(await article("U-1")).toBeUndefined();
+    const boss = caller(t, { kind: "utente", id: 1, username: "capo", ruolo: "responsabile" }, "trpc");
+    expect((await boss.masterData.upsertArticles({ articoli: [{ codice: "U-1", descrizione: "Sì" }] })).creati).toBe(1);
+  });
+
   test("500 rows in one call are written, and repeated write nothing", async () => {
     const rows = Array.from({ length: 500 }, (_, i) => ({
       codice: `B-${i}`,
