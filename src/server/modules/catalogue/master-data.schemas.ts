@@ -84,8 +84,6 @@ export type UpsertOutput = z.infer<typeof upsertOutput>;
 
 const bool = () => z.boolean({ error: typeError("deve essere true o false") });
 
-export const codiceOf = code();
-
 export const articleRowCheck = z.strictObject({
   codice: code(),
   descrizione: text(200).optional(),
@@ -99,4 +97,3 @@ export const articleRowCheck = z.strictObject({
 export type ArticleRowCheck = z.infer<typeof articleRowCheck>;
 
 export const namedRowCheck = z.strictObject({ codice: code(), nome: text(200).optional(), attivo: bool().optional() });
-export type NamedRowCheck = z.infer<typeof namedRowCheck>;

@@ -1,5 +1,6 @@
 import type { Db, Tx } from "../../db/client";
 import { execute, rows } from "../../db/sql";
+import { changes, hasKeys } from "../../lib/changes";
 import { canonicalOrNull } from "../../lib/decimal";
 import * as q from "./master-data.queries";
 import type { KnownArticle, KnownNamed } from "./master-data.queries";
@@ -55,7 +56,7 @@ export async function writeNamed(
     const db = known.get(item.codice);
     const target = { codice: item.codice, nome: item.nome, attivo: item.attivo ?? db?.attivo ?? true };
     if (!db) fresh.push(target);
-    else if (db.nome !== target.nome || db.attivo !== target.attivo) {
+    else if (hasKeys(changes(db, target))) {
       changed.push({ id: db.id, ...target });
       out.set(item.codice, { id: db.id, esito: "aggiornato" });
     } else out.set(item.codice, { id: db.id, esito: "invariato" });

@@ -1,5 +1,6 @@
 import type { Db, Tx } from "../../db/client";
 import { execute, rows } from "../../db/sql";
+import { changes, hasKeys } from "../../lib/changes";
 import { businessDate } from "../../lib/dates";
 import { RowError } from "../../lib/errors";
 import type { ClientInput } from "../catalogue/import.schemas";
@@ -43,7 +44,7 @@ export async function writeClients(
     row.attivo = value.attivo ?? db?.attivo ?? true;
     const target = row as Omit<KnownClient, "id" | "codice">;
     if (!db) fresh.push({ codice: value.codice, row: target });
-    else if (CLIENT_TEXT_FIELDS.some((f) => db[f] !== target[f]) || db.attivo !== target.attivo) {
+    else if (hasKeys(changes(db, target))) {
       changed.push({ id: db.id, row: target });
       out.set(value.codice, { id: db.id, esito: "aggiornato" });
     } else out.set(value.codice, { id: db.id, esito: "invariato" });
