@@ -316,7 +316,9 @@ describe("POST /articoli", () => {
 
   test("a signed-in operatore may not write master data; a responsabile may", async () => {
     const op = caller(t, { kind: "utente", id: 1, username: "op", ruolo: "operatore" }, "trpc");
-    await expect(op.masterData.upsertArticles({ articoli: [{ codice: "U-1", descrizione: "No" }] })).rejects.toThrow(/riservata al ruolo responsabile/);
+    await expect(op.masterData.upsertArticles({ articoli: [{ codice: "U-1", descrizione: "No" }] })).rejects.toThrow(
+      /riservata al ruolo responsabile/,
+    );
     expect(await article("U-1")).toBeUndefined();
     const boss = caller(t, { kind: "utente", id: 1, username: "capo", ruolo: "responsabile" }, "trpc");
     expect((await boss.masterData.upsertArticles({ articoli: [{ codice: "U-1", descrizione: "Sì" }] })).creati).toBe(1);
