@@ -71,17 +71,24 @@ export interface KnownArticle {
 
 /**
  * The articles with these codes or EANs, and the variants of every template among the codes: variants
- * inherit from their template and a message about the template names them.
+ * inherit from their template and a message about the template names them. Each list is joined through
+ * its unique index (a filter `= ANY(array)` over the table would compare every article with every code).
  */
 export const articlesByCodeOrEan = (codes: string[], eans: string[]) =>
   query<KnownArticle>(Prisma.sql`
+    WITH codici AS (SELECT DISTINCT unnest(${codes}::text[]) AS codice),
+         wanted AS (
+           SELECT a.id FROM codici c JOIN articoli a ON a.codice = c.codice
+           UNION
+           SELECT a.id FROM (SELECT DISTINCT unnest(${eans}::text[]) AS ean) e JOIN articoli a ON a.ean = e.ean
+           UNION
+           SELECT v.id FROM codici c JOIN articoli t ON t.codice = c.codice AND t.ha_varianti JOIN articoli v ON v.modello_id = t.id
+         )
     SELECT a.id, a.codice, a.ean, a.descrizione, a.unita, a.gestione_lotti, a.costo_standard::text AS costo_standard,
            a.modello_id, m.codice AS modello, a.ha_varianti, a.attivo,
            EXISTS (SELECT 1 FROM movimenti WHERE articolo_id = a.id) AS movimentato,
            EXISTS (SELECT 1 FROM righe_ordine WHERE articolo_id = a.id) AS ordinato
-      FROM articoli a LEFT JOIN articoli m ON m.id = a.modello_id
-     WHERE a.codice = ANY(${codes}::text[]) OR a.ean = ANY(${eans}::text[])
-        OR a.modello_id IN (SELECT id FROM articoli WHERE codice = ANY(${codes}::text[]) AND ha_varianti)`);
+      FROM wanted w JOIN articoli a ON a.id = w.id LEFT JOIN articoli m ON m.id = a.modello_id`);
 
 /** The columns of articoli a master-data write sets, one array per column, row i of each together. */
 export interface ArticleColumns {
