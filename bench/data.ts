@@ -58,7 +58,9 @@ export async function generate(db: pg.Client, c: Counts): Promise<Generated> {
   const step = async (what: string, sql: string, params: unknown[] = []) => {
     const t = performance.now();
     const r = await db.query(sql, params);
-    progress(`dati: ${what}${r.rowCount !== null && r.command !== "CREATE" ? ` ${fmtInt(r.rowCount)} righe` : ""} (${seconds(performance.now() - t)})`);
+    progress(
+      `dati: ${what}${r.rowCount !== null && r.command !== "CREATE" ? ` ${fmtInt(r.rowCount)} righe` : ""} (${seconds(performance.now() - t)})`,
+    );
     return r;
   };
 

@@ -16,7 +16,11 @@ import * as ledger from "../src/server/modules/ledger/ledger.queries";
 
 /** lists.ts syncBound: the highest id a page may show. */
 export async function syncBound(c: pg.ClientBase, tag: number, seq: string): Promise<number> {
-  const r = await c.query<{ b: string | null }>({ name: `bound_${tag}`, text: "SELECT banchina_limite_sync($1, $2::regclass) AS b", values: [tag, seq] });
+  const r = await c.query<{ b: string | null }>({
+    name: `bound_${tag}`,
+    text: "SELECT banchina_limite_sync($1, $2::regclass) AS b",
+    values: [tag, seq],
+  });
   return Number(r.rows[0]?.b ?? 0);
 }
 
@@ -258,7 +262,8 @@ export async function align(
       text: `SELECT articolo_id, quantita FROM giacenze WHERE magazzino_id = $1 AND articolo_id = ANY($2::int[]) ORDER BY articolo_id FOR UPDATE`,
       values: [magazzino, articleIds],
     });
-    for (const b of balances.rows) if (!current.has(key(b.articolo_id, null))) current.set(key(b.articolo_id, null), { quantita: b.quantita });
+    for (const b of balances.rows)
+      if (!current.has(key(b.articolo_id, null))) current.set(key(b.articolo_id, null), { quantita: b.quantita });
 
     const ledger: { natura: string; articolo: number; quantita: string; lotto: number | null }[] = [];
     const lotUpdates: { id: number; residua: string }[] = [];
@@ -271,7 +276,12 @@ export async function align(
         continue;
       }
       if (now?.lotId !== undefined) lotUpdates.push({ id: now.lotId, residua: u.contato });
-      ledger.push({ natura: delta.isPositive() ? "carico" : "scarico", articolo: u.article.id, quantita: delta.toFixed(), lotto: now?.lotId ?? null });
+      ledger.push({
+        natura: delta.isPositive() ? "carico" : "scarico",
+        articolo: u.article.id,
+        quantita: delta.toFixed(),
+        lotto: now?.lotId ?? null,
+      });
     }
     if (ledger.length > 0) {
       if (lotUpdates.length > 0) {
@@ -299,7 +309,11 @@ export async function align(
                SELECT * FROM unnest($1::int[], $2::int[], $3::numeric[])
                ON CONFLICT (articolo_id, magazzino_id) DO UPDATE
                  SET quantita = giacenze.quantita + EXCLUDED.quantita, aggiornata_il = now()`,
-        values: [keys.map((k) => Number(k.split(":")[0])), keys.map((k) => Number(k.split(":")[1])), keys.map((k) => deltas.get(k)!.toFixed())],
+        values: [
+          keys.map((k) => Number(k.split(":")[0])),
+          keys.map((k) => Number(k.split(":")[1])),
+          keys.map((k) => deltas.get(k)!.toFixed()),
+        ],
       });
       await c.query({
         name: "append_movements",
@@ -337,11 +351,17 @@ export async function align(
 export async function searchByEan(c: pg.ClientBase, ean: string): Promise<boolean> {
   const scanned = arrivals.scannedArticle({ ean: eanCandidates(ean) }).sql;
   const article = (
-    await c.query<{ id: number; codice: string; ha_varianti: boolean }>({ name: "arrivals.scannedArticle.ean", text: scanned.text, values: scanned.values })
+    await c.query<{ id: number; codice: string; ha_varianti: boolean }>({
+      name: "arrivals.scannedArticle.ean",
+      text: scanned.text,
+      values: scanned.values,
+    })
   ).rows[0];
   if (!article || article.ha_varianti) return false;
   const expected = arrivals.firstExpectedRow(article.id).sql;
-  const first = (await c.query<{ ordine_id: number; id: number }>({ name: "arrivals.firstExpectedRow", text: expected.text, values: expected.values })).rows[0];
+  const first = (
+    await c.query<{ ordine_id: number; id: number }>({ name: "arrivals.firstExpectedRow", text: expected.text, values: expected.values })
+  ).rows[0];
   if (!first) return false;
   const orders = arrivals.orderHeaders([first.ordine_id]).sql;
   await c.query({ name: "arrivals.orderHeaders", text: orders.text, values: orders.values });

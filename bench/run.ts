@@ -84,7 +84,12 @@ function options() {
     },
   });
   if (values.help) {
-    console.log(fs.readFileSync(new URL(import.meta.url), "utf8").split("*/")[0]!.replace(/^\/\*\*|^ \* ?/gm, ""));
+    console.log(
+      fs
+        .readFileSync(new URL(import.meta.url), "utf8")
+        .split("*/")[0]!
+        .replace(/^\/\*\*|^ \* ?/gm, ""),
+    );
     process.exit(0);
   }
   const scale = Number(values.scale);
@@ -159,14 +164,19 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   progress(
     `bench: scala ${opts.scale}, fasi concorrenti di ${opts.durationS} s, scenari ${opts.only.join(", ")}; ` +
-      `${os.cpus().length} CPU, carico medio ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`,
+      `${os.cpus().length} CPU, carico medio ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")}`,
   );
 
   await buildServer(ROOT, opts.rebuild ? "force" : opts.noBuild ? "existing" : "if-needed");
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "banchina-bench-"));
   fs.chmodSync(tmp, 0o755); // PostgreSQL runs as its own user when we are root
-  stopOnExit.add(() => (opts.keep ? progress(`--keep: lascio ${tmp} (log di PostgreSQL e del server)`) : fs.rmSync(tmp, { recursive: true, force: true })));
+  stopOnExit.add(() =>
+    opts.keep ? progress(`--keep: lascio ${tmp} (log di PostgreSQL e del server)`) : fs.rmSync(tmp, { recursive: true, force: true }),
+  );
   progress(`PostgreSQL incorporato in ${tmp} …`);
   const embedded: EmbeddedServer = await startEmbedded({ dataDir: path.join(tmp, "db"), mode: "own", log: () => {}, settings: opts.pg });
   stopOnExit.add(() => embedded.stop());
@@ -176,9 +186,11 @@ async function main(): Promise<void> {
   stopOnExit.add(() => admin.end());
   const pgVersion = (await admin.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
   const settings = Object.fromEntries(
-    (await admin.query<{ name: string; setting: string; unit: string | null }>(
-      `SELECT name, setting, unit FROM pg_settings WHERE name IN ('shared_buffers', 'fsync', 'synchronous_commit', 'max_connections', 'work_mem')`,
-    )).rows.map((r) => [r.name, `${r.setting}${r.unit ? ` ${r.unit}` : ""}`]),
+    (
+      await admin.query<{ name: string; setting: string; unit: string | null }>(
+        `SELECT name, setting, unit FROM pg_settings WHERE name IN ('shared_buffers', 'fsync', 'synchronous_commit', 'max_connections', 'work_mem')`,
+      )
+    ).rows.map((r) => [r.name, `${r.setting}${r.unit ? ` ${r.unit}` : ""}`]),
   );
   progress(`PostgreSQL ${pgVersion} pronto e migrato (${JSON.stringify(settings)})`);
 
@@ -188,19 +200,35 @@ async function main(): Promise<void> {
       `${fmtInt(counts.righeAperte)} righe d'ordine aperte, ${fmtInt(counts.vendite)} documenti di vendita, ${fmtInt(counts.clienti)} clienti …`,
   );
   const gen = await generate(admin, counts);
-  progress(`dati: generati in ${seconds(gen.ms)}: ${Object.entries(gen.tables).map(([k, v]) => `${k} ${fmtInt(v)}`).join(", ")}`);
+  progress(
+    `dati: generati in ${seconds(gen.ms)}: ${Object.entries(gen.tables)
+      .map(([k, v]) => `${k} ${fmtInt(v)}`)
+      .join(", ")}`,
+  );
 
   const prisma = createPrisma(embedded.url, 2);
   stopOnExit.add(() => prisma.$disconnect());
   const verifyAfterGeneration = await verify(prisma, "dopo la generazione");
   if (!verifyAfterGeneration.ok) throw new Error("i dati generati non superano verify");
   // A very high limit: the benchmark measures the service, not its rate limiter.
-  const key = await createApiKey(prisma, { nome: "bench", permessi: ["lettura", "scrittura"], limiteAlSecondo: 1_000_000_000, raffica: 1_000_000_000 });
+  const key = await createApiKey(prisma, {
+    nome: "bench",
+    permessi: ["lettura", "scrittura"],
+    limiteAlSecondo: 1_000_000_000,
+    raffica: 1_000_000_000,
+  });
 
   const profDir = opts.cpuProf ? path.join(RESULTS, `prof-${startedAt.replace(/[:.]/g, "-")}`) : undefined;
   if (profDir) fs.mkdirSync(profDir, { recursive: true });
-  progress(`server: avvio di src/server/main.ts (produzione, ${Object.keys(opts.env).length ? JSON.stringify(opts.env) : "configurazione predefinita"}) …`);
-  const server: RunningServer = await startServer(ROOT, { databaseUrl: embedded.url, cpuProfDir: profDir, logFile: path.join(tmp, "server.log"), env: opts.env });
+  progress(
+    `server: avvio di src/server/main.ts (produzione, ${Object.keys(opts.env).length ? JSON.stringify(opts.env) : "configurazione predefinita"}) …`,
+  );
+  const server: RunningServer = await startServer(ROOT, {
+    databaseUrl: embedded.url,
+    cpuProfDir: profDir,
+    logFile: path.join(tmp, "server.log"),
+    env: opts.env,
+  });
   progress(`server: pronto sulla porta ${server.port}, pid ${server.pid}, RSS ${Math.round(readMemoryMb(server.pid))} MB`);
 
   const api = new ApiClient(server.port, key.chiave, 32);
@@ -262,7 +290,9 @@ async function main(): Promise<void> {
   console.log(textTargets(report));
   console.log("");
   const files = writeResults(RESULTS, report);
-  progress(`risultati: ${path.relative(ROOT, files.json)}, ${path.relative(ROOT, files.md)} (e latest.json, latest.md); tempo totale ${seconds(elapsed() * 1000)}`);
+  progress(
+    `risultati: ${path.relative(ROOT, files.json)}, ${path.relative(ROOT, files.md)} (e latest.json, latest.md); tempo totale ${seconds(elapsed() * 1000)}`,
+  );
 }
 
 try {

@@ -43,7 +43,11 @@ async function acceptRow(tx: Tx, row: LockedRow | undefined, input: ArrivalRowIn
   let quantita = residua.toFixed();
   if (input.quantita !== undefined) {
     const q = quantityFromNumber(input.quantita);
-    if (q === null) throw new RowError("quantita_non_valida", `Quantità ${input.quantita} non valida: deve essere maggiore di zero, con al massimo 3 decimali.`);
+    if (q === null)
+      throw new RowError(
+        "quantita_non_valida",
+        `Quantità ${input.quantita} non valida: deve essere maggiore di zero, con al massimo 3 decimali.`,
+      );
     if (new Decimal(q).gt(residua)) {
       throw new RowError(
         "quantita_eccessiva",
@@ -59,7 +63,11 @@ async function acceptRow(tx: Tx, row: LockedRow | undefined, input: ArrivalRowIn
   let prezzo = canonical(row.prezzo);
   if (input.prezzo !== undefined) {
     const p = priceFromString(input.prezzo);
-    if (p === null) throw new RowError("prezzo_non_valido", `Prezzo '${input.prezzo}' non valido: decimale semplice con il punto, al massimo 4 decimali.`);
+    if (p === null)
+      throw new RowError(
+        "prezzo_non_valido",
+        `Prezzo '${input.prezzo}' non valido: decimale semplice con il punto, al massimo 4 decimali.`,
+      );
     prezzo = p;
   }
   const moved = await moveArrived(tx, row.id, quantita);
@@ -78,11 +86,16 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
     { riga: input.riga!, quantita: input.quantita, lotto: input.lotto, scadenza: input.scadenza, prezzo: input.prezzo },
   ];
   if (rows.length > MAX_ARRIVAL_ROWS) {
-    throw new DomainError("troppe_righe", `Al massimo ${MAX_ARRIVAL_ROWS} righe per chiamata: ricevute ${rows.length}.`, { campo: "righe" });
+    throw new DomainError("troppe_righe", `Al massimo ${MAX_ARRIVAL_ROWS} righe per chiamata: ricevute ${rows.length}.`, {
+      campo: "righe",
+    });
   }
   await assertWarehouses(tx, { magazzino: input.magazzino });
   // Order rows, then lots (lotLockOrder), then balances and orders: the order every writer takes them in.
-  const locked = await lockOrderRows(tx, rows.map((r) => r.riga));
+  const locked = await lockOrderRows(
+    tx,
+    rows.map((r) => r.riga),
+  );
   const accepted: Accepted[] = [];
   const refused = new Map<number, RowError>();
   for (const [indice, r] of rows.entries()) {
@@ -98,7 +111,8 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
     .filter((a) => a.lottoCodice !== undefined)
     .map((a) => ({ a, article: { id: a.row.articolo_id }, lotto: a.lottoCodice, indice: a.indice }))
     .sort(lotLockOrder);
-  for (const { a } of lotted) a.lotto = await loadLot(tx, a.row.articolo_id, input.magazzino, a.lottoCodice!, a.scadenza ?? null, a.quantita);
+  for (const { a } of lotted)
+    a.lotto = await loadLot(tx, a.row.articolo_id, input.magazzino, a.lottoCodice!, a.scadenza ?? null, a.quantita);
 
   let operazione: number | null = null;
   let movementIds: number[] = [];
@@ -122,8 +136,17 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
     // The arrival price becomes the article's last purchase price (suggested price of POST /movimenti).
     const lastPrice = new Map(accepted.map((a) => [a.row.articolo_id, a.prezzo]));
     const articles = [...lastPrice.keys()].sort((a, b) => a - b);
-    await execute(tx, q.setLastArrivalPrice(articles, articles.map((id) => lastPrice.get(id)!)));
-    states = await recomputeOrders(tx, accepted.map((a) => a.row.ordine_id));
+    await execute(
+      tx,
+      q.setLastArrivalPrice(
+        articles,
+        articles.map((id) => lastPrice.get(id)!),
+      ),
+    );
+    states = await recomputeOrders(
+      tx,
+      accepted.map((a) => a.row.ordine_id),
+    );
   }
 
   if (single) {
@@ -144,7 +167,15 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
     rifiutate: refused.size,
     righe: rows.map((r, indice) => {
       const ok = byIndex.get(indice);
-      if (ok) return { indice, riga: r.riga, esito: "registrata" as const, movimento: ok.movimento, arrivata: ok.a.arrivata, residua: ok.a.residua };
+      if (ok)
+        return {
+          indice,
+          riga: r.riga,
+          esito: "registrata" as const,
+          movimento: ok.movimento,
+          arrivata: ok.a.arrivata,
+          residua: ok.a.residua,
+        };
       return { indice, riga: r.riga, esito: "rifiutata" as const, errore: refused.get(indice)!.toBody() };
     }),
   };

@@ -42,8 +42,7 @@ export const articlesMatching = (text: string, pattern: string, limite: number) 
      ORDER BY (upper(codice) = upper(${text}) OR ean = ${text}) DESC, codice
      LIMIT ${limite}`);
 
-export const warehousesAmong = (ids: number[]) =>
-  query<{ id: number }>(Prisma.sql`SELECT id FROM magazzini WHERE id = ANY(${ids}::int[])`);
+export const warehousesAmong = (ids: number[]) => query<{ id: number }>(Prisma.sql`SELECT id FROM magazzini WHERE id = ANY(${ids}::int[])`);
 
 /**
  * The warehouses found among `warehouseIds` (one row at least), then one row per article with one of

@@ -53,9 +53,19 @@ export async function loadImportState(db: Db, file: ParsedFile): Promise<ImportS
   const magazzini = await loadWarehousesByCode(db, codesOf("magazzini", loose.magazzini));
   const fornitori = await loadSuppliersByCode(db, codesOf("fornitori", loose.fornitori));
   const articleCodes = codesOf("articoli", [...loose.articoli, ...loose.templates]);
-  const articoli = await loadArticlesByCode(db, articleCodes, loose.eans.map((e) => e.code));
-  const clienti = await loadClientsByCode(db, file.clienti.map((c) => c.value.codice));
-  const ordini = await loadPurchaseOrdersByNumber(db, file.ordini.map((o) => o.value.numero));
+  const articoli = await loadArticlesByCode(
+    db,
+    articleCodes,
+    loose.eans.map((e) => e.code),
+  );
+  const clienti = await loadClientsByCode(
+    db,
+    file.clienti.map((c) => c.value.codice),
+  );
+  const ordini = await loadPurchaseOrdersByNumber(
+    db,
+    file.ordini.map((o) => o.value.numero),
+  );
   return { magazzini, fornitori, articoli: articoli.byCode, articoliByEan: articoli.byEan, varianti: articoli.variants, clienti, ordini };
 }
 
@@ -76,7 +86,11 @@ function checkDuplicates({ loose }: ParsedFile, problems: Problems) {
     for (const { at, code } of refs) {
       const seen = first.get(code);
       if (seen === undefined) first.set(code, at);
-      else problems.push({ campo: `${at}.${field}`, messaggio: `${label} '${code}' ripetuto: compare già in ${seen}; indicarlo una sola volta` });
+      else
+        problems.push({
+          campo: `${at}.${field}`,
+          messaggio: `${label} '${code}' ripetuto: compare già in ${seen}; indicarlo una sola volta`,
+        });
     }
   };
   unique(loose.magazzini, "codice", "codice");
@@ -112,7 +126,8 @@ function flatVariants(file: ParsedFile, state: ImportState, problems: Problems) 
     const own = Object.entries({ gestione_lotti, unita, costo }).filter(([, v]) => v !== undefined);
     const problem = (field: string, messaggio: string) => problems.push({ campo: `${a.at}.${field}`, messaggio });
     for (const [k] of own) problem(k, `una variante prende ${k} dal modello '${modello}': toglierlo`);
-    if (a.varianti.length > 0) problem("modello", "un articolo con varianti non può essere a sua volta una variante: togliere modello o varianti");
+    if (a.varianti.length > 0)
+      problem("modello", "un articolo con varianti non può essere a sua volta una variante: togliere modello o varianti");
     const variant = { codice: rest.codice, ean: rest.ean, descrizione: rest.descrizione, attivo: rest.attivo };
     const inFileTemplate = inFile.get(modello);
     const db = state.articoli.get(modello);
@@ -281,7 +296,10 @@ function checkReferences({ loose }: ParsedFile, state: ImportState, problems: Pr
     if (section === "articoli" && (loose.modelli.has(code) || article?.ha_varianti)) {
       const inDb = article ? (state.varianti.get(article.id) ?? []).map((v) => v.codice) : [];
       const names = [...new Set([...(loose.modelli.get(code) ?? []), ...inDb])];
-      problems.push({ campo: at, messaggio: `l'articolo '${code}' ha varianti e non si ordina: indicare una variante (${names.join(", ")})` });
+      problems.push({
+        campo: at,
+        messaggio: `l'articolo '${code}' ha varianti e non si ordina: indicare una variante (${names.join(", ")})`,
+      });
     }
   }
 }

@@ -138,7 +138,10 @@ function readLoose(data: unknown): LooseFile {
     references: [],
   };
   arrayIn(data, "articoli").forEach((article, i) => {
-    const items = [{ item: article, at: `articoli[${i}]` }, ...arrayIn(article, "varianti").map((item, j) => ({ item, at: `articoli[${i}].varianti[${j}]` }))];
+    const items = [
+      { item: article, at: `articoli[${i}]` },
+      ...arrayIn(article, "varianti").map((item, j) => ({ item, at: `articoli[${i}].varianti[${j}]` })),
+    ];
     for (const { item, at } of items) {
       const code = stringIn(item, "codice");
       const ean = stringIn(item, "ean");
@@ -156,7 +159,10 @@ function readLoose(data: unknown): LooseFile {
   });
   arrayIn(data, "ordini").forEach((order, i) => {
     const at = `ordini[${i}]`;
-    for (const [key, section] of [["fornitore", "fornitori"], ["magazzino", "magazzini"]] as const) {
+    for (const [key, section] of [
+      ["fornitore", "fornitori"],
+      ["magazzino", "magazzini"],
+    ] as const) {
       const code = stringIn(order, key);
       if (code !== undefined) loose.references.push({ at: `${at}.${key}`, code, section });
     }
@@ -188,5 +194,8 @@ export function parseFile(data: unknown, problems: Problems): ParsedFile {
 /** File order: by section name, then by row number (numbers compared as numbers). */
 export function sortByPath(problems: Problems): Problems {
   const key = (p: FieldProblem) => p.campo.replace(/\d+/g, (n) => n.padStart(10, "0"));
-  return problems.map((p) => ({ p, k: key(p) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0)).map(({ p }) => p);
+  return problems
+    .map((p) => ({ p, k: key(p) }))
+    .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0))
+    .map(({ p }) => p);
 }

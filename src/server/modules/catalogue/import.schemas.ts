@@ -130,7 +130,11 @@ export const clientInput = z.strictObject(
     ragione_sociale: text(200),
     partita_iva: text(32).nullable().optional(),
     codice_fiscale: text(32).nullable().optional(),
-    email: z.email({ error: typeError("indirizzo email non valido, per esempio nome@azienda.it") }).max(200).nullable().optional(),
+    email: z
+      .email({ error: typeError("indirizzo email non valido, per esempio nome@azienda.it") })
+      .max(200)
+      .nullable()
+      .optional(),
     telefono: text(40).nullable().optional(),
     indirizzo: text(200).nullable().optional(),
     cap: text(16).nullable().optional(),

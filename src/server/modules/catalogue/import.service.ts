@@ -110,15 +110,26 @@ async function writeImport(tx: Tx, plan: ImportPlan, timeZone: string): Promise<
   // The writers of the REST upserts: one write path for a file and for REST.
   const magazzini = idsOf(await writeNamed(tx, "magazzini", values(file.magazzini), state.magazzini));
   const fornitori = idsOf(await writeNamed(tx, "fornitori", values(file.fornitori), state.fornitori));
-  const articleIds = idsOf(await writeArticles(tx, plan.articles.map((a) => a.row), state.articoli));
+  const articleIds = idsOf(
+    await writeArticles(
+      tx,
+      plan.articles.map((a) => a.row),
+      state.articoli,
+    ),
+  );
   const clienti = await upsertClients(tx, values(file.clienti), state.clienti, { timeZone });
   // Orders may name what the file writes and what the database already held.
-  const idOf = (ids: Record<string, number>, existing: Map<string, { id: number }>) => (code: string) => ids[code] ?? existing.get(code)!.id;
+  const idOf = (ids: Record<string, number>, existing: Map<string, { id: number }>) => (code: string) =>
+    ids[code] ?? existing.get(code)!.id;
   const ordini = await importPurchaseOrders(
     tx,
     file.ordini.map((o) => ({ ...o.value, righe: values(o.righe) })),
     state.ordini,
-    { fornitore: idOf(fornitori, state.fornitori), magazzino: idOf(magazzini, state.magazzini), articolo: idOf(articleIds, state.articoli) },
+    {
+      fornitore: idOf(fornitori, state.fornitori),
+      magazzino: idOf(magazzini, state.magazzini),
+      articolo: idOf(articleIds, state.articoli),
+    },
   );
 
   const listed = (items: Located<{ codice: string }>[], ids: Record<string, number>) =>
