@@ -3,6 +3,7 @@ import { gtinCheckDigit } from "../../lib/gtin";
 import { createTestDb, type TestDb } from "../../testing/db";
 import { caller, countRows, rest, seedKey, seedOrder, seedSupplier, seedWarehouse } from "../../testing/fixtures";
 import type { Actor } from "../auth/actor";
+import { MASTER_DATA_LOCKS } from "./master-data.queries";
 
 /**
  * POST /articoli, /fornitori, /magazzini (API.md section 9): upserts by code with per-row outcomes, every
@@ -312,6 +313,36 @@ describe("POST /articoli", () => {
     expect([x.body.creati, y.body.creati].sort()).toEqual([0, 50]);
     expect([x.body.invariati, y.body.invariati].sort()).toEqual([0, 50]);
     expect((await table("articoli", "codice LIKE 'CC-%'")).length).toBe(50);
+  });
+
+  test("a call waits for another writer of the table, then sees what it wrote (no duplicate code, no 500)", async () => {
+    const gate = await t.pool.connect();
+    try {
+      // Another upsert between its load and its commit: it holds the table's lock and has inserted a code.
+      await gate.query("BEGIN");
+      await gate.query("SELECT pg_advisory_xact_lock($1::bigint)", [MASTER_DATA_LOCKS.articoli]);
+      await gate.query("INSERT INTO articoli (codice, descrizione) VALUES ('CC-HELD', 'Altro scrittore')");
+      const pending = articoli([
+        { codice: "CC-HELD", descrizione: "Altro scrittore" },
+        { codice: "CC-NEW", descrizione: "Nuovo" },
+      ]);
+      let waiting = false;
+      for (let i = 0; i < 100 && !waiting; i++) {
+        const { rows } = await t.pool.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
+        waiting = rows[0].n > 0;
+        if (!waiting) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(waiting).toBe(true);
+      await gate.query("COMMIT");
+      const r = await pending;
+      expect(r.status).toBe(200);
+      expect(outcome(r)).toEqual(["invariato", "creato"]);
+    } finally {
+      await gate.query("ROLLBACK").catch(() => {});
+      gate.release();
+    }
   });
 
   test("a signed-in operatore may not write master data; a responsabile may", async () => {
