@@ -259,11 +259,11 @@ export async function generate(db: pg.Client, c: Counts): Promise<Generated> {
   );
   await step(
     "righe d'ordine (storiche ricevute per intero e aperte)",
-    `INSERT INTO righe_ordine (id, ordine_id, posizione, articolo_id, ordinata, arrivata, prezzo, stato, creato_il)
-     SELECT (m.n - 1) * 5 + m.pos, m.n, m.pos, m.art, m.quantita, m.quantita, m.prezzo, 'evasa', o.istante - interval '10 days'
+    `INSERT INTO righe_ordine (id, ordine_id, posizione, numero_riga, articolo_id, ordinata, arrivata, prezzo, stato, creato_il)
+     SELECT (m.n - 1) * 5 + m.pos, m.n, m.pos, m.pos, m.art, m.quantita, m.quantita, m.prezzo, 'evasa', o.istante - interval '10 days'
        FROM piano_mov m JOIN ops o ON o.op = m.op WHERE m.kind = 'arrivo'
      UNION ALL
-     SELECT $1::int * 5 + g, $1::int + 1 + (g - 1) / 10, 1 + (g - 1) % 10, pg_temp.art(pg_temp.h(g, 11), $2::int),
+     SELECT $1::int * 5 + g, $1::int + 1 + (g - 1) / 10, 1 + (g - 1) % 10, 1 + (g - 1) % 10, pg_temp.art(pg_temp.h(g, 11), $2::int),
             10 + pg_temp.h(g, 12) % 91, 0, (1 + pg_temp.h(g, 13) % 5000) / 100.0, 'aperta', (current_date - ((g - 1) / 10 + 1) % 60) + time '10:00'
        FROM generate_series(1, $3::int) g`,
     [nArr, N, c.righeAperte],

@@ -15,7 +15,7 @@
  * PostgreSQL's and the server's logs.
  *
  * Scenario ids for --only: scan-movimenti, scan-disponibilita, cerca-barcode, post-movimenti,
- * post-arrivi, allinea, scrittori-lettore.
+ * post-arrivi, allinea, scrittori-lettore, upsert-articoli.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -37,6 +37,7 @@ import { scanAvailability } from "./scenarios/scan-availability";
 import { scanMovements } from "./scenarios/scan-movements";
 import { searchBarcode } from "./scenarios/search-barcode";
 import { writeMovements } from "./scenarios/write-movements";
+import { upsertArticles } from "./scenarios/upsert-articles";
 import { writersAndReader } from "./scenarios/writers-and-reader";
 import { buildServer, CpuMeter, readMemoryMb, startServer, stopOnExit, type RunningServer } from "./server";
 import { elapsed, fmtInt, progress, seconds } from "./util";
@@ -53,6 +54,7 @@ const ALL = [
   "post-arrivi",
   "allinea",
   "scrittori-lettore",
+  "upsert-articoli",
 ] as const;
 type ScenarioId = (typeof ALL)[number];
 const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult>> = {
@@ -63,6 +65,7 @@ const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult>> = {
   "post-arrivi": registerArrivals,
   allinea: alignStock,
   "scrittori-lettore": writersAndReader,
+  "upsert-articoli": upsertArticles,
 };
 
 function options() {

@@ -48,6 +48,13 @@ export const ERROR_STATUS = {
   ordine_evaso: 422,
   ordine_ripetuto: 422,
   numero_riga_ripetuto: 422,
+  // Row refusal codes of the master-data upserts (API.md section 9), inside per-row outcomes only.
+  codice_non_valido: 422,
+  codice_ripetuto: 422,
+  campo_non_valido: 422,
+  ean_in_uso: 422,
+  gestione_lotti_bloccata: 422,
+  modello_non_trovato: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -74,6 +81,12 @@ export const ROW_ERROR_CODES = [
   "ordine_evaso",
   "ordine_ripetuto",
   "numero_riga_ripetuto",
+  "codice_non_valido",
+  "codice_ripetuto",
+  "campo_non_valido",
+  "ean_in_uso",
+  "gestione_lotti_bloccata",
+  "modello_non_trovato",
 ] as const satisfies readonly ErrorCode[];
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
 

@@ -3,9 +3,11 @@ import { arrivalsRouter } from "../modules/arrivals/arrivals.router";
 import { apiKeysRouter } from "../modules/auth/api-keys.router";
 import { sessionsRouter } from "../modules/auth/sessions.router";
 import { catalogueRouter } from "../modules/catalogue/catalogue.router";
+import { masterDataRouter } from "../modules/catalogue/master-data.router";
 import { ordersRouter } from "../modules/orders/orders.router";
 import { availabilityRouter } from "../modules/availability/availability.router";
 import { clientsRouter } from "../modules/clients/clients.router";
+import { clientsUpsertRouter } from "../modules/clients/clients-upsert.router";
 import { feedsRouter } from "../modules/feeds/feeds.router";
 import { lotsRouter } from "../modules/lots/lots.router";
 import { movementsRouter } from "../modules/movements/movements.router";
@@ -23,6 +25,9 @@ export const appRouter = router({
   sales: salesRouter,
   // Master data and purchase orders, by id or as a change feed (API.md section 9).
   feeds: feedsRouter,
+  // Master data in by code, and clients (API.md section 9).
+  masterData: masterDataRouter,
+  clientsUpsert: clientsUpsertRouter,
   // Operator UI only (no openapi meta: not part of /api/v1).
   session: sessionsRouter,
   catalogue: catalogueRouter,

@@ -153,6 +153,8 @@ export interface LockedRow {
   articolo_id: number;
   codice: string;
   gestione_lotti: boolean;
+  /** An inactive article is not received (API.md section 9). */
+  attivo: boolean;
   ordinata: Prisma.Decimal;
   arrivata: Prisma.Decimal;
   /** Closed short: no longer expected. */
@@ -163,7 +165,7 @@ export interface LockedRow {
 /** Lock order 1: the order rows, in one statement, by id (ORDER BY sorts before FOR UPDATE locks). */
 export const lockOrderRows = (ids: number[]) =>
   query<LockedRow>(Prisma.sql`
-    SELECT r.id, r.ordine_id, o.numero, o.fornitore_id, r.articolo_id, a.codice, a.gestione_lotti, r.ordinata, r.arrivata, r.chiusa, r.prezzo
+    SELECT r.id, r.ordine_id, o.numero, o.fornitore_id, r.articolo_id, a.codice, a.gestione_lotti, a.attivo, r.ordinata, r.arrivata, r.chiusa, r.prezzo
       FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id JOIN articoli a ON a.id = r.articolo_id
      WHERE r.id = ANY(${ids}::int[])
      ORDER BY r.id

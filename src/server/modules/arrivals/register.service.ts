@@ -28,6 +28,13 @@ interface Accepted {
 /** Checks one row against its locked order row and moves its arrived quantity (the lot comes later, in lot order). */
 async function acceptRow(tx: Tx, row: LockedRow | undefined, input: ArrivalRowInput, indice: number): Promise<Accepted> {
   if (!row) throw new RowError("riga_non_trovata", `La riga d'ordine ${input.riga} non esiste: controllare l'etichetta R${input.riga}.`);
+  // The contract's code for "no article to receive": an inactive article is not received.
+  if (!row.attivo) {
+    throw new RowError(
+      "articolo_non_trovato",
+      `L'articolo ${row.codice} (riga R${row.id}, ordine ${row.numero}) è disattivato e non si riceve: riattivarlo in anagrafica, o lasciare la merce fuori.`,
+    );
+  }
   // What was closed short is no longer expected: the remaining quantity leaves it out.
   const residua = remaining(row);
   // "The whole remaining quantity" of a complete row is nothing: riga_evasa. An explicit quantity on

@@ -28,7 +28,10 @@ export const suppliers = () =>
   query<{ id: number; codice: string; nome: string; ordini_aperti: number }>(Prisma.sql`
     SELECT f.id, f.codice, f.nome,
            (SELECT count(*) FROM ordini_acquisto o WHERE o.fornitore_id = f.id AND o.stato <> 'evaso')::int AS ordini_aperti
-      FROM fornitori f ORDER BY f.nome, f.id`);
+      FROM fornitori f
+     -- An inactive supplier is no longer offered, unless goods are still expected from it.
+     WHERE f.attivo OR EXISTS (SELECT 1 FROM ordini_acquisto o WHERE o.fornitore_id = f.id AND o.stato <> 'evaso')
+     ORDER BY f.nome, f.id`);
 
 /** Articles whose code or description contains `pattern`, or whose EAN is `text`; an exact code or EAN first. */
 export const articlesMatching = (text: string, pattern: string, limite: number) =>

@@ -4,8 +4,12 @@ import type { SearchArticlesInput } from "./catalogue.schemas";
 import { containsPattern } from "../../lib/sql";
 import * as q from "./catalogue.queries";
 
+/**
+ * The warehouses a screen offers: the active ones. An inactive warehouse is only not offered: writes that
+ * name it are still accepted, so that its stock can be moved out and counted to zero.
+ */
 export async function listWarehouses(db: Db) {
-  return db.magazzino.findMany({ orderBy: { codice: "asc" }, select: { id: true, codice: true, nome: true } });
+  return db.magazzino.findMany({ where: { attivo: true }, orderBy: { codice: "asc" }, select: { id: true, codice: true, nome: true } });
 }
 
 /** Suppliers by name, each with how many of its orders still expect goods. */

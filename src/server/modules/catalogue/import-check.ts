@@ -2,7 +2,8 @@ import type { Db } from "../../db/client";
 import { canonical } from "../../lib/decimal";
 import { loadClientsByCode, type KnownClient } from "../clients/clients-upsert.service";
 import { loadPurchaseOrdersByKey, orderKey, type KnownPurchaseOrder } from "../orders/orders-import.service";
-import type { LooseRef, ParsedFile, ParsedOrder, Problems } from "./import-parse";
+import type { Located, LooseRef, ParsedFile, ParsedOrder, Problems } from "./import-parse";
+import type { VariantInput } from "./import.schemas";
 import type { KnownArticle } from "./master-data.queries";
 import { loadArticlesByCode, loadSuppliersByCode, loadWarehousesByCode, type ArticleRow, type KnownNamed } from "./master-data.service";
 
@@ -52,9 +53,10 @@ export async function loadImportState(db: Db, file: ParsedFile): Promise<ImportS
   // One after the other: `db` may be a transaction, which is one connection.
   const magazzini = await loadWarehousesByCode(db, codesOf("magazzini", loose.magazzini));
   const fornitori = await loadSuppliersByCode(db, codesOf("fornitori", loose.fornitori));
+  const articleCodes = codesOf("articoli", [...loose.articoli, ...loose.templates]);
   const articoli = await loadArticlesByCode(
     db,
-    codesOf("articoli", loose.articoli),
+    articleCodes,
     loose.eans.map((e) => e.code),
   );
   const clienti = await loadClientsByCode(
@@ -73,7 +75,7 @@ export function checkFile(file: ParsedFile, state: ImportState, problems: Proble
   checkDuplicates(file, problems);
   checkEanOwners(file, state, problems);
   checkReferences(file, state, problems);
-  const articles = articleTargets(file, state);
+  const articles = articleTargets(file, state, problems);
   checkArticles(articles, problems);
   warnExistingOrders(file, state, warnings);
   return articles;
@@ -110,10 +112,72 @@ function checkEanOwners({ loose }: ParsedFile, state: ImportState, problems: Pro
   }
 }
 
-function articleTargets(file: ParsedFile, state: ImportState): ArticleTarget[] {
+/**
+ * An article with `modello` is a variant of that template, as if listed in its `varianti`: of a template
+ * in the file, it joins that template's variants; of a registered template, it takes that template's lots,
+ * unit and cost, and the template becomes one if it was not (never one with movements or order rows).
+ */
+function flatVariants(file: ParsedFile, state: ImportState, problems: Problems) {
+  const inFile = new Map(file.articoli.map((a) => [a.value.codice, a]));
+  const ofFileTemplate = new Map<string, Located<VariantInput>[]>();
+  const ofDbTemplate: { at: string; value: VariantInput; template: KnownArticle }[] = [];
+  for (const a of file.articoli) {
+    const { modello, gestione_lotti, unita, costo, ...rest } = a.value;
+    if (modello === undefined) continue;
+    const own = Object.entries({ gestione_lotti, unita, costo }).filter(([, v]) => v !== undefined);
+    const problem = (field: string, messaggio: string) => problems.push({ campo: `${a.at}.${field}`, messaggio });
+    for (const [k] of own) problem(k, `una variante prende ${k} dal modello '${modello}': toglierlo`);
+    if (a.varianti.length > 0)
+      problem("modello", "un articolo con varianti non può essere a sua volta una variante: togliere modello o varianti");
+    const variant = { codice: rest.codice, ean: rest.ean, descrizione: rest.descrizione, attivo: rest.attivo };
+    const inFileTemplate = inFile.get(modello);
+    const db = state.articoli.get(modello);
+    if (modello === rest.codice) {
+      problem("modello", "un articolo non può essere variante di sé stesso");
+    } else if (inFileTemplate) {
+      if (inFileTemplate.value.modello !== undefined) {
+        problem("modello", `'${modello}' è a sua volta una variante nel file: una variante non può fare da modello`);
+      } else ofFileTemplate.set(modello, [...(ofFileTemplate.get(modello) ?? []), { at: a.at, value: variant }]);
+    } else if (!db) {
+      problem("modello", `modello '${modello}' sconosciuto: aggiungerlo in articoli o correggere il codice`);
+    } else if (db.modello !== null) {
+      problem("modello", `'${modello}' è una variante di '${db.modello}': una variante non può fare da modello`);
+    } else if (!db.ha_varianti && (db.movimentato || db.ordinato)) {
+      problem(
+        "modello",
+        `'${modello}' ha già ${db.movimentato ? "movimenti" : "righe d'ordine"}: non può diventare un modello con varianti (un modello non ha giacenza né ordini)`,
+      );
+    } else ofDbTemplate.push({ at: a.at, value: variant, template: db });
+  }
+  return { ofFileTemplate, ofDbTemplate };
+}
+
+function articleTargets(file: ParsedFile, state: ImportState, problems: Problems): ArticleTarget[] {
   const inFile = new Set(file.articoli.flatMap((a) => [a.value.codice, ...a.varianti.map((v) => v.value.codice)]));
   const targets: ArticleTarget[] = [];
-  for (const a of file.articoli) {
+  const flat = flatVariants(file, state, problems);
+  for (const { at, value: v, template } of flat.ofDbTemplate) {
+    const vdb = state.articoli.get(v.codice);
+    targets.push({
+      at,
+      definedAt: at,
+      db: vdb,
+      row: {
+        codice: v.codice,
+        descrizione: v.descrizione ?? vdb?.descrizione ?? `${template.descrizione} ${v.codice}`,
+        ean: v.ean !== undefined ? v.ean : (vdb?.ean ?? null),
+        unita: template.unita,
+        gestione_lotti: template.gestione_lotti,
+        costo_standard: template.costo_standard,
+        ha_varianti: false,
+        attivo: v.attivo ?? vdb?.attivo ?? true,
+        modello: template.codice,
+      },
+    });
+  }
+  for (const listed of file.articoli) {
+    if (listed.value.modello !== undefined) continue;
+    const a = { ...listed, varianti: [...listed.varianti, ...(flat.ofFileTemplate.get(listed.value.codice) ?? [])] };
     const { value } = a;
     const db = state.articoli.get(value.codice);
     const inherited = {
@@ -131,6 +195,7 @@ function articleTargets(file: ParsedFile, state: ImportState): ArticleTarget[] {
         ean: value.ean !== undefined ? value.ean : (db?.ean ?? null),
         ...inherited,
         ha_varianti: a.varianti.length > 0 || db?.ha_varianti === true,
+        attivo: value.attivo ?? db?.attivo ?? true,
         modello: null,
       },
     });
@@ -146,6 +211,7 @@ function articleTargets(file: ParsedFile, state: ImportState): ArticleTarget[] {
           ean: v.value.ean !== undefined ? v.value.ean : (vdb?.ean ?? null),
           ...inherited,
           ha_varianti: false,
+          attivo: v.value.attivo ?? vdb?.attivo ?? true,
           modello: value.codice,
         },
       });
@@ -157,7 +223,15 @@ function articleTargets(file: ParsedFile, state: ImportState): ArticleTarget[] {
         at: a.at,
         definedAt: a.at,
         db: v,
-        row: { codice: v.codice, descrizione: v.descrizione, ean: v.ean, ...inherited, ha_varianti: false, modello: value.codice },
+        row: {
+          codice: v.codice,
+          descrizione: v.descrizione,
+          ean: v.ean,
+          ...inherited,
+          ha_varianti: false,
+          attivo: v.attivo,
+          modello: value.codice,
+        },
       });
     }
   }

@@ -65,6 +65,8 @@ interface LooseFile {
   eans: (LooseRef & { owner: string | undefined })[];
   /** Template code → its variant codes. */
   modelli: Map<string, string[]>;
+  /** Templates named by an article's `modello`. */
+  templates: LooseRef[];
   references: (LooseRef & { section: "magazzini" | "fornitori" | "articoli" })[];
 }
 
@@ -132,6 +134,7 @@ function readLoose(data: unknown): LooseFile {
     ordini: codes("ordini", "numero"),
     eans: [],
     modelli: new Map(),
+    templates: [],
     references: [],
   };
   arrayIn(data, "articoli").forEach((article, i) => {
@@ -147,7 +150,12 @@ function readLoose(data: unknown): LooseFile {
     }
     const code = stringIn(article, "codice");
     const variants = items.slice(1).flatMap(({ item }) => stringIn(item, "codice") ?? []);
-    if (code !== undefined && items.length > 1) loose.modelli.set(code, variants);
+    if (code !== undefined && items.length > 1) loose.modelli.set(code, [...(loose.modelli.get(code) ?? []), ...variants]);
+    const template = stringIn(article, "modello");
+    if (template !== undefined) {
+      loose.templates.push({ at: `articoli[${i}].modello`, code: template });
+      if (code !== undefined) loose.modelli.set(template, [...(loose.modelli.get(template) ?? []), code]);
+    }
   });
   arrayIn(data, "ordini").forEach((order, i) => {
     const at = `ordini[${i}]`;

@@ -16,11 +16,11 @@ const objectError = (iss: { code?: string; input?: unknown }) =>
 
 const list = () => z.array(z.unknown(), { error: typeError("deve essere un elenco [ … ]") });
 
-const code = () => shortText(64);
-const text = (max: number) => shortText(max);
+export const code = () => shortText(64);
+export const text = (max: number) => shortText(max);
 
 /** EAN-8, UPC-A, EAN-13 or GTIN-14 with a correct GS1 check digit. */
-const ean = () =>
+export const ean = () =>
   z
     .string({ error: typeError('deve essere una stringa di cifre, per esempio "8001234567890"') })
     .trim()
@@ -39,7 +39,7 @@ const ean = () =>
  * A price: a plain decimal string ("12.50", as in the REST contract) or a JSON number (spreadsheet
  * exports write numbers); ≥ 0, at most 4 decimals, never rounded. Output: exact decimal string.
  */
-const price = () =>
+export const price = () =>
   z
     .union([z.string(), z.number()], { error: typeError('deve essere un prezzo: stringa decimale come "12.50" o numero') })
     .transform((v, ctx) => {
@@ -88,10 +88,13 @@ export const importFileInput = z.strictObject(
   },
 );
 
-export const warehouseInput = z.strictObject({ codice: code(), nome: text(200) }, { error: objectError });
+/** `attivo`: absent keeps the stored value (a new item is active). */
+const active = () => z.boolean({ error: typeError("deve essere true o false") }).optional();
+
+export const warehouseInput = z.strictObject({ codice: code(), nome: text(200), attivo: active() }, { error: objectError });
 export type WarehouseInput = z.infer<typeof warehouseInput>;
 
-export const supplierInput = z.strictObject({ codice: code(), nome: text(200) }, { error: objectError });
+export const supplierInput = z.strictObject({ codice: code(), nome: text(200), attivo: active() }, { error: objectError });
 export type SupplierInput = z.infer<typeof supplierInput>;
 
 /**
@@ -106,6 +109,9 @@ export const articleInput = z.strictObject(
     gestione_lotti: z.boolean({ error: typeError("deve essere true o false") }).optional(),
     costo: price().nullable().optional(),
     unita: text(10).optional(),
+    attivo: active(),
+    /** Code of the template (in the file or registered) whose variant this is: the flat form of `varianti`. */
+    modello: code().optional(),
     varianti: list().optional(),
   },
   { error: objectError },
@@ -113,7 +119,7 @@ export const articleInput = z.strictObject(
 export type ArticleInput = z.infer<typeof articleInput>;
 
 export const variantInput = z.strictObject(
-  { codice: code(), ean: ean().nullable().optional(), descrizione: text(200).optional() },
+  { codice: code(), ean: ean().nullable().optional(), descrizione: text(200).optional(), attivo: active() },
   { error: objectError },
 );
 export type VariantInput = z.infer<typeof variantInput>;
@@ -138,6 +144,7 @@ export const clientInput = z.strictObject(
       .string({ error: typeError("deve essere una stringa") })
       .regex(/^[A-Z]{2}$/, "deve essere il codice ISO di due lettere maiuscole, per esempio IT")
       .optional(),
+    attivo: active(),
   },
   { error: objectError },
 );

@@ -9,7 +9,7 @@ import { checkFile, emptyState, loadImportState, type ArticleTarget, type Import
 import { parseFile, pathOf, sortByPath, type Located, type ParsedFile, type Problems } from "./import-parse";
 import type { ImportIds } from "./import.schemas";
 import * as q from "./master-data.queries";
-import { upsertArticles, upsertSuppliers, upsertWarehouses } from "./master-data.service";
+import { idsOf, writeArticles, writeNamed } from "./master-data.service";
 
 /**
  * Master data import (API.md section 6): warehouses, articles with variants, suppliers, clients and
@@ -33,9 +33,9 @@ import { upsertArticles, upsertSuppliers, upsertWarehouses } from "./master-data
  *   stand-alone article is refused: the file must list it under its template.
  *
  * The import only orchestrates: parse the file (import-parse.ts), load what the database holds of it
- * and check it as a whole (import-check.ts), then hand each entity to its writer: warehouses, suppliers
- * and articles to master-data.service.ts, clients to the clients module, purchase orders to the orders
- * module.
+ * and check it as a whole (import-check.ts), then hand each entity to its writer, the same ones the REST
+ * upserts (API.md section 9) use: warehouses, suppliers and articles to master-data.service.ts, clients
+ * to the clients module, purchase orders to the orders module.
  */
 
 interface ImportPlan {
@@ -75,6 +75,8 @@ export async function importMasterData(prisma: PrismaClient, data: unknown, opts
 export async function importInTransaction(tx: Tx, data: unknown, opts: { timeZone: string }): Promise<ImportOutcome> {
   // Imports run one at a time: the checks and the writes see one state.
   await execute(tx, q.lockImports());
+  // And every master-data table, in one order: no REST upsert writes between the check and the write.
+  for (const table of Object.keys(q.MASTER_DATA_LOCKS) as q.MasterDataTable[]) await execute(tx, q.lockMasterData(table));
   const { problemi, avvisi, plan } = await analyseImport(tx, data);
   if (problemi.length > 0) {
     throw new DomainError(
@@ -105,12 +107,15 @@ async function writeImport(tx: Tx, plan: ImportPlan, timeZone: string): Promise<
   const { file, state } = plan;
   const values = <T>(items: Located<T>[]) => items.map((i) => i.value);
 
-  const magazzini = await upsertWarehouses(tx, values(file.magazzini), state.magazzini);
-  const fornitori = await upsertSuppliers(tx, values(file.fornitori), state.fornitori);
-  const articleIds = await upsertArticles(
-    tx,
-    plan.articles.map((a) => a.row),
-    state.articoli,
+  // The writers of the REST upserts: one write path for a file and for REST.
+  const magazzini = idsOf(await writeNamed(tx, "magazzini", values(file.magazzini), state.magazzini));
+  const fornitori = idsOf(await writeNamed(tx, "fornitori", values(file.fornitori), state.fornitori));
+  const articleIds = idsOf(
+    await writeArticles(
+      tx,
+      plan.articles.map((a) => a.row),
+      state.articoli,
+    ),
   );
   const clienti = await upsertClients(tx, values(file.clienti), state.clienti, { timeZone });
   // Orders may name what the file writes and what the database already held.

@@ -1,0 +1,80 @@
+import { syncParse } from "../../lib/zod";
+import { requireRole, router, writeProcedure } from "../../trpc/init";
+import { idempotentWrite } from "../../trpc/write";
+import { upsertArticleRows, upsertNamedRows } from "./master-data-upsert.service";
+import { upsertArticlesInput, upsertOutput, upsertSuppliersInput, upsertWarehousesInput } from "./master-data.schemas";
+
+/** POST /articoli, /fornitori, /magazzini: master-data upserts by code (API.md section 9). */
+
+const DESCRIPTION =
+  "Upsert per `codice`, fino a 500 righe: un codice nuovo crea, uno noto aggiorna i campi inviati (un campo assente resta com'è, `null` cancella un campo facoltativo). " +
+  "Esiti per riga (`creato`, `aggiornato`, `invariato`, `rifiutato`): una riga rifiutata non blocca le altre e per lei non si scrive nulla; lo stesso invio ripetuto risponde `invariato` e non scrive nulla. " +
+  "Codici di rifiuto per riga: `codice_non_valido`, `codice_ripetuto`, `campo_non_valido` (il messaggio nomina il campo)";
+
+// Master data is a manager's business on the screens; API keys answer to their `scrittura` scope.
+const upsert = writeProcedure.use(requireRole("responsabile"));
+
+export const masterDataRouter = router({
+  upsertArticles: upsert
+    .meta({
+      idempotent: true,
+      openapi: {
+        method: "POST",
+        path: "/articoli",
+        tags: ["Anagrafiche"],
+        summary: "Crea o aggiorna articoli e varianti per codice",
+        description: `${DESCRIPTION}, \`ean_in_uso\`, \`gestione_lotti_bloccata\`, \`modello_non_trovato\`. Una variante indica in \`modello\` il codice del suo modello.`,
+        protect: true,
+      },
+    })
+    .input(syncParse(upsertArticlesInput))
+    .output(syncParse(upsertOutput))
+    .mutation(({ ctx, input }) =>
+      idempotentWrite(ctx, { path: "/articoli", input }, async (tx) => ({
+        status: 200,
+        body: await upsertArticleRows(tx, input.articoli),
+      })),
+    ),
+
+  upsertSuppliers: upsert
+    .meta({
+      idempotent: true,
+      openapi: {
+        method: "POST",
+        path: "/fornitori",
+        tags: ["Anagrafiche"],
+        summary: "Crea o aggiorna fornitori per codice",
+        description: `${DESCRIPTION}.`,
+        protect: true,
+      },
+    })
+    .input(syncParse(upsertSuppliersInput))
+    .output(syncParse(upsertOutput))
+    .mutation(({ ctx, input }) =>
+      idempotentWrite(ctx, { path: "/fornitori", input }, async (tx) => ({
+        status: 200,
+        body: await upsertNamedRows(tx, "fornitori", input.fornitori),
+      })),
+    ),
+
+  upsertWarehouses: upsert
+    .meta({
+      idempotent: true,
+      openapi: {
+        method: "POST",
+        path: "/magazzini",
+        tags: ["Anagrafiche"],
+        summary: "Crea o aggiorna magazzini per codice",
+        description: `${DESCRIPTION}.`,
+        protect: true,
+      },
+    })
+    .input(syncParse(upsertWarehousesInput))
+    .output(syncParse(upsertOutput))
+    .mutation(({ ctx, input }) =>
+      idempotentWrite(ctx, { path: "/magazzini", input }, async (tx) => ({
+        status: 200,
+        body: await upsertNamedRows(tx, "magazzini", input.magazzini),
+      })),
+    ),
+});

@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { typeError } from "../../lib/zod";
+import { code, ean, price, text } from "./import.schemas";
+
+/**
+ * POST /articoli, /fornitori, /magazzini (and /clienti, in the clients module): upserts by `codice`
+ * (API.md section 9). The request's rows are objects whose fields are checked row by row by the service,
+ * so that a bad field refuses its row (`campo_non_valido`), not the whole call: the request schema
+ * documents the fields and passes them on as they came.
+ */
+
+export const MAX_UPSERT_ROWS = 500;
+
+const ROW_NOTE = "Un campo assente mantiene il valore registrato; `null` cancella un campo facoltativo.";
+
+/** A documented field, parsed by the service row by row. */
+const field = (type: string, description: string, nullable = false) =>
+  z
+    .unknown()
+    .optional()
+    .meta({ ...(nullable ? { type: [type, "null"] } : { type }), description } as Record<string, unknown>);
+
+const codiceField = () => field("string", "Codice dell'integratore (1..64 caratteri): chiave dell'upsert");
+const attivoField = () =>
+  field(
+    "boolean",
+    "Falso: non si ordina, non si riceve e non si vende; resta nelle disponibilità e nello storico. Predefinito per un codice nuovo: true",
+  );
+
+/** The rows of one upsert: loose objects (unknown keys are row refusals, worded by the service). */
+const rowsOf = <S extends z.ZodType>(row: S, what: string) =>
+  z.array(row, { error: typeError(`deve essere un elenco [ … ] di ${what}`) }).min(1, "almeno una riga");
+
+export const articleUpsertRow = z
+  .looseObject({
+    codice: codiceField(),
+    descrizione: field("string", "Descrizione (1..200 caratteri), obbligatoria per un articolo nuovo"),
+    ean: field("string", "EAN-8, UPC-A, EAN-13 o GTIN-14 con cifra di controllo corretta; unico tra gli articoli", true),
+    gestione_lotti: field(
+      "boolean",
+      "Gestione a lotti; non si può più cambiare quando l'articolo ha movimenti. Predefinito: false, o quello del modello",
+    ),
+    costo: field("string", 'Costo standard, decimale come stringa ("12.50") o numero, al massimo 4 decimali', true),
+    unita: field("string", "Unità di misura (1..10 caratteri); predefinita PZ, o quella del modello"),
+    attivo: attivoField(),
+    modello: field(
+      "string",
+      "Codice del modello di cui l'articolo è una variante (già registrato o in questa chiamata); null: nessun modello",
+      true,
+    ),
+  })
+  .meta({ description: ROW_NOTE });
+
+export const namedUpsertRow = z
+  .looseObject({
+    codice: codiceField(),
+    nome: field("string", "Nome (1..200 caratteri), obbligatorio per un codice nuovo"),
+    attivo: attivoField(),
+  })
+  .meta({ description: ROW_NOTE });
+
+export const upsertArticlesInput = z.strictObject({ articoli: rowsOf(articleUpsertRow, "articoli") });
+export const upsertWarehousesInput = z.strictObject({ magazzini: rowsOf(namedUpsertRow, "magazzini") });
+export const upsertSuppliersInput = z.strictObject({ fornitori: rowsOf(namedUpsertRow, "fornitori") });
+
+export const upsertOutput = z.object({
+  creati: z.number().int(),
+  aggiornati: z.number().int(),
+  invariati: z.number().int(),
+  rifiutati: z.number().int(),
+  righe: z.array(
+    z.object({
+      indice: z.number().int(),
+      codice: z.string().nullable().meta({ description: "Il codice della riga; null quando manca o non è una stringa" }),
+      id: z.number().int().nullable().meta({ description: "Id registrato; null per un codice nuovo rifiutato" }),
+      esito: z.enum(["creato", "aggiornato", "invariato", "rifiutato"]),
+      errore: z.object({ codice: z.string(), messaggio: z.string() }).optional(),
+    }),
+  ),
+});
+export type UpsertOutput = z.infer<typeof upsertOutput>;
+
+// ---- the rows as the service checks them, one by one ----
+
+const bool = () => z.boolean({ error: typeError("deve essere true o false") });
+
+export const articleRowCheck = z.strictObject({
+  codice: code(),
+  descrizione: text(200).optional(),
+  ean: ean().nullable().optional(),
+  gestione_lotti: bool().optional(),
+  costo: price().nullable().optional(),
+  unita: text(10).optional(),
+  attivo: bool().optional(),
+  modello: code().nullable().optional(),
+});
+export type ArticleRowCheck = z.infer<typeof articleRowCheck>;
+
+export const namedRowCheck = z.strictObject({ codice: code(), nome: text(200).optional(), attivo: bool().optional() });

@@ -1,0 +1,111 @@
+import type { z } from "zod";
+import { DomainError, RowError } from "../../lib/errors";
+import { MAX_UPSERT_ROWS, type UpsertOutput } from "./master-data.schemas";
+import type { Written } from "./master-data.service";
+
+/**
+ * The row-by-row part shared by every master-data upsert (API.md section 9): the row limit, the code of
+ * each row (`codice_non_valido`, `codice_ripetuto` for every occurrence of a code given twice), its
+ * fields (`campo_non_valido`, naming the field), and the response with its counts. What a row means is
+ * each entity's own business (master-data-upsert.service.ts, clients-upsert.service.ts).
+ */
+
+type Outcome = UpsertOutput["righe"][number];
+
+/** A row that passed the shared checks, with its position in the request. */
+export interface CheckedRow<T> {
+  indice: number;
+  value: T;
+}
+
+export class UpsertRows<T extends { codice: string }> {
+  readonly outcomes: (Outcome | undefined)[];
+  readonly accepted: CheckedRow<T>[] = [];
+  /** Every well-formed code of the call, refused rows included (their id is in the answer too). */
+  readonly codes: string[] = [];
+
+  constructor(input: Record<string, unknown>[], schema: z.ZodType<T>, campo: string) {
+    if (input.length > MAX_UPSERT_ROWS) {
+      throw new DomainError(
+        "troppe_righe",
+        `Al massimo ${MAX_UPSERT_ROWS} righe per chiamata: ricevute ${input.length}. Dividere l'invio.`,
+        { campo },
+      );
+    }
+    this.outcomes = input.map(() => undefined);
+    const codes = input.map((row) => (typeof row.codice === "string" ? row.codice.trim() : undefined));
+    const times = new Map<string, number[]>();
+    codes.forEach((c, i) => c && times.set(c, [...(times.get(c) ?? []), i]));
+    input.forEach((row, indice) => {
+      const code = codes[indice];
+      if (code === undefined || code === "" || code.length > 64) {
+        const why =
+          row.codice === undefined
+            ? "manca"
+            : typeof row.codice !== "string"
+              ? "deve essere una stringa"
+              : code === ""
+                ? "è vuoto"
+                : "supera i 64 caratteri";
+        this.refuse(
+          indice,
+          typeof row.codice === "string" ? row.codice : null,
+          null,
+          new RowError("codice_non_valido", `Riga ${indice}: il codice ${why}; indicare un codice di 1..64 caratteri.`),
+        );
+        return;
+      }
+      this.codes.push(code);
+      const same = times.get(code)!;
+      if (same.length > 1) {
+        this.refuse(
+          indice,
+          code,
+          null,
+          new RowError(
+            "codice_ripetuto",
+            `Riga ${indice}: il codice '${code}' compare più volte in questa chiamata (righe ${same.join(", ")}): indicarlo una sola volta.`,
+          ),
+        );
+        return;
+      }
+      const parsed = schema.safeParse(row);
+      if (!parsed.success) {
+        const problems = parsed.error.issues.flatMap((issue) =>
+          issue.code === "unrecognized_keys"
+            ? issue.keys.map((k) => `campo '${k}' non previsto: toglierlo o correggerne il nome`)
+            : [`campo '${issue.path.join(".")}': ${issue.message}`],
+        );
+        this.refuse(indice, code, null, new RowError("campo_non_valido", `Riga ${indice} ('${code}'): ${problems.join("; ")}.`));
+        return;
+      }
+      this.accepted.push({ indice, value: parsed.data });
+    });
+  }
+
+  refuse(indice: number, codice: string | null, id: number | null, e: RowError) {
+    this.outcomes[indice] = { indice, codice, id, esito: "rifiutato", errore: e.toBody() };
+  }
+
+  /**
+   * The response: the refusals recorded, and for every other row what the writer did. `known` gives the
+   * id of a refused row whose code is registered.
+   */
+  answer(written: Written, known: (codice: string) => number | undefined): UpsertOutput {
+    const byIndex = new Map(this.accepted.map((r) => [r.indice, r]));
+    const righe = this.outcomes.map((o, indice) => {
+      if (o) return o.codice !== null && o.id === null ? { ...o, id: known(o.codice) ?? null } : o;
+      const row = byIndex.get(indice)!;
+      const w = written.get(row.value.codice)!;
+      return { indice, codice: row.value.codice, id: w.id, esito: w.esito };
+    });
+    const count = (esito: Outcome["esito"]) => righe.filter((r) => r.esito === esito).length;
+    return {
+      creati: count("creato"),
+      aggiornati: count("aggiornato"),
+      invariati: count("invariato"),
+      rifiutati: count("rifiutato"),
+      righe,
+    };
+  }
+}
