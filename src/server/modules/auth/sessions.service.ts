@@ -175,10 +175,35 @@ export function readCookie(cookieHeader: string | null, name: string): string | 
   return undefined;
 }
 
-/** Secure when the browser reached us over https, directly or through a proxy that says so. */
-export function isSecureRequest(headers: HeaderReader, url?: string): boolean {
-  const proto = headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
-  return proto === "https" || (url?.startsWith("https:") ?? false);
+/**
+ * Secure when the browser reached us over https, directly or through a proxy that says so. A
+ * forwarded header is anyone's to write: it counts only behind a proxy we were told to trust.
+ */
+export function isSecureRequest(headers: HeaderReader, opts: { trustProxy: boolean; url?: string }): boolean {
+  const proto = opts.trustProxy ? headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() : undefined;
+  return proto === "https" || (opts.url?.startsWith("https:") ?? false);
+}
+
+/**
+ * A sign-in form posted from another site must not sign the browser into our service (login CSRF):
+ * browsers send Origin on every POST, and it must name the host the browser asked for. That host is
+ * `Host`, or the proxy's `X-Forwarded-Host` only with TRUST_PROXY=true: without a proxy in front,
+ * anyone can send that header, and trusting it would let a forged Origin pass.
+ */
+export function assertSameOrigin(headers: HeaderReader, opts: { trustProxy: boolean }): void {
+  const origin = headers.get("origin");
+  if (origin === null) return;
+  const forwarded = opts.trustProxy ? headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
+  const host = forwarded || headers.get("host");
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    originHost = "";
+  }
+  if (!host || originHost !== host.toLowerCase()) {
+    throw new DomainError("permesso_negato", "Accesso rifiutato: la richiesta non proviene da questa applicazione.");
+  }
 }
 
 export function sessionCookie(token: string, opts: { secure: boolean; expires: Date }): string {

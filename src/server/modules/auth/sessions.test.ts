@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DomainError } from "../../lib/errors";
 import { createTestDb, type TestDb } from "../../testing/db";
+import { getConfig } from "../../config";
+import { createContextInner } from "../../trpc/context";
+import { appRouter } from "../../trpc/router";
 import { handleTrpcRequest } from "../../trpc/ui-handler";
 import { createUser } from "../users/users.service";
 import { hashSessionToken, readCookie, resolveSession, signIn, SIGN_IN_LIMITS } from "./sessions.service";
@@ -47,6 +50,14 @@ async function trpc(
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
+/** The sign-in procedure with the service configured for (or without) a trusted proxy; the Set-Cookie it would send. */
+async function signInThrough(headers: Record<string, string>, opts: { trustProxy: boolean }) {
+  const config = { ...getConfig(), TRUST_PROXY: opts.trustProxy ? "true" : "false" } as const;
+  const ctx = createContextInner({ db: t.prisma, config, channel: "trpc", headers: new Headers({ "x-banchina-indirizzo": newAddress(), ...headers }) });
+  await appRouter.createCaller(ctx).session.signIn({ username: "mario", password: PASSWORD });
+  return { setCookie: ctx.response.headers["Set-Cookie"] ?? "" };
+}
+
 async function login(username: string, password = PASSWORD, extra: { headers?: Record<string, string>; address?: string } = {}) {
   const r = await trpc("session.signIn", { mutation: true, input: { username, password }, ...extra });
   const setCookie = r.headers.get("set-cookie") ?? "";
@@ -89,9 +100,12 @@ describe("sign-in and the session cookie", () => {
     },
   );
 
-  test("behind https (X-Forwarded-Proto) the cookie is Secure", async () => {
-    const r = await login("mario", PASSWORD, { headers: { "x-forwarded-proto": "https" }, address: newAddress() });
-    expect(r.setCookie).toMatch(/; Secure$/);
+  test("behind a trusted proxy saying https (X-Forwarded-Proto) the cookie is Secure; without TRUST_PROXY the header is ignored", async () => {
+    const behindProxy = await signInThrough({ "x-forwarded-proto": "https" }, { trustProxy: true });
+    expect(behindProxy.setCookie).toMatch(/; Secure$/);
+    const direct = await login("mario", PASSWORD, { headers: { "x-forwarded-proto": "https" }, address: newAddress() });
+    expect(direct.status).toBe(200);
+    expect(direct.setCookie).not.toMatch(/Secure/);
   });
 
   test("a wrong password and an unknown user get the same answer", async () => {
@@ -110,6 +124,33 @@ describe("sign-in and the session cookie", () => {
     expect(r.status).toBe(403);
     const same = await login("mario", PASSWORD, { headers: { origin: "http://localhost:3000", host: "localhost:3000" }, address: newAddress() });
     expect(same.status).toBe(200);
+  });
+
+  test("TRUST_PROXY=false: X-Forwarded-Host is anyone's header and cannot vouch for a foreign Origin", async () => {
+    const forged = await login("mario", PASSWORD, {
+      headers: { origin: "http://malevolo.example", host: "localhost:3000", "x-forwarded-host": "malevolo.example" },
+      address: newAddress(),
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.body.error.data.codice).toBe("permesso_negato");
+    // Direct, Host decides; the forwarded header is ignored either way.
+    const direct = await login("mario", PASSWORD, {
+      headers: { origin: "http://localhost:3000", host: "localhost:3000", "x-forwarded-host": "altro.example" },
+      address: newAddress(),
+    });
+    expect(direct.status).toBe(200);
+  });
+
+  test("TRUST_PROXY=true: the proxy's X-Forwarded-Host is the host the browser asked for", async () => {
+    const proxied = { host: "127.0.0.1:3000", "x-forwarded-host": "banchina.example" };
+    expect((await signInThrough({ ...proxied, origin: "https://banchina.example" }, { trustProxy: true })).setCookie).toMatch(/^banchina_sessione=/);
+    await expect(signInThrough({ ...proxied, origin: "http://malevolo.example" }, { trustProxy: true })).rejects.toMatchObject({
+      cause: { codice: "permesso_negato" },
+    });
+    // The same request without a trusted proxy: the Origin names a host that is not ours (Host is 127.0.0.1:3000).
+    await expect(signInThrough({ ...proxied, origin: "https://banchina.example" }, { trustProxy: false })).rejects.toMatchObject({
+      cause: { codice: "permesso_negato" },
+    });
   });
 
   test("no cookie, a forged cookie, an expired session: 401", async () => {
