@@ -23,10 +23,13 @@ export const SESSION_MAX_DAYS = 7;
 const TOUCH_EVERY_SECONDS = 60;
 
 /**
- * Sign-in attempts: every attempt spends a token from the bucket of its username and of its address.
- * A successful sign-in refills the username's bucket and gives its address token back, so a shift of
- * operators signing in behind one address never locks each other out; guessing is slowed to one try
- * every 30 s per username after 5, and one every 5 s per address after 20.
+ * Sign-in attempts: every attempt spends a token from the bucket of its address and from the bucket
+ * of its username *at that address*. Guessing from one address is slowed to one try every 30 s per
+ * username after 5, and one every 5 s in all after 20. The username's limit is per address on purpose:
+ * one shared per username let anyone lock a user out (one wrong attempt every 30 s kept the bucket
+ * empty, and the right password from the user's own terminal was refused too). A successful sign-in
+ * refills its username's bucket at that address and gives the address its token back, so a shift of
+ * operators signing in behind one address never locks each other out.
  */
 export const SIGN_IN_LIMITS: { username: Bucket; address: Bucket } = {
   username: { burst: 5, perSecond: 1 / 30 },
@@ -75,7 +78,7 @@ export async function signIn(
   limits: { username: Bucket; address: Bucket } = SIGN_IN_LIMITS,
 ): Promise<OpenedSession> {
   const username = normaliseUsername(input.username);
-  const userKey = `accesso:utente:${username}`;
+  const userKey = `accesso:utente:${username}:da:${input.address}`;
   const addressKey = `accesso:indirizzo:${input.address}`;
   // Address first: a flood of attempts on many usernames from one address stops here.
   const byAddress = await takeToken(db, addressKey, limits.address);

@@ -212,18 +212,42 @@ describe("CSRF", () => {
 });
 
 describe("sign-in rate limit", () => {
-  test("after 5 failed attempts on a username the 6th waits, with an Italian message and Retry-After; a success refills", async () => {
+  test("after 5 failed attempts on a username from one address the 6th waits, with an Italian message and Retry-After; a success refills", async () => {
     await createUser(t.prisma, { username: "bersaglio", password: PASSWORD, ruolo: "operatore" });
     const address = newAddress();
     for (let i = 0; i < 5; i++) expect((await login("bersaglio", `errata-${i}`, { address })).status).toBe(401);
-    const blocked = await login("bersaglio", PASSWORD, { address: newAddress() });
+    const blocked = await login("bersaglio", PASSWORD, { address });
     expect(blocked.status).toBe(429);
-    expect(blocked.body.error).toMatchObject({ message: "Troppi tentativi di accesso. Riprovare tra 30 secondi.", data: { codice: "troppe_richieste" } });
-    expect(blocked.headers.get("retry-after")).toBe("30");
+    // The five attempts took a moment (argon2): the bucket has refilled by that much.
+    const wait = Number(blocked.headers.get("retry-after"));
+    expect(wait).toBeGreaterThan(20);
+    expect(wait).toBeLessThanOrEqual(30);
+    expect(blocked.body.error).toMatchObject({ message: `Troppi tentativi di accesso. Riprovare tra ${wait} secondi.`, data: { codice: "troppe_richieste" } });
     // The bucket is in the database (every instance shares it): half a minute later one attempt is allowed.
-    await t.pool.query("UPDATE limiti_richieste SET aggiornato_il = aggiornato_il - interval '31 seconds' WHERE chiave = 'accesso:utente:bersaglio'");
-    expect((await login("bersaglio", PASSWORD, { address: newAddress() })).status).toBe(200);
-    for (let i = 0; i < 5; i++) expect((await login("bersaglio", `errata-${i}`, { address: newAddress() })).status).toBe(401);
+    await t.pool.query("UPDATE limiti_richieste SET aggiornato_il = aggiornato_il - interval '31 seconds' WHERE chiave LIKE 'accesso:utente:bersaglio:%'");
+    expect((await login("bersaglio", PASSWORD, { address })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await login("bersaglio", `errata-${i}`, { address })).status).toBe(401);
+  });
+
+  test("lockout is no denial of service: one wrong attempt every 30 s from one address never keeps the user out of another", async () => {
+    await createUser(t.prisma, { username: "capo", password: PASSWORD, ruolo: "amministratore" });
+    const attacker = newAddress();
+    const own = newAddress();
+    const halfAMinute = () =>
+      t.pool.query("UPDATE limiti_richieste SET aggiornato_il = aggiornato_il - interval '30 seconds' WHERE chiave LIKE 'accesso:%'");
+    // A burst empties the bucket, then one attempt every 30 s spends each token as it comes back.
+    for (let i = 0; i < 5; i++) expect((await login("capo", `raffica-${i}`, { address: attacker })).status).toBe(401);
+    for (let round = 0; round < 4; round++) {
+      await halfAMinute();
+      expect((await login("capo", `tentativo-${round}`, { address: attacker })).status).toBe(401);
+      // Right after the attacker's attempt, the administrator at their own terminal with the right password.
+      const admin = await login("capo", PASSWORD, { address: own });
+      expect(admin.status, JSON.stringify(admin.body)).toBe(200);
+      await trpc("session.signOut", { mutation: true, cookie: admin.cookie, csrf: admin.csrf });
+    }
+    // The attacker's own address stays limited for that username: 5 tries, then one every 30 s.
+    expect((await login("capo", "ancora", { address: attacker })).status).toBe(429);
+    expect((await login("capo", PASSWORD, { address: attacker })).status).toBe(429);
   });
 
   test("one address trying many usernames is slowed too", async () => {
@@ -242,8 +266,9 @@ describe("sign-in rate limit", () => {
 
   test("concurrent attempts cannot spend the same token twice", async () => {
     await createUser(t.prisma, { username: "assalto", password: PASSWORD, ruolo: "operatore" });
+    const address = newAddress();
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => signIn(t.prisma, { username: "assalto", password: `x${i}`, address: newAddress() }).catch((e: DomainError) => e.codice)),
+      Array.from({ length: 12 }, (_, i) => signIn(t.prisma, { username: "assalto", password: `x${i}`, address }).catch((e: DomainError) => e.codice)),
     );
     expect(results.filter((c) => c === "non_autenticato")).toHaveLength(5);
     expect(results.filter((c) => c === "troppe_richieste")).toHaveLength(7);
