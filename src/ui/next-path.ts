@@ -19,7 +19,7 @@ const BASE = "http://banchina.invalid";
 export function safeNextPath(dopo: string | string[] | undefined | null): string {
   const value = Array.isArray(dopo) ? dopo[0] : dopo;
   // Only a path of ours: a scheme, a host, a backslash or a control character is never one.
-  if (!value || !value.startsWith("/") || /[\\\u0000-\u001f\u007f]/.test(value)) return HOME_PATH;
+  if (!value?.startsWith("/") || value.includes("\\") || [...value].some((c) => c < " " || c === "\u007f")) return HOME_PATH;
   let url: URL;
   try {
     url = new URL(value, BASE);

@@ -25,7 +25,8 @@ import { describeError, describeWriteError } from "../errors";
 import { signal } from "../feedback";
 import { qty } from "../format";
 import { useWarehouses } from "../hooks";
-import { csvDecimal, csvField, parseCountsInSlices, type ParsedCounts } from "../inventory-csv";
+import { csvCell } from "@/lib/csv";
+import { csvDecimal, parseCountsInSlices, type ParsedCounts } from "../inventory-csv";
 import { roleAtLeast, useUser } from "../session-context";
 import { useTRPCClient } from "../trpc";
 import { useWriteKey } from "../write-key";
@@ -55,7 +56,7 @@ function resultCsv(out: AlignOutput, simulated: boolean): string {
       r.movimento ?? "",
       r.errore ? `${r.errore.codice}: ${r.errore.messaggio}` : "",
     ]
-      .map(csvField)
+      .map(csvCell)
       .join(";"),
   );
   // BOM: spreadsheets then read the accents right.
