@@ -112,7 +112,10 @@ describe("security headers of the real service", () => {
   });
 
   test("a Content-Security-Policy sent by the client is never the one Next stamps", async () => {
-    const res = await get("/accesso", { "content-security-policy": "script-src 'nonce-AAAAAAAAAAAAAAAAAAAAAAAA'", "x-nonce": "AAAAAAAAAAAAAAAAAAAAAAAA" });
+    const res = await get("/accesso", {
+      "content-security-policy": "script-src 'nonce-AAAAAAAAAAAAAAAAAAAAAAAA'",
+      "x-nonce": "AAAAAAAAAAAAAAAAAAAAAAAA",
+    });
     expect(await res.clone().text()).not.toContain("AAAAAAAAAAAAAAAAAAAAAAAA");
     await expectPagePolicy(res);
   });
