@@ -159,11 +159,28 @@ describe("POST /arrivi/cerca", () => {
   test.each([
     ["fornitore_non_trovato", { fornitore: 9999 }, "fornitore"],
     ["magazzino_non_trovato", { magazzino: 9999 }, "magazzino"],
+    // A search by barcode is no list: filters beside it, or a bad barcode, make a bad request (API.md section 5).
     ["richiesta_non_valida", { barcode: "8001234567897", fornitore: 1 }, "fornitore"],
-    ["richiesta_non_valida", { includi_evase: "true" }, "includi_evase"],
-    ["richiesta_non_valida", { limite: 101 }, "limite"],
-    ["richiesta_non_valida", { da: "2026-11-20", a: "2026-11-01" }, "da"],
-    ["richiesta_non_valida", { filtro: 1 }, "filtro"],
+    ["richiesta_non_valida", { barcode: "" }, "barcode"],
+    ["richiesta_non_valida", { barcode: 8001234567897 }, "barcode"],
+    ["richiesta_non_valida", { barcode: "x".repeat(201) }, "barcode"],
+    // A badly written filter is filtro_non_valido, always (API.md section 2): one case per filter.
+    ["filtro_non_valido", { fornitore: "1" }, "fornitore"],
+    ["filtro_non_valido", { fornitore: 0 }, "fornitore"],
+    ["filtro_non_valido", { articolo: -1 }, "articolo"],
+    ["filtro_non_valido", { codice: "" }, "codice"],
+    ["filtro_non_valido", { codice: "X".repeat(65) }, "codice"],
+    ["filtro_non_valido", { ordine: 1.5 }, "ordine"],
+    ["filtro_non_valido", { magazzino: "uno" }, "magazzino"],
+    ["filtro_non_valido", { da: "2026-13-01" }, "da"],
+    ["filtro_non_valido", { a: "2026-02-30" }, "a"],
+    ["filtro_non_valido", { da: "2026-11-20", a: "2026-11-01" }, "da"],
+    ["filtro_non_valido", { includi_evase: "true" }, "includi_evase"],
+    ["filtro_non_valido", { limite: 101 }, "limite"],
+    ["filtro_non_valido", { limite: 0 }, "limite"],
+    ["filtro_non_valido", { dopo: -1 }, "dopo"],
+    ["filtro_non_valido", { dopo: "5" }, "dopo"],
+    ["filtro_non_valido", { filtro: 1 }, "filtro"],
   ])("refused: %s", async (codice, body, campo) => {
     const r = await search(body);
     expect(r.status).toBe(422);
