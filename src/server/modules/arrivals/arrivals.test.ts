@@ -152,6 +152,24 @@ describe("POST /arrivi/cerca", () => {
     expect((await search({ barcode: `R${o.righe[0]}` })).body.motivo_codice).toBe("riga_evasa");
   });
 
+  test("a typed code matches as written or in upper case, by barcode and by the codice filter; the exact code wins", async () => {
+    const byBarcode = await search({ barcode: "guanto-m" });
+    expect(byBarcode.body.motivo).toBeUndefined();
+    expect(byBarcode.body.ordini[0].righe[0].articolo).toEqual({ id: a.GUANTO_M, codice: "GUANTO-M" });
+    expect((await search({ barcode: "Vite" })).body.ordini[0].righe[0].articolo.codice).toBe("VITE");
+    const byFilter = await search({ codice: "guanto-m" });
+    expect(byFilter.body.ordini.map((o: any) => o.numero)).toEqual(["S-1"]);
+    expect(byFilter.body.totale_righe).toBe(1);
+    // Two codes that differ only in case: the one written exactly.
+    const lower = await seedArticle(t.prisma, "solo");
+    await seedOrder(t.prisma, { numero: "S-LOW", fornitore: f.B!, magazzino: m2, data: "2026-11-15", righe: [{ articolo: lower.id, quantita: "1", prezzo: "2" }] });
+    expect((await search({ codice: "solo" })).body.ordini.map((o: any) => o.numero)).toEqual(["S-LOW"]);
+    expect((await search({ codice: "SOLO" })).body.ordini.map((o: any) => o.numero)).toEqual(["S-3"]);
+    expect((await search({ barcode: "solo" })).body.ordini[0].righe[0].articolo).toEqual({ id: lower.id, codice: "solo" });
+    // Anything else is still unknown.
+    expect((await search({ barcode: "guanto-x" })).body.motivo_codice).toBe("codice_sconosciuto");
+  });
+
   test("a lettura key may search", async () => {
     expect((await search({ fornitore: f.A }, reader)).status).toBe(200);
   });
