@@ -14,7 +14,6 @@ const PAGE = 500;
 /** An empty page with `altri` means a lower id is still being written: wait for it, a bounded number of times. */
 const MAX_EMPTY_WAITS = 200;
 
-
 function refuse(e: unknown): Response {
   const { status, body, headers } = toErrorResponse(e, { requestId: "esportazione", isQuery: true });
   return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });

@@ -46,17 +46,15 @@ export async function resolveArticles(db: Db, input: ResolveArticlesInput): Prom
   const found = await rows(db, q.articlesByCodeOrEan(codici, eans));
   const byCode = new Map(found.map((a) => [a.codice, a]));
   const byEan = new Map(found.filter((a) => a.ean !== null).map((a) => [a.ean!, a]));
+  const firstFound = <T>(keys: string[], map: Map<string, T>) => keys.map((k) => map.get(k)).find((a) => a !== undefined);
   return {
     articoli: letture.map((lettura) => {
       const gtin = gtinOf(lettura);
       const article =
-        codeCandidates(lettura)
-          .map((c) => byCode.get(c))
-          .find((a) => a !== undefined) ?? (gtin === undefined ? undefined : eanCandidates(gtin).map((e) => byEan.get(e)).find((a) => a !== undefined));
-      return {
-        lettura,
-        articolo: article ? { id: article.id, codice: article.codice, gestione_lotti: article.gestione_lotti, ha_varianti: article.ha_varianti } : null,
-      };
+        firstFound(codeCandidates(lettura), byCode) ?? (gtin === undefined ? undefined : firstFound(eanCandidates(gtin), byEan));
+      if (!article) return { lettura, articolo: null };
+      const { id, codice, gestione_lotti, ha_varianti } = article;
+      return { lettura, articolo: { id, codice, gestione_lotti, ha_varianti } };
     }),
   };
 }
