@@ -239,7 +239,13 @@ describe("user", () => {
     expect(dup.stderr).toMatch(/Esiste già un utente 'capo'/);
     const weak = await cli("user", "create", "--username", "debole", "--role", "operatore", "--password", "corta");
     expect(weak.code).toBe(1);
-    expect(weak.stderr).toMatch(/almeno 8 caratteri/);
+    expect(weak.stderr).toMatch(/almeno 12 caratteri/);
+    const common = await cli("user", "create", "--username", "debole", "--role", "operatore", "--password", "password1234");
+    expect(common.code).toBe(1);
+    expect(common.stderr).toMatch(/Password non accettata: la password è tra le più usate/);
+    const ownName = await cli("user", "create", "--username", "magazziniere", "--role", "operatore", "--password", "Magazziniere!");
+    expect(ownName.code).toBe(1);
+    expect(ownName.stderr).toMatch(/non può essere il nome utente/);
     const none = await cliWithInput("", "user", "create", "--username", "senza", "--role", "operatore");
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/Password mancante/);

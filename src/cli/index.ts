@@ -3,6 +3,7 @@ import { openDatabase } from "../server/db/runtime";
 import { DomainError } from "../server/lib/errors";
 import { apiKeyCommand } from "./api-key-command";
 import { Failure, parseOptions, UsageError, type Run } from "./command";
+import { demoCommand } from "./demo-command";
 import { verifyLedger } from "../server/modules/ledger/verify.service";
 import { importCommand } from "./import-command";
 import { userCommand } from "./user-command";
@@ -24,9 +25,14 @@ Comandi:
       Revoca una chiave API.
   user create --username NOME --role operatore|responsabile|amministratore [--password PASSWORD]
       Crea un utente dell'interfaccia. Senza --password la password si legge da stdin (prima riga),
-      o si digita senza eco se stdin è un terminale. Almeno 8 caratteri.
+      o si digita senza eco se stdin è un terminale. Almeno 12 caratteri, diversa dal nome utente
+      e non tra le password più usate.
   user list
       Elenca gli utenti (mai le password).
+  demo remove
+      Toglie gli accessi dimostrativi: gli utenti e la chiave API creati al primo avvio e i file in
+      DATA_DIR che ne conservano password e chiave (i dati dimostrativi restano). Rifiutato se non
+      resterebbe alcun amministratore attivo.
   migrate
       Applica allo schema del database le migrazioni mancanti.
   verify
@@ -76,6 +82,8 @@ function command(name: string, args: string[]): Run {
       return apiKeyCommand(args);
     case "user":
       return userCommand(args);
+    case "demo":
+      return demoCommand(args);
     case "migrate":
       return migrateCommand(args);
     case "verify":

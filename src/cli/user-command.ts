@@ -36,7 +36,7 @@ function create(args: string[]): Run {
   return async (db) => {
     const password = values.password ?? (await readPassword());
     if (password === "") throw new Failure("Password mancante: passarla su stdin o con --password.");
-    const problem = passwordProblem(password);
+    const problem = await passwordProblem(password, username);
     if (problem) throw new Failure(`Password non accettata: ${problem}.`);
     const user = await createUser(db.prisma, { username, password, ruolo });
     console.log(`Utente '${user.username}' creato (id ${user.id}, ruolo ${user.ruolo}): può accedere all'interfaccia.`);

@@ -23,7 +23,8 @@ const configSchema = z.object({
       }
     }, "fuso orario IANA sconosciuto")
     .default("Europe/Rome"),
-  DEMO_DATA: z.enum(["true", "false"]).default("true"),
+  // Unset: the demo is loaded into an empty database, except with NODE_ENV=production (see main.ts).
+  DEMO_DATA: z.enum(["true", "false"]).optional(),
   IDEMPOTENCY_RETENTION_HOURS: intFromEnv(24, 1, 24 * 365),
   RATE_LIMIT_PER_SECOND: intFromEnv(50, 1, 1_000_000),
   RATE_LIMIT_BURST: intFromEnv(200, 1, 10_000_000),

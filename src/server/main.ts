@@ -4,9 +4,10 @@ import { getConfig, type Config } from "./config";
 import { setDb } from "./db/client";
 import { openDatabase, type OpenDatabase } from "./db/runtime";
 import { isRestPath, serveNodeRest } from "./http/rest-handler";
+import { NONCE_HEADER, securityHeadersFor } from "./http/security-headers";
 import { defaultNextDir, hasBuild, nextBuild } from "./next-build";
 
-import { seedDemoIfEmpty } from "./modules/demo/demo.service";
+import { demoUsersWithFirstPassword, demoWarnings, seedDemoIfEmpty } from "./modules/demo/demo.service";
 import { CLIENT_ADDRESS_HEADER, purgeExpiredSessions } from "./modules/auth/sessions.service";
 import { purgeExpiredIdempotency } from "./modules/idempotency/idempotency.service";
 
@@ -61,6 +62,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const dir = process.cwd();
+  // As the operator set it, before the line below sets it for Next: a production install gets no demo by default.
+  const production = process.env.NODE_ENV === "production";
   // Before Next and React load: they choose their production or development build from it.
   Object.assign(process.env, { NODE_ENV: dev ? "development" : "production", NEXT_TELEMETRY_DISABLED: "1" });
 
@@ -108,10 +111,17 @@ async function main(): Promise<void> {
     setDb(db.prisma);
     log(db.embedded ? `Database: PostgreSQL incorporato in ${path.resolve(config.DATA_DIR)}` : "Database: il PostgreSQL di DATABASE_URL");
 
-    const demoLines =
-      config.DEMO_DATA === "true"
-        ? (await seedDemoIfEmpty(db.prisma, { dataDir: path.resolve(config.DATA_DIR), timeZone: config.SERVICE_TIME_ZONE, log })).lines
-        : [];
+    const dataDir = path.resolve(config.DATA_DIR);
+    const loadDemo = config.DEMO_DATA === "true" || (config.DEMO_DATA === undefined && !production);
+    const demo = loadDemo ? await seedDemoIfEmpty(db.prisma, { dataDir, timeZone: config.SERVICE_TIME_ZONE, log }) : undefined;
+    const unchanged = await demoUsersWithFirstPassword(db.prisma, dataDir);
+    if (production && unchanged.length > 0 && config.DEMO_DATA !== "true") {
+      throw new Error(
+        `NODE_ENV=production e gli utenti dimostrativi ${unchanged.join(", ")} hanno ancora la password iniziale: ` +
+          "rimuoverli (npm run -s cli -- demo remove), cambiarne la password, o impostare DEMO_DATA=true per avviare comunque la dimostrazione.",
+      );
+    }
+    const demoLines = [...(demo?.lines ?? []), ...(demo?.created ? [] : demoWarnings(unchanged, dataDir))];
 
     const prisma = db.prisma;
     const purge = () =>
@@ -130,6 +140,16 @@ async function main(): Promise<void> {
     server.on("request", (req, res) => {
       // The sign-in limits count attempts per address: the address is ours to say, never the client's.
       req.headers[CLIENT_ADDRESS_HEADER] = clientAddressOf(req, config.TRUST_PROXY === "true");
+      // Security headers on every answer; a page's nonce reaches Next on the request, never from the client.
+      const security = securityHeadersFor(req.url, { dev });
+      for (const [name, value] of Object.entries(security.response)) res.setHeader(name, value);
+      delete req.headers["content-security-policy"];
+      delete req.headers["content-security-policy-report-only"];
+      delete req.headers[NONCE_HEADER];
+      if (security.requestCsp && security.nonce) {
+        req.headers["content-security-policy"] = security.requestCsp;
+        req.headers[NONCE_HEADER] = security.nonce;
+      }
       const served = isRestPath(req.url) ? serveNodeRest(req, res) : handle(req, res);
       served.catch((e: unknown) => {
         console.error("Richiesta non gestita:", e);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { csvField, parseCount, parseCounts, parseCountsInSlices } from "./inventory-csv";
+import { csvCell } from "@/lib/csv";
+import { parseCount, parseCounts, parseCountsInSlices } from "./inventory-csv";
 
 describe("inventory CSV", () => {
   test("semicolons, decimal comma, optional lot, header recognised", () => {
@@ -55,7 +56,7 @@ describe("inventory CSV", () => {
   });
 
   test("fields for the result CSV", () => {
-    expect(csvField('Vite "M6"; zincata')).toBe('"Vite ""M6""; zincata"');
+    expect(csvCell('Vite "M6"; zincata')).toBe('"Vite ""M6""; zincata"');
     expect(parseCount("0,001")).toBe(0.001);
   });
 });

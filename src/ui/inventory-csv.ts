@@ -152,14 +152,3 @@ export async function parseCountsInSlices(
   }
   return all;
 }
-
-/** One CSV field for Italian spreadsheets (`;`-separated): quoted when it needs to be. */
-export function csvField(value: string | number | null | undefined): string {
-  const s = value === null || value === undefined ? "" : String(value);
-  return /[;"\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** A decimal string in the contract's form, written with the Italian decimal comma. */
-export function csvDecimal(value: string | null | undefined): string {
-  return value === null || value === undefined ? "" : value.replace(".", ",");
-}

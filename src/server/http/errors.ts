@@ -75,7 +75,7 @@ export function assertNoNul(input: unknown, isQuery: boolean): void {
   );
 }
 
-function isZodError(e: unknown): e is { issues: $ZodIssue[] } {
+export function isZodError(e: unknown): e is { issues: $ZodIssue[] } {
   return !!e && typeof e === "object" && (e as { name?: string }).name === "ZodError" && Array.isArray((e as { issues?: unknown }).issues);
 }
 

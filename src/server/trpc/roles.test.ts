@@ -47,6 +47,7 @@ const TABLE: Record<string, { role: Role | null; call: Call }> = {
   "catalogue.warehouses": { role: "operatore", call: (c) => c.catalogue.warehouses() },
   "catalogue.suppliers": { role: "operatore", call: (c) => c.catalogue.suppliers() },
   "catalogue.articles": { role: "operatore", call: (c) => c.catalogue.articles({ cerca: "VITE" }) },
+  "catalogue.resolve": { role: "operatore", call: (c) => c.catalogue.resolve({ letture: ["vite"] }) },
   "orders.list": { role: "operatore", call: (c) => c.orders.list({}) },
   "orders.printable": { role: "operatore", call: (c) => c.orders.printable({ id: 1 }) },
   "orders.upsert": {

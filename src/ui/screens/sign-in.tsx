@@ -2,6 +2,7 @@
 import { Alert, Button, PasswordInput, Stack, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { describeError } from "../errors";
+import { safeNextPath } from "../next-path";
 import { makeTrpcClient } from "../providers";
 
 export function SignInForm({ next }: { next: string }) {
@@ -18,7 +19,7 @@ export function SignInForm({ next }: { next: string }) {
     try {
       await makeTrpcClient(undefined).session.signIn.mutate({ username, password });
       // A full load: the server renders the next page with the new session cookie.
-      window.location.assign(next);
+      window.location.assign(safeNextPath(next));
     } catch (err) {
       setError(describeError(err).messaggio);
       setBusy(false);

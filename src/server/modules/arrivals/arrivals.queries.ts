@@ -1,5 +1,6 @@
 import { Prisma } from "../../db/client";
 import { query } from "../../db/sql";
+import { codeCandidates } from "../catalogue/articles";
 import type { ExpectedOrder, SearchInput } from "./arrivals.schemas";
 
 export type OrderState = ExpectedOrder["stato"];
@@ -19,7 +20,11 @@ export const rowIs = (id: number) => Prisma.sql`r.id = ${id}`;
 export function searchRowFilter(input: Pick<SearchInput, "includi_evase" | "articolo" | "codice">): Prisma.Sql {
   const filters: Prisma.Sql[] = [input.includi_evase ? Prisma.sql`TRUE` : OPEN_ROW];
   if (input.articolo !== undefined) filters.push(Prisma.sql`r.articolo_id = ${input.articolo}`);
-  if (input.codice !== undefined) filters.push(Prisma.sql`r.articolo_id = (SELECT id FROM articoli WHERE codice = ${input.codice})`);
+  if (input.codice !== undefined) {
+    // The lookup rule of typed codes (codeCandidates): as written, else in upper case.
+    filters.push(Prisma.sql`r.articolo_id = (SELECT id FROM articoli WHERE codice = ANY(${codeCandidates(input.codice)}::text[])
+                                              ORDER BY codice = ${input.codice} DESC LIMIT 1)`);
+  }
   return Prisma.join(filters, " AND ");
 }
 
@@ -127,7 +132,9 @@ export const scannedArticle = (lookup: { codice: string } | { ean: string[] }) =
   query<{ id: number; codice: string; attivo: boolean; ha_varianti: boolean; varianti: string[] }>(Prisma.sql`
     SELECT a.id, a.codice, a.attivo, a.ha_varianti,
            ARRAY(SELECT v.codice FROM articoli v WHERE v.modello_id = a.id ORDER BY v.codice) AS varianti
-      FROM articoli a WHERE ${"codice" in lookup ? Prisma.sql`a.codice = ${lookup.codice}` : Prisma.sql`a.ean = ANY(${lookup.ean}::text[])`} LIMIT 1`);
+      FROM articoli a
+     WHERE ${"codice" in lookup ? Prisma.sql`a.codice = ANY(${codeCandidates(lookup.codice)}::text[])` : Prisma.sql`a.ean = ANY(${lookup.ean}::text[])`}
+     ORDER BY ${"codice" in lookup ? Prisma.sql`a.codice = ${lookup.codice} DESC` : Prisma.sql`a.id`} LIMIT 1`);
 
 /** The rows (and their orders) that pass both filters of the filtered search. */
 const matchingRows = (orderFilter: Prisma.Sql, rowFilter: Prisma.Sql) => Prisma.sql`

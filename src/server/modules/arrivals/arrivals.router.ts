@@ -1,3 +1,4 @@
+import { isZodError, validationError } from "../../http/errors";
 import { readProcedure, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
 import { cancelInput, cancelOutput, isSingleArrival, registerInput, registerOutput, searchInput, searchOutput } from "./arrivals.schemas";
@@ -5,6 +6,27 @@ import { cancelArrival } from "./cancel.service";
 import { registerArrivals } from "./register.service";
 import { searchExpected } from "./search.service";
 import { syncParse } from "../../lib/zod";
+
+/**
+ * API.md section 2: the body of a search by filters is a list's parameters, and a badly written filter
+ * (a date that is no date, `limite: 101`, an unknown name) is `filtro_non_valido`, always. A search by
+ * `barcode` is not a list: a bad barcode, or filters beside it, stay `richiesta_non_valida`.
+ * Refused here, where the input is parsed, as syncParse does for speed: the schema (and so the
+ * OpenAPI document) stays the one in arrivals.schemas.ts.
+ */
+function refusingFiltersAsFilters(schema: typeof searchInput): typeof searchInput {
+  const parse = schema.parse.bind(schema);
+  schema.parse = (data, params) => {
+    try {
+      return parse(data, params);
+    } catch (e) {
+      if (!isZodError(e)) throw e;
+      const byBarcode = typeof data === "object" && data !== null && "barcode" in data;
+      throw validationError(e.issues, !byBarcode);
+    }
+  };
+  return schema;
+}
 
 export const arrivalsRouter = router({
   search: readProcedure
@@ -19,7 +41,7 @@ export const arrivalsRouter = router({
         protect: true,
       },
     })
-    .input(syncParse(searchInput))
+    .input(syncParse(refusingFiltersAsFilters(searchInput)))
     .output(syncParse(searchOutput))
     .mutation(({ ctx, input }) => searchExpected(ctx.db, input)),
 

@@ -197,6 +197,30 @@ describe("POST /arrivi/cerca", () => {
     expect((await search({ barcode: `R${o.righe[0]}` })).body.motivo_codice).toBe("riga_evasa");
   });
 
+  test("a typed code matches as written or in upper case, by barcode and by the codice filter; the exact code wins", async () => {
+    const byBarcode = await search({ barcode: "guanto-m" });
+    expect(byBarcode.body.motivo).toBeUndefined();
+    expect(byBarcode.body.ordini[0].righe[0].articolo).toEqual({ id: a.GUANTO_M, codice: "GUANTO-M" });
+    expect((await search({ barcode: "Vite" })).body.ordini[0].righe[0].articolo.codice).toBe("VITE");
+    const byFilter = await search({ codice: "guanto-m" });
+    expect(byFilter.body.ordini.map((o: any) => o.numero)).toEqual(["S-1"]);
+    expect(byFilter.body.totale_righe).toBe(1);
+    // Two codes that differ only in case: the one written exactly.
+    const lower = await seedArticle(t.prisma, "solo");
+    await seedOrder(t.prisma, {
+      numero: "S-LOW",
+      fornitore: f.B!,
+      magazzino: m2,
+      data: "2026-11-15",
+      righe: [{ articolo: lower.id, quantita: "1", prezzo: "2" }],
+    });
+    expect((await search({ codice: "solo" })).body.ordini.map((o: any) => o.numero)).toEqual(["S-LOW"]);
+    expect((await search({ codice: "SOLO" })).body.ordini.map((o: any) => o.numero)).toEqual(["S-3"]);
+    expect((await search({ barcode: "solo" })).body.ordini[0].righe[0].articolo).toEqual({ id: lower.id, codice: "solo" });
+    // Anything else is still unknown.
+    expect((await search({ barcode: "guanto-x" })).body.motivo_codice).toBe("codice_sconosciuto");
+  });
+
   test("a lettura key may search", async () => {
     expect((await search({ fornitore: f.A }, reader)).status).toBe(200);
   });
@@ -204,11 +228,28 @@ describe("POST /arrivi/cerca", () => {
   test.each([
     ["fornitore_non_trovato", { fornitore: 9999 }, "fornitore"],
     ["magazzino_non_trovato", { magazzino: 9999 }, "magazzino"],
+    // A search by barcode is no list: filters beside it, or a bad barcode, make a bad request (API.md section 5).
     ["richiesta_non_valida", { barcode: "8001234567897", fornitore: 1 }, "fornitore"],
-    ["richiesta_non_valida", { includi_evase: "true" }, "includi_evase"],
-    ["richiesta_non_valida", { limite: 101 }, "limite"],
-    ["richiesta_non_valida", { da: "2026-11-20", a: "2026-11-01" }, "da"],
-    ["richiesta_non_valida", { filtro: 1 }, "filtro"],
+    ["richiesta_non_valida", { barcode: "" }, "barcode"],
+    ["richiesta_non_valida", { barcode: 8001234567897 }, "barcode"],
+    ["richiesta_non_valida", { barcode: "x".repeat(201) }, "barcode"],
+    // A badly written filter is filtro_non_valido, always (API.md section 2): one case per filter.
+    ["filtro_non_valido", { fornitore: "1" }, "fornitore"],
+    ["filtro_non_valido", { fornitore: 0 }, "fornitore"],
+    ["filtro_non_valido", { articolo: -1 }, "articolo"],
+    ["filtro_non_valido", { codice: "" }, "codice"],
+    ["filtro_non_valido", { codice: "X".repeat(65) }, "codice"],
+    ["filtro_non_valido", { ordine: 1.5 }, "ordine"],
+    ["filtro_non_valido", { magazzino: "uno" }, "magazzino"],
+    ["filtro_non_valido", { da: "2026-13-01" }, "da"],
+    ["filtro_non_valido", { a: "2026-02-30" }, "a"],
+    ["filtro_non_valido", { da: "2026-11-20", a: "2026-11-01" }, "da"],
+    ["filtro_non_valido", { includi_evase: "true" }, "includi_evase"],
+    ["filtro_non_valido", { limite: 101 }, "limite"],
+    ["filtro_non_valido", { limite: 0 }, "limite"],
+    ["filtro_non_valido", { dopo: -1 }, "dopo"],
+    ["filtro_non_valido", { dopo: "5" }, "dopo"],
+    ["filtro_non_valido", { filtro: 1 }, "filtro"],
   ])("refused: %s", async (codice, body, campo) => {
     const r = await search(body);
     expect(r.status).toBe(422);

@@ -23,10 +23,13 @@ export const SESSION_MAX_DAYS = 7;
 const TOUCH_EVERY_SECONDS = 60;
 
 /**
- * Sign-in attempts: every attempt spends a token from the bucket of its username and of its address.
- * A successful sign-in refills the username's bucket and gives its address token back, so a shift of
- * operators signing in behind one address never locks each other out; guessing is slowed to one try
- * every 30 s per username after 5, and one every 5 s per address after 20.
+ * Sign-in attempts: every attempt spends a token from the bucket of its address and from the bucket
+ * of its username *at that address*. Guessing from one address is slowed to one try every 30 s per
+ * username after 5, and one every 5 s in all after 20. The username's limit is per address on purpose:
+ * one shared per username let anyone lock a user out (one wrong attempt every 30 s kept the bucket
+ * empty, and the right password from the user's own terminal was refused too). A successful sign-in
+ * refills its username's bucket at that address and gives the address its token back, so a shift of
+ * operators signing in behind one address never locks each other out.
  */
 export const SIGN_IN_LIMITS: { username: Bucket; address: Bucket } = {
   username: { burst: 5, perSecond: 1 / 30 },
@@ -75,7 +78,7 @@ export async function signIn(
   limits: { username: Bucket; address: Bucket } = SIGN_IN_LIMITS,
 ): Promise<OpenedSession> {
   const username = normaliseUsername(input.username);
-  const userKey = `accesso:utente:${username}`;
+  const userKey = `accesso:utente:${username}:da:${input.address}`;
   const addressKey = `accesso:indirizzo:${input.address}`;
   // Address first: a flood of attempts on many usernames from one address stops here.
   const byAddress = await takeToken(db, addressKey, limits.address);
@@ -175,10 +178,35 @@ export function readCookie(cookieHeader: string | null, name: string): string | 
   return undefined;
 }
 
-/** Secure when the browser reached us over https, directly or through a proxy that says so. */
-export function isSecureRequest(headers: HeaderReader, url?: string): boolean {
-  const proto = headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
-  return proto === "https" || (url?.startsWith("https:") ?? false);
+/**
+ * Secure when the browser reached us over https, directly or through a proxy that says so. A
+ * forwarded header is anyone's to write: it counts only behind a proxy we were told to trust.
+ */
+export function isSecureRequest(headers: HeaderReader, opts: { trustProxy: boolean; url?: string }): boolean {
+  const proto = opts.trustProxy ? headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() : undefined;
+  return proto === "https" || (opts.url?.startsWith("https:") ?? false);
+}
+
+/**
+ * A sign-in form posted from another site must not sign the browser into our service (login CSRF):
+ * browsers send Origin on every POST, and it must name the host the browser asked for. That host is
+ * `Host`, or the proxy's `X-Forwarded-Host` only with TRUST_PROXY=true: without a proxy in front,
+ * anyone can send that header, and trusting it would let a forged Origin pass.
+ */
+export function assertSameOrigin(headers: HeaderReader, opts: { trustProxy: boolean }): void {
+  const origin = headers.get("origin");
+  if (origin === null) return;
+  const forwarded = opts.trustProxy ? headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
+  const host = forwarded || headers.get("host");
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    originHost = "";
+  }
+  if (!host || originHost !== host.toLowerCase()) {
+    throw new DomainError("permesso_negato", "Accesso rifiutato: la richiesta non proviene da questa applicazione.");
+  }
 }
 
 export function sessionCookie(token: string, opts: { secure: boolean; expires: Date }): string {

@@ -2,6 +2,9 @@ import { describe, expect } from "vitest";
 import type { DomainError } from "../../lib/errors";
 import type { TestDb } from "../../testing/db";
 import { test } from "../../testing/test";
+import { getConfig } from "../../config";
+import { createContextInner } from "../../trpc/context";
+import { appRouter } from "../../trpc/router";
 import { handleTrpcRequest } from "../../trpc/ui-handler";
 import { createUser } from "../users/users.service";
 import { hashSessionToken, readCookie, resolveSession, signIn, SIGN_IN_LIMITS } from "./sessions.service";
@@ -45,6 +48,19 @@ async function trpc(
   }
   const res = await handleTrpcRequest(new Request(url, init));
   return { status: res.status, body: await res.json(), headers: res.headers };
+}
+
+/** The sign-in procedure with the service configured for (or without) a trusted proxy; the Set-Cookie it would send. */
+async function signInThrough(headers: Record<string, string>, opts: { trustProxy: boolean }) {
+  const config = { ...getConfig(), TRUST_PROXY: opts.trustProxy ? "true" : "false" } as const;
+  const ctx = createContextInner({
+    db: t.prisma,
+    config,
+    channel: "trpc",
+    headers: new Headers({ "x-banchina-indirizzo": newAddress(), ...headers }),
+  });
+  await appRouter.createCaller(ctx).session.signIn({ username: "mario", password: PASSWORD });
+  return { setCookie: ctx.response.headers["Set-Cookie"] ?? "" };
 }
 
 async function login(username: string, password = PASSWORD, extra: { headers?: Record<string, string>; address?: string } = {}) {
@@ -97,9 +113,12 @@ describe("sign-in and the session cookie", () => {
     });
   });
 
-  test("behind https (X-Forwarded-Proto) the cookie is Secure", async () => {
-    const r = await login("mario", PASSWORD, { headers: { "x-forwarded-proto": "https" }, address: newAddress() });
-    expect(r.setCookie).toMatch(/; Secure$/);
+  test("behind a trusted proxy saying https (X-Forwarded-Proto) the cookie is Secure; without TRUST_PROXY the header is ignored", async () => {
+    const behindProxy = await signInThrough({ "x-forwarded-proto": "https" }, { trustProxy: true });
+    expect(behindProxy.setCookie).toMatch(/; Secure$/);
+    const direct = await login("mario", PASSWORD, { headers: { "x-forwarded-proto": "https" }, address: newAddress() });
+    expect(direct.status).toBe(200);
+    expect(direct.setCookie).not.toMatch(/Secure/);
   });
 
   test("a wrong password and an unknown user get the same answer", async () => {
@@ -121,6 +140,35 @@ describe("sign-in and the session cookie", () => {
       address: newAddress(),
     });
     expect(same.status).toBe(200);
+  });
+
+  test("TRUST_PROXY=false: X-Forwarded-Host is anyone's header and cannot vouch for a foreign Origin", async () => {
+    const forged = await login("mario", PASSWORD, {
+      headers: { origin: "http://malevolo.example", host: "localhost:3000", "x-forwarded-host": "malevolo.example" },
+      address: newAddress(),
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.body.error.data.codice).toBe("permesso_negato");
+    // Direct, Host decides; the forwarded header is ignored either way.
+    const direct = await login("mario", PASSWORD, {
+      headers: { origin: "http://localhost:3000", host: "localhost:3000", "x-forwarded-host": "altro.example" },
+      address: newAddress(),
+    });
+    expect(direct.status).toBe(200);
+  });
+
+  test("TRUST_PROXY=true: the proxy's X-Forwarded-Host is the host the browser asked for", async () => {
+    const proxied = { host: "127.0.0.1:3000", "x-forwarded-host": "banchina.example" };
+    expect((await signInThrough({ ...proxied, origin: "https://banchina.example" }, { trustProxy: true })).setCookie).toMatch(
+      /^banchina_sessione=/,
+    );
+    await expect(signInThrough({ ...proxied, origin: "http://malevolo.example" }, { trustProxy: true })).rejects.toMatchObject({
+      cause: { codice: "permesso_negato" },
+    });
+    // The same request without a trusted proxy: the Origin names a host that is not ours (Host is 127.0.0.1:3000).
+    await expect(signInThrough({ ...proxied, origin: "https://banchina.example" }, { trustProxy: false })).rejects.toMatchObject({
+      cause: { codice: "permesso_negato" },
+    });
   });
 
   test("no cookie, a forged cookie, an expired session: 401", async () => {
@@ -184,23 +232,47 @@ describe("CSRF", () => {
 });
 
 describe("sign-in rate limit", () => {
-  test("after 5 failed attempts on a username the 6th waits, with an Italian message and Retry-After; a success refills", async () => {
+  test("after 5 failed attempts on a username from one address the 6th waits, with an Italian message and Retry-After; a success refills", async () => {
     await createUser(t.prisma, { username: "bersaglio", password: PASSWORD, ruolo: "operatore" });
     const address = newAddress();
     for (let i = 0; i < 5; i++) expect((await login("bersaglio", `errata-${i}`, { address })).status).toBe(401);
-    const blocked = await login("bersaglio", PASSWORD, { address: newAddress() });
+    const blocked = await login("bersaglio", PASSWORD, { address });
     expect(blocked.status).toBe(429);
+    // The five attempts took a moment (argon2): the bucket has refilled by that much.
+    const wait = Number(blocked.headers.get("retry-after"));
+    expect(wait).toBeGreaterThan(20);
+    expect(wait).toBeLessThanOrEqual(30);
     expect(blocked.body.error).toMatchObject({
-      message: "Troppi tentativi di accesso. Riprovare tra 30 secondi.",
+      message: `Troppi tentativi di accesso. Riprovare tra ${wait} secondi.`,
       data: { codice: "troppe_richieste" },
     });
-    expect(blocked.headers.get("retry-after")).toBe("30");
     // The bucket is in the database (every instance shares it): half a minute later one attempt is allowed.
     await t.pool.query(
-      "UPDATE limiti_richieste SET aggiornato_il = aggiornato_il - interval '31 seconds' WHERE chiave = 'accesso:utente:bersaglio'",
+      "UPDATE limiti_richieste SET aggiornato_il = aggiornato_il - interval '31 seconds' WHERE chiave LIKE 'accesso:utente:bersaglio:%'",
     );
-    expect((await login("bersaglio", PASSWORD, { address: newAddress() })).status).toBe(200);
-    for (let i = 0; i < 5; i++) expect((await login("bersaglio", `errata-${i}`, { address: newAddress() })).status).toBe(401);
+    expect((await login("bersaglio", PASSWORD, { address })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await login("bersaglio", `errata-${i}`, { address })).status).toBe(401);
+  });
+
+  test("lockout is no denial of service: one wrong attempt every 30 s from one address never keeps the user out of another", async () => {
+    await createUser(t.prisma, { username: "capo", password: PASSWORD, ruolo: "amministratore" });
+    const attacker = newAddress();
+    const own = newAddress();
+    const halfAMinute = () =>
+      t.pool.query("UPDATE limiti_richieste SET aggiornato_il = aggiornato_il - interval '30 seconds' WHERE chiave LIKE 'accesso:%'");
+    // A burst empties the bucket, then one attempt every 30 s spends each token as it comes back.
+    for (let i = 0; i < 5; i++) expect((await login("capo", `raffica-${i}`, { address: attacker })).status).toBe(401);
+    for (let round = 0; round < 4; round++) {
+      await halfAMinute();
+      expect((await login("capo", `tentativo-${round}`, { address: attacker })).status).toBe(401);
+      // Right after the attacker's attempt, the administrator at their own terminal with the right password.
+      const admin = await login("capo", PASSWORD, { address: own });
+      expect(admin.status, JSON.stringify(admin.body)).toBe(200);
+      await trpc("session.signOut", { mutation: true, cookie: admin.cookie, csrf: admin.csrf });
+    }
+    // The attacker's own address stays limited for that username: 5 tries, then one every 30 s.
+    expect((await login("capo", "ancora", { address: attacker })).status).toBe(429);
+    expect((await login("capo", PASSWORD, { address: attacker })).status).toBe(429);
   });
 
   test("one address trying many usernames is slowed too", async () => {
@@ -219,9 +291,10 @@ describe("sign-in rate limit", () => {
 
   test("concurrent attempts cannot spend the same token twice", async () => {
     await createUser(t.prisma, { username: "assalto", password: PASSWORD, ruolo: "operatore" });
+    const address = newAddress();
     const results = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        signIn(t.prisma, { username: "assalto", password: `x${i}`, address: newAddress() }).catch((e: DomainError) => e.codice),
+        signIn(t.prisma, { username: "assalto", password: `x${i}`, address }).catch((e: DomainError) => e.codice),
       ),
     );
     expect(results.filter((c) => c === "non_autenticato")).toHaveLength(5);

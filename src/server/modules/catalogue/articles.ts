@@ -8,6 +8,20 @@ export type { ArticleInfo } from "./catalogue.queries";
 /** The suggested purchase price of article `a`, a SQL fragment. */
 export { SUGGESTED_PRICE } from "./catalogue.queries";
 
+/**
+ * The lookup rule for an article code typed or scanned on the operator's side (screens, the arrival
+ * search): the code as written, or in upper case. Every import writes the codes the catalogue comes
+ * with, and they are upper case (`VITE-TE-M6X40`); an operator types `vite-te-m6x40` on a handheld
+ * that does not capitalise. The exact code wins when both exist. Both candidates are read through the
+ * unique index on `codice`. An EAN is digits and needs no such rule.
+ * Writes through the REST contract keep the exact `codice`: an integrator sends the code as it was
+ * imported, and a write must never pick an article by a guess.
+ */
+export function codeCandidates(typed: string): string[] {
+  const upper = typed.toUpperCase();
+  return upper === typed ? [typed] : [typed, upper];
+}
+
 export interface ArticleRef {
   ean?: string;
   codice?: string;

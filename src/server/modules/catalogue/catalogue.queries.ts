@@ -61,3 +61,9 @@ export function articlesAndWarehouses(refs: { codici: string[]; eans: string[]; 
 export const variantsOf = (templates: number[]) =>
   query<{ modello_id: number; codice: string }>(Prisma.sql`
     SELECT modello_id, codice FROM articoli WHERE modello_id = ANY(${templates}::int[]) ORDER BY codice`);
+
+/** Articles by any of these codes or EANs (the lookup of typed or scanned references, resolveArticles). */
+export const articlesByCodeOrEan = (codici: string[], eans: string[]) =>
+  query<{ id: number; codice: string; ean: string | null; gestione_lotti: boolean; ha_varianti: boolean }>(Prisma.sql`
+    SELECT id, codice, ean, gestione_lotti, ha_varianti FROM articoli
+     WHERE codice = ANY(${codici}::text[]) OR ean = ANY(${eans}::text[])`);

@@ -23,3 +23,24 @@ export const articleOutput = z.object({
   ha_varianti: z.boolean(),
 });
 export const searchArticlesOutput = z.object({ articoli: z.array(articleOutput) });
+
+export const MAX_LOOKUPS = 10_000;
+
+/** What an operator typed or scanned for an article, several at once (an inventory count file). */
+export const resolveArticlesInput = z.strictObject({
+  letture: z
+    .array(shortText(200), { error: "deve essere un elenco di codici" })
+    .min(1, "indicare almeno un codice")
+    .max(MAX_LOOKUPS, `al massimo ${MAX_LOOKUPS} codici`),
+});
+export type ResolveArticlesInput = z.infer<typeof resolveArticlesInput>;
+
+export const resolveArticlesOutput = z.object({
+  articoli: z.array(
+    z.object({
+      lettura: z.string(),
+      articolo: z.object({ id: z.number().int(), codice: z.string(), gestione_lotti: z.boolean(), ha_varianti: z.boolean() }).nullable(),
+    }),
+  ),
+});
+export type ResolveArticlesOutput = z.infer<typeof resolveArticlesOutput>;

@@ -10,3 +10,7 @@ export const lockDemoSeeding = () => query<never>(Prisma.sql`SELECT pg_advisory_
 export const orderRows = (ordine: number) =>
   query<{ id: number; posizione: number }>(Prisma.sql`
     SELECT id, posizione FROM righe_ordine WHERE ordine_id = ${ordine} ORDER BY posizione`);
+
+/** The users among `ids` that wrote an operation: deleting them would lose the author of what they wrote. */
+export const usersWithOperations = (ids: number[]) =>
+  query<{ utente_id: number }>(Prisma.sql`SELECT DISTINCT utente_id FROM operazioni WHERE utente_id = ANY(${ids}::int[])`);

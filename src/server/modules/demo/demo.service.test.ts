@@ -10,7 +10,7 @@ import { signIn } from "../auth/sessions.service";
 import { verifyLedger } from "../ledger/verify.service";
 import { validateImport } from "../catalogue/import.service";
 import demoData from "./demo-data.json";
-import { seedDemoIfEmpty } from "./demo.service";
+import { demoUsersWithFirstPassword, demoWarnings, removeDemo, seedDemoIfEmpty } from "./demo.service";
 
 const TZ = "Europe/Rome";
 let t: TestDb;
@@ -24,6 +24,7 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
+let firstLines = "";
 const seed = () => seedDemoIfEmpty(t.prisma, { dataDir, timeZone: TZ, log: () => {} });
 
 describe("seedDemoIfEmpty", () => {
@@ -40,6 +41,7 @@ describe("seedDemoIfEmpty", () => {
     expect(rows[0]).toEqual({ magazzini: 2, chiavi: 1, operazioni: 6 });
 
     const created = results.find((r) => r.created)!;
+    firstLines = created.lines.join("\n");
     const keyFile = path.join(dataDir, "chiave-demo.txt");
     const key = fs.readFileSync(keyFile, "utf8").trim();
     expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
@@ -58,7 +60,7 @@ describe("seedDemoIfEmpty", () => {
     expect(actor).toMatchObject({ kind: "chiave", nome: "demo", permessi: ["lettura", "scrittura"] });
   });
 
-  test("one user per role, saved in the data dir (0600), whose credentials open a session; shown again at every start", async () => {
+  test("one user per role, saved in the data dir (0600), whose credentials open a session; printed at the first start only", async () => {
     const usersFile = path.join(dataDir, "utenti-demo.txt");
     expect(fs.statSync(usersFile).mode & 0o777).toBe(0o600);
     const saved = fs
@@ -74,15 +76,21 @@ describe("seedDemoIfEmpty", () => {
     const again = (await seed()).lines.join("\n");
     for (const [username, password, ruolo] of saved) {
       expect(password).toMatch(/^[a-z2-9]{12}$/);
-      expect(again).toContain(`${username} / ${password}`);
+      expect(firstLines).toContain(`${username} / ${password}`);
+      // Logs keep what is printed: a later start never prints a password again.
+      expect(again).not.toContain(password!);
       const opened = await signIn(t.prisma, { username: username!, password: password!, address: "demo-test" });
       expect(opened.utente).toMatchObject({ username, ruolo });
     }
-    // A password changed since is not shown as if it still worked.
+    // Every start warns while a demo user keeps its first password; a changed one is no longer named.
+    expect(await demoUsersWithFirstPassword(t.prisma, dataDir)).toEqual(["operatore", "responsabile", "amministratore"]);
     await t.pool.query("UPDATE utenti SET password_hash = 'altro' WHERE username = 'operatore'");
-    const later = (await seed()).lines.join("\n");
-    expect(later).not.toContain(`operatore / ${saved[0]![1]}`);
-    expect(later).toContain(`responsabile / ${saved[1]![1]}`);
+    const unchanged = await demoUsersWithFirstPassword(t.prisma, dataDir);
+    expect(unchanged).toEqual(["responsabile", "amministratore"]);
+    expect(demoWarnings(unchanged, dataDir).join("\n")).toMatch(
+      /^ATTENZIONE: gli utenti dimostrativi responsabile, amministratore hanno ancora la password iniziale, salvata in .*utenti-demo\.txt\.\n.*npm run -s cli -- demo remove$/,
+    );
+    expect(demoWarnings([], dataDir)).toEqual([]);
   });
 
   test("opening stock is written through the ledger, lots with expiry dates, orders dated in recent days", async () => {
@@ -128,4 +136,47 @@ test("the demo has lived a little: a partly received order, sales in every list,
   expect(docs.rows.map((d) => d.tipo)).toEqual(["ddt", "fattura", "scontrino"]);
   expect(docs.rows.every((d) => /^\d{4}\/000001$/.test(d.numero))).toBe(true);
   expect(await verifyLedger(t.prisma)).toMatchObject({ ok: true, differenze: [] });
+});
+
+describe("removeDemo (npm run -s cli -- demo remove)", () => {
+  test("refused while the demo administrator is the only one", async () => {
+    await expect(removeDemo(t.prisma, { dataDir })).rejects.toMatchObject({ codice: "ultimo_amministratore" });
+    expect(fs.existsSync(path.join(dataDir, "utenti-demo.txt"))).toBe(true);
+  });
+
+  test("removes the demo users, revokes the demo key, deletes the files; the data set stays", async () => {
+    const { createUser } = await import("../users/users.service");
+    await createUser(t.prisma, { username: "titolare", password: "una frase lunga e mia", ruolo: "amministratore" });
+    // A demo user with a history keeps its name on what it wrote: deactivated, not deleted.
+    const responsabile = await t.prisma.utente.findUniqueOrThrow({ where: { username: "responsabile" } });
+    await t.pool.query("INSERT INTO operazioni (origine, utente_id) VALUES ('schermo', $1)", [responsabile.id]);
+    // A test above revoked it: live again, as at a first start.
+    await t.pool.query("UPDATE chiavi_api SET revocata_il = NULL WHERE nome = 'demo'");
+    const key = fs.readFileSync(path.join(dataDir, "chiave-demo.txt"), "utf8").trim();
+    const articles = await t.prisma.articolo.count();
+
+    const r = await removeDemo(t.prisma, { dataDir });
+    expect(r).toEqual({
+      utentiRimossi: ["operatore", "amministratore"],
+      utentiDisattivati: ["responsabile"],
+      chiaveRevocata: "demo",
+      fileRimossi: [path.join(dataDir, "utenti-demo.txt"), path.join(dataDir, "chiave-demo.txt")],
+    });
+    const users = await t.prisma.utente.findMany({ orderBy: { username: "asc" }, select: { username: true, attivo: true } });
+    expect(users).toEqual([
+      { username: "responsabile", attivo: false },
+      { username: "titolare", attivo: true },
+    ]);
+    await expect(authenticateApiKey(t.prisma, key, { perSecond: 50, burst: 200 })).rejects.toMatchObject({ codice: "non_autenticato" });
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+    expect(await t.prisma.articolo.count()).toBe(articles);
+    expect(await demoUsersWithFirstPassword(t.prisma, dataDir)).toEqual([]);
+    // Again: nothing left to remove.
+    expect(await removeDemo(t.prisma, { dataDir })).toEqual({
+      utentiRimossi: [],
+      utentiDisattivati: [],
+      chiaveRevocata: null,
+      fileRimossi: [],
+    });
+  });
 });

@@ -1,15 +1,17 @@
-import { randomInt } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { PrismaClient } from "../../db/client";
-import { execute } from "../../db/sql";
+import { execute, rows } from "../../db/sql";
 import { inTransaction } from "../../db/transaction";
 import { businessDate, dateFromIso, formatDate } from "../../lib/dates";
+import { DomainError } from "../../lib/errors";
 import { ROLES, type Actor, type Role } from "../auth/actor";
 import { createApiKey, hashApiKey } from "../auth/api-keys.service";
-import { verifyPassword } from "../auth/passwords";
+import { hashPassword, verifyPassword } from "../auth/passwords";
 import { importInTransaction } from "../catalogue/import.service";
 import { writeMovements } from "../movements/movements.service";
+import { lockUsers } from "../users/users.queries";
 import { createUser } from "../users/users.service";
 import { seedDemoActivity } from "./demo-activity";
 import demoData from "./demo-data.json";
@@ -165,7 +167,8 @@ export async function seedDemoIfEmpty(
   );
 
   const usersFile = path.join(opts.dataDir, USERS_FILE);
-  if (!seeded) return { created: false, lines: [...(await existingKeyLines(db, keyFile)), ...(await existingUserLines(db, usersFile))] };
+  // Passwords are printed at the first start only (logs keep what is printed); later starts warn instead (demoWarnings).
+  if (!seeded) return { created: false, lines: await existingKeyLines(db, keyFile) };
 
   // After commit: a failed write of the file must not undo the data, and the key is shown below anyway.
   fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -182,6 +185,7 @@ export async function seedDemoIfEmpty(
       `  ${seeded.key}`,
       ...tryLines(keyFile, seeded.key),
       ...userLines(seeded.users, usersFile),
+      "Le password sono mostrate solo ora: cambiarle dalla schermata Utenti, o togliere gli accessi dimostrativi con: npm run -s cli -- demo remove",
     ],
   };
 }
@@ -203,19 +207,95 @@ async function existingKeyLines(db: PrismaClient, keyFile: string): Promise<stri
   return ["Chiave API dimostrativa:", `  ${key}`, ...tryLines(keyFile, key)];
 }
 
-/** The demo users saved at the first start, shown again while their password still opens them. */
-async function existingUserLines(db: PrismaClient, usersFile: string): Promise<string[]> {
-  const saved = readUsersFile(usersFile);
-  if (saved.length === 0) return [];
-  const still: DemoUser[] = [];
-  for (const u of saved) {
+/** The demo users (saved at the first start) that their first password still opens. */
+export async function demoUsersWithFirstPassword(db: PrismaClient, dataDir: string): Promise<string[]> {
+  const still: string[] = [];
+  for (const u of readUsersFile(path.join(dataDir, USERS_FILE))) {
     const row = await db.utente.findUnique({ where: { username: u.username }, select: { password_hash: true, attivo: true } });
-    if (row?.attivo && (await verifyPassword(row.password_hash, u.password))) still.push(u);
+    if (row?.attivo && (await verifyPassword(row.password_hash, u.password))) still.push(u.username);
   }
-  if (still.length === 0) {
-    return [
-      `Gli utenti dimostrativi salvati in ${usersFile} non sono più validi: crearne con npm run -s cli -- user create --username NOME --role amministratore`,
-    ];
+  return still;
+}
+
+/** Said at every start while a demo user keeps the password printed (and saved) at the first start. */
+export function demoWarnings(unchanged: string[], dataDir: string): string[] {
+  if (unchanged.length === 0) return [];
+  return [
+    `ATTENZIONE: gli utenti dimostrativi ${unchanged.join(", ")} hanno ancora la password iniziale, salvata in ${path.join(dataDir, USERS_FILE)}.`,
+    "  Cambiarla dalla schermata Utenti, o rimuovere i dati di accesso dimostrativi con: npm run -s cli -- demo remove",
+  ];
+}
+
+export interface DemoRemoval {
+  utentiRimossi: string[];
+  /** Demo users with a history (they wrote operations): kept for it, but deactivated and with an unusable password. */
+  utentiDisattivati: string[];
+  chiaveRevocata: string | null;
+  fileRimossi: string[];
+}
+
+/**
+ * `demo remove`: the demo's ways in go away (its users, its API key, the files under DATA_DIR holding
+ * their passwords and the key); the data set stays. A demo user who wrote operations is deactivated
+ * rather than deleted, so what it wrote keeps its author. Refused when it would leave no active
+ * administrator.
+ */
+export async function removeDemo(db: PrismaClient, opts: { dataDir: string }): Promise<DemoRemoval> {
+  const keyFile = path.join(opts.dataDir, KEY_FILE);
+  const usersFile = path.join(opts.dataDir, USERS_FILE);
+  // The users the demo created: those of its file; without the file, the role-named users it creates.
+  const saved = readUsersFile(usersFile).map((u) => u.username);
+  const usernames = saved.length > 0 ? saved : [...ROLES];
+  let savedKey: string | undefined;
+  try {
+    savedKey = fs.readFileSync(keyFile, "utf8").trim();
+  } catch {
+    savedKey = undefined;
   }
-  return userLines(still, usersFile);
+  const removal = await inTransaction(db, async (tx) => {
+    // The lock of the users' own writes: the last-administrator check holds to commit.
+    await execute(tx, lockUsers());
+    const users = await tx.utente.findMany({ where: { username: { in: usernames } }, select: { id: true, username: true, attivo: true } });
+    const ids = users.map((u) => u.id);
+    const admins = await tx.utente.count({ where: { ruolo: "amministratore", attivo: true, id: { notIn: ids } } });
+    if (admins === 0) {
+      throw new DomainError(
+        "ultimo_amministratore",
+        "Rimuovere gli utenti dimostrativi lascerebbe senza amministratori: crearne uno prima con " +
+          "npm run -s cli -- user create --username NOME --role amministratore",
+      );
+    }
+    const authors = new Set((await rows(tx, q.usersWithOperations(ids))).map((r) => r.utente_id));
+    const result: DemoRemoval = { utentiRimossi: [], utentiDisattivati: [], chiaveRevocata: null, fileRimossi: [] };
+    for (const u of users) {
+      await tx.sessione.deleteMany({ where: { utente_id: u.id } });
+      if (authors.has(u.id)) {
+        await tx.utente.update({
+          where: { id: u.id },
+          data: { attivo: false, password_hash: await hashPassword(randomBytes(32).toString("base64")) },
+        });
+        if (u.attivo) result.utentiDisattivati.push(u.username);
+      } else {
+        await tx.utente.delete({ where: { id: u.id } });
+        result.utentiRimossi.push(u.username);
+      }
+    }
+    // Revoked, not deleted: the demo's opening stock names the key as its author.
+    const key = savedKey
+      ? await tx.chiaveApi.findFirst({ where: { hash: hashApiKey(savedKey), revocata_il: null }, select: { id: true, nome: true } })
+      : await tx.chiaveApi.findFirst({ where: { nome: "demo", revocata_il: null }, select: { id: true, nome: true } });
+    if (key) {
+      await tx.chiaveApi.update({ where: { id: key.id }, data: { revocata_il: new Date() } });
+      result.chiaveRevocata = key.nome;
+    }
+    return result;
+  });
+  // After commit: the files hold credentials that no longer open anything.
+  for (const file of [usersFile, keyFile]) {
+    if (fs.existsSync(file)) {
+      fs.rmSync(file);
+      removal.fileRimossi.push(file);
+    }
+  }
+  return removal;
 }

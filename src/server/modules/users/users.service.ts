@@ -20,14 +20,19 @@ function toOutput(u: { id: number; username: string; ruolo: string; attivo: bool
   return { id: u.id, username: u.username, ruolo: u.ruolo as Role, attivo: u.attivo, creato_il: u.creato_il.toISOString() };
 }
 
+/** The password policy (passwords.ts) on every path that sets one: creation, reset, the CLI, the demo. */
+async function assertAcceptablePassword(password: string, username: string): Promise<void> {
+  const problem = await passwordProblem(password, username);
+  if (problem) throw new DomainError("richiesta_non_valida", `Campo 'password': ${problem}.`, { campo: "password" });
+}
+
 export async function listUsers(db: Db): Promise<UserOutput[]> {
   const users = await db.utente.findMany({ orderBy: { username: "asc" }, select: userSelect });
   return users.map(toOutput);
 }
 
 export async function createUser(db: Db, input: CreateUserInput): Promise<UserOutput> {
-  const problem = passwordProblem(input.password);
-  if (problem) throw new DomainError("richiesta_non_valida", `Campo 'password': ${problem}.`, { campo: "password" });
+  await assertAcceptablePassword(input.password, input.username);
   const password_hash = await hashPassword(input.password);
   try {
     const user = await db.utente.create({ data: { username: input.username, password_hash, ruolo: input.ruolo }, select: userSelect });
@@ -71,9 +76,10 @@ export async function updateUserInTransaction(tx: Tx, actor: Actor, input: Updat
 }
 
 export async function setUserPassword(db: Db, input: SetPasswordInput): Promise<UserOutput> {
-  const password_hash = await hashPassword(input.password);
-  const user = await db.utente.findUnique({ where: { id: input.id }, select: { id: true } });
+  const user = await db.utente.findUnique({ where: { id: input.id }, select: { id: true, username: true } });
   if (!user) throw new DomainError("non_trovato", `L'utente ${input.id} non esiste.`);
+  await assertAcceptablePassword(input.password, user.username);
+  const password_hash = await hashPassword(input.password);
   const updated = await db.utente.update({ where: { id: input.id }, data: { password_hash }, select: userSelect });
   // A reset password is usually a compromised or forgotten one: whoever holds a session leaves too.
   await db.sessione.deleteMany({ where: { utente_id: input.id } });

@@ -56,6 +56,46 @@ describe("users", () => {
     );
   });
 
+  const refusal = async (p: Promise<unknown>) =>
+    p.then(
+      () => "accettata",
+      (e) => {
+        const d = toDomainError(e, { isQuery: false });
+        return `${d?.codice}: ${d?.message}`;
+      },
+    );
+
+  test.each([
+    ["12345678", "magazzino1", /almeno 12 caratteri/],
+    ["corta-11car", "magazzino2", /almeno 12 caratteri/],
+    ["amministratore", "amministratore", /non può essere il nome utente/],
+    ["Amministratore1", "amministratore", /non può essere il nome utente/],
+    ["erotartsinimma", "amministratore", /non può essere il nome utente/],
+    ["magazziniere.tre", "magazziniere.tre", /non può essere il nome utente/],
+    ["123456789012", "magazzino3", /tra le più usate/],
+    ["password1234", "magazzino4", /tra le più usate/],
+    ["Password1234", "magazzino5", /tra le più usate/],
+    ["qwertyuiop123", "magazzino6", /tra le più usate/],
+    ["1q2w3e4r5t6y", "magazzino7", /tra le più usate/],
+    ["aaaaaaaaaaaaaaaa", "magazzino8", /un solo carattere ripetuto/],
+  ])("the password %j for %s is refused, saying why", async (password, username, why) => {
+    const ui = caller(t, admin, "trpc");
+    const answer = await refusal(ui.users.create({ username, password, ruolo: "operatore" }));
+    expect(answer).toMatch(/^richiesta_non_valida: /);
+    expect(answer).toMatch(why);
+  });
+
+  test("a reset password follows the same policy, the user's own name included", async () => {
+    const ui = caller(t, admin, "trpc");
+    const u = await ui.users.create({ username: "gianni.b", password: "scaffale verde in fondo", ruolo: "operatore" });
+    expect(await refusal(ui.users.setPassword({ id: u.id, password: "gianni.b2026" }))).toMatch(/non può essere il nome utente/);
+    expect(await refusal(ui.users.setPassword({ id: u.id, password: "123456789012" }))).toMatch(/tra le più usate/);
+    expect(await refusal(ui.users.setPassword({ id: u.id, password: "breve" }))).toMatch(/^richiesta_non_valida: .*12 caratteri/);
+    expect(await refusal(setUserPassword(t.prisma, { id: u.id, password: "password" }))).toMatch(/almeno 12 caratteri/);
+    expect(await refusal(ui.users.setPassword({ id: u.id, password: "bancale rosso numero sette" }))).toBe("accettata");
+    expect(await codeOf(login("gianni.b", "bancale rosso numero sette"))).toBe("ok");
+  });
+
   test("deactivating a user or resetting their password ends their sessions", async () => {
     await createUser(t.prisma, { username: "carla", password: "password-carla", ruolo: "operatore" });
     const s1 = await login("carla", "password-carla");

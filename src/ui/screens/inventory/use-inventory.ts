@@ -5,7 +5,8 @@ import { useEffect, useMemo, useState } from "react";
 import type { AlignOutput, AlignRow } from "@/server/modules/alignment/alignment.schemas";
 import { describeError, describeWriteError } from "../../errors";
 import { signal } from "../../feedback";
-import { csvDecimal, csvField, parseCountsInSlices, type ParsedCounts } from "../../inventory-csv";
+import { csvCell, csvDecimal } from "@/lib/csv";
+import { parseCountsInSlices, type ParsedCounts } from "../../inventory-csv";
 import { useTRPC } from "../../trpc";
 import { useWriteKey } from "../../write-key";
 
@@ -48,7 +49,7 @@ export function resultCsv(out: AlignOutput, simulated: boolean): string {
       r.movimento ?? "",
       r.errore ? `${r.errore.codice}: ${r.errore.messaggio}` : "",
     ]
-      .map(csvField)
+      .map(csvCell)
       .join(";"),
   );
   // BOM: spreadsheets then read the accents right.
