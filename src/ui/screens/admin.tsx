@@ -169,7 +169,7 @@ export function UsersScreen() {
           />
           <PasswordInput
             label="Password"
-            description="Almeno 8 caratteri"
+            description="Almeno 12 caratteri, diversa dal nome utente e non tra le più comuni"
             {...field(form, "password")}
             data-testid="campo-nuova-password"
           />
@@ -193,7 +193,7 @@ export function UsersScreen() {
         centered
       >
         <Stack>
-          <PasswordInput label="Nuova password" description="Almeno 8 caratteri" {...field(passwordForm, "password")} />
+          <PasswordInput label="Nuova password" description="Almeno 12 caratteri, diversa dal nome utente e non tra le più comuni" {...field(passwordForm, "password")} />
           <Button onClick={() => void savePassword()}>Salva</Button>
         </Stack>
       </Modal>
