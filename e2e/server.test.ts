@@ -177,7 +177,8 @@ describe("il servizio avviato come da `npm start`", () => {
     expect(unknown.headers.get("x-request-id")).toBeTruthy();
     expect(await unknown.json()).toMatchObject({ codice: "non_trovato", messaggio: expect.any(String) });
 
-    const wrongMethod = await fetch(`${service.base}/api/v1/clienti`, {
+    // A path that only reads (POST /clienti exists since the master-data upserts).
+    const wrongMethod = await fetch(`${service.base}/api/v1/documenti-vendita`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: "{}",

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { csvCell } from "@/lib/csv";
+import { csvCell } from "../lib/csv";
 import { parseCount, parseCounts, parseCountsInSlices } from "./inventory-csv";
 
 describe("inventory CSV", () => {
