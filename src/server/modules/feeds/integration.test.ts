@@ -154,6 +154,13 @@ describe("fed by REST, received on the screens, read back by REST", () => {
     expect(again.chiusi).toBe(0);
     expect((await get(`/ordini-acquisto?modificati_dopo=${feed3.cursore_versione}`)).ordini).toEqual([]);
 
+    // The order screen's list: by the supplier's code, and by state.
+    const listed = async (input: Parameters<ReturnType<typeof dock>["orders"]["list"]>[0]) =>
+      (await dock().orders.list(input)).ordini.map((o) => o.numero);
+    expect(await listed({ cerca: "forn-int" })).toEqual([]); // evaso: not among the orders still to receive
+    expect(await listed({ cerca: "forn-int", stato: "evaso" })).toEqual(["OA-INT-1"]);
+    expect(await listed({ stato: "parziale" })).toEqual([]);
+
     // The order screen's detail shows the same: arrivals on their rows and the closing reasons.
     const detail = await dock().orders.detail({ id: ordine });
     expect(detail.righe.map((r) => [r.numero_riga, r.arrivi.map((m) => m.quantita), r.chiusa, r.motivo_chiusura])).toEqual([
