@@ -1,5 +1,5 @@
 "use client";
-import { Alert, Badge, Button, Group, Loader, SegmentedControl, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Group, Loader, SegmentedControl, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Fragment, type ReactNode, useState } from "react";
@@ -86,16 +86,12 @@ function Pager({ l, altri, cursore, fetching }: { l: Lookup; altri?: boolean; cu
   );
 }
 
-const ActiveBadge = ({ attivo }: { attivo: boolean }) =>
-  attivo ? (
-    <Badge color="green" variant="light">
-      Attivo
-    </Badge>
-  ) : (
-    <Badge color="gray" variant="light">
-      Disattivato
-    </Badge>
-  );
+/** Plain text, not a badge: a badge in a narrow column is cut to "ATTI…" at 360 px. */
+const ActiveBadge = ({ attivo }: { attivo: boolean }) => (
+  <Text size="sm" fw={600} c={attivo ? "green.8" : "dimmed"} style={{ whiteSpace: "nowrap" }}>
+    {attivo ? "Attivo" : "Disattivato"}
+  </Text>
+);
 
 /** Articles: search by code or description, the active filter, every field; a row opens its detail. */
 export function ArticlesScreen() {

@@ -1,19 +1,5 @@
 "use client";
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Modal,
-  Paper,
-  SegmentedControl,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from "@mantine/core";
+import { Alert, Badge, Button, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
@@ -52,27 +38,30 @@ export function OrdersScreen() {
   return (
     <Stack gap="md" maw={1000}>
       <Title order={2}>Ordini d&apos;acquisto</Title>
-      <TextInput
-        label="Cerca numero o fornitore"
-        value={cerca}
-        onChange={(e) => setCerca(e.currentTarget.value)}
-        data-testid="cerca-ordini"
-        size="md"
-      />
-      <SegmentedControl
-        value={stato}
-        onChange={(v) => setStato(v as StateFilter)}
-        fullWidth
-        data-testid="filtro-stato"
-        data={[
-          { value: "attesi", label: "Da ricevere" },
-          { value: "aperto", label: "Aperti" },
-          { value: "parziale", label: "Parziali" },
-          { value: "evaso", label: "Evasi" },
-          { value: "tutti", label: "Tutti" },
-        ]}
-        styles={{ label: { paddingInline: 4 } }}
-      />
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+        <TextInput
+          label="Cerca numero o fornitore"
+          value={cerca}
+          onChange={(e) => setCerca(e.currentTarget.value)}
+          data-testid="cerca-ordini"
+          size="md"
+        />
+        <Select
+          label="Stato"
+          value={stato}
+          onChange={(v) => v && setStato(v as StateFilter)}
+          allowDeselect={false}
+          size="md"
+          data-testid="filtro-stato"
+          data={[
+            { value: "attesi", label: "Da ricevere (aperti e parziali)" },
+            { value: "aperto", label: "Aperti" },
+            { value: "parziale", label: "Parziali" },
+            { value: "evaso", label: "Evasi" },
+            { value: "tutti", label: "Tutti" },
+          ]}
+        />
+      </SimpleGrid>
       {query.isError && <Alert color="red">Impossibile leggere gli ordini: riprovare.</Alert>}
       {query.isSuccess && ordini.length === 0 && <Text c="dimmed">Nessun ordine con questi filtri.</Text>}
       <Stack gap="sm" data-testid="tabella-ordini">
@@ -129,22 +118,15 @@ function OrderRows({ id }: { id: number }) {
     <Stack gap="xs" mt="sm">
       {order.righe.map((r) => (
         <Paper key={r.riga} withBorder p="xs" bg="var(--mantine-color-gray-0)" data-testid={`riga-${r.numero_riga}`}>
-          <Group justify="space-between" align="start" gap="xs" wrap="nowrap">
-            <div style={{ minWidth: 0 }}>
-              <Text size="xs" c="dimmed">
-                Riga {r.numero_riga} · {r.etichetta}
-              </Text>
-              <Text fw={700}>{r.articolo.codice}</Text>
-              <Text size="sm" lineClamp={2}>
-                {r.articolo.descrizione}
-              </Text>
-            </div>
-            {canClose && Number(r.residua) > 0 && order.stato !== "evaso" && (
-              <Button size="sm" color="orange" variant="light" onClick={() => setClosing(r)} data-testid={`chiudi-${r.numero_riga}`}>
-                Chiudi residuo
-              </Button>
-            )}
-          </Group>
+          <Text size="xs" c="dimmed">
+            Riga {r.numero_riga} · {r.etichetta}
+          </Text>
+          <Text fw={700} style={{ overflowWrap: "anywhere" }}>
+            {r.articolo.codice}
+          </Text>
+          <Text size="sm" lineClamp={2}>
+            {r.articolo.descrizione}
+          </Text>
           <SimpleGrid cols={{ base: 3, sm: 5 }} spacing="xs" verticalSpacing={4} mt={6}>
             <Figure label="Ordinata" value={`${qty(r.ordinata)} ${r.articolo.unita}`} />
             <Figure label="Arrivata" value={qty(r.arrivata)} testid={`arrivata-${r.numero_riga}`} />
@@ -162,6 +144,19 @@ function OrderRows({ id }: { id: number }) {
               Chiusa senza consegna {qty(r.chiusa)}
               {r.motivo_chiusura ? `: ${r.motivo_chiusura}` : " (nessun motivo indicato)"}
             </Text>
+          )}
+          {canClose && Number(r.residua) > 0 && order.stato !== "evaso" && (
+            <Group justify="flex-end" mt="xs">
+              <Button
+                color="orange"
+                variant="light"
+                w={{ base: "100%", sm: "auto" }}
+                onClick={() => setClosing(r)}
+                data-testid={`chiudi-${r.numero_riga}`}
+              >
+                Chiudi residuo ({qty(r.residua)} {r.articolo.unita})
+              </Button>
+            </Group>
           )}
         </Paper>
       ))}
@@ -219,14 +214,14 @@ function CloseRowDialog({ order, row, onClose }: { order: OrderDetail; row: Row;
             {error}
           </Alert>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={saving}>
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
+          <Button variant="default" onClick={onClose} disabled={saving} fullWidth>
             Annulla
           </Button>
-          <Button color="orange" onClick={confirm} loading={saving} data-testid="conferma-chiusura">
+          <Button color="orange" onClick={confirm} loading={saving} fullWidth data-testid="conferma-chiusura">
             Chiudi residuo
           </Button>
-        </Group>
+        </SimpleGrid>
       </Stack>
     </Modal>
   );
