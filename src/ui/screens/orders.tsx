@@ -136,7 +136,8 @@ function OrderRows({ id }: { id: number }) {
           </SimpleGrid>
           {r.arrivi.length > 0 && (
             <Text size="xs" mt={4} data-testid={`arrivi-${r.numero_riga}`}>
-              Arrivi: {r.arrivi.map((a) => `${day(a.data)} ${qty(a.quantita)} (mov. ${a.movimento})`).join(" · ")}
+              {r.arrivi.length === 1 ? "Arrivo" : "Arrivi"}:{" "}
+              {r.arrivi.map((a) => `${day(a.data)}, ${qty(a.quantita)} ${r.articolo.unita} (mov. ${a.movimento})`).join(" · ")}
             </Text>
           )}
           {Number(r.chiusa) > 0 && (
