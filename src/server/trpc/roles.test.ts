@@ -49,6 +49,7 @@ const TABLE: Record<string, { role: Role | null; call: Call }> = {
   "catalogue.articles": { role: "operatore", call: (c) => c.catalogue.articles({ cerca: "VITE" }) },
   "orders.list": { role: "operatore", call: (c) => c.orders.list({}) },
   "orders.printable": { role: "operatore", call: (c) => c.orders.printable({ id: 1 }) },
+  "orders.detail": { role: "operatore", call: (c) => c.orders.detail({ id: 1 }) },
   "orders.upsert": {
     role: "responsabile",
     call: (c) =>
