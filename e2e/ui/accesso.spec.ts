@@ -3,7 +3,10 @@ import { signIn, snap, type Role, type User } from "../support/app";
 import { seed } from "../support/seed";
 
 const NAV: Record<Role, { visible: string[]; hidden: string[] }> = {
-  operatore: { visible: ["Ricevimento", "Inventario", "Etichette ordini"], hidden: ["Disponibilità", "Movimenti", "Utenti", "Chiavi API"] },
+  operatore: {
+    visible: ["Ricevimento", "Inventario", "Ordini", "Articoli", "Fornitori"],
+    hidden: ["Disponibilità", "Movimenti", "Utenti", "Chiavi API"],
+  },
   responsabile: { visible: ["Ricevimento", "Disponibilità", "Movimenti", "Documenti di vendita"], hidden: ["Utenti", "Chiavi API"] },
   amministratore: { visible: ["Ricevimento", "Disponibilità", "Utenti", "Chiavi API"], hidden: [] },
 };

@@ -223,6 +223,8 @@ describe("lists", () => {
         "citta",
         "provincia",
         "nazione",
+        "attivo",
+        "versione",
         "creato_il",
       ].sort(),
     );

@@ -50,6 +50,7 @@ const TABLE: Record<string, { role: Role | null; call: Call }> = {
   "catalogue.resolve": { role: "operatore", call: (c) => c.catalogue.resolve({ letture: ["vite"] }) },
   "orders.list": { role: "operatore", call: (c) => c.orders.list({}) },
   "orders.printable": { role: "operatore", call: (c) => c.orders.printable({ id: 1 }) },
+  "orders.detail": { role: "operatore", call: (c) => c.orders.detail({ id: 1 }) },
   "orders.upsert": {
     role: "responsabile",
     call: (c) =>

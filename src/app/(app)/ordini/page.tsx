@@ -1,6 +1,6 @@
 import { OrdersScreen } from "@/ui/screens/orders";
 
-export const metadata = { title: "Etichette ordini" };
+export const metadata = { title: "Ordini" };
 
 export default function OrdersPage() {
   return <OrdersScreen />;

@@ -11,12 +11,26 @@ import { remaining } from "./order-rows.service";
 
 /** POST /arrivi/cerca: the goods expected, by filters or by a scanned code. */
 
+/** The arrivals still standing on order rows (a cancelled arrival leaves), by id; also the order screen's. */
+export async function standingArrivals(db: Db, rowIds: number[]) {
+  if (rowIds.length === 0) return [];
+  return (await rows(db, q.standingArrivals(rowIds))).map((m) => ({
+    riga: m.riga,
+    movimento: m.id,
+    data: formatDate(m.data),
+    quantita: canonical(m.quantita),
+  }));
+}
+
 /** Orders with the given rows, each row with the arrivals still standing on it (cancelled ones leave). */
 async function loadOrders(db: Db, orderIds: number[], rowFilter: Prisma.Sql): Promise<ExpectedOrder[]> {
   if (orderIds.length === 0) return [];
   const orders = await rows(db, q.orderHeaders(orderIds));
   const orderRows = await rows(db, q.orderRows(orderIds, rowFilter));
-  const arrivals = await rows(db, q.standingArrivals(orderRows.map((r) => r.id)));
+  const arrivals = await standingArrivals(
+    db,
+    orderRows.map((r) => r.id),
+  );
   return orders.map((o) => ({
     id: o.id,
     numero: o.numero,
@@ -36,9 +50,7 @@ async function loadOrders(db: Db, orderIds: number[], rowFilter: Prisma.Sql): Pr
         residua: canonical(remaining(r)),
         prezzo_proposto: canonical(r.prezzo),
         chiede_lotto: r.gestione_lotti,
-        registrati: arrivals
-          .filter((m) => m.riga === r.id)
-          .map((m) => ({ movimento: m.id, data: formatDate(m.data), quantita: canonical(m.quantita) })),
+        registrati: arrivals.filter((m) => m.riga === r.id).map(({ movimento, data, quantita }) => ({ movimento, data, quantita })),
       })),
   }));
 }

@@ -6,7 +6,19 @@ import { syncParse } from "../../lib/zod";
 export const clientsRouter = router({
   list: readProcedure
     .use(requireRole("responsabile"))
-    .meta({ openapi: { method: "GET", path: "/clienti", tags: ["Clienti"], summary: "Elenco dei clienti", protect: true } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/clienti",
+        tags: ["Clienti"],
+        summary: "Elenco dei clienti",
+        description:
+          "Pagine per id (`limite`, `dopo`, `altri`, `cursore`). Con `modificati_dopo=V` è il feed delle modifiche: i clienti creati o " +
+          "cambiati dopo la versione V, in ordine di `versione`, ciascuno nel suo stato attuale, con `cursore_versione`. " +
+          "`dopo` e `modificati_dopo` insieme sono `filtro_non_valido`.",
+        protect: true,
+      },
+    })
     .input(syncParse(listClientsInput))
     .output(syncParse(listClientsOutput))
     .query(({ ctx, input }) => listClients(ctx.db, input, ctx.config.SERVICE_TIME_ZONE)),

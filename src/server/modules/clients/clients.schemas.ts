@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { typeError } from "../../lib/zod";
-import { listParams, pageShape, periodParams } from "../lists/lists.schemas";
+import { feedPageShape, modificatiDopoParam, versione } from "../feeds/feeds.schemas";
+import { listParams, periodParams } from "../lists/lists.schemas";
 
-export const listClientsInput = z.strictObject({ ...listParams(100), ...periodParams });
+/** GET /clienti: section 4's id list, and with `modificati_dopo` the change feed of section 9. */
+export const listClientsInput = z.strictObject({ ...listParams(100), modificati_dopo: modificatiDopoParam(), ...periodParams });
 export type ListClientsInput = z.infer<typeof listClientsInput>;
 
 export const clientOutput = z.object({
@@ -18,10 +20,14 @@ export const clientOutput = z.object({
   citta: z.string().nullable(),
   provincia: z.string().nullable(),
   nazione: z.string(),
+  attivo: z.boolean(),
+  versione,
   creato_il: z.string(),
 });
 
-export const listClientsOutput = z.object({ clienti: z.array(clientOutput), ...pageShape });
+export type ClientOutput = z.infer<typeof clientOutput>;
+
+export const listClientsOutput = z.object({ clienti: z.array(clientOutput), ...feedPageShape });
 
 /** The screens' client picker (tRPC only: REST clients sync the whole list with GET /clienti). */
 export const searchClientsInput = z.strictObject({

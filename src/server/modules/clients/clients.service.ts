@@ -1,9 +1,10 @@
 import type { Db, Prisma } from "../../db/client";
 import { rows } from "../../db/sql";
 import { formatInstant } from "../../lib/dates";
-import { assertPeriod, cutPage, syncBound } from "../lists/lists";
+import { cursors, feedPage } from "../feeds/feeds.service";
+import { assertPeriod } from "../lists/lists";
 import * as q from "./clients.queries";
-import type { ListClientsInput } from "./clients.schemas";
+import type { ClientOutput, ListClientsInput } from "./clients.schemas";
 
 /** A client's own fields (the import compares these with the file). */
 export const clientFields = {
@@ -21,31 +22,34 @@ export const clientFields = {
   nazione: true,
 } satisfies Prisma.ClienteSelect;
 
-const clientSelect = { ...clientFields, creato_il: true } satisfies Prisma.ClienteSelect;
-
-/** GET /clienti: `da`/`a` read the creation date in the service time zone. */
+/**
+ * GET /clienti: by id as section 4, or with `modificati_dopo` the change feed by `versione` (API.md section 9),
+ * through the feeds' machinery and the clients' gate; `da`/`a` read the creation date in the service time zone.
+ */
 export async function listClients(db: Db, input: ListClientsInput, timeZone: string) {
   assertPeriod(input.da, input.a);
-  const limite = input.limite ?? 100;
-  const dopo = input.dopo ?? 0;
-  const bound = await syncBound(db, "clienti");
-  const found = await db.cliente.findMany({
-    where: {
-      id: { gt: dopo },
-      data: {
-        ...(input.da ? { gte: new Date(`${input.da}T00:00:00Z`) } : {}),
-        ...(input.a ? { lte: new Date(`${input.a}T00:00:00Z`) } : {}),
-      },
-    },
-    orderBy: { id: "asc" },
-    take: limite + 1,
-    select: clientSelect,
-  });
-  const page = cutPage(found, limite, bound, dopo);
+  const p = await feedPage(db, input, "clienti", (w, take) => q.clientsPage(w, take, input));
   return {
-    clienti: page.rows.map((c) => ({ ...c, creato_il: formatInstant(timeZone, c.creato_il) })),
-    altri: page.altri,
-    cursore: page.cursore,
+    clienti: p.rows.map(
+      (c): ClientOutput => ({
+        id: c.id,
+        codice: c.codice,
+        ragione_sociale: c.ragione_sociale,
+        partita_iva: c.partita_iva,
+        codice_fiscale: c.codice_fiscale,
+        email: c.email,
+        telefono: c.telefono,
+        indirizzo: c.indirizzo,
+        cap: c.cap,
+        citta: c.citta,
+        provincia: c.provincia,
+        nazione: c.nazione,
+        attivo: c.attivo,
+        versione: Number(c.versione),
+        creato_il: formatInstant(timeZone, c.creato_il),
+      }),
+    ),
+    ...cursors(p),
   };
 }
 

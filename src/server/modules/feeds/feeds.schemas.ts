@@ -59,7 +59,8 @@ export type ListPurchaseOrdersInput = z.infer<typeof listPurchaseOrdersInput>;
 /** What every list of this module accepts. */
 export type FeedInput = Pick<ListArticlesInput, "limite" | "dopo" | "modificati_dopo" | "cerca">;
 
-const versione = z
+/** Every synced row's `versione` (also on GET /clienti). */
+export const versione = z
   .number()
   .int()
   .meta({ description: "Versione: presa di nuovo da ogni modifica della riga (una sequenza unica del servizio)" });

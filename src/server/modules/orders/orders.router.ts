@@ -9,11 +9,12 @@ import {
   getOrderInput,
   listOrdersInput,
   listOrdersOutput,
+  orderDetailOutput,
   printableOrderOutput,
   upsertOrdersInput,
   upsertOrdersOutput,
 } from "./orders.schemas";
-import { getPrintableOrder, listOrders } from "./orders.service";
+import { getOrderDetail, getPrintableOrder, listOrders } from "./orders.service";
 
 /**
  * Purchase orders: fed by the ERP (POST /ordini-acquisto, closing short), and for the screens choosing
@@ -24,6 +25,10 @@ export const ordersRouter = router({
     .input(syncParse(listOrdersInput))
     .output(syncParse(listOrdersOutput))
     .query(({ ctx, input }) => listOrders(ctx.db, input)),
+  detail: readProcedure
+    .input(syncParse(getOrderInput))
+    .output(syncParse(orderDetailOutput))
+    .query(({ ctx, input }) => getOrderDetail(ctx.db, input.id)),
   printable: readProcedure
     .input(syncParse(getOrderInput))
     .output(syncParse(printableOrderOutput))

@@ -4,7 +4,8 @@ import { decimalString, idNumber, isoDate, pathId, rawNumber, shortText, typeErr
 export const STATI_ORDINE = ["aperto", "parziale", "evaso"] as const;
 
 export const listOrdersInput = z.strictObject({
-  cerca: shortText(64).optional().meta({ description: "Numero d'ordine o nome del fornitore (contiene)" }),
+  cerca: shortText(64).optional().meta({ description: "Numero d'ordine, codice o nome del fornitore (contiene)" }),
+  stato: z.enum(STATI_ORDINE).optional().meta({ description: "Solo gli ordini in questo stato (anche `evaso`)" }),
   includi_evasi: z
     .boolean()
     .transform((b) => b)
@@ -47,6 +48,27 @@ export const printableOrderOutput = orderSummaryOutput.omit({ righe: true }).ext
   ),
 });
 export type PrintableOrder = z.infer<typeof printableOrderOutput>;
+
+/** The order screen's detail: every row with its closed quantity and reason, and the arrivals standing on it. */
+export const orderDetailOutput = orderSummaryOutput.omit({ righe: true }).extend({
+  fornitore: z.object({ id: z.number().int(), codice: z.string(), nome: z.string() }),
+  righe: z.array(
+    z.object({
+      numero_riga: z.number().int(),
+      riga: z.number().int(),
+      etichetta: z.string(),
+      articolo: z.object({ id: z.number().int(), codice: z.string(), descrizione: z.string(), unita: z.string() }),
+      ordinata: decimalString(),
+      arrivata: decimalString(),
+      chiusa: decimalString(),
+      residua: decimalString(),
+      prezzo: decimalString(),
+      motivo_chiusura: z.string().nullable(),
+      arrivi: z.array(z.object({ movimento: z.number().int(), data: z.string(), quantita: decimalString() })),
+    }),
+  ),
+});
+export type OrderDetail = z.infer<typeof orderDetailOutput>;
 
 // ---------------------------------------------------------------- POST /ordini-acquisto (API.md section 9)
 

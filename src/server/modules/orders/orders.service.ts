@@ -2,7 +2,8 @@ import type { Db, Prisma } from "../../db/client";
 import { canonical } from "../../lib/decimal";
 import { formatDate } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
-import type { ListOrdersInput, PrintableOrder } from "./orders.schemas";
+import { standingArrivals } from "../arrivals/search.service";
+import type { ListOrdersInput, OrderDetail, PrintableOrder } from "./orders.schemas";
 
 type Stato = PrintableOrder["stato"];
 
@@ -23,17 +24,18 @@ function headerOutput(o: OrderHeaderRow) {
   return { id: o.id, numero: o.numero, data: formatDate(o.data), stato: o.stato as Stato, fornitore: o.fornitore, magazzino: o.magazzino };
 }
 
-/** Purchase orders for the operator screens, newest first; open ones only unless asked. */
+/** Purchase orders for the operator screens, newest first; open ones only unless asked (or a state is asked). */
 export async function listOrders(db: Db, input: ListOrdersInput) {
   const orders = await db.ordineAcquisto.findMany({
     where: {
-      ...(input.includi_evasi ? {} : { stato: { not: "evaso" } }),
+      ...(input.stato !== undefined ? { stato: input.stato } : input.includi_evasi ? {} : { stato: { not: "evaso" } }),
       ...(input.cerca === undefined
         ? {}
         : {
             OR: [
               { numero: { contains: input.cerca, mode: "insensitive" as const } },
               { fornitore: { nome: { contains: input.cerca, mode: "insensitive" as const } } },
+              { fornitore: { codice: { contains: input.cerca, mode: "insensitive" as const } } },
             ],
           }),
     },
@@ -79,6 +81,52 @@ export async function getPrintableOrder(db: Db, id: number): Promise<PrintableOr
       ordinata: canonical(r.ordinata),
       arrivata: canonical(r.arrivata),
       residua: canonical(r.ordinata.minus(r.arrivata).minus(r.chiusa)),
+    })),
+  };
+}
+
+/** The order screen: an order with every row (closed quantity and reason included) and the arrivals standing on each. */
+export async function getOrderDetail(db: Db, id: number): Promise<OrderDetail> {
+  const o = await db.ordineAcquisto.findUnique({
+    where: { id },
+    select: {
+      ...orderHeader,
+      fornitore: { select: { id: true, codice: true, nome: true } },
+      righe: {
+        orderBy: { posizione: "asc" },
+        select: {
+          id: true,
+          numero_riga: true,
+          ordinata: true,
+          arrivata: true,
+          chiusa: true,
+          prezzo: true,
+          motivo_chiusura: true,
+          articolo: { select: { id: true, codice: true, descrizione: true, unita: true } },
+        },
+      },
+    },
+  });
+  if (!o) throw new DomainError("non_trovato", `L'ordine ${id} non esiste.`);
+  const arrivals = await standingArrivals(
+    db,
+    o.righe.map((r) => r.id),
+  );
+  return {
+    ...headerOutput(o),
+    fornitore: o.fornitore,
+    righe: o.righe.map((r) => ({
+      numero_riga: r.numero_riga,
+      riga: r.id,
+      etichetta: `R${r.id}`,
+      articolo: r.articolo,
+      ordinata: canonical(r.ordinata),
+      arrivata: canonical(r.arrivata),
+      chiusa: canonical(r.chiusa),
+      residua: canonical(r.ordinata.minus(r.arrivata).minus(r.chiusa)),
+      prezzo: canonical(r.prezzo),
+      motivo_chiusura: r.motivo_chiusura,
+      arrivi: arrivals.filter((m) => m.riga === r.id).map(({ movimento, data, quantita }) => ({ movimento, data, quantita })),
     })),
   };
 }
