@@ -7,7 +7,7 @@ import * as q from "./clients.queries";
 import type { ClientOutput, ListClientsInput } from "./clients.schemas";
 
 /** A client's own fields (the import compares these with the file). */
-export const clientFields = {
+const clientFields = {
   id: true,
   codice: true,
   ragione_sociale: true,

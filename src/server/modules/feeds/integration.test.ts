@@ -1,7 +1,7 @@
 import { describe, expect } from "vitest";
 import type { Actor } from "../auth/actor";
 import type { TestDb } from "../../testing/db";
-import { caller, rest, seedArticle, seedSupplier, seedWarehouse } from "../../testing/fixtures";
+import { caller, rest } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 
 /**
@@ -10,9 +10,8 @@ import { test } from "../../testing/test";
  * a user of role operatore scanning EANs), a remainder closed short by a responsabile, and everything read
  * back by REST: the movements, the order in the change feed, the availability.
  *
- * Master data: POST /articoli, /fornitori, /magazzini are being added on another branch (catalogue); until
- * they are here, the articles (a template with two variants, a plain article), the supplier and the warehouse
- * are seeded with the test fixtures. The rest of the flow goes only through the real entry points.
+ * Master data comes in through POST /magazzini, /fornitori and /articoli (a template with two variants by
+ * `modello`, a plain article); every step goes through the real entry points.
  */
 
 let t: TestDb;
@@ -26,13 +25,35 @@ const EAN = { S: "8001234567811", M: "8001234567828" };
 test.beforeAll(async ({ db, key: k }) => {
   t = db;
   key = k;
-  magazzino = (await seedWarehouse(t.prisma, "MAG-INT")).id;
-  await seedSupplier(t.prisma, "FORN-INT");
-  const tpl = await seedArticle(t.prisma, "GUANTO", { haVarianti: true });
-  a.GUANTO = tpl.id;
-  a.S = (await seedArticle(t.prisma, "GUANTO-S", { modelloId: tpl.id, ean: EAN.S })).id;
-  a.M = (await seedArticle(t.prisma, "GUANTO-M", { modelloId: tpl.id, ean: EAN.M })).id;
-  a.VITE = (await seedArticle(t.prisma, "VITE-M6")).id;
+  const warehouses = await rest("POST", "/magazzini", {
+    key,
+    body: { magazzini: [{ codice: "MAG-INT", nome: "Magazzino integrazione" }] },
+  });
+  expect(warehouses.body.creati).toBe(1);
+  magazzino = warehouses.body.righe[0].id;
+  const suppliers = await rest("POST", "/fornitori", {
+    key,
+    body: { fornitori: [{ codice: "FORN-INT", nome: "Fornitore integrazione" }] },
+  });
+  expect(suppliers.body.creati).toBe(1);
+  const articles = await rest("POST", "/articoli", {
+    key,
+    body: {
+      articoli: [
+        { codice: "GUANTO", descrizione: "Guanto da lavoro" },
+        { codice: "GUANTO-S", descrizione: "Guanto taglia S", ean: EAN.S, modello: "GUANTO" },
+        { codice: "GUANTO-M", descrizione: "Guanto taglia M", ean: EAN.M, modello: "GUANTO" },
+        { codice: "VITE-M6", descrizione: "Vite M6" },
+      ],
+    },
+  });
+  expect(articles.status).toBe(200);
+  expect(articles.body).toMatchObject({ creati: 4, rifiutati: 0 });
+  const idOf = (codice: string) => articles.body.righe.find((r: { codice: string }) => r.codice === codice).id as number;
+  a.GUANTO = idOf("GUANTO");
+  a.S = idOf("GUANTO-S");
+  a.M = idOf("GUANTO-M");
+  a.VITE = idOf("VITE-M6");
   const users = await Promise.all(
     (["operatore", "responsabile"] as const).map((ruolo) =>
       t.prisma.utente.create({ data: { username: `int-${ruolo}`, password_hash: "-", ruolo } }),
@@ -53,13 +74,14 @@ const manager = () => caller(t, responsabile, "trpc");
 
 describe("fed by REST, received on the screens, read back by REST", () => {
   test("order in, arrivals by EAN, a remainder closed short, movements, feed and availability agree", async () => {
-    // The articles as the integrator reads them: variants one by one, with their template's code.
+    // The articles as the integrator reads them, in id order: variants one by one, with their template's
+    // code (the upsert inserts the articles, then the variants that name a template).
     const articoli = (await get("/articoli")).articoli;
     expect(articoli.map((x: any) => [x.codice, x.modello])).toEqual([
       ["GUANTO", null],
+      ["VITE-M6", null],
       ["GUANTO-S", "GUANTO"],
       ["GUANTO-M", "GUANTO"],
-      ["VITE-M6", null],
     ]);
     const start = (await get("/ordini-acquisto?modificati_dopo=0")).cursore_versione;
 
