@@ -193,7 +193,11 @@ export function UsersScreen() {
         centered
       >
         <Stack>
-          <PasswordInput label="Nuova password" description="Almeno 12 caratteri, diversa dal nome utente e non tra le più comuni" {...field(passwordForm, "password")} />
+          <PasswordInput
+            label="Nuova password"
+            description="Almeno 12 caratteri, diversa dal nome utente e non tra le più comuni"
+            {...field(passwordForm, "password")}
+          />
           <Button onClick={() => void savePassword()}>Salva</Button>
         </Stack>
       </Modal>

@@ -6,51 +6,6 @@ import { assertPeriod } from "../lists/lists";
 import * as q from "./clients.queries";
 import type { ClientOutput, ListClientsInput } from "./clients.schemas";
 
-/** A client's own fields (the import compares these with the file). */
-const clientFields = {
-  id: true,
-  codice: true,
-  ragione_sociale: true,
-  partita_iva: true,
-  codice_fiscale: true,
-  email: true,
-  telefono: true,
-  indirizzo: true,
-  cap: true,
-  citta: true,
-  provincia: true,
-  nazione: true,
-} satisfies Prisma.ClienteSelect;
-
-/**
- * GET /clienti: by id as section 4, or with `modificati_dopo` the change feed by `versione` (API.md section 9),
- * through the feeds' machinery and the clients' gate; `da`/`a` read the creation date in the service time zone.
- */
-export async function listClients(db: Db, input: ListClientsInput, timeZone: string) {
-  assertPeriod(input.da, input.a);
-  const p = await feedPage(db, input, "clienti", (w, take) => q.clientsPage(w, take, input));
-  return {
-    clienti: p.rows.map(
-      (c): ClientOutput => ({
-        id: c.id,
-        codice: c.codice,
-        ragione_sociale: c.ragione_sociale,
-        partita_iva: c.partita_iva,
-        codice_fiscale: c.codice_fiscale,
-        email: c.email,
-        telefono: c.telefono,
-        indirizzo: c.indirizzo,
-        cap: c.cap,
-        citta: c.citta,
-        provincia: c.provincia,
-        nazione: c.nazione,
-        attivo: c.attivo,
-        versione: Number(c.versione),
-        creato_il: formatInstant(timeZone, c.creato_il),
-      }),
-    ),
-    ...cursors(p),
-  };
 }
 
 /** Clients a picker offers: by code, name or VAT number, up to 20; without text, the first 20 by name. */
