@@ -9,6 +9,8 @@ export interface ArticleInfo {
   descrizione: string;
   gestione_lotti: boolean;
   ha_varianti: boolean;
+  /** An inactive article stays in history and availability but is not ordered, received or sold. */
+  attivo: boolean;
   /** With `withPrice`: the suggested purchase price (SUGGESTED_PRICE). */
   prezzo_suggerito?: { toString(): string } | null;
 }
@@ -52,7 +54,7 @@ export const warehousesAmong = (ids: number[]) => query<{ id: number }>(Prisma.s
 export function articlesAndWarehouses(refs: { codici: string[]; eans: string[]; warehouseIds: number[] }, withPrice: boolean) {
   const price = withPrice ? Prisma.sql`, ${SUGGESTED_PRICE} AS prezzo_suggerito` : Prisma.empty;
   return query<ArticleInfo & { magazzini_trovati: number[] }>(Prisma.sql`
-    SELECT w.trovati AS magazzini_trovati, a.id, a.codice, a.ean, a.descrizione, a.gestione_lotti, a.ha_varianti ${price}
+    SELECT w.trovati AS magazzini_trovati, a.id, a.codice, a.ean, a.descrizione, a.gestione_lotti, a.ha_varianti, a.attivo ${price}
       FROM (SELECT coalesce(array_agg(id), '{}') AS trovati FROM magazzini WHERE id = ANY(${refs.warehouseIds}::int[])) w
       LEFT JOIN articoli a ON a.codice = ANY(${refs.codici}::text[]) OR a.ean = ANY(${refs.eans}::text[])`);
 }

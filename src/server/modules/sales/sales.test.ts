@@ -24,6 +24,7 @@ test.beforeAll(async ({ db, apiKey }) => {
   a.VITE = (await seedArticle(t.prisma, "VITE-M6", { ean: "8001234567897", costo: "0.12" })).id;
   a.LATTE = (await seedArticle(t.prisma, "LATTE", { lotti: true })).id;
   a.DEC = (await seedArticle(t.prisma, "DEC")).id;
+  a.SPENTO = (await t.prisma.articolo.update({ where: { id: (await seedArticle(t.prisma, "SPENTO")).id }, data: { attivo: false } })).id;
   const tpl = await seedArticle(t.prisma, "GUANTO", { haVarianti: true });
   a.GUANTO_M = (await seedArticle(t.prisma, "GUANTO-M", { modelloId: tpl.id, ean: "8001234567880" })).id;
   a.GUANTO_L = (await seedArticle(t.prisma, "GUANTO-L", { modelloId: tpl.id })).id;
@@ -293,6 +294,14 @@ describe("refusals: the document is all-or-nothing, nothing is written", () => {
       dettagli: [{ campo: "righe[1]", messaggio: expect.stringMatching(/^Riga 2: .{15,}/) }],
     });
     expect(r.body.messaggio).toContain("riga 2");
+    expect(await footprint()).toEqual(before);
+  });
+
+  test("an inactive article is not sold: articolo_non_trovato saying it is deactivated, nothing written", async () => {
+    const r = await refusal(sell({ righe: [good, { codice: "SPENTO", quantita: 1, prezzo: "1", aliquota_iva: "22" }] }));
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({ codice: "articolo_non_trovato", campo: "righe[1]" });
+    expect(r.body.dettagli![0]!.messaggio).toContain("disattivato");
     expect(await footprint()).toEqual(before);
   });
 
