@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { newSession, snap, type User } from "../support/app";
-import { seed, seedStock } from "../support/seed";
+import { ean13, seed, seedStock } from "../support/seed";
+
+const NASTRO_EAN = ean13("800777000050");
 
 // The spec's own warehouses and articles, with the stock the counts below are compared with.
 let users: Record<"operatore" | "responsabile", User>;
@@ -18,7 +20,7 @@ test.beforeAll(async () => {
       { codice: "INV-GUANTI-NITRILE-L", descrizione: "Guanti inventario taglia L" },
       { codice: "INV-IPOCLORITO-5L", descrizione: "Ipoclorito inventario 5 l", gestione_lotti: true },
       { codice: "INV-VITE-TE-M6X40", descrizione: "Vite inventario M6x40" },
-      { codice: "INV-NASTRO-AM-50", descrizione: "Nastro inventario 50 m" },
+      { codice: "INV-NASTRO-AM-50", descrizione: "Nastro inventario 50 m", ean: NASTRO_EAN },
     ],
   };
   const { ids, key, users: u } = seed("inventario", { data, roles: ["operatore", "responsabile"] });
@@ -105,16 +107,20 @@ test("CSV caricato: errori di lettura con il numero di riga, anteprima con rifiu
   await context.close();
 });
 
-test("incollare i conteggi; un file grande mostra l'avanzamento", async ({ browser }) => {
+test("incollare i conteggi (un codice in minuscolo, un EAN: la regola di lettura delle altre schermate); un file grande mostra l'avanzamento", async ({
+  browser,
+}) => {
   const { page, context } = await newSession(browser, users.responsabile, 1280);
   await page.goto("/inventario");
   await page.getByTestId("campo-magazzino").click();
   await page.getByRole("option", { name: /INV-W1/ }).click();
   await page.getByText("Incolla", { exact: true }).click();
-  await page.getByTestId("campo-testo").fill('INV-VITE-TE-M6X40,500\nINV-NASTRO-AM-50,"23,5"\nSCONOSCIUTO,1');
+  await page.getByTestId("campo-testo").fill(`inv-vite-te-m6x40,500\n${NASTRO_EAN},"23,5"\nSCONOSCIUTO,1`);
   await page.getByTestId("anteprima").click();
   await expect(page.getByTestId("risultato")).toContainText("rifiutate: 1");
   await expect(page.getByTestId("tabella-allineamento")).toContainText("23,5");
+  await expect(page.getByTestId("tabella-allineamento")).toContainText("INV-NASTRO-AM-50");
+  await expect(page.getByTestId("tabella-allineamento")).toContainText("INV-VITE-TE-M6X40");
   await snap(page, "inventario-incolla");
 
   // The largest file allowed: 10,000 rows, one call, with the progress shown while it runs.

@@ -96,6 +96,7 @@ export function useInventory() {
   const [page, setPage] = useState(1);
   const [confirming, setConfirming] = useState(false);
   const writeKey = useWriteKey();
+  const resolving = useMutation(trpc.catalogue.resolve.mutationOptions());
   const previewing = useMutation(trpc.alignment.align.mutationOptions());
   const writing = useMutation(trpc.alignment.align.mutationOptions({ trpc: { context: writeKey.context } }));
   const running = previewing.isPending ? "anteprima" : writing.isPending ? "conferma" : null;
@@ -123,12 +124,34 @@ export function useInventory() {
     setParseProgress(0);
     const counts = await parseCountsInSlices(content, (done, total) => setParseProgress(Math.round((done / total) * 100)));
     setParseProgress(null);
-    setParsed(counts);
     if (counts.rows.length === 0 || counts.problems.some((p) => p.riga === 0)) {
+      setParsed(counts);
       signal("ko");
       return setError(counts.rows.length === 0 ? "Nessuna riga valida da allineare." : counts.problems[0]!.messaggio);
     }
-    await align(counts, true);
+    let resolved: ParsedCounts;
+    try {
+      resolved = await withArticleCodes(counts);
+    } catch (e) {
+      setParsed(counts);
+      signal("ko");
+      return setError(describeError(e).messaggio);
+    }
+    setParsed(resolved);
+    await align(resolved, true);
+  }
+
+  /**
+   * One lookup rule for a typed or scanned article everywhere (catalogue.resolve): a line of the file may
+   * name its article by code in any case, by EAN or by a GS1 reading, as the other screens accept; the
+   * alignment is sent the article's code. A value that names no article is sent as written, so the
+   * alignment refuses its row with its own message.
+   */
+  async function withArticleCodes(counts: ParsedCounts): Promise<ParsedCounts> {
+    const letture = [...new Set(counts.rows.map((r) => r.codice))];
+    const { articoli } = await resolving.mutateAsync({ letture });
+    const codeOf = new Map(articoli.flatMap((a) => (a.articolo ? [[a.lettura, a.articolo.codice] as const] : [])));
+    return { ...counts, rows: counts.rows.map((r) => ({ ...r, codice: codeOf.get(r.codice) ?? r.codice })) };
   }
 
   async function align(counts: ParsedCounts, simula: boolean) {
