@@ -355,6 +355,44 @@ describe("POST /arrivi and cancellation", () => {
     expect(lots.body.lotti).toContainEqual({ lotto: "LT1", scadenza: "2027-05-01", residua: "3" });
   });
 
+  test("one DDT, two suppliers' orders: the rows of another supplier than the first row's are fornitore_diverso", async () => {
+    const oa = await seedOrder(t.prisma, {
+      numero: "FD-A",
+      fornitore: f.A!,
+      magazzino: m1,
+      data: "2026-11-18",
+      righe: [{ articolo: a.VITE!, quantita: "5", prezzo: "0.2" }],
+    });
+    const ob = await seedOrder(t.prisma, {
+      numero: "FD-B",
+      fornitore: f.B!,
+      magazzino: m1,
+      data: "2026-11-18",
+      righe: [
+        { articolo: a.SOLO!, quantita: "5", prezzo: "1" },
+        { articolo: a.VITE!, quantita: "5", prezzo: "1" },
+      ],
+    });
+    const r = await arrive({
+      magazzino: m1,
+      ddt: "DDT-FD",
+      righe: [{ riga: 888888 }, { riga: ob.righe[0], quantita: 1 }, { riga: oa.righe[0], quantita: 1 }, { riga: ob.righe[1], quantita: 1 }],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ registrate: 2, rifiutate: 2 });
+    expect(r.body.righe.map((x: any) => [x.indice, x.esito, x.errore?.codice])).toEqual([
+      [0, "rifiutata", "riga_non_trovata"],
+      [1, "registrata", undefined],
+      [2, "rifiutata", "fornitore_diverso"],
+      [3, "registrata", undefined],
+    ]);
+    expect(r.body.righe[2].errore.messaggio).toContain("FA");
+    expect(r.body.righe[2].errore.messaggio).toContain("FB");
+    expect((await rowState(oa.righe[0]!)).arrivata).toBe(0);
+    const op = await t.pool.query("SELECT fornitore_id FROM operazioni WHERE id = $1", [r.body.operazione]);
+    expect(op.rows[0].fornitore_id).toBe(f.B);
+  });
+
   describe("single-row refusals: 422 with the row code, nothing written", () => {
     let o: { id: number; righe: number[] };
     beforeAll(async () => {

@@ -25,9 +25,28 @@ interface Accepted {
   residua: string;
 }
 
+/** The delivery note's supplier: the first row's order's (the first row of the request that names an existing order row). */
+interface DeliveryNote {
+  fornitore: { id: number; codice: string } | null;
+}
+
 /** Checks one row against its locked order row and moves its arrived quantity (the lot comes later, in lot order). */
-async function acceptRow(tx: Tx, row: LockedRow | undefined, input: ArrivalRowInput, indice: number): Promise<Accepted> {
+async function acceptRow(
+  tx: Tx,
+  note: DeliveryNote,
+  row: LockedRow | undefined,
+  input: ArrivalRowInput,
+  indice: number,
+): Promise<Accepted> {
   if (!row) throw new RowError("riga_non_trovata", `La riga d'ordine ${input.riga} non esiste: controllare l'etichetta R${input.riga}.`);
+  // One delivery note comes from one supplier: the first row's order names it.
+  note.fornitore ??= { id: row.fornitore_id, codice: row.fornitore_codice };
+  if (row.fornitore_id !== note.fornitore.id) {
+    throw new RowError(
+      "fornitore_diverso",
+      `La riga R${row.id} è dell'ordine ${row.numero} del fornitore ${row.fornitore_codice}, ma il DDT è del fornitore ${note.fornitore.codice} (quello della prima riga): registrarla con un DDT di ${row.fornitore_codice}.`,
+    );
+  }
   // The contract's code for "no article to receive": an inactive article is not received.
   if (!row.attivo) {
     throw new RowError(
@@ -106,9 +125,10 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
   );
   const accepted: Accepted[] = [];
   const refused = new Map<number, RowError>();
+  const note: DeliveryNote = { fornitore: null };
   for (const [indice, r] of rows.entries()) {
     try {
-      accepted.push(await acceptRow(tx, locked.get(r.riga), r, indice));
+      accepted.push(await acceptRow(tx, note, locked.get(r.riga), r, indice));
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
       if (single) throw new DomainError(e.codice, e.message, { campo: "riga" });
@@ -126,7 +146,7 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
   let movementIds: number[] = [];
   let states = new Map<number, OrderState>();
   if (accepted.length > 0) {
-    operazione = await deliveryNoteOperation(tx, accepted[0]!.row.fornitore_id, input.ddt, actor);
+    operazione = await deliveryNoteOperation(tx, note.fornitore!.id, input.ddt, actor);
     const ledger: LedgerRow[] = accepted.map((a) => ({
       natura: "carico",
       magazzino: input.magazzino,
