@@ -393,6 +393,40 @@ describe("POST /arrivi and cancellation", () => {
     expect(op.rows[0].fornitore_id).toBe(f.B);
   });
 
+  test("rows of an order for another warehouse are magazzino_diverso; the others arrive", async () => {
+    const o1 = await seedOrder(t.prisma, {
+      numero: "MD-1",
+      fornitore: f.A!,
+      magazzino: m1,
+      data: "2026-11-18",
+      righe: [{ articolo: a.VITE!, quantita: "5", prezzo: "0.2" }],
+    });
+    const o2 = await seedOrder(t.prisma, {
+      numero: "MD-2",
+      fornitore: f.A!,
+      magazzino: m2,
+      data: "2026-11-18",
+      righe: [{ articolo: a.VITE!, quantita: "5", prezzo: "0.2" }],
+    });
+    const stock = await stockOf(t, a.VITE!, m2);
+    const r = await arrive({
+      magazzino: m2,
+      ddt: "DDT-MD",
+      righe: [
+        { riga: o1.righe[0], quantita: 1 },
+        { riga: o2.righe[0], quantita: 2 },
+      ],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.righe.map((x: any) => [x.esito, x.errore?.codice])).toEqual([
+      ["rifiutata", "magazzino_diverso"],
+      ["registrata", undefined],
+    ]);
+    expect(r.body.righe[0].errore.messaggio).toContain("M1");
+    expect((await rowState(o1.righe[0]!)).arrivata).toBe(0);
+    expect((await stockOf(t, a.VITE!, m2)).ledger).toBe(stock.ledger + 2);
+  });
+
   describe("single-row refusals: 422 with the row code, nothing written", () => {
     let o: { id: number; righe: number[] };
     beforeAll(async () => {
@@ -418,6 +452,7 @@ describe("POST /arrivi and cancellation", () => {
       ["lotto_obbligatorio", () => ({ riga: o.righe[1], quantita: 1 })],
       ["lotto_non_previsto", () => ({ riga: o.righe[0], quantita: 1, lotto: "X" })],
       ["prezzo_non_valido", () => ({ riga: o.righe[0], quantita: 1, prezzo: "abc" })],
+      ["magazzino_diverso", () => ({ magazzino: m2, riga: o.righe[0], quantita: 1 })],
     ])("%s", async (codice, fields) => {
       const before = await countRows(t, "movimenti");
       const lots = await countRows(t, "lotti");

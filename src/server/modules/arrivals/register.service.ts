@@ -28,6 +28,8 @@ interface Accepted {
 /** The delivery note's supplier: the first row's order's (the first row of the request that names an existing order row). */
 interface DeliveryNote {
   fornitore: { id: number; codice: string } | null;
+  /** The warehouse the goods arrive in: every row's order must be for it. */
+  magazzino: number;
 }
 
 /** Checks one row against its locked order row and moves its arrived quantity (the lot comes later, in lot order). */
@@ -45,6 +47,12 @@ async function acceptRow(
     throw new RowError(
       "fornitore_diverso",
       `La riga R${row.id} è dell'ordine ${row.numero} del fornitore ${row.fornitore_codice}, ma il DDT è del fornitore ${note.fornitore.codice} (quello della prima riga): registrarla con un DDT di ${row.fornitore_codice}.`,
+    );
+  }
+  if (row.magazzino_id !== note.magazzino) {
+    throw new RowError(
+      "magazzino_diverso",
+      `La riga R${row.id} (ordine ${row.numero}) è attesa nel magazzino ${row.magazzino_codice}, non in quello indicato: ricevere la merce in ${row.magazzino_codice}.`,
     );
   }
   // The contract's code for "no article to receive": an inactive article is not received.
@@ -125,7 +133,7 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
   );
   const accepted: Accepted[] = [];
   const refused = new Map<number, RowError>();
-  const note: DeliveryNote = { fornitore: null };
+  const note: DeliveryNote = { fornitore: null, magazzino: input.magazzino };
   for (const [indice, r] of rows.entries()) {
     try {
       accepted.push(await acceptRow(tx, note, locked.get(r.riga), r, indice));
