@@ -427,6 +427,48 @@ describe("POST /arrivi and cancellation", () => {
     expect((await stockOf(t, a.VITE!, m2)).ledger).toBe(stock.ledger + 2);
   });
 
+  test("an expiry other than the lot's is scadenza_diversa naming both dates, also between rows of one request", async () => {
+    const o = await seedOrder(t.prisma, {
+      numero: "SD-1",
+      fornitore: f.A!,
+      magazzino: m1,
+      data: "2026-11-18",
+      righe: [{ articolo: a.LATTE!, quantita: "20", prezzo: "1" }],
+    });
+    expect(
+      (await arrive({ magazzino: m1, ddt: "DDT-SD", riga: o.righe[0], quantita: 1, lotto: "SDA", scadenza: "2027-02-01" })).status,
+    ).toBe(201);
+    const single = await arrive({ magazzino: m1, ddt: "DDT-SD", riga: o.righe[0], quantita: 1, lotto: "SDA", scadenza: "2027-03-01" });
+    expect(single.status).toBe(422);
+    expect(single.body.codice).toBe("scadenza_diversa");
+    expect(single.body.messaggio).toContain("2027-02-01");
+    expect(single.body.messaggio).toContain("2027-03-01");
+    const r = await arrive({
+      magazzino: m1,
+      ddt: "DDT-SD",
+      righe: [
+        { riga: o.righe[0], quantita: 1, lotto: "SDA", scadenza: "2027-02-01" },
+        { riga: o.righe[0], quantita: 1, lotto: "SDA" },
+        { riga: o.righe[0], quantita: 1, lotto: "SDB", scadenza: "2027-05-05" },
+        { riga: o.righe[0], quantita: 1, lotto: "SDB", scadenza: "2027-06-06" },
+        { riga: o.righe[0], quantita: 1, lotto: "SDA", scadenza: "2028-01-01" },
+      ],
+    });
+    expect(r.body.righe.map((x: any) => [x.esito, x.errore?.codice])).toEqual([
+      ["registrata", undefined],
+      ["registrata", undefined],
+      ["registrata", undefined],
+      ["rifiutata", "scadenza_diversa"],
+      ["rifiutata", "scadenza_diversa"],
+    ]);
+    expect((await rowState(o.righe[0]!)).arrivata).toBe(4);
+    const lots = await rest("GET", `/articoli/${a.LATTE}/lotti?magazzino=${m1}`, { key });
+    expect(lots.body.lotti.filter((l: any) => l.lotto.startsWith("SD"))).toEqual([
+      { lotto: "SDA", scadenza: "2027-02-01", residua: "3" },
+      { lotto: "SDB", scadenza: "2027-05-05", residua: "1" },
+    ]);
+  });
+
   describe("single-row refusals: 422 with the row code, nothing written", () => {
     let o: { id: number; righe: number[] };
     beforeAll(async () => {

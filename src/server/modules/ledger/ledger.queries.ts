@@ -97,14 +97,29 @@ export const lotResidual = (articolo: number, magazzino: number, codice: string)
   query<{ residua: Prisma.Decimal }>(Prisma.sql`
     SELECT residua FROM lotti WHERE articolo_id = ${articolo} AND magazzino_id = ${magazzino} AND codice = ${codice}`);
 
-/** Creates the lot, or tops it up; an existing lot keeps its expiry unless it had none. */
-export const loadLot = (articolo: number, magazzino: number, codice: string, scadenza: string | null, quantita: string) =>
+/**
+ * Creates the lot, or tops it up; an existing lot keeps its expiry unless it had none. `sameExpiry`: an
+ * existing lot with another expiry than the one given is not touched (no row comes back: scadenza_diversa).
+ */
+export const loadLot = (
+  articolo: number,
+  magazzino: number,
+  codice: string,
+  scadenza: string | null,
+  quantita: string,
+  sameExpiry: boolean,
+) =>
   query<{ id: number }>(Prisma.sql`
     INSERT INTO lotti (articolo_id, magazzino_id, codice, scadenza, residua)
     VALUES (${articolo}, ${magazzino}, ${codice}, ${scadenza}::date, ${quantita}::numeric)
     ON CONFLICT (articolo_id, magazzino_id, codice) DO UPDATE
       SET residua = lotti.residua + EXCLUDED.residua, scadenza = COALESCE(lotti.scadenza, EXCLUDED.scadenza)
+      WHERE NOT ${sameExpiry} OR lotti.scadenza IS NULL OR EXCLUDED.scadenza IS NULL OR lotti.scadenza = EXCLUDED.scadenza
     RETURNING id`);
+
+export const lotExpiry = (articolo: number, magazzino: number, codice: string) =>
+  query<{ scadenza: Date | null }>(Prisma.sql`
+    SELECT scadenza FROM lotti WHERE articolo_id = ${articolo} AND magazzino_id = ${magazzino} AND codice = ${codice}`);
 
 /** Gives back what a lot received (a cancelled arrival), guarded like an unload. */
 export const takeBackFromLot = (id: number, quantita: string) =>

@@ -101,19 +101,21 @@ export async function writeMovements(
   for (const p of lotted) {
     try {
       if (input.natura === "carico") {
-        lots.set(p.indice, { from: null, to: await loadLot(tx, p.article.id, input.magazzino, p.lotto!, p.scadenza ?? null, p.quantita) });
+        lots.set(p.indice, { from: null, to: await loadLot(tx, p.article, input.magazzino, p.lotto!, p.scadenza ?? null, p.quantita) });
       } else if (input.natura === "scarico") {
         lots.set(p.indice, { from: (await unloadLot(tx, p.article, input.magazzino, p.lotto!, p.quantita)).id, to: null });
       } else {
         if (input.magazzino < input.magazzino_origine!) await lockLot(tx, p.article.id, input.magazzino, p.lotto!);
         const source = await unloadLot(tx, p.article, input.magazzino_origine!, p.lotto!, p.quantita);
+        // The source's expiry travels with the goods; a destination lot that has its own keeps it (see loadLot).
         const to = await loadLot(
           tx,
-          p.article.id,
+          p.article,
           input.magazzino,
           p.lotto!,
           source.scadenza ? formatDate(source.scadenza) : null,
           p.quantita,
+          "keep",
         );
         lots.set(p.indice, { from: source.id, to });
       }

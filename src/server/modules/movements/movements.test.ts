@@ -157,6 +157,61 @@ describe("POST /movimenti", () => {
     expect(s1).toEqual({ ledger: 9, balance: 9 });
   });
 
+  test("a load with another expiry than the lot's is scadenza_diversa naming both dates; same, none, or a lot without: accepted", async () => {
+    const lots = async (m: number) =>
+      (await rest("GET", `/articoli/${ids.LATTE}/lotti?magazzino=${m}`, { key })).body.lotti.filter((l: any) => l.lotto.startsWith("SD"));
+    await post({
+      natura: "carico",
+      magazzino: m1,
+      righe: [
+        { codice: "LATTE", quantita: 5, lotto: "SD1", scadenza: "2027-04-01" },
+        { codice: "LATTE", quantita: 5, lotto: "SD0" },
+      ],
+    });
+    const before = await countRows(t, "movimenti");
+    const r = await post({
+      natura: "carico",
+      magazzino: m1,
+      righe: [
+        { codice: "LATTE", quantita: 1, lotto: "SD1", scadenza: "2027-05-01" },
+        { codice: "LATTE", quantita: 1, lotto: "SD1", scadenza: "2027-04-01" },
+        { codice: "LATTE", quantita: 1, lotto: "SD1" },
+        { codice: "LATTE", quantita: 1, lotto: "SD0", scadenza: "2027-06-01" },
+        { codice: "LATTE", quantita: 1, lotto: "SD0", scadenza: "2027-07-01" },
+      ],
+    });
+    expect(r.body.righe.map((x: any) => [x.esito, x.errore?.codice])).toEqual([
+      ["rifiutata", "scadenza_diversa"],
+      ["scritta", undefined],
+      ["scritta", undefined],
+      ["scritta", undefined],
+      ["rifiutata", "scadenza_diversa"],
+    ]);
+    expect(r.body.righe[0].errore.messaggio).toContain("2027-04-01");
+    expect(r.body.righe[0].errore.messaggio).toContain("2027-05-01");
+    expect(await countRows(t, "movimenti")).toBe(before + 3);
+    expect(await lots(m1)).toEqual([
+      { lotto: "SD1", scadenza: "2027-04-01", residua: "7" },
+      { lotto: "SD0", scadenza: "2027-06-01", residua: "6" },
+    ]);
+    // A transfer declares no expiry: the source's travels; a destination lot with its own keeps it.
+    await post({ natura: "carico", magazzino: m2, righe: [{ codice: "LATTE", quantita: 1, lotto: "SD1", scadenza: "2027-09-09" }] });
+    const moved = await post({
+      natura: "trasferimento",
+      magazzino: m2,
+      magazzino_origine: m1,
+      righe: [
+        { codice: "LATTE", quantita: 2, lotto: "SD1" },
+        { codice: "LATTE", quantita: 2, lotto: "SD0" },
+      ],
+    });
+    expect(moved.body.scritte).toBe(2);
+    expect(await lots(m2)).toEqual([
+      { lotto: "SD0", scadenza: "2027-06-01", residua: "2" },
+      { lotto: "SD1", scadenza: "2027-09-09", residua: "3" },
+    ]);
+  });
+
   test("appending to an operation keeps its number", async () => {
     const first = await post({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] });
     const second = await post({
