@@ -25,6 +25,15 @@ interface Unit {
 
 const unitKey = (articolo: number, lotto: string | null) => `${articolo}\u0000${lotto ?? ""}`;
 
+/**
+ * The count as declared, echoed on refused rows too: the JSON number as a canonical decimal string (its
+ * shortest round-trip form, so 0.1 stays "0.1", -2 is "-2", 1e21 is written out), even when it is not a
+ * valid count; null only for a number with no decimal form (not finite: JSON cannot carry one).
+ */
+function declared(n: number): string | null {
+  return Number.isFinite(n) ? canonical(String(n)) : null;
+}
+
 /** Operators count and preview (`simula`); writing the corrections is a manager's decision. */
 export function assertMayAlign(actor: Actor, input: Pick<AlignInput, "simula">): void {
   if (!input.simula) assertRole(actor, "responsabile", "La conferma dell'allineamento");
@@ -67,7 +76,7 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
         ...(known ? {} : { codice: r.codice }),
         lotto,
         attuale: null,
-        contato: null,
+        contato: declared(r.contato),
         delta: null,
         esito: "rifiutata",
         errore: e.toBody(),
@@ -85,7 +94,7 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
       articolo: { id: u.article.id, codice: u.article.codice },
       lotto: u.lotto,
       attuale: null,
-      contato: null,
+      contato: canonical(u.contato),
       delta: null,
       esito: "rifiutata",
       errore: new RowError(
