@@ -77,9 +77,12 @@ export const deliveryNoteOperation = (fornitore: number, ddt: string, author: Au
     ON CONFLICT (fornitore_id, ddt) DO UPDATE SET ddt = EXCLUDED.ddt
     RETURNING id`);
 
-/** An operation a caller may append to: it exists and was written through the same channel. */
-export const operationOfOrigin = (id: number, origine: Origine) =>
-  query<{ id: number }>(Prisma.sql`SELECT id FROM operazioni WHERE id = ${id} AND origine = ${origine}`);
+/** An operation a caller may append to: it exists and was written through the same channel, by the same author. */
+export const operationOfOrigin = (id: number, origine: Origine, author: AuthorColumns) =>
+  query<{ id: number }>(Prisma.sql`
+    SELECT id FROM operazioni
+     WHERE id = ${id} AND origine = ${origine}
+       AND chiave_api_id IS NOT DISTINCT FROM ${author.chiave_api_id}::int AND utente_id IS NOT DISTINCT FROM ${author.utente_id}::int`);
 
 export const lockLot = (articolo: number, magazzino: number, codice: string) =>
   query<{ id: number }>(Prisma.sql`

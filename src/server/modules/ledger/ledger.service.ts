@@ -124,8 +124,8 @@ export async function deliveryNoteOperation(tx: Tx, fornitore: number, ddt: stri
 }
 
 /** Whether an operation exists that a caller of this channel may append to. */
-export async function operationExists(tx: Tx, id: number, origine: Origine): Promise<boolean> {
-  return (await first(tx, q.operationOfOrigin(id, origine))) !== undefined;
+export async function operationExists(tx: Tx, id: number, origine: Origine, actor: Actor): Promise<boolean> {
+  return (await first(tx, q.operationOfOrigin(id, origine, authorColumns(actor)))) !== undefined;
 }
 
 /** Takes the lot's row lock, when the lot exists (a transfer's destination sorted before its source). */

@@ -50,10 +50,11 @@ export async function writeMovements(
     warehouses: { magazzino: input.magazzino, magazzino_origine: input.magazzino_origine },
   });
   if (input.operazione !== undefined) {
-    if (!(await operationExists(tx, input.operazione, opts.origine))) {
+    // A key (or a user) appends only to its own operations (API.md section 5).
+    if (!(await operationExists(tx, input.operazione, opts.origine, actor))) {
       throw new DomainError(
         "operazione_non_trovata",
-        `L'operazione ${input.operazione} non esiste o non è stata scritta da questa interfaccia: ometterla per aprirne una nuova.`,
+        `L'operazione ${input.operazione} non esiste o non è stata scritta da te attraverso questa interfaccia: ometterla per aprirne una nuova.`,
         { campo: "operazione" },
       );
     }
@@ -187,6 +188,12 @@ function toMovementOutput(r: MovementRow, timeZone: string): MovementOutput {
     lotto: r.lotto,
     riferimento: r.riferimento_tipo && r.riferimento_id !== null ? { tipo: r.riferimento_tipo, id: r.riferimento_id } : null,
     annulla: r.annulla_id,
+    autore:
+      r.chiave_api_id !== null
+        ? { tipo: "chiave", id: r.chiave_api_id, nome: r.autore_nome ?? "" }
+        : r.utente_id !== null
+          ? { tipo: "utente", id: r.utente_id, nome: r.autore_nome ?? "" }
+          : null,
   };
 }
 

@@ -355,6 +355,60 @@ describe("refusals: every row code of this endpoint, nothing written by a refuse
     expect(await countRows(t, "operazioni")).toBeGreaterThan(0);
   });
 
+  test("a key appends only to its own operations; a user only to theirs: another author's is operazione_non_trovata", async () => {
+    const mine = await post({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] });
+    const other = await seedKey(t.prisma);
+    const r = await rest("POST", "/movimenti", {
+      key: other.chiave,
+      body: { natura: "carico", magazzino: m1, operazione: mine.body.operazione, righe: [{ codice: "VITE-M6", quantita: 1 }] },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.codice).toBe("operazione_non_trovata");
+    const again = await post({
+      natura: "carico",
+      magazzino: m1,
+      operazione: mine.body.operazione,
+      righe: [{ codice: "VITE-M6", quantita: 1 }],
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.operazione).toBe(mine.body.operazione);
+
+    const [anna, bruno] = await Promise.all(
+      ["anna-op", "bruno-op"].map(async (username) => {
+        const u = await t.prisma.utente.create({ data: { username, password_hash: "-", ruolo: "responsabile" } });
+        return { kind: "utente" as const, id: u.id, username, ruolo: "responsabile" as const };
+      }),
+    );
+    const hers = await caller(t, anna!, "trpc").movements.write({
+      natura: "carico",
+      magazzino: m1,
+      righe: [{ codice: "VITE-M6", quantita: 1 }],
+    });
+    const append = (who: Actor) =>
+      caller(t, who, "trpc")
+        .movements.write({ natura: "carico", magazzino: m1, operazione: hers.operazione!, righe: [{ codice: "VITE-M6", quantita: 1 }] })
+        .then(
+          (x) => x.operazione,
+          (e: { cause?: { codice?: string } }) => e.cause?.codice,
+        );
+    expect(await append(bruno!)).toBe("operazione_non_trovata");
+    expect(await append(anna!)).toBe(hers.operazione);
+  });
+
+  test("GET /movimenti names the author: the key's name or the user's username", async () => {
+    const byKey = await post({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] });
+    const u = await t.prisma.utente.create({ data: { username: "carla-mag", password_hash: "-", ruolo: "responsabile" } });
+    const byUser = await caller(t, { kind: "utente", id: u.id, username: "carla-mag", ruolo: "responsabile" }, "trpc").movements.write({
+      natura: "carico",
+      magazzino: m1,
+      righe: [{ codice: "VITE-M6", quantita: 1 }],
+    });
+    const k = await rest("GET", `/movimenti?operazione=${byKey.body.operazione}`, { key });
+    expect(k.body.movimenti[0].autore).toEqual({ tipo: "chiave", id: actor.id, nome: (actor as { nome: string }).nome });
+    const us = await rest("GET", `/movimenti?operazione=${byUser.operazione}`, { key });
+    expect(us.body.movimenti[0].autore).toEqual({ tipo: "utente", id: u.id, nome: "carla-mag" });
+  });
+
   test("an operation written by another channel cannot be appended to through the API", async () => {
     const ui = await caller(t, actor, "trpc").movements.write({
       natura: "carico",
