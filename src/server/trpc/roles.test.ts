@@ -112,6 +112,7 @@ const TABLE: Record<string, { role: Role | null; call: Call }> = {
   "apiKeys.list": { role: "amministratore", call: (c) => c.apiKeys.list() },
   "apiKeys.create": { role: "amministratore", call: (c) => c.apiKeys.create({ nome: "ruoli", permessi: ["lettura"] }) },
   "apiKeys.revoke": { role: "amministratore", call: (c) => c.apiKeys.revoke({ id: 999_999 }) },
+  "audit.list": { role: "amministratore", call: (c) => c.audit.list() },
 };
 
 const RANK: Record<Role, number> = { operatore: 1, responsabile: 2, amministratore: 3 };
