@@ -29,7 +29,6 @@ export const auditEntry = z.object({
   oggetto: z.object({ tipo: z.string(), id: z.number().int().nullable(), nome: z.string() }),
   dettagli: z.string().nullable(),
 });
-export type AuditEntry = z.infer<typeof auditEntry>;
 
 export const listAuditOutput = z.object({ voci: z.array(auditEntry), prima: z.number().int().nullable() });
 export type ListAuditOutput = z.infer<typeof listAuditOutput>;
