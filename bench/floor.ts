@@ -117,8 +117,8 @@ export async function registerArrival(
     if (moved.rowCount !== 1) throw new Error(`riga ${a.riga}: quantità oltre il residuo`);
     let lotto: number | null = null;
     if (row.gestione_lotti) {
-      lotto = (await run(c, "ledger.loadLot", ledger.loadLot(row.articolo_id, a.magazzino, a.lotto ?? "BENCH", null, a.quantita))).rows[0]!
-        .id;
+      lotto = (await run(c, "ledger.loadLot", ledger.loadLot(row.articolo_id, a.magazzino, a.lotto ?? "BENCH", null, a.quantita, true)))
+        .rows[0]!.id;
     }
     const actor = benchKey(a.chiave);
     const op = (await run(c, "ledger.deliveryNoteOperation", ledger.deliveryNoteOperation(row.fornitore_id, a.ddt, authorColumns(actor))))

@@ -37,7 +37,7 @@ function create(args: string[]): Run {
   const limiteAlSecondo = positiveNumber("limite-al-secondo", values["limite-al-secondo"], false);
   const raffica = positiveNumber("raffica", values.raffica, true);
   return async (db) => {
-    const key = await createApiKey(db.prisma, { nome, permessi: permessi as Scope[], limiteAlSecondo, raffica });
+    const key = await createApiKey(db.prisma, { nome, permessi: permessi as Scope[], limiteAlSecondo, raffica }, "riga_di_comando");
     // stdout carries the key alone, so that `KEY=$(npm run -s cli -- api-key create …)` just works.
     process.stdout.write(`${key.chiave}\n`);
     console.error(
@@ -90,7 +90,7 @@ function revoke(args: string[]): Run {
   const target = parseOptions(args, {}, 1).positionals[0];
   if (target === undefined) throw new UsageError("indicare la chiave da revocare: api-key revoke ID|PREFISSO");
   return async (db) => {
-    if (!(await revokeApiKey(db.prisma, target))) {
+    if (!(await revokeApiKey(db.prisma, target, "riga_di_comando"))) {
       throw new Failure(`Nessuna chiave attiva con id o prefisso '${target}': vedere api-key list.`);
     }
     console.log(`Chiave '${target}' revocata: da ora le richieste che la usano ricevono 401.`);

@@ -38,7 +38,7 @@ function create(args: string[]): Run {
     if (password === "") throw new Failure("Password mancante: passarla su stdin o con --password.");
     const problem = await passwordProblem(password, username);
     if (problem) throw new Failure(`Password non accettata: ${problem}.`);
-    const user = await createUser(db.prisma, { username, password, ruolo });
+    const user = await createUser(db.prisma, { username, password, ruolo }, "riga_di_comando");
     console.log(`Utente '${user.username}' creato (id ${user.id}, ruolo ${user.ruolo}): può accedere all'interfaccia.`);
   };
 }

@@ -113,6 +113,7 @@ const TABLE: Record<string, { role: Role | null; call: Call }> = {
   "apiKeys.list": { role: "amministratore", call: (c) => c.apiKeys.list() },
   "apiKeys.create": { role: "amministratore", call: (c) => c.apiKeys.create({ nome: "ruoli", permessi: ["lettura"] }) },
   "apiKeys.revoke": { role: "amministratore", call: (c) => c.apiKeys.revoke({ id: 999_999 }) },
+  "audit.list": { role: "amministratore", call: (c) => c.audit.list() },
 };
 
 const RANK: Record<Role, number> = { operatore: 1, responsabile: 2, amministratore: 3 };
@@ -145,6 +146,26 @@ describe("rules finer than a procedure", () => {
     const input = { magazzino: m1, righe: [{ codice: "VITE", contato: 3 }] };
     expect(await outcome(caller(t, users.operatore, "trpc").alignment.align(input))).toBe("permesso_negato");
     expect(await outcome(caller(t, users.responsabile, "trpc").alignment.align(input))).toBe("ok");
+  });
+
+  test("an operator's preview is blind: outcomes per row, no current stock nor difference; a manager's shows them", async () => {
+    const input = {
+      magazzino: m1,
+      simula: true,
+      righe: [
+        { codice: "VITE", contato: 3 },
+        { codice: "NON-ESISTE", contato: 1 },
+      ],
+    };
+    const blind = await caller(t, users.operatore, "trpc").alignment.align(input);
+    expect(blind).toMatchObject({ operazione: null, scritte: 0, invariate: 0, rifiutate: 1 });
+    expect(blind.righe.map((r) => [r.esito, r.attuale, r.contato, r.delta, r.errore?.codice])).toEqual([
+      ["contata", null, "3", null, undefined],
+      ["rifiutata", null, "1", null, "articolo_non_trovato"],
+    ]);
+    const seen = await caller(t, users.responsabile, "trpc").alignment.align(input);
+    expect(seen.righe[0]).toMatchObject({ attuale: expect.any(String), contato: "3", delta: expect.any(String) });
+    expect(seen.righe[0]!.esito).not.toBe("contata");
   });
 
   test("an operator cancels only their own arrivals of the day; a manager cancels any", async () => {

@@ -1,5 +1,6 @@
 import { alignmentRouter } from "../modules/alignment/alignment.router";
 import { arrivalsRouter } from "../modules/arrivals/arrivals.router";
+import { auditRouter } from "../modules/audit/audit.router";
 import { apiKeysRouter } from "../modules/auth/api-keys.router";
 import { sessionsRouter } from "../modules/auth/sessions.router";
 import { catalogueRouter } from "../modules/catalogue/catalogue.router";
@@ -34,6 +35,7 @@ export const appRouter = router({
   orders: ordersRouter,
   users: usersRouter,
   apiKeys: apiKeysRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

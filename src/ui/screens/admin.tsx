@@ -25,6 +25,7 @@ import { describeError } from "../errors";
 import { instant } from "../format";
 import { useUser } from "../session-context";
 import { DataTable } from "../data-table";
+import { AdminLog } from "./admin-log";
 import { useTRPC } from "../trpc";
 
 const ROLE_OPTIONS = [
@@ -48,7 +49,11 @@ export function UsersScreen() {
   const queryClient = useQueryClient();
   const me = useUser();
   const users = useQuery(trpc.users.list.queryOptions());
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.users.list.queryKey() });
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.users.list.queryKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.audit.list.pathKey() }),
+    ]);
   const creatingUser = useMutation(trpc.users.create.mutationOptions());
   const updatingUser = useMutation(trpc.users.update.mutationOptions());
   const settingPassword = useMutation(trpc.users.setPassword.mutationOptions());
@@ -157,6 +162,7 @@ export function UsersScreen() {
           </Table.Tr>
         ))}
       </DataTable>
+      <AdminLog />
 
       <Modal opened={creating} onClose={() => setCreating(false)} title="Nuovo utente" centered>
         <Stack>
@@ -209,7 +215,11 @@ export function ApiKeysScreen() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const keys = useQuery(trpc.apiKeys.list.queryOptions());
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.audit.list.pathKey() }),
+    ]);
   const creatingKey = useMutation(trpc.apiKeys.create.mutationOptions());
   const revoking = useMutation(trpc.apiKeys.revoke.mutationOptions());
   const [creating, setCreating] = useState(false);

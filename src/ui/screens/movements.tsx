@@ -105,6 +105,12 @@ export function MovementsScreen() {
               <Badge variant="light" color="gray">
                 {m.origine}
               </Badge>
+              {m.autore && (
+                <Text size="xs" c="dimmed" data-testid="autore">
+                  {m.autore.tipo === "chiave" ? "chiave " : ""}
+                  {m.autore.nome}
+                </Text>
+              )}
             </Table.Td>
             <Table.Td>
               <Badge variant="light" color={NATURA_COLOR[m.natura]}>

@@ -33,7 +33,10 @@ export const alignRow = z.object({
   attuale: decimalString().nullable(),
   contato: decimalString().nullable(),
   delta: decimalString().nullable(),
-  esito: z.enum(["scritta", "invariata", "rifiutata"]),
+  esito: z.enum(["scritta", "invariata", "rifiutata", "contata"]).meta({
+    description:
+      "`contata` solo nell'anteprima di un operatore (schermate): riga valida, quantità attuale e differenza non mostrate (conteggio alla cieca)",
+  }),
   movimento: z.number().int().optional(),
   errore: z.object({ codice: z.string(), messaggio: z.string() }).optional(),
 });

@@ -3,7 +3,7 @@ import { execute, rows as all } from "../../db/sql";
 import { businessDate } from "../../lib/dates";
 import { canonical, countFromNumber, Decimal } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
-import { assertRole, type Actor } from "../auth/actor";
+import { assertRole, hasRole, type Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";
 import { appendToLedger, lotLockOrder, type LedgerRow } from "../ledger/ledger.service";
 import * as q from "./alignment.queries";
@@ -25,9 +25,28 @@ interface Unit {
 
 const unitKey = (articolo: number, lotto: string | null) => `${articolo}\u0000${lotto ?? ""}`;
 
+/**
+ * The count as declared, echoed on refused rows too: the JSON number as a canonical decimal string (its
+ * shortest round-trip form, so 0.1 stays "0.1", -2 is "-2", 1e21 is written out), even when it is not a
+ * valid count; null only for a number with no decimal form (not finite: JSON cannot carry one).
+ */
+function declared(n: number): string | null {
+  return Number.isFinite(n) ? canonical(String(n)) : null;
+}
+
 /** Operators count and preview (`simula`); writing the corrections is a manager's decision. */
 export function assertMayAlign(actor: Actor, input: Pick<AlignInput, "simula">): void {
   if (!input.simula) assertRole(actor, "responsabile", "La conferma dell'allineamento");
+}
+
+/**
+ * Blind counts: an operator may not read stock (availability is a manager's screen), so an operator's
+ * preview says what it can without it: each row's article, lot and repetition problems, and `contata`
+ * for a valid row, with `attuale` and `delta` null (whether a count matches would tell the figure).
+ * Managers, administrators and API keys (governed by their scopes) see everything.
+ */
+export function isBlindPreview(actor: Actor, input: Pick<AlignInput, "simula">): boolean {
+  return input.simula === true && !hasRole(actor, "responsabile");
 }
 
 export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: { timeZone: string }): Promise<AlignOutput> {
@@ -67,7 +86,7 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
         ...(known ? {} : { codice: r.codice }),
         lotto,
         attuale: null,
-        contato: null,
+        contato: declared(r.contato),
         delta: null,
         esito: "rifiutata",
         errore: e.toBody(),
@@ -85,7 +104,7 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
       articolo: { id: u.article.id, codice: u.article.codice },
       lotto: u.lotto,
       attuale: null,
-      contato: null,
+      contato: canonical(u.contato),
       delta: null,
       esito: "rifiutata",
       errore: new RowError(
@@ -95,6 +114,21 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
     };
     return false;
   });
+
+  if (isBlindPreview(actor, input)) {
+    for (const u of valid) {
+      rows[u.indice] = {
+        indice: u.indice,
+        articolo: { id: u.article.id, codice: u.article.codice },
+        lotto: u.lotto,
+        attuale: null,
+        contato: canonical(u.contato),
+        delta: null,
+        esito: "contata",
+      };
+    }
+    return { operazione: null, scritte: 0, invariate: 0, rifiutate: rows.length - valid.length, righe: rows };
+  }
 
   const plain = valid.filter((u) => u.lotto === null);
   // In lotLockOrder, the order the lock statement below takes them in too.

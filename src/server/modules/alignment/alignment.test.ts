@@ -156,6 +156,8 @@ describe("POST /giacenze/allinea", () => {
     ]);
     expect(r.body.righe[0]).toMatchObject({ articolo: null, codice: "NON-ESISTE", attuale: null, delta: null });
     expect(r.body.righe[1].errore.messaggio).toContain("TPL-S");
+    // A refused row echoes the count declared, as a canonical decimal, valid or not.
+    expect(r.body.righe.slice(0, 8).map((x: any) => x.contato)).toEqual(["1", "1", "-1", "1.0005", "1", "1", "3", "4"]);
     expect(r.body).toMatchObject({ scritte: 2, invariate: 1, rifiutate: 8 });
     expect(await countRows(t, "movimenti")).toBe(before + 2);
     expect(await stockOf(t, a.C!, m1)).toEqual({ ledger: 0.25, balance: 0.25 });

@@ -157,6 +157,10 @@ export interface LockedRow {
   ordine_id: number;
   numero: string;
   fornitore_id: number;
+  fornitore_codice: string;
+  /** The order's warehouse: goods arrive there (magazzino_diverso otherwise). */
+  magazzino_id: number;
+  magazzino_codice: string;
   articolo_id: number;
   codice: string;
   gestione_lotti: boolean;
@@ -172,8 +176,10 @@ export interface LockedRow {
 /** Lock order 1: the order rows, in one statement, by id (ORDER BY sorts before FOR UPDATE locks). */
 export const lockOrderRows = (ids: number[]) =>
   query<LockedRow>(Prisma.sql`
-    SELECT r.id, r.ordine_id, o.numero, o.fornitore_id, r.articolo_id, a.codice, a.gestione_lotti, a.attivo, r.ordinata, r.arrivata, r.chiusa, r.prezzo
+    SELECT r.id, r.ordine_id, o.numero, o.fornitore_id, f.codice AS fornitore_codice, o.magazzino_id, w.codice AS magazzino_codice, r.articolo_id, a.codice, a.gestione_lotti, a.attivo,
+           r.ordinata, r.arrivata, r.chiusa, r.prezzo
       FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id JOIN articoli a ON a.id = r.articolo_id
+      JOIN fornitori f ON f.id = o.fornitore_id JOIN magazzini w ON w.id = o.magazzino_id
      WHERE r.id = ANY(${ids}::int[])
      ORDER BY r.id
        FOR UPDATE OF r`);

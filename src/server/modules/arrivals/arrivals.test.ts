@@ -355,6 +355,120 @@ describe("POST /arrivi and cancellation", () => {
     expect(lots.body.lotti).toContainEqual({ lotto: "LT1", scadenza: "2027-05-01", residua: "3" });
   });
 
+  test("one DDT, two suppliers' orders: the rows of another supplier than the first row's are fornitore_diverso", async () => {
+    const oa = await seedOrder(t.prisma, {
+      numero: "FD-A",
+      fornitore: f.A!,
+      magazzino: m1,
+      data: "2026-11-18",
+      righe: [{ articolo: a.VITE!, quantita: "5", prezzo: "0.2" }],
+    });
+    const ob = await seedOrder(t.prisma, {
+      numero: "FD-B",
+      fornitore: f.B!,
+      magazzino: m1,
+      data: "2026-11-18",
+      righe: [
+        { articolo: a.SOLO!, quantita: "5", prezzo: "1" },
+        { articolo: a.VITE!, quantita: "5", prezzo: "1" },
+      ],
+    });
+    const r = await arrive({
+      magazzino: m1,
+      ddt: "DDT-FD",
+      righe: [{ riga: 888888 }, { riga: ob.righe[0], quantita: 1 }, { riga: oa.righe[0], quantita: 1 }, { riga: ob.righe[1], quantita: 1 }],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ registrate: 2, rifiutate: 2 });
+    expect(r.body.righe.map((x: any) => [x.indice, x.esito, x.errore?.codice])).toEqual([
+      [0, "rifiutata", "riga_non_trovata"],
+      [1, "registrata", undefined],
+      [2, "rifiutata", "fornitore_diverso"],
+      [3, "registrata", undefined],
+    ]);
+    expect(r.body.righe[2].errore.messaggio).toContain("FA");
+    expect(r.body.righe[2].errore.messaggio).toContain("FB");
+    expect((await rowState(oa.righe[0]!)).arrivata).toBe(0);
+    const op = await t.pool.query("SELECT fornitore_id FROM operazioni WHERE id = $1", [r.body.operazione]);
+    expect(op.rows[0].fornitore_id).toBe(f.B);
+  });
+
+  test("rows of an order for another warehouse are magazzino_diverso; the others arrive", async () => {
+    const o1 = await seedOrder(t.prisma, {
+      numero: "MD-1",
+      fornitore: f.A!,
+      magazzino: m1,
+      data: "2026-11-18",
+      righe: [{ articolo: a.VITE!, quantita: "5", prezzo: "0.2" }],
+    });
+    const o2 = await seedOrder(t.prisma, {
+      numero: "MD-2",
+      fornitore: f.A!,
+      magazzino: m2,
+      data: "2026-11-18",
+      righe: [{ articolo: a.VITE!, quantita: "5", prezzo: "0.2" }],
+    });
+    const stock = await stockOf(t, a.VITE!, m2);
+    const r = await arrive({
+      magazzino: m2,
+      ddt: "DDT-MD",
+      righe: [
+        { riga: o1.righe[0], quantita: 1 },
+        { riga: o2.righe[0], quantita: 2 },
+      ],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.righe.map((x: any) => [x.esito, x.errore?.codice])).toEqual([
+      ["rifiutata", "magazzino_diverso"],
+      ["registrata", undefined],
+    ]);
+    expect(r.body.righe[0].errore.messaggio).toContain("M1");
+    expect((await rowState(o1.righe[0]!)).arrivata).toBe(0);
+    expect((await stockOf(t, a.VITE!, m2)).ledger).toBe(stock.ledger + 2);
+  });
+
+  test("an expiry other than the lot's is scadenza_diversa naming both dates, also between rows of one request", async () => {
+    const o = await seedOrder(t.prisma, {
+      numero: "SD-1",
+      fornitore: f.A!,
+      magazzino: m1,
+      data: "2026-11-18",
+      righe: [{ articolo: a.LATTE!, quantita: "20", prezzo: "1" }],
+    });
+    expect(
+      (await arrive({ magazzino: m1, ddt: "DDT-SD", riga: o.righe[0], quantita: 1, lotto: "SDA", scadenza: "2027-02-01" })).status,
+    ).toBe(201);
+    const single = await arrive({ magazzino: m1, ddt: "DDT-SD", riga: o.righe[0], quantita: 1, lotto: "SDA", scadenza: "2027-03-01" });
+    expect(single.status).toBe(422);
+    expect(single.body.codice).toBe("scadenza_diversa");
+    expect(single.body.messaggio).toContain("2027-02-01");
+    expect(single.body.messaggio).toContain("2027-03-01");
+    const r = await arrive({
+      magazzino: m1,
+      ddt: "DDT-SD",
+      righe: [
+        { riga: o.righe[0], quantita: 1, lotto: "SDA", scadenza: "2027-02-01" },
+        { riga: o.righe[0], quantita: 1, lotto: "SDA" },
+        { riga: o.righe[0], quantita: 1, lotto: "SDB", scadenza: "2027-05-05" },
+        { riga: o.righe[0], quantita: 1, lotto: "SDB", scadenza: "2027-06-06" },
+        { riga: o.righe[0], quantita: 1, lotto: "SDA", scadenza: "2028-01-01" },
+      ],
+    });
+    expect(r.body.righe.map((x: any) => [x.esito, x.errore?.codice])).toEqual([
+      ["registrata", undefined],
+      ["registrata", undefined],
+      ["registrata", undefined],
+      ["rifiutata", "scadenza_diversa"],
+      ["rifiutata", "scadenza_diversa"],
+    ]);
+    expect((await rowState(o.righe[0]!)).arrivata).toBe(4);
+    const lots = await rest("GET", `/articoli/${a.LATTE}/lotti?magazzino=${m1}`, { key });
+    expect(lots.body.lotti.filter((l: any) => l.lotto.startsWith("SD"))).toEqual([
+      { lotto: "SDA", scadenza: "2027-02-01", residua: "3" },
+      { lotto: "SDB", scadenza: "2027-05-05", residua: "1" },
+    ]);
+  });
+
   describe("single-row refusals: 422 with the row code, nothing written", () => {
     let o: { id: number; righe: number[] };
     beforeAll(async () => {
@@ -380,6 +494,7 @@ describe("POST /arrivi and cancellation", () => {
       ["lotto_obbligatorio", () => ({ riga: o.righe[1], quantita: 1 })],
       ["lotto_non_previsto", () => ({ riga: o.righe[0], quantita: 1, lotto: "X" })],
       ["prezzo_non_valido", () => ({ riga: o.righe[0], quantita: 1, prezzo: "abc" })],
+      ["magazzino_diverso", () => ({ magazzino: m2, riga: o.righe[0], quantita: 1 })],
     ])("%s", async (codice, fields) => {
       const before = await countRows(t, "movimenti");
       const lots = await countRows(t, "lotti");

@@ -5,7 +5,15 @@ import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../l
 import { DomainError, RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
 import { assertWarehouses } from "../catalogue/articles";
-import { appendToLedger, deliveryNoteOperation, loadLot, lotLockOrder, type LedgerRow } from "../ledger/ledger.service";
+import {
+  appendToLedger,
+  deliveryNoteOperation,
+  expiryConflict,
+  loadLot,
+  lotExpiry,
+  lotLockOrder,
+  type LedgerRow,
+} from "../ledger/ledger.service";
 import * as q from "./arrivals.queries";
 import { isSingleArrival, MAX_ARRIVAL_ROWS, type ArrivalRowInput, type RegisterInput, type RegisterOutput } from "./arrivals.schemas";
 import { lockOrderRows, moveArrived, recomputeOrders, remaining, type LockedRow, type OrderState } from "./order-rows.service";
@@ -25,9 +33,38 @@ interface Accepted {
   residua: string;
 }
 
+/** The delivery note's supplier: the first row's order's (the first row of the request that names an existing order row). */
+interface DeliveryNote {
+  fornitore: { id: number; codice: string } | null;
+  /** The warehouse the goods arrive in: every row's order must be for it. */
+  magazzino: number;
+  /** Lot expiries known so far (`articolo|lotto`): the lot's own, or the first one this request gives it. */
+  expiries: Map<string, string | null>;
+}
+
 /** Checks one row against its locked order row and moves its arrived quantity (the lot comes later, in lot order). */
-async function acceptRow(tx: Tx, row: LockedRow | undefined, input: ArrivalRowInput, indice: number): Promise<Accepted> {
+async function acceptRow(
+  tx: Tx,
+  note: DeliveryNote,
+  row: LockedRow | undefined,
+  input: ArrivalRowInput,
+  indice: number,
+): Promise<Accepted> {
   if (!row) throw new RowError("riga_non_trovata", `La riga d'ordine ${input.riga} non esiste: controllare l'etichetta R${input.riga}.`);
+  // One delivery note comes from one supplier: the first row's order names it.
+  note.fornitore ??= { id: row.fornitore_id, codice: row.fornitore_codice };
+  if (row.fornitore_id !== note.fornitore.id) {
+    throw new RowError(
+      "fornitore_diverso",
+      `La riga R${row.id} è dell'ordine ${row.numero} del fornitore ${row.fornitore_codice}, ma il DDT è del fornitore ${note.fornitore.codice} (quello della prima riga): registrarla con un DDT di ${row.fornitore_codice}.`,
+    );
+  }
+  if (row.magazzino_id !== note.magazzino) {
+    throw new RowError(
+      "magazzino_diverso",
+      `La riga R${row.id} (ordine ${row.numero}) è attesa nel magazzino ${row.magazzino_codice}, non in quello indicato: ricevere la merce in ${row.magazzino_codice}.`,
+    );
+  }
   // The contract's code for "no article to receive": an inactive article is not received.
   if (!row.attivo) {
     throw new RowError(
@@ -68,6 +105,13 @@ async function acceptRow(tx: Tx, row: LockedRow | undefined, input: ArrivalRowIn
     throw new RowError("lotto_obbligatorio", `L'articolo ${row.codice} è gestito a lotti: indicare il lotto (e la scadenza, se c'è).`);
   if (!row.gestione_lotti && (input.lotto !== undefined || input.scadenza !== undefined))
     throw new RowError("lotto_non_previsto", `L'articolo ${row.codice} non è gestito a lotti: togliere lotto e scadenza.`);
+  // An expiry that differs from the existing lot's (or from an earlier row's for a new lot) is refused.
+  const lotKey = `${row.articolo_id}|${input.lotto}`;
+  if (row.gestione_lotti && input.scadenza !== undefined) {
+    if (!note.expiries.has(lotKey)) note.expiries.set(lotKey, await lotExpiry(tx, row.articolo_id, note.magazzino, input.lotto!));
+    const conflict = expiryConflict(row.codice, note.magazzino, input.lotto!, note.expiries.get(lotKey)!, input.scadenza);
+    if (conflict) throw conflict;
+  }
   let prezzo = canonical(row.prezzo);
   if (input.prezzo !== undefined) {
     const p = priceFromString(input.prezzo);
@@ -81,6 +125,7 @@ async function acceptRow(tx: Tx, row: LockedRow | undefined, input: ArrivalRowIn
   const moved = await moveArrived(tx, row.id, quantita);
   // A later row of the same request on the same order row sees this one's quantity.
   row.arrivata = new Prisma.Decimal(moved.arrivata);
+  if (row.gestione_lotti && input.scadenza !== undefined && note.expiries.get(lotKey) === null) note.expiries.set(lotKey, input.scadenza);
   return { indice, row, quantita, prezzo, lottoCodice: input.lotto, scadenza: input.scadenza, lotto: null, ...moved };
 }
 
@@ -106,9 +151,10 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
   );
   const accepted: Accepted[] = [];
   const refused = new Map<number, RowError>();
+  const note: DeliveryNote = { fornitore: null, magazzino: input.magazzino, expiries: new Map() };
   for (const [indice, r] of rows.entries()) {
     try {
-      accepted.push(await acceptRow(tx, locked.get(r.riga), r, indice));
+      accepted.push(await acceptRow(tx, note, locked.get(r.riga), r, indice));
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
       if (single) throw new DomainError(e.codice, e.message, { campo: "riga" });
@@ -119,14 +165,28 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
     .filter((a) => a.lottoCodice !== undefined)
     .map((a) => ({ a, article: { id: a.row.articolo_id }, lotto: a.lottoCodice, indice: a.indice }))
     .sort(lotLockOrder);
-  for (const { a } of lotted)
-    a.lotto = await loadLot(tx, a.row.articolo_id, input.magazzino, a.lottoCodice!, a.scadenza ?? null, a.quantita);
+  for (const { a } of lotted) {
+    try {
+      a.lotto = await loadLot(
+        tx,
+        { id: a.row.articolo_id, codice: a.row.codice },
+        input.magazzino,
+        a.lottoCodice!,
+        a.scadenza ?? null,
+        a.quantita,
+      );
+    } catch (e) {
+      // Checked on every row above; only a lot created meanwhile by another request gets here: nothing is written.
+      if (e instanceof RowError) throw new DomainError(e.codice, e.message, { campo: single ? "scadenza" : "righe" });
+      throw e;
+    }
+  }
 
   let operazione: number | null = null;
   let movementIds: number[] = [];
   let states = new Map<number, OrderState>();
   if (accepted.length > 0) {
-    operazione = await deliveryNoteOperation(tx, accepted[0]!.row.fornitore_id, input.ddt, actor);
+    operazione = await deliveryNoteOperation(tx, note.fornitore!.id, input.ddt, actor);
     const ledger: LedgerRow[] = accepted.map((a) => ({
       natura: "carico",
       magazzino: input.magazzino,

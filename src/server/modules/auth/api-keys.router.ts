@@ -22,19 +22,23 @@ export const apiKeysRouter = router({
     .input(syncParse(createApiKeyInput))
     .output(syncParse(createdApiKeyOutput))
     .mutation(({ ctx, input }) =>
-      createApiKey(ctx.db, {
-        nome: input.nome,
-        permessi: input.permessi,
-        limiteAlSecondo: input.limite_al_secondo,
-        raffica: input.raffica,
-      }),
+      createApiKey(
+        ctx.db,
+        {
+          nome: input.nome,
+          permessi: input.permessi,
+          limiteAlSecondo: input.limite_al_secondo,
+          raffica: input.raffica,
+        },
+        ctx.actor,
+      ),
     ),
 
   revoke: adminProcedure
     .input(syncParse(revokeApiKeyInput))
     .output(syncParse(revokeApiKeyInput.extend({ revocata: z.literal(true) })))
     .mutation(async ({ ctx, input }) => {
-      if (!(await revokeApiKeyById(ctx.db, input.id))) {
+      if (!(await revokeApiKeyById(ctx.db, input.id, ctx.actor))) {
         throw new DomainError("non_trovato", `Nessuna chiave attiva con id ${input.id}.`);
       }
       return { id: input.id, revocata: true as const };

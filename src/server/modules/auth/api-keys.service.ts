@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../../db/client";
 import { first } from "../../db/sql";
 import { DomainError } from "../../lib/errors";
+import { recordAdminAction, type AuditAuthor } from "../audit/audit.service";
 import type { Actor, Scope } from "./actor";
 import * as q from "./auth.queries";
 
@@ -22,9 +23,11 @@ export interface CreatedApiKey {
   chiave: string;
 }
 
+/** `by`: who creates it, for the administrative log (the screens and the CLI; none for seeding). */
 export async function createApiKey(
   db: Db,
   input: { nome: string; permessi: Scope[]; limiteAlSecondo?: number; raffica?: number },
+  by?: AuditAuthor,
 ): Promise<CreatedApiKey> {
   if (input.permessi.length === 0)
     throw new DomainError("richiesta_non_valida", "Indicare almeno un permesso: lettura o scrittura.", { campo: "permessi" });
@@ -43,6 +46,14 @@ export async function createApiKey(
     },
     select: { id: true },
   });
+  if (by)
+    await recordAdminAction(
+      db,
+      by,
+      "chiave.creata",
+      { tipo: "chiave", id: row.id, nome: input.nome },
+      `${prefisso}, ${permessi.join("+")}`,
+    );
   return { id: row.id, nome: input.nome, prefisso, permessi, chiave };
 }
 
@@ -67,15 +78,24 @@ export async function listApiKeys(db: Db) {
  * Revokes by the key's prefix (8 hex characters, as shown by `api-key list`) or by id; returns false
  * when nothing active matched. A prefix can be all digits, so 8 hex characters always mean a prefix.
  */
-export async function revokeApiKey(db: Db, idOrPrefix: string): Promise<boolean> {
+export async function revokeApiKey(db: Db, idOrPrefix: string, by?: AuditAuthor): Promise<boolean> {
   const where = /^[0-9a-f]{8}$/.test(idOrPrefix) || !/^\d{1,9}$/.test(idOrPrefix) ? { prefisso: idOrPrefix } : { id: Number(idOrPrefix) };
-  const res = await db.chiaveApi.updateMany({ where: { ...where, revocata_il: null }, data: { revocata_il: new Date() } });
-  return res.count > 0;
+  return revokeWhere(db, where, by);
 }
 
 /** Revokes by id (the UI's way); false when no active key has it. */
-export async function revokeApiKeyById(db: Db, id: number): Promise<boolean> {
-  const res = await db.chiaveApi.updateMany({ where: { id, revocata_il: null }, data: { revocata_il: new Date() } });
+export async function revokeApiKeyById(db: Db, id: number, by?: AuditAuthor): Promise<boolean> {
+  return revokeWhere(db, { id }, by);
+}
+
+async function revokeWhere(db: Db, where: { id: number } | { prefisso: string }, by: AuditAuthor | undefined): Promise<boolean> {
+  const active = await db.chiaveApi.findMany({ where: { ...where, revocata_il: null }, select: { id: true, nome: true, prefisso: true } });
+  const res = await db.chiaveApi.updateMany({
+    where: { id: { in: active.map((k) => k.id) }, revocata_il: null },
+    data: { revocata_il: new Date() },
+  });
+  if (by)
+    for (const k of active) await recordAdminAction(db, by, "chiave.revocata", { tipo: "chiave", id: k.id, nome: k.nome }, k.prefisso);
   return res.count > 0;
 }
 

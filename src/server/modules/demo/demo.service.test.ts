@@ -171,6 +171,15 @@ describe("removeDemo (npm run -s cli -- demo remove)", () => {
     expect(fs.readdirSync(dataDir)).toEqual([]);
     expect(await t.prisma.articolo.count()).toBe(articles);
     expect(await demoUsersWithFirstPassword(t.prisma, dataDir)).toEqual([]);
+    // The administrative log keeps the removal, by the command line.
+    const { rows: log } = await t.pool.query(
+      "SELECT autore_tipo, azione, dettagli FROM registro_amministrativo WHERE azione = 'demo.rimossa' ORDER BY id DESC LIMIT 1",
+    );
+    expect(log[0]).toEqual({
+      autore_tipo: "riga_di_comando",
+      azione: "demo.rimossa",
+      dettagli: "utenti rimossi: operatore, amministratore; utenti disattivati: responsabile; chiave revocata: demo",
+    });
     // Again: nothing left to remove.
     expect(await removeDemo(t.prisma, { dataDir })).toEqual({
       utentiRimossi: [],

@@ -6,6 +6,7 @@ import { execute, rows } from "../../db/sql";
 import { inTransaction } from "../../db/transaction";
 import { businessDate, dateFromIso, formatDate } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
+import { recordAdminAction } from "../audit/audit.service";
 import { ROLES, type Actor, type Role } from "../auth/actor";
 import { createApiKey, hashApiKey } from "../auth/api-keys.service";
 import { hashPassword, verifyPassword } from "../auth/passwords";
@@ -288,6 +289,19 @@ export async function removeDemo(db: PrismaClient, opts: { dataDir: string }): P
       await tx.chiaveApi.update({ where: { id: key.id }, data: { revocata_il: new Date() } });
       result.chiaveRevocata = key.nome;
     }
+    // The administrative log: the command line removed the demo (only `demo remove` calls this).
+    const what = [
+      result.utentiRimossi.length > 0 && `utenti rimossi: ${result.utentiRimossi.join(", ")}`,
+      result.utentiDisattivati.length > 0 && `utenti disattivati: ${result.utentiDisattivati.join(", ")}`,
+      result.chiaveRevocata && `chiave revocata: ${result.chiaveRevocata}`,
+    ].filter(Boolean);
+    await recordAdminAction(
+      tx,
+      "riga_di_comando",
+      "demo.rimossa",
+      { tipo: "demo", id: null, nome: "dati dimostrativi" },
+      what.join("; ") || null,
+    );
     return result;
   });
   // After commit: the files hold credentials that no longer open anything.

@@ -77,9 +77,12 @@ export const deliveryNoteOperation = (fornitore: number, ddt: string, author: Au
     ON CONFLICT (fornitore_id, ddt) DO UPDATE SET ddt = EXCLUDED.ddt
     RETURNING id`);
 
-/** An operation a caller may append to: it exists and was written through the same channel. */
-export const operationOfOrigin = (id: number, origine: Origine) =>
-  query<{ id: number }>(Prisma.sql`SELECT id FROM operazioni WHERE id = ${id} AND origine = ${origine}`);
+/** An operation a caller may append to: it exists and was written through the same channel, by the same author. */
+export const operationOfOrigin = (id: number, origine: Origine, author: AuthorColumns) =>
+  query<{ id: number }>(Prisma.sql`
+    SELECT id FROM operazioni
+     WHERE id = ${id} AND origine = ${origine}
+       AND chiave_api_id IS NOT DISTINCT FROM ${author.chiave_api_id}::int AND utente_id IS NOT DISTINCT FROM ${author.utente_id}::int`);
 
 export const lockLot = (articolo: number, magazzino: number, codice: string) =>
   query<{ id: number }>(Prisma.sql`
@@ -97,14 +100,29 @@ export const lotResidual = (articolo: number, magazzino: number, codice: string)
   query<{ residua: Prisma.Decimal }>(Prisma.sql`
     SELECT residua FROM lotti WHERE articolo_id = ${articolo} AND magazzino_id = ${magazzino} AND codice = ${codice}`);
 
-/** Creates the lot, or tops it up; an existing lot keeps its expiry unless it had none. */
-export const loadLot = (articolo: number, magazzino: number, codice: string, scadenza: string | null, quantita: string) =>
+/**
+ * Creates the lot, or tops it up; an existing lot keeps its expiry unless it had none. `sameExpiry`: an
+ * existing lot with another expiry than the one given is not touched (no row comes back: scadenza_diversa).
+ */
+export const loadLot = (
+  articolo: number,
+  magazzino: number,
+  codice: string,
+  scadenza: string | null,
+  quantita: string,
+  sameExpiry: boolean,
+) =>
   query<{ id: number }>(Prisma.sql`
     INSERT INTO lotti (articolo_id, magazzino_id, codice, scadenza, residua)
     VALUES (${articolo}, ${magazzino}, ${codice}, ${scadenza}::date, ${quantita}::numeric)
     ON CONFLICT (articolo_id, magazzino_id, codice) DO UPDATE
       SET residua = lotti.residua + EXCLUDED.residua, scadenza = COALESCE(lotti.scadenza, EXCLUDED.scadenza)
+      WHERE NOT ${sameExpiry} OR lotti.scadenza IS NULL OR EXCLUDED.scadenza IS NULL OR lotti.scadenza = EXCLUDED.scadenza
     RETURNING id`);
+
+export const lotExpiry = (articolo: number, magazzino: number, codice: string) =>
+  query<{ scadenza: Date | null }>(Prisma.sql`
+    SELECT scadenza FROM lotti WHERE articolo_id = ${articolo} AND magazzino_id = ${magazzino} AND codice = ${codice}`);
 
 /** Gives back what a lot received (a cancelled arrival), guarded like an unload. */
 export const takeBackFromLot = (id: number, quantita: string) =>

@@ -1,5 +1,6 @@
 import type { Tx } from "../../db/client";
 import { first, rows } from "../../db/sql";
+import { formatDateOrNull } from "../../lib/dates";
 import { canonical, Decimal } from "../../lib/decimal";
 import { RowError } from "../../lib/errors";
 import { authorColumns, type Actor } from "../auth/actor";
@@ -123,8 +124,8 @@ export async function deliveryNoteOperation(tx: Tx, fornitore: number, ddt: stri
 }
 
 /** Whether an operation exists that a caller of this channel may append to. */
-export async function operationExists(tx: Tx, id: number, origine: Origine): Promise<boolean> {
-  return (await first(tx, q.operationOfOrigin(id, origine))) !== undefined;
+export async function operationExists(tx: Tx, id: number, origine: Origine, actor: Actor): Promise<boolean> {
+  return (await first(tx, q.operationOfOrigin(id, origine, authorColumns(actor)))) !== undefined;
 }
 
 /** Takes the lot's row lock, when the lot exists (a transfer's destination sorted before its source). */
@@ -146,16 +147,49 @@ export async function unloadLot(tx: Tx, article: { id: number; codice: string },
   );
 }
 
-/** Creates the lot, or tops it up; an existing lot keeps its expiry unless it had none. */
+/**
+ * Creates the lot, or tops it up; an existing lot keeps its expiry unless it had none (then it takes the
+ * given one). An expiry given for a lot that has another is scadenza_diversa (API.md section 2), naming
+ * both dates; no expiry given, or the same: accepted. `expiry: "keep"` (transfers: the client declares no
+ * expiry, the source lot's travels) tops up a destination lot that has its own expiry and keeps it.
+ */
 export async function loadLot(
   tx: Tx,
-  articolo: number,
+  article: { id: number; codice: string },
   magazzino: number,
   codice: string,
   scadenza: string | null,
   quantita: string,
+  expiry: "same" | "keep" = "same",
 ): Promise<number> {
-  return (await first(tx, q.loadLot(articolo, magazzino, codice, scadenza, quantita)))!.id;
+  const lot = await first(tx, q.loadLot(article.id, magazzino, codice, scadenza, quantita, expiry === "same"));
+  if (lot) return lot.id;
+  const existing = await first(tx, q.lotExpiry(article.id, magazzino, codice));
+  throw differentExpiry(article.codice, magazzino, codice, formatDateOrNull(existing?.scadenza), scadenza);
+}
+
+/** The expiry an existing lot has (null: no such lot, or a lot without expiry), for checks made before writing. */
+export async function lotExpiry(tx: Tx, articolo: number, magazzino: number, codice: string): Promise<string | null> {
+  return formatDateOrNull((await first(tx, q.lotExpiry(articolo, magazzino, codice)))?.scadenza);
+}
+
+/** scadenza_diversa when both the lot's and the given expiry are known and differ; else null. */
+export function expiryConflict(
+  articolo: string,
+  magazzino: number,
+  lotto: string,
+  existing: string | null,
+  given: string | null | undefined,
+): RowError | null {
+  if (!existing || !given || existing === given) return null;
+  return differentExpiry(articolo, magazzino, lotto, existing, given);
+}
+
+function differentExpiry(articolo: string, magazzino: number, lotto: string, existing: string | null, given: string | null) {
+  return new RowError(
+    "scadenza_diversa",
+    `Il lotto '${lotto}' di ${articolo} nel magazzino ${magazzino} scade il ${existing}, non il ${given}: correggere la scadenza, o indicare un altro lotto.`,
+  );
 }
 
 /**

@@ -29,6 +29,10 @@ export interface MovementRow {
   riferimento_tipo: "riga_ordine" | "documento_vendita" | "movimento" | null;
   riferimento_id: number | null;
   annulla_id: number | null;
+  /** Who wrote it: an API key or a user (its name or username). */
+  chiave_api_id: number | null;
+  utente_id: number | null;
+  autore_nome: string | null;
 }
 
 export type MovementFilters = Pick<ListMovementsInput, "da" | "a" | "articolo" | "magazzino" | "origine" | "operazione">;
@@ -46,10 +50,13 @@ export const movementsPage = (dopo: number, f: MovementFilters, take: number) =>
     SELECT m.id, m.operazione_id, to_char(m.data, 'YYYY-MM-DD') AS data,
            floor(extract(epoch FROM m.registrato_il) * 1000)::float8 AS registrato_ms, m.origine, m.natura, m.causale,
            m.magazzino_id, m.articolo_id, a.codice AS articolo_codice, trim_scale(m.quantita)::text AS quantita,
-           trim_scale(m.prezzo)::text AS prezzo, l.codice AS lotto, m.riferimento_tipo, m.riferimento_id, m.annulla_id
+           trim_scale(m.prezzo)::text AS prezzo, l.codice AS lotto, m.riferimento_tipo, m.riferimento_id, m.annulla_id,
+           m.chiave_api_id, m.utente_id, COALESCE(k.nome, u.username) AS autore_nome
       FROM movimenti m
       JOIN articoli a ON a.id = m.articolo_id
       LEFT JOIN lotti l ON l.id = m.lotto_id
+      LEFT JOIN chiavi_api k ON k.id = m.chiave_api_id
+      LEFT JOIN utenti u ON u.id = m.utente_id
      WHERE ${Prisma.join(filters, " AND ")}
      ORDER BY m.id
      LIMIT ${take}`);

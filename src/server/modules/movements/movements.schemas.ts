@@ -80,6 +80,10 @@ export const movementOutput = z.object({
   lotto: z.string().nullable(),
   riferimento: z.object({ tipo: z.enum(["riga_ordine", "documento_vendita", "movimento"]), id: z.number().int() }).nullable(),
   annulla: z.number().int().nullable(),
+  autore: z
+    .object({ tipo: z.enum(["chiave", "utente"]), id: z.number().int(), nome: z.string() })
+    .nullable()
+    .meta({ description: "Chi l'ha scritto: una chiave API (il suo nome) o un utente (il suo username)" }),
 });
 export type MovementOutput = z.infer<typeof movementOutput>;
 

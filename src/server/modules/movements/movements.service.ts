@@ -50,10 +50,11 @@ export async function writeMovements(
     warehouses: { magazzino: input.magazzino, magazzino_origine: input.magazzino_origine },
   });
   if (input.operazione !== undefined) {
-    if (!(await operationExists(tx, input.operazione, opts.origine))) {
+    // A key (or a user) appends only to its own operations (API.md section 5).
+    if (!(await operationExists(tx, input.operazione, opts.origine, actor))) {
       throw new DomainError(
         "operazione_non_trovata",
-        `L'operazione ${input.operazione} non esiste o non è stata scritta da questa interfaccia: ometterla per aprirne una nuova.`,
+        `L'operazione ${input.operazione} non esiste o non è stata scritta da te attraverso questa interfaccia: ometterla per aprirne una nuova.`,
         { campo: "operazione" },
       );
     }
@@ -101,19 +102,21 @@ export async function writeMovements(
   for (const p of lotted) {
     try {
       if (input.natura === "carico") {
-        lots.set(p.indice, { from: null, to: await loadLot(tx, p.article.id, input.magazzino, p.lotto!, p.scadenza ?? null, p.quantita) });
+        lots.set(p.indice, { from: null, to: await loadLot(tx, p.article, input.magazzino, p.lotto!, p.scadenza ?? null, p.quantita) });
       } else if (input.natura === "scarico") {
         lots.set(p.indice, { from: (await unloadLot(tx, p.article, input.magazzino, p.lotto!, p.quantita)).id, to: null });
       } else {
         if (input.magazzino < input.magazzino_origine!) await lockLot(tx, p.article.id, input.magazzino, p.lotto!);
         const source = await unloadLot(tx, p.article, input.magazzino_origine!, p.lotto!, p.quantita);
+        // The source's expiry travels with the goods; a destination lot that has its own keeps it (see loadLot).
         const to = await loadLot(
           tx,
-          p.article.id,
+          p.article,
           input.magazzino,
           p.lotto!,
           source.scadenza ? formatDate(source.scadenza) : null,
           p.quantita,
+          "keep",
         );
         lots.set(p.indice, { from: source.id, to });
       }
@@ -185,6 +188,12 @@ function toMovementOutput(r: MovementRow, timeZone: string): MovementOutput {
     lotto: r.lotto,
     riferimento: r.riferimento_tipo && r.riferimento_id !== null ? { tipo: r.riferimento_tipo, id: r.riferimento_id } : null,
     annulla: r.annulla_id,
+    autore:
+      r.chiave_api_id !== null
+        ? { tipo: "chiave", id: r.chiave_api_id, nome: r.autore_nome ?? "" }
+        : r.utente_id !== null
+          ? { tipo: "utente", id: r.utente_id, nome: r.autore_nome ?? "" }
+          : null,
   };
 }
 

@@ -157,6 +157,61 @@ describe("POST /movimenti", () => {
     expect(s1).toEqual({ ledger: 9, balance: 9 });
   });
 
+  test("a load with another expiry than the lot's is scadenza_diversa naming both dates; same, none, or a lot without: accepted", async () => {
+    const lots = async (m: number) =>
+      (await rest("GET", `/articoli/${ids.LATTE}/lotti?magazzino=${m}`, { key })).body.lotti.filter((l: any) => l.lotto.startsWith("SD"));
+    await post({
+      natura: "carico",
+      magazzino: m1,
+      righe: [
+        { codice: "LATTE", quantita: 5, lotto: "SD1", scadenza: "2027-04-01" },
+        { codice: "LATTE", quantita: 5, lotto: "SD0" },
+      ],
+    });
+    const before = await countRows(t, "movimenti");
+    const r = await post({
+      natura: "carico",
+      magazzino: m1,
+      righe: [
+        { codice: "LATTE", quantita: 1, lotto: "SD1", scadenza: "2027-05-01" },
+        { codice: "LATTE", quantita: 1, lotto: "SD1", scadenza: "2027-04-01" },
+        { codice: "LATTE", quantita: 1, lotto: "SD1" },
+        { codice: "LATTE", quantita: 1, lotto: "SD0", scadenza: "2027-06-01" },
+        { codice: "LATTE", quantita: 1, lotto: "SD0", scadenza: "2027-07-01" },
+      ],
+    });
+    expect(r.body.righe.map((x: any) => [x.esito, x.errore?.codice])).toEqual([
+      ["rifiutata", "scadenza_diversa"],
+      ["scritta", undefined],
+      ["scritta", undefined],
+      ["scritta", undefined],
+      ["rifiutata", "scadenza_diversa"],
+    ]);
+    expect(r.body.righe[0].errore.messaggio).toContain("2027-04-01");
+    expect(r.body.righe[0].errore.messaggio).toContain("2027-05-01");
+    expect(await countRows(t, "movimenti")).toBe(before + 3);
+    expect(await lots(m1)).toEqual([
+      { lotto: "SD1", scadenza: "2027-04-01", residua: "7" },
+      { lotto: "SD0", scadenza: "2027-06-01", residua: "6" },
+    ]);
+    // A transfer declares no expiry: the source's travels; a destination lot with its own keeps it.
+    await post({ natura: "carico", magazzino: m2, righe: [{ codice: "LATTE", quantita: 1, lotto: "SD1", scadenza: "2027-09-09" }] });
+    const moved = await post({
+      natura: "trasferimento",
+      magazzino: m2,
+      magazzino_origine: m1,
+      righe: [
+        { codice: "LATTE", quantita: 2, lotto: "SD1" },
+        { codice: "LATTE", quantita: 2, lotto: "SD0" },
+      ],
+    });
+    expect(moved.body.scritte).toBe(2);
+    expect(await lots(m2)).toEqual([
+      { lotto: "SD0", scadenza: "2027-06-01", residua: "2" },
+      { lotto: "SD1", scadenza: "2027-09-09", residua: "3" },
+    ]);
+  });
+
   test("appending to an operation keeps its number", async () => {
     const first = await post({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] });
     const second = await post({
@@ -298,6 +353,60 @@ describe("refusals: every row code of this endpoint, nothing written by a refuse
     expect(r.body).toMatchObject({ codice, campo });
     expect(await countRows(t, "movimenti")).toBe(movementsBefore);
     expect(await countRows(t, "operazioni")).toBeGreaterThan(0);
+  });
+
+  test("a key appends only to its own operations; a user only to theirs: another author's is operazione_non_trovata", async () => {
+    const mine = await post({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] });
+    const other = await seedKey(t.prisma);
+    const r = await rest("POST", "/movimenti", {
+      key: other.chiave,
+      body: { natura: "carico", magazzino: m1, operazione: mine.body.operazione, righe: [{ codice: "VITE-M6", quantita: 1 }] },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.codice).toBe("operazione_non_trovata");
+    const again = await post({
+      natura: "carico",
+      magazzino: m1,
+      operazione: mine.body.operazione,
+      righe: [{ codice: "VITE-M6", quantita: 1 }],
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.operazione).toBe(mine.body.operazione);
+
+    const [anna, bruno] = await Promise.all(
+      ["anna-op", "bruno-op"].map(async (username) => {
+        const u = await t.prisma.utente.create({ data: { username, password_hash: "-", ruolo: "responsabile" } });
+        return { kind: "utente" as const, id: u.id, username, ruolo: "responsabile" as const };
+      }),
+    );
+    const hers = await caller(t, anna!, "trpc").movements.write({
+      natura: "carico",
+      magazzino: m1,
+      righe: [{ codice: "VITE-M6", quantita: 1 }],
+    });
+    const append = (who: Actor) =>
+      caller(t, who, "trpc")
+        .movements.write({ natura: "carico", magazzino: m1, operazione: hers.operazione!, righe: [{ codice: "VITE-M6", quantita: 1 }] })
+        .then(
+          (x) => x.operazione,
+          (e: { cause?: { codice?: string } }) => e.cause?.codice,
+        );
+    expect(await append(bruno!)).toBe("operazione_non_trovata");
+    expect(await append(anna!)).toBe(hers.operazione);
+  });
+
+  test("GET /movimenti names the author: the key's name or the user's username", async () => {
+    const byKey = await post({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1 }] });
+    const u = await t.prisma.utente.create({ data: { username: "carla-mag", password_hash: "-", ruolo: "responsabile" } });
+    const byUser = await caller(t, { kind: "utente", id: u.id, username: "carla-mag", ruolo: "responsabile" }, "trpc").movements.write({
+      natura: "carico",
+      magazzino: m1,
+      righe: [{ codice: "VITE-M6", quantita: 1 }],
+    });
+    const k = await rest("GET", `/movimenti?operazione=${byKey.body.operazione}`, { key });
+    expect(k.body.movimenti[0].autore).toEqual({ tipo: "chiave", id: actor.id, nome: (actor as { nome: string }).nome });
+    const us = await rest("GET", `/movimenti?operazione=${byUser.operazione}`, { key });
+    expect(us.body.movimenti[0].autore).toEqual({ tipo: "utente", id: u.id, nome: "carla-mag" });
   });
 
   test("an operation written by another channel cannot be appended to through the API", async () => {

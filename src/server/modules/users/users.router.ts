@@ -10,7 +10,7 @@ export const usersRouter = router({
   create: adminProcedure
     .input(syncParse(createUserInput))
     .output(syncParse(userOutput))
-    .mutation(({ ctx, input }) => createUser(ctx.db, input)),
+    .mutation(({ ctx, input }) => createUser(ctx.db, input, ctx.actor)),
 
   update: adminProcedure
     .input(syncParse(updateUserInput))
@@ -20,5 +20,5 @@ export const usersRouter = router({
   setPassword: adminProcedure
     .input(syncParse(setPasswordInput))
     .output(syncParse(userOutput))
-    .mutation(({ ctx, input }) => setUserPassword(ctx.db, input)),
+    .mutation(({ ctx, input }) => setUserPassword(ctx.db, input, ctx.actor)),
 });

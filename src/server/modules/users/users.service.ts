@@ -3,6 +3,7 @@ import { execute } from "../../db/sql";
 import { inTransaction } from "../../db/transaction";
 import { isUniqueViolation } from "../../db/pg-errors";
 import { DomainError } from "../../lib/errors";
+import { recordAdminAction, type AuditAuthor } from "../audit/audit.service";
 import type { Actor, Role } from "../auth/actor";
 import { hashPassword, passwordProblem } from "../auth/passwords";
 import * as q from "./users.queries";
@@ -31,11 +32,13 @@ export async function listUsers(db: Db): Promise<UserOutput[]> {
   return users.map(toOutput);
 }
 
-export async function createUser(db: Db, input: CreateUserInput): Promise<UserOutput> {
+/** `by`: who creates it, for the administrative log (the screens and the CLI; none for seeding). */
+export async function createUser(db: Db, input: CreateUserInput, by?: AuditAuthor): Promise<UserOutput> {
   await assertAcceptablePassword(input.password, input.username);
   const password_hash = await hashPassword(input.password);
   try {
     const user = await db.utente.create({ data: { username: input.username, password_hash, ruolo: input.ruolo }, select: userSelect });
+    if (by) await recordAdminAction(db, by, "utente.creato", { tipo: "utente", id: user.id, nome: user.username }, `ruolo ${user.ruolo}`);
     return toOutput(user);
   } catch (e) {
     if (isUniqueViolation(e)) {
@@ -72,10 +75,14 @@ export async function updateUserInTransaction(tx: Tx, actor: Actor, input: Updat
     select: userSelect,
   });
   if (input.attivo === false) await tx.sessione.deleteMany({ where: { utente_id: user.id } });
+  const target = { tipo: "utente" as const, id: user.id, nome: user.username };
+  if (updated.ruolo !== user.ruolo) await recordAdminAction(tx, actor, "utente.ruolo", target, `da ${user.ruolo} a ${updated.ruolo}`);
+  if (updated.attivo !== user.attivo)
+    await recordAdminAction(tx, actor, updated.attivo ? "utente.riattivato" : "utente.disattivato", target);
   return toOutput(updated);
 }
 
-export async function setUserPassword(db: Db, input: SetPasswordInput): Promise<UserOutput> {
+export async function setUserPassword(db: Db, input: SetPasswordInput, by?: AuditAuthor): Promise<UserOutput> {
   const user = await db.utente.findUnique({ where: { id: input.id }, select: { id: true, username: true } });
   if (!user) throw new DomainError("non_trovato", `L'utente ${input.id} non esiste.`);
   await assertAcceptablePassword(input.password, user.username);
@@ -83,5 +90,6 @@ export async function setUserPassword(db: Db, input: SetPasswordInput): Promise<
   const updated = await db.utente.update({ where: { id: input.id }, data: { password_hash }, select: userSelect });
   // A reset password is usually a compromised or forgotten one: whoever holds a session leaves too.
   await db.sessione.deleteMany({ where: { utente_id: input.id } });
+  if (by) await recordAdminAction(db, by, "utente.password", { tipo: "utente", id: user.id, nome: user.username });
   return toOutput(updated);
 }

@@ -77,6 +77,8 @@ export function AlignmentResult({
   parsed: ParsedCounts | null;
   onConfirm: () => void;
 }) {
+  // An operator's preview is blind (no current stock, no difference): valid rows come back `contata`.
+  const blind = result.out.righe.filter((r) => r.esito === "contata").length;
   return (
     <Card withBorder padding="md" data-testid="risultato">
       <Stack gap="sm">
@@ -85,12 +87,20 @@ export function AlignmentResult({
             {result.simulated ? "Anteprima" : "Allineamento scritto"} · magazzino {warehouse}
           </Title>
           <Group gap="xs">
-            <Badge size="lg" color="blue" variant="light">
-              {result.simulated ? "da correggere" : "corrette"}: {result.out.scritte}
-            </Badge>
-            <Badge size="lg" color="gray" variant="light">
-              invariate: {result.out.invariate}
-            </Badge>
+            {blind > 0 ? (
+              <Badge size="lg" color="blue" variant="light">
+                contate: {blind}
+              </Badge>
+            ) : (
+              <>
+                <Badge size="lg" color="blue" variant="light">
+                  {result.simulated ? "da correggere" : "corrette"}: {result.out.scritte}
+                </Badge>
+                <Badge size="lg" color="gray" variant="light">
+                  invariate: {result.out.invariate}
+                </Badge>
+              </>
+            )}
             <Badge size="lg" color="red" variant={result.out.rifiutate ? "filled" : "light"}>
               rifiutate: {result.out.rifiutate}
             </Badge>
@@ -135,6 +145,7 @@ export function AlignmentResult({
         {result.simulated && !canConfirm && (
           <Alert color="blue" variant="light">
             Anteprima pronta. La conferma (scrittura delle correzioni) spetta a un responsabile: scaricare il CSV e consegnarlo.
+            {blind > 0 && " Il conteggio è alla cieca: la quantità attuale e la differenza le vede il responsabile."}
           </Alert>
         )}
         <DataTable
