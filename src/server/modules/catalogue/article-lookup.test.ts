@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createTestDb, type TestDb } from "../../testing/db";
+import { describe, expect } from "vitest";
+import type { TestDb } from "../../testing/db";
+import { test } from "../../testing/test";
 import { caller, seedArticle, seedSession } from "../../testing/fixtures";
 import { handleTrpcRequest } from "../../trpc/ui-handler";
 
@@ -12,14 +13,13 @@ import { handleTrpcRequest } from "../../trpc/ui-handler";
 let t: TestDb;
 const ids: Record<string, number> = {};
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   ids.VITE = (await seedArticle(t.prisma, "VITE-TE-M6X40", { ean: "8001234567897" })).id;
   ids.OLIO = (await seedArticle(t.prisma, "OLIO-EVO-1L", { ean: "80012344", lotti: true })).id;
   ids.UPPER = (await seedArticle(t.prisma, "DOPPIO")).id;
   ids.LOWER = (await seedArticle(t.prisma, "doppio")).id;
 });
-afterAll(async () => t?.drop());
 
 const operator = { kind: "utente", id: 1, username: "banco", ruolo: "operatore" } as const;
 

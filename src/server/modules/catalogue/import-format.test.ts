@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { DomainError } from "../../lib/errors";
-import { createTestDb, type TestDb } from "../../testing/db";
+import type { TestDb } from "../../testing/db";
+import { test } from "../../testing/test";
 import { rest, seedKey, seedWarehouse } from "../../testing/fixtures";
 import { importMasterData } from "./import.service";
 
@@ -13,12 +14,11 @@ import { importMasterData } from "./import.service";
 let t: TestDb;
 let key: string;
 let m1: number;
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   key = (await seedKey(t.prisma)).chiave;
   m1 = (await seedWarehouse(t.prisma, "M1")).id;
 });
-afterAll(async () => t?.drop());
 
 const run = (data: unknown) => importMasterData(t.prisma, data, { timeZone: "Europe/Rome" });
 async function problems(data: unknown) {

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { gtinCheckDigit } from "../../lib/gtin";
-import { createTestDb, type TestDb } from "../../testing/db";
+import type { TestDb } from "../../testing/db";
+import { test } from "../../testing/test";
 import { caller, countRows, rest, seedKey, seedOrder, seedSupplier, seedWarehouse } from "../../testing/fixtures";
 import type { Actor } from "../auth/actor";
 import { MASTER_DATA_LOCKS } from "./master-data.queries";
@@ -24,15 +25,14 @@ const ean = (n: number) => {
   return `${body}${gtinCheckDigit(body)}`;
 };
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   m1 = (await seedWarehouse(t.prisma, "M1")).id;
   const k = await seedKey(t.prisma);
   key = k.chiave;
   actor = { kind: "chiave", id: k.id, nome: k.nome, permessi: k.permessi };
   reader = (await seedKey(t.prisma, ["lettura"])).chiave;
 });
-afterAll(async () => t?.drop());
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}, k = key) => rest("POST", path, { key: k, body, headers });
 const articoli = (rows: unknown[], headers: Record<string, string> = {}) => post("/articoli", { articoli: rows }, headers);

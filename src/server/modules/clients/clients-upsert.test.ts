@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createTestDb, type TestDb } from "../../testing/db";
+import { describe, expect } from "vitest";
+import type { TestDb } from "../../testing/db";
+import { test } from "../../testing/test";
 import { countRows, rest, seedKey } from "../../testing/fixtures";
 
 /** POST /clienti (API.md section 9): upsert by code, per-row outcomes, repeats that write nothing. */
@@ -7,11 +8,10 @@ import { countRows, rest, seedKey } from "../../testing/fixtures";
 let t: TestDb;
 let key: string;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   key = (await seedKey(t.prisma)).chiave;
 });
-afterAll(async () => t?.drop());
 
 const clienti = (rows: unknown[], headers: Record<string, string> = {}) =>
   rest("POST", "/clienti", { key, body: { clienti: rows }, headers });

@@ -1,8 +1,9 @@
 import type pg from "pg";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { Prisma } from "../../db/client";
 import { query } from "../../db/sql";
-import { createTestDb, type TestDb } from "../../testing/db";
+import type { TestDb } from "../../testing/db";
+import { test } from "../../testing/test";
 import { rest, seedArticle, seedKey, seedOrder, seedSupplier, seedWarehouse } from "../../testing/fixtures";
 import { windowed } from "./feeds.queries";
 import { feedPage } from "./feeds.service";
@@ -19,14 +20,13 @@ let m1: number;
 const articles: number[] = [];
 const suppliers: number[] = [];
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   m1 = (await seedWarehouse(t.prisma)).id;
   for (let i = 0; i < 12; i++) articles.push((await seedArticle(t.prisma, `A${i}`)).id);
   for (let i = 0; i < 6; i++) suppliers.push((await seedSupplier(t.prisma, `F${i}`)).id);
   key = (await seedKey(t.prisma, ["lettura"])).chiave;
 });
-afterAll(async () => t?.drop());
 
 const get = (path: string) => rest("GET", path, { key });
 

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createTestDb, type TestDb } from "../../testing/db";
+import { describe, expect } from "vitest";
+import type { TestDb } from "../../testing/db";
+import { test } from "../../testing/test";
 import { rest, seedArticle, seedKey, seedOrder, seedSupplier, seedWarehouse } from "../../testing/fixtures";
 
 /**
@@ -16,8 +17,8 @@ const a: Record<string, number> = {};
 const f: Record<string, number> = {};
 const o = {} as Record<"A1" | "B1" | "A2", { id: number; righe: number[] }>;
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   m1 = (await seedWarehouse(t.prisma, "M1")).id;
   m2 = (await seedWarehouse(t.prisma, "DEPOSITO")).id;
   a.VITE = (await seedArticle(t.prisma, "VITE-M6", { ean: "8001234567897", costo: "0.1200" })).id;
@@ -55,7 +56,6 @@ beforeAll(async () => {
   reader = (await seedKey(t.prisma, ["lettura"])).chiave;
   writer = (await seedKey(t.prisma)).chiave;
 });
-afterAll(async () => t?.drop());
 
 const get = (path: string) => rest("GET", path, { key: reader });
 const LISTS = [

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { DomainError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
-import { createTestDb, type TestDb } from "../../testing/db";
+import type { TestDb } from "../../testing/db";
+import { test } from "../../testing/test";
 import { caller, countRows, rest, seedArticle, seedKey, seedSupplier, seedWarehouse } from "../../testing/fixtures";
 import { importMasterData } from "../catalogue/import.service";
 import { verifyLedger } from "../ledger/verify.service";
@@ -12,8 +13,8 @@ let m1: number;
 let m2: number;
 const a: Record<string, number> = {};
 
-beforeAll(async () => {
-  t = await createTestDb();
+test.beforeAll(async ({ db }) => {
+  t = db;
   m1 = (await seedWarehouse(t.prisma, "M1")).id;
   m2 = (await seedWarehouse(t.prisma, "M2")).id;
   a.A = (await seedArticle(t.prisma, "A", { ean: "8001234567897" })).id;
@@ -29,7 +30,6 @@ beforeAll(async () => {
   await seedSupplier(t.prisma, "FB");
   key = (await seedKey(t.prisma)).chiave;
 });
-afterAll(async () => t?.drop());
 
 type Row = { numero_riga: number; articolo: string; quantita: number; prezzo: string };
 const order = (numero: string, righe: Row[], over: Record<string, unknown> = {}) => ({
