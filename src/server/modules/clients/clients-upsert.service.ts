@@ -9,10 +9,10 @@ import * as md from "../catalogue/master-data.queries";
 import type { Written } from "../catalogue/master-data.service";
 import { UpsertRows } from "../catalogue/upsert-rows";
 import { clientRowCheck } from "./clients-upsert.schemas";
-import * as q from "./clients-upsert.queries";
-import { CLIENT_TEXT_FIELDS, type ClientColumns, type KnownClient } from "./clients-upsert.queries";
+import * as q from "./clients.queries";
+import { CLIENT_TEXT_FIELDS, type ClientColumns, type KnownClient } from "./clients.queries";
 
-export type { KnownClient } from "./clients-upsert.queries";
+export type { KnownClient } from "./clients.queries";
 
 /**
  * Writing clients, upserted by code: POST /clienti row by row, and the master data import after

@@ -3,7 +3,8 @@ import { query } from "../../db/sql";
 import { containsPattern } from "../../lib/sql";
 import { type Window, windowed } from "../feeds/feeds.queries";
 
-export interface ClientRow {
+/** A client as an upsert compares it with what it is asked to write. */
+export interface KnownClient {
   id: number;
   codice: string;
   ragione_sociale: string;
@@ -17,6 +18,55 @@ export interface ClientRow {
   provincia: string | null;
   nazione: string;
   attivo: boolean;
+}
+
+export const CLIENT_TEXT_FIELDS = [
+  "ragione_sociale",
+  "partita_iva",
+  "codice_fiscale",
+  "email",
+  "telefono",
+  "indirizzo",
+  "cap",
+  "citta",
+  "provincia",
+  "nazione",
+] as const;
+
+/** Every column an upsert sets, one array per column, row i of each together. */
+export type ClientColumns = { [K in (typeof CLIENT_TEXT_FIELDS)[number]]: (string | null)[] } & { attivo: boolean[] };
+
+export const clientsByCode = (codes: string[]) =>
+  query<KnownClient>(Prisma.sql`
+    SELECT id, codice, ragione_sociale, partita_iva, codice_fiscale, email, telefono, indirizzo, cap, citta, provincia, nazione, attivo
+      FROM clienti WHERE codice = ANY(${codes}::text[])`);
+
+/** New clients, in one statement (the sync gate on clienti is taken once), dated the business day. */
+export const insertClients = (codes: string[], c: ClientColumns, data: string) =>
+  query<{ id: number; codice: string }>(Prisma.sql`
+    INSERT INTO clienti (codice, ragione_sociale, partita_iva, codice_fiscale, email, telefono, indirizzo, cap, citta, provincia,
+                         nazione, attivo, data)
+    SELECT u.*, ${data}::date
+      FROM unnest(${codes}::text[], ${c.ragione_sociale}::text[], ${c.partita_iva}::text[], ${c.codice_fiscale}::text[],
+                  ${c.email}::text[], ${c.telefono}::text[], ${c.indirizzo}::text[], ${c.cap}::text[], ${c.citta}::text[],
+                  ${c.provincia}::text[], ${c.nazione}::text[], ${c.attivo}::boolean[]) AS u
+    RETURNING id, codice`);
+
+/** Changed clients, in one statement: only the rows that differ, each with every column. */
+export const updateClients = (ids: number[], c: ClientColumns) =>
+  query<never>(Prisma.sql`
+    UPDATE clienti t
+       SET ragione_sociale = u.ragione_sociale, partita_iva = u.partita_iva, codice_fiscale = u.codice_fiscale, email = u.email,
+           telefono = u.telefono, indirizzo = u.indirizzo, cap = u.cap, citta = u.citta, provincia = u.provincia, nazione = u.nazione,
+           attivo = u.attivo
+      FROM unnest(${ids}::int[], ${c.ragione_sociale}::text[], ${c.partita_iva}::text[], ${c.codice_fiscale}::text[],
+                  ${c.email}::text[], ${c.telefono}::text[], ${c.indirizzo}::text[], ${c.cap}::text[], ${c.citta}::text[],
+                  ${c.provincia}::text[], ${c.nazione}::text[], ${c.attivo}::boolean[])
+           AS u(id, ragione_sociale, partita_iva, codice_fiscale, email, telefono, indirizzo, cap, citta, provincia, nazione, attivo)
+     WHERE t.id = u.id`);
+
+/** A client as GET /clienti reads it: its fields, its version and creation instant. */
+export interface ClientRow extends KnownClient {
   versione: bigint;
   creato_il: Date;
 }
