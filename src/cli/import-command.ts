@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { importMasterData } from "../server/modules/catalogue/import.service";
 import { Failure, parseOptions, UsageError, type Run } from "./command";
 
-/** `import FILE.json`: the id maps on stdout; problems and warnings on stderr, one `percorso: messaggio` a line. */
+/** `import FILE.json`: the id maps on stdout; problems on stderr, one `percorso: messaggio` a line. */
 export function importCommand(args: string[]): Run {
   const file = parseOptions(args, {}, 1).positionals[0];
   if (file === undefined) throw new UsageError("indicare il file da importare: import FILE.json");
@@ -22,7 +22,6 @@ export function importCommand(args: string[]): Run {
   }
   return async (db, config) => {
     const outcome = await importMasterData(db.prisma, data, { timeZone: config.SERVICE_TIME_ZONE });
-    for (const a of outcome.avvisi) console.error(`Avviso: ${a.campo}: ${a.messaggio}`);
     process.stdout.write(`${JSON.stringify(outcome.ids, null, 2)}\n`);
   };
 }

@@ -1,16 +1,15 @@
 import type { Db } from "../../db/client";
-import { canonical } from "../../lib/decimal";
 import { loadClientsByCode, type KnownClient } from "../clients/clients-upsert.service";
-import { loadPurchaseOrdersByKey, orderKey, type KnownPurchaseOrder } from "../orders/orders-import.service";
-import type { Located, LooseRef, ParsedFile, ParsedOrder, Problems } from "./import-parse";
+import { MAX_ORDER_ROWS_PER_CALL } from "../orders/orders.schemas";
+import type { Located, LooseRef, ParsedFile, Problems } from "./import-parse";
 import type { VariantInput } from "./import.schemas";
 import type { KnownArticle } from "./master-data.queries";
 import { loadArticlesByCode, loadSuppliersByCode, loadWarehousesByCode, type ArticleRow, type KnownNamed } from "./master-data.service";
 
 /**
  * Checking a parsed file as a whole, against itself and against the database, before anything is
- * written: every problem goes to `problems` with its path in the file, and what the import leaves
- * as it is on purpose (an existing order that differs) to `warnings`.
+ * written: every problem goes to `problems` with its path in the file. Existing orders are the orders'
+ * upsert's to judge (POST /ordini-acquisto): the import reports its refusals when it writes.
  */
 
 /** What the database holds of the codes, EANs and order numbers the file mentions. */
@@ -22,8 +21,6 @@ export interface ImportState {
   /** Template id → its variants. */
   varianti: Map<number, KnownArticle[]>;
   clienti: Map<string, KnownClient>;
-  /** By orderKey (supplier code, number). */
-  ordini: Map<string, KnownPurchaseOrder>;
 }
 
 /** What an article row should be after the import, and where in the file that comes from. */
@@ -42,7 +39,6 @@ export const emptyState = (): ImportState => ({
   articoliByEan: new Map(),
   varianti: new Map(),
   clienti: new Map(),
-  ordini: new Map(),
 });
 
 export async function loadImportState(db: Db, file: ParsedFile): Promise<ImportState> {
@@ -63,21 +59,17 @@ export async function loadImportState(db: Db, file: ParsedFile): Promise<ImportS
     db,
     file.clienti.map((c) => c.value.codice),
   );
-  const ordini = await loadPurchaseOrdersByKey(
-    db,
-    file.ordini.map((o) => o.value),
-  );
-  return { magazzini, fornitori, articoli: articoli.byCode, articoliByEan: articoli.byEan, varianti: articoli.variants, clienti, ordini };
+  return { magazzini, fornitori, articoli: articoli.byCode, articoliByEan: articoli.byEan, varianti: articoli.variants, clienti };
 }
 
 /** Runs every check of the file; returns what each article should become, for the write. */
-export function checkFile(file: ParsedFile, state: ImportState, problems: Problems, warnings: Problems): ArticleTarget[] {
+export function checkFile(file: ParsedFile, state: ImportState, problems: Problems): ArticleTarget[] {
   checkDuplicates(file, problems);
   checkEanOwners(file, state, problems);
   checkReferences(file, state, problems);
   const articles = articleTargets(file, state, problems);
   checkArticles(articles, problems);
-  warnExistingOrders(file, state, warnings);
+  checkOrderSizes(file, problems);
   return articles;
 }
 
@@ -305,28 +297,14 @@ function checkReferences({ loose }: ParsedFile, state: ImportState, problems: Pr
   }
 }
 
-/** An existing order is left as it is; a file that says otherwise gets a warning, not a refusal. */
-function warnExistingOrders(file: ParsedFile, state: ImportState, warnings: Problems) {
+/** An order is written by one call of the orders' upsert: no more rows than a call takes. */
+function checkOrderSizes(file: ParsedFile, problems: Problems) {
   for (const o of file.ordini) {
-    const existing = state.ordini.get(orderKey(o.value.fornitore, o.value.numero));
-    if (existing && !sameOrder(existing, o)) {
-      warnings.push({
-        campo: o.at,
-        messaggio: `l'ordine '${o.value.numero}' esiste già (id ${existing.id}) ed è rimasto com'era: le differenze nel file sono state ignorate, perché le sue righe possono avere arrivi registrati`,
+    if (o.righe.length > MAX_ORDER_ROWS_PER_CALL) {
+      problems.push({
+        campo: `${o.at}.righe`,
+        messaggio: `l'ordine '${o.value.numero}' ha ${o.righe.length} righe: al massimo ${MAX_ORDER_ROWS_PER_CALL} per ordine; dividerlo in più ordini`,
       });
     }
   }
-}
-
-function sameOrder(db: KnownPurchaseOrder, o: ParsedOrder): boolean {
-  return (
-    db.fornitore === o.value.fornitore &&
-    db.magazzino === o.value.magazzino &&
-    db.data === o.value.data &&
-    db.righe.length === o.righe.length &&
-    db.righe.every((r, i) => {
-      const f = o.righe[i]!.value;
-      return r.articolo === f.articolo && r.ordinata === canonical(f.quantita) && r.prezzo === canonical(f.prezzo);
-    })
-  );
 }

@@ -101,7 +101,6 @@ describe("importMasterData", () => {
   test("a valid file is written and every code comes back with its id", async () => {
     const outcome = await run(catalogue);
     ids = outcome.ids;
-    expect(outcome.avvisi).toEqual([]);
     expect(Object.keys(ids.magazzini)).toEqual(["CEN", "NORD"]);
     expect(Object.keys(ids.articoli).sort()).toEqual(["GUANTO", "GUANTO-L", "GUANTO-M", "OLIO-1L", "VITE-M6"]);
     expect(Object.keys(ids.fornitori)).toEqual(["F-FERR"]);
@@ -151,7 +150,7 @@ describe("importMasterData", () => {
   test("importing the same file again changes nothing and returns the same ids", async () => {
     const before = await snapshot();
     const again = await run(catalogue);
-    expect(again).toEqual({ ids, avvisi: [] });
+    expect(again).toEqual({ ids });
     expect(await snapshot()).toEqual(before);
   });
 
@@ -182,7 +181,8 @@ describe("importMasterData", () => {
     expect(outcome.ids).toEqual({ magazzini: {}, articoli: {}, fornitori: {}, clienti: {}, ordini: { "OA-2": expect.any(Number) } });
   });
 
-  test("a re-import with changed values updates descriptive fields, keeps existing orders and says so", async () => {
+  test("a re-import with changed values updates descriptive fields and replaces an order as POST /ordini-acquisto does", async () => {
+    const rowsBefore = await t.prisma.rigaOrdine.findMany({ where: { ordine_id: ids.ordini["OA-1"] }, orderBy: { posizione: "asc" } });
     const outcome = await run({
       magazzini: [{ codice: "CEN", nome: "Magazzino centrale Bologna" }],
       articoli: [
@@ -201,7 +201,6 @@ describe("importMasterData", () => {
       ],
     });
     expect(outcome.ids.ordini).toEqual({ "OA-1": ids.ordini["OA-1"] });
-    expect(outcome.avvisi).toEqual([{ campo: "ordini[0]", messaggio: expect.stringContaining("'OA-1' esiste già") }]);
 
     expect((await t.prisma.magazzino.findUniqueOrThrow({ where: { codice: "CEN" } })).nome).toBe("Magazzino centrale Bologna");
     const vite = await t.prisma.articolo.findUniqueOrThrow({ where: { codice: "VITE-M6" } });
@@ -216,9 +215,16 @@ describe("importMasterData", () => {
     ]);
     const client = await t.prisma.cliente.findUniqueOrThrow({ where: { codice: "C001" } });
     expect(client).toMatchObject({ ragione_sociale: "Edilizia Bianchi S.p.A.", email: null, telefono: "051 123456", citta: "Bologna" });
-    const order = await t.prisma.ordineAcquisto.findFirstOrThrow({ where: { numero: "OA-1" }, include: { righe: true } });
-    expect(order.righe).toHaveLength(2);
-    expect(order.data.toISOString().slice(0, 10)).toBe("2026-11-20");
+    // The order is replaced: its header follows the file, the row at position 1 keeps its id (numero_riga 1)
+    // with the file's values, the row the file no longer lists (no arrivals) is gone.
+    const order = await t.prisma.ordineAcquisto.findFirstOrThrow({
+      where: { numero: "OA-1" },
+      include: { righe: { orderBy: { posizione: "asc" } } },
+    });
+    expect(order.data.toISOString().slice(0, 10)).toBe("2026-11-22");
+    expect(order.righe.map((r) => [r.id, r.posizione, r.articolo_id, r.ordinata.toString(), r.prezzo.toString()])).toEqual([
+      [rowsBefore[0]!.id, 1, ids.articoli["VITE-M6"], "5", "1"],
+    ]);
   });
 
   test("lot handling and structure can change until an article has movements", async () => {
@@ -399,7 +405,6 @@ describe("importMasterData", () => {
     const before = await snapshot();
     expect(await validateImport({ articoli: [{ codice: "NUOVO", descrizione: "Nuovo", ean: ean(20) }] }, t.prisma)).toEqual({
       problemi: [],
-      avvisi: [],
     });
     expect(await snapshot()).toEqual(before);
   });

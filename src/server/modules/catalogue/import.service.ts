@@ -4,9 +4,10 @@ import { inTransaction } from "../../db/transaction";
 import { DomainError, type FieldProblem } from "../../lib/errors";
 import { NUL_MESSAGE, nulPaths } from "../../lib/nul";
 import { upsertClients } from "../clients/clients-upsert.service";
-import { importPurchaseOrders } from "../orders/orders-import.service";
+import { upsertPurchaseOrders } from "../orders/orders-upsert.service";
+import { MAX_ORDER_ROWS_PER_CALL, MAX_ORDERS_PER_CALL, type OrderUpsertInput } from "../orders/orders.schemas";
 import { checkFile, emptyState, loadImportState, type ArticleTarget, type ImportState } from "./import-check";
-import { parseFile, pathOf, sortByPath, type Located, type ParsedFile, type Problems } from "./import-parse";
+import { parseFile, pathOf, sortByPath, type Located, type ParsedFile, type ParsedOrder, type Problems } from "./import-parse";
 import type { ImportIds } from "./import.schemas";
 import * as q from "./master-data.queries";
 import { idsOf, writeArticles, writeNamed } from "./master-data.service";
@@ -22,8 +23,10 @@ import { idsOf, writeArticles, writeNamed } from "./master-data.service";
  * values:
  * - descriptive fields (names, descriptions, EAN, cost, client contact fields) are updated; a field
  *   absent from the file is left as it is, `null` clears it;
- * - an order whose number already exists is left as it is (its rows may have arrivals), and a
- *   difference from the file is reported as a warning, not a problem;
+ * - an order whose number already exists (for its supplier) is replaced as POST /ordini-acquisto replaces
+ *   it (its rows are numbered by their position in the file: `numero_riga`); a change the upsert refuses
+ *   (an `evaso` order, a quantity below what arrived, a row with arrivals removed or moved) fails the
+ *   import, with its path in the file;
  * - variants inherit lots, unit and cost from their template, so changing them on the template changes
  *   every variant, listed in the file or not;
  * - the import never deletes: variants missing from the file stay, a template stays a template;
@@ -46,20 +49,20 @@ interface ImportPlan {
 
 interface Analysis {
   problemi: Problems;
-  avvisi: Problems;
   plan: ImportPlan;
 }
 
 export interface ImportOutcome {
   ids: ImportIds;
-  /** Not problems: what the import deliberately left as it was (an existing order that differs). */
-  avvisi: FieldProblem[];
 }
 
-/** Checks a whole file against itself and the database; writes nothing. */
-export async function validateImport(data: unknown, db: Db): Promise<{ problemi: FieldProblem[]; avvisi: FieldProblem[] }> {
-  const { problemi, avvisi } = await analyseImport(db, data);
-  return { problemi, avvisi };
+/**
+ * Checks a whole file against itself and the database; writes nothing. What only the write decides (an
+ * existing order the orders' upsert refuses to change) is not known here: the import reports it.
+ */
+export async function validateImport(data: unknown, db: Db): Promise<{ problemi: FieldProblem[] }> {
+  const { problemi } = await analyseImport(db, data);
+  return { problemi };
 }
 
 /**
@@ -77,30 +80,31 @@ export async function importInTransaction(tx: Tx, data: unknown, opts: { timeZon
   await execute(tx, q.lockImports());
   // And every master-data table, in one order: no REST upsert writes between the check and the write.
   for (const table of Object.keys(q.MASTER_DATA_LOCKS) as q.MasterDataTable[]) await execute(tx, q.lockMasterData(table));
-  const { problemi, avvisi, plan } = await analyseImport(tx, data);
-  if (problemi.length > 0) {
-    throw new DomainError(
-      "richiesta_non_valida",
-      `Il file contiene ${problemi.length === 1 ? "un problema" : `${problemi.length} problemi`}: nulla è stato importato. Correggerli e ripetere l'importazione.`,
-      { dettagli: problemi },
-    );
-  }
-  return { ids: await writeImport(tx, plan, opts.timeZone), avvisi };
+  const { problemi, plan } = await analyseImport(tx, data);
+  if (problemi.length > 0) throw fileProblems(problemi);
+  return { ids: await writeImport(tx, plan, opts.timeZone) };
 }
+
+/** Every problem of the file in one error (`campo` is the path in the file); the transaction rolls back. */
+const fileProblems = (problemi: Problems) =>
+  new DomainError(
+    "richiesta_non_valida",
+    `Il file contiene ${problemi.length === 1 ? "un problema" : `${problemi.length} problemi`}: nulla è stato importato. Correggerli e ripetere l'importazione.`,
+    { dettagli: problemi },
+  );
 
 async function analyseImport(db: Db, data: unknown): Promise<Analysis> {
   const problemi: Problems = [];
-  const avvisi: Problems = [];
   const file = parseFile(data, problemi);
   // Text with U+0000 cannot even be looked up in the database: the file is refused before reading it.
   const nul = nulPaths(data);
   if (nul.length > 0) {
     problemi.push(...nul.map((path) => ({ campo: pathOf("", path), messaggio: NUL_MESSAGE })));
-    return { problemi: sortByPath(problemi), avvisi, plan: { file, state: emptyState(), articles: [] } };
+    return { problemi: sortByPath(problemi), plan: { file, state: emptyState(), articles: [] } };
   }
   const state = await loadImportState(db, file);
-  const articles = checkFile(file, state, problemi, avvisi);
-  return { problemi: sortByPath(problemi), avvisi: sortByPath(avvisi), plan: { file, state, articles } };
+  const articles = checkFile(file, state, problemi);
+  return { problemi: sortByPath(problemi), plan: { file, state, articles } };
 }
 
 async function writeImport(tx: Tx, plan: ImportPlan, timeZone: string): Promise<ImportIds> {
@@ -118,19 +122,7 @@ async function writeImport(tx: Tx, plan: ImportPlan, timeZone: string): Promise<
     ),
   );
   const clienti = await upsertClients(tx, values(file.clienti), state.clienti, { timeZone });
-  // Orders may name what the file writes and what the database already held.
-  const idOf = (ids: Record<string, number>, existing: Map<string, { id: number }>) => (code: string) =>
-    ids[code] ?? existing.get(code)!.id;
-  const ordini = await importPurchaseOrders(
-    tx,
-    file.ordini.map((o) => ({ ...o.value, righe: values(o.righe) })),
-    state.ordini,
-    {
-      fornitore: idOf(fornitori, state.fornitori),
-      magazzino: idOf(magazzini, state.magazzini),
-      articolo: idOf(articleIds, state.articoli),
-    },
-  );
+  const ordini = await writeOrders(tx, file.ordini);
 
   const listed = (items: Located<{ codice: string }>[], ids: Record<string, number>) =>
     Object.fromEntries(items.map((i) => [i.value.codice, ids[i.value.codice]!]));
@@ -144,4 +136,72 @@ async function writeImport(tx: Tx, plan: ImportPlan, timeZone: string): Promise<
     ordini,
     clienti: listed(file.clienti, clienti),
   };
+}
+
+/**
+ * The file's orders through the service of POST /ordini-acquisto, in calls within its limits, in file
+ * order: a row's `numero_riga` is its position in the file. Any order the upsert refuses fails the whole
+ * import (the caller's transaction rolls back), every refusal listed with its path in the file.
+ */
+async function writeOrders(tx: Tx, orders: ParsedOrder[]): Promise<Record<string, number>> {
+  const ids: Record<string, number> = {};
+  const refused: Problems = [];
+  for (const chunk of orderChunks(orders)) {
+    const out = await upsertPurchaseOrders(tx, { ordini: chunk.map(toUpsert) });
+    for (const r of out.righe) {
+      // A refused order carries its error, any other its id.
+      if (r.esito === "rifiutato") refused.push(inFile(r.errore!.messaggio, chunk, chunk[r.indice]!));
+      else ids[r.numero] = r.id!;
+    }
+  }
+  if (refused.length > 0) throw fileProblems(sortByPath(refused));
+  return ids;
+}
+
+/** An order of the file as the upsert takes it: quantities back to JSON numbers (they came from one), prices as strings. */
+const toUpsert = (o: ParsedOrder): OrderUpsertInput => ({
+  ...o.value,
+  righe: o.righe.map((r, i) => ({
+    numero_riga: i + 1,
+    articolo: r.value.articolo,
+    quantita: Number(r.value.quantita),
+    prezzo: r.value.prezzo,
+  })),
+});
+
+/**
+ * Consecutive orders, at most MAX_ORDERS_PER_CALL and MAX_ORDER_ROWS_PER_CALL rows a call (an order
+ * never has more rows than a call: import-check refuses it).
+ */
+function orderChunks(orders: ParsedOrder[]): ParsedOrder[][] {
+  const chunks: ParsedOrder[][] = [];
+  let rowCount = 0;
+  for (const o of orders) {
+    const last = chunks.at(-1);
+    if (!last || last.length === MAX_ORDERS_PER_CALL || rowCount + o.righe.length > MAX_ORDER_ROWS_PER_CALL) {
+      chunks.push([o]);
+      rowCount = o.righe.length;
+    } else {
+      last.push(o);
+      rowCount += o.righe.length;
+    }
+  }
+  return chunks;
+}
+
+/**
+ * A refusal of the upsert as a problem of the file: its message names the order (and the row) by its
+ * index within its call, `ordini[k]` or `ordini[k].righe[j]`: each becomes the path in the file, and that
+ * path is the problem's `campo` (the order's own path when the message names no path).
+ */
+function inFile(messaggio: string, chunk: ParsedOrder[], order: ParsedOrder) {
+  let campo = order.at;
+  const text = messaggio.replace(/\bordini\[(\d+)\](?:\.righe\[(\d+)\])?/g, (found: string, k: string, j: string | undefined) => {
+    const o = chunk[Number(k)];
+    const at = j === undefined ? o?.at : o?.righe[Number(j)]?.at;
+    if (at === undefined) return found;
+    if (o === order) campo = at;
+    return at;
+  });
+  return { campo, messaggio: text };
 }
