@@ -3,6 +3,8 @@ import { ActionIcon, Alert, Button, Card, Group, SegmentedControl, Select, Simpl
 import { useForm } from "@mantine/form";
 import { useState } from "react";
 import type { WriteMovementsOutput } from "@/server/modules/movements/movements.schemas";
+import { useArticleRefs } from "../article-refs";
+import { describeError } from "../errors";
 import { signal } from "../feedback";
 import { parseDecimal } from "../format";
 import { useWarehouses } from "../hooks";
@@ -29,12 +31,6 @@ interface MovementDraft {
 
 const emptyRow = (): DraftRow => ({ articolo: "", quantita: "", lotto: "", scadenza: "", prezzo: "" });
 
-/** Digits only, of an EAN's length: the scanner read a barcode; anything else is an article code. */
-export function articleRef(text: string): { ean: string } | { codice: string } {
-  const t = text.trim();
-  return /^\d{8}$|^\d{12,14}$/.test(t) ? { ean: t } : { codice: t };
-}
-
 /** Loads, unloads and transfers by hand (origin "schermo", set by the server for this channel). */
 export function MovementFormScreen() {
   const trpc = useTRPC();
@@ -45,6 +41,7 @@ export function MovementFormScreen() {
   const { natura, magazzino, origine, causale, righe: rows } = form.getValues();
   const { saving, error, setError, run } = useWrite((context) => trpc.movements.write.mutationOptions({ trpc: { context } }));
   const [result, setResult] = useState<WriteMovementsOutput | null>(null);
+  const resolveRefs = useArticleRefs();
   const field = (path: string) => {
     const { value, onChange } = form.getInputProps(path);
     return { value, onChange };
@@ -56,6 +53,12 @@ export function MovementFormScreen() {
     setResult(null);
     if (!magazzino) return setError(natura === "trasferimento" ? "Scegliere il magazzino di destinazione." : "Scegliere il magazzino.");
     if (natura === "trasferimento" && !origine) return setError("Scegliere il magazzino di origine.");
+    let refOf: Awaited<ReturnType<typeof resolveRefs>>;
+    try {
+      refOf = await resolveRefs(rows.map((r) => r.articolo));
+    } catch (e) {
+      return setError(describeError(e).messaggio);
+    }
     const righe = [];
     for (const [i, r] of rows.entries()) {
       if (!r.articolo.trim() && !r.quantita.trim()) continue;
@@ -63,7 +66,7 @@ export function MovementFormScreen() {
       if (!r.articolo.trim()) return setError(`Riga ${i + 1}: indicare l'articolo.`);
       if (q === null || q <= 0) return setError(`Riga ${i + 1}: quantità non valida "${r.quantita}".`);
       righe.push({
-        ...articleRef(r.articolo),
+        ...refOf(r.articolo),
         quantita: q,
         ...(r.lotto.trim() ? { lotto: r.lotto.trim() } : {}),
         ...(natura === "carico" && r.scadenza ? { scadenza: r.scadenza } : {}),

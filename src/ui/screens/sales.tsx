@@ -28,7 +28,7 @@ import { useWarehouses } from "../hooks";
 import { DataTable } from "../data-table";
 import { useTRPC } from "../trpc";
 import { useWrite } from "../write-key";
-import { articleRef } from "./movement-form";
+import { useArticleRefs } from "../article-refs";
 
 type Tipo = "ddt" | "fattura" | "scontrino";
 
@@ -150,6 +150,7 @@ export function SaleFormScreen() {
   const form = useForm<SaleDraft>({ initialValues: { tipo: "ddt", cliente: null, magazzino: null, data: "", righe: [emptyRow()] } });
   const { tipo, cliente, magazzino, data, righe: rows } = form.getValues();
   const { saving, error, setError, run } = useWrite((context) => trpc.sales.create.mutationOptions({ trpc: { context } }));
+  const resolveRefs = useArticleRefs();
   const [created, setCreated] = useState<SaleDocumentOutput | null>(null);
   const field = (path: string) => {
     const { value, onChange } = form.getInputProps(path);
@@ -160,6 +161,12 @@ export function SaleFormScreen() {
     if (saving) return;
     setError(null);
     if (!cliente || !magazzino) return setError("Scegliere cliente e magazzino.");
+    let refOf: Awaited<ReturnType<typeof resolveRefs>>;
+    try {
+      refOf = await resolveRefs(rows.map((r) => r.articolo));
+    } catch (e) {
+      return setError(describeError(e).messaggio);
+    }
     const righe = [];
     for (const [i, r] of rows.entries()) {
       if (!r.articolo.trim()) continue;
@@ -167,7 +174,7 @@ export function SaleFormScreen() {
       if (q === null || q <= 0) return setError(`Riga ${i + 1}: quantità non valida "${r.quantita}".`);
       if (!r.prezzo.trim()) return setError(`Riga ${i + 1}: indicare il prezzo.`);
       righe.push({
-        ...articleRef(r.articolo),
+        ...refOf(r.articolo),
         quantita: q,
         prezzo: decimalText(r.prezzo),
         aliquota_iva: decimalText(r.aliquota_iva),
