@@ -12,8 +12,8 @@ test.beforeAll(async () => {
   const data = {
     magazzini: [{ codice: "ORD-M1", nome: "Ordini uno" }],
     articoli: [
-      { codice: "ORD-GUANTO-NITRILE-M", descrizione: "Guanti in nitrile taglia M, scatola da 100", ean: ean13("805999002001") },
-      { codice: "ORD-NASTRO-PACCHI-50", descrizione: "Nastro adesivo per pacchi 50 mm × 66 m", ean: ean13("805999002002") },
+      { codice: "ORD-GUANTO-NITRILE-M", descrizione: "Guanti in nitrile taglia M, scatola da 100", ean: ean13("805999009001") },
+      { codice: "ORD-NASTRO-PACCHI-50", descrizione: "Nastro adesivo per pacchi 50 mm × 66 m", ean: ean13("805999009002") },
     ],
     fornitori: [{ codice: "ORD-FORN", nome: "Forniture Industriali Ordini S.r.l." }],
     ordini: [
@@ -93,7 +93,7 @@ test("articoli e fornitori: ricerca per codice", async ({ browser }) => {
   await page.getByTestId("cerca-articoli").fill("ORD-");
   await expect(page.getByTestId("tabella-articoli").locator("tbody tr")).toHaveCount(2);
   await page.getByTestId("articolo-ORD-GUANTO-NITRILE-M").click();
-  await expect(page.getByTestId("dettaglio-ORD-GUANTO-NITRILE-M")).toContainText(ean13("805999002001"));
+  await expect(page.getByTestId("dettaglio-ORD-GUANTO-NITRILE-M")).toContainText(ean13("805999009001"));
   await snap(page, "articoli");
   await page.goto("/fornitori");
   await page.getByTestId("cerca-fornitori").fill("ord-forn");
