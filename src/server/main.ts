@@ -10,6 +10,7 @@ import { defaultNextDir, hasBuild, nextBuild } from "./next-build";
 import { demoUsersWithFirstPassword, demoWarnings, seedDemoIfEmpty } from "./modules/demo/demo.service";
 import { CLIENT_ADDRESS_HEADER, purgeExpiredSessions } from "./modules/auth/sessions.service";
 import { purgeExpiredIdempotency } from "./modules/idempotency/idempotency.service";
+import { startWebhookWorker, webhookSettings, type WebhookWorker } from "./modules/webhooks/worker";
 
 /**
  * The service: the Next.js custom server (operator UI, /api/v1, /api/trpc) in front of PostgreSQL,
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
   let db: OpenDatabase | undefined;
   let app: { close(): Promise<void> } | undefined;
   let purgeTimer: NodeJS.Timeout | undefined;
+  let webhooks: WebhookWorker | undefined;
   const server = http.createServer();
 
   let stopping: Promise<never> | undefined;
@@ -83,6 +85,8 @@ async function main(): Promise<void> {
       await Promise.race([drained, timeout]);
       server.closeAllConnections();
     }
+    // A delivery in flight ends within its timeout; one cut short by the exit is made again later (at least once).
+    await webhooks?.stop().catch((e: unknown) => console.error("Arresto delle consegne webhook non riuscito:", e));
     await app?.close().catch((e: unknown) => console.error("Chiusura di Next non riuscita:", e));
     setDb(undefined);
     // Also stops the embedded PostgreSQL: it never outlives the service.
@@ -180,6 +184,7 @@ async function main(): Promise<void> {
     log(`  Documento OpenAPI:  ${url}/api/v1/openapi.json`);
     for (const line of demoLines) log(line);
     log("Per fermare il servizio: Ctrl+C.");
+    webhooks = startWebhookWorker(prisma, db.url, webhookSettings(config), log);
     started = true;
     if (stopRequested) return stop(0);
   } catch (e) {

@@ -9,10 +9,12 @@ import { ordersRouter } from "../modules/orders/orders.router";
 import { availabilityRouter } from "../modules/availability/availability.router";
 import { clientsRouter } from "../modules/clients/clients.router";
 import { clientsUpsertRouter } from "../modules/clients/clients-upsert.router";
+import { eventsRouter } from "../modules/events/events.router";
 import { feedsRouter } from "../modules/feeds/feeds.router";
 import { lotsRouter } from "../modules/lots/lots.router";
 import { movementsRouter } from "../modules/movements/movements.router";
 import { salesRouter } from "../modules/sales/sales.router";
+import { webhooksRouter } from "../modules/webhooks/webhooks.router";
 import { usersRouter } from "../modules/users/users.router";
 import { router } from "./init";
 
@@ -29,6 +31,8 @@ export const appRouter = router({
   // Master data in by code, and clients (API.md section 9).
   masterData: masterDataRouter,
   clientsUpsert: clientsUpsertRouter,
+  // Events, pulled (API.md section 10); pushed by the webhooks' workers.
+  events: eventsRouter,
   // Operator UI only (no openapi meta: not part of /api/v1).
   session: sessionsRouter,
   catalogue: catalogueRouter,
@@ -36,6 +40,7 @@ export const appRouter = router({
   users: usersRouter,
   apiKeys: apiKeysRouter,
   audit: auditRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -10,6 +10,10 @@ export const AZIONI = [
   "chiave.creata",
   "chiave.revocata",
   "demo.rimossa",
+  "webhook.creato",
+  "webhook.disattivato",
+  "webhook.riattivato",
+  "webhook.riconsegna",
 ] as const;
 export type Azione = (typeof AZIONI)[number];
 

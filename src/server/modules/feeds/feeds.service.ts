@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import { first, rows, type Query } from "../../db/sql";
-import { canonical, canonicalOrNull, Decimal } from "../../lib/decimal";
+import { canonical, canonicalOrNull, Decimal, type DecimalLike } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
 import { assertPeriod } from "../lists/lists";
 import type {
@@ -25,6 +25,9 @@ import * as q from "./feeds.queries";
  * 20261123000000_versioni for why nothing at or below that bound can still appear). In both cases the
  * bound is read in its own statement before the page, so the page's snapshot is taken after it.
  */
+
+/** A row read by a list (versione: bigint) or kept in an event (versione: a JSON number). */
+type Versioned<R extends { versione: bigint }> = Omit<R, "versione"> & { versione: bigint | number };
 
 type Page<R> = { rows: R[]; altri: boolean; cursore?: number; cursore_versione?: number };
 
@@ -67,28 +70,30 @@ export const cursors = <R>(p: Page<R>) => ({
   ...(p.cursore_versione === undefined ? {} : { cursore_versione: p.cursore_versione }),
 });
 
+/** An article as the contract shows it (GET /articoli, and articolo.modificato). */
+export const toArticleOutput = (r: Versioned<Omit<q.ArticleRow, "costo">> & { costo: DecimalLike | null }): ArticleRowOutput => ({
+  id: r.id,
+  codice: r.codice,
+  descrizione: r.descrizione,
+  ean: r.ean,
+  gestione_lotti: r.gestione_lotti,
+  costo: canonicalOrNull(r.costo),
+  unita: r.unita,
+  modello: r.modello,
+  attivo: r.attivo,
+  versione: Number(r.versione),
+});
+
 export async function listArticles(db: Db, input: ListArticlesInput) {
   const p = await feedPage(db, input, "articoli", (w, take) => q.articlesPage(w, take, input));
   return {
-    articoli: p.rows.map(
-      (r): ArticleRowOutput => ({
-        id: r.id,
-        codice: r.codice,
-        descrizione: r.descrizione,
-        ean: r.ean,
-        gestione_lotti: r.gestione_lotti,
-        costo: canonicalOrNull(r.costo),
-        unita: r.unita,
-        modello: r.modello,
-        attivo: r.attivo,
-        versione: Number(r.versione),
-      }),
-    ),
+    articoli: p.rows.map(toArticleOutput),
     ...cursors(p),
   };
 }
 
-const named = (r: q.NamedRow): SupplierRowOutput => ({
+/** A supplier or a warehouse as the contract shows it (and fornitore.modificato). */
+export const toNamedOutput = (r: Versioned<q.NamedRow>): SupplierRowOutput => ({
   id: r.id,
   codice: r.codice,
   nome: r.nome,
@@ -98,40 +103,41 @@ const named = (r: q.NamedRow): SupplierRowOutput => ({
 
 export async function listSuppliers(db: Db, input: ListSuppliersInput) {
   const p = await feedPage(db, input, "fornitori", (w, take) => q.suppliersPage(w, take, input));
-  return { fornitori: p.rows.map(named), ...cursors(p) };
+  return { fornitori: p.rows.map(toNamedOutput), ...cursors(p) };
 }
 
 export async function listWarehouses(db: Db, input: ListWarehousesInput) {
   const p = await feedPage(db, input, "magazzini", (w, take) => q.warehousesPage(w, take, input));
-  return { magazzini: p.rows.map(named), ...cursors(p) };
+  return { magazzini: p.rows.map(toNamedOutput), ...cursors(p) };
 }
+
+/** An order as the contract shows it (GET /ordini-acquisto, and ordine_acquisto.modificato). */
+export const toPurchaseOrderOutput = (o: Versioned<q.PurchaseOrderRow>): PurchaseOrderRowOutput => ({
+  id: o.id,
+  numero: o.numero,
+  fornitore: { id: o.fornitore_id, codice: o.fornitore_codice, nome: o.fornitore_nome },
+  data: o.data,
+  magazzino: o.magazzino,
+  stato: o.stato,
+  versione: Number(o.versione),
+  righe: o.righe.map((r) => ({
+    numero_riga: r.numero_riga,
+    riga: r.riga,
+    etichetta: `R${r.riga}`,
+    articolo: { id: r.articolo_id, codice: r.articolo_codice },
+    ordinata: canonical(r.ordinata),
+    arrivata: canonical(r.arrivata),
+    chiusa: canonical(r.chiusa),
+    residua: canonical(new Decimal(r.ordinata).minus(r.arrivata).minus(r.chiusa)),
+    prezzo: canonical(r.prezzo),
+  })),
+});
 
 export async function listPurchaseOrders(db: Db, input: ListPurchaseOrdersInput) {
   assertPeriod(input.da, input.a);
   const p = await feedPage(db, input, "ordini_acquisto", (w, take) => q.purchaseOrdersPage(w, take, input));
   return {
-    ordini: p.rows.map(
-      (o): PurchaseOrderRowOutput => ({
-        id: o.id,
-        numero: o.numero,
-        fornitore: { id: o.fornitore_id, codice: o.fornitore_codice, nome: o.fornitore_nome },
-        data: o.data,
-        magazzino: o.magazzino,
-        stato: o.stato,
-        versione: Number(o.versione),
-        righe: o.righe.map((r) => ({
-          numero_riga: r.numero_riga,
-          riga: r.riga,
-          etichetta: `R${r.riga}`,
-          articolo: { id: r.articolo_id, codice: r.articolo_codice },
-          ordinata: canonical(r.ordinata),
-          arrivata: canonical(r.arrivata),
-          chiusa: canonical(r.chiusa),
-          residua: canonical(new Decimal(r.ordinata).minus(r.arrivata).minus(r.chiusa)),
-          prezzo: canonical(r.prezzo),
-        })),
-      }),
-    ),
+    ordini: p.rows.map(toPurchaseOrderOutput),
     ...cursors(p),
   };
 }

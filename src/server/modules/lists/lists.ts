@@ -22,6 +22,7 @@ export const SYNC_TABLES = {
   documenti_vendita: { tag: 2, seq: "documenti_vendita_id_seq" },
   clienti: { tag: 3, seq: "clienti_id_seq" },
   articoli: { tag: 4, seq: "articoli_id_seq" },
+  eventi: { tag: 9, seq: "eventi_id_seq" },
 } as const;
 
 /**

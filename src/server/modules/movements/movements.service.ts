@@ -172,7 +172,8 @@ export async function writeMovements(
   return { operazione, scritte, rifiutate: outcomes.length - scritte, righe: outcomes };
 }
 
-function toMovementOutput(r: MovementRow, timeZone: string): MovementOutput {
+/** A movement as the contract shows it (GET /movimenti, and the movements an event carries). */
+export function toMovementOutput(r: MovementRow, timeZone: string): MovementOutput {
   return {
     id: r.id,
     operazione: r.operazione_id,

@@ -81,6 +81,7 @@ const documents = (where: Prisma.Sql, take: number) =>
      LIMIT ${take}`);
 
 export const documentById = (id: number) => documents(Prisma.sql`d.id = ${id}`, 1);
+export const documentsByIds = (ids: number[]) => documents(Prisma.sql`d.id = ANY(${ids}::int[])`, ids.length);
 
 /** A window of documents after `dopo`, in id order: `take` rows at most (the page size plus one). */
 export const documentsPage = (dopo: number, f: Pick<ListSalesInput, "da" | "a" | "cliente">, take: number) => {

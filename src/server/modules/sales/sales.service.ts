@@ -257,6 +257,11 @@ async function withLines(db: Db, docs: DocumentRow[]): Promise<SaleDocumentOutpu
   }));
 }
 
+/** Documents by id, as the contract shows them (documento_vendita.emesso). */
+export async function salesDocumentsByIds(db: Db, ids: number[]): Promise<SaleDocumentOutput[]> {
+  return ids.length === 0 ? [] : withLines(db, await rows(db, q.documentsByIds(ids)));
+}
+
 /** GET /documenti-vendita: every document in id order, complete under concurrent writers. */
 export async function listSales(db: Db, input: ListSalesInput) {
   assertPeriod(input.da, input.a);

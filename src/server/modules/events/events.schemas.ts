@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { listParams, pageShape } from "../lists/lists.schemas";
+
+/** The event types of API.md section 10. */
+export const EVENT_TYPES = [
+  "movimenti.registrati",
+  "arrivo.registrato",
+  "arrivo.annullato",
+  "giacenze.allineate",
+  "documento_vendita.emesso",
+  "ordine_acquisto.modificato",
+  "articolo.modificato",
+  "cliente.modificato",
+  "fornitore.modificato",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Event types named in a list (`tipo=a,b` on GET /eventi, `--eventi a,b` on the command line): each known, none twice. */
+export const eventTypeList = (what: string) =>
+  z
+    .string({ error: "deve essere un elenco di tipi di evento separati da virgole" })
+    .max(1000, "al massimo 1000 caratteri")
+    .transform((s) => s.split(",").map((t) => t.trim()))
+    .pipe(
+      z
+        .array(z.enum(EVENT_TYPES, { error: `tipo di evento sconosciuto: ${what} ammessi sono ${EVENT_TYPES.join(", ")}` }))
+        .min(1, "indicare almeno un tipo di evento")
+        .refine((l) => new Set(l).size === l.length, "un tipo di evento è ripetuto"),
+    );
+
+export const listEventsInput = z.strictObject({
+  ...listParams(100),
+  tipo: eventTypeList("i tipi")
+    .optional()
+    .meta({ description: `Solo questi tipi, separati da virgole: ${EVENT_TYPES.join(", ")}` }),
+});
+export type ListEventsInput = z.infer<typeof listEventsInput>;
+
+export const eventOutput = z.object({
+  id: z.string().meta({ description: "Identificativo pubblico (evt_…): è anche l'header webhook-id delle consegne" }),
+  sequenza: z.number().int().meta({ description: "Crescente in tutto il servizio: l'ordine degli eventi e il cursore" }),
+  tipo: z.enum(EVENT_TYPES),
+  creato_il: z.string(),
+  dati: z.record(z.string(), z.unknown()).meta({
+    description:
+      "Per i tipi del magazzino (movimenti.registrati, arrivo.registrato, arrivo.annullato, giacenze.allineate, " +
+      "documento_vendita.emesso): `operazione` e i suoi `movimenti` come in GET /movimenti (un arrivo anche `ddt` e " +
+      "`fornitore`, un documento di vendita anche `documento` come in GET /documenti-vendita). Per i tipi *.modificato: " +
+      "la riga come la mostra la sua lista (GET /ordini-acquisto, /articoli, /clienti, /fornitori) quando la modifica è stata confermata.",
+  }),
+});
+export type EventOutput = z.infer<typeof eventOutput>;
+
+export const listEventsOutput = z.object({ eventi: z.array(eventOutput), ...pageShape });

@@ -1,0 +1,206 @@
+import { Prisma } from "../../db/client";
+import { query } from "../../db/sql";
+
+/** An endpoint with what the administrator's screen shows of its deliveries. */
+export interface EndpointRow {
+  id: number;
+  url: string;
+  descrizione: string | null;
+  eventi: string[];
+  attivo: boolean;
+  creato_il: Date;
+  in_attesa: number;
+  fallite: number;
+  ultimo_successo: Date | null;
+  ultimo_errore_il: Date | null;
+  ultimo_errore_stato: number | null;
+  ultimo_errore_esito: string | null;
+  ultimo_errore_risposta: string | null;
+}
+
+const endpointColumns = Prisma.sql`
+  e.id, e.url, e.descrizione, e.eventi, e.attivo, e.creato_il,
+  (SELECT count(*)::int FROM webhook_consegne c WHERE c.endpoint_id = e.id AND c.stato = 'in_attesa') AS in_attesa,
+  (SELECT count(*)::int FROM webhook_consegne c WHERE c.endpoint_id = e.id AND c.stato = 'fallita') AS fallite,
+  (SELECT max(t.iniziato_il) FROM webhook_tentativi t WHERE t.endpoint_id = e.id AND t.esito = 'consegnato') AS ultimo_successo,
+  f.iniziato_il AS ultimo_errore_il, f.stato_http AS ultimo_errore_stato, f.esito AS ultimo_errore_esito,
+  f.risposta AS ultimo_errore_risposta`;
+
+const lastFailure = Prisma.sql`
+  LEFT JOIN LATERAL (SELECT t.iniziato_il, t.stato_http, t.esito, t.risposta FROM webhook_tentativi t
+                      WHERE t.endpoint_id = e.id AND t.esito <> 'consegnato' ORDER BY t.id DESC LIMIT 1) f ON true`;
+
+export const endpoints = () =>
+  query<EndpointRow>(Prisma.sql`SELECT ${endpointColumns} FROM webhook_endpoint e ${lastFailure} ORDER BY e.id`);
+
+export const endpointById = (id: number) =>
+  query<EndpointRow>(Prisma.sql`SELECT ${endpointColumns} FROM webhook_endpoint e ${lastFailure} WHERE e.id = ${id}::int`);
+
+/** A new endpoint; it receives the events after the gate's bound at its creation (nothing older is sent). */
+export const insertEndpoint = (e: { url: string; descrizione: string | null; eventi: string[]; segreto: string }) =>
+  query<{ id: number }>(Prisma.sql`
+    INSERT INTO webhook_endpoint (url, descrizione, eventi, segreto, cursore)
+    VALUES (${e.url}, ${e.descrizione}, ${e.eventi}::text[], ${e.segreto},
+            banchina_limite_sync(9, 'eventi_id_seq'::regclass)::int)
+    RETURNING id`);
+
+export const setActive = (id: number, attivo: boolean) =>
+  query<{ id: number; url: string }>(Prisma.sql`
+    UPDATE webhook_endpoint SET attivo = ${attivo}::boolean WHERE id = ${id}::int RETURNING id, url`);
+
+/**
+ * Replay from sequence `da`: every event of the endpoint's types from `da` up to what its workers already
+ * took becomes pending again (delivered or failed alike, attempts reset); later events come in as usual.
+ */
+export const replayFrom = (id: number, da: number) =>
+  query<{ n: number }>(Prisma.sql`
+    WITH scelti AS (
+      INSERT INTO webhook_consegne (endpoint_id, evento_id)
+      SELECT w.id, ev.id FROM webhook_endpoint w JOIN eventi ev ON ev.id >= ${da}::int AND ev.id <= w.cursore AND ev.tipo = ANY(w.eventi)
+       WHERE w.id = ${id}::int
+      ON CONFLICT (endpoint_id, evento_id) DO UPDATE
+        SET stato = 'in_attesa', tentativi = 0, prossimo_tentativo = now(), primo_tentativo = NULL, concluso_il = NULL
+      RETURNING 1
+    ) SELECT count(*)::int AS n FROM scelti`);
+
+/** One delivery pending again (the screen's replay of a failed one). */
+export const replayDelivery = (endpoint: number, consegna: number) =>
+  query<{ id: number }>(Prisma.sql`
+    UPDATE webhook_consegne
+       SET stato = 'in_attesa', tentativi = 0, prossimo_tentativo = now(), primo_tentativo = NULL, concluso_il = NULL
+     WHERE id = ${consegna}::int AND endpoint_id = ${endpoint}::int AND stato <> 'in_attesa'
+    RETURNING id`);
+
+export interface DeliveryRow {
+  id: number;
+  evento_id: number;
+  evento_uid: string;
+  tipo: string;
+  stato: "in_attesa" | "consegnata" | "fallita";
+  tentativi: number;
+  prossimo_tentativo: Date;
+  concluso_il: Date | null;
+}
+
+/** An endpoint's deliveries, newest event first, below `prima` (all when null), optionally of one state. */
+export const deliveries = (endpoint: number, stato: string | null, prima: number | null, take: number) =>
+  query<DeliveryRow>(Prisma.sql`
+    SELECT c.id, c.evento_id, ev.uid AS evento_uid, ev.tipo, c.stato, c.tentativi, c.prossimo_tentativo, c.concluso_il
+      FROM webhook_consegne c JOIN eventi ev ON ev.id = c.evento_id
+     WHERE c.endpoint_id = ${endpoint}::int
+       ${stato === null ? Prisma.empty : Prisma.sql`AND c.stato = ${stato}`}
+       ${prima === null ? Prisma.empty : Prisma.sql`AND c.evento_id < ${prima}::int`}
+     ORDER BY c.evento_id DESC
+     LIMIT ${take}::int`);
+
+export interface AttemptRow {
+  id: number;
+  consegna_id: number;
+  evento_id: number;
+  iniziato_il: Date;
+  durata_ms: number;
+  stato_http: number | null;
+  esito: string;
+  risposta: string | null;
+}
+
+/** The attempts log of an endpoint, newest first, below `prima`. */
+export const attempts = (endpoint: number, prima: number | null, take: number) =>
+  query<AttemptRow>(Prisma.sql`
+    SELECT t.id, t.consegna_id, c.evento_id, t.iniziato_il, t.durata_ms, t.stato_http, t.esito, t.risposta
+      FROM webhook_tentativi t JOIN webhook_consegne c ON c.id = t.consegna_id
+     WHERE t.endpoint_id = ${endpoint}::int ${prima === null ? Prisma.empty : Prisma.sql`AND t.id < ${prima}::int`}
+     ORDER BY t.id DESC
+     LIMIT ${take}::int`);
+
+// ---- The delivery workers (worker.ts) ----
+
+/** Active endpoints that have something to do now: new events past their cursor, or a due oldest pending delivery. */
+export const endpointsWithWork = (take: number) =>
+  query<{ id: number }>(Prisma.sql`
+    SELECT e.id
+      FROM webhook_endpoint e
+      LEFT JOIN LATERAL (SELECT c.prossimo_tentativo FROM webhook_consegne c
+                          WHERE c.endpoint_id = e.id AND c.stato = 'in_attesa' ORDER BY c.evento_id LIMIT 1) h ON true
+     WHERE e.attivo
+       AND (h.prossimo_tentativo <= now()
+            OR (h.prossimo_tentativo IS NULL AND e.cursore < coalesce(pg_sequence_last_value('eventi_id_seq'::regclass), 0)))
+     ORDER BY h.prossimo_tentativo NULLS LAST, e.id
+     LIMIT ${take}::int`);
+
+export interface WorkEndpoint {
+  id: number;
+  url: string;
+  segreto: string;
+  attivo: boolean;
+}
+
+export const workEndpoint = (id: number) =>
+  query<WorkEndpoint>(Prisma.sql`SELECT id, url, segreto, attivo FROM webhook_endpoint WHERE id = ${id}::int`);
+
+/**
+ * Copies the endpoint's new events into pending deliveries, up to `bound` (the events' gate: every id at or
+ * below it is committed or never will be, so the cursor never passes an event that could still appear), at
+ * most `batch` events at a time.
+ */
+export const fanOut = (id: number, bound: number, batch: number) =>
+  query<{ cursore: number }>(Prisma.sql`
+    WITH w AS (
+      SELECT id, eventi, cursore, least(${bound}::int, cursore + ${batch}::int) AS fino
+        FROM webhook_endpoint WHERE id = ${id}::int
+    ), nuove AS (
+      INSERT INTO webhook_consegne (endpoint_id, evento_id)
+      SELECT w.id, ev.id FROM w JOIN eventi ev ON ev.id > w.cursore AND ev.id <= w.fino AND ev.tipo = ANY(w.eventi)
+      ON CONFLICT (endpoint_id, evento_id) DO NOTHING
+    )
+    UPDATE webhook_endpoint e SET cursore = w.fino FROM w WHERE e.id = w.id AND w.fino > w.cursore
+    RETURNING e.cursore`);
+
+export interface HeadRow {
+  id: number;
+  evento_id: number;
+  tentativi: number;
+  dovuta: boolean;
+  /** Seconds since the first attempt (null before it). */
+  da_primo_s: number | null;
+}
+
+/** The endpoint's oldest pending delivery (its order is the events' sequence), and whether it is due. */
+export const headDelivery = (endpoint: number) =>
+  query<HeadRow>(Prisma.sql`
+    SELECT id, evento_id, tentativi, prossimo_tentativo <= now() AS dovuta,
+           extract(epoch FROM now() - primo_tentativo)::float8 AS da_primo_s
+      FROM webhook_consegne
+     WHERE endpoint_id = ${endpoint}::int AND stato = 'in_attesa'
+     ORDER BY evento_id
+     LIMIT 1`);
+
+export interface AttemptInsert {
+  consegna: number;
+  endpoint: number;
+  iniziato_il: Date;
+  durata_ms: number;
+  stato_http: number | null;
+  esito: "consegnato" | "rifiutato" | "timeout" | "errore_rete" | "rete_privata";
+  risposta: string | null;
+}
+
+/**
+ * Logs an attempt and moves its delivery on, in one statement: delivered; failed (`fallita`: the retry window
+ * is over); or pending again after `ritardo_ms`.
+ */
+export const recordAttempt = (a: AttemptInsert, esito: { stato: "consegnata" | "fallita" | "in_attesa"; ritardo_ms: number }) =>
+  query<{ id: number }>(Prisma.sql`
+    WITH tentativo AS (
+      INSERT INTO webhook_tentativi (consegna_id, endpoint_id, iniziato_il, durata_ms, stato_http, esito, risposta)
+      VALUES (${a.consegna}::int, ${a.endpoint}::int, ${a.iniziato_il}::timestamptz, ${a.durata_ms}::int, ${a.stato_http}::int,
+              ${a.esito}, ${a.risposta})
+    )
+    UPDATE webhook_consegne
+       SET tentativi = tentativi + 1,
+           primo_tentativo = coalesce(primo_tentativo, ${a.iniziato_il}::timestamptz),
+           stato = ${esito.stato},
+           prossimo_tentativo = now() + make_interval(secs => ${esito.ritardo_ms / 1000}::float8),
+           concluso_il = CASE WHEN ${esito.stato} = 'in_attesa' THEN NULL ELSE now() END
+     WHERE id = ${a.consegna}::int
+    RETURNING id`);

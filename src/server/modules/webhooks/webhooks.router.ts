@@ -1,0 +1,59 @@
+import { syncParse } from "../../lib/zod";
+import { adminProcedure, router } from "../../trpc/init";
+import {
+  createEndpointInput,
+  createEndpointOutput,
+  endpointOutput,
+  listAttemptsInput,
+  listAttemptsOutput,
+  listDeliveriesInput,
+  listDeliveriesOutput,
+  listEndpointsOutput,
+  replayDeliveryInput,
+  replayInput,
+  setActiveInput,
+} from "./webhooks.schemas";
+import {
+  createEndpoint,
+  listAttempts,
+  listDeliveries,
+  listEndpoints,
+  replayDelivery,
+  replayEndpoint,
+  setEndpointActive,
+} from "./webhooks.service";
+import { z } from "zod";
+
+/** Webhook endpoints, for administrators on the screens (/webhook); the command line calls the same services. */
+export const webhooksRouter = router({
+  list: adminProcedure.output(syncParse(listEndpointsOutput)).query(({ ctx }) => listEndpoints(ctx.db, ctx.config.SERVICE_TIME_ZONE)),
+  create: adminProcedure
+    .input(syncParse(createEndpointInput))
+    .output(syncParse(createEndpointOutput))
+    .mutation(({ ctx, input }) =>
+      createEndpoint(ctx.db, ctx.actor, input, {
+        allowPrivate: ctx.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS === "true",
+        timeZone: ctx.config.SERVICE_TIME_ZONE,
+      }),
+    ),
+  setActive: adminProcedure
+    .input(syncParse(setActiveInput))
+    .output(syncParse(endpointOutput))
+    .mutation(({ ctx, input }) => setEndpointActive(ctx.db, ctx.actor, input.id, input.attivo, ctx.config.SERVICE_TIME_ZONE)),
+  replay: adminProcedure
+    .input(syncParse(replayInput))
+    .output(syncParse(z.object({ riaccodate: z.number().int() })))
+    .mutation(({ ctx, input }) => replayEndpoint(ctx.db, ctx.actor, input.id, input.da)),
+  replayDelivery: adminProcedure
+    .input(syncParse(replayDeliveryInput))
+    .output(syncParse(z.object({ riaccodate: z.number().int() })))
+    .mutation(({ ctx, input }) => replayDelivery(ctx.db, ctx.actor, input.id, input.consegna)),
+  deliveries: adminProcedure
+    .input(syncParse(listDeliveriesInput))
+    .output(syncParse(listDeliveriesOutput))
+    .query(({ ctx, input }) => listDeliveries(ctx.db, input, ctx.config.SERVICE_TIME_ZONE)),
+  attempts: adminProcedure
+    .input(syncParse(listAttemptsInput))
+    .output(syncParse(listAttemptsOutput))
+    .query(({ ctx, input }) => listAttempts(ctx.db, input, ctx.config.SERVICE_TIME_ZONE)),
+});

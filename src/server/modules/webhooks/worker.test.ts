@@ -1,0 +1,116 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { afterEach, describe, expect } from "vitest";
+import { rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
+import { test } from "../../testing/test";
+import { createEndpoint } from "./webhooks.service";
+import { nextState, retryDelayMs, startWebhookWorker, type WebhookWorker, type WorkerSettings } from "./worker";
+
+/**
+ * The delivery workers in process, against receivers on 127.0.0.1 (the reliability suite drives the real
+ * service: e2e/reliability/webhooks.test.ts).
+ */
+
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+async function receiver(answer: (r: Received, n: number) => number | "hang" = () => 204) {
+  const got: Received[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const r = { headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      got.push(r);
+      const status = answer(r, got.length);
+      if (status === "hang") return;
+      res.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : `rifiutato ${status}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return { url, got, close: () => new Promise<void>((r) => server.closeAllConnections() ?? server.close(() => r())) };
+}
+
+const settings: WorkerSettings = {
+  workers: 4,
+  timeoutMs: 2_000,
+  backoffBaseMs: 50,
+  backoffMaxMs: 200,
+  retryWindowS: 3600,
+  allowPrivate: true,
+  timeZone: "Europe/Rome",
+};
+
+const until = async (what: () => boolean | Promise<boolean>, ms = 15_000) => {
+  const end = Date.now() + ms;
+  while (!(await what())) {
+    if (Date.now() > end) throw new Error("condizione non raggiunta in tempo");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+let workers: WebhookWorker[] = [];
+afterEach(async () => {
+  await Promise.all(workers.map((w) => w.stop()));
+  workers = [];
+});
+
+describe("delivery", () => {
+  test("events are delivered signed, in order, each once; the signature verifies with the specification's library", async ({ db, key }) => {
+    const r = await receiver();
+    const { segreto } = await createEndpoint(db.prisma, "riga_di_comando", { url: r.url, eventi: ["movimenti.registrati"] }, { allowPrivate: true, timeZone: "Europe/Rome" });
+    const mag = await seedWarehouse(db.prisma);
+    await seedArticle(db.prisma, "W1");
+    workers.push(startWebhookWorker(db.prisma, db.url, settings, () => {}));
+    for (let i = 1; i <= 5; i++) {
+      const w = await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: mag.id, righe: [{ codice: "W1", quantita: i }] } });
+      expect(w.status).toBeLessThan(300);
+    }
+    await until(() => r.got.length >= 5);
+    const wh = new Webhook(segreto);
+    const events = r.got.map((g) => wh.verify(g.body, g.headers as Record<string, string>) as { id: string; sequenza: number; dati: { movimenti: { quantita: string }[] } });
+    expect(events.map((e) => e.dati.movimenti[0]!.quantita)).toEqual(["1", "2", "3", "4", "5"]);
+    expect(events.map((e) => e.id)).toEqual(r.got.map((g) => g.headers["webhook-id"]));
+    const tampered = r.got[0]!.body.replace('"1"', '"9"');
+    expect(() => wh.verify(tampered, r.got[0]!.headers as Record<string, string>)).toThrow();
+    await r.close();
+  });
+
+  test("a refusing receiver is retried until it accepts, keeping the order", async ({ db, key }) => {
+    let down = true;
+    const r = await receiver(() => (down ? 503 : 200));
+    const { endpoint } = await createEndpoint(db.prisma, "riga_di_comando", { url: r.url, eventi: ["movimenti.registrati"] }, { allowPrivate: true, timeZone: "Europe/Rome" });
+    const mag = await seedWarehouse(db.prisma, "MAGR");
+    await seedArticle(db.prisma, "W2");
+    workers.push(startWebhookWorker(db.prisma, db.url, settings, () => {}));
+    for (let i = 1; i <= 3; i++) await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: mag.id, righe: [{ codice: "W2", quantita: i }] } });
+    await until(() => r.got.length >= 3);
+    down = false;
+    await until(async () => (await db.prisma.webhookConsegna.count({ where: { endpoint_id: endpoint.id, stato: "consegnata" } })) >= 3);
+    const accepted = r.got.filter((_, i) => i >= r.got.length - 3).map((g) => JSON.parse(g.body).dati.movimenti[0].quantita);
+    expect(accepted).toEqual(["1", "2", "3"]);
+    await r.close();
+  });
+});
+
+describe("retry schedule", () => {
+  test("exponential with jitter, capped; failed only after the window", () => {
+    const s = { ...settings, backoffBaseMs: 5000, backoffMaxMs: 4 * 3600_000, retryWindowS: 30 * 3600 };
+    expect(retryDelayMs(1, s, () => 0.5)).toBe(5000);
+    expect(retryDelayMs(2, s, () => 0.5)).toBe(15000);
+    expect(retryDelayMs(20, s, () => 0.5)).toBe(4 * 3600_000);
+    expect(retryDelayMs(1, s, () => 0)).toBe(3750);
+    const failed = { esito: "rifiutato" as const, stato_http: 500, risposta: "", durata_ms: 1 };
+    expect(nextState(failed, 3, 29 * 3600, s).stato).toBe("in_attesa");
+    expect(nextState(failed, 3, 30 * 3600, s).stato).toBe("fallita");
+    // Retries go on for at least 30 hours: the schedule's sum before the window closes.
+    let t = 0;
+    let n = 0;
+    while (t < 30 * 3600_000) t += retryDelayMs(++n, s, () => 0);
+    expect(n).toBeGreaterThan(8);
+  });
+});
