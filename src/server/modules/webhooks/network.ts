@@ -53,12 +53,18 @@ export function parseEndpointUrl(raw: string): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new DomainError("richiesta_non_valida", `'${raw}' non è un indirizzo valido: scrivere per esempio https://erp.example.com/webhook.`, {
-      campo: "url",
-    });
+    throw new DomainError(
+      "richiesta_non_valida",
+      `'${raw}' non è un indirizzo valido: scrivere per esempio https://erp.example.com/webhook.`,
+      {
+        campo: "url",
+      },
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new DomainError("richiesta_non_valida", `L'indirizzo deve iniziare con http:// o https://, non con ${url.protocol}//.`, { campo: "url" });
+    throw new DomainError("richiesta_non_valida", `L'indirizzo deve iniziare con http:// o https://, non con ${url.protocol}//.`, {
+      campo: "url",
+    });
   }
   if (url.username || url.password) {
     throw new DomainError("richiesta_non_valida", "L'indirizzo non può contenere nome utente e password: le consegne sono firmate.", {

@@ -4,7 +4,9 @@ import { EVENT_TYPES } from "../events/events.schemas";
 
 export const createEndpointInput = z.strictObject({
   url: shortText(2000).meta({ description: "http:// o https://" }),
-  eventi: z.array(z.enum(EVENT_TYPES, { error: `tipo di evento sconosciuto: ammessi ${EVENT_TYPES.join(", ")}` })).min(1, "almeno un tipo di evento"),
+  eventi: z
+    .array(z.enum(EVENT_TYPES, { error: `tipo di evento sconosciuto: ammessi ${EVENT_TYPES.join(", ")}` }))
+    .min(1, "almeno un tipo di evento"),
   descrizione: shortText(200).optional(),
 });
 export type CreateEndpointInput = z.infer<typeof createEndpointInput>;
@@ -28,7 +30,6 @@ export type EndpointOutput = z.infer<typeof endpointOutput>;
 export const createEndpointOutput = z.object({ endpoint: endpointOutput, segreto: z.string() });
 export const listEndpointsOutput = z.object({ endpoint: z.array(endpointOutput) });
 
-export const endpointIdInput = z.strictObject({ id: idNumber() });
 export const setActiveInput = z.strictObject({ id: idNumber(), attivo: z.boolean() });
 export const replayInput = z.strictObject({
   id: idNumber(),

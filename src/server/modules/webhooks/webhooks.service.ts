@@ -32,14 +32,20 @@ function toOutput(r: q.EndpointRow, timeZone: string): EndpointOutput {
     fallite: r.fallite,
     ultimo_successo: r.ultimo_successo && formatInstant(timeZone, r.ultimo_successo),
     ultimo_errore: r.ultimo_errore_il
-      ? { il: formatInstant(timeZone, r.ultimo_errore_il), stato_http: r.ultimo_errore_stato, esito: r.ultimo_errore_esito ?? "", risposta: r.ultimo_errore_risposta }
+      ? {
+          il: formatInstant(timeZone, r.ultimo_errore_il),
+          stato_http: r.ultimo_errore_stato,
+          esito: r.ultimo_errore_esito ?? "",
+          risposta: r.ultimo_errore_risposta,
+        }
       : null,
   };
 }
 
 async function endpointOrRefuse(db: Db, id: number, timeZone: string): Promise<EndpointOutput> {
   const row = await first(db, q.endpointById(id));
-  if (!row) throw new DomainError("non_trovato", `Il webhook ${id} non esiste: l'elenco dei webhook mostra quelli registrati.`, { campo: "id" });
+  if (!row)
+    throw new DomainError("non_trovato", `Il webhook ${id} non esiste: l'elenco dei webhook mostra quelli registrati.`, { campo: "id" });
   return toOutput(row, timeZone);
 }
 
@@ -55,7 +61,13 @@ export async function createEndpoint(
   const segreto = newSecret();
   const created = await db.$transaction(async (tx) => {
     const row = (await first(tx, q.insertEndpoint({ url: url.toString(), descrizione: input.descrizione ?? null, eventi, segreto })))!;
-    await recordAdminAction(tx, by, "webhook.creato", { tipo: "webhook", id: row.id, nome: url.toString() }, `eventi: ${eventi.join(", ")}`);
+    await recordAdminAction(
+      tx,
+      by,
+      "webhook.creato",
+      { tipo: "webhook", id: row.id, nome: url.toString() },
+      `eventi: ${eventi.join(", ")}`,
+    );
     return row;
   });
   return { endpoint: await endpointOrRefuse(db, created.id, opts.timeZone), segreto };
@@ -68,7 +80,8 @@ export async function listEndpoints(db: Db, timeZone: string): Promise<{ endpoin
 export async function setEndpointActive(db: Db, by: AuditAuthor, id: number, attivo: boolean, timeZone: string): Promise<EndpointOutput> {
   await db.$transaction(async (tx) => {
     const row = await first(tx, q.setActive(id, attivo));
-    if (!row) throw new DomainError("non_trovato", `Il webhook ${id} non esiste: l'elenco dei webhook mostra quelli registrati.`, { campo: "id" });
+    if (!row)
+      throw new DomainError("non_trovato", `Il webhook ${id} non esiste: l'elenco dei webhook mostra quelli registrati.`, { campo: "id" });
     await recordAdminAction(tx, by, attivo ? "webhook.riattivato" : "webhook.disattivato", { tipo: "webhook", id, nome: row.url });
   });
   return endpointOrRefuse(db, id, timeZone);
@@ -78,9 +91,16 @@ export async function setEndpointActive(db: Db, by: AuditAuthor, id: number, att
 export async function replayEndpoint(db: Db, by: AuditAuthor, id: number, da: number): Promise<{ riaccodate: number }> {
   return db.$transaction(async (tx) => {
     const endpoint = await first(tx, q.endpointById(id));
-    if (!endpoint) throw new DomainError("non_trovato", `Il webhook ${id} non esiste: l'elenco dei webhook mostra quelli registrati.`, { campo: "id" });
+    if (!endpoint)
+      throw new DomainError("non_trovato", `Il webhook ${id} non esiste: l'elenco dei webhook mostra quelli registrati.`, { campo: "id" });
     const n = (await first(tx, q.replayFrom(id, da)))!.n;
-    await recordAdminAction(tx, by, "webhook.riconsegna", { tipo: "webhook", id, nome: endpoint.url }, `dalla sequenza ${da}: ${n} consegne`);
+    await recordAdminAction(
+      tx,
+      by,
+      "webhook.riconsegna",
+      { tipo: "webhook", id, nome: endpoint.url },
+      `dalla sequenza ${da}: ${n} consegne`,
+    );
     return { riaccodate: n };
   });
 }
@@ -90,7 +110,9 @@ export async function replayDelivery(db: Db, by: AuditAuthor, id: number, conseg
   return db.$transaction(async (tx) => {
     const row = await first(tx, q.replayDelivery(id, consegna));
     if (!row) {
-      throw new DomainError("non_trovato", `La consegna ${consegna} del webhook ${id} non esiste o è già in attesa.`, { campo: "consegna" });
+      throw new DomainError("non_trovato", `La consegna ${consegna} del webhook ${id} non esiste o è già in attesa.`, {
+        campo: "consegna",
+      });
     }
     await recordAdminAction(tx, by, "webhook.riconsegna", { tipo: "webhook", id, nome: `consegna ${consegna}` });
     return { riaccodate: 1 };

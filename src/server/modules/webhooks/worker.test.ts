@@ -4,7 +4,7 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect } from "vitest";
 import { rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
-import { createEndpoint } from "./webhooks.service";
+import { createEndpoint, replayDelivery, setEndpointActive } from "./webhooks.service";
 import { nextState, retryDelayMs, startWebhookWorker, type WebhookWorker, type WorkerSettings } from "./worker";
 
 /**
@@ -62,17 +62,32 @@ afterEach(async () => {
 describe("delivery", () => {
   test("events are delivered signed, in order, each once; the signature verifies with the specification's library", async ({ db, key }) => {
     const r = await receiver();
-    const { segreto } = await createEndpoint(db.prisma, "riga_di_comando", { url: r.url, eventi: ["movimenti.registrati"] }, { allowPrivate: true, timeZone: "Europe/Rome" });
+    const { segreto } = await createEndpoint(
+      db.prisma,
+      "riga_di_comando",
+      { url: r.url, eventi: ["movimenti.registrati"] },
+      { allowPrivate: true, timeZone: "Europe/Rome" },
+    );
     const mag = await seedWarehouse(db.prisma);
     await seedArticle(db.prisma, "W1");
     workers.push(startWebhookWorker(db.prisma, db.url, settings, () => {}));
     for (let i = 1; i <= 5; i++) {
-      const w = await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: mag.id, righe: [{ codice: "W1", quantita: i }] } });
+      const w = await rest("POST", "/movimenti", {
+        key,
+        body: { natura: "carico", magazzino: mag.id, righe: [{ codice: "W1", quantita: i }] },
+      });
       expect(w.status).toBeLessThan(300);
     }
     await until(() => r.got.length >= 5);
     const wh = new Webhook(segreto);
-    const events = r.got.map((g) => wh.verify(g.body, g.headers as Record<string, string>) as { id: string; sequenza: number; dati: { movimenti: { quantita: string }[] } });
+    const events = r.got.map(
+      (g) =>
+        wh.verify(g.body, g.headers as Record<string, string>) as {
+          id: string;
+          sequenza: number;
+          dati: { movimenti: { quantita: string }[] };
+        },
+    );
     expect(events.map((e) => e.dati.movimenti[0]!.quantita)).toEqual(["1", "2", "3", "4", "5"]);
     expect(events.map((e) => e.id)).toEqual(r.got.map((g) => g.headers["webhook-id"]));
     const tampered = r.got[0]!.body.replace('"1"', '"9"');
@@ -83,16 +98,102 @@ describe("delivery", () => {
   test("a refusing receiver is retried until it accepts, keeping the order", async ({ db, key }) => {
     let down = true;
     const r = await receiver(() => (down ? 503 : 200));
-    const { endpoint } = await createEndpoint(db.prisma, "riga_di_comando", { url: r.url, eventi: ["movimenti.registrati"] }, { allowPrivate: true, timeZone: "Europe/Rome" });
+    const { endpoint } = await createEndpoint(
+      db.prisma,
+      "riga_di_comando",
+      { url: r.url, eventi: ["movimenti.registrati"] },
+      { allowPrivate: true, timeZone: "Europe/Rome" },
+    );
     const mag = await seedWarehouse(db.prisma, "MAGR");
     await seedArticle(db.prisma, "W2");
     workers.push(startWebhookWorker(db.prisma, db.url, settings, () => {}));
-    for (let i = 1; i <= 3; i++) await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: mag.id, righe: [{ codice: "W2", quantita: i }] } });
+    for (let i = 1; i <= 3; i++)
+      await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: mag.id, righe: [{ codice: "W2", quantita: i }] } });
     await until(() => r.got.length >= 3);
     down = false;
     await until(async () => (await db.prisma.webhookConsegna.count({ where: { endpoint_id: endpoint.id, stato: "consegnata" } })) >= 3);
     const accepted = r.got.filter((_, i) => i >= r.got.length - 3).map((g) => JSON.parse(g.body).dati.movimenti[0].quantita);
     expect(accepted).toEqual(["1", "2", "3"]);
+    await r.close();
+  });
+});
+
+describe("failed deliveries", () => {
+  test("after the retry window a delivery is failed and the endpoint moves on; replayed, it is delivered", async ({ db, key }) => {
+    let refuse = true;
+    const r = await receiver(() => (refuse ? 500 : 200));
+    const { endpoint } = await createEndpoint(
+      db.prisma,
+      "riga_di_comando",
+      { url: r.url, eventi: ["movimenti.registrati"] },
+      { allowPrivate: true, timeZone: "Europe/Rome" },
+    );
+    const mag = await seedWarehouse(db.prisma, "MAGF");
+    await seedArticle(db.prisma, "W4");
+    workers.push(startWebhookWorker(db.prisma, db.url, { ...settings, retryWindowS: 1 }, () => {}));
+    await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: mag.id, righe: [{ codice: "W4", quantita: 1 }] } });
+    const failed = async () => db.prisma.webhookConsegna.findMany({ where: { endpoint_id: endpoint.id, stato: "fallita" } });
+    await until(async () => (await failed()).length === 1);
+    // The next event is not held behind the failed one.
+    refuse = false;
+    await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: mag.id, righe: [{ codice: "W4", quantita: 2 }] } });
+    await until(async () => (await db.prisma.webhookConsegna.count({ where: { endpoint_id: endpoint.id, stato: "consegnata" } })) === 1);
+    const [gaveUp] = await failed();
+    expect(gaveUp!.tentativi).toBeGreaterThan(1);
+    const log = await db.prisma.webhookTentativo.findMany({ where: { consegna_id: gaveUp!.id }, orderBy: { id: "asc" } });
+    expect(log.map((t) => [t.esito, t.stato_http, t.risposta])).toContainEqual(["rifiutato", 500, "rifiutato 500"]);
+
+    await replayDelivery(db.prisma, "riga_di_comando", endpoint.id, gaveUp!.id);
+    await until(async () => (await db.prisma.webhookConsegna.count({ where: { endpoint_id: endpoint.id, stato: "consegnata" } })) === 2);
+    const quantities = r.got.slice(-2).map((g) => JSON.parse(g.body).dati.movimenti[0].quantita);
+    expect(quantities).toEqual(["2", "1"]);
+    await r.close();
+  });
+
+  test("a disabled endpoint is not delivered to; enabled again, it receives what came meanwhile", async ({ db, key }) => {
+    const r = await receiver();
+    const { endpoint } = await createEndpoint(
+      db.prisma,
+      "riga_di_comando",
+      { url: r.url, eventi: ["movimenti.registrati"] },
+      { allowPrivate: true, timeZone: "Europe/Rome" },
+    );
+    await setEndpointActive(db.prisma, "riga_di_comando", endpoint.id, false, "Europe/Rome");
+    const mag = await seedWarehouse(db.prisma, "MAGD");
+    await seedArticle(db.prisma, "W5");
+    workers.push(startWebhookWorker(db.prisma, db.url, settings, () => {}));
+    await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: mag.id, righe: [{ codice: "W5", quantita: 7 }] } });
+    await new Promise((res) => setTimeout(res, 800));
+    expect(r.got).toHaveLength(0);
+    await setEndpointActive(db.prisma, "riga_di_comando", endpoint.id, true, "Europe/Rome");
+    await until(() => r.got.length === 1);
+    expect(JSON.parse(r.got[0]!.body).dati.movimenti[0].quantita).toBe("7");
+    await r.close();
+  });
+});
+
+describe("private networks at delivery", () => {
+  test("a name that resolves to loopback is refused when it connects: the attempt says so, the receiver sees nothing", async ({
+    db,
+    key,
+  }) => {
+    const r = await receiver();
+    const url = r.url.replace("127.0.0.1", "localhost");
+    const { endpoint } = await createEndpoint(
+      db.prisma,
+      "riga_di_comando",
+      { url, eventi: ["movimenti.registrati"] },
+      { allowPrivate: true, timeZone: "Europe/Rome" },
+    );
+    const mag = await seedWarehouse(db.prisma, "MAGP");
+    await seedArticle(db.prisma, "W3");
+    workers.push(startWebhookWorker(db.prisma, db.url, { ...settings, allowPrivate: false, backoffBaseMs: 60_000 }, () => {}));
+    await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: mag.id, righe: [{ codice: "W3", quantita: 1 }] } });
+    await until(async () => (await db.prisma.webhookTentativo.count({ where: { endpoint_id: endpoint.id } })) >= 1);
+    const [attempt] = await db.prisma.webhookTentativo.findMany({ where: { endpoint_id: endpoint.id } });
+    expect(attempt).toMatchObject({ esito: "rete_privata", stato_http: null });
+    expect(attempt!.risposta).toMatch(/localhost corrisponde a (127\.0\.0\.1|::1)/);
+    expect(r.got).toHaveLength(0);
     await r.close();
   });
 });

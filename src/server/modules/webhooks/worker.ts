@@ -77,7 +77,7 @@ export function nextState(
   return { stato: "in_attesa", ritardo_ms: retryDelayMs(attemptsBefore + 1, s) };
 }
 
-const clean = (text: string | null) => (text === null ? null : text.replace(/\u0000/g, ""));
+const clean = (text: string | null) => (text === null ? null : text.replaceAll("\u0000", ""));
 
 export interface WebhookWorker {
   stop(): Promise<void>;
@@ -103,7 +103,7 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
 
   async function deliverHead(endpoint: q.WorkEndpoint): Promise<"again" | "wait"> {
     const head = await first(db, q.headDelivery(endpoint.id));
-    if (!head || !head.dovuta) return "wait";
+    if (!head?.dovuta) return "wait";
     const [event] = await renderEvents(db, await rows(db, eventsByIds([head.evento_id])), s.timeZone);
     const iniziato_il = new Date();
     const outcome = await sendWebhook(endpoint, event!.id, JSON.stringify(event), { timeoutMs: s.timeoutMs, allowPrivate: s.allowPrivate });
