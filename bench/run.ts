@@ -15,7 +15,7 @@
  * PostgreSQL's and the server's logs.
  *
  * Scenario ids for --only: scan-movimenti, scan-disponibilita, cerca-barcode, post-movimenti,
- * post-arrivi, allinea, scrittori-lettore, upsert-articoli.
+ * post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -31,6 +31,7 @@ import { countsFor, generate } from "./data";
 import { ApiClient } from "./http";
 import { evaluateTargets, textCpuTable, textTable, textTargets, writeResults, type Report } from "./report";
 import { alignStock } from "./scenarios/align-stock";
+import { eventsAndWebhooks } from "./scenarios/events-webhooks";
 import type { Ctx, ScenarioResult } from "./scenarios/harness";
 import { registerArrivals } from "./scenarios/register-arrivals";
 import { scanAvailability } from "./scenarios/scan-availability";
@@ -55,6 +56,7 @@ const ALL = [
   "allinea",
   "scrittori-lettore",
   "upsert-articoli",
+  "eventi-webhook",
 ] as const;
 type ScenarioId = (typeof ALL)[number];
 const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult>> = {
@@ -66,6 +68,7 @@ const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult>> = {
   allinea: alignStock,
   "scrittori-lettore": writersAndReader,
   "upsert-articoli": upsertArticles,
+  "eventi-webhook": eventsAndWebhooks,
 };
 
 function options() {
@@ -227,7 +230,8 @@ async function main(): Promise<void> {
     databaseUrl: embedded.url,
     cpuProfDir: profDir,
     logFile: path.join(tmp, "server.log"),
-    env: opts.env,
+    // The events scenario's receiver listens on 127.0.0.1.
+    env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", ...opts.env },
   });
   progress(`server: pronto sulla porta ${server.port}, pid ${server.pid}, RSS ${Math.round(readMemoryMb(server.pid))} MB`);
 

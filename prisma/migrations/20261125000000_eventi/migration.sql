@@ -1,23 +1,25 @@
 -- Events and webhooks (API.md section 10).
 --
--- AN EVENT EXISTS IF AND ONLY IF ITS CHANGE COMMITTED. Events are written by triggers of the tables
--- they tell about, inside the writing transaction, so no write path (REST, screens, the CLI, a path
--- written tomorrow) can commit a change without its event, and a rolled-back change leaves none:
---   - movimenti: one statement-level trigger per INSERT statement records one event per operation
---     the statement appended to, typed by the movements' origin (api/schermo: movimenti.registrati;
---     arrivo: arrivo.registrato; annullamento: arrivo.annullato; correzione: giacenze.allineate;
---     vendita: documento_vendita.emesso), carrying the movements. The ledger appends every call's
---     movements in one statement (ledger.queries.ts appendLedger), so a call is one event.
+-- AN EVENT EXISTS IF AND ONLY IF ITS CHANGE COMMITTED. Events are written inside the writing
+-- transaction, by the one statement or trigger every such change goes through, so no write path (REST,
+-- screens, the CLI, a path written tomorrow) can commit a change without its event, and a rolled-back
+-- change leaves none:
+--   - movimenti: the ledger's one INSERT of movements (ledger.queries.ts appendLedger, the only writer of
+--     movimenti) records, in the same statement, one event per operation it appended to, typed by the
+--     movements' origin (api/schermo: movimenti.registrati; arrivo: arrivo.registrato; annullamento:
+--     arrivo.annullato; correzione: giacenze.allineate; vendita: documento_vendita.emesso), with the
+--     movements' ids: movements never change, so they are read when the event is (a trigger with a
+--     transition table doubled the database's cost of a one-row write).
 --   - articoli, fornitori, clienti, ordini_acquisto: a deferred row trigger, run at commit, records
 --     <entity>.modificato with the row as it commits, when its `versione` moved (20261123000000_versioni:
 --     a visible change of master data; every update of an order, which every path that changes order
 --     rows makes last). Run at commit, it sees an order with its final rows, and only the row's latest
 --     change in the transaction records an event (earlier ones find a newer version and stop).
 --     Warehouses have no event type in the contract and record none.
--- The payload (`dati`) keeps the rows in the shape the lists read them (movements.queries.ts
--- MovementRow, feeds.queries.ts ArticleRow/NamedRow/PurchaseOrderRow, clients.queries.ts ClientRow);
--- src/server/modules/events renders them with the lists' own mappers, so an event shows a movement or
--- an order exactly as GET /movimenti or GET /ordini-acquisto would.
+-- The payload (`dati`) of a *.modificato event keeps the row in the shape its list reads it
+-- (feeds.queries.ts ArticleRow/NamedRow/PurchaseOrderRow, clients.queries.ts ClientRow), as it was at
+-- commit; src/server/modules/events renders every event with the lists' own mappers, so an event shows
+-- a movement or an order exactly as GET /movimenti or GET /ordini-acquisto would.
 --
 -- COMPLETENESS (API.md section 4, GET /eventi, and the delivery workers): `eventi` gets the id gate of
 -- the other lists (tag 9), so a reader shows only ids up to banchina_limite_sync(9, 'eventi_id_seq').
@@ -40,36 +42,6 @@ CREATE TRIGGER "eventi_solo_aggiunta" BEFORE UPDATE OR DELETE ON "eventi"
     FOR EACH ROW EXECUTE FUNCTION banchina_registro_immutabile();
 CREATE TRIGGER "eventi_no_truncate" BEFORE TRUNCATE ON "eventi"
     FOR EACH STATEMENT EXECUTE FUNCTION banchina_registro_immutabile();
-
-CREATE FUNCTION banchina_eventi_movimenti() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    INSERT INTO eventi (tipo, dati)
-    SELECT CASE g.origine WHEN 'arrivo' THEN 'arrivo.registrato' WHEN 'annullamento' THEN 'arrivo.annullato'
-                          WHEN 'correzione' THEN 'giacenze.allineate' WHEN 'vendita' THEN 'documento_vendita.emesso'
-                          ELSE 'movimenti.registrati' END,
-           jsonb_build_object('operazione', g.operazione_id, 'ddt', o.ddt, 'fornitore', o.fornitore_id, 'movimenti', g.movimenti)
-      FROM (SELECT n.operazione_id, n.origine, min(n.id) AS primo,
-                   jsonb_agg(jsonb_build_object(
-                       'id', n.id, 'operazione_id', n.operazione_id, 'data', to_char(n.data, 'YYYY-MM-DD'),
-                       'registrato_ms', floor(extract(epoch FROM n.registrato_il) * 1000), 'origine', n.origine,
-                       'natura', n.natura, 'causale', n.causale, 'magazzino_id', n.magazzino_id, 'articolo_id', n.articolo_id,
-                       'articolo_codice', a.codice, 'quantita', trim_scale(n.quantita)::text,
-                       'prezzo', trim_scale(n.prezzo)::text, 'lotto', l.codice, 'riferimento_tipo', n.riferimento_tipo,
-                       'riferimento_id', n.riferimento_id, 'annulla_id', n.annulla_id, 'chiave_api_id', n.chiave_api_id,
-                       'utente_id', n.utente_id, 'autore_nome', COALESCE(k.nome, u.username)) ORDER BY n.id) AS movimenti
-              FROM nuovi n
-              JOIN articoli a ON a.id = n.articolo_id
-              LEFT JOIN lotti l ON l.id = n.lotto_id
-              LEFT JOIN chiavi_api k ON k.id = n.chiave_api_id
-              LEFT JOIN utenti u ON u.id = n.utente_id
-             GROUP BY n.operazione_id, n.origine) g
-      JOIN operazioni o ON o.id = g.operazione_id
-     ORDER BY g.primo;
-    RETURN NULL;
-END $$;
-
-CREATE TRIGGER "movimenti_eventi" AFTER INSERT ON "movimenti" REFERENCING NEW TABLE AS nuovi
-    FOR EACH STATEMENT EXECUTE FUNCTION banchina_eventi_movimenti();
 
 CREATE FUNCTION banchina_evento_versione() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE

@@ -25,3 +25,8 @@ export const eventsPage = (dopo: number, tipi: EventType[] | null, take: number)
 /** Events by sequence number (the webhook workers' deliveries). */
 export const eventsByIds = (ids: number[]) =>
   query<EventRow>(Prisma.sql`SELECT ${columns} FROM eventi e WHERE e.id = ANY(${ids}::int[]) ORDER BY e.id`);
+
+/** The delivery note and supplier of arrival operations (what arrivo.registrato adds to its movements). */
+export const deliveryNotes = (operazioni: number[]) =>
+  query<{ id: number; ddt: string | null; fornitore_id: number | null }>(Prisma.sql`
+    SELECT id, ddt, fornitore_id FROM operazioni WHERE id = ANY(${operazioni}::int[])`);

@@ -4,29 +4,51 @@ import { formatInstant } from "../../lib/dates";
 import { toClientOutput } from "../clients/clients.service";
 import { toArticleOutput, toNamedOutput, toPurchaseOrderOutput } from "../feeds/feeds.service";
 import { cutPage, syncBound } from "../lists/lists";
-import type { MovementRow } from "../movements/movements.queries";
+import { movementsByIds, type MovementRow } from "../movements/movements.queries";
 import { toMovementOutput } from "../movements/movements.service";
 import { salesDocumentsByIds } from "../sales/sales.service";
 import * as q from "./events.queries";
 import type { EventOutput, ListEventsInput } from "./events.schemas";
 
 /**
- * Events (API.md section 10). They are written by the database itself, in the transaction of the change
- * they tell about (migration 20261125000000_eventi: triggers on movimenti and on the versioned tables), so
+ * Events (API.md section 10). They are written in the transaction of the change they tell about, by the
+ * one place every such change goes through (the ledger's append of movements; triggers on the versioned
+ * tables: migration 20261125000000_eventi), so
  * an event exists if and only if its change committed, whatever path wrote it. Here they are read: pulled
  * by GET /eventi, complete under concurrent writers like every list (the id gate, tag 9), and rendered
- * for the webhook deliveries. A stored event keeps rows as the lists read them, and is rendered by the
- * lists' own mappers: a movement or an order looks the same in an event as in its list.
+ * for the webhook deliveries, by the lists' own mappers: a movement or an order looks the same in an
+ * event as in its list.
  */
 
 type Stored = Record<string, unknown>;
 
-/** The contract's events from stored ones; the sales documents named by documento_vendita.emesso are read in one query. */
+const STOCK_TYPES: ReadonlySet<string> = new Set([
+  "movimenti.registrati",
+  "arrivo.registrato",
+  "arrivo.annullato",
+  "giacenze.allineate",
+  "documento_vendita.emesso",
+]);
+
+/**
+ * The contract's events from stored ones. A stock event stores its operation and its movements' ids
+ * (movements never change: ledger.queries.ts appendLedger records it); they are read here in one query
+ * for the whole page, as are the delivery notes of arrivals and the sales documents. A *.modificato
+ * event stores its row as it was at commit, in the shape its list reads it.
+ */
 export async function renderEvents(db: Db, events: q.EventRow[], timeZone: string): Promise<EventOutput[]> {
-  const movementsOf = (e: q.EventRow) => (e.dati.movimenti ?? []) as MovementRow[];
-  const documentOf = (e: q.EventRow) => movementsOf(e).find((m) => m.riferimento_tipo === "documento_vendita")?.riferimento_id ?? null;
-  const docIds = events.filter((e) => e.tipo === "documento_vendita.emesso").flatMap((e) => documentOf(e) ?? []);
+  const stock = events.filter((e) => STOCK_TYPES.has(e.tipo));
+  const ids = stock.flatMap((e) => e.dati.movimenti as number[]);
+  const movements = new Map(ids.length ? (await rows(db, movementsByIds(ids))).map((m) => [m.id, m]) : []);
+  const arrivalOps = stock.filter((e) => e.tipo === "arrivo.registrato").map((e) => e.dati.operazione as number);
+  const notes = new Map(arrivalOps.length ? (await rows(db, q.deliveryNotes(arrivalOps))).map((o) => [o.id, o]) : []);
+  const documentOf = (ms: MovementRow[]) => ms.find((m) => m.riferimento_tipo === "documento_vendita")?.riferimento_id ?? null;
+  const docIds = stock.filter((e) => e.tipo === "documento_vendita.emesso").flatMap((e) => documentOf(movementsOf(e)) ?? []);
   const documents = new Map((await salesDocumentsByIds(db, [...new Set(docIds)])).map((d) => [d.id, d]));
+
+  function movementsOf(e: q.EventRow): MovementRow[] {
+    return (e.dati.movimenti as number[]).flatMap((id) => movements.get(id) ?? []);
+  }
 
   const dati = (e: q.EventRow): Stored => {
     const d = e.dati;
@@ -40,11 +62,15 @@ export async function renderEvents(db: Db, events: q.EventRow[], timeZone: strin
       case "cliente.modificato":
         return toClientOutput({ ...(d as unknown as Parameters<typeof toClientOutput>[0]), creato_il: d.creato_ms as number }, timeZone);
       default: {
-        const movimenti = movementsOf(e).map((m) => toMovementOutput(m, timeZone));
-        const base: Stored = { operazione: d.operazione, movimenti };
-        if (e.tipo === "arrivo.registrato") return { operazione: d.operazione, ddt: d.ddt, fornitore: d.fornitore, movimenti };
-        if (e.tipo === "documento_vendita.emesso") return { ...base, documento: documents.get(documentOf(e) ?? 0) ?? null };
-        return base;
+        const ms = movementsOf(e);
+        const movimenti = ms.map((m) => toMovementOutput(m, timeZone));
+        if (e.tipo === "arrivo.registrato") {
+          const note = notes.get(d.operazione as number);
+          return { operazione: d.operazione, ddt: note?.ddt ?? null, fornitore: note?.fornitore_id ?? null, movimenti };
+        }
+        if (e.tipo === "documento_vendita.emesso")
+          return { operazione: d.operazione, documento: documents.get(documentOf(ms) ?? 0) ?? null, movimenti };
+        return { operazione: d.operazione, movimenti };
       }
     }
   };

@@ -1,5 +1,6 @@
 import { Prisma } from "../../db/client";
 import { query } from "../../db/sql";
+import type { EventType } from "../events/events.schemas";
 import type { MovementOutput } from "../movements/movements.schemas";
 
 export type Origine = MovementOutput["origine"];
@@ -33,9 +34,9 @@ export interface BalanceDeltas {
 }
 
 /**
- * The balance upsert, the operation (when new) and the movements in ONE statement, as data-modifying
- * CTEs. The movements are inserted last: the sync gate (see the migrations) is held only from here to
- * commit.
+ * The balance upsert, the operation (when new), the movements and their event in ONE statement, as
+ * data-modifying CTEs. The movements and the event are inserted last: their sync gates (see the
+ * migrations) are held only from here to commit.
  */
 export const appendLedger = (
   balances: BalanceDeltas,
@@ -52,17 +53,36 @@ export const appendLedger = (
       INSERT INTO operazioni (origine, chiave_api_id, utente_id)
       SELECT ${op.origine}, ${op.author.chiave_api_id}::int, ${op.author.utente_id}::int WHERE ${op.nuova}
       RETURNING id
+    ), mov AS (
+      INSERT INTO movimenti (operazione_id, data, origine, natura, causale, magazzino_id, articolo_id, quantita,
+                             prezzo, lotto_id, riferimento_tipo, riferimento_id, annulla_id, chiave_api_id, utente_id)
+      SELECT COALESCE((SELECT id FROM op), ${op.id}::int), ${op.data}::date, ${op.origine}, natura,
+             ${op.causale}, magazzino, articolo, quantita, prezzo, lotto, rif_tipo, rif_id, annulla,
+             ${op.author.chiave_api_id}::int, ${op.author.utente_id}::int
+        FROM unnest(${m.natura}::text[], ${m.magazzino}::int[], ${m.articolo}::int[], ${m.quantita}::numeric[],
+                    ${m.prezzo}::numeric[], ${m.lotto}::int[], ${m.rif_tipo}::text[], ${m.rif_id}::int[], ${m.annulla}::int[])
+             WITH ORDINALITY AS t(natura, magazzino, articolo, quantita, prezzo, lotto, rif_tipo, rif_id, annulla, ord)
+       ORDER BY ord
+      RETURNING id, operazione_id
+    ), evento AS (
+      INSERT INTO eventi (tipo, dati)
+      SELECT ${EVENT_OF_ORIGIN[op.origine]}, jsonb_build_object('operazione', operazione_id, 'movimenti', jsonb_agg(id ORDER BY id))
+        FROM mov GROUP BY operazione_id
     )
-    INSERT INTO movimenti (operazione_id, data, origine, natura, causale, magazzino_id, articolo_id, quantita,
-                           prezzo, lotto_id, riferimento_tipo, riferimento_id, annulla_id, chiave_api_id, utente_id)
-    SELECT COALESCE((SELECT id FROM op), ${op.id}::int), ${op.data}::date, ${op.origine}, natura,
-           ${op.causale}, magazzino, articolo, quantita, prezzo, lotto, rif_tipo, rif_id, annulla,
-           ${op.author.chiave_api_id}::int, ${op.author.utente_id}::int
-      FROM unnest(${m.natura}::text[], ${m.magazzino}::int[], ${m.articolo}::int[], ${m.quantita}::numeric[],
-                  ${m.prezzo}::numeric[], ${m.lotto}::int[], ${m.rif_tipo}::text[], ${m.rif_id}::int[], ${m.annulla}::int[])
-           WITH ORDINALITY AS t(natura, magazzino, articolo, quantita, prezzo, lotto, rif_tipo, rif_id, annulla, ord)
-     ORDER BY ord
-    RETURNING id, operazione_id`);
+    SELECT id, operazione_id FROM mov`);
+
+/**
+ * The event a ledger append records, by the movements' origin (API.md section 10): one per call, in the
+ * append's own statement, so it commits if and only if the movements do.
+ */
+export const EVENT_OF_ORIGIN = {
+  api: "movimenti.registrati",
+  schermo: "movimenti.registrati",
+  arrivo: "arrivo.registrato",
+  annullamento: "arrivo.annullato",
+  correzione: "giacenze.allineate",
+  vendita: "documento_vendita.emesso",
+} as const satisfies Record<Origine, EventType>;
 
 export const insertOperation = (origine: Origine, author: AuthorColumns) =>
   query<{ id: number }>(Prisma.sql`

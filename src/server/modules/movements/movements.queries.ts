@@ -46,7 +46,14 @@ export const movementsPage = (dopo: number, f: MovementFilters, take: number) =>
   if (f.magazzino !== undefined) filters.push(Prisma.sql`m.magazzino_id = ${f.magazzino}`);
   if (f.origine !== undefined) filters.push(Prisma.sql`m.origine = ${f.origine}`);
   if (f.operazione !== undefined) filters.push(Prisma.sql`m.operazione_id = ${f.operazione}`);
-  return query<MovementRow>(Prisma.sql`
+  return movements(Prisma.join(filters, " AND "), take);
+};
+
+/** Movements by id, in id order (the movements an event names). */
+export const movementsByIds = (ids: number[]) => movements(Prisma.sql`m.id = ANY(${ids}::int[])`, ids.length);
+
+const movements = (where: Prisma.Sql, take: number) =>
+  query<MovementRow>(Prisma.sql`
     SELECT m.id, m.operazione_id, to_char(m.data, 'YYYY-MM-DD') AS data,
            floor(extract(epoch FROM m.registrato_il) * 1000)::float8 AS registrato_ms, m.origine, m.natura, m.causale,
            m.magazzino_id, m.articolo_id, a.codice AS articolo_codice, trim_scale(m.quantita)::text AS quantita,
@@ -57,7 +64,6 @@ export const movementsPage = (dopo: number, f: MovementFilters, take: number) =>
       LEFT JOIN lotti l ON l.id = m.lotto_id
       LEFT JOIN chiavi_api k ON k.id = m.chiave_api_id
       LEFT JOIN utenti u ON u.id = m.utente_id
-     WHERE ${Prisma.join(filters, " AND ")}
+     WHERE ${where}
      ORDER BY m.id
      LIMIT ${take}`);
-};

@@ -165,15 +165,15 @@ export interface HeadRow {
   da_primo_s: number | null;
 }
 
-/** The endpoint's oldest pending delivery (its order is the events' sequence), and whether it is due. */
-export const headDelivery = (endpoint: number) =>
+/** The endpoint's oldest pending deliveries (its order is the events' sequence), each with whether it is due. */
+export const pendingDeliveries = (endpoint: number, take: number) =>
   query<HeadRow>(Prisma.sql`
     SELECT id, evento_id, tentativi, prossimo_tentativo <= now() AS dovuta,
            extract(epoch FROM now() - primo_tentativo)::float8 AS da_primo_s
       FROM webhook_consegne
      WHERE endpoint_id = ${endpoint}::int AND stato = 'in_attesa'
      ORDER BY evento_id
-     LIMIT 1`);
+     LIMIT ${take}::int`);
 
 export interface AttemptInsert {
   consegna: number;

@@ -31,6 +31,8 @@ const POLL_MS = 200;
 /** A worker lets go of an endpoint after this long, so others are not starved by one busy endpoint. */
 const SLICE_MS = 5_000;
 const FANOUT_BATCH = 5_000;
+/** Deliveries read and rendered together; they are still sent one at a time, in order. */
+const BATCH = 100;
 
 export interface WorkerSettings {
   workers: number;
@@ -101,30 +103,45 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
     lastError = m;
   };
 
-  async function deliverHead(endpoint: q.WorkEndpoint): Promise<"again" | "wait"> {
-    const head = await first(db, q.headDelivery(endpoint.id));
-    if (!head?.dovuta) return "wait";
-    const [event] = await renderEvents(db, await rows(db, eventsByIds([head.evento_id])), s.timeZone);
-    const iniziato_il = new Date();
-    const outcome = await sendWebhook(endpoint, event!.id, JSON.stringify(event), { timeoutMs: s.timeoutMs, allowPrivate: s.allowPrivate });
-    const next = nextState(outcome, head.tentativi, head.da_primo_s ?? 0, s);
-    await first(
-      db,
-      q.recordAttempt(
-        {
-          consegna: head.id,
-          endpoint: endpoint.id,
-          iniziato_il,
-          durata_ms: outcome.durata_ms,
-          stato_http: outcome.stato_http,
-          esito: outcome.esito,
-          risposta: clean(outcome.risposta),
-        },
-        next,
-      ),
-    );
-    lastError = "";
-    return next.stato === "in_attesa" ? "wait" : "again";
+  /**
+   * Sends the endpoint's due pending deliveries in sequence order, rendered together; stops at the first
+   * that must wait for a retry (later ones keep their place behind it). "wait": nothing more to send now.
+   */
+  async function deliverDue(endpoint: q.WorkEndpoint, until: number): Promise<"again" | "wait"> {
+    const pending = await rows(db, q.pendingDeliveries(endpoint.id, BATCH));
+    const firstWaiting = pending.findIndex((d) => !d.dovuta);
+    const due = firstWaiting < 0 ? pending : pending.slice(0, firstWaiting);
+    if (due.length === 0) return "wait";
+    const events = await renderEvents(db, await rows(db, eventsByIds(due.map((d) => d.evento_id))), s.timeZone);
+    const byId = new Map(events.map((e) => [e.sequenza, e]));
+    for (const d of due) {
+      if (stopping || Date.now() > until) return "again";
+      const event = byId.get(d.evento_id)!;
+      const iniziato_il = new Date();
+      const outcome = await sendWebhook(endpoint, event.id, JSON.stringify(event), {
+        timeoutMs: s.timeoutMs,
+        allowPrivate: s.allowPrivate,
+      });
+      const next = nextState(outcome, d.tentativi, d.da_primo_s ?? 0, s);
+      await first(
+        db,
+        q.recordAttempt(
+          {
+            consegna: d.id,
+            endpoint: endpoint.id,
+            iniziato_il,
+            durata_ms: outcome.durata_ms,
+            stato_http: outcome.stato_http,
+            esito: outcome.esito,
+            risposta: clean(outcome.risposta),
+          },
+          next,
+        ),
+      );
+      lastError = "";
+      if (next.stato === "in_attesa") return "wait";
+    }
+    return firstWaiting >= 0 ? "wait" : "again";
   }
 
   /** Works one endpoint for a slice; true when it delivered (or gave up on) something. */
@@ -141,7 +158,7 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
         if (!endpoint?.attivo) break;
         const bound = await syncBound(db, "eventi");
         await rows(db, q.fanOut(id, bound, FANOUT_BATCH));
-        if ((await deliverHead(endpoint)) === "wait") break;
+        if ((await deliverDue(endpoint, until)) === "wait") break;
         progressed = true;
       }
       return progressed;
