@@ -20,13 +20,23 @@ export const eventTypeList = (what: string) =>
   z
     .string({ error: "deve essere un elenco di tipi di evento separati da virgole" })
     .max(1000, "al massimo 1000 caratteri")
-    .transform((s) => s.split(",").map((t) => t.trim()))
-    .pipe(
-      z
-        .array(z.enum(EVENT_TYPES, { error: `tipo di evento sconosciuto: ${what} ammessi sono ${EVENT_TYPES.join(", ")}` }))
-        .min(1, "indicare almeno un tipo di evento")
-        .refine((l) => new Set(l).size === l.length, "un tipo di evento è ripetuto"),
-    );
+    .transform((s, ctx) => {
+      const types = s.split(",").map((t) => t.trim());
+      const known: ReadonlySet<string> = new Set(EVENT_TYPES);
+      const unknown = types.filter((t) => !known.has(t));
+      if (unknown.length > 0) {
+        ctx.addIssue({
+          code: "custom",
+          message: `tipo di evento sconosciuto: '${unknown.join("', '")}'; ${what} ammessi sono ${EVENT_TYPES.join(", ")}`,
+        });
+        return z.NEVER;
+      }
+      if (new Set(types).size !== types.length) {
+        ctx.addIssue({ code: "custom", message: "un tipo di evento è ripetuto" });
+        return z.NEVER;
+      }
+      return types as EventType[];
+    });
 
 export const listEventsInput = z.strictObject({
   ...listParams(100),
