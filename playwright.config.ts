@@ -63,6 +63,14 @@ export default defineConfig({
     stdout: "pipe",
     stderr: "pipe",
     gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
-    env: { PORT: port!, HOST: "127.0.0.1", DATA_DIR: process.env.BANCHINA_E2E_DATA!, DEMO_DATA: "true", NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      PORT: port!,
+      HOST: "127.0.0.1",
+      DATA_DIR: process.env.BANCHINA_E2E_DATA!,
+      DEMO_DATA: "true",
+      NEXT_TELEMETRY_DISABLED: "1",
+      // The webhook spec delivers to a receiver of its own on 127.0.0.1 (e2e/ui/webhook.spec.ts).
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+    },
   },
 });

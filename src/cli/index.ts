@@ -7,6 +7,7 @@ import { demoCommand } from "./demo-command";
 import { verifyLedger } from "../server/modules/ledger/verify.service";
 import { importCommand } from "./import-command";
 import { userCommand } from "./user-command";
+import { webhookCommand } from "./webhook-command";
 
 /** Administration command line (API.md section 6). Exit codes: 0 done, 1 not done, 2 wrong usage. */
 
@@ -29,6 +30,19 @@ Comandi:
       e non tra le password più usate.
   user list
       Elenca gli utenti (mai le password).
+  webhook create --url URL --eventi TIPO[,TIPO] [--descrizione TESTO]
+      Registra un webhook per i tipi di evento indicati (movimenti.registrati, arrivo.registrato,
+      arrivo.annullato, giacenze.allineate, documento_vendita.emesso, ordine_acquisto.modificato,
+      articolo.modificato, cliente.modificato, fornitore.modificato) e stampa il suo segreto, da solo,
+      su stdout: è mostrato solo questa volta. Gli indirizzi di reti private, di loopback e link-local
+      sono rifiutati, salvo WEBHOOK_ALLOW_PRIVATE_NETWORKS=true.
+  webhook list
+      Elenca i webhook: stato, tipi di evento, consegne in attesa e fallite, ultimo successo ed errore.
+  webhook disable ID
+  webhook enable ID
+      Sospende o riprende le consegne di un webhook (gli eventi intanto si accumulano).
+  webhook replay ID --da N
+      Consegna di nuovo al webhook gli eventi dei suoi tipi dalla sequenza N (inclusa).
   demo remove
       Toglie gli accessi dimostrativi: gli utenti e la chiave API creati al primo avvio e i file in
       DATA_DIR che ne conservano password e chiave (i dati dimostrativi restano). Rifiutato se non
@@ -82,6 +96,8 @@ function command(name: string, args: string[]): Run {
       return apiKeyCommand(args);
     case "user":
       return userCommand(args);
+    case "webhook":
+      return webhookCommand(args);
     case "demo":
       return demoCommand(args);
     case "migrate":

@@ -21,4 +21,5 @@ export const NAV: NavItem[] = [
   { href: "/vendite", label: "Documenti di vendita", role: "responsabile", group: "Gestione" },
   { href: "/utenti", label: "Utenti", role: "amministratore", group: "Amministrazione" },
   { href: "/chiavi-api", label: "Chiavi API", role: "amministratore", group: "Amministrazione" },
+  { href: "/webhook", label: "Webhook", role: "amministratore", group: "Amministrazione" },
 ];

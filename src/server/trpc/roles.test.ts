@@ -114,6 +114,18 @@ const TABLE: Record<string, { role: Role | null; call: Call }> = {
   "apiKeys.create": { role: "amministratore", call: (c) => c.apiKeys.create({ nome: "ruoli", permessi: ["lettura"] }) },
   "apiKeys.revoke": { role: "amministratore", call: (c) => c.apiKeys.revoke({ id: 999_999 }) },
   "audit.list": { role: "amministratore", call: (c) => c.audit.list() },
+  "events.list": { role: "responsabile", call: (c) => c.events.list({}) },
+  "webhooks.list": { role: "amministratore", call: (c) => c.webhooks.list() },
+  "webhooks.create": {
+    role: "amministratore",
+    // An address of a documentation range (TEST-NET-3): public, and no name to resolve.
+    call: (c) => c.webhooks.create({ url: "https://203.0.113.10/ruoli", eventi: ["movimenti.registrati"] }),
+  },
+  "webhooks.setActive": { role: "amministratore", call: (c) => c.webhooks.setActive({ id: 999_999, attivo: false }) },
+  "webhooks.replay": { role: "amministratore", call: (c) => c.webhooks.replay({ id: 999_999, da: 1 }) },
+  "webhooks.replayDelivery": { role: "amministratore", call: (c) => c.webhooks.replayDelivery({ id: 999_999, consegna: 1 }) },
+  "webhooks.deliveries": { role: "amministratore", call: (c) => c.webhooks.deliveries({ id: 999_999 }) },
+  "webhooks.attempts": { role: "amministratore", call: (c) => c.webhooks.attempts({ id: 999_999 }) },
 };
 
 const RANK: Record<Role, number> = { operatore: 1, responsabile: 2, amministratore: 3 };
@@ -190,11 +202,16 @@ describe("rules finer than a procedure", () => {
     expect(old).toBe("permesso_negato");
   });
 
-  test("API keys answer to their scopes, never to roles, and cannot manage users or keys", async () => {
+  test("API keys answer to their scopes, never to roles, and cannot manage users, keys or webhooks", async () => {
     const key: Actor = { kind: "chiave", id: 1, nome: "k", permessi: ["lettura", "scrittura"] };
     expect(await outcome(caller(t, key, "rest").availability.list({}))).toBe("ok");
     expect(await outcome(caller(t, key, "rest").users.list())).toBe("permesso_negato");
     expect(await outcome(caller(t, key, "rest").apiKeys.create({ nome: "x", permessi: ["lettura"] }))).toBe("permesso_negato");
+    expect(await outcome(caller(t, key, "rest").webhooks.list())).toBe("permesso_negato");
+    expect(await outcome(caller(t, key, "rest").webhooks.create({ url: "https://203.0.113.10/k", eventi: ["movimenti.registrati"] }))).toBe(
+      "permesso_negato",
+    );
+    expect(await outcome(caller(t, key, "rest").webhooks.replay({ id: 1, da: 1 }))).toBe("permesso_negato");
   });
 
   test("the last active administrator can be neither demoted nor deactivated", async () => {

@@ -16,6 +16,10 @@ const ACTION_LABEL: Record<string, string> = {
   "chiave.creata": "chiave API creata",
   "chiave.revocata": "chiave API revocata",
   "demo.rimossa": "demo rimossa",
+  "webhook.creato": "webhook creato",
+  "webhook.disattivato": "webhook disattivato",
+  "webhook.riattivato": "webhook riattivato",
+  "webhook.riconsegna": "webhook: riconsegna",
 };
 
 /** The administrative log (append-only), newest first, a page at a time: on the administrator's screens. */
