@@ -29,7 +29,7 @@ const ROUNDS = 3;
 
 const { startEmbedded } = await import("../src/server/db/embedded");
 const { migrate } = await import("../src/server/db/migrate");
-const { createPrisma, setDb } = await import("../src/server/db/client");
+const { closePrisma, createPrisma, setDb } = await import("../src/server/db/client");
 const { createApiKey } = await import("../src/server/modules/auth/api-keys.service");
 const { handleRestRequest } = await import("../src/server/http/rest-handler");
 
@@ -217,7 +217,7 @@ try {
   console.log(`Rapporto API/pavimento (tempo, mediane): ${(apiMs / floorMs).toFixed(2)}× (per giro: ${ratios})`);
 } finally {
   await db?.end().catch(() => {});
-  await prisma?.$disconnect().catch(() => {});
+  if (prisma) await closePrisma(prisma).catch(() => {});
   await server?.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -35,7 +35,7 @@ const N = Number(values.n);
 
 const { startEmbedded } = await import("../src/server/db/embedded");
 const { migrate } = await import("../src/server/db/migrate");
-const { createPrisma, setDb, Prisma } = await import("../src/server/db/client");
+const { closePrisma, createPrisma, setDb, Prisma } = await import("../src/server/db/client");
 const { inTransaction } = await import("../src/server/db/transaction");
 const { createApiKey, authenticateApiKey } = await import("../src/server/modules/auth/api-keys.service");
 const { writeMovements, listMovements } = await import("../src/server/modules/movements/movements.service");
@@ -286,7 +286,7 @@ try {
 } finally {
   for (const fn of [...stopOnExit].reverse()) await Promise.resolve(fn()).catch(() => {});
   await admin.end().catch(() => {});
-  await prisma.$disconnect().catch(() => {});
+  await closePrisma(prisma).catch(() => {});
   await embedded.stop();
   fs.rmSync(tmp, { recursive: true, force: true });
 }

@@ -22,7 +22,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { createPrisma, type PrismaClient } from "../src/server/db/client";
+import { closePrisma, createPrisma, type PrismaClient } from "../src/server/db/client";
 import { startEmbedded, type EmbeddedServer } from "../src/server/db/embedded";
 import { migrate } from "../src/server/db/migrate";
 import { createApiKey } from "../src/server/modules/auth/api-keys.service";
@@ -210,7 +210,7 @@ async function main(): Promise<void> {
   );
 
   const prisma = createPrisma(embedded.url, 2);
-  stopOnExit.add(() => prisma.$disconnect());
+  stopOnExit.add(() => closePrisma(prisma));
   const verifyAfterGeneration = await verify(prisma, "dopo la generazione");
   if (!verifyAfterGeneration.ok) throw new Error("i dati generati non superano verify");
   // A very high limit: the benchmark measures the service, not its rate limiter.

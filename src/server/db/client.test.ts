@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { connectionSettings, createPrisma, GENERIC_PLANS, statementName } from "./client";
+import { closePrisma, connectionSettings, createPrisma, GENERIC_PLANS, statementName } from "./client";
 
 describe("prepared statement names", () => {
   test("one name per statement text, the same on every call", () => {
@@ -66,7 +66,7 @@ describe("the service's connections", () => {
         options: GENERIC_PLANS,
       });
     } finally {
-      await prisma.$disconnect();
+      await closePrisma(prisma);
       await t.drop();
     }
   });

@@ -1,12 +1,20 @@
 import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { Prisma, PrismaClient } from "../../generated/prisma/client";
+import type { PgTx } from "./pg-tx";
 
 export { Prisma, PrismaClient };
 
-/** The client or a transaction client: services take it first and never open a second connection. */
-export type Db = PrismaClient | Prisma.TransactionClient;
-export type Tx = Prisma.TransactionClient;
+/**
+ * A unit of work: our own transaction on a `pg` connection (inTransaction), or Prisma's (for the few
+ * services that use Prisma's model API: users, and what the tests seed).
+ */
+export type Tx = PgTx | Prisma.TransactionClient;
+/** The client or a transaction: services take it first and never open a second connection. */
+export type Db = PrismaClient | Tx;
+/** A handle on which Prisma's model API works (the client, or a Prisma transaction: inPrismaTransaction). */
+export type ModelDb = PrismaClient | Prisma.TransactionClient;
 
 /** Statements with more parameters than this are built per call (bulk inserts): never prepared. */
 const MAX_PREPARED_PARAMS = 64;
@@ -66,18 +74,43 @@ export function connectionSettings(connectionString: string): { connectionString
   return { connectionString: url.toString(), options: `${GENERIC_PLANS} ${theirs}` };
 }
 
+// On the client itself, under a global symbol: Next bundles its route handlers with their own copies of
+// this module, and they must find the pool of the client the custom server made (see getDb).
+const POOL = Symbol.for("banchina.pool");
+
+/**
+ * The client and its connection pool, which Prisma and the services' statements share (sql.ts runs the
+ * Query convention on the pool directly, transaction.ts opens its transactions on it).
+ */
 export function createPrisma(connectionString: string, max = 10): PrismaClient {
-  const adapter = new PrismaPg(
-    {
-      ...connectionSettings(connectionString),
-      max,
-      // Fail fast when the server is gone, so a request gets 503 instead of hanging.
-      connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
-    },
-    { statementNameGenerator: statementName },
-  );
-  return new PrismaClient({ adapter });
+  const pool = new pg.Pool({
+    ...connectionSettings(connectionString),
+    max,
+    // Fail fast when the server is gone, so a request gets 503 instead of hanging.
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+  });
+  const adapter = new PrismaPg(pool, { statementNameGenerator: statementName });
+  const prisma = new PrismaClient({ adapter });
+  Object.defineProperty(prisma, POOL, { value: { pool, client: prisma } });
+  return prisma;
+}
+
+/** Closes a client made by createPrisma and its pool (which Prisma alone would leave open). */
+export async function closePrisma(db: PrismaClient): Promise<void> {
+  await db.$disconnect();
+  const pool = poolOf(db);
+  if (pool && !pool.ending) await pool.end();
+}
+
+/**
+ * The connection pool under a client made by createPrisma; undefined for anything else. A Prisma
+ * transaction client reads the client's properties through a proxy, so the entry names its own client:
+ * a statement in a Prisma transaction must stay on that transaction's connection.
+ */
+export function poolOf(db: object): pg.Pool | undefined {
+  const entry = (db as { [POOL]?: { pool: pg.Pool; client: object } })[POOL];
+  return entry?.client === db ? entry.pool : undefined;
 }
 
 /**

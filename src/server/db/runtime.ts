@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Config } from "../config";
-import { createPrisma, type PrismaClient } from "./client";
+import { closePrisma, createPrisma, type PrismaClient } from "./client";
 import { startEmbedded } from "./embedded";
 import { migrate } from "./migrate";
 
@@ -33,7 +33,7 @@ export async function openDatabase(config: Config, opts: { mode: "own" | "attach
     prisma,
     embedded: embedded !== undefined,
     async close() {
-      await prisma.$disconnect();
+      await closePrisma(prisma);
       await embedded?.stop();
     },
   };

@@ -1,11 +1,16 @@
-import type { Db, Prisma } from "./client";
+import pg from "pg";
+import { type Db, Prisma, poolOf, statementName } from "./client";
+import { isPgTx } from "./pg-tx";
 
 /**
  * A statement and the shape of its rows, declared once in its module's `<module>.queries.ts`.
  *
- * The statement is a `Prisma.sql` value: the service runs it through Prisma (`rows`, `execute`), and
- * the benchmark's floor (bench/floor.ts) runs the very same text and values through `pg`
- * (`sql.text`, `sql.values`), so the floor cannot drift from what the service runs.
+ * The statement is a `Prisma.sql` value. The service runs it (`rows`, `first`, `execute`) on `pg`
+ * directly, as a named prepared statement, whenever it can: on the client's pool outside a transaction,
+ * on the connection of our own transactions (transaction.ts) inside one; only inside a Prisma transaction
+ * (the services that use Prisma's model API) does it go through Prisma. The rows come back in the types
+ * Prisma gives a raw query (numeric as Decimal, bigint as BigInt, date as a Date at UTC midnight), so the
+ * row types hold either way. The benchmark's floor (bench/floor.ts) runs the very same text and values.
  */
 export interface Query<Row> {
   readonly sql: Prisma.Sql;
@@ -17,18 +22,78 @@ export function query<Row>(sql: Prisma.Sql): Query<Row> {
   return { sql };
 }
 
+const NUMERIC = 1700;
+const NUMERIC_ARRAY = 1231;
+const INT8 = 20;
+const INT8_ARRAY = 1016;
+const DATE = 1082;
+const DATE_ARRAY = 1182;
+
+const parseArray = (parse: (s: string) => unknown) => (value: string) =>
+  (pg.types.getTypeParser(1009 as never) as (v: string) => (string | null)[])(value).map((v) => (v === null ? null : parse(v)));
+const decimal = (s: string) => new Prisma.Decimal(s);
+const date = (s: string) => new Date(`${s}T00:00:00Z`);
+
+/** Prisma's types for a raw query's columns (what the row types declare), pg's own for the rest. */
+const types = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    switch (oid) {
+      case NUMERIC:
+        return decimal;
+      case NUMERIC_ARRAY:
+        return parseArray(decimal);
+      case INT8:
+        return BigInt;
+      case INT8_ARRAY:
+        return parseArray(BigInt);
+      case DATE:
+        return date;
+      case DATE_ARRAY:
+        return parseArray(date);
+      default:
+        return pg.types.getTypeParser(oid, format);
+    }
+  },
+} as pg.CustomTypesConfig;
+
+/** Parameters as Prisma would send them: decimals and big integers as their text. */
+function param(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(param);
+  if (typeof v === "bigint") return v.toString();
+  if (Prisma.Decimal.isDecimal(v)) return (v as Prisma.Decimal).toString();
+  return v;
+}
+
+/** Where a statement runs on pg: our transaction's connection, the client's pool; undefined in a Prisma transaction. */
+function onPg(db: Db): pg.Pool | pg.PoolClient | undefined {
+  return isPgTx(db) ? db.client : poolOf(db);
+}
+
+async function pgQuery<Row>(client: pg.Pool | pg.PoolClient, q: Query<Row>) {
+  const values = q.sql.values.map(param);
+  return client.query<Row & pg.QueryResultRow>({
+    name: statementName({ sql: q.sql.text, args: values }) || undefined,
+    text: q.sql.text,
+    values,
+    types,
+  });
+}
+
 /** Every row of a query. */
-export function rows<Row>(db: Db, q: Query<Row>): Promise<Row[]> {
-  return db.$queryRaw<Row[]>(q.sql);
+export async function rows<Row>(db: Db, q: Query<Row>): Promise<Row[]> {
+  const client = onPg(db);
+  if (client) return (await pgQuery(client, q)).rows;
+  return (db as Prisma.TransactionClient).$queryRaw<Row[]>(q.sql);
 }
 
 /** The first row of a query, if any. */
 export async function first<Row>(db: Db, q: Query<Row>): Promise<Row | undefined> {
-  const [row] = await db.$queryRaw<Row[]>(q.sql);
-  return row;
+  return (await rows(db, q))[0];
 }
 
 /** A statement run for its effect: the number of rows it touched. */
-export function execute(db: Db, q: Query<unknown>): Promise<number> {
-  return db.$executeRaw(q.sql);
+export async function execute(db: Db, q: Query<unknown>): Promise<number> {
+  const client = onPg(db);
+  if (client) return (await pgQuery(client, q)).rowCount ?? 0;
+  return (db as Prisma.TransactionClient).$executeRaw(q.sql);
 }

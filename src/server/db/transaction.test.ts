@@ -3,6 +3,8 @@ import { toDomainError } from "../http/errors";
 import { DomainError } from "../lib/errors";
 import type { TestDb } from "../testing/db";
 import { test } from "../testing/test";
+import { Prisma } from "./client";
+import { execute, query, rows as queryRows } from "./sql";
 import { inTransaction } from "./transaction";
 
 /**
@@ -26,7 +28,7 @@ test.beforeAll(async ({ db }) => {
 const rows = async () => Number((await t.pool.query("SELECT count(*) FROM prova_commit")).rows[0].count);
 
 test("connection lost during COMMIT: 503 that says the write may have landed and to retry with the same key", async () => {
-  const error = await inTransaction(t.prisma, (tx) => tx.$executeRaw`INSERT INTO prova_commit VALUES (1)`).then(
+  const error = await inTransaction(t.prisma, (tx) => execute(tx, query(Prisma.sql`INSERT INTO prova_commit VALUES (1)`))).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -43,7 +45,7 @@ test("connection lost during COMMIT: 503 that says the write may have landed and
   // its socket closed (that call fails as unavailable, a 503): a few attempts, never a hang.
   let answer: unknown;
   for (let attempt = 0; attempt < 3 && answer === undefined; attempt++) {
-    answer = await inTransaction(t.prisma, (tx) => tx.$queryRaw<{ n: number }[]>`SELECT 1 AS n`).catch((e: unknown) => {
+    answer = await inTransaction(t.prisma, (tx) => queryRows(tx, query<{ n: number }>(Prisma.sql`SELECT 1 AS n`))).catch((e: unknown) => {
       expect(toDomainError(e, { isQuery: false })?.codice).toBe("servizio_non_disponibile");
       return undefined;
     });
@@ -53,8 +55,8 @@ test("connection lost during COMMIT: 503 that says the write may have landed and
 
 test("connection lost while the work runs: the plain 503, nothing written, no talk of doubt", async () => {
   const error = await inTransaction(t.prisma, async (tx) => {
-    await tx.$executeRaw`SET CONSTRAINTS prova_al_commit IMMEDIATE`;
-    await tx.$executeRaw`INSERT INTO prova_commit VALUES (2)`;
+    await execute(tx, query(Prisma.sql`SET CONSTRAINTS prova_al_commit IMMEDIATE`));
+    await execute(tx, query(Prisma.sql`INSERT INTO prova_commit VALUES (2)`));
   }).then(
     () => undefined,
     (e: unknown) => e,

@@ -1,6 +1,8 @@
+import type pg from "pg";
 import { DomainError } from "../lib/errors";
-import type { PrismaClient, Tx } from "./client";
+import { type Prisma, type PrismaClient, poolOf } from "./client";
 import { isSerializationFailure, isUnavailable } from "./pg-errors";
+import { PgTx } from "./pg-tx";
 
 export interface TransactionOptions {
   /** How long a request may wait for a pooled connection. */
@@ -28,11 +30,77 @@ export function commitInDoubt(): DomainError {
 }
 
 /**
- * Runs one unit of work in a READ COMMITTED transaction. Correctness comes from row locks and guarded
- * updates, not from isolation; deadlocks and serialization failures are retried with a bound and jitter.
- * A connection lost after the work finished (during COMMIT) is reported as in doubt, not as "nothing written".
+ * Runs one unit of work in a READ COMMITTED transaction of our own, on a connection of the client's pool
+ * (PgTx: the services' statements run on it directly, see sql.ts). Correctness comes from row locks and
+ * guarded updates, not from isolation; deadlocks and serialization failures are retried with a bound and
+ * jitter. A connection lost after the work finished (during COMMIT) is reported as in doubt, not as
+ * "nothing written". A unit of work that outlives `timeout` has its connection closed, which rolls it back.
  */
-export async function inTransaction<T>(db: PrismaClient, work: (tx: Tx) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
+export async function inTransaction<T>(db: PrismaClient, work: (tx: PgTx) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
+  const attempts = opts.attempts ?? 5;
+  for (let attempt = 1; ; attempt++) {
+    let committing = false;
+    try {
+      const pool = poolOf(db);
+      if (!pool) throw new Error("inTransaction: client Prisma senza pool (crearlo con createPrisma)");
+      return await once(
+        pool,
+        async (tx) => {
+          const result = await work(tx);
+          committing = true;
+          return result;
+        },
+        opts.timeout ?? 30_000,
+      );
+    } catch (e) {
+      if (committing && isUnavailable(e)) {
+        console.warn("transazione dall'esito incerto: connessione persa durante il COMMIT:", e instanceof Error ? e.message : e);
+        throw commitInDoubt();
+      }
+      if (attempt >= attempts || !isSerializationFailure(e)) throw e;
+      await new Promise((r) => setTimeout(r, 5 * 2 ** attempt + Math.random() * 20));
+    }
+  }
+}
+
+async function once<T>(pool: pg.Pool, work: (tx: PgTx) => Promise<T>, timeoutMs: number): Promise<T> {
+  const client = await pool.connect();
+  let released = false;
+  const release = (destroy?: Error) => {
+    if (released) return;
+    released = true;
+    client.release(destroy);
+  };
+  const timer = setTimeout(() => release(new Error(`unità di lavoro oltre ${timeoutMs} ms: annullata`)), timeoutMs);
+  try {
+    await client.query("BEGIN");
+    const result = await work(new PgTx(client));
+    await client.query("COMMIT");
+    release();
+    return result;
+  } catch (e) {
+    if (!released) {
+      // A broken connection is not given back to the pool; a healthy one is, once rolled back.
+      await client.query("ROLLBACK").then(
+        () => release(),
+        (rollbackError: unknown) => release(rollbackError as Error),
+      );
+    }
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A Prisma transaction, for the services that use Prisma's model API (users): same retries, same
+ * report of a commit in doubt.
+ */
+export async function inPrismaTransaction<T>(
+  db: PrismaClient,
+  work: (tx: Prisma.TransactionClient) => Promise<T>,
+  opts: TransactionOptions = {},
+): Promise<T> {
   const attempts = opts.attempts ?? 5;
   for (let attempt = 1; ; attempt++) {
     let committing = false;

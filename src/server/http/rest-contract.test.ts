@@ -1,5 +1,5 @@
 import { describe, expect, vi } from "vitest";
-import { createPrisma, getDb, setDb } from "../db/client";
+import { closePrisma, createPrisma, getDb, setDb } from "../db/client";
 import { revokeApiKey } from "../modules/auth/api-keys.service";
 import type { TestDb } from "../testing/db";
 import { countRows, rest, seedArticle, seedKey, seedWarehouse } from "../testing/fixtures";
@@ -260,7 +260,7 @@ describe("429, 500, 503", () => {
       expect(ok).toBe(10);
     } finally {
       setDb(mine);
-      await other.$disconnect();
+      await closePrisma(other);
     }
   });
 
@@ -301,7 +301,7 @@ describe("429, 500, 503", () => {
       expect(r.headers.get("retry-after")).toBe("5");
     } finally {
       setDb(mine);
-      await dead.$disconnect();
+      await closePrisma(dead);
     }
   });
 });
@@ -331,6 +331,7 @@ test("the OpenAPI document is served without a key and lists every endpoint with
       "/magazzini",
       "/ordini-acquisto",
       "/ordini-acquisto/{id}/chiudi",
+      "/eventi",
     ].sort(),
   );
   expect(Object.keys(r.body.paths["/arrivi"].post.responses)).toEqual(expect.arrayContaining(["200", "201", "409", "422"]));

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
-import { createPrisma, setDb, type PrismaClient } from "../db/client";
+import { closePrisma, createPrisma, setDb, type PrismaClient } from "../db/client";
 import { withDatabase } from "../db/embedded";
 
 export interface TestDb {
@@ -32,7 +32,7 @@ export async function createTestDb(): Promise<TestDb> {
     pool,
     async drop() {
       setDb(undefined);
-      await prisma.$disconnect();
+      await closePrisma(prisma);
       // pg-pool's end() resolves before its connections have closed; the DROP … WITH (FORCE) below
       // can terminate them first, and an idle client's "terminating connection" error would then
       // reach the pool with no listener: an unhandled error that fails the run after every test passed.

@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import type { ModelDb } from "../db/client";
 import type { Actor, Role, Scope } from "../modules/auth/actor";
 import { createApiKey } from "../modules/auth/api-keys.service";
 import { SESSION_COOKIE, signIn } from "../modules/auth/sessions.service";
@@ -9,12 +9,12 @@ import { handleRestRequest } from "../http/rest-handler";
 import type { TestDb } from "./db";
 
 /** Small builders for master data; each returns ids. */
-export async function seedWarehouse(db: Db, codice = "MAG1") {
+export async function seedWarehouse(db: ModelDb, codice = "MAG1") {
   return db.magazzino.create({ data: { codice, nome: `Magazzino ${codice}` } });
 }
 
 export async function seedArticle(
-  db: Db,
+  db: ModelDb,
   codice: string,
   opts: { ean?: string; lotti?: boolean; costo?: string; modelloId?: number; haVarianti?: boolean } = {},
 ) {
@@ -31,7 +31,7 @@ export async function seedArticle(
   });
 }
 
-export async function seedKey(db: Db, scopes: Scope[] = ["lettura", "scrittura"], opts: { perSecond?: number; burst?: number } = {}) {
+export async function seedKey(db: ModelDb, scopes: Scope[] = ["lettura", "scrittura"], opts: { perSecond?: number; burst?: number } = {}) {
   return createApiKey(db, {
     nome: `test-${scopes.join("-")}`,
     permessi: scopes,
@@ -41,7 +41,7 @@ export async function seedKey(db: Db, scopes: Scope[] = ["lettura", "scrittura"]
 }
 
 /** A user of that role, signed in: the Cookie header and CSRF token the UI would send. */
-export async function seedSession(db: Db, username: string, ruolo: Role): Promise<{ cookie: string; csrf: string }> {
+export async function seedSession(db: ModelDb, username: string, ruolo: Role): Promise<{ cookie: string; csrf: string }> {
   await createUser(db, { username, password: "password-lunga", ruolo });
   const opened = await signIn(db, { username, password: "password-lunga", address: `sessione-${username}` });
   return { cookie: `${SESSION_COOKIE}=${opened.token}`, csrf: opened.csrf };
@@ -93,13 +93,13 @@ export async function countRows(t: TestDb, table: string): Promise<number> {
   return rows[0].n;
 }
 
-export async function seedSupplier(db: Db, codice: string) {
+export async function seedSupplier(db: ModelDb, codice: string) {
   return db.fornitore.create({ data: { codice, nome: `Fornitore ${codice}` } });
 }
 
 /** A purchase order with rows; returns the order and its row ids in position order. */
 export async function seedOrder(
-  db: Db,
+  db: ModelDb,
   opts: {
     numero: string;
     fornitore: number;

@@ -1,4 +1,4 @@
-import type { Db, Prisma } from "../../db/client";
+import type { ModelDb, Prisma } from "../../db/client";
 import { first, rows } from "../../db/sql";
 import { formatDate } from "../../lib/dates";
 import { canonical } from "../../lib/decimal";
@@ -12,7 +12,7 @@ import { remaining } from "./order-rows.service";
 /** POST /arrivi/cerca: the goods expected, by filters or by a scanned code. */
 
 /** The arrivals still standing on order rows (a cancelled arrival leaves), by id; also the order screen's. */
-export async function standingArrivals(db: Db, rowIds: number[]) {
+export async function standingArrivals(db: ModelDb, rowIds: number[]) {
   if (rowIds.length === 0) return [];
   return (await rows(db, q.standingArrivals(rowIds))).map((m) => ({
     riga: m.riga,
@@ -23,7 +23,7 @@ export async function standingArrivals(db: Db, rowIds: number[]) {
 }
 
 /** Orders with the given rows, each row with the arrivals still standing on it (cancelled ones leave). */
-async function loadOrders(db: Db, orderIds: number[], rowFilter: Prisma.Sql): Promise<ExpectedOrder[]> {
+async function loadOrders(db: ModelDb, orderIds: number[], rowFilter: Prisma.Sql): Promise<ExpectedOrder[]> {
   if (orderIds.length === 0) return [];
   const orders = await rows(db, q.orderHeaders(orderIds));
   const orderRows = await rows(db, q.orderRows(orderIds, rowFilter));
@@ -67,19 +67,19 @@ function empty(motivo: string, motivo_codice: SearchOutput["motivo_codice"], dop
  * row position). The oldest commitment is the one the supplier is most likely delivering against, and
  * FIFO keeps later orders open for later deliveries.
  */
-async function firstExpectedRow(db: Db, articolo: { id: number; codice: string }): Promise<SearchOutput> {
+async function firstExpectedRow(db: ModelDb, articolo: { id: number; codice: string }): Promise<SearchOutput> {
   const row = await first(db, q.firstExpectedRow(articolo.id));
   if (!row)
     return empty(`Nessun ordine aperto attende l'articolo ${articolo.codice}: controllare il documento di trasporto.`, "non_atteso");
   return withArticleTotals(db, articolo.id, await loadOrders(db, [row.ordine_id], q.rowIs(row.id)));
 }
 
-async function withArticleTotals(db: Db, articoloId: number, ordini: ExpectedOrder[]): Promise<SearchOutput> {
+async function withArticleTotals(db: ModelDb, articoloId: number, ordini: ExpectedOrder[]): Promise<SearchOutput> {
   const totals = await first(db, q.articleOpenTotals(articoloId));
   return { ordini, totale_ordini: totals!.ordini, totale_righe: totals!.righe, altri: false, cursore: ordini[0]?.id ?? 0 };
 }
 
-async function searchByBarcode(db: Db, barcode: string): Promise<SearchOutput> {
+async function searchByBarcode(db: ModelDb, barcode: string): Promise<SearchOutput> {
   const scan = parseScan(barcode);
   if (scan.kind === "illeggibile") return empty(scan.motivo, "codice_sconosciuto");
   if (scan.kind === "etichetta") {
@@ -110,7 +110,7 @@ async function searchByBarcode(db: Db, barcode: string): Promise<SearchOutput> {
   return { ...(await firstExpectedRow(db, article)), ...lettura };
 }
 
-export async function searchExpected(db: Db, input: SearchInput): Promise<SearchOutput> {
+export async function searchExpected(db: ModelDb, input: SearchInput): Promise<SearchOutput> {
   if (input.barcode !== undefined) return searchByBarcode(db, input.barcode);
   if (input.fornitore !== undefined && !(await db.fornitore.findUnique({ where: { id: input.fornitore }, select: { id: true } }))) {
     throw new DomainError("fornitore_non_trovato", `Il fornitore ${input.fornitore} non esiste.`, { campo: "fornitore" });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Db } from "../../db/client";
+import type { ModelDb } from "../../db/client";
 import { first } from "../../db/sql";
 import { DomainError } from "../../lib/errors";
 import { recordAdminAction, type AuditAuthor } from "../audit/audit.service";
@@ -25,7 +25,7 @@ export interface CreatedApiKey {
 
 /** `by`: who creates it, for the administrative log (the screens and the CLI; none for seeding). */
 export async function createApiKey(
-  db: Db,
+  db: ModelDb,
   input: { nome: string; permessi: Scope[]; limiteAlSecondo?: number; raffica?: number },
   by?: AuditAuthor,
 ): Promise<CreatedApiKey> {
@@ -57,7 +57,7 @@ export async function createApiKey(
   return { id: row.id, nome: input.nome, prefisso, permessi, chiave };
 }
 
-export async function listApiKeys(db: Db) {
+export async function listApiKeys(db: ModelDb) {
   return db.chiaveApi.findMany({
     orderBy: { id: "asc" },
     select: {
@@ -78,17 +78,17 @@ export async function listApiKeys(db: Db) {
  * Revokes by the key's prefix (8 hex characters, as shown by `api-key list`) or by id; returns false
  * when nothing active matched. A prefix can be all digits, so 8 hex characters always mean a prefix.
  */
-export async function revokeApiKey(db: Db, idOrPrefix: string, by?: AuditAuthor): Promise<boolean> {
+export async function revokeApiKey(db: ModelDb, idOrPrefix: string, by?: AuditAuthor): Promise<boolean> {
   const where = /^[0-9a-f]{8}$/.test(idOrPrefix) || !/^\d{1,9}$/.test(idOrPrefix) ? { prefisso: idOrPrefix } : { id: Number(idOrPrefix) };
   return revokeWhere(db, where, by);
 }
 
 /** Revokes by id (the UI's way); false when no active key has it. */
-export async function revokeApiKeyById(db: Db, id: number, by?: AuditAuthor): Promise<boolean> {
+export async function revokeApiKeyById(db: ModelDb, id: number, by?: AuditAuthor): Promise<boolean> {
   return revokeWhere(db, { id }, by);
 }
 
-async function revokeWhere(db: Db, where: { id: number } | { prefisso: string }, by: AuditAuthor | undefined): Promise<boolean> {
+async function revokeWhere(db: ModelDb, where: { id: number } | { prefisso: string }, by: AuditAuthor | undefined): Promise<boolean> {
   const active = await db.chiaveApi.findMany({ where: { ...where, revocata_il: null }, select: { id: true, nome: true, prefisso: true } });
   const res = await db.chiaveApi.updateMany({
     where: { id: { in: active.map((k) => k.id) }, revocata_il: null },
@@ -120,7 +120,7 @@ const localTokens = new Map<string, number>();
  * database write per batch instead of one row lock per request. Across instances the limit is exact
  * to within one batch per instance.
  */
-export async function authenticateApiKey(db: Db, token: string, defaults: { perSecond: number; burst: number }): Promise<Actor> {
+export async function authenticateApiKey(db: ModelDb, token: string, defaults: { perSecond: number; burst: number }): Promise<Actor> {
   const hash = hashApiKey(token);
   const key = await first(db, q.activeApiKey(hash));
   if (!key) throw unauthenticated("Chiave API sconosciuta o revocata.");

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Db } from "../../db/client";
+import type { ModelDb } from "../../db/client";
 import { first } from "../../db/sql";
 import { DomainError } from "../../lib/errors";
 import type { HeaderReader } from "../../lib/headers";
@@ -73,7 +73,7 @@ function tooManyAttempts(waitSeconds: number): DomainError {
 }
 
 export async function signIn(
-  db: Db,
+  db: ModelDb,
   input: { username: string; password: string; address: string },
   limits: { username: Bucket; address: Bucket } = SIGN_IN_LIMITS,
 ): Promise<OpenedSession> {
@@ -114,7 +114,7 @@ export interface ResolvedSession {
 }
 
 /** The session a cookie token opens, or null (unknown, expired, or its user deactivated). */
-export async function resolveSession(db: Db, token: string): Promise<ResolvedSession | null> {
+export async function resolveSession(db: ModelDb, token: string): Promise<ResolvedSession | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
   const id = hashSessionToken(token);
   // The role is read at every request: a change of role or a deactivation takes effect at once.
@@ -135,18 +135,18 @@ export async function resolveSession(db: Db, token: string): Promise<ResolvedSes
  * The session a request's cookie opens, or the refusal of every entry that signs in by session (the
  * UI's tRPC channel, the availability export): one path, so they cannot drift apart.
  */
-export async function authenticateSession(db: Db, cookieHeader: string | null): Promise<ResolvedSession> {
+export async function authenticateSession(db: ModelDb, cookieHeader: string | null): Promise<ResolvedSession> {
   const token = readCookie(cookieHeader, SESSION_COOKIE);
   const session = token ? await resolveSession(db, token) : null;
   if (!session) throw new DomainError("non_autenticato", "Sessione assente o scaduta: accedere di nuovo.");
   return session;
 }
 
-export async function signOut(db: Db, token: string): Promise<void> {
+export async function signOut(db: ModelDb, token: string): Promise<void> {
   await db.sessione.deleteMany({ where: { id: hashSessionToken(token) } });
 }
 
-export async function purgeExpiredSessions(db: Db): Promise<number> {
+export async function purgeExpiredSessions(db: ModelDb): Promise<number> {
   const res = await db.sessione.deleteMany({ where: { scade_il: { lt: new Date() } } });
   return res.count;
 }

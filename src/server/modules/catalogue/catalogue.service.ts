@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import type { ModelDb } from "../../db/client";
 import { rows } from "../../db/sql";
 import { eanCandidates, parseScan } from "../arrivals/barcode";
 import { codeCandidates } from "./articles";
@@ -10,17 +10,17 @@ import * as q from "./catalogue.queries";
  * The warehouses a screen offers: the active ones. An inactive warehouse is only not offered: writes that
  * name it are still accepted, so that its stock can be moved out and counted to zero.
  */
-export async function listWarehouses(db: Db) {
+export async function listWarehouses(db: ModelDb) {
   return db.magazzino.findMany({ where: { attivo: true }, orderBy: { codice: "asc" }, select: { id: true, codice: true, nome: true } });
 }
 
 /** Suppliers by name, each with how many of its orders still expect goods. */
-export async function listSuppliers(db: Db) {
+export async function listSuppliers(db: ModelDb) {
   return rows(db, q.suppliers());
 }
 
 /** Articles for pickers: an exact code or EAN first, then codes and descriptions containing the text. */
-export async function searchArticles(db: Db, input: SearchArticlesInput) {
+export async function searchArticles(db: ModelDb, input: SearchArticlesInput) {
   const text = input.cerca;
   const pattern = containsPattern(text);
   return rows(db, q.articlesMatching(text, pattern, input.limite ?? 20));
@@ -32,7 +32,7 @@ export async function searchArticles(db: Db, input: SearchArticlesInput) {
  * (GTIN-14 with leading zeros included) or the GTIN of a GS1 string. Null when nothing matches (an
  * order label R<riga> names a row, not an article). Two queries for any number of references.
  */
-export async function resolveArticles(db: Db, input: ResolveArticlesInput): Promise<ResolveArticlesOutput> {
+export async function resolveArticles(db: ModelDb, input: ResolveArticlesInput): Promise<ResolveArticlesOutput> {
   const letture = input.letture.map((l) => l.trim());
   const gtinOf = (l: string) => {
     const scan = parseScan(l);

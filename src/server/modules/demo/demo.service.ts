@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { PrismaClient } from "../../db/client";
 import { execute, rows } from "../../db/sql";
-import { inTransaction } from "../../db/transaction";
+import { inPrismaTransaction } from "../../db/transaction";
 import { businessDate, dateFromIso, formatDate } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
 import { recordAdminAction } from "../audit/audit.service";
@@ -122,7 +122,7 @@ export async function seedDemoIfEmpty(
   opts: { dataDir: string; timeZone: string; log: (m: string) => void },
 ): Promise<{ created: boolean; lines: string[] }> {
   const keyFile = path.join(opts.dataDir, KEY_FILE);
-  const seeded = await inTransaction(
+  const seeded = await inPrismaTransaction(
     db,
     async (tx) => {
       await execute(tx, q.lockDemoSeeding());
@@ -253,7 +253,7 @@ export async function removeDemo(db: PrismaClient, opts: { dataDir: string }): P
   } catch {
     savedKey = undefined;
   }
-  const removal = await inTransaction(db, async (tx) => {
+  const removal = await inPrismaTransaction(db, async (tx) => {
     // The lock of the users' own writes: the last-administrator check holds to commit.
     await execute(tx, lockUsers());
     const users = await tx.utente.findMany({ where: { username: { in: usernames } }, select: { id: true, username: true, attivo: true } });

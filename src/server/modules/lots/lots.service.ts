@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import type { ModelDb } from "../../db/client";
 import { rows } from "../../db/sql";
 import { formatDateOrNull } from "../../lib/dates";
 import { canonical } from "../../lib/decimal";
@@ -6,7 +6,7 @@ import { DomainError } from "../../lib/errors";
 import * as q from "./lots.queries";
 
 /** Open lots (residual above zero), earliest expiry first, no expiry last, then by code. */
-export async function listOpenLots(db: Db, articoloId: number, magazzino: number) {
+export async function listOpenLots(db: ModelDb, articoloId: number, magazzino: number) {
   const article = await db.articolo.findUnique({ where: { id: articoloId }, select: { id: true, codice: true } });
   if (!article) throw new DomainError("non_trovato", `L'articolo ${articoloId} non esiste.`);
   const warehouse = await db.magazzino.findUnique({ where: { id: magazzino }, select: { id: true } });

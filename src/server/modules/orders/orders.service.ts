@@ -1,4 +1,4 @@
-import type { Db, Prisma } from "../../db/client";
+import type { ModelDb, Prisma } from "../../db/client";
 import { canonical } from "../../lib/decimal";
 import { formatDate } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
@@ -25,7 +25,7 @@ function headerOutput(o: OrderHeaderRow) {
 }
 
 /** Purchase orders for the operator screens, newest first; open ones only unless asked (or a state is asked). */
-export async function listOrders(db: Db, input: ListOrdersInput) {
+export async function listOrders(db: ModelDb, input: ListOrdersInput) {
   const orders = await db.ordineAcquisto.findMany({
     where: {
       ...(input.stato !== undefined ? { stato: input.stato } : input.includi_evasi ? {} : { stato: { not: "evaso" } }),
@@ -51,7 +51,7 @@ export async function listOrders(db: Db, input: ListOrdersInput) {
   };
 }
 
-export async function getPrintableOrder(db: Db, id: number): Promise<PrintableOrder> {
+export async function getPrintableOrder(db: ModelDb, id: number): Promise<PrintableOrder> {
   const o = await db.ordineAcquisto.findUnique({
     where: { id },
     select: {
@@ -86,7 +86,7 @@ export async function getPrintableOrder(db: Db, id: number): Promise<PrintableOr
 }
 
 /** The order screen: an order with every row (closed quantity and reason included) and the arrivals standing on each. */
-export async function getOrderDetail(db: Db, id: number): Promise<OrderDetail> {
+export async function getOrderDetail(db: ModelDb, id: number): Promise<OrderDetail> {
   const o = await db.ordineAcquisto.findUnique({
     where: { id },
     select: {

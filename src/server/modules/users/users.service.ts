@@ -1,6 +1,6 @@
-import type { Db, PrismaClient, Tx } from "../../db/client";
+import type { ModelDb, Prisma, PrismaClient } from "../../db/client";
 import { execute } from "../../db/sql";
-import { inTransaction } from "../../db/transaction";
+import { inPrismaTransaction } from "../../db/transaction";
 import { isUniqueViolation } from "../../db/pg-errors";
 import { DomainError } from "../../lib/errors";
 import { recordAdminAction, type AuditAuthor } from "../audit/audit.service";
@@ -27,13 +27,13 @@ async function assertAcceptablePassword(password: string, username: string): Pro
   if (problem) throw new DomainError("richiesta_non_valida", `Campo 'password': ${problem}.`, { campo: "password" });
 }
 
-export async function listUsers(db: Db): Promise<UserOutput[]> {
+export async function listUsers(db: ModelDb): Promise<UserOutput[]> {
   const users = await db.utente.findMany({ orderBy: { username: "asc" }, select: userSelect });
   return users.map(toOutput);
 }
 
 /** `by`: who creates it, for the administrative log (the screens and the CLI; none for seeding). */
-export async function createUser(db: Db, input: CreateUserInput, by?: AuditAuthor): Promise<UserOutput> {
+export async function createUser(db: ModelDb, input: CreateUserInput, by?: AuditAuthor): Promise<UserOutput> {
   await assertAcceptablePassword(input.password, input.username);
   const password_hash = await hashPassword(input.password);
   try {
@@ -52,10 +52,10 @@ export async function createUser(db: Db, input: CreateUserInput, by?: AuditAutho
 
 /** Changes a user's role or state, in a transaction of its own: the lock of the last-administrator check is held to commit. */
 export function updateUser(db: PrismaClient, actor: Actor, input: UpdateUserInput): Promise<UserOutput> {
-  return inTransaction(db, (tx) => updateUserInTransaction(tx, actor, input));
+  return inPrismaTransaction(db, (tx) => updateUserInTransaction(tx, actor, input));
 }
 
-export async function updateUserInTransaction(tx: Tx, actor: Actor, input: UpdateUserInput): Promise<UserOutput> {
+export async function updateUserInTransaction(tx: Prisma.TransactionClient, actor: Actor, input: UpdateUserInput): Promise<UserOutput> {
   await execute(tx, q.lockUsers());
   const user = await tx.utente.findUnique({ where: { id: input.id }, select: userSelect });
   if (!user) throw new DomainError("non_trovato", `L'utente ${input.id} non esiste.`);
@@ -82,7 +82,7 @@ export async function updateUserInTransaction(tx: Tx, actor: Actor, input: Updat
   return toOutput(updated);
 }
 
-export async function setUserPassword(db: Db, input: SetPasswordInput, by?: AuditAuthor): Promise<UserOutput> {
+export async function setUserPassword(db: ModelDb, input: SetPasswordInput, by?: AuditAuthor): Promise<UserOutput> {
   const user = await db.utente.findUnique({ where: { id: input.id }, select: { id: true, username: true } });
   if (!user) throw new DomainError("non_trovato", `L'utente ${input.id} non esiste.`);
   await assertAcceptablePassword(input.password, user.username);

@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { inTransaction } from "../../db/transaction";
+import { inPrismaTransaction } from "../../db/transaction";
 import { toDomainError } from "../../http/errors";
 import type { TestDb } from "../../testing/db";
 import { caller } from "../../testing/fixtures";
@@ -105,7 +105,7 @@ describe("users", () => {
     expect(await codeOf(login("carla", "password-carla"))).toBe("non_autenticato");
     await login("carla", "nuova-password-carla");
     expect(s1.token).toBeTruthy();
-    await inTransaction(t.prisma, (tx) => updateUser(tx, admin, { id: carla.id, attivo: false }));
+    await inPrismaTransaction(t.prisma, (tx) => updateUser(tx, admin, { id: carla.id, attivo: false }));
     expect((await t.pool.query("SELECT count(*)::int AS n FROM sessioni WHERE utente_id = $1", [carla.id])).rows[0].n).toBe(0);
     expect(await codeOf(login("carla", "nuova-password-carla"))).toBe("non_autenticato");
   });

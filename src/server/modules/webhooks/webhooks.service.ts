@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { Db } from "../../db/client";
+import type { Db, PrismaClient } from "../../db/client";
+import { inTransaction } from "../../db/transaction";
 import { first, rows } from "../../db/sql";
 import { formatInstant } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
@@ -50,7 +51,7 @@ async function endpointOrRefuse(db: Db, id: number, timeZone: string): Promise<E
 }
 
 export async function createEndpoint(
-  db: Db,
+  db: PrismaClient,
   by: AuditAuthor,
   input: CreateEndpointInput,
   opts: { allowPrivate: boolean; timeZone: string },
@@ -59,7 +60,7 @@ export async function createEndpoint(
   await assertPublicUrl(url, opts.allowPrivate);
   const eventi = [...new Set(input.eventi)];
   const segreto = newSecret();
-  const created = await db.$transaction(async (tx) => {
+  const created = await inTransaction(db, async (tx) => {
     const row = (await first(tx, q.insertEndpoint({ url: url.toString(), descrizione: input.descrizione ?? null, eventi, segreto })))!;
     await recordAdminAction(
       tx,
@@ -77,8 +78,14 @@ export async function listEndpoints(db: Db, timeZone: string): Promise<{ endpoin
   return { endpoint: (await rows(db, q.endpoints())).map((r) => toOutput(r, timeZone)) };
 }
 
-export async function setEndpointActive(db: Db, by: AuditAuthor, id: number, attivo: boolean, timeZone: string): Promise<EndpointOutput> {
-  await db.$transaction(async (tx) => {
+export async function setEndpointActive(
+  db: PrismaClient,
+  by: AuditAuthor,
+  id: number,
+  attivo: boolean,
+  timeZone: string,
+): Promise<EndpointOutput> {
+  await inTransaction(db, async (tx) => {
     const row = await first(tx, q.setActive(id, attivo));
     if (!row)
       throw new DomainError("non_trovato", `Il webhook ${id} non esiste: l'elenco dei webhook mostra quelli registrati.`, { campo: "id" });
@@ -88,8 +95,8 @@ export async function setEndpointActive(db: Db, by: AuditAuthor, id: number, att
 }
 
 /** Sends again every event of the endpoint's types from sequence `da` (those not yet taken come anyway). */
-export async function replayEndpoint(db: Db, by: AuditAuthor, id: number, da: number): Promise<{ riaccodate: number }> {
-  return db.$transaction(async (tx) => {
+export async function replayEndpoint(db: PrismaClient, by: AuditAuthor, id: number, da: number): Promise<{ riaccodate: number }> {
+  return inTransaction(db, async (tx) => {
     const endpoint = await first(tx, q.endpointById(id));
     if (!endpoint)
       throw new DomainError("non_trovato", `Il webhook ${id} non esiste: l'elenco dei webhook mostra quelli registrati.`, { campo: "id" });
@@ -106,8 +113,8 @@ export async function replayEndpoint(db: Db, by: AuditAuthor, id: number, da: nu
 }
 
 /** One delivery (a failed one, typically) sent again. */
-export async function replayDelivery(db: Db, by: AuditAuthor, id: number, consegna: number): Promise<{ riaccodate: number }> {
-  return db.$transaction(async (tx) => {
+export async function replayDelivery(db: PrismaClient, by: AuditAuthor, id: number, consegna: number): Promise<{ riaccodate: number }> {
+  return inTransaction(db, async (tx) => {
     const row = await first(tx, q.replayDelivery(id, consegna));
     if (!row) {
       throw new DomainError("non_trovato", `La consegna ${consegna} del webhook ${id} non esiste o è già in attesa.`, {

@@ -1,0 +1,16 @@
+import type pg from "pg";
+
+/**
+ * A transaction of our own on a `pg` connection (transaction.ts inTransaction): the services' statements
+ * (`rows`, `first`, `execute` of sql.ts) run on it directly, as named prepared statements, without Prisma's
+ * query runtime, which cost more CPU per request than the rest of a one-row write (bench/layers.ts).
+ * Only the Query convention runs here: Prisma's model API needs Prisma's own transaction.
+ */
+export class PgTx {
+  constructor(readonly client: pg.PoolClient) {}
+}
+
+/** Whether a handle is a PgTx, from this copy of the module or another (Next bundles its own). */
+export function isPgTx(db: object): db is PgTx {
+  return "client" in db && !("$queryRaw" in db);
+}
