@@ -4,6 +4,7 @@ import { getConfig, type Config } from "./config";
 import { setDb } from "./db/client";
 import { openDatabase, type OpenDatabase } from "./db/runtime";
 import { isRestPath, serveNodeRest } from "./http/rest-handler";
+import { isTrpcPath, serveNodeTrpc } from "./http/trpc-node";
 import { NONCE_HEADER, securityHeadersFor } from "./http/security-headers";
 import { defaultNextDir, hasBuild, nextBuild } from "./next-build";
 
@@ -154,7 +155,12 @@ async function main(): Promise<void> {
         req.headers["content-security-policy"] = security.requestCsp;
         req.headers[NONCE_HEADER] = security.nonce;
       }
-      const served = isRestPath(req.url) ? serveNodeRest(req, res) : handle(req, res);
+      // The API and the UI's procedures skip Next's router; pages go to Next.
+      const served = isRestPath(req.url)
+        ? serveNodeRest(req, res)
+        : !dev && isTrpcPath(req.url)
+          ? serveNodeTrpc(req, res)
+          : handle(req, res);
       served.catch((e: unknown) => {
         console.error("Richiesta non gestita:", e);
         if (!res.headersSent) res.statusCode = 500;

@@ -266,7 +266,7 @@ export async function handleRestRequest(req: Request): Promise<Response> {
 }
 
 /** Reads a Node request's body, stopping past the limit (the socket stays usable for the 413). */
-function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -328,7 +328,7 @@ const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
  * rather than the answer (6 of 30 and 9 of 20 10 MB uploads did, measured); drained, the connection stays
  * usable. A client that keeps sending past DRAIN_LIMIT_BYTES is cut off.
  */
-function drainRest(req: IncomingMessage): void {
+export function drainRest(req: IncomingMessage): void {
   let drained = 0;
   req.on("data", (chunk: Buffer) => {
     drained += chunk.byteLength;
