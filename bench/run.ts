@@ -15,7 +15,8 @@
  * PostgreSQL's and the server's logs.
  *
  * Scenario ids for --only: scan-movimenti, scan-disponibilita, cerca-barcode, post-movimenti,
- * post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook.
+ * post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, anello-aperto.
+ * Every run also appends one line to bench/results/history.jsonl (kept in git), so a regression shows.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -32,6 +33,7 @@ import { ApiClient } from "./http";
 import { evaluateTargets, textCpuTable, textTable, textTargets, writeResults, type Report } from "./report";
 import { alignStock } from "./scenarios/align-stock";
 import { eventsAndWebhooks } from "./scenarios/events-webhooks";
+import { openLoop } from "./scenarios/open-loop";
 import type { Ctx, ScenarioResult } from "./scenarios/harness";
 import { registerArrivals } from "./scenarios/register-arrivals";
 import { scanAvailability } from "./scenarios/scan-availability";
@@ -57,6 +59,7 @@ const ALL = [
   "scrittori-lettore",
   "upsert-articoli",
   "eventi-webhook",
+  "anello-aperto",
 ] as const;
 type ScenarioId = (typeof ALL)[number];
 const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult>> = {
@@ -69,6 +72,7 @@ const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult>> = {
   "scrittori-lettore": writersAndReader,
   "upsert-articoli": upsertArticles,
   "eventi-webhook": eventsAndWebhooks,
+  "anello-aperto": openLoop,
 };
 
 function options() {
