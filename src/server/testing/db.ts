@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
-import { closePrisma, createPrisma, setDb, type PrismaClient } from "../db/client";
+import { closePrisma, createPrisma, poolOf, setDb, type PrismaClient } from "../db/client";
 import { withDatabase } from "../db/embedded";
 
 export interface TestDb {
@@ -32,6 +32,8 @@ export async function createTestDb(): Promise<TestDb> {
     pool,
     async drop() {
       setDb(undefined);
+      // The same for the pool the client and the services share (closePrisma ends it the same way).
+      poolOf(prisma)?.on("error", () => {});
       await closePrisma(prisma);
       // pg-pool's end() resolves before its connections have closed; the DROP … WITH (FORCE) below
       // can terminate them first, and an idle client's "terminating connection" error would then

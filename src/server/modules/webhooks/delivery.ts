@@ -39,6 +39,7 @@ export function sendWebhook(
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     const done = (o: Omit<AttemptOutcome, "durata_ms">) => {
       if (settled) return;
       settled = true;
@@ -66,7 +67,7 @@ export function sendWebhook(
       },
     });
     // The whole attempt, answer included, within the timeout: a receiver that hangs is cut and retried.
-    const timer = setTimeout(() => {
+    timer = setTimeout(() => {
       done({ esito: "timeout", stato_http: null, risposta: `Nessuna risposta completa entro ${opts.timeoutMs} ms.` });
       req.destroy();
     }, opts.timeoutMs);

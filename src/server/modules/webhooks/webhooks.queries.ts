@@ -115,16 +115,24 @@ export const attempts = (endpoint: number, prima: number | null, take: number) =
 
 // ---- The delivery workers (worker.ts) ----
 
-/** Active endpoints that have something to do now: new events past their cursor, or a due oldest pending delivery. */
-export const endpointsWithWork = (take: number) =>
+/**
+ * Active endpoints that have something to do now (new events past their cursor, or a due oldest pending
+ * delivery), leaving out those this instance is working or resting (`skip`) and those a worker anywhere
+ * holds (its advisory lock, class `lockClass`): the LIMIT then counts only endpoints free to take.
+ */
+export const endpointsWithWork = (take: number, lockClass: number, skip: number[]) =>
   query<{ id: number }>(Prisma.sql`
     SELECT e.id
       FROM webhook_endpoint e
       LEFT JOIN LATERAL (SELECT c.prossimo_tentativo FROM webhook_consegne c
                           WHERE c.endpoint_id = e.id AND c.stato = 'in_attesa' ORDER BY c.evento_id LIMIT 1) h ON true
      WHERE e.attivo
+       AND e.id <> ALL(${skip}::int[])
        AND (h.prossimo_tentativo <= now()
             OR (h.prossimo_tentativo IS NULL AND e.cursore < coalesce(pg_sequence_last_value('eventi_id_seq'::regclass), 0)))
+       AND NOT EXISTS (SELECT 1 FROM pg_locks l
+                        WHERE l.locktype = 'advisory' AND l.objsubid = 2 AND l.classid = ${lockClass}::int
+                          AND l.objid = e.id AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))
      ORDER BY h.prossimo_tentativo NULLS LAST, e.id
      LIMIT ${take}::int`);
 

@@ -163,8 +163,14 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
       }
       return progressed;
     } finally {
-      if (locked) await conn.query("SELECT pg_advisory_unlock($1, $2)", [LOCK_CLASS, id]).catch(() => {});
-      conn.release();
+      // A connection that could not let go of the lock is closed, which lets go of it.
+      const unlocked =
+        !locked ||
+        (await conn.query("SELECT pg_advisory_unlock($1, $2)", [LOCK_CLASS, id]).then(
+          () => true,
+          () => false,
+        ));
+      conn.release(!unlocked);
     }
   }
 
@@ -174,9 +180,10 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
     try {
       const free = s.workers - running.size;
       if (free > 0) {
-        for (const { id } of await rows(db, q.endpointsWithWork(free + running.size))) {
+        const resting = [...restUntil].filter(([, until]) => until > Date.now()).map(([id]) => id);
+        for (const { id } of await rows(db, q.endpointsWithWork(free, LOCK_CLASS, [...running.keys(), ...resting]))) {
           if (running.size >= s.workers || stopping) break;
-          if (running.has(id) || (restUntil.get(id) ?? 0) > Date.now()) continue;
+          if (running.has(id)) continue;
           const job = work(id)
             .catch((e) => {
               report(e);
