@@ -1,7 +1,7 @@
 import { formatInstant } from "../server/lib/dates";
 import type { Scope } from "../server/modules/auth/actor";
 import { createApiKey, listApiKeys, revokeApiKey } from "../server/modules/auth/api-keys.service";
-import { Failure, parseOptions, UsageError, type Run } from "./command";
+import { Failure, parseOptions, UsageError, type Run, table } from "./command";
 
 const SCOPES: readonly Scope[] = ["lettura", "scrittura"];
 
@@ -45,19 +45,6 @@ function create(args: string[]): Run {
         "È mostrata solo ora e non si può recuperare: conservarla in un luogo sicuro.",
     );
   };
-}
-
-/** Columns padded to their widest cell. */
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows
-    .map((r) =>
-      r
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
 }
 
 function list(args: string[]): Run {

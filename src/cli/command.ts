@@ -31,3 +31,16 @@ export function parseOptions<O extends NonNullable<ParseArgsConfig["options"]>>(
   }
   return parsed;
 }
+
+/** Columns padded to their widest cell. */
+export function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}

@@ -1,7 +1,7 @@
 import { EVENT_TYPES, eventTypeList } from "../server/modules/events/events.schemas";
 import type { EndpointOutput } from "../server/modules/webhooks/webhooks.schemas";
 import { createEndpoint, listEndpoints, replayEndpoint, setEndpointActive } from "../server/modules/webhooks/webhooks.service";
-import { parseOptions, UsageError, type Run } from "./command";
+import { parseOptions, UsageError, type Run, table } from "./command";
 
 /** Webhook endpoints from a terminal (API.md section 10): the same services as the screen /webhook. */
 
@@ -72,19 +72,6 @@ function create(args: string[]): Run {
         "Il segreto per verificare le firme è mostrato solo ora e non si può recuperare: conservarlo in un luogo sicuro.",
     );
   };
-}
-
-/** Columns padded to their widest cell. */
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows
-    .map((r) =>
-      r
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
 }
 
 function list(args: string[]): Run {

@@ -37,28 +37,40 @@ export function commitInDoubt(): DomainError {
  * "nothing written". A unit of work that outlives `timeout` has its connection closed, which rolls it back.
  */
 export async function inTransaction<T>(db: PrismaClient, work: (tx: PgTx) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
+  const pool = poolOf(db);
+  if (!pool) throw new Error("inTransaction: client Prisma senza pool (crearlo con createPrisma)");
+  return retried(opts, (committing) =>
+    once(
+      pool,
+      async (tx) => {
+        const result = await work(tx);
+        committing();
+        return result;
+      },
+      opts.timeout ?? 30_000,
+    ),
+  );
+}
+
+/**
+ * Runs one attempt of a transaction at a time: a serialization failure or a deadlock is tried again (a
+ * bound, with jitter), a connection lost once the work said it was committing is a commit in doubt.
+ */
+async function retried<T>(opts: TransactionOptions, attempt: (committing: () => void) => Promise<T>): Promise<T> {
   const attempts = opts.attempts ?? 5;
-  for (let attempt = 1; ; attempt++) {
+  for (let n = 1; ; n++) {
     let committing = false;
     try {
-      const pool = poolOf(db);
-      if (!pool) throw new Error("inTransaction: client Prisma senza pool (crearlo con createPrisma)");
-      return await once(
-        pool,
-        async (tx) => {
-          const result = await work(tx);
-          committing = true;
-          return result;
-        },
-        opts.timeout ?? 30_000,
-      );
+      return await attempt(() => {
+        committing = true;
+      });
     } catch (e) {
       if (committing && isUnavailable(e)) {
         console.warn("transazione dall'esito incerto: connessione persa durante il COMMIT:", e instanceof Error ? e.message : e);
         throw commitInDoubt();
       }
-      if (attempt >= attempts || !isSerializationFailure(e)) throw e;
-      await new Promise((r) => setTimeout(r, 5 * 2 ** attempt + Math.random() * 20));
+      if (n >= attempts || !isSerializationFailure(e)) throw e;
+      await new Promise((r) => setTimeout(r, 5 * 2 ** n + Math.random() * 20));
     }
   }
 }
@@ -101,26 +113,15 @@ export async function inPrismaTransaction<T>(
   work: (tx: Prisma.TransactionClient) => Promise<T>,
   opts: TransactionOptions = {},
 ): Promise<T> {
-  const attempts = opts.attempts ?? 5;
-  for (let attempt = 1; ; attempt++) {
-    let committing = false;
-    try {
-      // PostgreSQL's default isolation, READ COMMITTED: naming it would cost Prisma a round trip per transaction.
-      return await db.$transaction(
-        async (tx) => {
-          const result = await work(tx);
-          committing = true;
-          return result;
-        },
-        { maxWait: opts.maxWait ?? 10_000, timeout: opts.timeout ?? 30_000 },
-      );
-    } catch (e) {
-      if (committing && isUnavailable(e)) {
-        console.warn("transazione dall'esito incerto: connessione persa durante il COMMIT:", e instanceof Error ? e.message : e);
-        throw commitInDoubt();
-      }
-      if (attempt >= attempts || !isSerializationFailure(e)) throw e;
-      await new Promise((r) => setTimeout(r, 5 * 2 ** attempt + Math.random() * 20));
-    }
-  }
+  return retried(opts, (committing) =>
+    // PostgreSQL's default isolation, READ COMMITTED: naming it would cost Prisma a round trip per transaction.
+    db.$transaction(
+      async (tx) => {
+        const result = await work(tx);
+        committing();
+        return result;
+      },
+      { maxWait: opts.maxWait ?? 10_000, timeout: opts.timeout ?? 30_000 },
+    ),
+  );
 }
