@@ -77,11 +77,19 @@ async function retried<T>(opts: TransactionOptions, attempt: (committing: () => 
 
 async function once<T>(pool: pg.Pool, work: (tx: PgTx) => Promise<T>, timeoutMs: number): Promise<T> {
   const client = await pool.connect();
+  // A checked-out connection that dies emits 'error' on its client, and an unheard 'error' ends the
+  // process: heard here, it only makes the statement in flight fail, and the connection is not reused.
+  let lost: Error | undefined;
+  const onError = (e: Error) => {
+    lost = e;
+  };
+  client.on("error", onError);
   let released = false;
   const release = (destroy?: Error) => {
     if (released) return;
     released = true;
-    client.release(destroy);
+    client.off("error", onError);
+    client.release(destroy ?? lost);
   };
   const timer = setTimeout(() => release(new Error(`unità di lavoro oltre ${timeoutMs} ms: annullata`)), timeoutMs);
   try {

@@ -147,6 +147,12 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
   /** Works one endpoint for a slice; true when it delivered (or gave up on) something. */
   async function work(id: number): Promise<boolean> {
     const conn = await lockPool.connect();
+    // Its connection may die while held (PostgreSQL restarted): heard, that error only ends this round.
+    let lost: Error | undefined;
+    const onError = (e: Error) => {
+      lost = e;
+    };
+    conn.on("error", onError);
     let locked = false;
     let progressed = false;
     try {
@@ -165,11 +171,13 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
     } finally {
       // A connection that could not let go of the lock is closed, which lets go of it.
       const unlocked =
-        !locked ||
-        (await conn.query("SELECT pg_advisory_unlock($1, $2)", [LOCK_CLASS, id]).then(
-          () => true,
-          () => false,
-        ));
+        lost === undefined &&
+        (!locked ||
+          (await conn.query("SELECT pg_advisory_unlock($1, $2)", [LOCK_CLASS, id]).then(
+            () => true,
+            () => false,
+          )));
+      conn.off("error", onError);
       conn.release(!unlocked);
     }
   }
