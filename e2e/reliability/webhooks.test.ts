@@ -696,7 +696,7 @@ describe("webhooks, real service", () => {
       });
       expect(warm.status, warm.text.slice(0, 300)).toBe(200);
       expect(warm.body.scritte).toBe(N);
-      await waitUntil("la consegna dell'allineamento di riscaldamento", () => rx.delivered().length === 1, 30_000);
+      await waitUntil("la consegna dell'allineamento di riscaldamento", () => rx.delivered().length === 1, 90_000);
       const before = await eventCount(c.t);
       const snap = await snapshot(c.t.pool);
 
@@ -841,7 +841,7 @@ describe("webhooks, real service", () => {
 
       // Restarted: the first request's retry with the same key commits once, with exactly one event.
       s = await launch({ databaseUrl: c.t.url, env: ALLOW_PRIVATE });
-      await waitUntil("le consegne dei tentativi arrivati al COMMIT", () => rx.delivered().length === 1 + committedExtra, 30_000);
+      await waitUntil("le consegne dei tentativi arrivati al COMMIT", () => rx.delivered().length === 1 + committedExtra, 60_000);
       await sleep(500);
       expect(rx.got).toHaveLength(1 + committedExtra);
       const retry = await callUntilSettled(s.base, "POST", "/giacenze/allinea", { key: c.key, body: crashBody, idem: "crash-allinea" });
@@ -849,7 +849,7 @@ describe("webhooks, real service", () => {
       expect(retry.body).toMatchObject({ scritte: N, rifiutate: 0 });
       const after = await eventCount(c.t);
       expect(after.n).toBe(baseline.n + 1);
-      await waitUntil("la consegna del nuovo tentativo", () => rx.delivered().length === 2 + committedExtra, 30_000);
+      await waitUntil("la consegna del nuovo tentativo", () => rx.delivered().length === 2 + committedExtra, 60_000);
       await sleep(500);
       const events = await eventsAfter(s.base, c.key, ep.cursore);
       expect(events.map((e) => e.tipo)).toEqual(Array(2 + committedExtra).fill("giacenze.allineate"));
