@@ -90,6 +90,10 @@ export function createPrisma(connectionString: string, max = 10): PrismaClient {
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });
+  // An idle connection that dies (PostgreSQL stopped or restarted) emits 'error' on the pool, which drops
+  // it and opens another when needed; unheard, that event would end the process. Prisma's adapter adds its
+  // own listener only once Prisma has run a query, and most statements no longer go through Prisma.
+  pool.on("error", () => {});
   const adapter = new PrismaPg(pool, { statementNameGenerator: statementName });
   const prisma = new PrismaClient({ adapter });
   Object.defineProperty(prisma, POOL, { value: { pool, client: prisma } });
