@@ -15,6 +15,8 @@ const nextConfig = {
   // not the adapter.
   // Same for the native argon2 binding and the barcode renderer.
   serverExternalPackages: ["pg", "@prisma/client", "@prisma/adapter-pg", "@node-rs/argon2", "bwip-js"],
+  // forbidden() in a page: a screen above the user's role answers 403 with (app)/forbidden.tsx.
+  experimental: { authInterrupts: true },
 };
 
 export default nextConfig;

@@ -62,12 +62,13 @@ function Frame({ user, children }: { user: UiUser; children: ReactNode }) {
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs" className="no-print">
-        <ScrollArea>
-          <Stack gap={4}>
+      <AppShell.Navbar p="xs" className="no-print" data-testid="menu">
+        {/* The menu scrolls on its own when it is taller than the window (an administrator's, on a short screen). */}
+        <AppShell.Section grow component={ScrollArea} type="auto" offsetScrollbars scrollbars="y">
+          <Stack gap={2}>
             {groups.map((g) => (
-              <Stack key={g} gap={2}>
-                <Text size="xs" c="dimmed" tt="uppercase" fw={700} px="sm" pt="sm">
+              <Stack key={g} gap={0}>
+                <Text size="xs" c="dimmed" tt="uppercase" fw={700} px="sm" pt={6} pb={2}>
                   {g}
                 </Text>
                 {items
@@ -80,13 +81,14 @@ function Frame({ user, children }: { user: UiUser; children: ReactNode }) {
                       label={i.label}
                       active={pathname === i.href}
                       onClick={close}
-                      styles={{ root: { minHeight: 48, borderRadius: 8 }, label: { fontSize: "1.05rem" } }}
+                      className="menu-link"
+                      styles={{ root: { borderRadius: 8 }, label: { fontSize: "1.05rem" } }}
                     />
                   ))}
               </Stack>
             ))}
           </Stack>
-        </ScrollArea>
+        </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>{children}</AppShell.Main>
     </AppShell>

@@ -22,7 +22,9 @@ export function day(iso: string | null | undefined): string {
 export function instant(iso: string | null | undefined): string {
   if (!iso) return "—";
   const d = new Date(iso);
-  return d.toLocaleString("it-IT", { dateStyle: "short", timeStyle: "short" });
+  // gg/mm/aaaa hh:mm, as every date of the screens.
+  const date = d.toLocaleDateString("it-IT", { day: "2-digit", month: "2-digit", year: "numeric" });
+  return `${date} ${d.toLocaleTimeString("it-IT", { hour: "2-digit", minute: "2-digit" })}`;
 }
 
 /** "12,5" or "12.5" typed by a person → 12.5; null when it is not a number. */
@@ -30,4 +32,9 @@ export function parseDecimal(text: string): number | null {
   const t = text.trim().replace(",", ".");
   if (!/^-?\d+(\.\d+)?$/.test(t)) return null;
   return Number(t);
+}
+
+/** "1 riga", "2 righe": a count with its noun in the right number. */
+export function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }

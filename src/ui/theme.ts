@@ -17,6 +17,7 @@ export const theme = createTheme({
     Select: { defaultProps: { size: "md" } },
     Textarea: { defaultProps: { size: "md" } },
     FileInput: { defaultProps: { size: "md" } },
+    DateInput: { defaultProps: { size: "md" } },
     SegmentedControl: { defaultProps: { size: "md" } },
   },
 });

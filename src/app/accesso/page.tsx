@@ -1,6 +1,8 @@
-import { Anchor, Badge, Card, Center, Group, Stack, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Badge, Card, Center, Code, Group, Stack, Text, Title } from "@mantine/core";
 import { redirect } from "next/navigation";
+import { getDb } from "@/server/db/client";
 import { databaseStatus } from "@/server/modules/health/health.service";
+import { listUsers } from "@/server/modules/users/users.service";
 import { safeNextPath } from "@/ui/next-path";
 import { SignInForm } from "@/ui/screens/sign-in";
 import { currentSession } from "@/ui/server/session";
@@ -14,6 +16,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   // With the database down the page still renders, to say so.
   if (await currentSession().catch(() => null)) redirect(next);
   const { ok } = await databaseStatus();
+  // A database with no active user yet (DEMO_DATA=false, first start): nobody can sign in, so say how to begin.
+  const noUsers = ok && (await listUsers(getDb()).catch(() => [{ attivo: true }])).every((u) => !u.attivo);
   return (
     <Center mih="100vh" p="md" bg="gray.0">
       <Stack w="100%" maw={420} gap="lg">
@@ -21,6 +25,20 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           <Title order={1}>Banchina</Title>
           <Text c="dimmed">Magazzino e ricevimento merci</Text>
         </Stack>
+        {noUsers && (
+          <Alert color="blue" variant="light" title="Nessun utente ancora" data-testid="primo-utente">
+            <Text size="sm">
+              Il servizio è partito senza dati dimostrativi e nessuno può ancora accedere. Creare il primo amministratore dalla riga di
+              comando, nella cartella del servizio; poi scrivere la password e premere Invio:
+            </Text>
+            <Code block mt="xs" style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+              npm run -s cli -- user create --username admin --role amministratore
+            </Code>
+            <Text size="sm" mt="xs">
+              Poi accedere qui con quel nome e quella password, e creare gli altri utenti dalla pagina Utenti.
+            </Text>
+          </Alert>
+        )}
         <Card withBorder shadow="sm" padding="lg" radius="md">
           <SignInForm next={next} />
         </Card>

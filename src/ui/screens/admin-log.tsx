@@ -37,11 +37,12 @@ export function AdminLog() {
         minWidth={760}
         striped
         verticalSpacing="xs"
-        columns={[{ label: "Quando" }, { label: "Chi" }, { label: "Azione" }, { label: "Su" }, { label: "Dettagli" }]}
+        columns={[{ label: "Azione" }, { label: "Quando" }, { label: "Chi" }, { label: "Su" }, { label: "Dettagli", wide: true }]}
       >
         {(log.data?.voci ?? []).map((v) => (
           <Table.Tr key={v.id}>
-            <Table.Td>{instant(v.creato_il)}</Table.Td>
+            <Table.Td fw={600}>{ACTION_LABEL[v.azione] ?? v.azione}</Table.Td>
+            <Table.Td style={{ whiteSpace: "nowrap" }}>{instant(v.creato_il)}</Table.Td>
             <Table.Td>
               {v.autore.nome}
               {v.autore.tipo === "chiave" && (
@@ -51,11 +52,8 @@ export function AdminLog() {
                 </Text>
               )}
             </Table.Td>
-            <Table.Td>{ACTION_LABEL[v.azione] ?? v.azione}</Table.Td>
             <Table.Td fw={600}>{v.oggetto.nome}</Table.Td>
-            <Table.Td>
-              <Text size="sm">{v.dettagli ?? ""}</Text>
-            </Table.Td>
+            <Table.Td>{v.dettagli && <Text size="sm">{v.dettagli}</Text>}</Table.Td>
           </Table.Tr>
         ))}
       </DataTable>

@@ -5,7 +5,6 @@ import {
   Button,
   Checkbox,
   Code,
-  CopyButton,
   Group,
   Modal,
   PasswordInput,
@@ -25,6 +24,7 @@ import { describeError } from "../errors";
 import { instant } from "../format";
 import { useUser } from "../session-context";
 import { DataTable } from "../data-table";
+import { SecretShown } from "../secret-shown";
 import { AdminLog } from "./admin-log";
 import { useTRPC } from "../trpc";
 
@@ -116,7 +116,13 @@ export function UsersScreen() {
         striped
         verticalSpacing="sm"
         data-testid="tabella-utenti"
-        columns={[{ label: "Utente" }, { label: "Ruolo" }, { label: "Stato" }, { label: "Creato" }, { key: "azioni" }]}
+        columns={[
+          { label: "Utente" },
+          { label: "Ruolo", wide: true },
+          { label: "Stato" },
+          { label: "Creato" },
+          { key: "azioni", wide: true },
+        ]}
       >
         {(users.data?.utenti ?? []).map((u) => (
           <Table.Tr key={u.id} data-testid={`utente-${u.username}`}>
@@ -131,7 +137,7 @@ export function UsersScreen() {
             <Table.Td w={200}>
               <Select
                 size="sm"
-                w={170}
+                maw={170}
                 data={ROLE_OPTIONS}
                 value={u.ruolo}
                 allowDeselect={false}
@@ -145,11 +151,11 @@ export function UsersScreen() {
             <Table.Td>{instant(u.creato_il)}</Table.Td>
             <Table.Td>
               <Group gap="xs" justify="flex-end" wrap="nowrap">
-                <Button size="xs" variant="default" onClick={() => setPasswordFor({ id: u.id, username: u.username })}>
+                <Button size="sm" variant="default" onClick={() => setPasswordFor({ id: u.id, username: u.username })}>
                   Password
                 </Button>
                 <Button
-                  size="xs"
+                  size="sm"
                   variant="light"
                   color={u.attivo ? "red" : "green"}
                   onClick={() => void update(u.id, { attivo: !u.attivo })}
@@ -279,7 +285,7 @@ export function ApiKeysScreen() {
           { label: "Creata" },
           { label: "Ultimo uso" },
           { label: "Stato" },
-          { key: "azioni" },
+          { key: "azioni", wide: true },
         ]}
       >
         {(keys.data?.chiavi ?? []).map((k) => (
@@ -296,7 +302,7 @@ export function ApiKeysScreen() {
             </Table.Td>
             <Table.Td>
               {!k.revocata_il && (
-                <Button size="xs" color="red" variant="light" onClick={() => setToRevoke({ id: k.id, nome: k.nome })}>
+                <Button size="sm" color="red" variant="light" onClick={() => setToRevoke({ id: k.id, nome: k.nome })}>
                   Revoca
                 </Button>
               )}
@@ -323,12 +329,7 @@ export function ApiKeysScreen() {
       <Modal opened={shown !== null} onClose={() => setShown(null)} title={`Chiave '${shown?.nome ?? ""}' creata`} centered size="lg">
         <Stack>
           <Alert color="yellow">È mostrata solo ora e non si può recuperare: copiarla e conservarla in un luogo sicuro.</Alert>
-          <Code block data-testid="chiave-creata" style={{ wordBreak: "break-all", fontSize: "1rem" }}>
-            {shown?.chiave}
-          </Code>
-          <CopyButton value={shown?.chiave ?? ""}>
-            {({ copied, copy }) => <Button onClick={copy}>{copied ? "Copiata" : "Copia"}</Button>}
-          </CopyButton>
+          <SecretShown value={shown?.chiave ?? ""} testId="chiave-creata" noun="chiave" />
         </Stack>
       </Modal>
       <Modal opened={toRevoke !== null} onClose={() => setToRevoke(null)} title="Revocare la chiave?" centered>

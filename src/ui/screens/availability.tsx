@@ -3,8 +3,9 @@ import { Alert, Button, Group, Loader, Select, SimpleGrid, Stack, Table, Text, T
 import { useDebouncedValue } from "@mantine/hooks";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { DateField } from "../date-field";
 import { describeError } from "../errors";
-import { qty } from "../format";
+import { day, qty } from "../format";
 import { useWarehouses } from "../hooks";
 import { DataTable } from "../data-table";
 import { useTRPC } from "../trpc";
@@ -12,7 +13,7 @@ import { useTRPC } from "../trpc";
 /** The whole catalogue's stock, paged by article id (the REST list's cursor), with a streamed export. */
 export function AvailabilityScreen() {
   const trpc = useTRPC();
-  const { options: warehouseOptions, magazzini } = useWarehouses();
+  const { options: warehouseOptions, magazzini, nameOf } = useWarehouses();
   const [cerca, setCerca] = useState("");
   const [debounced] = useDebouncedValue(cerca.trim(), 300);
   const [magazzino, setMagazzino] = useState<string | null>(null);
@@ -34,15 +35,26 @@ export function AvailabilityScreen() {
   const restart = () => setCursors([0]);
   const rows = query.data?.disponibilita ?? [];
   const exportHref = `/api/esportazioni/disponibilita?${new URLSearchParams(filters).toString()}`;
+  // The export follows the filters on screen (not the page): the button says which rows it writes.
+  const exportScope = [
+    debounced ? `solo gli articoli con "${debounced}"` : "",
+    magazzino ? `giacenza del magazzino ${nameOf(Number(magazzino))}` : "",
+    a ? `al ${day(a)}` : "",
+  ].filter(Boolean);
 
   return (
     <Stack gap="md" maw={1200}>
       <Group justify="space-between" align="end">
         <Title order={2}>Disponibilità</Title>
         <Button component="a" href={exportHref} variant="light" data-testid="esporta" download>
-          Esporta tutto in CSV
+          {exportScope.length ? "Esporta in CSV con questi filtri" : "Esporta tutto in CSV"}
         </Button>
       </Group>
+      <Text size="sm" c="dimmed" mt={-8} data-testid="ambito-esportazione">
+        {exportScope.length
+          ? `Il CSV ha tutte le pagine, con i filtri: ${exportScope.join(", ")}.`
+          : "Il CSV ha tutto il catalogo, tutte le pagine, con la giacenza di ogni magazzino."}
+      </Text>
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
         <TextInput
           label="Cerca codice o descrizione"
@@ -60,13 +72,7 @@ export function AvailabilityScreen() {
           clearable
           data-testid="campo-magazzino"
         />
-        <TextInput
-          label="Giacenza al giorno"
-          type="date"
-          value={a}
-          onChange={(e) => (setA(e.currentTarget.value), restart())}
-          data-testid="campo-data"
-        />
+        <DateField label="Giacenza al giorno" value={a} onChange={(v) => (setA(v), restart())} data-testid="campo-data" />
         <Select
           label="Righe per pagina"
           data={["10", "20", "50", "100", "500"]}

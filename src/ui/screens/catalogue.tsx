@@ -7,11 +7,11 @@ import { DataTable } from "../data-table";
 import { describeError } from "../errors";
 import { money } from "../format";
 import { useTRPC } from "../trpc";
+import { LOOKUP_PAGE } from "./catalogue-lookup";
 
 /** Master data is read-only on the screens (it comes from the ERP by REST or from the import): look-ups only. */
 
 type ActiveFilter = "attivi" | "disattivati" | "tutti";
-const PAGE = "50";
 
 /** The search, the active filter and the id cursors of the pages seen ("Precedente" pops one). */
 function useLookup() {
@@ -22,7 +22,7 @@ function useLookup() {
   const input = {
     ...(debounced ? { cerca: debounced } : {}),
     ...(attivo === "tutti" ? {} : { attivo: attivo === "attivi" ? ("true" as const) : ("false" as const) }),
-    limite: PAGE,
+    limite: LOOKUP_PAGE,
     dopo: String(cursors.at(-1)!),
   };
   return {

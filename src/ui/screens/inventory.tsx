@@ -14,6 +14,7 @@ import {
   Textarea,
   Title,
 } from "@mantine/core";
+import { count } from "../format";
 import { useWarehouses } from "../hooks";
 import type { ParsedCounts } from "../inventory-csv";
 import { roleAtLeast, useUser } from "../session-context";
@@ -25,7 +26,11 @@ function ParseProblems({ parsed }: { parsed: ParsedCounts }) {
   return (
     <Alert
       color="orange"
-      title={`${parsed.problems.length} righe del file non sono state lette: non vengono inviate`}
+      title={
+        parsed.problems.length === 1
+          ? "1 riga del file non è stata letta: non viene inviata"
+          : `${parsed.problems.length} righe del file non sono state lette: non vengono inviate`
+      }
       data-testid="errori-lettura"
     >
       <List size="sm" spacing={2}>
@@ -116,8 +121,8 @@ export function InventoryScreen() {
       {inv.running && (
         <Stack gap={4} data-testid="avanzamento">
           <Text size="sm">
-            {inv.running === "anteprima" ? "Calcolo dell'anteprima" : "Scrittura delle correzioni"} di {inv.parsed?.rows.length ?? 0} righe…{" "}
-            {inv.elapsed} s
+            {inv.running === "anteprima" ? "Calcolo dell'anteprima" : "Scrittura delle correzioni"} di{" "}
+            {count(inv.parsed?.rows.length ?? 0, "riga", "righe")}… {inv.elapsed} s
           </Text>
           <Progress value={100} striped animated size="lg" />
         </Stack>

@@ -4,6 +4,7 @@ import { useForm } from "@mantine/form";
 import { useState } from "react";
 import type { WriteMovementsOutput } from "@/server/modules/movements/movements.schemas";
 import { useArticleRefs } from "../article-refs";
+import { DateField } from "../date-field";
 import { describeError } from "../errors";
 import { signal } from "../feedback";
 import { parseDecimal } from "../format";
@@ -131,7 +132,13 @@ export function MovementFormScreen() {
               <TextInput label="Articolo (codice o EAN)" {...field(`righe.${i}.articolo`)} data-testid={`riga-${i}-articolo`} />
               <TextInput label="Quantità" inputMode="decimal" {...field(`righe.${i}.quantita`)} data-testid={`riga-${i}-quantita`} />
               <TextInput label="Lotto" {...field(`righe.${i}.lotto`)} />
-              {natura === "carico" && <TextInput label="Scadenza" type="date" {...field(`righe.${i}.scadenza`)} />}
+              {natura === "carico" && (
+                <DateField
+                  label="Scadenza"
+                  value={form.getValues().righe[i]?.scadenza ?? ""}
+                  onChange={(v) => form.setFieldValue(`righe.${i}.scadenza`, v)}
+                />
+              )}
               <Group gap={4} align="end" wrap="nowrap">
                 <TextInput label="Prezzo" inputMode="decimal" placeholder="suggerito" {...field(`righe.${i}.prezzo`)} style={{ flex: 1 }} />
                 {rows.length > 1 && (
@@ -161,7 +168,7 @@ export function MovementFormScreen() {
       {result && (
         <Alert
           color={result.rifiutate ? "orange" : "green"}
-          title={`Operazione ${result.operazione ?? "—"}: ${result.scritte} righe scritte, ${result.rifiutate} rifiutate`}
+          title={`Operazione ${result.operazione ?? "—"}: ${result.scritte} ${result.scritte === 1 ? "riga scritta" : "righe scritte"}, ${result.rifiutate} ${result.rifiutate === 1 ? "rifiutata" : "rifiutate"}`}
           data-testid="esito-movimento"
         >
           {result.righe

@@ -1,20 +1,26 @@
 "use client";
-import { Alert, Badge, Button, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { ORIGINI } from "@/server/modules/movements/movements.schemas";
+import { ORIGINI } from "../domain-lists";
+import { DateField } from "../date-field";
 import { describeError } from "../errors";
 import { day, instant, money, qty } from "../format";
 import { useWarehouses } from "../hooks";
 import { DataTable } from "../data-table";
-import { useTRPC } from "../trpc";
+import { useTRPC, useTRPCClient } from "../trpc";
 import { ArticlePicker } from "./article-picker";
+import { type MovementFilters, newestMovementsQuery } from "./movements/newest-page";
 
-const NATURA_COLOR = { carico: "green", scarico: "red", trasferimento: "blue" } as const;
+const NATURA_COLOR = { carico: "green.8", scarico: "red.8", trasferimento: "blue.8" } as const;
 
-/** The ledger with the REST list's filters, paged forward by cursor. */
+/**
+ * The ledger with the REST list's filters, newest first for a person (the API pages oldest first, its
+ * sync order: see newest-first.ts), a page of 50 at a time.
+ */
 export function MovementsScreen() {
   const trpc = useTRPC();
+  const client = useTRPCClient();
   const { options: warehouseOptions, nameOf } = useWarehouses();
   const [da, setDa] = useState("");
   const [a, setA] = useState("");
@@ -22,12 +28,11 @@ export function MovementsScreen() {
   const [origine, setOrigine] = useState<string | null>(null);
   const [operazione, setOperazione] = useState("");
   const [articolo, setArticolo] = useState<string | null>(null);
-  const [cursors, setCursors] = useState<number[]>([0]);
-  const restart = () => setCursors([0]);
+  // The pages seen, newest first: each is the rows older than this id (null: the newest page).
+  const [befores, setBefores] = useState<(number | null)[]>([null]);
+  const restart = () => setBefores([null]);
 
-  const input = {
-    limite: "50",
-    dopo: String(cursors.at(-1)!),
+  const filters: MovementFilters = {
     ...(da ? { da } : {}),
     ...(a ? { a } : {}),
     ...(magazzino ? { magazzino } : {}),
@@ -35,15 +40,19 @@ export function MovementsScreen() {
     ...(/^\d+$/.test(operazione) ? { operazione } : {}),
     ...(articolo ? { articolo } : {}),
   };
-  const query = useQuery({ ...trpc.movements.list.queryOptions(input), placeholderData: keepPreviousData });
-  const rows = query.data?.movimenti ?? [];
+  const before = befores.at(-1)!;
+  const query = useQuery({
+    ...newestMovementsQuery(trpc, (input) => client.movements.list.query(input), filters, before),
+    placeholderData: keepPreviousData,
+  });
+  const rows = query.data?.rows ?? [];
 
   return (
     <Stack gap="md" maw={1300}>
       <Title order={2}>Movimenti</Title>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 6 }} spacing="sm">
-        <TextInput label="Dal" type="date" value={da} onChange={(e) => (setDa(e.currentTarget.value), restart())} data-testid="campo-da" />
-        <TextInput label="Al" type="date" value={a} onChange={(e) => (setA(e.currentTarget.value), restart())} data-testid="campo-a" />
+      <SimpleGrid cols={{ base: 2, md: 3, lg: 6 }} spacing="sm">
+        <DateField label="Dal" value={da} onChange={(v) => (setDa(v), restart())} data-testid="campo-da" />
+        <DateField label="Al" value={a} onChange={(v) => (setA(v), restart())} data-testid="campo-a" />
         <Select
           label="Magazzino"
           placeholder="Tutti"
@@ -76,6 +85,7 @@ export function MovementsScreen() {
       )}
       <DataTable
         minWidth={900}
+        cardColumns={3}
         striped
         verticalSpacing="xs"
         data-testid="tabella-movimenti"
@@ -85,47 +95,54 @@ export function MovementsScreen() {
           { label: "Origine" },
           { label: "Natura" },
           { label: "Magazzino" },
-          { label: "Articolo" },
+          { label: "Articolo", main: true },
           { label: "Quantità", num: true },
-          { label: "Prezzo", num: true },
+          { label: "Prezzo", num: true, visibleFrom: "sm" },
           { label: "Lotto" },
-          { label: "Causale" },
+          { label: "Causale", wide: true },
         ]}
       >
         {rows.map((m) => (
-          <Table.Tr key={m.id}>
-            <Table.Td>
+          <Table.Tr key={m.id} data-testid={`movimento-${m.id}`}>
+            <Table.Td style={{ whiteSpace: "nowrap" }}>
               <Text size="sm">{m.id}</Text>
               <Text size="xs" c="dimmed">
                 op. {m.operazione}
               </Text>
             </Table.Td>
-            <Table.Td title={instant(m.registrato_il)}>{day(m.data)}</Table.Td>
+            <Table.Td title={instant(m.registrato_il)} style={{ whiteSpace: "nowrap" }}>
+              {day(m.data)}
+            </Table.Td>
             <Table.Td>
-              <Badge variant="light" color="gray">
+              {/* Plain words, not badges: a badge in a narrow column is cut ("CAR…"). */}
+              <Text size="sm" fw={600} tt="uppercase" c="dark.4">
                 {m.origine}
-              </Badge>
+              </Text>
               {m.autore && (
-                <Text size="xs" c="dimmed" data-testid="autore">
+                <Text size="xs" c="dimmed" data-testid="autore" style={{ overflowWrap: "anywhere" }}>
                   {m.autore.tipo === "chiave" ? "chiave " : ""}
                   {m.autore.nome}
                 </Text>
               )}
             </Table.Td>
             <Table.Td>
-              <Badge variant="light" color={NATURA_COLOR[m.natura]}>
+              <Text size="sm" fw={700} tt="uppercase" c={NATURA_COLOR[m.natura]} data-testid="natura">
                 {m.natura}
-              </Badge>
+              </Text>
             </Table.Td>
             <Table.Td>{nameOf(m.magazzino)}</Table.Td>
-            <Table.Td fw={600}>{m.articolo.codice}</Table.Td>
+            <Table.Td fw={600} style={{ overflowWrap: "anywhere" }}>
+              {m.articolo.codice}
+            </Table.Td>
             <Table.Td className="num" c={m.quantita.startsWith("-") ? "red.8" : "green.8"} fw={700}>
               {qty(m.quantita)}
             </Table.Td>
-            <Table.Td className="num">{money(m.prezzo)}</Table.Td>
+            <Table.Td className="num" visibleFrom="sm">
+              {money(m.prezzo)}
+            </Table.Td>
             <Table.Td>{m.lotto ?? ""}</Table.Td>
             <Table.Td>
-              <Text size="sm">{m.causale ?? ""}</Text>
+              {m.causale && <Text size="sm">{m.causale}</Text>}
               {m.annulla !== null && (
                 <Text size="xs" c="dimmed">
                   annulla {m.annulla}
@@ -136,17 +153,28 @@ export function MovementsScreen() {
         ))}
       </DataTable>
       {!query.isLoading && rows.length === 0 && <Text c="dimmed">Nessun movimento con questi filtri.</Text>}
-      <Group justify="flex-end">
-        <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))}>
-          Precedente
-        </Button>
-        <Button
-          variant="default"
-          disabled={!query.data?.altri || query.isFetching}
-          onClick={() => query.data && setCursors((c) => [...c, query.data.cursore])}
-        >
-          Successiva
-        </Button>
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed" data-testid="pagina">
+          Pagina {befores.length} · dal più recente
+        </Text>
+        <Group gap="xs">
+          <Button
+            variant="default"
+            disabled={befores.length === 1}
+            onClick={() => setBefores((b) => b.slice(0, -1))}
+            data-testid="pagina-precedente"
+          >
+            Più recenti
+          </Button>
+          <Button
+            variant="default"
+            disabled={!query.data?.older || query.isFetching}
+            onClick={() => rows.length && setBefores((b) => [...b, rows.at(-1)!.id])}
+            data-testid="pagina-successiva"
+          >
+            Meno recenti
+          </Button>
+        </Group>
       </Group>
     </Stack>
   );

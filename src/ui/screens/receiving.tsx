@@ -2,7 +2,8 @@
 import { Group, Select, SimpleGrid, Stack, TextInput, Title } from "@mantine/core";
 import { CameraScanner } from "./camera-scanner";
 import { ExpectedRowCard } from "./receiving/expected-row-card";
-import { FeedbackPanel } from "./receiving/feedback-panel";
+import { FeedbackPanel, ReadingPanel } from "./receiving/feedback-panel";
+import { PendingChoiceModal } from "./receiving/pending-choice";
 import { CancelArrivalModal, SessionArrivals } from "./receiving/session-arrivals";
 import { isEditable, useReceiving } from "./receiving/use-receiving";
 
@@ -13,7 +14,7 @@ export function ReceivingScreen() {
     <Stack gap="md" maw={900}>
       <Group justify="space-between" align="baseline">
         <Title order={2}>Ricevimento</Title>
-        <CameraScanner onCode={(code) => void r.search(code)} />
+        <CameraScanner onCode={r.enqueue} />
       </Group>
 
       <SimpleGrid cols={2} spacing="sm">
@@ -27,6 +28,7 @@ export function ReceivingScreen() {
           data-testid="campo-ddt"
         />
         <Select
+          ref={r.warehouseRef}
           label="Magazzino"
           placeholder="Scegliere"
           data={r.warehouseOptions}
@@ -67,9 +69,15 @@ export function ReceivingScreen() {
         enterKeyHint="go"
         data-testid="campo-scansione"
         aria-busy={r.searchBusy}
+        description={r.lastCode ? `Ultimo codice letto: ${r.lastCode}` : undefined}
+        inputWrapperOrder={["label", "input", "description"]}
       />
 
-      {r.feedback && <FeedbackPanel feedback={r.feedback} />}
+      {r.reading ? (
+        <ReadingPanel code={r.reading.code} repeats={r.reading.repeats} />
+      ) : (
+        r.feedback && <FeedbackPanel feedback={r.feedback} />
+      )}
 
       {r.current && (
         <ExpectedRowCard
@@ -78,10 +86,15 @@ export function ReceivingScreen() {
           magazzino={r.magazzino}
           warehouseCode={(id) => r.magazzini.find((m) => m.id === id)?.codice}
           registering={r.registerBusy}
+          held={r.held}
+          refs={{ quantity: r.quantityRef, lot: r.lotRef, expiry: r.expiryRef }}
           onRegister={() => void r.register()}
+          onLotEnter={r.onLotEnter}
           onLeave={r.leaveRow}
         />
       )}
+
+      <PendingChoiceModal choice={r.choice} onComplete={r.completePending} onDiscard={r.discardPending} />
 
       <SessionArrivals arrivals={r.arrivals} onCancel={r.setToCancel} />
 

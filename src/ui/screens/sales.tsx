@@ -2,7 +2,6 @@
 import {
   ActionIcon,
   Alert,
-  Badge,
   Button,
   Card,
   Group,
@@ -21,6 +20,7 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import Link from "next/link";
 import { useState } from "react";
 import type { SaleDocumentOutput } from "@/server/modules/sales/sales.schemas";
+import { DateField } from "../date-field";
 import { describeError } from "../errors";
 import { signal } from "../feedback";
 import { day, money, parseDecimal, qty } from "../format";
@@ -31,6 +31,7 @@ import { useWrite } from "../write-key";
 import { useArticleRefs } from "../article-refs";
 
 type Tipo = "ddt" | "fattura" | "scontrino";
+const TIPO_LABEL: Record<Tipo, string> = { ddt: "DDT", fattura: "Fattura", scontrino: "Scontrino" };
 
 interface DraftRow {
   articolo: string;
@@ -111,18 +112,21 @@ export function SalesListScreen() {
           { label: "Numero" },
           { label: "Tipo" },
           { label: "Data" },
-          { label: "Cliente" },
+          { label: "Cliente", wide: true },
           { label: "Righe", num: true },
           { label: "Totale", num: true },
         ]}
       >
         {docs.map((d) => (
-          <Table.Tr key={d.id}>
+          <Table.Tr key={d.id} data-testid={`documento-${d.id}`}>
             <Table.Td fw={700}>{d.numero}</Table.Td>
             <Table.Td>
-              <Badge variant="light">{d.tipo}</Badge>
+              {/* The word whole: a badge in a narrow column was cut to "FATT…". */}
+              <Text size="sm" fw={700} tt="uppercase" c="indigo.8" data-testid="tipo">
+                {TIPO_LABEL[d.tipo]}
+              </Text>
             </Table.Td>
-            <Table.Td>{day(d.data)}</Table.Td>
+            <Table.Td style={{ whiteSpace: "nowrap" }}>{day(d.data)}</Table.Td>
             <Table.Td>{d.cliente.ragione_sociale}</Table.Td>
             <Table.Td className="num">{d.righe.length}</Table.Td>
             <Table.Td className="num" fw={700}>
@@ -214,7 +218,7 @@ export function SaleFormScreen() {
           allowDeselect={false}
           data-testid="campo-magazzino"
         />
-        <TextInput label="Data (predefinita oggi)" type="date" {...field("data")} />
+        <DateField label="Data (predefinita oggi)" value={data} onChange={(v) => form.setFieldValue("data", v)} />
       </SimpleGrid>
       <Stack gap="xs">
         {rows.map((_r, i) => (

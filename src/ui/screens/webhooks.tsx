@@ -6,7 +6,6 @@ import {
   Button,
   Checkbox,
   Code,
-  CopyButton,
   Group,
   Modal,
   Paper,
@@ -23,9 +22,11 @@ import { notifications } from "@mantine/notifications";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import type { z } from "zod";
-import { EVENT_TYPES, type EventType } from "@/server/modules/events/events.schemas";
+import type { EventType } from "@/server/modules/events/events.schemas";
+import { EVENT_TYPES } from "../domain-lists";
 import type { attemptOutput, deliveryOutput, EndpointOutput } from "@/server/modules/webhooks/webhooks.schemas";
 import { DataTable } from "../data-table";
+import { SecretShown } from "../secret-shown";
 import { describeError } from "../errors";
 import { instant } from "../format";
 import { useTRPC } from "../trpc";
@@ -212,12 +213,7 @@ export function WebhooksScreen() {
             Segreto per verificare le firme delle consegne a <b>{shown?.url}</b>:
           </Text>
           <Alert color="yellow">È mostrato solo ora e non si può recuperare: copiarlo e conservarlo in un luogo sicuro.</Alert>
-          <Code block data-testid="segreto-creato" style={{ whiteSpace: "pre-wrap", wordBreak: "break-all", fontSize: "1rem" }}>
-            {shown?.segreto}
-          </Code>
-          <CopyButton value={shown?.segreto ?? ""}>
-            {({ copied, copy }) => <Button onClick={copy}>{copied ? "Copiato" : "Copia"}</Button>}
-          </CopyButton>
+          <SecretShown value={shown?.segreto ?? ""} testId="segreto-creato" noun="segreto" />
         </Stack>
       </Modal>
     </Stack>

@@ -2,7 +2,6 @@ import "server-only";
 import { cookies } from "next/headers";
 import { cache } from "react";
 import { getDb } from "@/server/db/client";
-import { hasRole, type Role } from "@/server/modules/auth/actor";
 import { resolveSession, SESSION_COOKIE, type ResolvedSession } from "@/server/modules/auth/sessions.service";
 import { createContextInner } from "@/server/trpc/context";
 import { appRouter } from "@/server/trpc/router";
@@ -13,15 +12,6 @@ export const currentSession = cache(async (): Promise<ResolvedSession | null> =>
   if (!token) return null;
   return resolveSession(getDb(), token);
 });
-
-export type PageAccess = { session: ResolvedSession; allowed: boolean };
-
-/** The (app) layout has already sent anonymous visitors to sign in: here only the role is decided. */
-export async function pageAccess(role: Role): Promise<PageAccess | null> {
-  const session = await currentSession();
-  if (!session) return null;
-  return { session, allowed: hasRole(session.actor, role) };
-}
 
 /**
  * The same procedures the browser calls, called from a server component as the signed-in user:

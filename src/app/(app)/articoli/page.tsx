@@ -1,7 +1,14 @@
 import { ArticlesScreen } from "@/ui/screens/catalogue";
+import { FIRST_LOOKUP } from "@/ui/screens/catalogue-lookup";
+import { openScreen, Prefetched } from "@/ui/server/screen";
 
 export const metadata = { title: "Articoli" };
 
-export default function ArticlesPage() {
-  return <ArticlesScreen />;
+export default async function ArticlesPage() {
+  const session = await openScreen("/articoli");
+  return (
+    <Prefetched session={session} queries={(t) => [t.feeds.articles.queryOptions(FIRST_LOOKUP)]}>
+      <ArticlesScreen />
+    </Prefetched>
+  );
 }

@@ -1,10 +1,13 @@
-import { Forbidden } from "@/ui/forbidden";
 import { ApiKeysScreen } from "@/ui/screens/admin";
-import { pageAccess } from "@/ui/server/session";
+import { openScreen, Prefetched } from "@/ui/server/screen";
 
 export const metadata = { title: "Chiavi API" };
 
 export default async function ApiKeysPage() {
-  if (!(await pageAccess("amministratore"))?.allowed) return <Forbidden role="amministratore" />;
-  return <ApiKeysScreen />;
+  const session = await openScreen("/chiavi-api", "amministratore");
+  return (
+    <Prefetched session={session} queries={(t) => [t.apiKeys.list.queryOptions()]}>
+      <ApiKeysScreen />
+    </Prefetched>
+  );
 }

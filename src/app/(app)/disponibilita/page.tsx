@@ -1,10 +1,16 @@
 import { AvailabilityScreen } from "@/ui/screens/availability";
-import { Forbidden } from "@/ui/forbidden";
-import { pageAccess } from "@/ui/server/session";
+import { openScreen, Prefetched } from "@/ui/server/screen";
 
 export const metadata = { title: "Disponibilità" };
 
 export default async function AvailabilityPage() {
-  if (!(await pageAccess("responsabile"))?.allowed) return <Forbidden role="responsabile" />;
-  return <AvailabilityScreen />;
+  const session = await openScreen("/disponibilita", "responsabile");
+  return (
+    <Prefetched
+      session={session}
+      queries={(t) => [t.availability.list.queryOptions({ limite: "50", dopo: "0" }), t.catalogue.warehouses.queryOptions()]}
+    >
+      <AvailabilityScreen />
+    </Prefetched>
+  );
 }

@@ -1,10 +1,20 @@
-import { Forbidden } from "@/ui/forbidden";
 import { MovementsScreen } from "@/ui/screens/movements";
-import { pageAccess } from "@/ui/server/session";
+import { newestMovementsQuery } from "@/ui/screens/movements/newest-page";
+import { openScreen, Prefetched } from "@/ui/server/screen";
 
 export const metadata = { title: "Movimenti" };
 
 export default async function MovementsPage() {
-  if (!(await pageAccess("responsabile"))?.allowed) return <Forbidden role="responsabile" />;
-  return <MovementsScreen />;
+  const session = await openScreen("/movimenti", "responsabile");
+  return (
+    <Prefetched
+      session={session}
+      queries={(t, caller) => [
+        newestMovementsQuery(t, (input) => caller.movements.list(input), {}, null),
+        t.catalogue.warehouses.queryOptions(),
+      ]}
+    >
+      <MovementsScreen />
+    </Prefetched>
+  );
 }

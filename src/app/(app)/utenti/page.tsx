@@ -1,10 +1,13 @@
-import { Forbidden } from "@/ui/forbidden";
 import { UsersScreen } from "@/ui/screens/admin";
-import { pageAccess } from "@/ui/server/session";
+import { openScreen, Prefetched } from "@/ui/server/screen";
 
 export const metadata = { title: "Utenti" };
 
 export default async function UsersPage() {
-  if (!(await pageAccess("amministratore"))?.allowed) return <Forbidden role="amministratore" />;
-  return <UsersScreen />;
+  const session = await openScreen("/utenti", "amministratore");
+  return (
+    <Prefetched session={session} queries={(t) => [t.users.list.queryOptions(), t.audit.list.queryOptions({ limite: 25 })]}>
+      <UsersScreen />
+    </Prefetched>
+  );
 }

@@ -1,10 +1,13 @@
-import { Forbidden } from "@/ui/forbidden";
 import { SalesListScreen } from "@/ui/screens/sales";
-import { pageAccess } from "@/ui/server/session";
+import { openScreen, Prefetched } from "@/ui/server/screen";
 
 export const metadata = { title: "Documenti di vendita" };
 
 export default async function SalesPage() {
-  if (!(await pageAccess("responsabile"))?.allowed) return <Forbidden role="responsabile" />;
-  return <SalesListScreen />;
+  const session = await openScreen("/vendite", "responsabile");
+  return (
+    <Prefetched session={session} queries={(t) => [t.sales.list.queryOptions({ limite: "50", dopo: "0" })]}>
+      <SalesListScreen />
+    </Prefetched>
+  );
 }

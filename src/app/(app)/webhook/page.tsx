@@ -1,10 +1,13 @@
-import { Forbidden } from "@/ui/forbidden";
 import { WebhooksScreen } from "@/ui/screens/webhooks";
-import { pageAccess } from "@/ui/server/session";
+import { openScreen, Prefetched } from "@/ui/server/screen";
 
 export const metadata = { title: "Webhook" };
 
 export default async function WebhooksPage() {
-  if (!(await pageAccess("amministratore"))?.allowed) return <Forbidden role="amministratore" />;
-  return <WebhooksScreen />;
+  const session = await openScreen("/webhook", "amministratore");
+  return (
+    <Prefetched session={session} queries={(t) => [t.webhooks.list.queryOptions()]}>
+      <WebhooksScreen />
+    </Prefetched>
+  );
 }

@@ -2,7 +2,7 @@
 import { Alert, Badge, Button, Card, Group, Modal, Pagination, SegmentedControl, Stack, Table, Text, Title } from "@mantine/core";
 import type { AlignRow } from "@/server/modules/alignment/alignment.schemas";
 import { DataTable } from "../../data-table";
-import { qty } from "../../format";
+import { count, qty } from "../../format";
 import type { ParsedCounts } from "../../inventory-csv";
 import { type AlignResult, download, type Filter, isLargeDelta, PAGE, resultCsv } from "./use-inventory";
 
@@ -125,9 +125,10 @@ export function AlignmentResult({
               { value: "rifiutate", label: "Rifiutate" },
             ]}
           />
-          <Group gap="xs">
+          <Group gap="xs" w={{ base: "100%", sm: "auto" }}>
             <Button
               variant="light"
+              w={{ base: "100%", sm: "auto" }}
               onClick={() =>
                 download(`allineamento-${result.simulated ? "anteprima" : "esito"}.csv`, resultCsv(result.out, result.simulated))
               }
@@ -136,8 +137,8 @@ export function AlignmentResult({
               Scarica CSV
             </Button>
             {result.simulated && canConfirm && (
-              <Button color="teal" onClick={onConfirm} disabled={toWrite === 0} data-testid="conferma">
-                Conferma e scrivi {toWrite} correzioni
+              <Button color="teal" w={{ base: "100%", sm: "auto" }} onClick={onConfirm} disabled={toWrite === 0} data-testid="conferma">
+                Conferma e scrivi {count(toWrite, "correzione", "correzioni")}
               </Button>
             )}
           </Group>
@@ -154,8 +155,8 @@ export function AlignmentResult({
           verticalSpacing="xs"
           data-testid="tabella-allineamento"
           columns={[
-            { label: "#" },
-            { label: "Articolo" },
+            { label: "#", cardLabel: "Riga del file" },
+            { label: "Articolo", main: true },
             { label: "Lotto" },
             { label: "Attuale", num: true },
             { label: "Contato", num: true },
@@ -193,12 +194,12 @@ export function ConfirmAlignmentModal({
     <Modal opened={opened} onClose={onClose} title="Confermare l'allineamento?" centered>
       <Stack>
         <Text>
-          Scrivere <b>{toWrite}</b> correzioni nel magazzino {warehouse}? Le giacenze diventano i valori contati; le righe rifiutate restano
-          come sono.
+          Scrivere <b>{count(toWrite, "correzione", "correzioni")}</b> nel magazzino {warehouse}? Le giacenze diventano i valori contati; le
+          righe rifiutate restano come sono.
           {large > 0 && (
             <>
               {" "}
-              <b>{large}</b> righe hanno differenze grandi: controllarle prima.
+              <b>{count(large, "riga ha", "righe hanno")}</b> differenze grandi: controllarle prima.
             </>
           )}
         </Text>

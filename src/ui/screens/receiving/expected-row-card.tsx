@@ -1,6 +1,7 @@
 "use client";
 import { Badge, Box, Button, Card, Group, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
 import type { UseFormReturnType } from "@mantine/form";
+import { DateField } from "../../date-field";
 import { day, qty } from "../../format";
 import type { ArrivalFields, Current } from "./use-receiving";
 
@@ -24,7 +25,10 @@ export function ExpectedRowCard({
   magazzino,
   warehouseCode,
   registering,
+  held,
+  refs,
   onRegister,
+  onLotEnter,
   onLeave,
 }: {
   current: Current;
@@ -32,19 +36,27 @@ export function ExpectedRowCard({
   magazzino: string | null;
   warehouseCode: (id: number) => string | undefined;
   registering: boolean;
+  /** Codes read while this row waits: read once it is registered or left. */
+  held: string[];
+  refs: {
+    quantity: React.RefObject<HTMLInputElement | null>;
+    lot: React.RefObject<HTMLInputElement | null>;
+    expiry: React.RefObject<HTMLInputElement | null>;
+  };
   onRegister: () => void;
+  onLotEnter: () => void | Promise<void>;
   onLeave: () => void;
 }) {
   const { row, order } = current;
-  const onFieldEnter = (e: React.KeyboardEvent<HTMLInputElement>) => {
+  const onEnter = (action: () => void) => (e: React.KeyboardEvent<HTMLInputElement>) => {
     if (e.key === "Enter") {
       e.preventDefault();
-      onRegister();
+      action();
     }
   };
-  const input = (name: keyof ArrivalFields) => {
+  const input = (name: keyof ArrivalFields, action = onRegister) => {
     const { value, onChange } = fields.getInputProps(name);
-    return { value, onChange, onKeyDown: onFieldEnter, size: "lg" as const };
+    return { value, onChange, onKeyDown: onEnter(action), size: "lg" as const };
   };
   return (
     <Card withBorder shadow="sm" padding="md" data-testid="riga-attesa">
@@ -71,8 +83,9 @@ export function ExpectedRowCard({
             Attenzione: l&apos;ordine è destinato a un altro magazzino ({warehouseCode(order.magazzino)}).
           </Text>
         )}
-        <SimpleGrid cols={{ base: 1, xs: row.chiede_lotto ? 3 : 1 }} spacing="sm">
+        <SimpleGrid cols={row.chiede_lotto ? 2 : 1} spacing="sm">
           <TextInput
+            ref={refs.quantity}
             label="Quantità"
             inputMode="decimal"
             {...input("quantita")}
@@ -80,12 +93,36 @@ export function ExpectedRowCard({
             data-testid="campo-quantita"
           />
           {row.chiede_lotto && (
-            <>
-              <TextInput label="Lotto" {...input("lotto")} data-testid="campo-lotto" />
-              <TextInput label="Scadenza" type="date" {...input("scadenza")} data-testid="campo-scadenza" />
-            </>
+            <TextInput
+              ref={refs.lot}
+              label="Lotto"
+              {...input("lotto", () => void onLotEnter())}
+              autoComplete="off"
+              autoCapitalize="characters"
+              autoCorrect="off"
+              spellCheck={false}
+              enterKeyHint="next"
+              data-testid="campo-lotto"
+            />
           )}
         </SimpleGrid>
+        {row.chiede_lotto && (
+          <DateField
+            ref={refs.expiry}
+            label="Scadenza"
+            size="lg"
+            value={fields.getInputProps("scadenza").value}
+            onChange={(v) => fields.setFieldValue("scadenza", v)}
+            onKeyDown={onEnter(onRegister)}
+            popoverProps={{ position: "top-start" }}
+            data-testid="campo-scadenza"
+          />
+        )}
+        {held.length > 0 && (
+          <Text size="sm" c="orange.9" fw={600} data-testid="codici-in-attesa">
+            Dopo questa riga {held.length === 1 ? "sarà letto il codice" : "saranno letti i codici"} {held.join(", ")}.
+          </Text>
+        )}
         <Button size="xl" fullWidth onClick={onRegister} loading={registering} data-testid="registra">
           Registra
         </Button>

@@ -1,5 +1,5 @@
 "use client";
-import { Paper, Text } from "@mantine/core";
+import { Group, Loader, Paper, Text } from "@mantine/core";
 import type { Feedback } from "./use-receiving";
 
 /** The outcome of the last scan or registration, big enough to read at arm's length; a refusal bigger still. */
@@ -22,6 +22,30 @@ export function FeedbackPanel({ feedback }: { feedback: Feedback }) {
           {feedback.message}
         </Text>
       )}
+    </Paper>
+  );
+}
+
+/** Shown the moment a code is read, while the service looks it up: the code itself and a busy sign. */
+export function ReadingPanel({ code, repeats }: { code: string; repeats: number }) {
+  return (
+    <Paper p="md" radius="md" className="feedback-busy" role="status" aria-busy data-testid="esito" data-esito="attesa">
+      <Group gap="sm" wrap="nowrap" align="center">
+        <Loader size="md" color="indigo" />
+        <div style={{ minWidth: 0 }}>
+          <Text fw={800} size="xl" lh={1.2}>
+            Ricerca in corso…
+          </Text>
+          <Text size="md" mt={2} style={{ overflowWrap: "anywhere" }} data-testid="codice-in-lettura">
+            Codice letto: <b>{code}</b>
+          </Text>
+          {repeats > 0 && (
+            <Text size="sm" c="dimmed" data-testid="letture-ignorate">
+              Letto di nuovo {repeats === 1 ? "una volta" : `${repeats} volte`}: ignorato, la ricerca è già in corso.
+            </Text>
+          )}
+        </div>
+      </Group>
     </Paper>
   );
 }

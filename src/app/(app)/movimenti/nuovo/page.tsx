@@ -1,10 +1,13 @@
-import { Forbidden } from "@/ui/forbidden";
 import { MovementFormScreen } from "@/ui/screens/movement-form";
-import { pageAccess } from "@/ui/server/session";
+import { openScreen, Prefetched } from "@/ui/server/screen";
 
 export const metadata = { title: "Nuovo movimento" };
 
 export default async function NewMovementPage() {
-  if (!(await pageAccess("responsabile"))?.allowed) return <Forbidden role="responsabile" />;
-  return <MovementFormScreen />;
+  const session = await openScreen("/movimenti/nuovo", "responsabile");
+  return (
+    <Prefetched session={session} queries={(t) => [t.catalogue.warehouses.queryOptions()]}>
+      <MovementFormScreen />
+    </Prefetched>
+  );
 }

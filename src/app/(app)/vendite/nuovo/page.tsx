@@ -1,10 +1,13 @@
-import { Forbidden } from "@/ui/forbidden";
 import { SaleFormScreen } from "@/ui/screens/sales";
-import { pageAccess } from "@/ui/server/session";
+import { openScreen, Prefetched } from "@/ui/server/screen";
 
 export const metadata = { title: "Nuovo documento di vendita" };
 
 export default async function NewSalePage() {
-  if (!(await pageAccess("responsabile"))?.allowed) return <Forbidden role="responsabile" />;
-  return <SaleFormScreen />;
+  const session = await openScreen("/vendite/nuovo", "responsabile");
+  return (
+    <Prefetched session={session} queries={(t) => [t.catalogue.warehouses.queryOptions(), t.clients.search.queryOptions({ cerca: "" })]}>
+      <SaleFormScreen />
+    </Prefetched>
+  );
 }

@@ -1,8 +1,9 @@
 import { Alert, Group, Stack, Text, Title } from "@mantine/core";
 import { DomainError } from "@/server/lib/errors";
-import { day, qty } from "@/ui/format";
+import { count, day, qty } from "@/ui/format";
 import { PrintButton } from "@/ui/screens/orders";
 import { code128Svg, eanSvg } from "@/ui/server/barcodes";
+import { openScreen } from "@/ui/server/screen";
 import { serverCaller } from "@/ui/server/session";
 
 export const metadata = { title: "Etichette ordine" };
@@ -13,6 +14,7 @@ export const metadata = { title: "Etichette ordine" };
  */
 export default async function OrderLabelsPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
+  await openScreen(/^\d{1,12}$/.test(id) ? `/ordini/${id}/etichette` : "/ordini");
   const caller = await serverCaller();
   let order;
   try {
@@ -33,7 +35,7 @@ export default async function OrderLabelsPage({ params }: { params: Promise<{ id
             Ordine {order.numero} · {order.fornitore.nome}
           </Title>
           <Text c="dimmed">
-            Del {day(order.data)} · magazzino {order.magazzino.codice} · {order.righe.length} righe · stato {order.stato}
+            Del {day(order.data)} · magazzino {order.magazzino.codice} · {count(order.righe.length, "riga", "righe")} · stato {order.stato}
           </Text>
         </div>
         <PrintButton />
