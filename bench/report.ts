@@ -162,6 +162,7 @@ function historyLine(r: Report) {
     scala: r.scale,
     durataS: r.durationS,
     node: r.environment.node,
+    envServer: r.environment.serverEnv,
     caricoMedioAllaFine: r.environment.caricoMedioAllaFine,
     piccoRssMb: Math.round(r.peakServerRssMb),
     scenari: Object.fromEntries(

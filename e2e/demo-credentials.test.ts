@@ -115,6 +115,7 @@ describe("demo credentials", () => {
     const production = await startAndStop(dataDir, { NODE_ENV: "production" });
     expect(production.output).toContain(READY);
     expect(production.output).not.toContain("ATTENZIONE");
+    expect(production.output).not.toContain("Nessun amministratore attivo");
     for (const p of saved) expect(production.output).not.toContain(p);
   }, 300_000);
 
@@ -123,6 +124,8 @@ describe("demo credentials", () => {
     const started = await startAndStop(fresh, { NODE_ENV: "production" });
     expect(started.output).toContain(READY);
     expect(started.output).not.toContain("Dati dimostrativi caricati");
+    // Nobody could sign in yet: the start says how to create the first administrator.
+    expect(started.output).toContain("Nessun amministratore attivo: crearne uno con `npm run -s cli -- user create");
     expect(fs.existsSync(path.join(fresh, "utenti-demo.txt"))).toBe(false);
   }, 300_000);
 });

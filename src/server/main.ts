@@ -127,6 +127,13 @@ async function main(): Promise<void> {
       );
     }
     const demoLines = [...(demo?.lines ?? []), ...(demo?.created ? [] : demoWarnings(unchanged, dataDir))];
+    // Without the demo (DEMO_DATA=false, or a production install) nobody can sign in until a user exists.
+    if ((await db.prisma.utente.count({ where: { attivo: true, ruolo: "amministratore" } })) === 0) {
+      log(
+        "Nessun amministratore attivo: crearne uno con `npm run -s cli -- user create --username NOME --role amministratore` " +
+          "(la password si digita al prompt), poi accedere dalla pagina di accesso.",
+      );
+    }
 
     const prisma = db.prisma;
     const purge = () =>
