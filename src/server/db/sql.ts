@@ -33,6 +33,10 @@ const parseArray = (parse: (s: string) => unknown) => (value: string) =>
   (pg.types.getTypeParser(1009 as never) as (v: string) => (string | null)[])(value).map((v) => (v === null ? null : parse(v)));
 const decimal = (s: string) => new Prisma.Decimal(s);
 const date = (s: string) => new Date(`${s}T00:00:00Z`);
+// Built once: pg asks for a parser per column of every result.
+const decimalArray = parseArray(decimal);
+const bigintArray = parseArray(BigInt);
+const dateArray = parseArray(date);
 
 /** Prisma's types for a raw query's columns (what the row types declare), pg's own for the rest. */
 const types = {
@@ -41,15 +45,15 @@ const types = {
       case NUMERIC:
         return decimal;
       case NUMERIC_ARRAY:
-        return parseArray(decimal);
+        return decimalArray;
       case INT8:
         return BigInt;
       case INT8_ARRAY:
-        return parseArray(BigInt);
+        return bigintArray;
       case DATE:
         return date;
       case DATE_ARRAY:
-        return parseArray(date);
+        return dateArray;
       default:
         return pg.types.getTypeParser(oid, format);
     }

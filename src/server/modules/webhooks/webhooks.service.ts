@@ -21,6 +21,9 @@ export function newSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
 }
 
+const unknownEndpoint = (id: number) =>
+  new DomainError("non_trovato", `Il webhook ${id} non esiste: l'elenco dei webhook mostra quelli registrati.`, { campo: "id" });
+
 function toOutput(r: q.EndpointRow, timeZone: string): EndpointOutput {
   return {
     id: r.id,
@@ -45,8 +48,7 @@ function toOutput(r: q.EndpointRow, timeZone: string): EndpointOutput {
 
 async function endpointOrRefuse(db: Db, id: number, timeZone: string): Promise<EndpointOutput> {
   const row = await first(db, q.endpointById(id));
-  if (!row)
-    throw new DomainError("non_trovato", `Il webhook ${id} non esiste: l'elenco dei webhook mostra quelli registrati.`, { campo: "id" });
+  if (!row) throw unknownEndpoint(id);
   return toOutput(row, timeZone);
 }
 
@@ -87,8 +89,7 @@ export async function setEndpointActive(
 ): Promise<EndpointOutput> {
   await inTransaction(db, async (tx) => {
     const row = await first(tx, q.setActive(id, attivo));
-    if (!row)
-      throw new DomainError("non_trovato", `Il webhook ${id} non esiste: l'elenco dei webhook mostra quelli registrati.`, { campo: "id" });
+    if (!row) throw unknownEndpoint(id);
     await recordAdminAction(tx, by, attivo ? "webhook.riattivato" : "webhook.disattivato", { tipo: "webhook", id, nome: row.url });
   });
   return endpointOrRefuse(db, id, timeZone);
@@ -98,8 +99,7 @@ export async function setEndpointActive(
 export async function replayEndpoint(db: PrismaClient, by: AuditAuthor, id: number, da: number): Promise<{ riaccodate: number }> {
   return inTransaction(db, async (tx) => {
     const endpoint = await first(tx, q.endpointById(id));
-    if (!endpoint)
-      throw new DomainError("non_trovato", `Il webhook ${id} non esiste: l'elenco dei webhook mostra quelli registrati.`, { campo: "id" });
+    if (!endpoint) throw unknownEndpoint(id);
     const n = (await first(tx, q.replayFrom(id, da)))!.n;
     await recordAdminAction(
       tx,
