@@ -1,5 +1,5 @@
 import { Prisma } from "../../db/client";
-import { query } from "../../db/sql";
+import { limit, query } from "../../db/sql";
 import { codeCandidates } from "../catalogue/articles";
 import type { ExpectedOrder, SearchInput } from "./arrivals.schemas";
 
@@ -148,7 +148,7 @@ export const searchTotals = (orderFilter: Prisma.Sql, rowFilter: Prisma.Sql) =>
 /** One page of matching orders after the cursor; one more than the page, to tell whether others follow. */
 export const searchPage = (orderFilter: Prisma.Sql, rowFilter: Prisma.Sql, dopo: number, take: number) =>
   query<{ ordine_id: number }>(Prisma.sql`
-    SELECT DISTINCT ordine_id FROM (${matchingRows(orderFilter, rowFilter)}) m WHERE ordine_id > ${dopo} ORDER BY ordine_id LIMIT ${take}`);
+    SELECT DISTINCT ordine_id FROM (${matchingRows(orderFilter, rowFilter)}) m WHERE ordine_id > ${dopo} ORDER BY ordine_id ${limit(take)}`);
 
 // ---------------------------------------------------------------- order rows (register and cancel)
 

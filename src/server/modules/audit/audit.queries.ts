@@ -1,5 +1,5 @@
 import { Prisma } from "../../db/client";
-import { query } from "../../db/sql";
+import { limit, query } from "../../db/sql";
 import type { Azione } from "./audit.schemas";
 
 export interface AuditInsert {
@@ -32,4 +32,4 @@ export const entriesPage = (prima: number | null, take: number) =>
       FROM registro_amministrativo
      WHERE ${prima === null ? Prisma.sql`TRUE` : Prisma.sql`id < ${prima}`}
      ORDER BY id DESC
-     LIMIT ${take}`);
+     ${limit(take)}`);

@@ -1,5 +1,5 @@
 import { Prisma } from "../../db/client";
-import { query } from "../../db/sql";
+import { limit, query } from "../../db/sql";
 import { containsPattern } from "../../lib/sql";
 import type { ListAvailabilityInput } from "./availability.schemas";
 
@@ -57,7 +57,7 @@ export const availabilityPage = (
         FROM articoli a
        WHERE a.id > ${dopo} AND NOT a.ha_varianti ${matching}
        ORDER BY a.id
-       LIMIT ${take}
+       ${limit(take)}
     ),
     limiti AS (SELECT ${dopo}::int AS primo_escluso, coalesce(max(id), ${dopo}) AS ultimo FROM pagina),
     saldi AS (${balances}),

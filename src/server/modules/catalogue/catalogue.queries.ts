@@ -1,5 +1,5 @@
 import { Prisma } from "../../db/client";
-import { query } from "../../db/sql";
+import { limit, query } from "../../db/sql";
 
 /** What a write needs to know about an article. */
 export interface ArticleInfo {
@@ -42,7 +42,7 @@ export const articlesMatching = (text: string, pattern: string, limite: number) 
       FROM articoli
      WHERE codice ILIKE ${pattern} OR descrizione ILIKE ${pattern} OR ean = ${text}
      ORDER BY (upper(codice) = upper(${text}) OR ean = ${text}) DESC, codice
-     LIMIT ${limite}`);
+     ${limit(limite)}`);
 
 export const warehousesAmong = (ids: number[]) => query<{ id: number }>(Prisma.sql`SELECT id FROM magazzini WHERE id = ANY(${ids}::int[])`);
 

@@ -1,5 +1,5 @@
 import { Prisma } from "../../db/client";
-import { query } from "../../db/sql";
+import { limit, query } from "../../db/sql";
 import type { EventType } from "./events.schemas";
 
 /** An event as stored: `dati` holds rows in the shape the lists read them (migration 20261125000000_eventi). */
@@ -20,7 +20,7 @@ export const eventsPage = (dopo: number, tipi: EventType[] | null, take: number)
       FROM eventi e
      WHERE e.id > ${dopo}::int ${tipi === null ? Prisma.empty : Prisma.sql`AND e.tipo = ANY(${tipi}::text[])`}
      ORDER BY e.id
-     LIMIT ${take}::int`);
+     ${limit(take)}`);
 
 /** Events by sequence number (the webhook workers' deliveries). */
 export const eventsByIds = (ids: number[]) =>

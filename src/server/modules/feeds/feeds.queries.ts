@@ -1,5 +1,5 @@
 import { Prisma } from "../../db/client";
-import { query } from "../../db/sql";
+import { limit, query } from "../../db/sql";
 import { containsPattern } from "../../lib/sql";
 
 /**
@@ -38,7 +38,7 @@ export function windowed(w: Window, take: number, conditions: Prisma.Sql[]) {
   const all = [w.by === "id" ? Prisma.sql`t.id > ${w.after}::int` : Prisma.sql`t.versione > ${String(w.after)}::bigint`, ...conditions];
   return {
     where: Prisma.join(all, " AND "),
-    tail: w.by === "id" ? Prisma.sql`ORDER BY t.id LIMIT ${take}::int` : Prisma.sql`ORDER BY t.versione LIMIT ${take}::int`,
+    tail: w.by === "id" ? Prisma.sql`ORDER BY t.id ${limit(take)}` : Prisma.sql`ORDER BY t.versione ${limit(take)}`,
   };
 }
 

@@ -1,5 +1,5 @@
 import { Prisma } from "../../db/client";
-import { query } from "../../db/sql";
+import { limit, query } from "../../db/sql";
 import { SUGGESTED_PRICE } from "../catalogue/articles";
 import type { ListMovementsInput, MovementOutput } from "./movements.schemas";
 
@@ -66,4 +66,4 @@ const movements = (where: Prisma.Sql, take: number) =>
       LEFT JOIN utenti u ON u.id = m.utente_id
      WHERE ${where}
      ORDER BY m.id
-     LIMIT ${take}`);
+     ${limit(take)}`);

@@ -1,5 +1,5 @@
 import { Prisma } from "../../db/client";
-import { query } from "../../db/sql";
+import { limit, query } from "../../db/sql";
 import type { CreateSaleInput, ListSalesInput } from "./sales.schemas";
 
 export const clientById = (id: number) => query<{ id: number }>(Prisma.sql`SELECT id FROM clienti WHERE id = ${id}`);
@@ -78,7 +78,7 @@ const documents = (where: Prisma.Sql, take: number) =>
       FROM documenti_vendita d JOIN clienti c ON c.id = d.cliente_id
      WHERE ${where}
      ORDER BY d.id
-     LIMIT ${take}`);
+     ${limit(take)}`);
 
 export const documentById = (id: number) => documents(Prisma.sql`d.id = ${id}`, 1);
 export const documentsByIds = (ids: number[]) => documents(Prisma.sql`d.id = ANY(${ids}::int[])`, ids.length);

@@ -1,5 +1,5 @@
 import { Prisma } from "../../db/client";
-import { query } from "../../db/sql";
+import { limit, query } from "../../db/sql";
 
 /** An endpoint with what the administrator's screen shows of its deliveries. */
 export interface EndpointRow {
@@ -91,7 +91,7 @@ export const deliveries = (endpoint: number, stato: string | null, prima: number
        ${stato === null ? Prisma.empty : Prisma.sql`AND c.stato = ${stato}`}
        ${prima === null ? Prisma.empty : Prisma.sql`AND c.evento_id < ${prima}::int`}
      ORDER BY c.evento_id DESC
-     LIMIT ${take}::int`);
+     ${limit(take)}`);
 
 export interface AttemptRow {
   id: number;
@@ -111,7 +111,7 @@ export const attempts = (endpoint: number, prima: number | null, take: number) =
       FROM webhook_tentativi t JOIN webhook_consegne c ON c.id = t.consegna_id
      WHERE t.endpoint_id = ${endpoint}::int ${prima === null ? Prisma.empty : Prisma.sql`AND t.id < ${prima}::int`}
      ORDER BY t.id DESC
-     LIMIT ${take}::int`);
+     ${limit(take)}`);
 
 // ---- The delivery workers (worker.ts) ----
 
@@ -134,7 +134,7 @@ export const endpointsWithWork = (take: number, lockClass: number, skip: number[
                         WHERE l.locktype = 'advisory' AND l.objsubid = 2 AND l.classid = ${lockClass}::int
                           AND l.objid = e.id AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))
      ORDER BY h.prossimo_tentativo NULLS LAST, e.id
-     LIMIT ${take}::int`);
+     ${limit(take)}`);
 
 export interface WorkEndpoint {
   id: number;
@@ -181,7 +181,7 @@ export const pendingDeliveries = (endpoint: number, take: number) =>
       FROM webhook_consegne
      WHERE endpoint_id = ${endpoint}::int AND stato = 'in_attesa'
      ORDER BY evento_id
-     LIMIT ${take}::int`);
+     ${limit(take)}`);
 
 export interface AttemptInsert {
   consegna: number;
