@@ -28,6 +28,9 @@ const configSchema = z.object({
   IDEMPOTENCY_RETENTION_HOURS: intFromEnv(24, 1, 24 * 365),
   RATE_LIMIT_PER_SECOND: intFromEnv(50, 1, 1_000_000),
   RATE_LIMIT_BURST: intFromEnv(200, 1, 10_000_000),
+  // How long an instance may reuse an API key's or a session's authentication (auth-cache.ts); changes
+  // reach it at once by notification, this is the backstop. 0: no cache, every request asks the database.
+  AUTH_CACHE_TTL_SECONDS: intFromEnv(30, 0, 300),
   BODY_LIMIT_BYTES: intFromEnv(5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
   // Behind a reverse proxy: take the client's address from X-Forwarded-For (sign-in limits per address).
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),

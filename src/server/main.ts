@@ -9,6 +9,7 @@ import { NONCE_HEADER, securityHeadersFor } from "./http/security-headers";
 import { defaultNextDir, hasBuild, nextBuild } from "./next-build";
 
 import { demoUsersWithFirstPassword, demoWarnings, seedDemoIfEmpty } from "./modules/demo/demo.service";
+import { startAuthCache, type RunningAuthCache } from "./modules/auth/auth-cache";
 import { CLIENT_ADDRESS_HEADER, purgeExpiredSessions } from "./modules/auth/sessions.service";
 import { purgeExpiredIdempotency } from "./modules/idempotency/idempotency.service";
 import { startWebhookWorker, webhookSettings, type WebhookWorker } from "./modules/webhooks/worker";
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
   let app: { close(): Promise<void> } | undefined;
   let purgeTimer: NodeJS.Timeout | undefined;
   let webhooks: WebhookWorker | undefined;
+  let authCache: RunningAuthCache | undefined;
   const server = http.createServer();
 
   let stopping: Promise<never> | undefined;
@@ -89,6 +91,7 @@ async function main(): Promise<void> {
     // A delivery in flight ends within its timeout; one cut short by the exit is made again later (at least once).
     await webhooks?.stop().catch((e: unknown) => console.error("Arresto delle consegne webhook non riuscito:", e));
     await app?.close().catch((e: unknown) => console.error("Chiusura di Next non riuscita:", e));
+    await authCache?.stop().catch((e: unknown) => console.error("Arresto della cache dell'autenticazione non riuscito:", e));
     setDb(undefined);
     // Also stops the embedded PostgreSQL: it never outlives the service.
     await db?.close().catch((e: unknown) => console.error("Chiusura del database non riuscita:", e));
@@ -114,6 +117,9 @@ async function main(): Promise<void> {
     db = await openDatabase(config, { mode: "own", log });
     if (stopRequested) return stop(0);
     setDb(db.prisma);
+    // Keys and sessions are read from the database until its listener listens (it does not hold up the start).
+    if (config.AUTH_CACHE_TTL_SECONDS > 0)
+      authCache = startAuthCache(db.prisma, db.url, { ttlSeconds: config.AUTH_CACHE_TTL_SECONDS, log });
     log(db.embedded ? `Database: PostgreSQL incorporato in ${path.resolve(config.DATA_DIR)}` : "Database: il PostgreSQL di DATABASE_URL");
 
     const dataDir = path.resolve(config.DATA_DIR);

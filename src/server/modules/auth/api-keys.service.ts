@@ -4,6 +4,7 @@ import { first } from "../../db/sql";
 import { DomainError } from "../../lib/errors";
 import { recordAdminAction, type AuditAuthor } from "../audit/audit.service";
 import type { Actor, Scope } from "./actor";
+import { authCacheOf } from "./auth-cache";
 import * as q from "./auth.queries";
 
 /**
@@ -113,31 +114,64 @@ export function bearerToken(header: string | null): string {
 /** Tokens this instance has already taken from each key's shared bucket, by key hash. */
 const localTokens = new Map<string, number>();
 
+/** An instance takes this share of a key's burst from its bucket at a time (5%). */
+const BATCH_SHARE = 20;
+
 /**
- * Authenticates a key (a read: revocation takes effect at once) and spends one token of its rate
- * limit. The bucket lives on the key's row, on the database clock, so the limit holds across
- * instances; an instance takes tokens from it in batches of 5% of the burst, so a busy key costs one
- * database write per batch instead of one row lock per request. Across instances the limit is exact
- * to within one batch per instance.
+ * Authenticates a key and spends one token of its rate limit.
+ *
+ * The key: from the instance's cache when it has one that listens (auth-cache.ts: a revocation
+ * reaches every instance's cache through PostgreSQL at commit), else from the database.
+ * The rate limit: the bucket lives on the key's row, on the database clock, so the limit holds
+ * across instances (API.md section 8); an instance takes tokens from it in batches of 5% of the burst
+ * and spends them locally, so a busy key costs one database statement per batch instead of one per
+ * request. Across instances the limit is exact to within one batch per instance. A key that is not
+ * cached and has no local tokens is authenticated and charged in the same statement.
  */
 export async function authenticateApiKey(db: ModelDb, token: string, defaults: { perSecond: number; burst: number }): Promise<Actor> {
   const hash = hashApiKey(token);
-  const key = await first(db, q.activeApiKey(hash));
-  if (!key) throw unauthenticated("Chiave API sconosciuta o revocata.");
-  const actor: Actor = { kind: "chiave", id: key.id, nome: key.nome, permessi: key.permessi };
-  const local = localTokens.get(hash) ?? 0;
-  if (local >= 1) {
-    localTokens.set(hash, local - 1);
-    return actor;
+  const cache = authCacheOf(db);
+  if (cache?.active) await cache.caughtUp();
+  let key = cache?.apiKey(hash);
+  let claim: { presi: number; disponibili: number; rate: number } | undefined;
+  if (!key) {
+    const ticket = cache?.ticket();
+    if ((localTokens.get(hash) ?? 0) >= 1) {
+      key = await first(db, q.activeApiKey(hash));
+    } else {
+      const row = await first(db, q.authenticateAndClaim(hash, defaults, BATCH_SHARE));
+      if (row) {
+        key = { id: row.id, nome: row.nome, permessi: row.permessi, raffica: row.raffica };
+        claim = row;
+      }
+    }
+    if (!key) throw unauthenticated("Chiave API sconosciuta o revocata.");
+    cache?.putApiKey(ticket, hash, key);
   }
-  const batch = Math.max(1, Math.floor((key.raffica ?? defaults.burst) / 20));
-  const claim = await first(db, q.claimApiKeyTokens(key.id, defaults, batch));
-  if (!claim || claim.presi < 1) {
-    const rate = claim?.rate ?? defaults.perSecond;
-    const wait = Math.max(1, Math.ceil((1 - (claim?.disponibili ?? 0)) / rate));
-    throw new DomainError("troppe_richieste", `Troppe richieste con questa chiave (limite ${rate} al secondo). Riprovare tra ${wait} s.`, {
-      headers: { "Retry-After": String(wait) },
-    });
+  const actor: Actor = { kind: "chiave", id: key.id, nome: key.nome, permessi: key.permessi };
+  if (!claim) {
+    const local = localTokens.get(hash) ?? 0;
+    if (local >= 1) {
+      localTokens.set(hash, local - 1);
+      return actor;
+    }
+    const batch = Math.max(1, Math.floor((key.raffica ?? defaults.burst) / BATCH_SHARE));
+    claim = await first(db, q.claimApiKeyTokens(key.id, defaults, batch));
+    if (!claim) {
+      // Revoked since it was cached, and the notification is still on its way: the claim read the row.
+      cache?.invalidate(`chiave:${key.id}`);
+      throw unauthenticated("Chiave API sconosciuta o revocata.");
+    }
+  }
+  if (claim.presi < 1) {
+    const wait = Math.max(1, Math.ceil((1 - claim.disponibili) / claim.rate));
+    throw new DomainError(
+      "troppe_richieste",
+      `Troppe richieste con questa chiave (limite ${claim.rate} al secondo). Riprovare tra ${wait} s.`,
+      {
+        headers: { "Retry-After": String(wait) },
+      },
+    );
   }
   localTokens.set(hash, (localTokens.get(hash) ?? 0) + claim.presi - 1);
   return actor;

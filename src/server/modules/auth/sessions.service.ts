@@ -4,6 +4,7 @@ import { first } from "../../db/sql";
 import { DomainError } from "../../lib/errors";
 import type { HeaderReader } from "../../lib/headers";
 import type { Actor, Role } from "./actor";
+import { authCacheOf } from "./auth-cache";
 import * as q from "./auth.queries";
 import { verifyPassword } from "./passwords";
 import { refundToken, resetBucket, takeToken, type Bucket } from "./rate-limit";
@@ -113,22 +114,34 @@ export interface ResolvedSession {
   scadeIl: Date;
 }
 
-/** The session a cookie token opens, or null (unknown, expired, or its user deactivated). */
+/**
+ * The session a cookie token opens, or null (unknown, expired, or its user deactivated). From the
+ * instance's cache when it has one that listens (auth-cache.ts: a sign-out, a deactivation or a change
+ * of role reaches every instance's cache through PostgreSQL at commit; the expiry is checked at every
+ * hit), else from the database, which also slides the expiry (at most once a minute). A session served
+ * from the cache slides when it is read again, at the latest a cache lifetime later.
+ */
 export async function resolveSession(db: ModelDb, token: string): Promise<ResolvedSession | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
   const id = hashSessionToken(token);
-  // The role is read at every request: a change of role or a deactivation takes effect at once.
+  const cache = authCacheOf(db);
+  if (cache?.active) await cache.caughtUp();
+  const cached = cache?.session(id);
+  if (cached) return cached;
+  const ticket = cache?.ticket();
   const row = await first(
     db,
     q.touchSession(id, { maxDays: SESSION_MAX_DAYS, idleHours: SESSION_IDLE_HOURS, touchEverySeconds: TOUCH_EVERY_SECONDS }),
   );
   if (!row) return null;
-  return {
+  const session: ResolvedSession = {
     id,
     csrf: row.csrf,
     scadeIl: row.scade_il,
     actor: { kind: "utente", id: row.utente_id, username: row.username, ruolo: row.ruolo },
   };
+  cache?.putSession(ticket, session, row.resta_ms);
+  return session;
 }
 
 /**

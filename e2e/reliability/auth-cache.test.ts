@@ -1,0 +1,159 @@
+import { afterAll, describe, expect } from "vitest";
+import { createUser } from "../../src/server/modules/users/users.service";
+import type { TestDb } from "../../src/server/testing/db";
+import { test } from "../../src/server/testing/test";
+import { call, cleanup, ensureBuild, launch, type Service } from "./harness";
+import { createKey } from "./seed";
+
+/**
+ * The authentication cache across two real service processes on one database (issue 13): each caches
+ * keys and sessions and hears changes through LISTEN/NOTIFY. An administrator's change on instance A
+ * must be refused by instance B as soon as the notice reaches it, with no TTL to wait out; with the
+ * listeners gone, requests go to the database and nothing is missed.
+ */
+
+const report = (what: string, data: unknown) => console.log(`[affidabilità] ${what}: ${JSON.stringify(data)}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const PASSWORD = "Lampione-verde-93-Zq7!";
+
+let t: TestDb;
+let a: Service;
+let b: Service;
+let admin: Signed;
+
+interface Signed {
+  cookie: string;
+  csrf: string;
+}
+
+/** A procedure of the UI's channel, as the browser calls it. */
+function trpc(s: Service, path: string, opts: { input?: unknown; as?: Signed; query?: boolean } = {}) {
+  const headers: Record<string, string> = {};
+  if (opts.as) Object.assign(headers, { cookie: opts.as.cookie, "x-csrf-token": opts.as.csrf });
+  return opts.query
+    ? call(s.base, "GET", `/api/trpc/${path}`, { headers })
+    : call(s.base, "POST", `/api/trpc/${path}`, { headers, body: opts.input ?? {} });
+}
+
+async function signInOn(s: Service, username: string): Promise<Signed> {
+  const r = await trpc(s, "session.signIn", { input: { username, password: PASSWORD } });
+  expect(r.status, r.text).toBe(200);
+  return { cookie: r.headers.get("set-cookie")!.split(";")[0]!, csrf: r.body.result.data.csrf };
+}
+
+const listeners = async () =>
+  (
+    await t.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'banchina-autenticazione'",
+    )
+  ).rows[0]!.n;
+
+async function untilListening(n: number): Promise<void> {
+  const end = Date.now() + 30_000;
+  while ((await listeners()) !== n) {
+    if (Date.now() > end) throw new Error(`in ascolto: ${await listeners()} connessioni invece di ${n}`);
+    await sleep(50);
+  }
+}
+
+test.beforeAll(async ({ db }) => {
+  await ensureBuild((m) => console.log(`[affidabilità] ${m}`));
+  t = db;
+  await createUser(t.prisma, { username: "amministratore-cache", password: PASSWORD, ruolo: "amministratore" });
+  [a, b] = await Promise.all([launch({ databaseUrl: t.url }), launch({ databaseUrl: t.url })]);
+  await untilListening(2);
+  admin = await signInOn(a, "amministratore-cache");
+}, 600_000);
+
+afterAll(async () => {
+  await cleanup();
+}, 120_000);
+
+describe("two instances, one database", () => {
+  test("B answers from its cache, and only the notice makes it stop: without it a revoked key would pass", async () => {
+    const k = await createKey(t.pool, ["lettura"]);
+    for (const s of [a, b]) expect((await call(s.base, "GET", "/clienti", { key: k.chiave })).status).toBe(200);
+    // Revoked with the notice silenced: the instances keep answering from what they cached.
+    await t.pool.query("ALTER TABLE chiavi_api DISABLE TRIGGER chiavi_api_avviso_modifica");
+    try {
+      await t.pool.query("UPDATE chiavi_api SET revocata_il = now() WHERE id = $1", [k.id]);
+    } finally {
+      await t.pool.query("ALTER TABLE chiavi_api ENABLE TRIGGER chiavi_api_avviso_modifica");
+    }
+    for (const s of [a, b]) expect((await call(s.base, "GET", "/clienti", { key: k.chiave })).status).toBe(200);
+    // The notice the trigger would have sent.
+    await t.pool.query("SELECT pg_notify('banchina_autenticazione', $1)", [`chiave:${k.id}`]);
+    await sleep(200);
+    for (const s of [a, b]) expect((await call(s.base, "GET", "/clienti", { key: k.chiave })).status).toBe(401);
+  });
+
+  test("a key revoked by an administrator on A is refused by B as soon as the notice reaches it, never a TTL later (20 times)", async () => {
+    // B can know of the commit only once its notice arrives: a request that reaches B before it is served
+    // as one in flight during the revocation would be. Counted, and bounded far below the TTL (30 s).
+    let servedBeforeTheNotice = 0;
+    let slowest = 0;
+    for (let i = 0; i < 20; i++) {
+      const k = await createKey(t.pool, ["lettura", "scrittura"]);
+      for (const s of [a, b, b]) expect((await call(s.base, "GET", "/clienti", { key: k.chiave })).status).toBe(200);
+      const revoked = await trpc(a, "apiKeys.revoke", { input: { id: k.id }, as: admin });
+      expect(revoked.status, revoked.text).toBe(200);
+      const since = Date.now();
+      for (;;) {
+        const next = await call(b.base, "GET", "/clienti", { key: k.chiave });
+        if (next.status === 401) {
+          expect(next.body.codice).toBe("non_autenticato");
+          break;
+        }
+        expect(next.status).toBe(200);
+        servedBeforeTheNotice++;
+        expect(Date.now() - since, `giro ${i}`).toBeLessThan(2_000);
+      }
+      slowest = Math.max(slowest, Date.now() - since);
+      expect((await call(a.base, "GET", "/clienti", { key: k.chiave })).status).toBe(401);
+    }
+    report("revoca vista dall'altra istanza", { giri: 20, richiesteServitePrimaDellAvviso: servedBeforeTheNotice, msMassimi: slowest });
+  });
+
+  test("a user's session on B: a new role given on A counts at once; deactivated on A, refused at the next request", async () => {
+    const created = await createUser(t.prisma, { username: "operatore-cache", password: PASSWORD, ruolo: "operatore" });
+    const session = await signInOn(b, "operatore-cache");
+    for (let i = 0; i < 2; i++) {
+      const me = await trpc(b, "session.me", { as: session, query: true });
+      expect(me.status, me.text).toBe(200);
+      expect(me.body.result.data.utente.ruolo).toBe("operatore");
+    }
+    expect((await trpc(a, "users.update", { input: { id: created.id, ruolo: "responsabile" }, as: admin })).status).toBe(200);
+    const promoted = await trpc(b, "session.me", { as: session, query: true });
+    expect(promoted.body.result.data.utente.ruolo).toBe("responsabile");
+
+    expect((await trpc(a, "users.update", { input: { id: created.id, attivo: false }, as: admin })).status).toBe(200);
+    const refused = await trpc(b, "session.me", { as: session, query: true });
+    expect(refused.status).toBe(401);
+  });
+
+  test("the listeners killed: requests go to the database, a revocation meanwhile is not missed, both listen again", async () => {
+    const kept = await createKey(t.pool, ["lettura"]);
+    const revoked = await createKey(t.pool, ["lettura"]);
+    for (const s of [a, b])
+      for (const k of [kept, revoked]) expect((await call(s.base, "GET", "/clienti", { key: k.chiave })).status).toBe(200);
+
+    const killed = await t.pool.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'banchina-autenticazione'",
+    );
+    expect(killed.rowCount).toBe(2);
+    // Committed while the listeners are gone or coming back: the notice may reach nobody.
+    await t.pool.query("UPDATE chiavi_api SET revocata_il = now() WHERE id = $1", [revoked.id]);
+    for (const s of [a, b]) {
+      expect((await call(s.base, "GET", "/clienti", { key: kept.chiave })).status).toBe(200);
+      expect((await call(s.base, "GET", "/clienti", { key: revoked.chiave })).status).toBe(401);
+    }
+    await untilListening(2);
+    for (const s of [a, b]) {
+      expect((await call(s.base, "GET", "/clienti", { key: revoked.chiave })).status).toBe(401);
+      expect((await call(s.base, "GET", "/clienti", { key: kept.chiave })).status).toBe(200);
+      expect(s.output()).toContain("Autenticazione: ascolto delle modifiche interrotto");
+      expect(s.output()).toContain("Autenticazione: ascolto delle modifiche ripreso");
+    }
+    report("ascolto interrotto e ripreso", { istanze: 2 });
+  });
+});
