@@ -8,7 +8,7 @@
  *   1. floor        plain `pg`, named prepared statements (bench/floor.ts)
  *   2. prisma-raw   the floor's statements through Prisma ($transaction / $queryRaw), nothing else
  *   3. service      the service function (movements.service.ts) in Prisma's transaction
- *   4. +auth        plus the API key's authentication and rate-limit statement
+ *   4. +auth        plus the API key's authentication (the instance's cache, as main.ts attaches it) and rate limit
  *   5. rest         handleRestRequest in process: REST facade, trpc-to-openapi, tRPC, zod, JSON
  *   6. http         the production server over HTTP (Next custom server), as `npm run bench` measures
  * and prints wall time and CPU (this process or the server, and PostgreSQL) per request.
@@ -38,6 +38,7 @@ const { migrate } = await import("../src/server/db/migrate");
 const { closePrisma, createPrisma, setDb, Prisma } = await import("../src/server/db/client");
 const { inTransaction } = await import("../src/server/db/transaction");
 const { createApiKey, authenticateApiKey } = await import("../src/server/modules/auth/api-keys.service");
+const { startAuthCache } = await import("../src/server/modules/auth/auth-cache");
 const { writeMovements, listMovements } = await import("../src/server/modules/movements/movements.service");
 const { syncBound } = await import("../src/server/modules/lists/lists");
 const { handleRestRequest } = await import("../src/server/http/rest-handler");
@@ -70,6 +71,10 @@ try {
   await admin.connect();
   await generate(admin, countsFor(Number(values.scale)));
   setDb(prisma);
+  // As main.ts does: layers 4 and 5 authenticate through the instance's cache, as a server's requests do.
+  const authCache = startAuthCache(prisma, embedded.url, { ttlSeconds: 30, log: () => {} });
+  stopOnExit.add(() => authCache.stop());
+  await authCache.whenListening();
   const key = await createApiKey(prisma, { nome: "layers", permessi: ["lettura", "scrittura"], limiteAlSecondo: 1e9, raffica: 1e9 });
   const actor = { kind: "chiave" as const, id: key.id, nome: "layers", permessi: ["lettura" as const, "scrittura" as const] };
   const articles = (
