@@ -14,20 +14,23 @@ import { hasBuild, nextBuild, staleReason } from "../src/server/next-build";
 
 export const NEXT_DIR = ".next-bench";
 
-/** `next build` into .next-bench: when it is stale, always with --rebuild, never with --no-build (if one exists). */
-export async function buildServer(root: string, mode: "force" | "if-needed" | "existing"): Promise<void> {
-  const reason = mode === "force" ? "richiesta con --rebuild" : staleReason(root, NEXT_DIR);
-  if (mode === "existing" && hasBuild(root, NEXT_DIR)) {
-    progress(`compilazione: uso ${NEXT_DIR} com'è (--no-build${reason ? `; ${reason}` : ""})`);
+/**
+ * `next build` into .next-bench (or `dir`: the browser bench has its own, so neither run rebuilds the
+ * other's server under it): when it is stale, always with --rebuild, never with --no-build (if one exists).
+ */
+export async function buildServer(root: string, mode: "force" | "if-needed" | "existing", dir = NEXT_DIR): Promise<void> {
+  const reason = mode === "force" ? "richiesta con --rebuild" : staleReason(root, dir);
+  if (mode === "existing" && hasBuild(root, dir)) {
+    progress(`compilazione: uso ${dir} com'è (--no-build${reason ? `; ${reason}` : ""})`);
     return;
   }
   if (reason === null) {
-    progress(`compilazione: ${NEXT_DIR} è aggiornata, non ricompilo`);
+    progress(`compilazione: ${dir} è aggiornata, non ricompilo`);
     return;
   }
-  progress(`compilazione: next build in ${NEXT_DIR} (${reason}) …`);
+  progress(`compilazione: next build in ${dir} (${reason}) …`);
   const t0 = performance.now();
-  await nextBuild(root, NEXT_DIR, { onStart: (child) => stopOnExit.add(() => child.kill("SIGTERM")), warn: progress });
+  await nextBuild(root, dir, { onStart: (child) => stopOnExit.add(() => child.kill("SIGTERM")), warn: progress });
   progress(`compilazione: fatta in ${seconds(performance.now() - t0)}`);
 }
 
@@ -54,14 +57,14 @@ function getHealth(port: number): Promise<number> {
 
 export async function startServer(
   root: string,
-  opts: { databaseUrl: string; cpuProfDir?: string; logFile: string; env?: Record<string, string> },
+  opts: { databaseUrl: string; cpuProfDir?: string; logFile: string; env?: Record<string, string>; nextDir?: string },
 ): Promise<RunningServer> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
-    BANCHINA_NEXT_DIR: NEXT_DIR,
+    BANCHINA_NEXT_DIR: opts.nextDir ?? NEXT_DIR,
     DEMO_DATA: "false",
     DATABASE_URL: opts.databaseUrl,
     HOST: "127.0.0.1",
@@ -72,7 +75,8 @@ export async function startServer(
   // The same V8 flags as `npm start` (package.json): the bench measures the service as it is run.
   const startScript = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts
     .start;
-  const nodeArgs = startScript.split(/\s+/).filter((a) => /^--(max|v8)-/.test(a));
+  const words = startScript.split(/\s+/);
+  const nodeArgs = words.slice(words.indexOf("node") + 1, words.indexOf("--import"));
   nodeArgs.push("--import", "tsx");
   if (opts.cpuProfDir) nodeArgs.unshift("--cpu-prof", `--cpu-prof-dir=${opts.cpuProfDir}`);
   // node itself, not npm or the tsx CLI: the child's pid is the server's, for /proc/<pid>/status.

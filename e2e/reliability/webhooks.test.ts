@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vite
 import { getConfig } from "../../src/server/config";
 import { poolOf } from "../../src/server/db/client";
 import { ERROR_STATUS } from "../../src/server/lib/errors";
-import { EVENT_TYPES } from "../../src/server/modules/events/events.schemas";
+import { EVENT_TYPES } from "../../src/lib/domain-lists";
 import { createEndpoint, newSecret } from "../../src/server/modules/webhooks/webhooks.service";
 import { createTestDb, type TestDb } from "../../src/server/testing/db";
 import { seedSession } from "../../src/server/testing/fixtures";

@@ -232,7 +232,7 @@ test("date in italiano (gg/mm/aaaa) anche in un browser in inglese", async ({ br
   const from = page.getByTestId("campo-da");
   await expect(from).toHaveAttribute("placeholder", "gg/mm/aaaa");
   const listed = page.waitForRequest(
-    (r) => r.url().includes("movements.list") && decodeURIComponent(r.url()).includes('"da":"2026-02-01"'),
+    (r) => r.url().includes("movements.newest") && decodeURIComponent(r.url()).includes('"da":"2026-02-01"'),
   );
   await from.fill("01/02/2026");
   await listed;

@@ -470,7 +470,7 @@ describe("webhook", () => {
     const r = await cli("--help");
     expect(r.stdout).toMatch(/webhook create --url URL --eventi TIPO\[,TIPO\]/);
     expect(r.stdout).toMatch(/webhook replay ID --da N/);
-    const { EVENT_TYPES } = await import("../server/modules/events/events.schemas");
+    const { EVENT_TYPES } = await import("../lib/domain-lists");
     for (const type of EVENT_TYPES) expect(r.stdout).toContain(type);
   });
 });

@@ -1,4 +1,5 @@
-import { EVENT_TYPES, eventTypeList } from "../server/modules/events/events.schemas";
+import { EVENT_TYPES } from "../lib/domain-lists";
+import { eventTypeList } from "../server/modules/events/events.schemas";
 import type { EndpointOutput } from "../server/modules/webhooks/webhooks.schemas";
 import { createEndpoint, listEndpoints, replayEndpoint, setEndpointActive } from "../server/modules/webhooks/webhooks.service";
 import { parseOptions, UsageError, type Run, table } from "./command";

@@ -85,6 +85,7 @@ const TABLE: Record<string, { role: Role | null; call: Call }> = {
   },
   "availability.list": { role: "responsabile", call: (c) => c.availability.list({}) },
   "movements.list": { role: "responsabile", call: (c) => c.movements.list({}) },
+  "movements.newest": { role: "responsabile", call: (c) => c.movements.newest({}) },
   "clients.search": { role: "responsabile", call: (c) => c.clients.search({ cerca: "" }) },
   "movements.write": {
     role: "responsabile",

@@ -2,25 +2,24 @@
 import { Alert, Button, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { ORIGINI } from "../domain-lists";
+import { ORIGINI, type Origine } from "@/lib/domain-lists";
 import { DateField } from "../date-field";
 import { describeError } from "../errors";
 import { day, instant, money, qty } from "../format";
 import { useWarehouses } from "../hooks";
 import { DataTable } from "../data-table";
-import { useTRPC, useTRPCClient } from "../trpc";
+import { useTRPC } from "../trpc";
 import { ArticlePicker } from "./article-picker";
-import { type MovementFilters, newestMovementsQuery } from "./movements/newest-page";
+import { type MovementFilters, movementsPageInput } from "./movements/newest-page";
 
 const NATURA_COLOR = { carico: "green.8", scarico: "red.8", trasferimento: "blue.8" } as const;
 
 /**
- * The ledger with the REST list's filters, newest first for a person (the API pages oldest first, its
- * sync order: see newest-first.ts), a page of 50 at a time.
+ * The ledger with the REST list's filters, newest first for a person (movements.newest; the API pages
+ * oldest first, its sync order), a page of 50 at a time.
  */
 export function MovementsScreen() {
   const trpc = useTRPC();
-  const client = useTRPCClient();
   const { options: warehouseOptions, nameOf } = useWarehouses();
   const [da, setDa] = useState("");
   const [a, setA] = useState("");
@@ -36,16 +35,17 @@ export function MovementsScreen() {
     ...(da ? { da } : {}),
     ...(a ? { a } : {}),
     ...(magazzino ? { magazzino } : {}),
-    ...(origine ? { origine: origine as (typeof ORIGINI)[number] } : {}),
+    ...(origine ? { origine: origine as Origine } : {}),
     ...(/^\d+$/.test(operazione) ? { operazione } : {}),
     ...(articolo ? { articolo } : {}),
   };
   const before = befores.at(-1)!;
   const query = useQuery({
-    ...newestMovementsQuery(trpc, (input) => client.movements.list.query(input), filters, before),
+    ...trpc.movements.newest.queryOptions(movementsPageInput(filters, before)),
     placeholderData: keepPreviousData,
   });
-  const rows = query.data?.rows ?? [];
+  const rows = query.data?.movimenti ?? [];
+  const older = query.data?.prima ?? null;
 
   return (
     <Stack gap="md" maw={1300}>
@@ -168,8 +168,8 @@ export function MovementsScreen() {
           </Button>
           <Button
             variant="default"
-            disabled={!query.data?.older || query.isFetching}
-            onClick={() => rows.length && setBefores((b) => [...b, rows.at(-1)!.id])}
+            disabled={older === null || query.isFetching}
+            onClick={() => older !== null && setBefores((b) => [...b, older])}
             data-testid="pagina-successiva"
           >
             Meno recenti

@@ -22,9 +22,8 @@ export async function openScreen(path: string, role: Role = "operatore"): Promis
 }
 
 type ServerTrpc = TRPCOptionsProxy<AppRouter>;
-type ServerCaller = ReturnType<typeof appRouter.createCaller>;
-/** A query to run before the screen renders: tRPC's queryOptions, or a key with its own function. */
-type Prefetch = { queryKey: QueryKey; queryFn?: unknown };
+/** A query to run before the screen renders: tRPC's queryOptions of one of the screen's first reads. */
+type Prefetch = { queryKey: QueryKey };
 
 /**
  * The screen's first reads, made on the server while the page renders, by the same procedures (and
@@ -42,15 +41,13 @@ export async function Prefetched({
   children,
 }: {
   session: ResolvedSession;
-  queries: (trpc: ServerTrpc, caller: ServerCaller) => Prefetch[];
+  queries: (trpc: ServerTrpc) => Prefetch[];
   children: ReactNode;
 }) {
   // Not kept between requests: a request's reads are its user's.
   const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: false } } });
   const ctx = () => createContextInner({ channel: "trpc", actor: session.actor });
   const trpc = createTRPCOptionsProxy<AppRouter>({ router: appRouter, ctx, queryClient });
-  await Promise.all(
-    queries(trpc, appRouter.createCaller(ctx)).map((q) => queryClient.prefetchQuery(q as Parameters<QueryClient["prefetchQuery"]>[0])),
-  );
+  await Promise.all(queries(trpc).map((q) => queryClient.prefetchQuery(q as Parameters<QueryClient["prefetchQuery"]>[0])));
   return <HydrationBoundary state={dehydrate(queryClient)}>{children}</HydrationBoundary>;
 }

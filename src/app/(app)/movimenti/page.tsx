@@ -1,5 +1,5 @@
 import { MovementsScreen } from "@/ui/screens/movements";
-import { newestMovementsQuery } from "@/ui/screens/movements/newest-page";
+import { movementsPageInput } from "@/ui/screens/movements/newest-page";
 import { openScreen, Prefetched } from "@/ui/server/screen";
 
 export const metadata = { title: "Movimenti" };
@@ -9,10 +9,7 @@ export default async function MovementsPage() {
   return (
     <Prefetched
       session={session}
-      queries={(t, caller) => [
-        newestMovementsQuery(t, (input) => caller.movements.list(input), {}, null),
-        t.catalogue.warehouses.queryOptions(),
-      ]}
+      queries={(t) => [t.movements.newest.queryOptions(movementsPageInput({}, null)), t.catalogue.warehouses.queryOptions()]}
     >
       <MovementsScreen />
     </Prefetched>

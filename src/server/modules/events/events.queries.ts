@@ -1,6 +1,6 @@
 import { Prisma } from "../../db/client";
 import { limit, query } from "../../db/sql";
-import type { EventType } from "./events.schemas";
+import type { EventType } from "../../../lib/domain-lists";
 
 /** An event as stored: `dati` holds rows in the shape the lists read them (migration 20261125000000_eventi). */
 export interface EventRow {

@@ -1,6 +1,7 @@
 import { syncParse } from "../../lib/zod";
 import { readProcedure, requireRole, router } from "../../trpc/init";
-import { EVENT_TYPES, listEventsInput, listEventsOutput } from "./events.schemas";
+import { EVENT_TYPES } from "../../../lib/domain-lists";
+import { listEventsInput, listEventsOutput } from "./events.schemas";
 import { listEvents } from "./events.service";
 
 export const eventsRouter = router({

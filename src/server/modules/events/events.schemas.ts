@@ -1,19 +1,6 @@
 import { z } from "zod";
+import { EVENT_TYPES, type EventType } from "../../../lib/domain-lists";
 import { listParams, pageShape } from "../lists/lists.schemas";
-
-/** The event types of API.md section 10. */
-export const EVENT_TYPES = [
-  "movimenti.registrati",
-  "arrivo.registrato",
-  "arrivo.annullato",
-  "giacenze.allineate",
-  "documento_vendita.emesso",
-  "ordine_acquisto.modificato",
-  "articolo.modificato",
-  "cliente.modificato",
-  "fornitore.modificato",
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Event types named in a list (`tipo=a,b` on GET /eventi, `--eventi a,b` on the command line): each known, none twice. */
 export const eventTypeList = (what: string) =>

@@ -6,7 +6,7 @@ import { writeMovements } from "../movements/movements.service";
 import type { TestDb } from "../../testing/db";
 import { caller, countRows, rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
-import { EVENT_TYPES } from "./events.schemas";
+import { EVENT_TYPES } from "../../../lib/domain-lists";
 
 /**
  * Events (API.md section 10): every write that changes stock, an order or master data records its event in

@@ -5,7 +5,7 @@ import { caller, countRows, rest, seedArticle, seedSession, seedWarehouse } from
 import { test } from "../../testing/test";
 import { appRouter } from "../../trpc/router";
 import { createUser } from "../users/users.service";
-import { EVENT_TYPES, type EventType } from "./events.schemas";
+import { EVENT_TYPES, type EventType } from "../../../lib/domain-lists";
 
 /**
  * Every write procedure of the router, and its events (API.md section 10: "every write that changes stock, an

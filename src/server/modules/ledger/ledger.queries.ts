@@ -1,6 +1,6 @@
 import { Prisma } from "../../db/client";
 import { query } from "../../db/sql";
-import type { EventType } from "../events/events.schemas";
+import type { EventType } from "../../../lib/domain-lists";
 import type { MovementOutput } from "../movements/movements.schemas";
 
 export type Origine = MovementOutput["origine"];

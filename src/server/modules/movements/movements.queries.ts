@@ -38,21 +38,34 @@ export interface MovementRow {
 export type MovementFilters = Pick<ListMovementsInput, "da" | "a" | "articolo" | "magazzino" | "origine" | "operazione">;
 
 /** A window of movements after `dopo`, in id order: `take` rows at most (the page size plus one). */
-export const movementsPage = (dopo: number, f: MovementFilters, take: number) => {
-  const filters: Prisma.Sql[] = [Prisma.sql`m.id > ${dopo}`];
+export const movementsPage = (dopo: number, f: MovementFilters, take: number) =>
+  movements(Prisma.join([Prisma.sql`m.id > ${dopo}`, ...filterConditions(f)], " AND "), take, "asc");
+
+/**
+ * The screen's order: the movements below `prima`, newest first, `take` rows at most (the page size plus
+ * one). Plans: the primary key read backwards from `prima` (with `articolo`, its (articolo_id, id) index;
+ * with `operazione`, its own), so a page costs the rows it passes over: cheap for the recent past, the
+ * screen's usual question, and a walk over every newer row for a period far back (`a` long ago).
+ */
+export const movementsBefore = (prima: number, f: MovementFilters, take: number) =>
+  movements(Prisma.join([Prisma.sql`m.id < ${prima}`, ...filterConditions(f)], " AND "), take, "desc");
+
+/** The list's filters as conditions on `m` (movimenti). */
+function filterConditions(f: MovementFilters): Prisma.Sql[] {
+  const filters: Prisma.Sql[] = [];
   if (f.da) filters.push(Prisma.sql`m.data >= ${f.da}::date`);
   if (f.a) filters.push(Prisma.sql`m.data <= ${f.a}::date`);
   if (f.articolo !== undefined) filters.push(Prisma.sql`m.articolo_id = ${f.articolo}`);
   if (f.magazzino !== undefined) filters.push(Prisma.sql`m.magazzino_id = ${f.magazzino}`);
   if (f.origine !== undefined) filters.push(Prisma.sql`m.origine = ${f.origine}`);
   if (f.operazione !== undefined) filters.push(Prisma.sql`m.operazione_id = ${f.operazione}`);
-  return movements(Prisma.join(filters, " AND "), take);
-};
+  return filters;
+}
 
 /** Movements by id, in id order (the movements an event names). */
-export const movementsByIds = (ids: number[]) => movements(Prisma.sql`m.id = ANY(${ids}::int[])`, ids.length);
+export const movementsByIds = (ids: number[]) => movements(Prisma.sql`m.id = ANY(${ids}::int[])`, ids.length, "asc");
 
-const movements = (where: Prisma.Sql, take: number) =>
+const movements = (where: Prisma.Sql, take: number, order: "asc" | "desc") =>
   query<MovementRow>(Prisma.sql`
     SELECT m.id, m.operazione_id, to_char(m.data, 'YYYY-MM-DD') AS data,
            floor(extract(epoch FROM m.registrato_il) * 1000)::float8 AS registrato_ms, m.origine, m.natura, m.causale,
@@ -65,5 +78,5 @@ const movements = (where: Prisma.Sql, take: number) =>
       LEFT JOIN chiavi_api k ON k.id = m.chiave_api_id
       LEFT JOIN utenti u ON u.id = m.utente_id
      WHERE ${where}
-     ORDER BY m.id
+     ORDER BY m.id ${order === "asc" ? Prisma.empty : Prisma.raw("DESC")}
      ${limit(take)}`);

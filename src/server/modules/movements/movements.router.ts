@@ -1,7 +1,14 @@
 import { readProcedure, requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite, originOf } from "../../trpc/write";
-import { listMovementsInput, listMovementsOutput, writeMovementsInput, writeMovementsOutput } from "./movements.schemas";
-import { listMovements, writeMovements } from "./movements.service";
+import {
+  listMovementsInput,
+  listMovementsOutput,
+  newestMovementsInput,
+  newestMovementsOutput,
+  writeMovementsInput,
+  writeMovementsOutput,
+} from "./movements.schemas";
+import { listMovements, listNewestMovements, writeMovements } from "./movements.service";
 import { syncParse } from "../../lib/zod";
 
 export const movementsRouter = router({
@@ -43,4 +50,11 @@ export const movementsRouter = router({
     .input(syncParse(listMovementsInput))
     .output(syncParse(listMovementsOutput))
     .query(({ ctx, input }) => listMovements(ctx.db, input, ctx.config.SERVICE_TIME_ZONE)),
+
+  // The movements screen's order, for people: not on REST, whose list pages oldest first (its sync order).
+  newest: readProcedure
+    .use(requireRole("responsabile"))
+    .input(syncParse(newestMovementsInput))
+    .output(syncParse(newestMovementsOutput))
+    .query(({ ctx, input }) => listNewestMovements(ctx.db, input, ctx.config.SERVICE_TIME_ZONE)),
 });

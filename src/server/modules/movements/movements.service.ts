@@ -11,6 +11,7 @@ import {
   MAX_MOVEMENT_ROWS,
   type ListMovementsInput,
   type MovementOutput,
+  type NewestMovementsInput,
   type WriteMovementsInput,
   type WriteMovementsOutput,
 } from "./movements.schemas";
@@ -207,4 +208,22 @@ export async function listMovements(db: Db, input: ListMovementsInput, timeZone:
   const window = await rows(db, q.movementsPage(dopo, input, limite + 1));
   const cut = cutPage(window, limite, bound, dopo);
   return { movimenti: cut.rows.map((r) => toMovementOutput(r, timeZone)), altri: cut.altri, cursore: cut.cursore };
+}
+
+/**
+ * The movements screen: the list's filters, newest first, a page below `prima` (absent: the newest).
+ * Cut at the sync bound as GET /movimenti is, so a page shows no row the list would not yet show, and
+ * paging down from it misses none: every id below the bound has committed or never will.
+ */
+export async function listNewestMovements(db: Db, input: NewestMovementsInput, timeZone: string) {
+  assertPeriod(input.da, input.a);
+  const limite = input.limite ?? 100;
+  const bound = await syncBound(db, "movimenti");
+  const prima = Math.min(input.prima ?? Number.POSITIVE_INFINITY, bound + 1);
+  const window = await rows(db, q.movementsBefore(prima, input, limite + 1));
+  const page = window.slice(0, limite);
+  return {
+    movimenti: page.map((r) => toMovementOutput(r, timeZone)),
+    prima: window.length > limite ? page.at(-1)!.id : null,
+  };
 }

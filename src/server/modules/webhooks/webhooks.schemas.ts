@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { idNumber, shortText } from "../../lib/zod";
-import { EVENT_TYPES } from "../events/events.schemas";
+import { EVENT_TYPES } from "../../../lib/domain-lists";
 
 export const createEndpointInput = z.strictObject({
   url: shortText(2000).meta({ description: "http:// o https://" }),

@@ -1,0 +1,554 @@
+/**
+ * `npm run bench:ui [-- --scans 50] [--warmup 5] [--width 360] [--scale F] [--pause MS] [--rebuild | --no-build]
+ *                    [--cpu-prof] [--trace] [--keep]`
+ *
+ * The receiving screen in the browser (issue 13): how long the operator waits after Enter. Builds the
+ * production server into .next-bench-ui when needed, starts an embedded PostgreSQL of its own in a
+ * temporary directory with the API bench's data set at `--scale` (default 0.1: 10,000 articles, 100,000
+ * movements), imports one supplier, one warehouse and purchase orders with one row per scan (articles
+ * UI-0001…, EANs 29…), creates an operator, starts the server as `npm start` runs it, signs in in Chromium
+ * (/usr/bin/chromium, Playwright's library API) at `--width` px and on /ricevimento reads `--warmup`
+ * codes, then `--scans` more, each as a keyboard-wedge scanner does (the EAN typed, Enter), and confirms
+ * each row with Enter in the scan field (the quantity prefilled with the remaining one); `--pause` ms (200)
+ * pass before each scan and each confirmation, as an operator's would, so every Enter meets a page at
+ * rest. The session's table of arrivals grows by one row a scan, as it does through a shift. Measured:
+ *
+ *   riga        Enter on the scan field → the row found shown (arrivals.search);
+ *   registrato  Enter on confirm → "Registrato: … × CODE" shown (arrivals.register).
+ *
+ * Prints p50/p95/max of both against the goals (p95 ≤ 50 / ≤ 60 ms), the time of the two tRPC calls as
+ * the page saw it on the wire, and where the rest goes (medians); appends one line to
+ * bench/results/history.jsonl. --cpu-prof writes the page's JavaScript CPU profile of the measured scans
+ * and the server's (summary: `npx tsx bench/profile.ts FILE`) under bench/results/prof-ui-…; --trace a
+ * Chromium performance trace of them (open it in DevTools' Performance panel); --keep leaves the
+ * temporary directory with the logs.
+ *
+ * How it measures, and why in the page: a Playwright call is a round trip to the browser (a few ms, more
+ * on a loaded machine), so timing `keyboard.press` and a `waitFor…` from Node would add two of them to
+ * every figure. Instead a script in the page (IN_PAGE below) is armed before each Enter: a keydown
+ * listener on window in the capture phase, which runs before React's own listeners on its root, takes the
+ * start from the event's own timeStamp (when the browser received the key: any wait for a busy main thread
+ * counts, as it does for the operator); a MutationObserver on the document then checks after every DOM
+ * change whether the awaited state is there (the row's article code in the row card; the "ok" outcome
+ * naming the article), which is the moment React commits it ("nel DOM"); from there one
+ * requestAnimationFrame and a posted task later the frame that shows it has been painted ("mostrata",
+ * the figure held against the goals). Resource Timing gives the call's own entry: startTime (the page
+ * issued the fetch), requestStart→responseEnd (on the wire: the server's whole handling, loopback adds
+ * well under a millisecond; the server sends no Server-Timing header). Node only collects the numbers
+ * after each measure, outside the timed interval.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { chromium, type Page } from "@playwright/test";
+import pg from "pg";
+import { closePrisma, createPrisma } from "../src/server/db/client";
+import { startEmbedded } from "../src/server/db/embedded";
+import { migrate } from "../src/server/db/migrate";
+import { importMasterData } from "../src/server/modules/catalogue/import.service";
+import { createUser } from "../src/server/modules/users/users.service";
+import { signIn } from "../e2e/support/app";
+import { ean13, today } from "../e2e/support/seed";
+import { countsFor, generate } from "./data";
+import { buildServer, readMemoryMb, startServer, stopOnExit } from "./server";
+import { elapsed, fmtInt, median, percentile, progress, seconds, sleep } from "./util";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const RESULTS = path.join(ROOT, "bench", "results");
+const NEXT_DIR = ".next-bench-ui";
+const TIME_ZONE = "Europe/Rome";
+/** Issue 13's goals, p95 in ms. */
+const GOALS = { riga: 50, registrato: 60 } as const;
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+const TRACE_CATEGORIES = [
+  "-*",
+  "toplevel",
+  "devtools.timeline",
+  "disabled-by-default-devtools.timeline",
+  "disabled-by-default-devtools.timeline.frame",
+  "blink.user_timing",
+  "v8.execute",
+  "v8",
+];
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      scans: { type: "string", default: "50" },
+      warmup: { type: "string", default: "5" },
+      width: { type: "string", default: "360" },
+      scale: { type: "string", default: "0.1" },
+      pause: { type: "string", default: "200" },
+      rebuild: { type: "boolean", default: false },
+      "no-build": { type: "boolean", default: false },
+      "cpu-prof": { type: "boolean", default: false },
+      trace: { type: "boolean", default: false },
+      keep: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(
+      fs
+        .readFileSync(new URL(import.meta.url), "utf8")
+        .split("*/")[0]!
+        .replace(/^\/\*\*|^ \* ?/gm, ""),
+    );
+    process.exit(0);
+  }
+  const int = (name: string, v: string, min: number, max: number) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} deve essere un intero tra ${min} e ${max}`);
+    return n;
+  };
+  const scale = Number(values.scale);
+  if (!Number.isFinite(scale) || scale <= 0 || scale > 10) throw new Error("--scale deve essere un numero tra 0 e 10 (es. 0.02)");
+  return {
+    scans: int("scans", values.scans, 1, 1000),
+    warmup: int("warmup", values.warmup, 0, 100),
+    width: int("width", values.width, 320, 3840),
+    pause: int("pause", values.pause, 0, 10_000),
+    scale,
+    rebuild: values.rebuild,
+    noBuild: values["no-build"],
+    cpuProf: values["cpu-prof"],
+    trace: values.trace,
+    keep: values.keep,
+  };
+}
+
+// ---------------------------------------------------------------- the script in the page
+
+interface CallTiming {
+  /** The page issued the fetch (Resource Timing startTime). */
+  start: number;
+  requestStart: number;
+  responseStart: number;
+  responseEnd: number;
+}
+
+/** One Enter measured in the page, on the page's clock (performance.now(), ms). */
+interface Measure {
+  /** The keydown's timeStamp: when the browser received the key. */
+  event: number;
+  /** The keydown reached our capture listener (the main thread was free for it). */
+  handler: number;
+  /** The awaited state is in the DOM (MutationObserver). */
+  dom: number;
+  /** The frame after that has been painted (requestAnimationFrame, then a posted task). */
+  painted: number;
+  call: CallTiming | null;
+}
+
+/**
+ * Installed once in the page (a string, not a function: tsx's transpiler adds helpers to functions that
+ * do not exist in the page). `__bench.arm(kind, code)` before an Enter, `__bench.result()` after it.
+ */
+const IN_PAGE = `(() => {
+  if (window.__bench) return;
+  let armed = null;
+  const now = () => performance.now();
+  window.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" || !armed || armed.handler !== undefined) return;
+    armed.handler = now();
+    armed.event = e.timeStamp > 0 && e.timeStamp <= armed.handler ? e.timeStamp : armed.handler;
+    armed.watch();
+  }, true);
+  const reached = {
+    riga: (code) => document.querySelector('[data-testid="riga-attesa"] [data-testid="articolo-codice"]')?.textContent === code,
+    registrato: (code) => {
+      const el = document.querySelector('[data-testid="esito"][data-esito="ok"]');
+      return !!el && el.textContent.includes("× " + code);
+    },
+  };
+  const call = { riga: "/api/trpc/arrivals.search", registrato: "/api/trpc/arrivals.register" };
+  window.__bench = {
+    arm(kind, code) {
+      performance.clearResourceTimings();
+      const a = { kind, code };
+      a.done = new Promise((resolve, reject) => {
+        a.watch = () => {
+          const timer = setTimeout(() => { mo.disconnect(); reject(new Error(kind + " " + code + ": not shown within 10 s")); }, 10000);
+          const check = () => {
+            if (!reached[kind](code)) return;
+            const dom = now();
+            mo.disconnect();
+            clearTimeout(timer);
+            requestAnimationFrame(() => {
+              const ch = new MessageChannel();
+              ch.port1.onmessage = () => resolve({ dom, painted: now() });
+              ch.port2.postMessage(null);
+            });
+          };
+          const mo = new MutationObserver(check);
+          mo.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+          check();
+        };
+      });
+      armed = a;
+    },
+    async result() {
+      const a = armed;
+      const marks = await a.done;
+      armed = null;
+      // For a trace (--trace): the interval measured, and its part up to the DOM.
+      performance.measure("bench " + a.kind, { start: a.event, end: marks.painted });
+      performance.measure("bench " + a.kind + " dom", { start: a.event, end: marks.dom });
+      const entries = performance.getEntriesByType("resource").filter((e) => new URL(e.name).pathname === call[a.kind]);
+      const r = entries.at(-1);
+      return {
+        event: a.event,
+        handler: a.handler,
+        ...marks,
+        call: entries.length === 1
+          ? { start: r.startTime, requestStart: r.requestStart, responseStart: r.responseStart, responseEnd: r.responseEnd }
+          : null,
+      };
+    },
+  };
+})()`;
+
+type Kind = "riga" | "registrato";
+
+async function measure(page: Page, kind: Kind, code: string, press: () => Promise<void>): Promise<Measure> {
+  await page.evaluate(`window.__bench.arm(${JSON.stringify(kind)}, ${JSON.stringify(code)})`);
+  await press();
+  return (await page.evaluate("window.__bench.result()")) as Measure;
+}
+
+// ---------------------------------------------------------------- figures
+
+interface Stats {
+  p50: number;
+  p95: number;
+  max: number;
+}
+const stats = (xs: number[]): Stats => ({ p50: median(xs), p95: percentile(xs, 95), max: Math.max(...xs) });
+const r1 = (x: number) => Number(x.toFixed(1));
+const round = (s: Stats) => ({ p50: r1(s.p50), p95: r1(s.p95), max: r1(s.max) });
+
+interface Summary {
+  shown: Stats;
+  dom: Stats;
+  server: Stats;
+  /** Medians of the phases, ms: they add up to about the median shown. */
+  phases: { attesaEvento: number; primaDellaChiamata: number; chiamata: number; rispostaDom: number; domFrame: number };
+  /** The call's median time on the wire over the median time to shown. */
+  serverShare: number;
+  /** Median shown of the first and of the last tenth of the scans: the session's table grows by one row a scan. */
+  trend: [number, number];
+}
+
+function summarise(all: Measure[]): Summary {
+  const withCall = all.filter((m) => m.call);
+  const server = withCall.map((m) => m.call!.responseEnd - m.call!.requestStart);
+  const shown = stats(all.map((m) => m.painted - m.event));
+  const tenth = Math.max(1, Math.round(all.length / 10));
+  return {
+    shown,
+    dom: stats(all.map((m) => m.dom - m.event)),
+    server: stats(server),
+    phases: {
+      attesaEvento: median(all.map((m) => m.handler - m.event)),
+      primaDellaChiamata: median(withCall.map((m) => m.call!.start - m.handler)),
+      chiamata: median(withCall.map((m) => m.call!.responseEnd - m.call!.start)),
+      rispostaDom: median(withCall.map((m) => m.dom - m.call!.responseEnd)),
+      domFrame: median(all.map((m) => m.painted - m.dom)),
+    },
+    serverShare: median(server) / shown.p50,
+    trend: [median(all.slice(0, tenth).map((m) => m.painted - m.event)), median(all.slice(-tenth).map((m) => m.painted - m.event))],
+  };
+}
+
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  return [line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
+}
+
+// ---------------------------------------------------------------- cleanup
+
+let cleaning: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const fn of [...stopOnExit].reverse()) {
+      try {
+        await Promise.race([fn(), new Promise((r) => setTimeout(r, 40_000))]);
+      } catch (e) {
+        console.error(`pulizia: ${(e as Error).message}`);
+      }
+    }
+    stopOnExit.clear();
+  })();
+  return cleaning;
+}
+
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(signal, () => {
+    if (cleaning) return;
+    interrupted = true;
+    console.error(`\n${signal}: fermo Chromium, il server e PostgreSQL e tolgo i file temporanei …`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------- the run
+
+/** Master data and open orders: one row per scan, each article read once. */
+function importFile(n: number) {
+  const codes = Array.from({ length: n }, (_, i) => ({
+    codice: `UI-${String(i + 1).padStart(4, "0")}`,
+    ean: ean13(`29${String(i + 1).padStart(10, "0")}`),
+  }));
+  const ordini = [];
+  for (let i = 0; i < n; i += 100) {
+    ordini.push({
+      numero: `UI-OA-${i / 100 + 1}`,
+      fornitore: "UI-F1",
+      data: today(),
+      magazzino: "UI-M1",
+      righe: codes.slice(i, i + 100).map((c) => ({ articolo: c.codice, quantita: 10, prezzo: "1.5" })),
+    });
+  }
+  return {
+    codes,
+    data: {
+      magazzini: [{ codice: "UI-M1", nome: "Banco UI" }],
+      fornitori: [{ codice: "UI-F1", nome: "Fornitore banco UI" }],
+      articoli: codes.map((c, i) => ({ codice: c.codice, descrizione: `Articolo banco UI ${i + 1}`, ean: c.ean })),
+      ordini,
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const opts = options();
+  process.chdir(ROOT);
+  const startedAt = new Date().toISOString();
+  progress(
+    `bench:ui: ${opts.warmup} letture di riscaldamento e ${opts.scans} misurate a ${opts.width} px, dati di fondo a scala ${opts.scale}; ` +
+      `${os.cpus().length} CPU, carico medio ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")}`,
+  );
+  await buildServer(ROOT, opts.rebuild ? "force" : opts.noBuild ? "existing" : "if-needed", NEXT_DIR);
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "banchina-bench-ui-"));
+  fs.chmodSync(tmp, 0o755); // PostgreSQL runs as its own user when we are root
+  stopOnExit.add(() =>
+    opts.keep ? progress(`--keep: lascio ${tmp} (log di PostgreSQL e del server)`) : fs.rmSync(tmp, { recursive: true, force: true }),
+  );
+  const embedded = await startEmbedded({ dataDir: path.join(tmp, "db"), mode: "own", log: () => {} });
+  stopOnExit.add(() => embedded.stop());
+  await migrate(embedded.url);
+  const admin = new pg.Client({ connectionString: embedded.url });
+  await admin.connect();
+  const gen = await generate(admin, countsFor(opts.scale));
+  await admin.end();
+  progress(
+    `dati di fondo: ${seconds(gen.ms)}, ${fmtInt(gen.tables.articoli ?? 0)} articoli, ${fmtInt(gen.tables.movimenti ?? 0)} movimenti`,
+  );
+
+  const total = opts.warmup + opts.scans;
+  const { codes, data } = importFile(total);
+  const prisma = createPrisma(embedded.url, 2);
+  const operator = { username: "banco-ui-operatore", password: "banco ui, una frase lunga abbastanza" };
+  try {
+    await importMasterData(prisma, data, { timeZone: TIME_ZONE });
+    await createUser(prisma, { ...operator, ruolo: "operatore" });
+  } finally {
+    await closePrisma(prisma);
+  }
+  progress(`dati del banco: ${total} articoli UI-…, una riga d'ordine ciascuno (${data.ordini.length} ordini), un operatore`);
+
+  const stamp = startedAt.replace(/[:.]/g, "-");
+  const profDir = opts.cpuProf || opts.trace ? path.join(RESULTS, `prof-ui-${stamp}`) : undefined;
+  if (profDir) fs.mkdirSync(profDir, { recursive: true });
+  const server = await startServer(ROOT, {
+    databaseUrl: embedded.url,
+    logFile: path.join(tmp, "server.log"),
+    nextDir: NEXT_DIR,
+    cpuProfDir: opts.cpuProf ? profDir : undefined,
+  });
+  progress(`server: pronto sulla porta ${server.port}, pid ${server.pid}`);
+
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  stopOnExit.add(() => browser.close());
+  const context = await browser.newContext({
+    baseURL: `http://127.0.0.1:${server.port}`,
+    viewport: { width: opts.width, height: 760 },
+    locale: "it-IT",
+    timezoneId: TIME_ZONE,
+  });
+  const page = await context.newPage();
+  await signIn(page, operator);
+  await page.getByTestId("campo-ddt").fill("DDT-BANCO-UI");
+  await page.getByTestId("campo-magazzino").click();
+  await page.getByRole("option", { name: /UI-M1/ }).click();
+  await page.evaluate(IN_PAGE);
+  progress(`Chromium ${browser.version()}: accesso fatto, /ricevimento pronto`);
+
+  const scanFocused = () =>
+    page.waitForFunction(
+      `document.activeElement?.getAttribute("data-testid") === "campo-scansione" && document.activeElement.value === ""`,
+    );
+  const cdp = opts.cpuProf ? await context.newCDPSession(page) : undefined;
+  const results: Record<Kind, Measure[]> = { riga: [], registrato: [] };
+  for (let i = 0; i < total; i++) {
+    if (i === opts.warmup) {
+      progress(`riscaldamento fatto: ${opts.scans} letture misurate …`);
+      if (cdp) {
+        await cdp.send("Profiler.enable");
+        await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+        await cdp.send("Profiler.start");
+      }
+      // The timeline without the sampling profiler (Playwright's default categories include it, and it
+      // costs the page a good part of a millisecond per millisecond): tasks, style, layout, paint, marks.
+      if (opts.trace)
+        await browser.startTracing(page, {
+          path: path.join(profDir!, "pagina.trace.json"),
+          screenshots: false,
+          categories: TRACE_CATEGORIES,
+        });
+    }
+    const { codice, ean } = codes[i]!;
+    await sleep(opts.pause);
+    await scanFocused();
+    const row = await measure(page, "riga", codice, async () => {
+      await page.keyboard.type(ean, { delay: 5 });
+      await page.keyboard.press("Enter");
+    });
+    // The operator looks at the row before confirming; the screen gives the scan field the focus back.
+    await sleep(opts.pause);
+    await scanFocused();
+    const done = await measure(page, "registrato", codice, () => page.keyboard.press("Enter"));
+    if (i >= opts.warmup) {
+      results.riga.push(row);
+      results.registrato.push(done);
+    }
+  }
+  if (opts.trace) await browser.stopTracing();
+  if (cdp) {
+    const { profile } = await cdp.send("Profiler.stop");
+    fs.writeFileSync(path.join(profDir!, "pagina.cpuprofile"), JSON.stringify(profile));
+  }
+  const listed = await page.getByTestId("arrivi-sessione").locator("tbody tr").count();
+  if (listed !== total) throw new Error(`attesi ${total} arrivi nella tabella della sessione, ce ne sono ${listed}`);
+  const chromiumVersion = browser.version();
+  await browser.close();
+  const peakRssMb = readMemoryMb(server.pid, "VmHWM");
+  await server.stop();
+
+  const s = { riga: summarise(results.riga), registrato: summarise(results.registrato) };
+  const NAMES: Record<Kind, [string, string]> = {
+    riga: ["Invio sul campo di lettura → riga mostrata", "arrivals.search"],
+    registrato: ["Invio di conferma → «Registrato» mostrato", "arrivals.register"],
+  };
+  console.log("");
+  console.log(`${opts.scans} letture a ${opts.width} px (dopo ${opts.warmup} di riscaldamento); tempi misurati nella pagina:`);
+  console.log("");
+  const kinds: Kind[] = ["riga", "registrato"];
+  console.log(
+    table([
+      ["misura", "p50", "p95", "max", "obiettivo p95", ""],
+      ...kinds.flatMap((k) => [
+        [
+          NAMES[k][0],
+          ms(s[k].shown.p50),
+          ms(s[k].shown.p95),
+          ms(s[k].shown.max),
+          `≤ ${GOALS[k]} ms`,
+          s[k].shown.p95 <= GOALS[k] ? "ok" : "NO",
+        ],
+        ["  nel DOM (senza il frame)", ms(s[k].dom.p50), ms(s[k].dom.p95), ms(s[k].dom.max), "", ""],
+        [`  ${NAMES[k][1]} sul filo (requestStart→responseEnd)`, ms(s[k].server.p50), ms(s[k].server.p95), ms(s[k].server.max), "", ""],
+      ]),
+    ]),
+  );
+  console.log("");
+  console.log("Dove va il tempo (mediane):");
+  console.log(
+    table([
+      ["", "attesa evento", "prima della chiamata", "chiamata", "risposta → DOM", "DOM → frame", "quota del server", "primo/ultimo decimo"],
+      ...kinds.map((k) => {
+        const p = s[k].phases;
+        return [
+          k,
+          ms(p.attesaEvento),
+          ms(p.primaDellaChiamata),
+          ms(p.chiamata),
+          ms(p.rispostaDom),
+          ms(p.domFrame),
+          `${Math.round(s[k].serverShare * 100)}%`,
+          `${ms(s[k].trend[0])} / ${ms(s[k].trend[1])}`,
+        ];
+      }),
+    ]),
+  );
+  console.log(
+    `(primo/ultimo decimo: p50 delle prime e delle ultime ${Math.max(1, Math.round(opts.scans / 10))} letture; ` +
+      `la tabella degli arrivi della sessione cresce di una riga a lettura, fino a ${total})`,
+  );
+  console.log("");
+  const targets = kinds.map((k) => ({ nome: `${NAMES[k][0]}: p95 entro ${GOALS[k]} ms`, ok: s[k].shown.p95 <= GOALS[k] }));
+  for (const t of targets) console.log(`  ${t.ok ? "[ok]  " : "[NO]  "}${t.nome}`);
+  console.log("");
+
+  // One line of history, in the shape of the API bench's (report.ts historyLine): figures per scenario, the goals.
+  const line = {
+    quando: startedAt,
+    banco: "ui",
+    scala: opts.scale,
+    letture: opts.scans,
+    larghezza: opts.width,
+    node: process.version,
+    chromium: chromiumVersion,
+    caricoMedioAllaFine: os.loadavg().map((x) => Number(x.toFixed(2))),
+    piccoRssMb: Math.round(peakRssMb),
+    scenari: Object.fromEntries(
+      kinds.map((k) => [
+        `ui-${k}`,
+        { ...round(s[k].shown), dom: round(s[k].dom), server: round(s[k].server), quotaServer: Number(s[k].serverShare.toFixed(2)) },
+      ]),
+    ),
+    obiettivi: targets,
+  };
+  if (profDir) {
+    // A profiled or traced run is slower than the service is: its figures stay out of the history.
+    progress(
+      `profili e tracce: ${path.relative(ROOT, profDir)} (cifre non registrate nella storia); tempo totale ${seconds(elapsed() * 1000)}`,
+    );
+  } else {
+    fs.mkdirSync(RESULTS, { recursive: true });
+    fs.appendFileSync(path.join(RESULTS, "history.jsonl"), `${JSON.stringify(line)}\n`);
+    progress(`una riga in bench/results/history.jsonl; tempo totale ${seconds(elapsed() * 1000)}`);
+  }
+}
+
+try {
+  await main();
+  await cleanup();
+  process.exit(0);
+} catch (e) {
+  if (interrupted) {
+    await cleanup();
+    process.exit(130);
+  }
+  console.error(`\nbench:ui fallito: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  await cleanup();
+  process.exit(1);
+}

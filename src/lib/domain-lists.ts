@@ -1,0 +1,23 @@
+/**
+ * Lists of the contract that both the server (its zod schemas, the command line) and the screens (their
+ * choices) need: plain constants, no imports, so that a screen taking one does not bring zod and the
+ * server's schemas into its JavaScript.
+ */
+
+/** Who wrote a movement: `origine` of API.md section 4. */
+export const ORIGINI = ["api", "schermo", "vendita", "arrivo", "annullamento", "correzione"] as const;
+export type Origine = (typeof ORIGINI)[number];
+
+/** The event types of API.md section 10. */
+export const EVENT_TYPES = [
+  "movimenti.registrati",
+  "arrivo.registrato",
+  "arrivo.annullato",
+  "giacenze.allineate",
+  "documento_vendita.emesso",
+  "ordine_acquisto.modificato",
+  "articolo.modificato",
+  "cliente.modificato",
+  "fornitore.modificato",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];

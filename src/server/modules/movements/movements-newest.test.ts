@@ -1,0 +1,257 @@
+import { describe, expect } from "vitest";
+import { inTransaction } from "../../db/transaction";
+import { toDomainError } from "../../http/errors";
+import type { TestDb } from "../../testing/db";
+import { caller, rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
+import { test } from "../../testing/test";
+import type { Actor } from "../auth/actor";
+import { appendToLedger } from "../ledger/ledger.service";
+import { movementsBefore } from "./movements.queries";
+import type { MovementOutput, NewestMovementsParams } from "./movements.schemas";
+
+/**
+ * The movements screen's read (movements.newest): newest first, paged by `prima`, with the filters of
+ * GET /movimenti and its rows exactly, and no row the list would not show yet.
+ */
+
+let t: TestDb;
+let key: string;
+let manager: Actor & { kind: "utente" };
+let operator: Actor & { kind: "utente" };
+let m1: number;
+let m2: number;
+const art: Record<string, number> = {};
+/** The operations written below, by what they were. */
+const op: Record<string, number> = {};
+
+type Filters = Omit<NewestMovementsParams, "prima" | "limite">;
+
+const ui = () => caller(t, manager, "trpc");
+const post = async (body: unknown) => {
+  const r = await rest("POST", "/movimenti", { key, body });
+  expect(r.status).toBe(200);
+  return r.body.operazione as number;
+};
+
+test.beforeAll(async ({ db, apiKey, actor }) => {
+  t = db;
+  key = apiKey.chiave;
+  for (const ruolo of ["responsabile", "operatore"] as const) {
+    const u = await t.prisma.utente.create({ data: { username: `nuovi-${ruolo}`, password_hash: "-", ruolo } });
+    const a = { kind: "utente", id: u.id, username: u.username, ruolo } as const;
+    if (ruolo === "responsabile") manager = a;
+    else operator = a;
+  }
+  m1 = (await seedWarehouse(t.prisma, "N1")).id;
+  m2 = (await seedWarehouse(t.prisma, "N2")).id;
+  art.VITE = (await seedArticle(t.prisma, "N-VITE", { costo: "0.12" })).id;
+  art.DADO = (await seedArticle(t.prisma, "N-DADO")).id;
+  art.LATTE = (await seedArticle(t.prisma, "N-LATTE", { lotti: true })).id;
+
+  // Two past business dates, which only the ledger can write: January and February.
+  for (const [data, q] of [
+    ["2026-01-10", "4"],
+    ["2026-02-15", "-1.5"],
+  ] as const) {
+    const written = await inTransaction(t.prisma, (tx) =>
+      appendToLedger(tx, { operazione: "nuova", origine: "correzione", causale: "Inventario", data, actor }, [
+        { natura: Number(q) > 0 ? "carico" : "scarico", magazzino: m1, articolo: art.VITE!, quantita: q, prezzo: null, lotto: null },
+        { natura: Number(q) > 0 ? "carico" : "scarico", magazzino: m2, articolo: art.DADO!, quantita: q, prezzo: null, lotto: null },
+      ]),
+    );
+    op[data] = written.operazione;
+  }
+  op.carichi = await post({
+    natura: "carico",
+    magazzino: m1,
+    causale: "Arrivo a mano",
+    righe: [
+      { codice: "N-VITE", quantita: 10 },
+      { codice: "N-DADO", quantita: 2.5, prezzo: "0.4" },
+      { codice: "N-LATTE", quantita: 6, lotto: "L1", scadenza: "2027-03-01" },
+    ],
+  });
+  op.trasferimento = await post({
+    natura: "trasferimento",
+    magazzino: m2,
+    magazzino_origine: m1,
+    righe: [{ codice: "N-VITE", quantita: 3 }],
+  });
+  op.scarico = await post({ natura: "scarico", magazzino: m1, righe: [{ codice: "N-LATTE", quantita: 1, lotto: "L1" }] });
+  for (let i = 1; i <= 6; i++) await post({ natura: "carico", magazzino: i % 2 ? m1 : m2, righe: [{ codice: "N-DADO", quantita: i }] });
+  const screen = await ui().movements.write({
+    natura: "carico",
+    magazzino: m2,
+    causale: "Dallo schermo",
+    righe: [{ codice: "N-VITE", quantita: 1 }],
+  });
+  op.schermo = screen.operazione!;
+});
+
+/** GET /movimenti with these filters, every page: the sync order, oldest first. */
+async function listed(filters: Filters = {}): Promise<MovementOutput[]> {
+  const all: MovementOutput[] = [];
+  let dopo = 0;
+  for (;;) {
+    const query = new URLSearchParams({ ...filters, limite: "100", dopo: String(dopo) } as Record<string, string>);
+    const r = await rest("GET", `/movimenti?${query}`, { key });
+    expect(r.status).toBe(200);
+    all.push(...r.body.movimenti);
+    if (!r.body.altri) return all;
+    dopo = r.body.cursore;
+  }
+}
+
+/** movements.newest with these filters, page after page down to the oldest, each page checked on the way. */
+async function newest(filters: Filters = {}, limite = 4): Promise<MovementOutput[]> {
+  const all: MovementOutput[] = [];
+  let prima: number | undefined;
+  for (let pages = 0; pages < 100; pages++) {
+    const page = await ui().movements.newest({
+      ...filters,
+      limite: String(limite),
+      ...(prima === undefined ? {} : { prima: String(prima) }),
+    });
+    const ids = page.movimenti.map((m) => m.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    if (prima !== undefined) expect(ids.every((id) => id < prima!)).toBe(true);
+    all.push(...page.movimenti);
+    if (page.prima === null) {
+      expect(page.movimenti.length).toBeLessThanOrEqual(limite);
+      return all;
+    }
+    expect(page.movimenti).toHaveLength(limite);
+    expect(page.prima).toBe(ids.at(-1));
+    prima = page.prima;
+  }
+  throw new Error("più di 100 pagine");
+}
+
+describe("movements.newest", () => {
+  test("newest first, page by page down to the oldest: every movement once, each exactly as GET /movimenti shows it", async () => {
+    const all = await listed();
+    expect(all.length).toBeGreaterThan(12);
+    const pages = await newest({}, 4);
+    expect(pages).toEqual([...all].reverse());
+    expect(new Set(pages.map((m) => m.id)).size).toBe(pages.length);
+    // The first page is the newest: the screen's own write on top, by its user.
+    const first = await ui().movements.newest({ limite: "2" });
+    expect(first.movimenti[0]).toMatchObject({
+      operazione: op.schermo,
+      origine: "schermo",
+      autore: { tipo: "utente", nome: "nuovi-responsabile" },
+    });
+    // A page size that divides the rows: the last full page says so by an empty next page, never a lost row.
+    expect(await newest({}, all.length)).toEqual([...all].reverse());
+    expect(await newest({}, 100)).toEqual([...all].reverse());
+  });
+
+  test.each<[string, () => Filters]>([
+    ["articolo", () => ({ articolo: String(art.VITE) })],
+    ["magazzino", () => ({ magazzino: String(m2) })],
+    ["origine", () => ({ origine: "schermo" })],
+    ["operazione", () => ({ operazione: String(op.trasferimento) })],
+    ["da e a", () => ({ da: "2026-01-01", a: "2026-01-31" })],
+    ["solo da", () => ({ da: "2026-02-01" })],
+    ["solo a", () => ({ a: "2026-02-15" })],
+    ["articolo e magazzino", () => ({ articolo: String(art.DADO), magazzino: String(m1) })],
+  ])("filter %s: the same rows as GET /movimenti, newest first", async (_, filters) => {
+    const all = await listed(filters());
+    expect(all.length).toBeGreaterThan(0);
+    expect(all.length).toBeLessThan((await listed()).length);
+    expect(await newest(filters(), 3)).toEqual([...all].reverse());
+  });
+
+  test("the past dates are where the filters put them", async () => {
+    expect((await newest({ da: "2026-01-01", a: "2026-01-31" })).map((m) => m.operazione)).toEqual([op["2026-01-10"], op["2026-01-10"]]);
+    expect((await newest({ a: "2026-02-15" })).map((m) => m.data)).toEqual(["2026-02-15", "2026-02-15", "2026-01-10", "2026-01-10"]);
+  });
+
+  test("the page's LIMIT is in the statement's text, as every page's (db/sql.ts limit, lists/page-limit.test.ts)", () => {
+    const { text } = movementsBefore(10, { articolo: 3 }, 51).sql;
+    expect(text).toMatch(/\bORDER BY m\.id DESC\s+LIMIT 51\b/);
+    expect(text).not.toMatch(/\bLIMIT \$\d/);
+  });
+
+  test("a cursor below every row answers an empty last page", async () => {
+    const oldest = (await listed())[0]!.id;
+    expect(await ui().movements.newest({ prima: String(oldest) })).toEqual({ movimenti: [], prima: null });
+    expect(await ui().movements.newest({ prima: "1" })).toEqual({ movimenti: [], prima: null });
+  });
+});
+
+describe("refusals", () => {
+  const refusal = (p: Promise<unknown>) =>
+    p.then(
+      () => "accettata",
+      (e) => {
+        const d = toDomainError(e, { isQuery: true });
+        return `${d?.codice} [${d?.campo ?? ""}]: ${d?.message}`;
+      },
+    );
+  const newestWith = (input: unknown) => ui().movements.newest(input as NewestMovementsParams);
+
+  test.each([
+    ["not a number", { prima: "ultimo" }, "filtro_non_valido [prima]: Parametro 'prima': deve essere un numero intero."],
+    ["zero", { prima: "0" }, "filtro_non_valido [prima]: Parametro 'prima': deve essere almeno 1."],
+    ["negative", { prima: "-5" }, "filtro_non_valido [prima]: Parametro 'prima': deve essere un numero intero."],
+    ["above the ids", { prima: "2147483648" }, "filtro_non_valido [prima]: Parametro 'prima': deve essere al massimo 2147483647."],
+    ["too long", { prima: "99999999999" }, "filtro_non_valido [prima]: Parametro 'prima': deve essere un numero intero."],
+  ])("a bad cursor (%s) is refused, naming it", async (_, input, message) => {
+    expect(await refusal(newestWith(input))).toBe(message);
+  });
+
+  test("a number instead of the cursor's text, the list's `dopo`, a period backwards: refused in Italian", async () => {
+    expect(await refusal(newestWith({ prima: 12 }))).toBe(
+      "filtro_non_valido [prima]: Parametro 'prima': Input non valido: atteso string, ricevuto numero.",
+    );
+    expect(await refusal(newestWith({ dopo: "10" }))).toBe(
+      "filtro_non_valido [dopo]: Parametro sconosciuto 'dopo': i parametri ammessi sono elencati nella documentazione.",
+    );
+    expect(await refusal(newestWith({ da: "2026-02-01", a: "2026-01-01" }))).toBe(
+      "filtro_non_valido [da]: Il parametro 'da' (2026-02-01) è successivo ad 'a' (2026-01-01).",
+    );
+    expect(await refusal(newestWith({ limite: "101" }))).toBe(
+      "filtro_non_valido [limite]: Parametro 'limite': deve essere al massimo 100.",
+    );
+  });
+
+  test("the ledger is a manager's: an operator is refused, as on movements.list", async () => {
+    const asOperator = caller(t, operator, "trpc");
+    const refused = await refusal(asOperator.movements.newest({}));
+    expect(refused).toMatch(/^permesso_negato/);
+    expect(await refusal(asOperator.movements.list({}))).toBe(refused);
+  });
+});
+
+test("a page shows no movement above a lower id still uncommitted, and misses none once it commits", async () => {
+  const c = await t.pool.connect();
+  try {
+    await c.query("BEGIN");
+    const o = await c.query("INSERT INTO operazioni (origine) VALUES ('api') RETURNING id");
+    const low: number = (
+      await c.query(
+        `INSERT INTO movimenti (operazione_id, data, origine, natura, magazzino_id, articolo_id, quantita)
+         VALUES ($1, current_date, 'api', 'carico', $2, $3, 1) RETURNING id`,
+        [o.rows[0].id, m1, art.DADO],
+      )
+    ).rows[0].id;
+    const high = (
+      await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: m1, righe: [{ codice: "N-DADO", quantita: 2 }] } })
+    ).body.righe[0].movimento as number;
+    expect(high).toBeGreaterThan(low);
+
+    // GET /movimenti does not show `high` yet (`low` may still commit below it): neither does the screen.
+    const during = await ui().movements.newest({ limite: "5" });
+    expect(during.movimenti[0]!.id).toBeLessThan(low);
+    const rows = (await rest("GET", `/movimenti?dopo=${during.movimenti[0]!.id - 1}`, { key })).body;
+    expect(rows).toMatchObject({ movimenti: [{ id: during.movimenti[0]!.id }], altri: true });
+
+    await c.query("COMMIT");
+    const after = await ui().movements.newest({ limite: "5" });
+    expect(after.movimenti.slice(0, 3).map((m) => m.id)).toEqual([high, low, during.movimenti[0]!.id]);
+  } finally {
+    await c.query("ROLLBACK").catch(() => {});
+    c.release();
+  }
+});
