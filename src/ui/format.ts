@@ -27,6 +27,18 @@ export function instant(iso: string | null | undefined): string {
   return `${date} ${d.toLocaleTimeString("it-IT", { hour: "2-digit", minute: "2-digit" })}`;
 }
 
+/**
+ * When a movement was written, beside its business date: "ore 14:32" on that same day (the usual case),
+ * the whole instant otherwise (a movement dated in the past, or written after midnight for the day before).
+ */
+export function registeredNote(data: string, registratoIl: string): string {
+  const at = new Date(registratoIl);
+  if (Number.isNaN(at.getTime())) return "";
+  const time = at.toLocaleTimeString("it-IT", { hour: "2-digit", minute: "2-digit" });
+  const sameDay = at.toLocaleDateString("it-IT", { day: "2-digit", month: "2-digit", year: "numeric" }) === day(data);
+  return sameDay ? `ore ${time}` : `registrato ${instant(registratoIl)}`;
+}
+
 /** "12,5" or "12.5" typed by a person → 12.5; null when it is not a number. */
 export function parseDecimal(text: string): number | null {
   const t = text.trim().replace(",", ".");

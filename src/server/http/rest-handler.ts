@@ -313,10 +313,12 @@ function nodeHeaders(req: IncomingMessage): HeaderReader {
 export async function serveNodeRest(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? "GET";
   const out = await serveRest({ method, url: req.url ?? "/", headers: nodeHeaders(req), readBody: (limit) => readNodeBody(req, limit) });
-  const headers: Record<string, string> = { ...out.headers, "Content-Length": String(Buffer.byteLength(out.body)) };
+  // The JSON text is encoded once: its bytes give the length and are what is written.
+  const bytes = Buffer.from(out.body);
+  const headers: Record<string, string> = { ...out.headers, "Content-Length": String(bytes.byteLength) };
   if (!req.complete) drainRest(req);
   res.writeHead(out.status, headers);
-  res.end(method === "HEAD" ? undefined : out.body);
+  res.end(method === "HEAD" ? undefined : bytes);
 }
 
 /** The most of a refused body read and dropped before the connection is cut. */

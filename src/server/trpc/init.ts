@@ -34,20 +34,22 @@ const t = initTRPC
 export const router = t.router;
 
 /** Refuses any input string holding U+0000 (which PostgreSQL text cannot store), naming the field. */
-const refuseNul = t.middleware(async ({ getRawInput, next, type }) => {
+async function refuseNulIn(getRawInput: () => Promise<unknown>, type: string): Promise<void> {
   let input: unknown;
   try {
     input = await getRawInput();
   } catch {
     // An input that cannot be read (the UI posts no body to a procedure without input) is not ours to
     // judge here: a procedure with an input parser meets the same failure there, as before.
-    return next();
+    return;
   }
   assertNoNul(input, type === "query");
+}
+
+export const publicProcedure = t.procedure.use(async ({ getRawInput, next, type }) => {
+  await refuseNulIn(getRawInput, type);
   return next();
 });
-
-export const publicProcedure = t.procedure.use(refuseNul);
 
 /** Header in which the UI echoes its session's CSRF token on every mutation. */
 export const CSRF_HEADER = "x-csrf-token";
@@ -59,33 +61,43 @@ export const CSRF_HEADER = "x-csrf-token";
  * A session-authenticated mutation must echo the session's CSRF token in a header: a cross-site page
  * can neither read that token nor, without a CORS preflight we never grant, send a custom header.
  */
-const authenticated = t.middleware(async ({ ctx, next, type }) => {
-  let actor: Actor | undefined = ctx.actor;
-  let session: ResolvedSession | undefined;
-  if (!actor) {
-    const authorization = ctx.headers.get("authorization");
-    if (ctx.channel === "trpc" && authorization === null) {
-      session = await authenticateSession(ctx.db, ctx.headers.get("cookie"));
-      if (type === "mutation" && !csrfMatches(session.csrf, ctx.headers.get(CSRF_HEADER))) {
-        throw new DomainError(
-          "permesso_negato",
-          "Richiesta rifiutata: manca il token di sicurezza della sessione (CSRF). Ricaricare la pagina.",
-        );
-      }
-      actor = session.actor;
-    } else {
-      actor = await authenticateApiKey(ctx.db, bearerToken(authorization), {
-        perSecond: ctx.config.RATE_LIMIT_PER_SECOND,
-        burst: ctx.config.RATE_LIMIT_BURST,
-      });
+async function authenticate(ctx: Context, type: string): Promise<{ actor: Actor; session: ResolvedSession | undefined }> {
+  if (ctx.actor) return { actor: ctx.actor, session: undefined };
+  const authorization = ctx.headers.get("authorization");
+  if (ctx.channel === "trpc" && authorization === null) {
+    const session = await authenticateSession(ctx.db, ctx.headers.get("cookie"));
+    if (type === "mutation" && !csrfMatches(session.csrf, ctx.headers.get(CSRF_HEADER))) {
+      throw new DomainError(
+        "permesso_negato",
+        "Richiesta rifiutata: manca il token di sicurezza della sessione (CSRF). Ricaricare la pagina.",
+      );
     }
+    return { actor: session.actor, session };
   }
-  return next({ ctx: { ...ctx, actor, session } });
-});
+  const actor = await authenticateApiKey(ctx.db, bearerToken(authorization), {
+    perSecond: ctx.config.RATE_LIMIT_PER_SECOND,
+    burst: ctx.config.RATE_LIMIT_BURST,
+  });
+  return { actor, session: undefined };
+}
 
-const requireScope = (scope: Scope) =>
-  t.middleware(({ ctx, next }) => {
-    const actor = (ctx as Context & { actor: Actor }).actor;
+/**
+ * Authentication, the caller's admission (`admit` throws to refuse) and the U+0000 guard, in that order,
+ * as one middleware: every middleware of a chain costs tRPC a copy of the call's options and context,
+ * on every request.
+ */
+const authenticated = <A extends Actor>(admit: (actor: Actor) => A) =>
+  t.middleware(async ({ ctx, next, type, getRawInput }) => {
+    const authenticated = await authenticate(ctx, type);
+    const actor = admit(authenticated.actor);
+    const session = authenticated.session;
+    await refuseNulIn(getRawInput, type);
+    return next({ ctx: { ...ctx, actor, session } });
+  });
+
+const requireScope =
+  (scope: Scope) =>
+  (actor: Actor): Actor => {
     if (!hasScope(actor, scope)) {
       throw new DomainError(
         "permesso_negato",
@@ -94,8 +106,8 @@ const requireScope = (scope: Scope) =>
           : "Permesso di lettura mancante per questa chiave API.",
       );
     }
-    return next();
-  });
+    return actor;
+  };
 
 /** Signed-in users need at least this role; API keys are governed by their scopes alone. */
 export const requireRole = (role: Role) =>
@@ -105,18 +117,17 @@ export const requireRole = (role: Role) =>
   });
 
 /** Users and API keys are managed by administrators from the UI (or the CLI), never with an API key. */
-const requireUser = t.middleware(({ ctx, next }) => {
-  const actor = (ctx as Context & { actor: Actor }).actor;
+const requireUser = (actor: Actor): Extract<Actor, { kind: "utente" }> => {
   if (actor.kind !== "utente")
     throw new DomainError("permesso_negato", "Funzione riservata agli utenti dell'interfaccia: non è disponibile con una chiave API.");
-  return next({ ctx: { actor } });
-});
+  return actor;
+};
 
 /** Reads: `lettura` for keys; every role for users unless the procedure adds requireRole. */
-export const readProcedure = t.procedure.use(authenticated).use(requireScope("lettura")).use(refuseNul);
+export const readProcedure = t.procedure.use(authenticated(requireScope("lettura")));
 /** Writes: `scrittura` for keys; every role for users unless the procedure adds requireRole. */
-export const writeProcedure = t.procedure.use(authenticated).use(requireScope("scrittura")).use(refuseNul);
+export const writeProcedure = t.procedure.use(authenticated(requireScope("scrittura")));
 /** Any signed-in user (their own session, profile). */
-export const userProcedure = t.procedure.use(authenticated).use(requireUser).use(refuseNul);
+export const userProcedure = t.procedure.use(authenticated(requireUser));
 /** Users, API keys: administrators only. */
 export const adminProcedure = userProcedure.use(requireRole("amministratore"));

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { ORIGINI, type Origine } from "@/lib/domain-lists";
 import { DateField } from "../date-field";
 import { describeError } from "../errors";
-import { day, instant, money, qty } from "../format";
+import { day, money, qty, registeredNote } from "../format";
 import { useWarehouses } from "../hooks";
 import { DataTable } from "../data-table";
 import { useTRPC } from "../trpc";
@@ -110,8 +110,12 @@ export function MovementsScreen() {
                 op. {m.operazione}
               </Text>
             </Table.Td>
-            <Table.Td title={instant(m.registrato_il)} style={{ whiteSpace: "nowrap" }}>
+            <Table.Td style={{ whiteSpace: "nowrap" }}>
               {day(m.data)}
+              {/* When it was written, in sight on a touch screen (no hover): two movements of a day apart. */}
+              <Text size="xs" c="dimmed" data-testid="registrato">
+                {registeredNote(m.data, m.registrato_il)}
+              </Text>
             </Table.Td>
             <Table.Td>
               {/* Plain words, not badges: a badge in a narrow column is cut ("CAR…"). */}
@@ -157,7 +161,8 @@ export function MovementsScreen() {
         <Text size="sm" c="dimmed" data-testid="pagina">
           Pagina {befores.length} · dal più recente
         </Text>
-        <Group gap="xs">
+        {/* Side by side and equal even at 360 px, where they take the whole width. */}
+        <Group gap="xs" grow style={{ flex: "1 1 240px", maxWidth: 360 }}>
           <Button
             variant="default"
             disabled={befores.length === 1}
