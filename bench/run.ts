@@ -42,7 +42,7 @@ import { searchBarcode } from "./scenarios/search-barcode";
 import { writeMovements } from "./scenarios/write-movements";
 import { upsertArticles } from "./scenarios/upsert-articles";
 import { writersAndReader } from "./scenarios/writers-and-reader";
-import { buildServer, CpuMeter, readMemoryMb, startServer, stopOnExit, type RunningServer } from "./server";
+import { buildServer, CpuMeter, readMemoryMb, runMain, startServer, stopOnExit, type RunningServer } from "./server";
 import { elapsed, fmtInt, progress, seconds } from "./util";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -126,33 +126,6 @@ function options() {
     pg: pairs(values.pg, "--pg"),
     keep: values.keep,
   };
-}
-
-// ---------------------------------------------------------------- cleanup
-
-let cleaning: Promise<void> | undefined;
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    for (const fn of [...stopOnExit].reverse()) {
-      try {
-        await Promise.race([fn(), new Promise((r) => setTimeout(r, 40_000))]);
-      } catch (e) {
-        console.error(`pulizia: ${(e as Error).message}`);
-      }
-    }
-    stopOnExit.clear();
-  })();
-  return cleaning;
-}
-
-let interrupted = false;
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-  process.on(signal, () => {
-    if (cleaning) return;
-    interrupted = true;
-    console.error(`\n${signal}: fermo il server e PostgreSQL e tolgo i file temporanei …`);
-    void cleanup().finally(() => process.exit(130));
-  });
 }
 
 async function verify(prisma: PrismaClient, when: string): Promise<{ ok: boolean; text: string }> {
@@ -303,16 +276,4 @@ async function main(): Promise<void> {
   );
 }
 
-try {
-  await main();
-  await cleanup();
-  process.exit(0);
-} catch (e) {
-  if (interrupted) {
-    await cleanup();
-    process.exit(130);
-  }
-  console.error(`\nbench fallito: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-  await cleanup();
-  process.exit(1);
-}
+await runMain("bench", "il server e PostgreSQL", main);

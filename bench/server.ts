@@ -37,6 +37,48 @@ export async function buildServer(root: string, mode: "force" | "if-needed" | "e
 /** Cleanup actions run on exit, failure or Ctrl-C (last registered, first run). */
 export const stopOnExit = new Set<() => unknown>();
 
+let cleaning: Promise<void> | undefined;
+/** Runs the cleanup actions once (each given 40 s at most), however many paths ask for it. */
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const fn of [...stopOnExit].reverse()) {
+      try {
+        await Promise.race([fn(), new Promise((r) => setTimeout(r, 40_000))]);
+      } catch (e) {
+        console.error(`pulizia: ${(e as Error).message}`);
+      }
+    }
+    stopOnExit.clear();
+  })();
+  return cleaning;
+}
+
+/**
+ * A benchmark's whole run: `main`, then the cleanup actions, on success, failure and Ctrl-C alike
+ * (`stopping` names what a signal stops, for the operator); exits 0, 1 or 130.
+ */
+export async function runMain(name: string, stopping: string, main: () => Promise<void>): Promise<never> {
+  let interrupted = false;
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.on(signal, () => {
+      if (cleaning) return;
+      interrupted = true;
+      console.error(`\n${signal}: fermo ${stopping} e tolgo i file temporanei …`);
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+  try {
+    await main();
+    await cleanup();
+    process.exit(0);
+  } catch (e) {
+    await cleanup();
+    if (interrupted) process.exit(130);
+    console.error(`\n${name} fallito: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    process.exit(1);
+  }
+}
+
 export interface RunningServer {
   pid: number;
   port: number;

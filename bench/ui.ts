@@ -51,7 +51,7 @@ import { createUser } from "../src/server/modules/users/users.service";
 import { signIn } from "../e2e/support/app";
 import { ean13, today } from "../e2e/support/seed";
 import { countsFor, generate } from "./data";
-import { buildServer, readMemoryMb, startServer, stopOnExit } from "./server";
+import { buildServer, readMemoryMb, runMain, startServer, stopOnExit } from "./server";
 import { elapsed, fmtInt, median, percentile, progress, seconds, sleep } from "./util";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -276,33 +276,6 @@ function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
   return [line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
-}
-
-// ---------------------------------------------------------------- cleanup
-
-let cleaning: Promise<void> | undefined;
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    for (const fn of [...stopOnExit].reverse()) {
-      try {
-        await Promise.race([fn(), new Promise((r) => setTimeout(r, 40_000))]);
-      } catch (e) {
-        console.error(`pulizia: ${(e as Error).message}`);
-      }
-    }
-    stopOnExit.clear();
-  })();
-  return cleaning;
-}
-
-let interrupted = false;
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-  process.on(signal, () => {
-    if (cleaning) return;
-    interrupted = true;
-    console.error(`\n${signal}: fermo Chromium, il server e PostgreSQL e tolgo i file temporanei …`);
-    void cleanup().finally(() => process.exit(130));
-  });
 }
 
 // ---------------------------------------------------------------- the run
@@ -539,16 +512,4 @@ async function main(): Promise<void> {
   }
 }
 
-try {
-  await main();
-  await cleanup();
-  process.exit(0);
-} catch (e) {
-  if (interrupted) {
-    await cleanup();
-    process.exit(130);
-  }
-  console.error(`\nbench:ui fallito: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-  await cleanup();
-  process.exit(1);
-}
+await runMain("bench:ui", "Chromium, il server e PostgreSQL", main);
