@@ -101,7 +101,9 @@ test("documento di vendita: emissione con totali, poi nell'elenco", async ({ bro
   await snap(page, "vendita-emessa");
   const numero = /n\. (\S+)/.exec(await created.innerText())![1]!;
   await page.goto("/vendite");
-  await expect(page.getByTestId("tabella-vendite")).toContainText(numero);
+  // Newest first: the document just issued is on top of the first page.
+  await expect(page.getByTestId("tabella-vendite").locator("tbody tr").first()).toContainText(numero);
+  await expect(page.getByTestId("pagina")).toHaveText("Pagina 1 · dal più recente");
   await snap(page, "vendite");
   await context.close();
 });

@@ -114,6 +114,14 @@ test("tempi di ogni schermata: caricamento a freddo, navigazione dal menu; JavaS
   const page = await context.newPage();
   await signIn(page, admin);
   const trpc = trackTrpc(page);
+  // A page rendered on the server must hydrate as it is: a mismatch (React's #418, e.g. a date formatted
+  // in the server's zone there and in the browser's here: this run's server has the machine's zone, the
+  // browser Europe/Rome) throws the server's render away and leaves the screen half working.
+  const pageErrors: string[] = [];
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error" && /hydrat|#418|#423|#425/i.test(m.text())) pageErrors.push(m.text());
+  });
 
   // Cold loads: a fresh document each time (the browser's HTTP cache may keep shared chunks, as it would).
   const cold: Record<string, ColdFigures> = {};
@@ -121,6 +129,7 @@ test("tempi di ogni schermata: caricamento a freddo, navigazione dal menu; JavaS
     const t0 = Date.now();
     await page.goto(screen.href);
     const usable = await usableInputAt(page, screen, trpc, t0);
+    expect(pageErrors, `errori della pagina su ${screen.href}`).toEqual([]);
     const figures = await page.evaluate(() => {
       const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1;
       const scripts = performance

@@ -123,10 +123,16 @@ test("documenti di vendita al palmare: numero, tipo intero, cliente e totale", a
   await expect(page.getByTestId("documento-creato")).toContainText("fattura");
   await page.setViewportSize({ width: 360, height: 760 });
   await page.goto("/vendite");
-  const row = page.locator("[data-testid^=documento-]").filter({ hasText: "Cliente Palmare" }).first();
+  // Newest first: the fattura just issued is the top card.
+  const row = page.locator("[data-testid^=documento-]").first();
+  await expect(row).toContainText("Cliente Palmare");
   await wholeAt360(row.getByTestId("tipo"));
   await expect(row.getByTestId("tipo")).toHaveText(/fattura/i);
   await wholeAt360(row.locator("td").nth(5));
+  // The pager's words whole, side by side in half the width each.
+  for (const button of ["pagina-precedente", "pagina-successiva"]) {
+    await wholeAt360(page.getByTestId(button).locator(".mantine-Button-label"));
+  }
   await snap(page, "vendite-palmare");
   await context.close();
 });

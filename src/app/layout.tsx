@@ -7,7 +7,9 @@ import { Notifications } from "@mantine/notifications";
 import type { Metadata, Viewport } from "next";
 import { headers } from "next/headers";
 import type { ReactNode } from "react";
+import { getConfig } from "@/server/config";
 import { NONCE_HEADER } from "@/server/http/security-headers";
+import { DisplayTimeZone } from "@/ui/display-time-zone";
 import { theme } from "@/ui/theme";
 
 export const metadata: Metadata = {
@@ -28,6 +30,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       </head>
       {/* System fonts only: the service must work without internet access. */}
       <body>
+        <DisplayTimeZone zone={getConfig().SERVICE_TIME_ZONE} />
         <MantineProvider theme={theme} defaultColorScheme="light">
           <Notifications position="top-center" />
           {children}

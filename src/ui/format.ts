@@ -19,12 +19,26 @@ export function day(iso: string | null | undefined): string {
   return m ? `${m[3]}/${m[2]}/${m[1]}` : iso;
 }
 
+/**
+ * The zone instants are shown in: the service's (SERVICE_TIME_ZONE, set by the root layout through
+ * DisplayTimeZone), not the process's or the browser's. The page is rendered on the server and then
+ * hydrated in the browser; formatted in either's own zone, the two texts differ whenever their zones do
+ * (a server in UTC, a browser in Rome) and React throws the page's render away (error #418).
+ */
+let displayZone = "Europe/Rome";
+
+export function setDisplayTimeZone(zone: string): void {
+  displayZone = zone;
+}
+
+const dateIn = (at: Date) => at.toLocaleDateString("it-IT", { timeZone: displayZone, day: "2-digit", month: "2-digit", year: "numeric" });
+const timeIn = (at: Date) => at.toLocaleTimeString("it-IT", { timeZone: displayZone, hour: "2-digit", minute: "2-digit" });
+
+/** gg/mm/aaaa hh:mm, as every date of the screens. */
 export function instant(iso: string | null | undefined): string {
   if (!iso) return "—";
-  const d = new Date(iso);
-  // gg/mm/aaaa hh:mm, as every date of the screens.
-  const date = d.toLocaleDateString("it-IT", { day: "2-digit", month: "2-digit", year: "numeric" });
-  return `${date} ${d.toLocaleTimeString("it-IT", { hour: "2-digit", minute: "2-digit" })}`;
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? "—" : `${dateIn(at)} ${timeIn(at)}`;
 }
 
 /**
@@ -34,9 +48,7 @@ export function instant(iso: string | null | undefined): string {
 export function registeredNote(data: string, registratoIl: string): string {
   const at = new Date(registratoIl);
   if (Number.isNaN(at.getTime())) return "";
-  const time = at.toLocaleTimeString("it-IT", { hour: "2-digit", minute: "2-digit" });
-  const sameDay = at.toLocaleDateString("it-IT", { day: "2-digit", month: "2-digit", year: "numeric" }) === day(data);
-  return sameDay ? `ore ${time}` : `registrato ${instant(registratoIl)}`;
+  return dateIn(at) === day(data) ? `ore ${timeIn(at)}` : `registrato ${instant(registratoIl)}`;
 }
 
 /** "12,5" or "12.5" typed by a person → 12.5; null when it is not a number. */

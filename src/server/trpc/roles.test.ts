@@ -93,6 +93,7 @@ const TABLE: Record<string, { role: Role | null; call: Call }> = {
   },
   "clients.list": { role: "responsabile", call: (c) => c.clients.list({}) },
   "sales.list": { role: "responsabile", call: (c) => c.sales.list({}) },
+  "sales.newest": { role: "responsabile", call: (c) => c.sales.newest({}) },
   "sales.create": {
     role: "responsabile",
     call: (c) =>

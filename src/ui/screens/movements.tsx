@@ -1,5 +1,6 @@
 "use client";
-import { Alert, Button, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { NewestPager, useNewestPages } from "../newest-pages";
+import { Alert, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ORIGINI, type Origine } from "@/lib/domain-lists";
@@ -27,9 +28,8 @@ export function MovementsScreen() {
   const [origine, setOrigine] = useState<string | null>(null);
   const [operazione, setOperazione] = useState("");
   const [articolo, setArticolo] = useState<string | null>(null);
-  // The pages seen, newest first: each is the rows older than this id (null: the newest page).
-  const [befores, setBefores] = useState<(number | null)[]>([null]);
-  const restart = () => setBefores([null]);
+  const pages = useNewestPages();
+  const restart = pages.restart;
 
   const filters: MovementFilters = {
     ...(da ? { da } : {}),
@@ -39,13 +39,11 @@ export function MovementsScreen() {
     ...(/^\d+$/.test(operazione) ? { operazione } : {}),
     ...(articolo ? { articolo } : {}),
   };
-  const before = befores.at(-1)!;
   const query = useQuery({
-    ...trpc.movements.newest.queryOptions(movementsPageInput(filters, before)),
+    ...trpc.movements.newest.queryOptions(movementsPageInput(filters, pages.prima)),
     placeholderData: keepPreviousData,
   });
   const rows = query.data?.movimenti ?? [];
-  const older = query.data?.prima ?? null;
 
   return (
     <Stack gap="md" maw={1300}>
@@ -157,30 +155,7 @@ export function MovementsScreen() {
         ))}
       </DataTable>
       {!query.isLoading && rows.length === 0 && <Text c="dimmed">Nessun movimento con questi filtri.</Text>}
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed" data-testid="pagina">
-          Pagina {befores.length} · dal più recente
-        </Text>
-        {/* Side by side and equal even at 360 px, where they take the whole width. */}
-        <Group gap="xs" grow style={{ flex: "1 1 240px", maxWidth: 360 }}>
-          <Button
-            variant="default"
-            disabled={befores.length === 1}
-            onClick={() => setBefores((b) => b.slice(0, -1))}
-            data-testid="pagina-precedente"
-          >
-            Più recenti
-          </Button>
-          <Button
-            variant="default"
-            disabled={older === null || query.isFetching}
-            onClick={() => older !== null && setBefores((b) => [...b, older])}
-            data-testid="pagina-successiva"
-          >
-            Meno recenti
-          </Button>
-        </Group>
-      </Group>
+      <NewestPager pages={pages} olderPrima={query.data?.prima ?? null} busy={query.isFetching} />
     </Stack>
   );
 }

@@ -1,4 +1,5 @@
 "use client";
+import { NewestPager, useNewestPages } from "../newest-pages";
 import {
   ActionIcon,
   Alert,
@@ -29,6 +30,7 @@ import { DataTable } from "../data-table";
 import { useTRPC } from "../trpc";
 import { useWrite } from "../write-key";
 import { useArticleRefs } from "../article-refs";
+import { salesPageInput } from "./sales/newest-page";
 
 type Tipo = "ddt" | "fattura" | "scontrino";
 const TIPO_LABEL: Record<Tipo, string> = { ddt: "DDT", fattura: "Fattura", scontrino: "Scontrino" };
@@ -86,11 +88,15 @@ function ClientPicker({ value, onChange }: { value: string | null; onChange: (id
   );
 }
 
+/**
+ * The documents issued, newest first for a person (sales.newest; the API pages oldest first, its sync
+ * order), a page of 50 at a time: a document just issued is on top of the first page.
+ */
 export function SalesListScreen() {
   const trpc = useTRPC();
-  const [cursors, setCursors] = useState<number[]>([0]);
+  const pages = useNewestPages();
   const query = useQuery({
-    ...trpc.sales.list.queryOptions({ limite: "50", dopo: String(cursors.at(-1)!) }),
+    ...trpc.sales.newest.queryOptions(salesPageInput(pages.prima)),
     placeholderData: keepPreviousData,
   });
   const docs = query.data?.documenti ?? [];
@@ -135,14 +141,8 @@ export function SalesListScreen() {
           </Table.Tr>
         ))}
       </DataTable>
-      <Group justify="flex-end">
-        <Button variant="default" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))}>
-          Precedente
-        </Button>
-        <Button variant="default" disabled={!query.data?.altri} onClick={() => query.data && setCursors((c) => [...c, query.data.cursore])}>
-          Successiva
-        </Button>
-      </Group>
+      {!query.isLoading && docs.length === 0 && <Text c="dimmed">Nessun documento emesso.</Text>}
+      <NewestPager pages={pages} olderPrima={query.data?.prima ?? null} busy={query.isFetching} />
     </Stack>
   );
 }
@@ -192,7 +192,7 @@ export function SaleFormScreen() {
     setCreated(doc);
     form.setFieldValue("righe", [emptyRow()]);
     signal("ok");
-    await queryClient.invalidateQueries({ queryKey: trpc.sales.list.pathKey() });
+    await queryClient.invalidateQueries({ queryKey: trpc.sales.newest.pathKey() });
   }
 
   return (

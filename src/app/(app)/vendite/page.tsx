@@ -1,4 +1,5 @@
 import { SalesListScreen } from "@/ui/screens/sales";
+import { salesPageInput } from "@/ui/screens/sales/newest-page";
 import { openScreen, Prefetched } from "@/ui/server/screen";
 
 export const metadata = { title: "Documenti di vendita" };
@@ -6,7 +7,7 @@ export const metadata = { title: "Documenti di vendita" };
 export default async function SalesPage() {
   const session = await openScreen("/vendite", "responsabile");
   return (
-    <Prefetched session={session} queries={(t) => [t.sales.list.queryOptions({ limite: "50", dopo: "0" })]}>
+    <Prefetched session={session} queries={(t) => [t.sales.newest.queryOptions(salesPageInput(null))]}>
       <SalesListScreen />
     </Prefetched>
   );

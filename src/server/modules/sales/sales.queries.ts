@@ -72,25 +72,40 @@ export interface DocumentRow {
   totale: Prisma.Decimal;
 }
 
-const documents = (where: Prisma.Sql, take: number) =>
+const documents = (where: Prisma.Sql, take: number, order: "asc" | "desc") =>
   query<DocumentRow>(Prisma.sql`
     SELECT d.id, d.numero, d.tipo, d.data, d.cliente_id, c.ragione_sociale, d.magazzino_id, d.imponibile, d.imposta, d.totale
       FROM documenti_vendita d JOIN clienti c ON c.id = d.cliente_id
      WHERE ${where}
-     ORDER BY d.id
+     ORDER BY d.id ${order === "asc" ? Prisma.empty : Prisma.raw("DESC")}
      ${limit(take)}`);
 
-export const documentById = (id: number) => documents(Prisma.sql`d.id = ${id}`, 1);
-export const documentsByIds = (ids: number[]) => documents(Prisma.sql`d.id = ANY(${ids}::int[])`, ids.length);
+export const documentById = (id: number) => documents(Prisma.sql`d.id = ${id}`, 1, "asc");
+export const documentsByIds = (ids: number[]) => documents(Prisma.sql`d.id = ANY(${ids}::int[])`, ids.length, "asc");
+
+type DocumentFilters = Pick<ListSalesInput, "da" | "a" | "cliente">;
 
 /** A window of documents after `dopo`, in id order: `take` rows at most (the page size plus one). */
-export const documentsPage = (dopo: number, f: Pick<ListSalesInput, "da" | "a" | "cliente">, take: number) => {
-  const filters: Prisma.Sql[] = [Prisma.sql`d.id > ${dopo}`];
+export const documentsPage = (dopo: number, f: DocumentFilters, take: number) =>
+  documents(Prisma.join([Prisma.sql`d.id > ${dopo}`, ...filterConditions(f)], " AND "), take, "asc");
+
+/**
+ * The screen's order: the documents below `prima`, newest first, `take` rows at most (the page size
+ * plus one). Plans: the primary key read backwards from `prima` (with `cliente`, its (cliente_id, id)
+ * index), so a page costs the documents it passes over: cheap for the recent past, the screen's usual
+ * question.
+ */
+export const documentsBefore = (prima: number, f: DocumentFilters, take: number) =>
+  documents(Prisma.join([Prisma.sql`d.id < ${prima}`, ...filterConditions(f)], " AND "), take, "desc");
+
+/** The list's filters as conditions on `d` (documenti_vendita). */
+function filterConditions(f: DocumentFilters): Prisma.Sql[] {
+  const filters: Prisma.Sql[] = [];
   if (f.da) filters.push(Prisma.sql`d.data >= ${f.da}::date`);
   if (f.a) filters.push(Prisma.sql`d.data <= ${f.a}::date`);
   if (f.cliente !== undefined) filters.push(Prisma.sql`d.cliente_id = ${f.cliente}`);
-  return documents(Prisma.join(filters, " AND "), take);
-};
+  return filters;
+}
 
 export interface DocumentLine {
   documento_id: number;

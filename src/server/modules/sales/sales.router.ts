@@ -1,7 +1,7 @@
 import { readProcedure, requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
-import { createSaleInput, listSalesInput, listSalesOutput, saleDocumentOutput } from "./sales.schemas";
-import { createSale, listSales } from "./sales.service";
+import { createSaleInput, listSalesInput, listSalesOutput, newestSalesInput, newestSalesOutput, saleDocumentOutput } from "./sales.schemas";
+import { createSale, listNewestSales, listSales } from "./sales.service";
 import { syncParse } from "../../lib/zod";
 
 export const salesRouter = router({
@@ -31,4 +31,11 @@ export const salesRouter = router({
     .input(syncParse(listSalesInput))
     .output(syncParse(listSalesOutput))
     .query(({ ctx, input }) => listSales(ctx.db, input)),
+
+  // The sales screen's order, for people: not on REST, whose list pages oldest first (its sync order).
+  newest: readProcedure
+    .use(requireRole("responsabile"))
+    .input(syncParse(newestSalesInput))
+    .output(syncParse(newestSalesOutput))
+    .query(({ ctx, input }) => listNewestSales(ctx.db, input)),
 });

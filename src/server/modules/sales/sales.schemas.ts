@@ -77,3 +77,21 @@ export const listSalesInput = z.strictObject({
 export type ListSalesInput = z.infer<typeof listSalesInput>;
 
 export const listSalesOutput = z.object({ documenti: z.array(saleDocumentOutput), ...pageShape });
+
+/**
+ * The sales screen's read (tRPC only, not on REST): the list's filters, newest first, a page of the
+ * documents below `prima` (absent: the newest page). The next page's `prima` is in the answer.
+ */
+export const newestSalesInput = listSalesInput.omit({ dopo: true }).extend({
+  prima: queryInt(1, 2_147_483_647)
+    .optional()
+    .meta({ description: "Cursore: i documenti con id minore di questo; assente dai più recenti" }),
+});
+export type NewestSalesInput = z.infer<typeof newestSalesInput>;
+/** What a caller sends: the query's strings, as the screen holds them. */
+export type NewestSalesParams = z.input<typeof newestSalesInput>;
+
+export const newestSalesOutput = z.object({
+  documenti: z.array(saleDocumentOutput),
+  prima: z.number().int().nullable().meta({ description: "Il `prima` della pagina successiva (meno recente); null all'ultima" }),
+});

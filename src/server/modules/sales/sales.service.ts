@@ -10,7 +10,7 @@ import { appendToLedger, createOperation, lotLockOrder, unloadLot, type LedgerRo
 import { suggestedPrices } from "../movements/movements.service";
 import * as q from "./sales.queries";
 import type { DocumentRow } from "./sales.queries";
-import { MAX_SALES_ROWS, type CreateSaleInput, type ListSalesInput, type SaleDocumentOutput } from "./sales.schemas";
+import { MAX_SALES_ROWS, type CreateSaleInput, type ListSalesInput, type NewestSalesInput, type SaleDocumentOutput } from "./sales.schemas";
 
 type Tipo = CreateSaleInput["tipo"];
 
@@ -270,4 +270,19 @@ export async function listSales(db: Db, input: ListSalesInput) {
   const bound = await syncBound(db, "documenti_vendita");
   const page = cutPage(await rows(db, q.documentsPage(dopo, input, limite + 1)), limite, bound, dopo);
   return { documenti: await withLines(db, page.rows), altri: page.altri, cursore: page.cursore };
+}
+
+/**
+ * The sales screen: the list's filters, newest first, a page below `prima` (absent: the newest).
+ * Cut at the sync bound as GET /documenti-vendita is, so a page shows no document the list would not
+ * yet show, and paging down from it misses none: every id below the bound has committed or never will.
+ */
+export async function listNewestSales(db: Db, input: NewestSalesInput) {
+  assertPeriod(input.da, input.a);
+  const limite = input.limite ?? 100;
+  const bound = await syncBound(db, "documenti_vendita");
+  const prima = Math.min(input.prima ?? Number.POSITIVE_INFINITY, bound + 1);
+  const window = await rows(db, q.documentsBefore(prima, input, limite + 1));
+  const page = window.slice(0, limite);
+  return { documenti: await withLines(db, page), prima: window.length > limite ? page.at(-1)!.id : null };
 }
