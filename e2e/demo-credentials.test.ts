@@ -11,7 +11,9 @@ import { cleanup, ROOT, runCli, tempDir } from "./reliability/harness";
  * every later start while they still work, production refusing them, and `demo remove`.
  */
 
-const READY = "Banchina è pronta su";
+// The start banner's last line (main.ts): the URL, the documentation and the demo key come before it, in one
+// run of writes; waiting for its first line raced the rest still on its way through the pipe.
+const READY = "Per fermare il servizio: Ctrl+C.";
 
 interface Started {
   code: number | null;

@@ -15,7 +15,9 @@ import { alive, commandLines } from "./reliability/harness";
  */
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const READY = "Banchina è pronta su";
+// The start banner's last line (main.ts): the URL, the documentation and the demo key come before it, in one
+// run of writes; waiting for its first line raced the rest still on its way through the pipe.
+const READY = "Per fermare il servizio: Ctrl+C.";
 
 interface Service {
   proc: ChildProcess;

@@ -15,7 +15,9 @@ import { nextBuild, staleReason } from "../../src/server/next-build";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const NEXT_DIR = ".next-rel";
-const READY = "Banchina è pronta su";
+// The start banner's last line (main.ts): the URL, the documentation and the demo key come before it, in one
+// run of writes; waiting for its first line raced the rest still on its way through the pipe.
+const READY = "Per fermare il servizio: Ctrl+C.";
 const LOCK_DIR = path.join(ROOT, ".next-rel-build.lock");
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
