@@ -18,3 +18,16 @@ export const periodParams = {
 };
 
 export const pageShape = { altri: z.boolean(), cursore: z.number().int() };
+
+/**
+ * A screen's newest-first read (tRPC only; the lists' sync order stays ascending): the cursor in (`what`
+ * names the rows, "i movimenti") and the next page's out. The mechanism is `newestPage` in lists.ts.
+ */
+export const newestParams = (what: string) => ({
+  prima: queryInt(1, 2_147_483_647)
+    .optional()
+    .meta({ description: `Cursore: ${what} con id minore di questo; assente dai più recenti` }),
+});
+export const newestShape = {
+  prima: z.number().int().nullable().meta({ description: "Il `prima` della pagina successiva (meno recente); null all'ultima" }),
+};

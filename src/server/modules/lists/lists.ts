@@ -37,6 +37,23 @@ export async function syncBound(db: Db, table: keyof typeof SYNC_TABLES): Promis
 }
 
 /**
+ * A screen's newest-first page: `read(below, take)` answers up to `take` rows with id < `below`, newest
+ * first. Never above the sync bound, as the ascending list: a page shows no row the list would not yet
+ * show, and paging down from it misses none (every id below the bound has committed or never will).
+ * `prima` of the answer opens the next, older page; null on the last.
+ */
+export async function newestPage<T extends { id: number }>(
+  bound: number,
+  prima: number | undefined,
+  limite: number,
+  read: (below: number, take: number) => Promise<T[]>,
+): Promise<{ rows: T[]; prima: number | null }> {
+  const window = await read(Math.min(prima ?? Number.POSITIVE_INFINITY, bound + 1), limite + 1);
+  const rows = window.slice(0, limite);
+  return { rows, prima: window.length > limite ? rows.at(-1)!.id : null };
+}
+
+/**
  * Cuts a fetched window (ids > dopo, ascending, at most limite + 1 rows) to the sync bound.
  * Rows above the bound are not shown yet; `altri` stays true so the client comes back for them.
  */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { articoloRef, decimalString, idNumber, isoDate, queryInt, rawNumber, shortText, typeError } from "../../lib/zod";
 import { ORIGINI } from "../../../lib/domain-lists";
-import { listParams, pageShape, periodParams } from "../lists/lists.schemas";
+import { listParams, newestParams, newestShape, pageShape, periodParams } from "../lists/lists.schemas";
 
 export const MAX_MOVEMENT_ROWS = 500;
 export const NATURE = ["carico", "scarico", "trasferimento"] as const;
@@ -103,16 +103,12 @@ export const listMovementsOutput = z.object({ movimenti: z.array(movementOutput)
  * The movements screen's read (tRPC only, not on REST): the list's filters, newest first, a page of the
  * rows below `prima` (absent: the newest page). The next page's `prima` is in the answer.
  */
-export const newestMovementsInput = listMovementsInput.omit({ dopo: true }).extend({
-  prima: queryInt(1, 2_147_483_647)
-    .optional()
-    .meta({ description: "Cursore: i movimenti con id minore di questo; assente dai più recenti" }),
-});
+export const newestMovementsInput = listMovementsInput.omit({ dopo: true }).extend(newestParams("i movimenti"));
 export type NewestMovementsInput = z.infer<typeof newestMovementsInput>;
 /** What a caller sends: the query's strings, as the screen holds them. */
 export type NewestMovementsParams = z.input<typeof newestMovementsInput>;
 
 export const newestMovementsOutput = z.object({
   movimenti: z.array(movementOutput),
-  prima: z.number().int().nullable().meta({ description: "Il `prima` della pagina successiva (meno recente); null all'ultima" }),
+  ...newestShape,
 });

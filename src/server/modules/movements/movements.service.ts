@@ -6,7 +6,7 @@ import { DomainError, RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";
 import { appendToLedger, loadLot, lockLot, lotLockOrder, operationExists, unloadLot, type LedgerRow } from "../ledger/ledger.service";
-import { assertPeriod, cutPage, syncBound } from "../lists/lists";
+import { assertPeriod, cutPage, newestPage, syncBound } from "../lists/lists";
 import {
   MAX_MOVEMENT_ROWS,
   type ListMovementsInput,
@@ -210,20 +210,10 @@ export async function listMovements(db: Db, input: ListMovementsInput, timeZone:
   return { movimenti: cut.rows.map((r) => toMovementOutput(r, timeZone)), altri: cut.altri, cursore: cut.cursore };
 }
 
-/**
- * The movements screen: the list's filters, newest first, a page below `prima` (absent: the newest).
- * Cut at the sync bound as GET /movimenti is, so a page shows no row the list would not yet show, and
- * paging down from it misses none: every id below the bound has committed or never will.
- */
+/** The movements screen: the list's filters, newest first, a page below `prima` (lists.ts newestPage). */
 export async function listNewestMovements(db: Db, input: NewestMovementsInput, timeZone: string) {
   assertPeriod(input.da, input.a);
-  const limite = input.limite ?? 100;
   const bound = await syncBound(db, "movimenti");
-  const prima = Math.min(input.prima ?? Number.POSITIVE_INFINITY, bound + 1);
-  const window = await rows(db, q.movementsBefore(prima, input, limite + 1));
-  const page = window.slice(0, limite);
-  return {
-    movimenti: page.map((r) => toMovementOutput(r, timeZone)),
-    prima: window.length > limite ? page.at(-1)!.id : null,
-  };
+  const page = await newestPage(bound, input.prima, input.limite ?? 100, (below, take) => rows(db, q.movementsBefore(below, input, take)));
+  return { movimenti: page.rows.map((r) => toMovementOutput(r, timeZone)), prima: page.prima };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Decimal } from "../../lib/decimal";
 import { articoloRef, decimalString, idNumber, isoDate, queryInt, rawNumber, shortText, typeError } from "../../lib/zod";
-import { listParams, pageShape, periodParams } from "../lists/lists.schemas";
+import { listParams, newestParams, newestShape, pageShape, periodParams } from "../lists/lists.schemas";
 
 export const MAX_SALES_ROWS = 500;
 export const TIPI_DOCUMENTO = ["ddt", "fattura", "scontrino"] as const;
@@ -82,16 +82,12 @@ export const listSalesOutput = z.object({ documenti: z.array(saleDocumentOutput)
  * The sales screen's read (tRPC only, not on REST): the list's filters, newest first, a page of the
  * documents below `prima` (absent: the newest page). The next page's `prima` is in the answer.
  */
-export const newestSalesInput = listSalesInput.omit({ dopo: true }).extend({
-  prima: queryInt(1, 2_147_483_647)
-    .optional()
-    .meta({ description: "Cursore: i documenti con id minore di questo; assente dai più recenti" }),
-});
+export const newestSalesInput = listSalesInput.omit({ dopo: true }).extend(newestParams("i documenti"));
 export type NewestSalesInput = z.infer<typeof newestSalesInput>;
 /** What a caller sends: the query's strings, as the screen holds them. */
 export type NewestSalesParams = z.input<typeof newestSalesInput>;
 
 export const newestSalesOutput = z.object({
   documenti: z.array(saleDocumentOutput),
-  prima: z.number().int().nullable().meta({ description: "Il `prima` della pagina successiva (meno recente); null all'ultima" }),
+  ...newestShape,
 });

@@ -5,7 +5,7 @@ import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../l
 import { DomainError, RowError, type FieldProblem } from "../../lib/errors";
 import { authorColumns, type Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleIndex, type ArticleInfo } from "../catalogue/articles";
-import { assertPeriod, cutPage, syncBound } from "../lists/lists";
+import { assertPeriod, cutPage, newestPage, syncBound } from "../lists/lists";
 import { appendToLedger, createOperation, lotLockOrder, unloadLot, type LedgerRow } from "../ledger/ledger.service";
 import { suggestedPrices } from "../movements/movements.service";
 import * as q from "./sales.queries";
@@ -272,17 +272,10 @@ export async function listSales(db: Db, input: ListSalesInput) {
   return { documenti: await withLines(db, page.rows), altri: page.altri, cursore: page.cursore };
 }
 
-/**
- * The sales screen: the list's filters, newest first, a page below `prima` (absent: the newest).
- * Cut at the sync bound as GET /documenti-vendita is, so a page shows no document the list would not
- * yet show, and paging down from it misses none: every id below the bound has committed or never will.
- */
+/** The sales screen: the list's filters, newest first, a page below `prima` (lists.ts newestPage). */
 export async function listNewestSales(db: Db, input: NewestSalesInput) {
   assertPeriod(input.da, input.a);
-  const limite = input.limite ?? 100;
   const bound = await syncBound(db, "documenti_vendita");
-  const prima = Math.min(input.prima ?? Number.POSITIVE_INFINITY, bound + 1);
-  const window = await rows(db, q.documentsBefore(prima, input, limite + 1));
-  const page = window.slice(0, limite);
-  return { documenti: await withLines(db, page), prima: window.length > limite ? page.at(-1)!.id : null };
+  const page = await newestPage(bound, input.prima, input.limite ?? 100, (below, take) => rows(db, q.documentsBefore(below, input, take)));
+  return { documenti: await withLines(db, page.rows), prima: page.prima };
 }
