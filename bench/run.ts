@@ -42,7 +42,7 @@ import { searchBarcode } from "./scenarios/search-barcode";
 import { writeMovements } from "./scenarios/write-movements";
 import { upsertArticles } from "./scenarios/upsert-articles";
 import { writersAndReader } from "./scenarios/writers-and-reader";
-import { buildServer, CpuMeter, readMemoryMb, runMain, startServer, stopOnExit, type RunningServer } from "./server";
+import { buildServer, CpuMeter, readMemoryMb, printHelp, runMain, startServer, stopOnExit, type RunningServer } from "./server";
 import { elapsed, fmtInt, progress, seconds } from "./util";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -90,15 +90,7 @@ function options() {
       help: { type: "boolean", short: "h", default: false },
     },
   });
-  if (values.help) {
-    console.log(
-      fs
-        .readFileSync(new URL(import.meta.url), "utf8")
-        .split("*/")[0]!
-        .replace(/^\/\*\*|^ \* ?/gm, ""),
-    );
-    process.exit(0);
-  }
+  if (values.help) printHelp(import.meta.url);
   const scale = Number(values.scale);
   if (!Number.isFinite(scale) || scale <= 0 || scale > 10) throw new Error("--scale deve essere un numero tra 0 e 10 (es. 0.02)");
   // 20 s at scale 1; shorter for quick runs, never under 4 s.

@@ -79,6 +79,17 @@ export async function runMain(name: string, stopping: string, main: () => Promis
   }
 }
 
+/** `--help` of a benchmark: the head comment of its file (pass `import.meta.url`), then exit 0. */
+export function printHelp(fileUrl: string): never {
+  console.log(
+    fs
+      .readFileSync(new URL(fileUrl), "utf8")
+      .split("*/")[0]!
+      .replace(/^\/\*\*|^ \* ?/gm, ""),
+  );
+  process.exit(0);
+}
+
 export interface RunningServer {
   pid: number;
   port: number;

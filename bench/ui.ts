@@ -51,7 +51,7 @@ import { createUser } from "../src/server/modules/users/users.service";
 import { signIn } from "../e2e/support/app";
 import { ean13, today } from "../e2e/support/seed";
 import { countsFor, generate } from "./data";
-import { buildServer, readMemoryMb, runMain, startServer, stopOnExit } from "./server";
+import { buildServer, readMemoryMb, printHelp, runMain, startServer, stopOnExit } from "./server";
 import { elapsed, fmtInt, median, percentile, progress, seconds, sleep } from "./util";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -97,15 +97,7 @@ function options() {
       help: { type: "boolean", short: "h", default: false },
     },
   });
-  if (values.help) {
-    console.log(
-      fs
-        .readFileSync(new URL(import.meta.url), "utf8")
-        .split("*/")[0]!
-        .replace(/^\/\*\*|^ \* ?/gm, ""),
-    );
-    process.exit(0);
-  }
+  if (values.help) printHelp(import.meta.url);
   const int = (name: string, v: string, min: number, max: number) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} deve essere un intero tra ${min} e ${max}`);

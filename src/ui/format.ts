@@ -4,12 +4,13 @@ export function qty(value: string | number | null | undefined): string {
   return String(value).replace(".", ",");
 }
 
+/** One formatter for every amount: `toLocaleString` with options builds a new one per call. */
+const euro = new Intl.NumberFormat("it-IT", { style: "currency", currency: "EUR", minimumFractionDigits: 2, maximumFractionDigits: 4 });
+
 export function money(value: string | null | undefined): string {
   if (value === null || value === undefined) return "—";
   const n = Number(value);
-  return Number.isFinite(n)
-    ? n.toLocaleString("it-IT", { style: "currency", currency: "EUR", minimumFractionDigits: 2, maximumFractionDigits: 4 })
-    : value;
+  return Number.isFinite(n) ? euro.format(n) : value;
 }
 
 /** YYYY-MM-DD → GG/MM/AAAA. */
@@ -31,8 +32,29 @@ export function setDisplayTimeZone(zone: string): void {
   displayZone = zone;
 }
 
-const dateIn = (at: Date) => at.toLocaleDateString("it-IT", { timeZone: displayZone, day: "2-digit", month: "2-digit", year: "numeric" });
-const timeIn = (at: Date) => at.toLocaleTimeString("it-IT", { timeZone: displayZone, hour: "2-digit", minute: "2-digit" });
+const SHOWN = {
+  date: { day: "2-digit", month: "2-digit", year: "numeric" },
+  time: { hour: "2-digit", minute: "2-digit" },
+} as const satisfies Record<string, Intl.DateTimeFormatOptions>;
+
+/**
+ * By part shown and zone: `toLocale*String` with a zone builds a formatter per call, which costs far more
+ * than formatting, and a list formats an instant or two per row.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function shownIn(part: keyof typeof SHOWN, at: Date): string {
+  const key = `${part} ${displayZone}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat("it-IT", { ...SHOWN[part], timeZone: displayZone });
+    formatters.set(key, f);
+  }
+  return f.format(at);
+}
+
+const dateIn = (at: Date) => shownIn("date", at);
+const timeIn = (at: Date) => shownIn("time", at);
 
 /** gg/mm/aaaa hh:mm, as every date of the screens. */
 export function instant(iso: string | null | undefined): string {

@@ -6,6 +6,7 @@ import { caller, rest, seedArticle, seedWarehouse } from "../../testing/fixtures
 import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
 import { appendToLedger } from "../ledger/ledger.service";
+import { newestCases } from "../lists/newest-cases";
 import { movementsBefore } from "./movements.queries";
 import type { MovementOutput, NewestMovementsParams } from "./movements.schemas";
 
@@ -172,86 +173,28 @@ describe("movements.newest", () => {
     expect(text).toMatch(/\bORDER BY m\.id DESC\s+LIMIT 51\b/);
     expect(text).not.toMatch(/\bLIMIT \$\d/);
   });
-
-  test("a cursor below every row answers an empty last page", async () => {
-    const oldest = (await listed())[0]!.id;
-    expect(await ui().movements.newest({ prima: String(oldest) })).toEqual({ movimenti: [], prima: null });
-    expect(await ui().movements.newest({ prima: "1" })).toEqual({ movimenti: [], prima: null });
-  });
 });
 
-describe("refusals", () => {
-  const refusal = (p: Promise<unknown>) =>
-    p.then(
-      () => "accettata",
-      (e) => {
-        const d = toDomainError(e, { isQuery: true });
-        return `${d?.codice} [${d?.campo ?? ""}]: ${d?.message}`;
-      },
-    );
-  const newestWith = (input: unknown) => ui().movements.newest(input as NewestMovementsParams);
-
-  test.each([
-    ["not a number", { prima: "ultimo" }, "filtro_non_valido [prima]: Parametro 'prima': deve essere un numero intero."],
-    ["zero", { prima: "0" }, "filtro_non_valido [prima]: Parametro 'prima': deve essere almeno 1."],
-    ["negative", { prima: "-5" }, "filtro_non_valido [prima]: Parametro 'prima': deve essere un numero intero."],
-    ["above the ids", { prima: "2147483648" }, "filtro_non_valido [prima]: Parametro 'prima': deve essere al massimo 2147483647."],
-    ["too long", { prima: "99999999999" }, "filtro_non_valido [prima]: Parametro 'prima': deve essere un numero intero."],
-  ])("a bad cursor (%s) is refused, naming it", async (_, input, message) => {
-    expect(await refusal(newestWith(input))).toBe(message);
-  });
-
-  test("a number instead of the cursor's text, the list's `dopo`, a period backwards: refused in Italian", async () => {
-    expect(await refusal(newestWith({ prima: 12 }))).toBe(
-      "filtro_non_valido [prima]: Parametro 'prima': Input non valido: atteso string, ricevuto numero.",
-    );
-    expect(await refusal(newestWith({ dopo: "10" }))).toBe(
-      "filtro_non_valido [dopo]: Parametro sconosciuto 'dopo': i parametri ammessi sono elencati nella documentazione.",
-    );
-    expect(await refusal(newestWith({ da: "2026-02-01", a: "2026-01-01" }))).toBe(
-      "filtro_non_valido [da]: Il parametro 'da' (2026-02-01) è successivo ad 'a' (2026-01-01).",
-    );
-    expect(await refusal(newestWith({ limite: "101" }))).toBe(
-      "filtro_non_valido [limite]: Parametro 'limite': deve essere al massimo 100.",
-    );
-  });
-
-  test("the ledger is a manager's: an operator is refused, as on movements.list", async () => {
-    const asOperator = caller(t, operator, "trpc");
-    const refused = await refusal(asOperator.movements.newest({}));
-    expect(refused).toMatch(/^permesso_negato/);
-    expect(await refusal(asOperator.movements.list({}))).toBe(refused);
-  });
-});
-
-test("a page shows no movement above a lower id still uncommitted, and misses none once it commits", async () => {
-  const c = await t.pool.connect();
-  try {
-    await c.query("BEGIN");
-    const o = await c.query("INSERT INTO operazioni (origine) VALUES ('api') RETURNING id");
-    const low: number = (
-      await c.query(
+newestCases({
+  router: "movements",
+  noun: "movement",
+  rows: "movimenti",
+  path: "/movimenti",
+  newest: (input) => ui().movements.newest(input as NewestMovementsParams),
+  asOperator: () => caller(t, operator, "trpc").movements,
+  toDomainError,
+  syncBound: {
+    uncommitted: async (c) => {
+      const o = await c.query("INSERT INTO operazioni (origine) VALUES ('api') RETURNING id");
+      const inserted = await c.query(
         `INSERT INTO movimenti (operazione_id, data, origine, natura, magazzino_id, articolo_id, quantita)
          VALUES ($1, current_date, 'api', 'carico', $2, $3, 1) RETURNING id`,
         [o.rows[0].id, m1, art.DADO],
-      )
-    ).rows[0].id;
-    const high = (
-      await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: m1, righe: [{ codice: "N-DADO", quantita: 2 }] } })
-    ).body.righe[0].movimento as number;
-    expect(high).toBeGreaterThan(low);
-
-    // GET /movimenti does not show `high` yet (`low` may still commit below it): neither does the screen.
-    const during = await ui().movements.newest({ limite: "5" });
-    expect(during.movimenti[0]!.id).toBeLessThan(low);
-    const rows = (await rest("GET", `/movimenti?dopo=${during.movimenti[0]!.id - 1}`, { key })).body;
-    expect(rows).toMatchObject({ movimenti: [{ id: during.movimenti[0]!.id }], altri: true });
-
-    await c.query("COMMIT");
-    const after = await ui().movements.newest({ limite: "5" });
-    expect(after.movimenti.slice(0, 3).map((m) => m.id)).toEqual([high, low, during.movimenti[0]!.id]);
-  } finally {
-    await c.query("ROLLBACK").catch(() => {});
-    c.release();
-  }
+      );
+      return inserted.rows[0].id;
+    },
+    committed: async () =>
+      (await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: m1, righe: [{ codice: "N-DADO", quantita: 2 }] } }))
+        .body.righe[0].movimento,
+  },
 });

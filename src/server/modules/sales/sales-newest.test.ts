@@ -4,6 +4,7 @@ import type { TestDb } from "../../testing/db";
 import { caller, rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
+import { newestCases } from "../lists/newest-cases";
 import { documentsBefore } from "./sales.queries";
 import type { NewestSalesParams, SaleDocumentOutput } from "./sales.schemas";
 
@@ -154,92 +155,35 @@ describe("sales.newest", () => {
     expect(text).toMatch(/\bORDER BY d\.id DESC\s+LIMIT 51\b/);
     expect(text).not.toMatch(/\bLIMIT \$\d/);
   });
-
-  test("a cursor below every document answers an empty last page", async () => {
-    const oldest = (await listed())[0]!.id;
-    expect(await ui().sales.newest({ prima: String(oldest) })).toEqual({ documenti: [], prima: null });
-    expect(await ui().sales.newest({ prima: "1" })).toEqual({ documenti: [], prima: null });
-  });
 });
 
-describe("refusals", () => {
-  const refusal = (p: Promise<unknown>) =>
-    p.then(
-      () => "accettata",
-      (e) => {
-        const d = toDomainError(e, { isQuery: true });
-        return `${d?.codice} [${d?.campo ?? ""}]: ${d?.message}`;
-      },
-    );
-  const newestWith = (input: unknown) => ui().sales.newest(input as NewestSalesParams);
-
-  test.each([
-    ["not a number", { prima: "ultimo" }, "filtro_non_valido [prima]: Parametro 'prima': deve essere un numero intero."],
-    ["zero", { prima: "0" }, "filtro_non_valido [prima]: Parametro 'prima': deve essere almeno 1."],
-    ["negative", { prima: "-5" }, "filtro_non_valido [prima]: Parametro 'prima': deve essere un numero intero."],
-    ["above the ids", { prima: "2147483648" }, "filtro_non_valido [prima]: Parametro 'prima': deve essere al massimo 2147483647."],
-    ["too long", { prima: "99999999999" }, "filtro_non_valido [prima]: Parametro 'prima': deve essere un numero intero."],
-  ])("a bad cursor (%s) is refused, naming it", async (_, input, message) => {
-    expect(await refusal(newestWith(input))).toBe(message);
-  });
-
-  test("a number instead of the cursor's text, the list's `dopo`, a period backwards, a bad client: refused in Italian", async () => {
-    expect(await refusal(newestWith({ prima: 12 }))).toBe(
-      "filtro_non_valido [prima]: Parametro 'prima': Input non valido: atteso string, ricevuto numero.",
-    );
-    expect(await refusal(newestWith({ dopo: "10" }))).toBe(
-      "filtro_non_valido [dopo]: Parametro sconosciuto 'dopo': i parametri ammessi sono elencati nella documentazione.",
-    );
-    expect(await refusal(newestWith({ da: "2026-02-01", a: "2026-01-01" }))).toBe(
-      "filtro_non_valido [da]: Il parametro 'da' (2026-02-01) è successivo ad 'a' (2026-01-01).",
-    );
-    expect(await refusal(newestWith({ limite: "101" }))).toBe(
-      "filtro_non_valido [limite]: Parametro 'limite': deve essere al massimo 100.",
-    );
-    expect(await refusal(newestWith({ cliente: "0" }))).toBe("filtro_non_valido [cliente]: Parametro 'cliente': deve essere almeno 1.");
-  });
-
-  test("sales documents are a manager's: an operator is refused, as on sales.list", async () => {
-    const asOperator = caller(t, operator, "trpc");
-    const refused = await refusal(asOperator.sales.newest({}));
-    expect(refused).toMatch(/^permesso_negato/);
-    expect(await refusal(asOperator.sales.list({}))).toBe(refused);
-  });
-});
-
-test("a page shows no document above a lower id still uncommitted, and misses none once it commits", async () => {
-  const c = await t.pool.connect();
-  try {
-    await c.query("BEGIN");
-    const low: number = (
-      await c.query(
+newestCases({
+  router: "sales",
+  noun: "document",
+  rows: "documenti",
+  path: "/documenti-vendita",
+  newest: (input) => ui().sales.newest(input as NewestSalesParams),
+  asOperator: () => caller(t, operator, "trpc").sales,
+  toDomainError,
+  refusals: [["a bad client", { cliente: "0" }, "filtro_non_valido [cliente]: Parametro 'cliente': deve essere almeno 1."]],
+  syncBound: {
+    uncommitted: async (c) => {
+      const inserted = await c.query(
         `INSERT INTO documenti_vendita (tipo, anno, progressivo, numero, data, cliente_id, magazzino_id, imponibile, imposta, totale)
          VALUES ('ddt', 1999, 1, '1999/000001', '1999-01-01', $1, $2, 0, 0, 0) RETURNING id`,
         [cl.VERDI, m1],
-      )
-    ).rows[0].id;
-    const high = (
-      await ui().sales.create({
-        tipo: "ddt",
-        cliente: cl.ROSSI!,
-        magazzino: m1,
-        righe: [{ codice: "V-VITE", quantita: 1, prezzo: "1", aliquota_iva: "22" }],
-      })
-    ).id;
-    expect(high).toBeGreaterThan(low);
-
-    // GET /documenti-vendita does not show `high` yet (`low` may still commit below it): neither does the screen.
-    const during = await ui().sales.newest({ limite: "5" });
-    expect(during.documenti[0]!.id).toBeLessThan(low);
-    const listedNow = (await rest("GET", `/documenti-vendita?dopo=${during.documenti[0]!.id - 1}`, { key })).body;
-    expect(listedNow).toMatchObject({ documenti: [{ id: during.documenti[0]!.id }], altri: true });
-
-    await c.query("COMMIT");
-    const after = await ui().sales.newest({ limite: "5" });
-    expect(after.documenti.slice(0, 3).map((d) => d.id)).toEqual([high, low, during.documenti[0]!.id]);
-    expect(after.documenti[1]).toMatchObject({ numero: "1999/000001", righe: [] });
-  } finally {
-    await c.query("ROLLBACK").catch(() => {});
-    c.release();
-  }
+      );
+      return inserted.rows[0].id;
+    },
+    shows: { numero: "1999/000001", righe: [] },
+    committed: async () =>
+      (
+        await ui().sales.create({
+          tipo: "ddt",
+          cliente: cl.ROSSI!,
+          magazzino: m1,
+          righe: [{ codice: "V-VITE", quantita: 1, prezzo: "1", aliquota_iva: "22" }],
+        })
+      ).id,
+  },
 });
