@@ -1,6 +1,7 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
+import { MutationObserver, type UseMutationOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSessionStorage } from "@mantine/hooks";
+import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "./trpc";
 
 /**
@@ -29,13 +30,38 @@ export function useRemembered<T>(key: string, initial: T): [T, (v: T | ((old: T)
 export function useWarehouses() {
   const trpc = useTRPC();
   const q = useQuery(trpc.catalogue.warehouses.queryOptions(undefined, { staleTime: 60_000 }));
-  const magazzini = q.data?.magazzini ?? [];
+  // Built once per answer, not per render: a memoised Select given the same list does not render again.
+  const lists = useMemo(() => {
+    const magazzini = q.data?.magazzini ?? [];
+    return {
+      magazzini,
+      options: magazzini.map((m) => ({ value: String(m.id), label: `${m.codice} — ${m.nome}` })),
+      shortOptions: magazzini.map((m) => ({ value: String(m.id), label: m.codice })),
+    };
+  }, [q.data]);
+  const { magazzini } = lists;
   return {
     magazzini,
-    options: magazzini.map((m) => ({ value: String(m.id), label: `${m.codice} — ${m.nome}` })),
+    options: lists.options,
     /** Code only, for a half-width field on a handheld. */
-    shortOptions: magazzini.map((m) => ({ value: String(m.id), label: m.codice })),
+    shortOptions: lists.shortOptions,
     nameOf: (id: number | null | undefined) => magazzini.find((m) => m.id === id)?.codice ?? (id == null ? "—" : `#${id}`),
     loading: q.isLoading,
   };
+}
+
+/**
+ * A mutation called without watching it: `useMutation` renders its component again at every change of the
+ * call (pending, then settled), and on a screen whose state is one hook that is the whole screen, twice a
+ * call. The call still goes through the mutation cache (the redirect of an ended session in providers.tsx
+ * sees its errors; a component that shows it running reads it with `useIsMutating`). Answers like
+ * `mutateAsync`: the result, or the call's error thrown.
+ */
+export function useMutationCall<TData, TError, TVariables, TContext>(
+  options: UseMutationOptions<TData, TError, TVariables, TContext>,
+): (variables: TVariables) => Promise<TData> {
+  const client = useQueryClient();
+  const [observer] = useState(() => new MutationObserver(client, options));
+  useEffect(() => observer.setOptions(options), [observer, options]);
+  return observer.mutate;
 }

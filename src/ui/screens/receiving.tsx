@@ -1,77 +1,47 @@
 "use client";
-import { Group, Select, SimpleGrid, Stack, TextInput, Title } from "@mantine/core";
+import { Group, Stack, Title } from "@mantine/core";
+import { memo } from "react";
 import { CameraScanner } from "./camera-scanner";
+import { DeliveryFields } from "./receiving/delivery-fields";
 import { ExpectedRowCard } from "./receiving/expected-row-card";
 import { FeedbackPanel, ReadingPanel } from "./receiving/feedback-panel";
 import { PendingChoiceModal } from "./receiving/pending-choice";
+import { ScanField } from "./receiving/scan-field";
 import { CancelArrivalModal, SessionArrivals } from "./receiving/session-arrivals";
-import { isEditable, useReceiving } from "./receiving/use-receiving";
+import { useReceiving } from "./receiving/use-receiving";
 
-/** The receiving bay on a handheld: scan a code, check the quantity, Enter. State and calls in useReceiving. */
+const Heading = memo(function Heading({ onCode }: { onCode: (code: string) => void }) {
+  return (
+    <Group justify="space-between" align="baseline">
+      <Title order={2}>Ricevimento</Title>
+      <CameraScanner onCode={onCode} />
+    </Group>
+  );
+});
+
+/**
+ * The receiving bay on a handheld: scan a code, check the quantity, Enter. State and calls in useReceiving.
+ * The screen renders at every scan and outcome; its parts are memoised and given stable props, so each
+ * renders only when what it shows changed (the operator waits for that render after every Enter).
+ */
 export function ReceivingScreen() {
   const r = useReceiving();
   return (
     <Stack gap="md" maw={900}>
-      <Group justify="space-between" align="baseline">
-        <Title order={2}>Ricevimento</Title>
-        <CameraScanner onCode={r.enqueue} />
-      </Group>
+      <Heading onCode={r.enqueue} />
 
-      <SimpleGrid cols={2} spacing="sm">
-        <TextInput
-          ref={r.ddtRef}
-          label="DDT fornitore"
-          placeholder="es. DDT-1187"
-          value={r.ddt}
-          onChange={(e) => r.setDdt(e.currentTarget.value)}
-          onKeyDown={(e) => e.key === "Enter" && (e.preventDefault(), r.focusScan())}
-          data-testid="campo-ddt"
-        />
-        <Select
-          ref={r.warehouseRef}
-          label="Magazzino"
-          placeholder="Scegliere"
-          data={r.warehouseOptions}
-          value={r.magazzino}
-          onChange={(v) => {
-            r.setMagazzino(v);
-            r.focusScan();
-          }}
-          allowDeselect={false}
-          // Half of a 360 px screen: a narrow chevron leaves the warehouse code readable.
-          rightSectionWidth={26}
-          styles={{ input: { paddingRight: 26, fontSize: "0.95rem" } }}
-          data-testid="campo-magazzino"
-        />
-      </SimpleGrid>
-
-      <TextInput
-        ref={r.scanRef}
-        className="scan-input"
-        label="Codice letto (EAN, etichetta R…, GS1)"
-        placeholder="Leggere il codice"
-        value={r.scan}
-        onChange={(e) => r.setScan(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.key !== "Enter") return;
-          e.preventDefault();
-          r.onScanEnter();
-        }}
-        onBlur={() =>
-          setTimeout(() => {
-            if (!isEditable(document.activeElement) && !document.querySelector("[role=dialog]")) r.scanRef.current?.focus();
-          }, 150)
-        }
-        autoComplete="off"
-        autoCapitalize="characters"
-        autoCorrect="off"
-        spellCheck={false}
-        enterKeyHint="go"
-        data-testid="campo-scansione"
-        aria-busy={r.searchBusy}
-        description={r.lastCode ? `Ultimo codice letto: ${r.lastCode}` : undefined}
-        inputWrapperOrder={["label", "input", "description"]}
+      <DeliveryFields
+        ddt={r.ddt}
+        onDdt={r.setDdt}
+        magazzino={r.magazzino}
+        onMagazzino={r.setMagazzino}
+        warehouseOptions={r.warehouseOptions}
+        ddtRef={r.ddtRef}
+        warehouseRef={r.warehouseRef}
+        onDone={r.focusScan}
       />
+
+      <ScanField inputRef={r.scanRef} busy={r.searchBusy} lastCode={r.lastCode} onEnter={r.onScanEnter} />
 
       {r.reading ? (
         <ReadingPanel code={r.reading.code} repeats={r.reading.repeats} />
@@ -82,13 +52,13 @@ export function ReceivingScreen() {
       {r.current && (
         <ExpectedRowCard
           current={r.current}
-          fields={r.fields}
+          values={r.values}
+          setField={r.setField}
           magazzino={r.magazzino}
-          warehouseCode={(id) => r.magazzini.find((m) => m.id === id)?.codice}
-          registering={r.registerBusy}
+          magazzini={r.magazzini}
           held={r.held}
-          refs={{ quantity: r.quantityRef, lot: r.lotRef, expiry: r.expiryRef }}
-          onRegister={() => void r.register()}
+          refs={r.rowRefs}
+          onRegister={r.registerRow}
           onLotEnter={r.onLotEnter}
           onLeave={r.leaveRow}
         />
@@ -98,7 +68,7 @@ export function ReceivingScreen() {
 
       <SessionArrivals arrivals={r.arrivals} onCancel={r.setToCancel} />
 
-      <CancelArrivalModal arrival={r.toCancel} busy={r.cancelBusy} onConfirm={() => void r.confirmCancel()} onClose={r.closeCancel} />
+      <CancelArrivalModal arrival={r.toCancel} busy={r.cancelBusy} onConfirm={r.confirmCancel} onClose={r.closeCancel} />
     </Stack>
   );
 }

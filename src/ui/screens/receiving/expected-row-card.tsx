@@ -1,8 +1,11 @@
 "use client";
 import { Badge, Box, Button, Card, Group, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
 import type { UseFormReturnType } from "@mantine/form";
+import { useIsMutating } from "@tanstack/react-query";
+import { memo } from "react";
 import { DateField } from "../../date-field";
 import { day, qty } from "../../format";
+import { useTRPC } from "../../trpc";
 import type { ArrivalFields, Current } from "./use-receiving";
 
 function Figure({ label, value, testId, color }: { label: string; value: string; testId: string; color?: string }) {
@@ -18,13 +21,30 @@ function Figure({ label, value, testId, color }: { label: string; value: string;
   );
 }
 
-/** The order row the scan found: its figures, the quantity (and lot) to confirm, Registra. */
-export function ExpectedRowCard({
+/**
+ * Registra, showing the registration running. It watches the call itself (the mutation cache, by the
+ * procedure's key), so that the card around it does not render twice for every registration.
+ */
+function RegisterButton({ onRegister }: { onRegister: () => void }) {
+  const trpc = useTRPC();
+  const registering = useIsMutating({ mutationKey: trpc.arrivals.register.mutationKey() }) > 0;
+  return (
+    <Button size="xl" fullWidth onClick={onRegister} loading={registering} data-testid="registra">
+      Registra
+    </Button>
+  );
+}
+
+/**
+ * The order row the scan found: its figures, the quantity (and lot) to confirm, Registra. Memoised: the
+ * screen renders at every scan and outcome, the card only when its row, its fields or its codes waiting change.
+ */
+export const ExpectedRowCard = memo(function ExpectedRowCard({
   current,
-  fields,
+  values,
+  setField,
   magazzino,
-  warehouseCode,
-  registering,
+  magazzini,
   held,
   refs,
   onRegister,
@@ -32,10 +52,11 @@ export function ExpectedRowCard({
   onLeave,
 }: {
   current: Current;
-  fields: UseFormReturnType<ArrivalFields>;
+  values: ArrivalFields;
+  setField: UseFormReturnType<ArrivalFields>["setFieldValue"];
   magazzino: string | null;
-  warehouseCode: (id: number) => string | undefined;
-  registering: boolean;
+  /** The warehouses, for the code of an order's own when it is not the one receiving. */
+  magazzini: { id: number; codice: string }[];
   /** Codes read while this row waits: read once it is registered or left. */
   held: string[];
   refs: {
@@ -54,10 +75,12 @@ export function ExpectedRowCard({
       action();
     }
   };
-  const input = (name: keyof ArrivalFields, action = onRegister) => {
-    const { value, onChange } = fields.getInputProps(name);
-    return { value, onChange, onKeyDown: onEnter(action), size: "lg" as const };
-  };
+  const input = (name: keyof ArrivalFields, action = onRegister) => ({
+    value: values[name],
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setField(name, e.currentTarget.value),
+    onKeyDown: onEnter(action),
+    size: "lg" as const,
+  });
   return (
     <Card withBorder shadow="sm" padding="md" data-testid="riga-attesa">
       <Stack gap="xs">
@@ -80,7 +103,7 @@ export function ExpectedRowCard({
         </SimpleGrid>
         {magazzino && Number(magazzino) !== order.magazzino && (
           <Text size="sm" c="orange.8">
-            Attenzione: l&apos;ordine è destinato a un altro magazzino ({warehouseCode(order.magazzino)}).
+            Attenzione: l&apos;ordine è destinato a un altro magazzino ({magazzini.find((m) => m.id === order.magazzino)?.codice}).
           </Text>
         )}
         <SimpleGrid cols={row.chiede_lotto ? 2 : 1} spacing="sm">
@@ -111,8 +134,8 @@ export function ExpectedRowCard({
             ref={refs.expiry}
             label="Scadenza"
             size="lg"
-            value={fields.getInputProps("scadenza").value}
-            onChange={(v) => fields.setFieldValue("scadenza", v)}
+            value={values.scadenza}
+            onChange={(v) => setField("scadenza", v)}
             onKeyDown={onEnter(onRegister)}
             popoverProps={{ position: "top-start" }}
             data-testid="campo-scadenza"
@@ -123,13 +146,11 @@ export function ExpectedRowCard({
             Dopo questa riga {held.length === 1 ? "sarà letto il codice" : "saranno letti i codici"} {held.join(", ")}.
           </Text>
         )}
-        <Button size="xl" fullWidth onClick={onRegister} loading={registering} data-testid="registra">
-          Registra
-        </Button>
+        <RegisterButton onRegister={onRegister} />
         <Button variant="subtle" color="gray" onClick={onLeave}>
           Lascia questa riga
         </Button>
       </Stack>
     </Card>
   );
-}
+});

@@ -1,9 +1,10 @@
 "use client";
 import { Group, Loader, Paper, Text } from "@mantine/core";
+import { memo } from "react";
 import type { Feedback } from "./use-receiving";
 
 /** The outcome of the last scan or registration, big enough to read at arm's length; a refusal bigger still. */
-export function FeedbackPanel({ feedback }: { feedback: Feedback }) {
+export const FeedbackPanel = memo(function FeedbackPanel({ feedback }: { feedback: Feedback }) {
   const ko = feedback.outcome === "ko";
   return (
     <Paper
@@ -24,10 +25,10 @@ export function FeedbackPanel({ feedback }: { feedback: Feedback }) {
       )}
     </Paper>
   );
-}
+});
 
 /** Shown the moment a code is read, while the service looks it up: the code itself and a busy sign. */
-export function ReadingPanel({ code, repeats }: { code: string; repeats: number }) {
+export const ReadingPanel = memo(function ReadingPanel({ code, repeats }: { code: string; repeats: number }) {
   return (
     <Paper p="md" radius="md" className="feedback-busy" role="status" aria-busy data-testid="esito" data-esito="attesa">
       <Group gap="sm" wrap="nowrap" align="center">
@@ -48,4 +49,4 @@ export function ReadingPanel({ code, repeats }: { code: string; repeats: number 
       </Group>
     </Paper>
   );
-}
+});

@@ -1,13 +1,15 @@
 "use client";
 import { Button, Modal, Stack, Text } from "@mantine/core";
+import { memo } from "react";
 import type { PendingChoice } from "./use-receiving";
 
 /**
  * A code read over a row that cannot be registered as it is: the screen stops here. Enter (the
  * scanner's too) answers the safe choice, completing the row; discarding it takes a tap on its own
  * button. The codes read meanwhile wait either way, and are read once the row is registered or discarded.
+ * Memoised: closed, it has nothing to render again at every scan.
  */
-export function PendingChoiceModal({
+export const PendingChoiceModal = memo(function PendingChoiceModal({
   choice,
   onComplete,
   onDiscard,
@@ -61,4 +63,4 @@ export function PendingChoiceModal({
       )}
     </Modal>
   );
-}
+});

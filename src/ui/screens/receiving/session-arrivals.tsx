@@ -67,8 +67,11 @@ export const SessionArrivals = memo(function SessionArrivals({
   );
 });
 
-/** "Annullare l'arrivo?": a reversing movement is written and the quantity is expected again. */
-export function CancelArrivalModal({
+/**
+ * "Annullare l'arrivo?": a reversing movement is written and the quantity is expected again. Memoised:
+ * closed, it has nothing to render again at every scan.
+ */
+export const CancelArrivalModal = memo(function CancelArrivalModal({
   arrival,
   busy,
   onConfirm,
@@ -102,4 +105,4 @@ export function CancelArrivalModal({
       )}
     </Modal>
   );
-}
+});

@@ -1,12 +1,12 @@
 "use client";
 import { useForm } from "@mantine/form";
 import { useMutation } from "@tanstack/react-query";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { SearchOutput } from "@/server/modules/arrivals/arrivals.schemas";
 import { describeError, describeWriteError, outcomeUnknown } from "../../errors";
 import { signal, type Outcome } from "../../feedback";
 import { parseDecimal, qty } from "../../format";
-import { useRemembered, useWarehouses } from "../../hooks";
+import { useMutationCall, useRemembered, useWarehouses } from "../../hooks";
 import { looksLikeScanCode } from "../../scan-code";
 import { useTRPC } from "../../trpc";
 import { useWriteKey } from "../../write-key";
@@ -81,6 +81,24 @@ export function isEditable(el: Element | null): boolean {
 /** A code read by the scanner is compared as the service reads it: case and surrounding blanks aside. */
 const sameCode = (a: string, b: string) => a.trim().toUpperCase() === b.trim().toUpperCase();
 
+/** One empty list for every render: the remembered value's default is a dependency of its storage hook. */
+const NO_ARRIVALS: SessionArrival[] = [];
+
+/**
+ * The hook's actions with one identity for the screen's life, each running the function of the latest
+ * render: the screen's parts are memoised, and a new function at every render would render them all again.
+ */
+function useStableActions<T extends Record<string, (...args: never[]) => unknown>>(actions: T): T {
+  const latest = useRef(actions);
+  useLayoutEffect(() => {
+    latest.current = actions;
+  });
+  const [stable] = useState(
+    () => Object.fromEntries(Object.keys(actions).map((name) => [name, (...args: never[]) => latest.current[name]!(...args)])) as T,
+  );
+  return stable;
+}
+
 /**
  * The receiving bay's state and calls: the delivery note and warehouse kept for the tab, the row found by
  * the last scan with its editable fields, the outcome shown (and heard), the arrivals of this session and
@@ -92,14 +110,18 @@ const sameCode = (a: string, b: string) => a.trim().toUpperCase() === b.trim().t
  * warehouse, a valid quantity, its lot) the next scan registers it first, then shows the new row; when it
  * cannot (or the service refuses it), the screen stops on a choice — complete it (Enter) or discard it —
  * and the codes read meanwhile wait until the row is registered or discarded.
+ *
+ * A scan and its confirmation should cost the page little: the searches and registrations are called
+ * without watching them (useMutationCall: their pending and settled states would render the screen twice
+ * a call), the scan field is uncontrolled (ScanField), and the actions returned keep their identity, so
+ * the screen's memoised parts render only when what they show changed.
  */
 export function useReceiving() {
   const trpc = useTRPC();
   const { shortOptions: warehouseOptions, magazzini } = useWarehouses();
   const [ddt, setDdt] = useRemembered("ddt", "");
   const [magazzino, setMagazzino] = useRemembered<string | null>("magazzino", null);
-  const [arrivals, setArrivals] = useRemembered<SessionArrival[]>("arrivi", []);
-  const [scan, setScan] = useState("");
+  const [arrivals, setArrivals] = useRemembered<SessionArrival[]>("arrivi", NO_ARRIVALS);
   const [current, setCurrentState] = useState<Current | null>(null);
   const fields = useForm<ArrivalFields>({ initialValues: { quantita: "", lotto: "", scadenza: "" } });
   const [feedback, setFeedback] = useState<Feedback | null>(null);
@@ -116,8 +138,8 @@ export function useReceiving() {
   const expiryRef = useRef<HTMLInputElement>(null);
   const writeKey = useWriteKey();
   const cancelKey = useWriteKey();
-  const searching = useMutation(trpc.arrivals.search.mutationOptions());
-  const registering = useMutation(trpc.arrivals.register.mutationOptions({ trpc: { context: writeKey.context } }));
+  const search = useMutationCall(trpc.arrivals.search.mutationOptions());
+  const registerCall = useMutationCall(trpc.arrivals.register.mutationOptions({ trpc: { context: writeKey.context } }));
   const cancelling = useMutation(trpc.arrivals.cancel.mutationOptions({ trpc: { context: cancelKey.context } }));
 
   // The scan queue and the state its steps read after an await: refs, never a render's stale values.
@@ -250,7 +272,7 @@ export function useReceiving() {
     setReadingState({ code, repeats: 0 });
     setLastCode(code);
     try {
-      return await searching.mutateAsync({ barcode: code });
+      return await search({ barcode: code });
     } catch (e) {
       return e instanceof Error ? e : new Error(String(e));
     } finally {
@@ -386,7 +408,7 @@ export function useReceiving() {
       // The key is kept after success until the next row is shown: an Enter that lands before the
       // screen has cleared the row replays this arrival instead of registering it again.
       writeKey.for(request);
-      const out = await registering.mutateAsync(request);
+      const out = await registerCall(request);
       if (!("movimento" in out)) throw new Error("Risposta inattesa dal servizio.");
       const arrival: SessionArrival = {
         movimento: out.movimento,
@@ -452,15 +474,10 @@ export function useReceiving() {
     }
   }
 
-  /** Enter in the scan field: a code is read; an empty field registers the row shown. */
-  function onScanEnter() {
-    const code = scan.trim();
-    if (code) {
-      setScan("");
-      enqueue(code);
-    } else if (currentRef.current) {
-      void register();
-    }
+  /** Enter in the scan field (its text, trimmed; ScanField has emptied it): a code is read; an empty field registers the row shown. */
+  function onScanEnter(code: string) {
+    if (code) enqueue(code);
+    else if (currentRef.current) void register();
   }
 
   /**
@@ -521,6 +538,19 @@ export function useReceiving() {
     focusScan();
   }
 
+  const actions = useStableActions({
+    enqueue,
+    registerRow: () => void register(),
+    confirmCancel: () => void confirmCancel(),
+    closeCancel,
+    onScanEnter,
+    onLotEnter,
+    completePending,
+    discardPending,
+    leaveRow,
+  });
+  const [rowRefs] = useState(() => ({ quantity: quantityRef, lot: lotRef, expiry: expiryRef }));
+
   return {
     warehouseOptions,
     magazzini,
@@ -529,35 +559,23 @@ export function useReceiving() {
     magazzino,
     setMagazzino,
     arrivals,
-    scan,
-    setScan,
     current,
-    fields,
+    values: fields.values,
+    setField: fields.setFieldValue,
     feedback,
     reading,
     lastCode,
     held,
     choice,
     searchBusy: reading !== null,
-    registerBusy: registering.isPending,
     cancelBusy: cancelling.isPending,
     toCancel,
     setToCancel,
     scanRef,
     ddtRef,
     warehouseRef,
-    quantityRef,
-    lotRef,
-    expiryRef,
+    rowRefs,
     focusScan,
-    enqueue,
-    register,
-    confirmCancel,
-    closeCancel,
-    onScanEnter,
-    onLotEnter,
-    completePending,
-    discardPending,
-    leaveRow,
+    ...actions,
   };
 }
