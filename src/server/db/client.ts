@@ -86,6 +86,9 @@ export function createPrisma(connectionString: string, max = 10): PrismaClient {
   const pool = new pg.Pool({
     ...connectionSettings(connectionString),
     max,
+    // A statement may be sent before the previous one's answer: our transactions send BEGIN with their
+    // first statement (sql.ts). Everything else awaits each statement, as without pipelining.
+    pipeline: true,
     // Fail fast when the server is gone, so a request gets 503 instead of hanging.
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,

@@ -7,6 +7,13 @@ import type pg from "pg";
  * Only the Query convention runs here: Prisma's model API needs Prisma's own transaction.
  */
 export class PgTx {
+  /**
+   * BEGIN is not sent on its own: it goes out with the unit of work's first statement, in one write,
+   * and their answers come back together (sql.ts), which saves each transaction a round trip. A unit
+   * of work that runs no statement sends neither BEGIN nor COMMIT.
+   */
+  beginPending = true;
+
   constructor(readonly client: pg.PoolClient) {}
 }
 

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { type Db, Prisma, poolOf, statementName } from "./client";
-import { isPgTx } from "./pg-tx";
+import { isPgTx, type PgTx } from "./pg-tx";
 
 /**
  * A statement and the shape of its rows, declared once in its module's `<module>.queries.ts`.
@@ -81,26 +81,81 @@ function param(v: unknown): unknown {
   return v;
 }
 
-/** Where a statement runs on pg: our transaction's connection, the client's pool; undefined in a Prisma transaction. */
-function onPg(db: Db): pg.Pool | pg.PoolClient | undefined {
-  return isPgTx(db) ? db.client : poolOf(db);
+/** Where a statement runs on pg: our transaction, the client's pool; undefined in a Prisma transaction. */
+function onPg(db: Db): PgTx | pg.Pool | undefined {
+  return isPgTx(db) ? db : poolOf(db);
 }
 
-async function pgQuery<Row>(client: pg.Pool | pg.PoolClient, q: Query<Row>) {
+type Result<Row> = pg.QueryResult<Row & pg.QueryResultRow>;
+
+function statementOf(q: Query<unknown>): pg.QueryConfig {
   const values = q.sql.values.map(param);
-  return client.query<Row & pg.QueryResultRow>({
-    name: statementName({ sql: q.sql.text, args: values }) || undefined,
-    text: q.sql.text,
-    values,
-    types,
-  });
+  return { name: statementName({ sql: q.sql.text, args: values }) || undefined, text: q.sql.text, values, types } as pg.QueryConfig;
+}
+
+/**
+ * Statements sent on one connection in one write, answered in order (the pool's connections pipeline,
+ * client.ts). Each still runs after the one before it has finished, as its own statement: only the round
+ * trips between them are saved. A transaction's first statements carry its BEGIN, which cannot fail on a
+ * healthy idle connection; a lost connection fails them all, and the work with them.
+ */
+async function sendTogether(client: pg.PoolClient, tx: PgTx | undefined, statements: pg.QueryConfig[]): Promise<Result<unknown>[]> {
+  const stream = (client as unknown as { connection: { stream: { cork?(): void; uncork?(): void } } }).connection.stream;
+  const sent: Promise<Result<unknown>>[] = [];
+  stream.cork?.();
+  try {
+    if (tx?.beginPending) {
+      tx.beginPending = false;
+      sent.push(client.query("BEGIN"));
+    }
+    for (const s of statements) sent.push(client.query(s));
+  } finally {
+    stream.uncork?.();
+  }
+  const answers = await Promise.all(sent);
+  return answers.slice(answers.length - statements.length);
+}
+
+/** Runs statements in order on our transaction's connection, or on one connection of the pool. */
+async function onOneConnection(on: PgTx | pg.Pool, statements: pg.QueryConfig[]): Promise<Result<unknown>[]> {
+  if (isPgTx(on)) {
+    if (statements.length === 1 && !on.beginPending) return [await on.client.query(statements[0]!)];
+    return sendTogether(on.client, on, statements);
+  }
+  if (statements.length === 1) return [await on.query(statements[0]!)];
+  const client = await on.connect();
+  try {
+    const answers = await sendTogether(client, undefined, statements);
+    client.release();
+    return answers;
+  } catch (e) {
+    // As pool.query does: a connection that failed a statement is not reused.
+    client.release(e as Error);
+    throw e;
+  }
+}
+
+async function pgQuery<Row>(on: PgTx | pg.Pool, q: Query<Row>): Promise<Result<Row>> {
+  return (await onOneConnection(on, [statementOf(q)]))[0] as Result<Row>;
 }
 
 /** Every row of a query. */
 export async function rows<Row>(db: Db, q: Query<Row>): Promise<Row[]> {
-  const client = onPg(db);
-  if (client) return (await pgQuery(client, q)).rows;
+  const on = onPg(db);
+  if (on) return (await pgQuery(on, q)).rows;
   return (db as Prisma.TransactionClient).$queryRaw<Row[]>(q.sql);
+}
+
+/**
+ * The rows of two statements, the second run after the first has finished, both sent in one write:
+ * one round trip instead of two. For a list's sync bound and its page (lists.ts boundAndRows), which
+ * must be read in that order, each as of its own start.
+ */
+export async function rowsInOrder<A, B>(db: Db, a: Query<A>, b: Query<B>): Promise<[A[], B[]]> {
+  const on = onPg(db);
+  if (!on) return [await rows(db, a), await rows(db, b)];
+  const [ra, rb] = await onOneConnection(on, [statementOf(a), statementOf(b)]);
+  return [ra!.rows as A[], rb!.rows as B[]];
 }
 
 /** The first row of a query, if any. */
@@ -110,7 +165,7 @@ export async function first<Row>(db: Db, q: Query<Row>): Promise<Row | undefined
 
 /** A statement run for its effect: the number of rows it touched. */
 export async function execute(db: Db, q: Query<unknown>): Promise<number> {
-  const client = onPg(db);
-  if (client) return (await pgQuery(client, q)).rowCount ?? 0;
+  const on = onPg(db);
+  if (on) return (await pgQuery(on, q)).rowCount ?? 0;
   return (db as Prisma.TransactionClient).$executeRaw(q.sql);
 }

@@ -3,8 +3,8 @@ import { toDomainError } from "../http/errors";
 import { DomainError } from "../lib/errors";
 import type { TestDb } from "../testing/db";
 import { test } from "../testing/test";
-import { Prisma } from "./client";
-import { execute, query, rows as queryRows } from "./sql";
+import { Prisma, poolOf } from "./client";
+import { execute, query, rows as queryRows, rowsInOrder } from "./sql";
 import { inTransaction } from "./transaction";
 
 /**
@@ -22,7 +22,8 @@ test.beforeAll(async ({ db }) => {
     CREATE FUNCTION prova_termina_me() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN PERFORM pg_terminate_backend(pg_backend_pid()); PERFORM pg_sleep(5); RETURN NULL; END $$;
     CREATE CONSTRAINT TRIGGER prova_al_commit AFTER INSERT ON prova_commit
-      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION prova_termina_me();`);
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION prova_termina_me();
+    CREATE TABLE prova_inizio (id int PRIMARY KEY);`);
 });
 
 const rows = async () => Number((await t.pool.query("SELECT count(*) FROM prova_commit")).rows[0].count);
@@ -72,4 +73,105 @@ test("connection lost while the work runs: the plain 503, nothing written, no ta
 test("a refusal thrown by the work is passed through untouched", async () => {
   const refusal = new DomainError("troppe_righe", "Troppe righe.");
   await expect(inTransaction(t.prisma, async () => Promise.reject(refusal))).rejects.toBe(refusal);
+});
+
+/**
+ * What each unit of work writes on its connection's socket: the chunks of every write, one entry per
+ * write the socket makes (corked writes go out as one).
+ */
+function recordWrites(): { writes: string[][]; stop(): void } {
+  const pool = poolOf(t.prisma)!;
+  const writes: string[][] = [];
+  const undo: (() => void)[] = [];
+  const onAcquire = (client: unknown) => {
+    const socket = (client as { connection: { stream: Record<string, unknown> } }).connection.stream;
+    const writev = socket._writev as (chunks: { chunk: Buffer }[], cb: unknown) => void;
+    const write = socket._write as (chunk: Buffer, enc: unknown, cb: unknown) => void;
+    socket._writev = function (this: unknown, chunks: { chunk: Buffer }[], cb: unknown) {
+      writes.push(chunks.map((c) => Buffer.from(c.chunk).toString("latin1")));
+      return writev.call(this, chunks, cb);
+    };
+    socket._write = function (this: unknown, chunk: Buffer, enc: unknown, cb: unknown) {
+      writes.push([Buffer.from(chunk).toString("latin1")]);
+      return write.call(this, chunk, enc, cb);
+    };
+    undo.push(() => {
+      socket._writev = writev;
+      socket._write = write;
+    });
+  };
+  pool.on("acquire", onAcquire);
+  return {
+    writes,
+    stop() {
+      pool.off("acquire", onAcquire);
+      for (const u of undo) u();
+    },
+  };
+}
+
+const xactId = query<{ x: string }>(Prisma.sql`SELECT pg_current_xact_id()::text AS x`);
+
+test("BEGIN goes out with the first statement, in one write: a round trip saved, the statement inside the transaction", async () => {
+  const rec = recordWrites();
+  try {
+    const ids = await inTransaction(t.prisma, async (tx) => [(await queryRows(tx, xactId))[0]!.x, (await queryRows(tx, xactId))[0]!.x]);
+    // One transaction: an autocommitted first statement would have had an id of its own.
+    expect(ids[0]).toBe(ids[1]);
+    expect(rec.writes).toHaveLength(3);
+    const [first, second, third] = rec.writes.map((w) => w.join(""));
+    expect(first).toContain("BEGIN");
+    expect(first).toContain("pg_current_xact_id");
+    expect(second).not.toContain("BEGIN");
+    expect(third).toContain("COMMIT");
+  } finally {
+    rec.stop();
+  }
+});
+
+test("a unit of work that runs no statement sends nothing, and a failure after the first statement rolls it back", async () => {
+  const rec = recordWrites();
+  try {
+    expect(await inTransaction(t.prisma, async () => 42)).toBe(42);
+    await expect(inTransaction(t.prisma, async () => Promise.reject(new Error("rifiuto prima di ogni istruzione")))).rejects.toThrow(
+      "rifiuto prima di ogni istruzione",
+    );
+    expect(rec.writes).toEqual([]);
+    await expect(
+      inTransaction(t.prisma, async (tx) => {
+        await execute(tx, query(Prisma.sql`INSERT INTO prova_inizio VALUES (1)`));
+        throw new Error("rifiuto dopo la prima istruzione");
+      }),
+    ).rejects.toThrow("rifiuto dopo la prima istruzione");
+    expect(rec.writes.map((w) => w.join("")).at(-1)).toContain("ROLLBACK");
+  } finally {
+    rec.stop();
+  }
+  expect(Number((await t.pool.query("SELECT count(*) FROM prova_inizio")).rows[0].count)).toBe(0);
+  // The connection went back to the pool healthy and outside any transaction.
+  expect(await inTransaction(t.prisma, (tx) => queryRows(tx, query<{ n: number }>(Prisma.sql`SELECT 1 AS n`)))).toEqual([{ n: 1 }]);
+});
+
+test("rowsInOrder: two statements in one write, the second started after the first finished, each its own statement", async () => {
+  const rec = recordWrites();
+  try {
+    const [a, b] = await rowsInOrder(
+      t.prisma,
+      query<{ fine: Date; x: string }>(Prisma.sql`SELECT pg_sleep(0.05), clock_timestamp() AS fine, pg_current_xact_id()::text AS x`),
+      query<{ inizio: Date; x: string }>(Prisma.sql`SELECT statement_timestamp() AS inizio, pg_current_xact_id()::text AS x`),
+    );
+    expect(rec.writes).toHaveLength(1);
+    // The second statement's snapshot is taken after the first has ended (a list's page after its sync bound).
+    expect(b[0]!.inizio.getTime()).toBeGreaterThanOrEqual(a[0]!.fine.getTime());
+    // Outside a transaction each is its own: a list's bound and page are never one snapshot.
+    expect(a[0]!.x).not.toBe(b[0]!.x);
+  } finally {
+    rec.stop();
+  }
+  // Inside our transaction, BEGIN travels with them and both belong to it.
+  const [c, d] = await inTransaction(t.prisma, (tx) => rowsInOrder(tx, xactId, xactId));
+  expect(c[0]!.x).toBe(d[0]!.x);
+  // A failing statement fails the call; the connection is not given back to the pool, and the pool goes on.
+  await expect(rowsInOrder(t.prisma, query(Prisma.sql`SELECT 1/0`), xactId)).rejects.toThrow(/division by zero/);
+  expect(await rowsInOrder(t.prisma, xactId, xactId)).toHaveLength(2);
 });

@@ -92,14 +92,16 @@ async function once<T>(pool: pg.Pool, work: (tx: PgTx) => Promise<T>, timeoutMs:
     client.release(destroy ?? lost);
   };
   const timer = setTimeout(() => release(new Error(`unità di lavoro oltre ${timeoutMs} ms: annullata`)), timeoutMs);
+  const tx = new PgTx(client);
   try {
-    await client.query("BEGIN");
-    const result = await work(new PgTx(client));
-    await client.query("COMMIT");
+    const result = await work(tx);
+    // BEGIN went out with the first statement (sql.ts); no statement, no transaction to end.
+    if (!tx.beginPending) await client.query("COMMIT");
     release();
     return result;
   } catch (e) {
-    if (!released) {
+    if (!released && tx.beginPending) release();
+    else if (!released) {
       // A broken connection is not given back to the pool; a healthy one is, once rolled back.
       await client.query("ROLLBACK").then(
         () => release(),

@@ -1,7 +1,6 @@
 import type { Db } from "../../db/client";
-import { rows } from "../../db/sql";
 import { DomainError } from "../../lib/errors";
-import { cutPage, syncBound } from "../lists/lists";
+import { boundAndRows, cutPage } from "../lists/lists";
 import * as q from "./availability.queries";
 import type { AvailabilityRow } from "./availability.queries";
 import type { AvailabilityRowOutput, ListAvailabilityInput } from "./availability.schemas";
@@ -24,9 +23,7 @@ export async function listAvailability(db: Db, input: ListAvailabilityInput) {
   const limite = input.limite ?? 500;
   const dopo = input.dopo ?? 0;
   const magazzino = input.magazzino ?? null;
-  const bound = await syncBound(db, "articoli");
-
-  const found = await rows(db, q.availabilityPage(dopo, limite + 1, magazzino, input));
+  const [bound, found] = await boundAndRows(db, "articoli", q.availabilityPage(dopo, limite + 1, magazzino, input));
 
   if (found[0] && !found[0].magazzino_trovato) {
     throw new DomainError("magazzino_non_trovato", `Il magazzino ${magazzino} non esiste.`, { campo: "magazzino" });

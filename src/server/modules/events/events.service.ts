@@ -3,7 +3,7 @@ import { rows } from "../../db/sql";
 import { formatInstant } from "../../lib/dates";
 import { toClientOutput } from "../clients/clients.service";
 import { toArticleOutput, toNamedOutput, toPurchaseOrderOutput } from "../feeds/feeds.service";
-import { cutPage, syncBound } from "../lists/lists";
+import { boundAndRows, cutPage } from "../lists/lists";
 import { movementsByIds, type MovementRow } from "../movements/movements.queries";
 import { toMovementOutput } from "../movements/movements.service";
 import { salesDocumentsByIds } from "../sales/sales.service";
@@ -81,8 +81,7 @@ export async function renderEvents(db: Db, events: q.EventRow[], timeZone: strin
 export async function listEvents(db: Db, input: ListEventsInput, timeZone: string) {
   const limite = input.limite ?? 100;
   const dopo = input.dopo ?? 0;
-  const bound = await syncBound(db, "eventi");
-  const window = await rows(db, q.eventsPage(dopo, input.tipo ?? null, limite + 1));
+  const [bound, window] = await boundAndRows(db, "eventi", q.eventsPage(dopo, input.tipo ?? null, limite + 1));
   const page = cutPage(window, limite, bound, dopo);
   return { eventi: await renderEvents(db, page.rows, timeZone), altri: page.altri, cursore: page.cursore };
 }

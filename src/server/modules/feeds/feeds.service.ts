@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import { first, rows, type Query } from "../../db/sql";
+import { rowsInOrder, type Query } from "../../db/sql";
 import { canonical, canonicalOrNull, Decimal, type DecimalLike } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
 import { assertPeriod } from "../lists/lists";
@@ -52,8 +52,13 @@ export async function feedPage<Row extends { id: number; versione: bigint }>(
   const limite = input.limite ?? MAX_FEED_PAGE;
   const byVersion = input.modificati_dopo !== undefined;
   const after = (byVersion ? input.modificati_dopo : input.dopo) ?? 0;
-  const bound = Number((await first(db, q.syncBound(byVersion ? "versioni" : idGate)))?.b ?? 0);
-  const fetched = await rows(db, statement({ by: byVersion ? "versione" : "id", after }, limite + 1));
+  // The bound first, then the page, in one round trip (sql.ts rowsInOrder).
+  const [boundRows, fetched] = await rowsInOrder(
+    db,
+    q.syncBound(byVersion ? "versioni" : idGate),
+    statement({ by: byVersion ? "versione" : "id", after }, limite + 1),
+  );
+  const bound = Number(boundRows[0]?.b ?? 0);
   const key = (r: Row) => (byVersion ? Number(r.versione) : r.id);
   // Rows above the bound are not shown yet: `altri` stays true and the client comes back for them.
   const shown = fetched.filter((r) => key(r) <= bound).slice(0, limite);

@@ -6,7 +6,7 @@ import { DomainError, RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";
 import { appendToLedger, loadLot, lockLot, lotLockOrder, operationExists, unloadLot, type LedgerRow } from "../ledger/ledger.service";
-import { assertPeriod, cutPage, newestPage, syncBound } from "../lists/lists";
+import { assertPeriod, boundAndRows, cutPage, newestPage, syncBound } from "../lists/lists";
 import {
   MAX_MOVEMENT_ROWS,
   type ListMovementsInput,
@@ -204,8 +204,7 @@ export async function listMovements(db: Db, input: ListMovementsInput, timeZone:
   assertPeriod(input.da, input.a);
   const limite = input.limite ?? 100;
   const dopo = input.dopo ?? 0;
-  const bound = await syncBound(db, "movimenti");
-  const window = await rows(db, q.movementsPage(dopo, input, limite + 1));
+  const [bound, window] = await boundAndRows(db, "movimenti", q.movementsPage(dopo, input, limite + 1));
   const cut = cutPage(window, limite, bound, dopo);
   return { movimenti: cut.rows.map((r) => toMovementOutput(r, timeZone)), altri: cut.altri, cursore: cut.cursore };
 }

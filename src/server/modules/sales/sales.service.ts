@@ -5,7 +5,7 @@ import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../l
 import { DomainError, RowError, type FieldProblem } from "../../lib/errors";
 import { authorColumns, type Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleIndex, type ArticleInfo } from "../catalogue/articles";
-import { assertPeriod, cutPage, newestPage, syncBound } from "../lists/lists";
+import { assertPeriod, boundAndRows, cutPage, newestPage, syncBound } from "../lists/lists";
 import { appendToLedger, createOperation, lotLockOrder, unloadLot, type LedgerRow } from "../ledger/ledger.service";
 import { suggestedPrices } from "../movements/movements.service";
 import * as q from "./sales.queries";
@@ -267,8 +267,8 @@ export async function listSales(db: Db, input: ListSalesInput) {
   assertPeriod(input.da, input.a);
   const limite = input.limite ?? 100;
   const dopo = input.dopo ?? 0;
-  const bound = await syncBound(db, "documenti_vendita");
-  const page = cutPage(await rows(db, q.documentsPage(dopo, input, limite + 1)), limite, bound, dopo);
+  const [bound, window] = await boundAndRows(db, "documenti_vendita", q.documentsPage(dopo, input, limite + 1));
+  const page = cutPage(window, limite, bound, dopo);
   return { documenti: await withLines(db, page.rows), altri: page.altri, cursore: page.cursore };
 }
 
