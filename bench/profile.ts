@@ -33,6 +33,33 @@ const skipUs = Number(values.skip) * 1e6;
 const untilUs = values.until === undefined ? Infinity : Number(values.until) * 1e6;
 const top = Number(values.top);
 
+/**
+ * The service runs compiled into one module (scripts/start.mjs): a frame in it is given the source file
+ * esbuild names in the comment above that part of the module (`// src/server/db/sql.ts`). Read when the
+ * summary runs: a later start has compiled it again, from the sources as they are then.
+ */
+const BUNDLE = /\/\.next-server\/main\.mjs$/;
+const bundleStarts = new Map<string, { line: number; file: string }[]>();
+function sourceUrl(frame: { url: string; lineNumber: number }): string {
+  if (!BUNDLE.test(frame.url)) return frame.url;
+  let starts = bundleStarts.get(frame.url);
+  if (!starts) {
+    starts = [];
+    const lines = fs.existsSync(new URL(frame.url)) ? fs.readFileSync(new URL(frame.url), "utf8").split("\n") : [];
+    lines.forEach((text, line) => {
+      const m = /^\/\/ ((?:src|node_modules)\/\S+)$/.exec(text);
+      if (m) starts!.push({ line, file: m[1]! });
+    });
+    bundleStarts.set(frame.url, starts);
+  }
+  let found = "";
+  for (const s of starts) {
+    if (s.line > frame.lineNumber) break;
+    found = s.file;
+  }
+  return found ? `file:///${found}` : frame.url;
+}
+
 function area(url: string): string {
   if (!url) return "(native/V8)";
   const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
@@ -70,16 +97,17 @@ for (const file of positionals) {
   const fileSelf = new Map<string, number>();
   for (const [id, us] of self) {
     const n = byId.get(id)!;
-    const key = `${n.callFrame.functionName || "(anonymous)"}  ${area(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+    const url = sourceUrl(n.callFrame);
+    const key = `${n.callFrame.functionName || "(anonymous)"}  ${area(url)}:${n.callFrame.lineNumber + 1}`;
     fnSelf.set(key, (fnSelf.get(key) ?? 0) + us);
-    const a = area(n.callFrame.url);
+    const a = area(url);
     areaSelf.set(a, (areaSelf.get(a) ?? 0) + us);
-    const f = n.callFrame.url.replace(/^.*node_modules\//, "").replace(/^.*\/(\.next[^/]*\/)/, "$1") || "(native)";
+    const f = url.replace(/^.*node_modules\//, "").replace(/^.*\/(\.next[^/]*\/)/, "$1") || "(native)";
     fileSelf.set(f, (fileSelf.get(f) ?? 0) + us);
     // Inclusive per area: count the sample once for each distinct area on its stack.
     const seen = new Set<string>();
     for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
-      const ar = area(byId.get(cur)!.callFrame.url);
+      const ar = area(sourceUrl(byId.get(cur)!.callFrame));
       if (!seen.has(ar)) {
         seen.add(ar);
         areaIncl.set(ar, (areaIncl.get(ar) ?? 0) + us);

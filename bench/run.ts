@@ -193,7 +193,7 @@ async function main(): Promise<void> {
   const profDir = opts.cpuProf ? path.join(RESULTS, `prof-${startedAt.replace(/[:.]/g, "-")}`) : undefined;
   if (profDir) fs.mkdirSync(profDir, { recursive: true });
   progress(
-    `server: avvio di src/server/main.ts (produzione, ${Object.keys(opts.env).length ? JSON.stringify(opts.env) : "configurazione predefinita"}) …`,
+    `server: avvio come npm start (scripts/start.mjs, produzione, ${Object.keys(opts.env).length ? JSON.stringify(opts.env) : "configurazione predefinita"}) …`,
   );
   const server: RunningServer = await startServer(ROOT, {
     databaseUrl: embedded.url,

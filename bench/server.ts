@@ -8,8 +8,8 @@ import { hasBuild, nextBuild, staleReason } from "../src/server/next-build";
 
 /**
  * The production server under test: built into its own directory (`.next-bench`, so that a build going
- * on in `.next` is not disturbed) and started as `node --import tsx src/server/main.ts`, exactly as
- * `npm start` runs it, against the benchmark's own PostgreSQL.
+ * on in `.next` is not disturbed) and started exactly as `npm start` runs it (node, its flags and
+ * scripts/start.mjs), against the benchmark's own PostgreSQL.
  */
 
 export const NEXT_DIR = ".next-bench";
@@ -129,11 +129,11 @@ export async function startServer(
   const startScript = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts
     .start;
   const words = startScript.split(/\s+/);
-  const nodeArgs = words.slice(words.indexOf("node") + 1, words.indexOf("--import"));
-  nodeArgs.push("--import", "tsx");
+  // Its flags and script (scripts/start.mjs, which compiles the service and runs it in the same process).
+  const nodeArgs = words.slice(words.indexOf("node") + 1);
   if (opts.cpuProfDir) nodeArgs.unshift("--cpu-prof", `--cpu-prof-dir=${opts.cpuProfDir}`);
-  // node itself, not npm or the tsx CLI: the child's pid is the server's, for /proc/<pid>/status.
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "src/server/main.ts"], {
+  // node itself, not npm: the child's pid is the server's, for /proc/<pid>/status.
+  const child: ChildProcess = spawn(process.execPath, nodeArgs, {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],

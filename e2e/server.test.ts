@@ -9,7 +9,8 @@ import { defaultNextDir, nextBuild, staleReason } from "../src/server/next-build
 import { alive, commandLines } from "./reliability/harness";
 
 /**
- * The real service as a user runs it: a production build, `src/server/main.ts` in its own process,
+ * The real service as a user runs it: a production build, `npm start`'s command (scripts/start.mjs, which
+ * compiles src/server/main.ts and runs it) in its own process,
  * the embedded PostgreSQL under a temporary DATA_DIR. What only this level can show: start-up,
  * routing through Next, and that PostgreSQL never outlives the service, even when it is SIGKILLed.
  */
@@ -18,6 +19,10 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 // The start banner's last line (main.ts): the URL, the documentation and the demo key come before it, in one
 // run of writes; waiting for its first line raced the rest still on its way through the pipe.
 const READY = "Per fermare il servizio: Ctrl+C.";
+/** `npm start` as package.json has it, without `node`: its flags, then scripts/start.mjs (which compiles the service). */
+const START_ARGS = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start
+  .split(/\s+/)
+  .slice(1);
 
 interface Service {
   proc: ChildProcess;
@@ -45,8 +50,8 @@ async function launch(dataDir: string): Promise<Service & { ready: boolean }> {
   const env: NodeJS.ProcessEnv = { ...process.env, HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "true" };
   // The service chooses these itself; the test runner's values (NODE_ENV=test) must not leak in.
   for (const k of ["DATABASE_URL", "NODE_ENV", "BANCHINA_DEV"]) delete env[k];
-  // Node with the tsx loader, not the tsx CLI: the pid is the service's, so SIGKILL hits the owner.
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  // npm start's command run by node itself, not npm: the pid is the service's, so SIGKILL hits the owner.
+  const proc = spawn(process.execPath, START_ARGS, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   proc.stdout!.on("data", (b: Buffer) => (out += b.toString()));
   proc.stderr!.on("data", (b: Buffer) => (out += b.toString()));
