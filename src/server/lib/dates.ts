@@ -41,12 +41,18 @@ function exactOffset(timeZone: string, atMs: number): number {
   return Math.round((asUtc - Math.floor(atMs / 1000) * 1000) / 60000);
 }
 
-/** By zone and UTC day: the offset when it holds the whole day, null on a day with a change. */
-const dayOffsets = new Map<string, number | null>();
-/** By zone and quarter hour, on days with a change (offsets change only on quarter hours). */
-const quarterOffsets = new Map<string, number>();
+/**
+ * A zone's offsets: by UTC day, the offset when it holds the whole day (null on a day with a change); by
+ * quarter hour on days with a change (offsets change only on quarter hours). Numeric keys in a map per
+ * zone: a page formats one instant per row, and building a string key per row cost a third of the time.
+ */
+interface ZoneOffsets {
+  days: Map<number, number | null>;
+  quarters: Map<number, number>;
+}
+const zones = new Map<string, ZoneOffsets>();
 
-function remember<V>(map: Map<string, V>, key: string, value: V): V {
+function remember<V>(map: Map<number, V>, key: number, value: V): V {
   if (map.size > 10_000) map.clear();
   map.set(key, value);
   return value;
@@ -59,16 +65,20 @@ function remember<V>(map: Map<string, V>, key: string, value: V): V {
  * largest single cost of GET /movimenti.
  */
 function offsetMinutes(timeZone: string, atMs: number): number {
+  let zone = zones.get(timeZone);
+  if (zone === undefined) {
+    zone = { days: new Map(), quarters: new Map() };
+    zones.set(timeZone, zone);
+  }
   const day = Math.floor(atMs / DAY_MS);
-  const dayKey = `${timeZone}|${day}`;
-  let whole = dayOffsets.get(dayKey);
+  let whole = zone.days.get(day);
   if (whole === undefined) {
     const first = exactOffset(timeZone, day * DAY_MS);
-    whole = remember(dayOffsets, dayKey, first === exactOffset(timeZone, (day + 1) * DAY_MS - 1000) ? first : null);
+    whole = remember(zone.days, day, first === exactOffset(timeZone, (day + 1) * DAY_MS - 1000) ? first : null);
   }
   if (whole !== null) return whole;
-  const quarterKey = `${timeZone}|${Math.floor(atMs / QUARTER_HOUR_MS)}`;
-  return quarterOffsets.get(quarterKey) ?? remember(quarterOffsets, quarterKey, exactOffset(timeZone, atMs));
+  const quarter = Math.floor(atMs / QUARTER_HOUR_MS);
+  return zone.quarters.get(quarter) ?? remember(zone.quarters, quarter, exactOffset(timeZone, atMs));
 }
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
