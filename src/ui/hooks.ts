@@ -30,24 +30,18 @@ export function useRemembered<T>(key: string, initial: T): [T, (v: T | ((old: T)
 export function useWarehouses() {
   const trpc = useTRPC();
   const q = useQuery(trpc.catalogue.warehouses.queryOptions(undefined, { staleTime: 60_000 }));
-  // Built once per answer, not per render: a memoised Select given the same list does not render again.
+  // Built once per answer, not per render: a memoised part given the same list or function does not render again.
   const lists = useMemo(() => {
     const magazzini = q.data?.magazzini ?? [];
     return {
       magazzini,
       options: magazzini.map((m) => ({ value: String(m.id), label: `${m.codice} — ${m.nome}` })),
+      /** Code only, for a half-width field on a handheld. */
       shortOptions: magazzini.map((m) => ({ value: String(m.id), label: m.codice })),
+      nameOf: (id: number | null | undefined) => magazzini.find((m) => m.id === id)?.codice ?? (id == null ? "—" : `#${id}`),
     };
   }, [q.data]);
-  const { magazzini } = lists;
-  return {
-    magazzini,
-    options: lists.options,
-    /** Code only, for a half-width field on a handheld. */
-    shortOptions: lists.shortOptions,
-    nameOf: (id: number | null | undefined) => magazzini.find((m) => m.id === id)?.codice ?? (id == null ? "—" : `#${id}`),
-    loading: q.isLoading,
-  };
+  return { ...lists, loading: q.isLoading };
 }
 
 /**

@@ -55,7 +55,7 @@ export function ReceivingScreen() {
           values={r.values}
           setField={r.setField}
           magazzino={r.magazzino}
-          magazzini={r.magazzini}
+          warehouseName={r.warehouseName}
           held={r.held}
           refs={r.rowRefs}
           onRegister={r.registerRow}

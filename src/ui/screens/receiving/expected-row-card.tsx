@@ -44,7 +44,7 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
   values,
   setField,
   magazzino,
-  magazzini,
+  warehouseName,
   held,
   refs,
   onRegister,
@@ -55,8 +55,8 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
   values: ArrivalFields;
   setField: UseFormReturnType<ArrivalFields>["setFieldValue"];
   magazzino: string | null;
-  /** The warehouses, for the code of an order's own when it is not the one receiving. */
-  magazzini: { id: number; codice: string }[];
+  /** A warehouse's code (useWarehouses nameOf): the order's own, when it is not the one receiving. */
+  warehouseName: (id: number) => string;
   /** Codes read while this row waits: read once it is registered or left. */
   held: string[];
   refs: {
@@ -103,7 +103,7 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
         </SimpleGrid>
         {magazzino && Number(magazzino) !== order.magazzino && (
           <Text size="sm" c="orange.8">
-            Attenzione: l&apos;ordine è destinato a un altro magazzino ({magazzini.find((m) => m.id === order.magazzino)?.codice}).
+            Attenzione: l&apos;ordine è destinato a un altro magazzino ({warehouseName(order.magazzino)}).
           </Text>
         )}
         <SimpleGrid cols={row.chiede_lotto ? 2 : 1} spacing="sm">

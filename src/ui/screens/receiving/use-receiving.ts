@@ -118,7 +118,7 @@ function useStableActions<T extends Record<string, (...args: never[]) => unknown
  */
 export function useReceiving() {
   const trpc = useTRPC();
-  const { shortOptions: warehouseOptions, magazzini } = useWarehouses();
+  const { shortOptions: warehouseOptions, magazzini, nameOf: warehouseName } = useWarehouses();
   const [ddt, setDdt] = useRemembered("ddt", "");
   const [magazzino, setMagazzino] = useRemembered<string | null>("magazzino", null);
   const [arrivals, setArrivals] = useRemembered<SessionArrival[]>("arrivi", NO_ARRIVALS);
@@ -553,7 +553,7 @@ export function useReceiving() {
 
   return {
     warehouseOptions,
-    magazzini,
+    warehouseName,
     ddt,
     setDdt,
     magazzino,
