@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import path from "node:path";
 import { progress, seconds, sleep } from "./util";
 import { freePort } from "../src/server/lib/ports";
 import { hasBuild, nextBuild, staleReason } from "../src/server/next-build";
+import { npmStartArgs } from "../e2e/support/start-command";
 
 /**
  * The production server under test: built into its own directory (`.next-bench`, so that a build going
@@ -125,14 +125,9 @@ export async function startServer(
     ...opts.env,
   };
   delete env.BANCHINA_DEV;
-  // The same V8 flags as `npm start` (package.json): the bench measures the service as it is run.
-  const startScript = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts
-    .start;
-  const words = startScript.split(/\s+/);
-  // Its flags and script (scripts/start.mjs, which compiles the service and runs it in the same process).
-  const nodeArgs = words.slice(words.indexOf("node") + 1);
+  // As `npm start` runs it (its V8 flags and scripts/start.mjs): the bench measures the service as it is run.
+  const nodeArgs = npmStartArgs(root);
   if (opts.cpuProfDir) nodeArgs.unshift("--cpu-prof", `--cpu-prof-dir=${opts.cpuProfDir}`);
-  // node itself, not npm: the child's pid is the server's, for /proc/<pid>/status.
   const child: ChildProcess = spawn(process.execPath, nodeArgs, {
     cwd: root,
     env,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../src/server/lib/ports";
 import { defaultNextDir, nextBuild, staleReason } from "../src/server/next-build";
 import { alive, commandLines } from "./reliability/harness";
+import { npmStartArgs } from "./support/start-command";
 
 /**
  * The real service as a user runs it: a production build, `npm start`'s command (scripts/start.mjs, which
@@ -19,10 +20,6 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 // The start banner's last line (main.ts): the URL, the documentation and the demo key come before it, in one
 // run of writes; waiting for its first line raced the rest still on its way through the pipe.
 const READY = "Per fermare il servizio: Ctrl+C.";
-/** `npm start` as package.json has it, without `node`: its flags, then scripts/start.mjs (which compiles the service). */
-const START_ARGS = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start
-  .split(/\s+/)
-  .slice(1);
 
 interface Service {
   proc: ChildProcess;
@@ -51,7 +48,7 @@ async function launch(dataDir: string): Promise<Service & { ready: boolean }> {
   // The service chooses these itself; the test runner's values (NODE_ENV=test) must not leak in.
   for (const k of ["DATABASE_URL", "NODE_ENV", "BANCHINA_DEV"]) delete env[k];
   // npm start's command run by node itself, not npm: the pid is the service's, so SIGKILL hits the owner.
-  const proc = spawn(process.execPath, START_ARGS, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, npmStartArgs(ROOT), { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   proc.stdout!.on("data", (b: Buffer) => (out += b.toString()));
   proc.stderr!.on("data", (b: Buffer) => (out += b.toString()));
