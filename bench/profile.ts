@@ -52,12 +52,15 @@ function sourceUrl(frame: { url: string; lineNumber: number }): string {
     });
     bundleStarts.set(frame.url, starts);
   }
-  let found = "";
-  for (const s of starts) {
-    if (s.line > frame.lineNumber) break;
-    found = s.file;
+  // The last part that starts at or above the frame's line (the parts are in line order).
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid]!.line <= frame.lineNumber) lo = mid + 1;
+    else hi = mid;
   }
-  return found ? `file:///${found}` : frame.url;
+  return lo > 0 ? `file:///${starts[lo - 1]!.file}` : frame.url;
 }
 
 function area(url: string): string {

@@ -8,24 +8,6 @@ import { containsPattern } from "../../lib/sql";
  * and from its window: ids after `dopo` in id order, or versions after `modificati_dopo` in version order.
  */
 
-/** The sync gates of the migrations: one tag per sequence (20261122000000_iniziale, 20261123000000_versioni). */
-export const GATES = {
-  clienti: { tag: 3, seq: "clienti_id_seq" },
-  articoli: { tag: 4, seq: "articoli_id_seq" },
-  versioni: { tag: 5, seq: "banchina_versioni" },
-  fornitori: { tag: 6, seq: "fornitori_id_seq" },
-  magazzini: { tag: 7, seq: "magazzini_id_seq" },
-  ordini_acquisto: { tag: 8, seq: "ordini_acquisto_id_seq" },
-} as const;
-export type Gate = keyof typeof GATES;
-
-/**
- * The highest id (or version) a page may show: every value at or below it is committed or never will be.
- * Run in its own statement BEFORE the page's, outside any REPEATABLE READ transaction.
- */
-export const syncBound = (gate: Gate) =>
-  query<{ b: bigint | null }>(Prisma.sql`SELECT banchina_limite_sync(${GATES[gate].tag}::int, ${GATES[gate].seq}::regclass) AS b`);
-
 /** Which rows a page reads: by id after `dopo`, or by version after `modificati_dopo`. */
 export type Window = { by: "id"; after: number } | { by: "versione"; after: number };
 

@@ -1,8 +1,8 @@
 import type { Db } from "../../db/client";
-import { rowsInOrder, type Query } from "../../db/sql";
+import type { Query } from "../../db/sql";
 import { canonical, canonicalOrNull, Decimal, type DecimalLike } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
-import { assertPeriod } from "../lists/lists";
+import { assertPeriod, boundAndRows, type SyncGate } from "../lists/lists";
 import type {
   ArticleRowOutput,
   FeedInput,
@@ -39,7 +39,7 @@ type Page<R> = { rows: R[]; altri: boolean; cursore?: number; cursore_versione?:
 export async function feedPage<Row extends { id: number; versione: bigint }>(
   db: Db,
   input: FeedInput,
-  idGate: q.Gate,
+  idGate: SyncGate,
   statement: (w: q.Window, take: number) => Query<Row>,
 ): Promise<Page<Row>> {
   if (input.dopo !== undefined && input.modificati_dopo !== undefined) {
@@ -52,13 +52,11 @@ export async function feedPage<Row extends { id: number; versione: bigint }>(
   const limite = input.limite ?? MAX_FEED_PAGE;
   const byVersion = input.modificati_dopo !== undefined;
   const after = (byVersion ? input.modificati_dopo : input.dopo) ?? 0;
-  // The bound first, then the page, in one round trip (sql.ts rowsInOrder).
-  const [boundRows, fetched] = await rowsInOrder(
+  const [bound, fetched] = await boundAndRows(
     db,
-    q.syncBound(byVersion ? "versioni" : idGate),
+    byVersion ? "versioni" : idGate,
     statement({ by: byVersion ? "versione" : "id", after }, limite + 1),
   );
-  const bound = Number(boundRows[0]?.b ?? 0);
   const key = (r: Row) => (byVersion ? Number(r.versione) : r.id);
   // Rows above the bound are not shown yet: `altri` stays true and the client comes back for them.
   const shown = fetched.filter((r) => key(r) <= bound).slice(0, limite);

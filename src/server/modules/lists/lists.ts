@@ -16,21 +16,30 @@ export function assertPeriod(da: string | undefined, a: string | undefined): voi
   }
 }
 
-/** Tags of the sync gate triggers in the migrations, one per synced table. */
+/**
+ * The sync gates of the migrations (20261122000000_iniziale, 20261123000000_versioni, 20261125000000_eventi):
+ * one tag per sequence, the id sequence of each synced table, and `versioni` for the change feed's
+ * versions (`banchina_versioni`, shared by every versioned table).
+ */
 export const SYNC_TABLES = {
   movimenti: { tag: 1, seq: "movimenti_id_seq" },
   documenti_vendita: { tag: 2, seq: "documenti_vendita_id_seq" },
   clienti: { tag: 3, seq: "clienti_id_seq" },
   articoli: { tag: 4, seq: "articoli_id_seq" },
+  versioni: { tag: 5, seq: "banchina_versioni" },
+  fornitori: { tag: 6, seq: "fornitori_id_seq" },
+  magazzini: { tag: 7, seq: "magazzini_id_seq" },
+  ordini_acquisto: { tag: 8, seq: "ordini_acquisto_id_seq" },
   eventi: { tag: 9, seq: "eventi_id_seq" },
 } as const;
+export type SyncGate = keyof typeof SYNC_TABLES;
 
 /**
  * The highest id a page may expose: every id at or below it is committed or never will be.
  * Must run in its own statement before the page query, outside any REPEATABLE READ transaction,
  * so that the page's snapshot is taken after the bound was read.
  */
-export async function syncBound(db: Db, table: keyof typeof SYNC_TABLES): Promise<number> {
+export async function syncBound(db: Db, table: SyncGate): Promise<number> {
   const { tag, seq } = SYNC_TABLES[table];
   const row = await first(db, q.syncBound(tag, seq));
   return Number(row?.b ?? 0);
@@ -41,7 +50,7 @@ export async function syncBound(db: Db, table: keyof typeof SYNC_TABLES): Promis
  * page's statement still starts after the bound's has finished, so its snapshot is taken after the
  * bound was read, as syncBound requires, and a page costs one round trip instead of two.
  */
-export async function boundAndRows<Row>(db: Db, table: keyof typeof SYNC_TABLES, page: Query<Row>): Promise<[number, Row[]]> {
+export async function boundAndRows<Row>(db: Db, table: SyncGate, page: Query<Row>): Promise<[number, Row[]]> {
   const { tag, seq } = SYNC_TABLES[table];
   const [bound, window] = await rowsInOrder(db, q.syncBound(tag, seq), page);
   return [Number(bound[0]?.b ?? 0), window];
