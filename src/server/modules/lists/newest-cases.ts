@@ -136,3 +136,47 @@ export function newestCases<K extends string>(list: NewestList<K>): void {
     }
   });
 }
+
+/** The list over REST (`path`, its rows under `rows`) with these filters, every page: the sync order, oldest first. */
+export async function listAll<R>(path: string, rows: string, key: string, filters: Record<string, string> = {}): Promise<R[]> {
+  const all: R[] = [];
+  let dopo = 0;
+  for (;;) {
+    const query = new URLSearchParams({ ...filters, limite: "100", dopo: String(dopo) });
+    const r = await rest("GET", `${path}?${query}`, { key });
+    expect(r.status).toBe(200);
+    all.push(...(r.body[rows] as R[]));
+    if (!r.body.altri) return all;
+    dopo = r.body.cursore;
+  }
+}
+
+/**
+ * A newest-first read (`read`, its rows under `rows`) with these filters, page after page down to the
+ * oldest, each page checked on the way: newest first, below the cursor, full but for the last, the next
+ * cursor its last id.
+ */
+export async function newestAll<K extends string, R extends Row, F extends object>(
+  read: (input: F & { limite: string; prima?: string }) => Promise<{ prima: number | null } & { [P in K]: R[] }>,
+  rows: K,
+  filters: F,
+  limite: number,
+): Promise<R[]> {
+  const all: R[] = [];
+  let prima: number | undefined;
+  for (let pages = 0; pages < 100; pages++) {
+    const page = await read({ ...filters, limite: String(limite), ...(prima === undefined ? {} : { prima: String(prima) }) });
+    const ids = page[rows].map((r) => r.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    if (prima !== undefined) expect(ids.every((id) => id < prima!)).toBe(true);
+    all.push(...page[rows]);
+    if (page.prima === null) {
+      expect(page[rows].length).toBeLessThanOrEqual(limite);
+      return all;
+    }
+    expect(page[rows]).toHaveLength(limite);
+    expect(page.prima).toBe(ids.at(-1));
+    prima = page.prima;
+  }
+  throw new Error(`${rows}: più di 100 pagine, il cursore non scende`);
+}

@@ -6,7 +6,7 @@ import { caller, rest, seedArticle, seedWarehouse } from "../../testing/fixtures
 import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
 import { appendToLedger } from "../ledger/ledger.service";
-import { newestCases } from "../lists/newest-cases";
+import { listAll, newestAll, newestCases } from "../lists/newest-cases";
 import { movementsBefore } from "./movements.queries";
 import type { MovementOutput, NewestMovementsParams } from "./movements.schemas";
 
@@ -90,43 +90,10 @@ test.beforeAll(async ({ db, apiKey, actor }) => {
 });
 
 /** GET /movimenti with these filters, every page: the sync order, oldest first. */
-async function listed(filters: Filters = {}): Promise<MovementOutput[]> {
-  const all: MovementOutput[] = [];
-  let dopo = 0;
-  for (;;) {
-    const query = new URLSearchParams({ ...filters, limite: "100", dopo: String(dopo) } as Record<string, string>);
-    const r = await rest("GET", `/movimenti?${query}`, { key });
-    expect(r.status).toBe(200);
-    all.push(...r.body.movimenti);
-    if (!r.body.altri) return all;
-    dopo = r.body.cursore;
-  }
-}
+const listed = (filters: Filters = {}) => listAll<MovementOutput>("/movimenti", "movimenti", key, filters as Record<string, string>);
 
 /** movements.newest with these filters, page after page down to the oldest, each page checked on the way. */
-async function newest(filters: Filters = {}, limite = 4): Promise<MovementOutput[]> {
-  const all: MovementOutput[] = [];
-  let prima: number | undefined;
-  for (let pages = 0; pages < 100; pages++) {
-    const page = await ui().movements.newest({
-      ...filters,
-      limite: String(limite),
-      ...(prima === undefined ? {} : { prima: String(prima) }),
-    });
-    const ids = page.movimenti.map((m) => m.id);
-    expect(ids).toEqual([...ids].sort((a, b) => b - a));
-    if (prima !== undefined) expect(ids.every((id) => id < prima!)).toBe(true);
-    all.push(...page.movimenti);
-    if (page.prima === null) {
-      expect(page.movimenti.length).toBeLessThanOrEqual(limite);
-      return all;
-    }
-    expect(page.movimenti).toHaveLength(limite);
-    expect(page.prima).toBe(ids.at(-1));
-    prima = page.prima;
-  }
-  throw new Error("più di 100 pagine");
-}
+const newest = (filters: Filters = {}, limite = 4) => newestAll((input) => ui().movements.newest(input), "movimenti", filters, limite);
 
 describe("movements.newest", () => {
   test("newest first, page by page down to the oldest: every movement once, each exactly as GET /movimenti shows it", async () => {

@@ -1,10 +1,10 @@
 import { describe, expect } from "vitest";
 import { toDomainError } from "../../http/errors";
 import type { TestDb } from "../../testing/db";
-import { caller, rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
+import { caller, seedArticle, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
-import { newestCases } from "../lists/newest-cases";
+import { listAll, newestAll, newestCases } from "../lists/newest-cases";
 import { documentsBefore } from "./sales.queries";
 import type { NewestSalesParams, SaleDocumentOutput } from "./sales.schemas";
 
@@ -75,43 +75,11 @@ test.beforeAll(async ({ db, apiKey }) => {
 });
 
 /** GET /documenti-vendita with these filters, every page: the sync order, oldest first. */
-async function listed(filters: Filters = {}): Promise<SaleDocumentOutput[]> {
-  const all: SaleDocumentOutput[] = [];
-  let dopo = 0;
-  for (;;) {
-    const query = new URLSearchParams({ ...filters, limite: "100", dopo: String(dopo) } as Record<string, string>);
-    const r = await rest("GET", `/documenti-vendita?${query}`, { key });
-    expect(r.status).toBe(200);
-    all.push(...r.body.documenti);
-    if (!r.body.altri) return all;
-    dopo = r.body.cursore;
-  }
-}
+const listed = (filters: Filters = {}) =>
+  listAll<SaleDocumentOutput>("/documenti-vendita", "documenti", key, filters as Record<string, string>);
 
 /** sales.newest with these filters, page after page down to the oldest, each page checked on the way. */
-async function newest(filters: Filters = {}, limite = 3): Promise<SaleDocumentOutput[]> {
-  const all: SaleDocumentOutput[] = [];
-  let prima: number | undefined;
-  for (let pages = 0; pages < 100; pages++) {
-    const page = await ui().sales.newest({
-      ...filters,
-      limite: String(limite),
-      ...(prima === undefined ? {} : { prima: String(prima) }),
-    });
-    const ids = page.documenti.map((d) => d.id);
-    expect(ids).toEqual([...ids].sort((a, b) => b - a));
-    if (prima !== undefined) expect(ids.every((id) => id < prima!)).toBe(true);
-    all.push(...page.documenti);
-    if (page.prima === null) {
-      expect(page.documenti.length).toBeLessThanOrEqual(limite);
-      return all;
-    }
-    expect(page.documenti).toHaveLength(limite);
-    expect(page.prima).toBe(ids.at(-1));
-    prima = page.prima;
-  }
-  throw new Error("più di 100 pagine");
-}
+const newest = (filters: Filters = {}, limite = 3) => newestAll((input) => ui().sales.newest(input), "documenti", filters, limite);
 
 describe("sales.newest", () => {
   test("newest first, page by page down to the oldest: every document once, each exactly as GET /documenti-vendita shows it", async () => {
