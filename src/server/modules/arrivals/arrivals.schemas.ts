@@ -30,8 +30,15 @@ export const searchInput = z
     dopo: z
       .number({ error: typeError("deve essere un numero intero") })
       .transform((n) => n)
-      .pipe(z.number().int("deve essere un numero intero").min(0, "non può essere negativo"))
-      .meta({ type: "integer", minimum: 0 } as Record<string, unknown>)
+      // An order id: beyond PostgreSQL's integer the comparison would fail in the database, not here.
+      .pipe(
+        z
+          .number()
+          .int("deve essere un numero intero")
+          .min(0, "non può essere negativo")
+          .max(2_147_483_647, "deve essere al massimo 2147483647"),
+      )
+      .meta({ type: "integer", minimum: 0, maximum: 2_147_483_647 } as Record<string, unknown>)
       .optional(),
   })
   .superRefine((b, ctx) => {

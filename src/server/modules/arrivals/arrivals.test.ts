@@ -249,6 +249,9 @@ describe("POST /arrivi/cerca", () => {
     ["filtro_non_valido", { limite: 0 }, "limite"],
     ["filtro_non_valido", { dopo: -1 }, "dopo"],
     ["filtro_non_valido", { dopo: "5" }, "dopo"],
+    // Beyond PostgreSQL's integer (found by the hostile-input suite, seed 954003194: it was a 500).
+    ["filtro_non_valido", { dopo: 2_147_483_648 }, "dopo"],
+    ["filtro_non_valido", { dopo: 4_294_967_296 }, "dopo"],
     ["filtro_non_valido", { filtro: 1 }, "filtro"],
   ])("refused: %s", async (codice, body, campo) => {
     const r = await search(body);

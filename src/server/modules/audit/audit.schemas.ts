@@ -19,7 +19,13 @@ export type Azione = (typeof AZIONI)[number];
 
 export const listAuditInput = z
   .strictObject({
-    prima: z.number().int().positive().optional().meta({ description: "Voci con id minore di questo (pagina successiva)" }),
+    prima: z
+      .number()
+      .int()
+      .positive()
+      .max(2_147_483_647)
+      .optional()
+      .meta({ description: "Voci con id minore di questo (pagina successiva)" }),
     limite: z.number().int().min(1).max(200).optional(),
   })
   .optional();

@@ -58,6 +58,15 @@ test("administrative actions are logged with who, when, what and on what; newest
   expect(next.voci.map((v) => v.id)).toEqual(all.voci.slice(3, 6).map((v) => v.id));
 });
 
+test("a cursor beyond PostgreSQL's integer, and a key id beyond it to revoke, are refused as bad input, not a 500", async () => {
+  const ui = caller(t, admin, "trpc");
+  expect(await codeOf(ui.audit.list({ prima: 2_147_483_648 }))).toBe("richiesta_non_valida");
+  expect(await codeOf(ui.apiKeys.revoke({ id: 2_147_483_648 }))).toBe("richiesta_non_valida");
+  // The largest id is a question the database answers: the newest entry below it, a key that does not exist.
+  expect((await ui.audit.list({ prima: 2_147_483_647, limite: 1 })).voci).toHaveLength(1);
+  expect(await codeOf(ui.apiKeys.revoke({ id: 2_147_483_647 }))).toBe("non_trovato");
+});
+
 test("the log is append-only: UPDATE, DELETE and TRUNCATE are refused", async () => {
   await caller(t, admin, "trpc").apiKeys.create({ nome: "x-registro", permessi: ["lettura"] });
   await expect(t.pool.query("UPDATE registro_amministrativo SET autore_nome = 'altro'")).rejects.toThrow(/sola aggiunta/);

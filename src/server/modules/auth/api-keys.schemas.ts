@@ -40,4 +40,4 @@ export const apiKeyOutput = z.object({
 });
 export const listApiKeysOutput = z.object({ chiavi: z.array(apiKeyOutput) });
 
-export const revokeApiKeyInput = z.strictObject({ id: z.number().int().positive() });
+export const revokeApiKeyInput = z.strictObject({ id: z.number().int().positive().max(2_147_483_647) });
