@@ -349,6 +349,31 @@ test("the OpenAPI document is served without a key and lists every endpoint with
   expect(post.responses["200"].content["application/json"].schema.properties.operazione.anyOf[0]).toEqual({ type: "integer" });
 });
 
+test("every integer a client sends has a maximum within PostgreSQL's integer: beyond it the database, not the edge, would refuse it (a 500)", async () => {
+  const doc = (await rest("GET", "/openapi.json")).body;
+  const unbounded: string[] = [];
+  let seen = 0;
+  const walk = (s: any, where: string): void => {
+    if (!s || typeof s !== "object") return;
+    if (s.$ref) return walk(doc.components.schemas[s.$ref.split("/").pop()], where);
+    if (s.type === "integer") {
+      seen++;
+      if (!(s.maximum <= 2_147_483_647)) unbounded.push(`${where} (maximum ${s.maximum})`);
+    }
+    for (const [name, child] of Object.entries(s.properties ?? {})) walk(child, `${where}.${name}`);
+    walk(s.items, `${where}[]`);
+    for (const k of ["anyOf", "oneOf", "allOf"]) for (const child of s[k] ?? []) walk(child, where);
+  };
+  for (const [path, operations] of Object.entries<any>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(operations)) {
+      for (const p of op.parameters ?? []) walk(p.schema, `${method.toUpperCase()} ${path} ${p.name}`);
+      walk(op.requestBody?.content["application/json"].schema, `${method.toUpperCase()} ${path} corpo`);
+    }
+  }
+  expect(seen).toBeGreaterThan(10);
+  expect(unbounded).toEqual([]);
+});
+
 describe("hostile shapes found by the reliability suite", () => {
   test("JSON nested deeper than 64 levels is refused before anything walks it", async () => {
     const r = await rest("POST", "/movimenti", {
