@@ -147,15 +147,23 @@ export async function rows<Row>(db: Db, q: Query<Row>): Promise<Row[]> {
 }
 
 /**
- * The rows of two statements, the second run after the first has finished, both sent in one write:
- * one round trip instead of two. For a list's sync bound and its page (lists.ts boundAndRows), which
- * must be read in that order, each as of its own start.
+ * The rows of several statements, each run after the one before it has finished, all sent in one write:
+ * one round trip instead of one each. For a list's sync bound and its page (lists.ts boundAndRows), which
+ * must be read in that order, each as of its own start; and for reads that do not depend on each other's
+ * answers (the arrival search's order, row, arrivals and totals).
  */
-export async function rowsInOrder<A, B>(db: Db, a: Query<A>, b: Query<B>): Promise<[A[], B[]]> {
+export async function rowsInOrder<T extends unknown[]>(
+  db: Db,
+  ...qs: { [K in keyof T]: Query<T[K]> }
+): Promise<{ [K in keyof T]: T[K][] }> {
   const on = onPg(db);
-  if (!on) return [await rows(db, a), await rows(db, b)];
-  const [ra, rb] = await onOneConnection(on, [statementOf(a), statementOf(b)]);
-  return [ra!.rows as A[], rb!.rows as B[]];
+  const out: unknown[][] = [];
+  if (!on) {
+    for (const q of qs) out.push(await rows(db, q));
+  } else {
+    for (const r of await onOneConnection(on, qs.map(statementOf))) out.push(r.rows);
+  }
+  return out as { [K in keyof T]: T[K][] };
 }
 
 /** The first row of a query, if any. */

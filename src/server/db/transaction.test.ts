@@ -175,3 +175,15 @@ test("rowsInOrder: two statements in one write, the second started after the fir
   await expect(rowsInOrder(t.prisma, query(Prisma.sql`SELECT 1/0`), xactId)).rejects.toThrow(/division by zero/);
   expect(await rowsInOrder(t.prisma, xactId, xactId)).toHaveLength(2);
 });
+
+test("rowsInOrder takes any number of statements: four in one write, answered in order", async () => {
+  const rec = recordWrites();
+  try {
+    const n = (k: number) => query<{ k: number }>(Prisma.sql`SELECT ${k}::int AS k`);
+    const answers = await rowsInOrder(t.prisma, n(1), n(2), n(3), n(4));
+    expect(answers.map((r) => r[0]!.k)).toEqual([1, 2, 3, 4]);
+    expect(rec.writes).toHaveLength(1);
+  } finally {
+    rec.stop();
+  }
+});

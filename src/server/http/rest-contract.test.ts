@@ -355,7 +355,10 @@ test("every integer a client sends has a maximum within PostgreSQL's integer: be
   let seen = 0;
   const walk = (s: any, where: string): void => {
     if (!s || typeof s !== "object") return;
-    if (s.$ref) return walk(doc.components.schemas[s.$ref.split("/").pop()], where);
+    if (s.$ref) {
+      walk(doc.components.schemas[s.$ref.split("/").pop()], where);
+      return;
+    }
     if (s.type === "integer") {
       seen++;
       if (!(s.maximum <= 2_147_483_647)) unbounded.push(`${where} (maximum ${s.maximum})`);
