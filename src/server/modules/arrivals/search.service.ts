@@ -29,8 +29,7 @@ export async function standingArrivals(db: ModelDb, rowIds: number[]): Promise<S
 /** Orders with the given rows, each row with the arrivals still standing on it (cancelled ones leave). */
 async function loadOrders(db: ModelDb, orderIds: number[], rowFilter: Prisma.Sql): Promise<ExpectedOrder[]> {
   if (orderIds.length === 0) return [];
-  const orders = await rows(db, q.orderHeaders(orderIds));
-  const orderRows = await rows(db, q.orderRows(orderIds, rowFilter));
+  const [orders, orderRows] = await rowsInOrder(db, q.orderHeaders(orderIds), q.orderRows(orderIds, rowFilter));
   const arrivals = await standingArrivals(
     db,
     orderRows.map((r) => r.id),
@@ -141,14 +140,17 @@ export async function searchExpected(db: ModelDb, input: SearchInput): Promise<S
   const dopo = input.dopo ?? 0;
   const rowFilter = q.searchRowFilter(input);
   const orderFilter = q.searchOrderFilter(input);
-  const totals = await first(db, q.searchTotals(orderFilter, rowFilter));
-  const page = await rows(db, q.searchPage(orderFilter, rowFilter, dopo, limite + 1));
+  const [totals, page] = await rowsInOrder(
+    db,
+    q.searchTotals(orderFilter, rowFilter),
+    q.searchPage(orderFilter, rowFilter, dopo, limite + 1),
+  );
   const ids = page.slice(0, limite).map((p) => p.ordine_id);
   const ordini = await loadOrders(db, ids, rowFilter);
   const out: SearchOutput = {
     ordini,
-    totale_ordini: totals!.ordini,
-    totale_righe: totals!.righe,
+    totale_ordini: totals[0]!.ordini,
+    totale_righe: totals[0]!.righe,
     altri: page.length > limite,
     cursore: ids.at(-1) ?? dopo,
   };
