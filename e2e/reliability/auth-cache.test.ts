@@ -1,8 +1,9 @@
+import fs from "node:fs";
 import { afterAll, describe, expect } from "vitest";
 import { createUser } from "../../src/server/modules/users/users.service";
 import type { TestDb } from "../../src/server/testing/db";
 import { test } from "../../src/server/testing/test";
-import { call, cleanup, ensureBuild, launch, type Service } from "./harness";
+import { call, cleanup, ensureBuild, launch, stop, type Service } from "./harness";
 import { createKey } from "./seed";
 
 /**
@@ -155,5 +156,36 @@ describe("two instances, one database", () => {
       expect(s.output()).toContain("Autenticazione: ascolto delle modifiche ripreso");
     }
     report("ascolto interrotto e ripreso", { istanze: 2 });
+  });
+});
+
+/** CPU time (user and system) a process has used, in ms. */
+function cpuMsOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+}
+
+describe("a service whose output is closed", () => {
+  test("drops what it cannot log and goes on serving, without spinning on the failed writes", async () => {
+    const c = await launch({ databaseUrl: t.url });
+    await untilListening(3);
+    // Whoever read its output goes away (the terminal closed, a `| tee` killed).
+    c.proc.stdout!.destroy();
+    c.proc.stderr!.destroy();
+    // Something to log: the listeners cut ("ascolto delle modifiche interrotto", then "ripreso").
+    await t.pool.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'banchina-autenticazione'",
+    );
+    await untilListening(3);
+    const before = cpuMsOf(c.pid);
+    await sleep(3_000);
+    const spent = cpuMsOf(c.pid) - before;
+    report("uscita chiusa", { cpuMsIn3s: spent });
+    // Idle, it spends a few ms; the loop of failed writes it used to enter kept a core 75% busy (2,000+ ms).
+    expect(spent).toBeLessThan(300);
+    const k = await createKey(t.pool, ["lettura"]);
+    expect((await call(c.base, "GET", "/clienti", { key: k.chiave })).status).toBe(200);
+    await stop(c);
   });
 });
