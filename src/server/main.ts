@@ -60,7 +60,7 @@ function listen(server: http.Server, config: Config): Promise<number> {
  * The service's output may close under it (the terminal that started it is gone, a `| tee` was killed):
  * every later write to it then fails with EPIPE. Unheard, Node turns each failure into an uncaught
  * exception, which Next's handler logs, to the same closed output, and so on: a loop that kept a core
- *75% busy on a service whose test runner had been killed. A log that cannot be written is dropped; the
+ * 75% busy on a service whose test runner had been killed. A log that cannot be written is dropped; the
  * service goes on serving.
  */
 function dropLogsOnClosedOutput(): void {
