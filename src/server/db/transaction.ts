@@ -100,13 +100,15 @@ async function once<T>(pool: pg.Pool, work: (tx: PgTx) => Promise<T>, timeoutMs:
     release();
     return result;
   } catch (e) {
-    if (!released && tx.beginPending) release();
-    else if (!released) {
+    if (!released) {
+      // Nothing was sent (BEGIN waits for the first statement): no transaction to roll back.
+      if (tx.beginPending) release();
       // A broken connection is not given back to the pool; a healthy one is, once rolled back.
-      await client.query("ROLLBACK").then(
-        () => release(),
-        (rollbackError: unknown) => release(rollbackError as Error),
-      );
+      else
+        await client.query("ROLLBACK").then(
+          () => release(),
+          (rollbackError: unknown) => release(rollbackError as Error),
+        );
     }
     throw e;
   } finally {
