@@ -14,7 +14,24 @@ export class PgTx {
    */
   beginPending = true;
 
-  constructor(readonly client: pg.PoolClient) {}
+  /**
+   * COMMIT may go out with the statement the work marks as its last (sql.ts `rowsThenCommit`), in the
+   * same write: the round trip of a separate COMMIT is saved. The owner of a unit that still has
+   * statements to run after the work (the Idempotency-Key record) turns it off while the work runs.
+   */
+  commitWithLast = true;
+
+  /** COMMIT has gone out with the last statement: the unit is over, and any further statement is a bug. */
+  commitSent = false;
+
+  /**
+   * @param committing told just before COMMIT goes out: from then on a lost connection leaves the
+   *   outcome in doubt (transaction.ts).
+   */
+  constructor(
+    readonly client: pg.PoolClient,
+    readonly committing: () => void = () => {},
+  ) {}
 }
 
 /** Whether a handle is a PgTx, from this copy of the module or another (Next bundles its own). */

@@ -97,11 +97,22 @@ function statementOf(q: Query<unknown>): pg.QueryConfig {
  * Statements sent on one connection in one write, answered in order (the pool's connections pipeline,
  * client.ts). Each still runs after the one before it has finished, as its own statement: only the round
  * trips between them are saved. A transaction's first statements carry its BEGIN, which cannot fail on a
- * healthy idle connection; a lost connection fails them all, and the work with them.
+ * healthy idle connection; a lost connection fails them all, and the work with them. With `commit`, the
+ * transaction's COMMIT follows them: when one of them fails, PostgreSQL answers that COMMIT with a
+ * rollback, and the statement's error is what comes back.
  */
-async function sendTogether(client: pg.PoolClient, tx: PgTx | undefined, statements: pg.QueryConfig[]): Promise<Result<unknown>[]> {
+async function sendTogether(
+  client: pg.PoolClient,
+  tx: PgTx | undefined,
+  statements: pg.QueryConfig[],
+  commit = false,
+): Promise<Result<unknown>[]> {
   const stream = (client as unknown as { connection: { stream: { cork?(): void; uncork?(): void } } }).connection.stream;
   const sent: Promise<Result<unknown>>[] = [];
+  if (tx && commit) {
+    tx.commitSent = true;
+    tx.committing();
+  }
   stream.cork?.();
   try {
     if (tx?.beginPending) {
@@ -109,18 +120,22 @@ async function sendTogether(client: pg.PoolClient, tx: PgTx | undefined, stateme
       sent.push(client.query("BEGIN"));
     }
     for (const s of statements) sent.push(client.query(s));
+    if (commit) sent.push(client.query("COMMIT"));
   } finally {
     stream.uncork?.();
   }
   const answers = await Promise.all(sent);
-  return answers.slice(answers.length - statements.length);
+  const end = answers.length - (commit ? 1 : 0);
+  return answers.slice(end - statements.length, end);
 }
 
 /** Runs statements in order on our transaction's connection, or on one connection of the pool. */
-async function onOneConnection(on: PgTx | pg.Pool, statements: pg.QueryConfig[]): Promise<Result<unknown>[]> {
+async function onOneConnection(on: PgTx | pg.Pool, statements: pg.QueryConfig[], last = false): Promise<Result<unknown>[]> {
   if (isPgTx(on)) {
-    if (statements.length === 1 && !on.beginPending) return [await on.client.query(statements[0]!)];
-    return sendTogether(on.client, on, statements);
+    if (on.commitSent) throw new Error("istruzione dopo il COMMIT dell'unità di lavoro: rowsThenCommit va usata solo per l'ultima");
+    const commit = last && on.commitWithLast;
+    if (statements.length === 1 && !on.beginPending && !commit) return [await on.client.query(statements[0]!)];
+    return sendTogether(on.client, on, statements, commit);
   }
   if (statements.length === 1) return [await on.query(statements[0]!)];
   const client = await on.connect();
@@ -164,6 +179,36 @@ export async function rowsInOrder<T extends unknown[]>(
     for (const r of await onOneConnection(on, qs.map(statementOf))) out.push(r.rows);
   }
   return out as { [K in keyof T]: T[K][] };
+}
+
+/**
+ * The rows of the unit of work's last statements, as rowsInOrder. On our transaction (PgTx) its COMMIT
+ * goes out in the same write, unless the unit's owner still has statements to run (the Idempotency-Key
+ * record): a write that ends this way costs one round trip less. Nothing that can fail may follow them
+ * in the work: the transaction has committed when the rows come back. Elsewhere it is `rowsInOrder`.
+ */
+export async function rowsThenCommit<T extends unknown[]>(
+  db: Db,
+  ...qs: { [K in keyof T]: Query<T[K]> }
+): Promise<{ [K in keyof T]: T[K][] }> {
+  const on = onPg(db);
+  if (!on) return rowsInOrder<T>(db, ...qs);
+  return (await onOneConnection(on, qs.map(statementOf), true)).map((r) => r.rows) as { [K in keyof T]: T[K][] };
+}
+
+/**
+ * Runs `work` on a unit of work whose owner still has statements to run after it (the Idempotency-Key
+ * record): a statement the work marks as its last (rowsThenCommit) does not carry the COMMIT.
+ */
+export async function holdingCommit<T>(db: Db, work: () => Promise<T>): Promise<T> {
+  if (!isPgTx(db)) return work();
+  const before = db.commitWithLast;
+  db.commitWithLast = false;
+  try {
+    return await work();
+  } finally {
+    db.commitWithLast = before;
+  }
 }
 
 /** The first row of a query, if any. */

@@ -1,11 +1,12 @@
-import { expect } from "vitest";
+import { describe, expect } from "vitest";
 import { toDomainError } from "../http/errors";
 import { DomainError } from "../lib/errors";
 import type { TestDb } from "../testing/db";
 import { test } from "../testing/test";
 import { Prisma, poolOf } from "./client";
-import { execute, query, rows as queryRows, rowsInOrder } from "./sql";
+import { execute, holdingCommit, query, rows as queryRows, rowsInOrder, rowsThenCommit } from "./sql";
 import { inTransaction } from "./transaction";
+import { recordWrites } from "../testing/wire";
 
 /**
  * A connection lost during COMMIT leaves the outcome unknown; one lost while the work runs leaves
@@ -75,45 +76,10 @@ test("a refusal thrown by the work is passed through untouched", async () => {
   await expect(inTransaction(t.prisma, async () => Promise.reject(refusal))).rejects.toBe(refusal);
 });
 
-/**
- * What each unit of work writes on its connection's socket: the chunks of every write, one entry per
- * write the socket makes (corked writes go out as one).
- */
-function recordWrites(): { writes: string[][]; stop(): void } {
-  const pool = poolOf(t.prisma)!;
-  const writes: string[][] = [];
-  const undo: (() => void)[] = [];
-  const onAcquire = (client: unknown) => {
-    const socket = (client as { connection: { stream: Record<string, unknown> } }).connection.stream;
-    const writev = socket._writev as (chunks: { chunk: Buffer }[], cb: unknown) => void;
-    const write = socket._write as (chunk: Buffer, enc: unknown, cb: unknown) => void;
-    socket._writev = function (this: unknown, chunks: { chunk: Buffer }[], cb: unknown) {
-      writes.push(chunks.map((c) => Buffer.from(c.chunk).toString("latin1")));
-      return writev.call(this, chunks, cb);
-    };
-    socket._write = function (this: unknown, chunk: Buffer, enc: unknown, cb: unknown) {
-      writes.push([Buffer.from(chunk).toString("latin1")]);
-      return write.call(this, chunk, enc, cb);
-    };
-    undo.push(() => {
-      socket._writev = writev;
-      socket._write = write;
-    });
-  };
-  pool.on("acquire", onAcquire);
-  return {
-    writes,
-    stop() {
-      pool.off("acquire", onAcquire);
-      for (const u of undo) u();
-    },
-  };
-}
-
 const xactId = query<{ x: string }>(Prisma.sql`SELECT pg_current_xact_id()::text AS x`);
 
 test("BEGIN goes out with the first statement, in one write: a round trip saved, the statement inside the transaction", async () => {
-  const rec = recordWrites();
+  const rec = recordWrites(poolOf(t.prisma)!);
   try {
     const ids = await inTransaction(t.prisma, async (tx) => [(await queryRows(tx, xactId))[0]!.x, (await queryRows(tx, xactId))[0]!.x]);
     // One transaction: an autocommitted first statement would have had an id of its own.
@@ -130,7 +96,7 @@ test("BEGIN goes out with the first statement, in one write: a round trip saved,
 });
 
 test("a unit of work that runs no statement sends nothing, and a failure after the first statement rolls it back", async () => {
-  const rec = recordWrites();
+  const rec = recordWrites(poolOf(t.prisma)!);
   try {
     expect(await inTransaction(t.prisma, async () => 42)).toBe(42);
     await expect(inTransaction(t.prisma, async () => Promise.reject(new Error("rifiuto prima di ogni istruzione")))).rejects.toThrow(
@@ -153,7 +119,7 @@ test("a unit of work that runs no statement sends nothing, and a failure after t
 });
 
 test("rowsInOrder: two statements in one write, the second started after the first finished, each its own statement", async () => {
-  const rec = recordWrites();
+  const rec = recordWrites(poolOf(t.prisma)!);
   try {
     const [a, b] = await rowsInOrder(
       t.prisma,
@@ -177,7 +143,7 @@ test("rowsInOrder: two statements in one write, the second started after the fir
 });
 
 test("rowsInOrder takes any number of statements: four in one write, answered in order", async () => {
-  const rec = recordWrites();
+  const rec = recordWrites(poolOf(t.prisma)!);
   try {
     const n = (k: number) => query<{ k: number }>(Prisma.sql`SELECT ${k}::int AS k`);
     const answers = await rowsInOrder(t.prisma, n(1), n(2), n(3), n(4));
@@ -186,4 +152,89 @@ test("rowsInOrder takes any number of statements: four in one write, answered in
   } finally {
     rec.stop();
   }
+});
+
+describe("rowsThenCommit: the unit's last statement carries its COMMIT", () => {
+  const insert = (table: string, id: number) => query<{ id: number }>(Prisma.raw(`INSERT INTO ${table} VALUES (${id}) RETURNING id`));
+  const seen = async (table: string, id: number) =>
+    Number((await t.pool.query(`SELECT count(*) FROM ${table} WHERE id = $1`, [id])).rows[0].count);
+
+  test("BEGIN, the statement and COMMIT in one write: committed when its rows come back, one round trip in all", async () => {
+    const rec = recordWrites(poolOf(t.prisma)!);
+    let visibleInsideWork = -1;
+    try {
+      const inserted = await inTransaction(t.prisma, async (tx) => {
+        const r = await rowsThenCommit(tx, insert("prova_inizio", 10));
+        // Another connection sees it before the work has even returned: COMMIT went with the statement.
+        visibleInsideWork = await seen("prova_inizio", 10);
+        return r;
+      });
+      expect(inserted).toEqual([[{ id: 10 }]]);
+      expect(rec.writes).toHaveLength(1);
+      const [only] = rec.writes.map((w) => w.join(""));
+      expect(only).toMatch(/BEGIN[\s\S]*INSERT INTO prova_inizio[\s\S]*COMMIT/);
+    } finally {
+      rec.stop();
+    }
+    expect(visibleInsideWork).toBe(1);
+  });
+
+  test("a statement after the last one is refused, and never runs outside the transaction", async () => {
+    await expect(
+      inTransaction(t.prisma, async (tx) => {
+        await rowsThenCommit(tx, insert("prova_inizio", 11));
+        await execute(tx, insert("prova_inizio", 12));
+      }),
+    ).rejects.toThrow(/dopo il COMMIT/);
+    expect(await seen("prova_inizio", 11)).toBe(1);
+    expect(await seen("prova_inizio", 12)).toBe(0);
+  });
+
+  test("a failing last statement: its own error, nothing written, no ROLLBACK sent, the connection healthy", async () => {
+    await t.pool.query("INSERT INTO prova_inizio VALUES (13)");
+    const rec = recordWrites(poolOf(t.prisma)!);
+    try {
+      await expect(
+        inTransaction(t.prisma, async (tx) => {
+          await execute(tx, insert("prova_inizio", 14));
+          await rowsThenCommit(tx, insert("prova_inizio", 13));
+        }),
+      ).rejects.toThrow(/duplicate key/);
+      // The COMMIT that followed the failed statement ended the transaction (PostgreSQL rolls it back).
+      expect(rec.writes.map((w) => w.join("")).join("|")).not.toContain("ROLLBACK");
+    } finally {
+      rec.stop();
+    }
+    expect(await seen("prova_inizio", 14)).toBe(0);
+    const stuck = await t.pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE state LIKE 'idle in transaction%'");
+    expect(stuck.rows[0].n).toBe(0);
+    expect(await inTransaction(t.prisma, (tx) => rowsThenCommit(tx, xactId))).toHaveLength(1);
+  });
+
+  test("holdingCommit: the owner still has statements to run, so the work's last one does not commit", async () => {
+    const ids = await inTransaction(t.prisma, async (tx) => {
+      const inner = await holdingCommit(tx, async () => {
+        await rowsThenCommit(tx, insert("prova_inizio", 15));
+        return (await queryRows(tx, xactId))[0]!.x;
+      });
+      // Not committed yet: the owner's own last statement, in the same transaction, will carry the COMMIT.
+      expect(await seen("prova_inizio", 15)).toBe(0);
+      const outer = (await rowsThenCommit(tx, xactId))[0][0]!.x;
+      return [inner, outer];
+    });
+    expect(ids[0]).toBe(ids[1]);
+    expect(await seen("prova_inizio", 15)).toBe(1);
+  });
+
+  test("the connection lost while the last statement and its COMMIT are out: the outcome is in doubt", async () => {
+    const error = await inTransaction(t.prisma, (tx) => rowsThenCommit(tx, insert("prova_commit", 20))).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(DomainError);
+    const d = toDomainError(error, { isQuery: false })!;
+    expect(d.status).toBe(503);
+    expect(d.message).toMatch(/potrebbe essere stata registrata/);
+    expect(await rows()).toBe(0);
+  });
 });

@@ -39,17 +39,7 @@ export function commitInDoubt(): DomainError {
 export async function inTransaction<T>(db: PrismaClient, work: (tx: PgTx) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
   const pool = poolOf(db);
   if (!pool) throw new Error("inTransaction: client Prisma senza pool (crearlo con createPrisma)");
-  return retried(opts, (committing) =>
-    once(
-      pool,
-      async (tx) => {
-        const result = await work(tx);
-        committing();
-        return result;
-      },
-      opts.timeout ?? 30_000,
-    ),
-  );
+  return retried(opts, (committing) => once(pool, work, opts.timeout ?? 30_000, committing));
 }
 
 /**
@@ -75,7 +65,7 @@ async function retried<T>(opts: TransactionOptions, attempt: (committing: () => 
   }
 }
 
-async function once<T>(pool: pg.Pool, work: (tx: PgTx) => Promise<T>, timeoutMs: number): Promise<T> {
+async function once<T>(pool: pg.Pool, work: (tx: PgTx) => Promise<T>, timeoutMs: number, committing: () => void): Promise<T> {
   const client = await pool.connect();
   // A checked-out connection that dies emits 'error' on its client, and an unheard 'error' ends the
   // process: heard here, it only makes the statement in flight fail, and the connection is not reused.
@@ -92,17 +82,24 @@ async function once<T>(pool: pg.Pool, work: (tx: PgTx) => Promise<T>, timeoutMs:
     client.release(destroy ?? lost);
   };
   const timer = setTimeout(() => release(new Error(`unità di lavoro oltre ${timeoutMs} ms: annullata`)), timeoutMs);
-  const tx = new PgTx(client);
+  const tx = new PgTx(client, committing);
   try {
     const result = await work(tx);
-    // BEGIN went out with the first statement (sql.ts); no statement, no transaction to end.
-    if (!tx.beginPending) await client.query("COMMIT");
+    // BEGIN went out with the first statement (sql.ts); no statement, no transaction to end. COMMIT may
+    // have gone out with the last one (sql.ts rowsThenCommit).
+    if (!tx.beginPending && !tx.commitSent) {
+      committing();
+      await client.query("COMMIT");
+    }
     release();
     return result;
   } catch (e) {
     if (!released) {
       // Nothing was sent (BEGIN waits for the first statement): no transaction to roll back.
       if (tx.beginPending) release();
+      // COMMIT went out with the last statement, so the transaction is over either way; a connection that
+      // failed it is not reused.
+      else if (tx.commitSent) release(isUnavailable(e) ? (e as Error) : undefined);
       // A broken connection is not given back to the pool; a healthy one is, once rolled back.
       else
         await client.query("ROLLBACK").then(

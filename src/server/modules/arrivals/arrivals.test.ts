@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect } from "vitest";
+import { poolOf } from "../../db/client";
 import type { TestDb } from "../../testing/db";
 import { countRows, rest, seedArticle, seedKey, seedOrder, seedSupplier, seedWarehouse, stockOf } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 import { waitsWithoutHolding } from "../../testing/locks";
+import { recordWrites, simpleQueriesIn, statementsIn } from "../../testing/wire";
 
 let t: TestDb;
 let key: string;
@@ -300,6 +302,37 @@ describe("POST /arrivi and cancellation", () => {
     });
     const lm = await rest("GET", `/movimenti?operazione=${load.body.operazione}`, { key });
     expect(lm.body.movimenti[0].prezzo).toBe("0.25");
+  });
+
+  test("the arrival ends in one write: movement, last price, the order locked and recomputed, and COMMIT; with a key, the record carries it", async () => {
+    const o = await seedOrder(t.prisma, {
+      numero: "R-FINE",
+      fornitore: f.A!,
+      magazzino: m1,
+      data: "2026-11-18",
+      righe: [{ articolo: a.SOLO!, quantita: "10", prezzo: "0.3" }],
+    });
+    const lastWrite = async (headers: Record<string, string>) => {
+      const rec = recordWrites(poolOf(t.prisma)!);
+      try {
+        const r = await arrive({ magazzino: m1, ddt: "DDT-FINE", riga: o.righe[0], quantita: 1 }, headers);
+        expect(r.status).toBe(201);
+        return { text: rec.writes.at(-1)!.join("") };
+      } finally {
+        rec.stop();
+      }
+    };
+    const plain = await lastWrite({});
+    expect(statementsIn(plain.text)).toBe(4);
+    expect(simpleQueriesIn(plain.text)).toEqual(["COMMIT"]);
+    // With an Idempotency-Key the work's end does not commit: the stored response, written after it, does.
+    const keyed = await lastWrite({ "Idempotency-Key": "fine-arrivo-1" });
+    expect(statementsIn(keyed.text)).toBe(1);
+    expect(simpleQueriesIn(keyed.text)).toEqual(["COMMIT"]);
+    expect((await rowState(o.righe[0]!)).arrivata).toBe(2);
+    const replay = await arrive({ magazzino: m1, ddt: "DDT-FINE", riga: o.righe[0], quantita: 1 }, { "Idempotency-Key": "fine-arrivo-1" });
+    expect(replay.headers.get("Idempotency-Replayed")).toBe("true");
+    expect((await rowState(o.righe[0]!)).arrivata).toBe(2);
   });
 
   test("quantita omitted registers the whole remaining quantity at the proposed price; a second call with the same DDT joins its operation", async () => {

@@ -1,5 +1,5 @@
 import type { Tx } from "../../db/client";
-import { first, rows } from "../../db/sql";
+import { first, rows, rowsInOrder } from "../../db/sql";
 import { canonical, Decimal, type DecimalLike } from "../../lib/decimal";
 import * as q from "./arrivals.queries";
 import type { LockedRow, OrderState } from "./arrivals.queries";
@@ -39,8 +39,19 @@ export function remaining(row: { ordinata: DecimalLike; arrivata: DecimalLike; c
 
 /** Recomputes order states after their rows moved; the order lock makes concurrent writers see each other. */
 export async function recomputeOrders(tx: Tx, orderIds: number[]): Promise<Map<number, OrderState>> {
+  const [, states] = await rowsInOrder(tx, ...recomputeOrdersStatements(orderIds));
+  return statesOf(states);
+}
+
+/**
+ * recomputeOrders' two statements, the lock first, for a caller that sends them in one write with
+ * others (the end of an arrival): each still runs after the one before it.
+ */
+export function recomputeOrdersStatements(orderIds: number[]) {
   const ids = [...new Set(orderIds)].sort((a, b) => a - b);
-  await rows(tx, q.lockOrders(ids));
-  const states = await rows(tx, q.recomputeOrders(ids));
-  return new Map(states.map((r) => [r.id, r.stato]));
+  return [q.lockOrders(ids), q.recomputeOrders(ids)] as const;
+}
+
+export function statesOf(recomputed: { id: number; stato: OrderState }[]): Map<number, OrderState> {
+  return new Map(recomputed.map((r) => [r.id, r.stato]));
 }

@@ -1,22 +1,31 @@
 import { Prisma, type Tx } from "../../db/client";
-import { execute } from "../../db/sql";
+import { rowsThenCommit } from "../../db/sql";
 import { businessDate } from "../../lib/dates";
 import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
 import { assertWarehouses } from "../catalogue/articles";
 import {
-  appendToLedger,
+  appended,
   deliveryNoteOperation,
   expiryConflict,
   loadLot,
   lotExpiry,
+  ledgerAppend,
   lotLockOrder,
   type LedgerRow,
 } from "../ledger/ledger.service";
 import * as q from "./arrivals.queries";
 import { isSingleArrival, MAX_ARRIVAL_ROWS, type ArrivalRowInput, type RegisterInput, type RegisterOutput } from "./arrivals.schemas";
-import { lockOrderRows, moveArrived, recomputeOrders, remaining, type LockedRow, type OrderState } from "./order-rows.service";
+import {
+  lockOrderRows,
+  moveArrived,
+  recomputeOrdersStatements,
+  remaining,
+  statesOf,
+  type LockedRow,
+  type OrderState,
+} from "./order-rows.service";
 
 /** POST /arrivi: goods received against order rows, one row or several (per-row outcomes). */
 
@@ -196,25 +205,22 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
       lotto: a.lotto,
       riferimento: { tipo: "riga_ordine", id: a.row.id },
     }));
-    ({ ids: movementIds } = await appendToLedger(
-      tx,
-      { operazione, origine: "arrivo", causale: `DDT ${input.ddt}`, data: businessDate(opts.timeZone), actor },
-      ledger,
-    ));
-    // The arrival price becomes the article's last purchase price (suggested price of POST /movimenti).
+    // The arrival's end in one write with its COMMIT: the movements, the articles' last purchase price
+    // (the suggested price of POST /movimenti), then the orders locked and their states recomputed. Each
+    // statement still runs after the one before it, in the lock order; none waits on another's answer.
     const lastPrice = new Map(accepted.map((a) => [a.row.articolo_id, a.prezzo]));
     const articles = [...lastPrice.keys()].sort((a, b) => a - b);
-    await execute(
+    const [inserted, , , recomputed] = await rowsThenCommit(
       tx,
+      ledgerAppend({ operazione, origine: "arrivo", causale: `DDT ${input.ddt}`, data: businessDate(opts.timeZone), actor }, ledger),
       q.setLastArrivalPrice(
         articles,
         articles.map((id) => lastPrice.get(id)!),
       ),
+      ...recomputeOrdersStatements(accepted.map((a) => a.row.ordine_id)),
     );
-    states = await recomputeOrders(
-      tx,
-      accepted.map((a) => a.row.ordine_id),
-    );
+    movementIds = appended(inserted).ids;
+    states = statesOf(recomputed);
   }
 
   if (single) {

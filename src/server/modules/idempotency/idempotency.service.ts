@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { PrismaClient, Tx } from "../../db/client";
-import { execute, first } from "../../db/sql";
+import { execute, holdingCommit, rowsInOrder, rowsThenCommit } from "../../db/sql";
 import { inTransaction, type TransactionOptions } from "../../db/transaction";
 import { canonicalJson } from "../../lib/canonical-json";
 import { DomainError, type ErrorBody } from "../../lib/errors";
@@ -74,7 +74,15 @@ export async function runIdempotent<T>(
   const outcome = await inTransaction(
     db,
     async (tx) => {
-      const lock = await first(tx, q.tryLockKey(idempotencyLockKey(req)));
+      // The lock, the stored response and the savepoint a refusal rolls back to, in one round trip: each
+      // statement still runs after the one before it, so the response is read holding the lock. A replay
+      // or a refusal leaves the savepoint unused.
+      const [[lock], [stored]] = await rowsInOrder(
+        tx,
+        q.tryLockKey(idempotencyLockKey(req)),
+        q.storedResponse({ ...req, chiave: key }),
+        q.savepoint(),
+      );
       if (!lock?.ok) {
         throw new DomainError(
           "idempotenza_in_corso",
@@ -82,7 +90,6 @@ export async function runIdempotent<T>(
           { headers: { "Retry-After": "1" } },
         );
       }
-      const stored = await first(tx, q.storedResponse({ ...req, chiave: key }));
       if (stored) {
         if (stored.impronta !== impronta) {
           throw new DomainError(
@@ -93,17 +100,16 @@ export async function runIdempotent<T>(
         }
         return { status: stored.stato, body: stored.corpo as T, replayed: true };
       }
-      // A refusal (4xx) is stored too, but its partial writes must not be: they roll back to here.
-      await execute(tx, q.savepoint());
+      // A refusal (4xx) is stored too, but its partial writes must not be: they roll back to the savepoint.
       let result: WriteResult<unknown>;
       try {
-        result = await work(tx);
+        result = await holdingCommit(tx, () => work(tx));
       } catch (e) {
         if (!(e instanceof DomainError) || e.status >= 500) throw e;
         await execute(tx, q.rollbackToSavepoint());
         result = { status: e.status, body: { ...e.toBody(), __headers: e.headers } };
       }
-      await execute(tx, q.storeResponse({ ...req, chiave: key, impronta }, result));
+      await rowsThenCommit(tx, q.storeResponse({ ...req, chiave: key, impronta }, result));
       return { status: result.status, body: result.body as T, replayed: false };
     },
     txOptions,

@@ -1,5 +1,5 @@
 import type { Tx } from "../../db/client";
-import { first, rows } from "../../db/sql";
+import { first, rows, rowsThenCommit } from "../../db/sql";
 import { formatDateOrNull } from "../../lib/dates";
 import { canonical, Decimal } from "../../lib/decimal";
 import { RowError } from "../../lib/errors";
@@ -67,10 +67,21 @@ export function balanceLockOrder(a: { articolo: number; magazzino: number }, b: 
 
 /**
  * Appends movements and moves the balances with them, in the caller's transaction, in one statement
- * (ledgerAppend).
+ * (ledgerAppend). `last`: the append ends the unit of work, and its COMMIT may go out with it
+ * (sql.ts rowsThenCommit): the caller runs nothing on the transaction after it.
  */
-export async function appendToLedger(tx: Tx, ctx: LedgerContext, ledger: LedgerRow[]): Promise<{ operazione: number; ids: number[] }> {
-  const inserted = await rows(tx, ledgerAppend(ctx, ledger));
+export async function appendToLedger(
+  tx: Tx,
+  ctx: LedgerContext,
+  ledger: LedgerRow[],
+  opts: { last?: boolean } = {},
+): Promise<{ operazione: number; ids: number[] }> {
+  const statement = ledgerAppend(ctx, ledger);
+  return appended(opts.last ? (await rowsThenCommit(tx, statement))[0] : await rows(tx, statement));
+}
+
+/** What an append wrote (the rows of ledgerAppend's statement): its operation, and its movements' ids in row order. */
+export function appended(inserted: { id: number; operazione_id: number }[]): { operazione: number; ids: number[] } {
   // One statement in one session draws its ids in insertion order.
   return { operazione: inserted[0]!.operazione_id, ids: inserted.map((r) => r.id).sort((a, b) => a - b) };
 }

@@ -159,6 +159,8 @@ export async function writeMovements(
         actor,
       },
       ledger,
+      // The last statement of the write: its outcomes below are computed from its answer alone.
+      { last: true },
     );
     operazione = written.operazione;
     const ids = written.ids;

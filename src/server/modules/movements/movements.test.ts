@@ -1,7 +1,9 @@
 import { beforeEach, describe, expect } from "vitest";
+import { poolOf } from "../../db/client";
 import type { TestDb } from "../../testing/db";
 import { caller, countRows, rest, seedArticle, seedKey, seedWarehouse, stockOf } from "../../testing/fixtures";
 import { test } from "../../testing/test";
+import { recordWrites, simpleQueriesIn, statementsIn } from "../../testing/wire";
 import type { Actor } from "../auth/actor";
 
 let t: TestDb;
@@ -27,6 +29,22 @@ test.beforeAll(async ({ db, apiKey, actor: keyActor }) => {
 });
 
 const post = (body: unknown) => rest("POST", "/movimenti", { key, body });
+
+test("a movement write is two round trips: BEGIN with the article lookup, then the ledger append with its COMMIT", async () => {
+  const rec = recordWrites(poolOf(t.prisma)!);
+  try {
+    const r = await post({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1, prezzo: "0.1" }] });
+    expect(r.body.scritte).toBe(1);
+    // The transaction's writes (tests authenticate the key on the database, with no cache, before them).
+    const unit = rec.writes.map((w) => w.join("")).slice(-2);
+    expect(simpleQueriesIn(unit[0]!)).toEqual(["BEGIN"]);
+    expect(statementsIn(unit[0]!)).toBe(1);
+    expect(statementsIn(unit[1]!)).toBe(1);
+    expect(simpleQueriesIn(unit[1]!)).toEqual(["COMMIT"]);
+  } finally {
+    rec.stop();
+  }
+});
 
 describe("POST /movimenti", () => {
   test("a load writes one movement, moves the balance, and answers per row with ids", async () => {
