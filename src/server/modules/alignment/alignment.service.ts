@@ -207,6 +207,8 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
         actor,
       },
       ledger,
+      // The last statement of the alignment: what follows only reads its answer.
+      { last: true },
     );
     operazione = written.operazione;
     ledgerIndex.forEach((indice, i) => (rows[indice]!.movimento = written.ids[i]!));

@@ -1,7 +1,9 @@
 import { describe, expect } from "vitest";
+import { poolOf } from "../../db/client";
 import type { TestDb } from "../../testing/db";
 import { countRows, rest, seedArticle, seedWarehouse, stockOf } from "../../testing/fixtures";
 import { test } from "../../testing/test";
+import { recordWrites, simpleQueriesIn, statementsIn } from "../../testing/wire";
 
 let t: TestDb;
 let key: string;
@@ -90,6 +92,21 @@ describe("POST /giacenze/allinea", () => {
     expect(again.body).toMatchObject({ operazione: null, scritte: 0, invariate: 2, rifiutate: 0 });
     expect(again.body.righe.every((x: any) => x.esito === "invariata" && x.delta === "0")).toBe(true);
     expect(await countRows(t, "movimenti")).toBe(before);
+  });
+
+  test("a correction ends with the ledger append and its COMMIT in one write", async () => {
+    const fine = (await seedArticle(t.prisma, "FINE")).id;
+    const rec = recordWrites(poolOf(t.prisma)!);
+    try {
+      const r = await align({ magazzino: m1, righe: [{ codice: "FINE", contato: 3 }] });
+      expect(r.body.scritte).toBe(1);
+      const last = rec.writes.at(-1)!.join("");
+      expect(statementsIn(last)).toBe(1);
+      expect(simpleQueriesIn(last)).toEqual(["COMMIT"]);
+    } finally {
+      rec.stop();
+    }
+    expect((await stockOf(t, fine, m1)).balance).toBe(3);
   });
 
   test("simula answers the same without writing anything", async () => {

@@ -304,7 +304,7 @@ describe("POST /arrivi and cancellation", () => {
     expect(lm.body.movimenti[0].prezzo).toBe("0.25");
   });
 
-  test("the arrival ends in one write: movement, last price, the order locked and recomputed, and COMMIT; with a key, the record carries it", async () => {
+  test("an arrival and its cancellation end in one write with their COMMIT; with a key, the stored response carries it", async () => {
     const o = await seedOrder(t.prisma, {
       numero: "R-FINE",
       fornitore: f.A!,
@@ -312,27 +312,35 @@ describe("POST /arrivi and cancellation", () => {
       data: "2026-11-18",
       righe: [{ articolo: a.SOLO!, quantita: "10", prezzo: "0.3" }],
     });
-    const lastWrite = async (headers: Record<string, string>) => {
+    const lastWrite = async <T>(call: () => Promise<T>) => {
       const rec = recordWrites(poolOf(t.prisma)!);
       try {
-        const r = await arrive({ magazzino: m1, ddt: "DDT-FINE", riga: o.righe[0], quantita: 1 }, headers);
-        expect(r.status).toBe(201);
-        return { text: rec.writes.at(-1)!.join("") };
+        return { answer: await call(), text: rec.writes.at(-1)!.join("") };
       } finally {
         rec.stop();
       }
     };
-    const plain = await lastWrite({});
+    // The movement, the article's last price, the order locked, its state recomputed: then COMMIT.
+    const plain = await lastWrite(() => arrive({ magazzino: m1, ddt: "DDT-FINE", riga: o.righe[0], quantita: 1 }));
+    expect(plain.answer.status).toBe(201);
     expect(statementsIn(plain.text)).toBe(4);
     expect(simpleQueriesIn(plain.text)).toEqual(["COMMIT"]);
     // With an Idempotency-Key the work's end does not commit: the stored response, written after it, does.
-    const keyed = await lastWrite({ "Idempotency-Key": "fine-arrivo-1" });
+    const keyed = await lastWrite(() =>
+      arrive({ magazzino: m1, ddt: "DDT-FINE", riga: o.righe[0], quantita: 1 }, { "Idempotency-Key": "fine-1" }),
+    );
+    expect(keyed.answer.status).toBe(201);
     expect(statementsIn(keyed.text)).toBe(1);
     expect(simpleQueriesIn(keyed.text)).toEqual(["COMMIT"]);
     expect((await rowState(o.righe[0]!)).arrivata).toBe(2);
-    const replay = await arrive({ magazzino: m1, ddt: "DDT-FINE", riga: o.righe[0], quantita: 1 }, { "Idempotency-Key": "fine-arrivo-1" });
+    const replay = await arrive({ magazzino: m1, ddt: "DDT-FINE", riga: o.righe[0], quantita: 1 }, { "Idempotency-Key": "fine-1" });
     expect(replay.headers.get("Idempotency-Replayed")).toBe("true");
-    expect((await rowState(o.righe[0]!)).arrivata).toBe(2);
+    // The reversing movement, the order locked, its state recomputed: then COMMIT.
+    const undone = await lastWrite(() => cancel(plain.answer.body.movimento));
+    expect(undone.answer.status).toBe(200);
+    expect(statementsIn(undone.text)).toBe(3);
+    expect(simpleQueriesIn(undone.text)).toEqual(["COMMIT"]);
+    expect(await rowState(o.righe[0]!)).toEqual({ arrivata: 1, riga: "parziale", ordine: "parziale", ledger: 1 });
   });
 
   test("quantita omitted registers the whole remaining quantity at the proposed price; a second call with the same DDT joins its operation", async () => {

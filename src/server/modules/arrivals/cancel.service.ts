@@ -1,13 +1,13 @@
 import type { Tx } from "../../db/client";
-import { first } from "../../db/sql";
+import { first, rowsThenCommit } from "../../db/sql";
 import { businessDate, formatDate } from "../../lib/dates";
 import { canonical } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
-import { appendToLedger, takeBackFromLot } from "../ledger/ledger.service";
+import { appended, ledgerAppend, takeBackFromLot } from "../ledger/ledger.service";
 import * as q from "./arrivals.queries";
 import type { CancelOutput } from "./arrivals.schemas";
-import { lockOrderRows, moveArrived, recomputeOrders } from "./order-rows.service";
+import { lockOrderRows, moveArrived, recomputeOrdersStatements, statesOf } from "./order-rows.service";
 
 /** POST /arrivi/{id}/annulla: an arrival cancelled by a reversing movement; the lot and the order row give it back. */
 export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { timeZone: string }): Promise<CancelOutput> {
@@ -44,25 +44,29 @@ export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { ti
     }
   }
   const moved = await moveArrived(tx, row.id, `-${quantita}`);
-  const {
-    ids: [movimento],
-  } = await appendToLedger(
+  // The reversal and the order's new state in one write with the COMMIT: each statement still runs after
+  // the one before it, in the lock order (the balance, then the order).
+  const [inserted, , recomputed] = await rowsThenCommit(
     tx,
-    { operazione: "nuova", origine: "annullamento", causale: `Annullamento arrivo ${id}`, data: businessDate(opts.timeZone), actor },
-    [
-      {
-        natura: "scarico",
-        magazzino: m.magazzino_id,
-        articolo: m.articolo_id,
-        quantita: `-${quantita}`,
-        prezzo: m.prezzo === null ? null : canonical(m.prezzo),
-        lotto: m.lotto_id,
-        riferimento: { tipo: "riga_ordine", id: row.id },
-        annulla: id,
-      },
-    ],
+    ledgerAppend(
+      { operazione: "nuova", origine: "annullamento", causale: `Annullamento arrivo ${id}`, data: businessDate(opts.timeZone), actor },
+      [
+        {
+          natura: "scarico",
+          magazzino: m.magazzino_id,
+          articolo: m.articolo_id,
+          quantita: `-${quantita}`,
+          prezzo: m.prezzo === null ? null : canonical(m.prezzo),
+          lotto: m.lotto_id,
+          riferimento: { tipo: "riga_ordine", id: row.id },
+          annulla: id,
+        },
+      ],
+    ),
+    ...recomputeOrdersStatements([row.ordine_id]),
   );
-  const states = await recomputeOrders(tx, [row.ordine_id]);
+  const [movimento] = appended(inserted).ids;
+  const states = statesOf(recomputed);
   return {
     annullato: id,
     movimento: movimento!,
