@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --scale F] [--duration S] [--only id,id] [--rebuild | --no-build] [--cpu-prof] [--env K=V]
- *                 [--pg setting=value] [--keep]`
+ *                 [--pg setting=value] [--pg-stats] [--keep]`
  *
  * Builds the production server into .next-bench when needed, starts an embedded PostgreSQL of its own
  * in a temporary directory, generates the data set (scale 1: 100,000 articles, 1,000,000 movements, …),
@@ -11,8 +11,9 @@
  *
  * Diagnosis: --cpu-prof leaves the server's V8 profile under bench/results/prof-… (summary:
  * `npx tsx bench/profile.ts FILE`); --env sets a server variable (e.g. DB_POOL_SIZE=20); --pg sets a
- * PostgreSQL setting (e.g. log_min_duration_statement=0); --keep leaves the temporary directory with
- * PostgreSQL's and the server's logs.
+ * PostgreSQL setting (e.g. log_min_duration_statement=0); --pg-stats prints, after each measured side,
+ * the statements PostgreSQL spent most time in (pg_stat_statements: calls, mean and total time);
+ * --keep leaves the temporary directory with PostgreSQL's and the server's logs.
  *
  * Scenario ids for --only: scan-movimenti, scan-disponibilita, cerca-barcode, post-movimenti,
  * post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, anello-aperto.
@@ -86,6 +87,7 @@ function options() {
       "cpu-prof": { type: "boolean", default: false },
       env: { type: "string", multiple: true, default: [] },
       pg: { type: "string", multiple: true, default: [] },
+      "pg-stats": { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -115,7 +117,8 @@ function options() {
     noBuild: values["no-build"],
     cpuProf: values["cpu-prof"],
     env: pairs(values.env, "--env"),
-    pg: pairs(values.pg, "--pg"),
+    pg: values["pg-stats"] ? { shared_preload_libraries: "pg_stat_statements", ...pairs(values.pg, "--pg") } : pairs(values.pg, "--pg"),
+    pgStats: values["pg-stats"],
     keep: values.keep,
   };
 }
@@ -156,6 +159,7 @@ async function main(): Promise<void> {
   const admin = new pg.Client({ connectionString: embedded.url });
   await admin.connect();
   stopOnExit.add(() => admin.end());
+  if (opts.pgStats) await admin.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
   const pgVersion = (await admin.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
   const settings = Object.fromEntries(
     (
@@ -217,6 +221,7 @@ async function main(): Promise<void> {
     durationMs: opts.durationS * 1000,
     timeZone: TIME_ZONE,
     cpu: new CpuMeter(server.pid, Number(fs.readFileSync(path.join(tmp, "db", "pg", "postmaster.pid"), "utf8").split("\n")[0])),
+    pgStats: opts.pgStats,
   };
 
   const results: ScenarioResult[] = [];

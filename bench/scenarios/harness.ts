@@ -19,6 +19,8 @@ export interface Ctx {
   durationMs: number;
   timeZone: string;
   cpu: CpuMeter;
+  /** --pg-stats: each measured side ends with the statements PostgreSQL spent most time in. */
+  pgStats?: boolean;
 }
 
 /** CPU spent during one side of a scenario, in total and per request (per page for scans), ms. */
@@ -59,9 +61,11 @@ export function ticker(label: string, text: () => string): () => void {
 
 /** Runs one side of a scenario and measures the CPU it made the server, PostgreSQL and the bench spend. */
 export async function metered<T>(ctx: Ctx, fn: () => Promise<T>): Promise<[T, (ops: number) => CpuUse]> {
+  if (ctx.pgStats) await ctx.pool.query("SELECT pg_stat_statements_reset()");
   const from = ctx.cpu.snapshot();
   const out = await fn();
   const used = ctx.cpu.since(from);
+  if (ctx.pgStats) await printStatementTimes(ctx.pool);
   return [
     out,
     (ops) => ({
@@ -73,6 +77,21 @@ export async function metered<T>(ctx: Ctx, fn: () => Promise<T>): Promise<[T, (o
       },
     }),
   ];
+}
+
+/**
+ * The statements PostgreSQL spent most time in since the last reset (pg_stat_statements): time inside
+ * the server, waits and preemption included, so a statement that takes longer on one side than on the
+ * other may be waiting for CPU rather than working.
+ */
+async function printStatementTimes(pool: pg.Pool): Promise<void> {
+  const r = await pool.query<{ calls: string; mean: number; total: number; query: string }>(
+    `SELECT calls, total_exec_time / calls AS mean, total_exec_time AS total, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
+       FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT 8`,
+  );
+  for (const s of r.rows) {
+    progress(`  pg_stat_statements: ${fmtInt(Number(s.calls))} × ${s.mean.toFixed(3)} ms = ${fmtInt(s.total)} ms  ${s.query}`);
+  }
 }
 
 export function side(latencies: number[], count: number, ms: number, figure: number, errors = 0): SideResult {
