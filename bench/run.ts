@@ -117,7 +117,7 @@ function options() {
     noBuild: values["no-build"],
     cpuProf: values["cpu-prof"],
     env: pairs(values.env, "--env"),
-    pg: values["pg-stats"] ? { shared_preload_libraries: "pg_stat_statements", ...pairs(values.pg, "--pg") } : pairs(values.pg, "--pg"),
+    pg: { ...(values["pg-stats"] ? { shared_preload_libraries: "pg_stat_statements" } : {}), ...pairs(values.pg, "--pg") },
     pgStats: values["pg-stats"],
     keep: values.keep,
   };

@@ -171,14 +171,7 @@ export async function rowsInOrder<T extends unknown[]>(
   db: Db,
   ...qs: { [K in keyof T]: Query<T[K]> }
 ): Promise<{ [K in keyof T]: T[K][] }> {
-  const on = onPg(db);
-  const out: unknown[][] = [];
-  if (!on) {
-    for (const q of qs) out.push(await rows(db, q));
-  } else {
-    for (const r of await onOneConnection(on, qs.map(statementOf))) out.push(r.rows);
-  }
-  return out as { [K in keyof T]: T[K][] };
+  return (await rowsOfEach(db, qs, false)) as { [K in keyof T]: T[K][] };
 }
 
 /**
@@ -191,9 +184,16 @@ export async function rowsThenCommit<T extends unknown[]>(
   db: Db,
   ...qs: { [K in keyof T]: Query<T[K]> }
 ): Promise<{ [K in keyof T]: T[K][] }> {
+  return (await rowsOfEach(db, qs, true)) as { [K in keyof T]: T[K][] };
+}
+
+/** rowsInOrder and rowsThenCommit: on pg in one write (`last`: with the COMMIT), in a Prisma transaction one by one. */
+async function rowsOfEach(db: Db, qs: Query<unknown>[], last: boolean): Promise<unknown[][]> {
   const on = onPg(db);
-  if (!on) return rowsInOrder<T>(db, ...qs);
-  return (await onOneConnection(on, qs.map(statementOf), true)).map((r) => r.rows) as { [K in keyof T]: T[K][] };
+  if (on) return (await onOneConnection(on, qs.map(statementOf), last)).map((r) => r.rows);
+  const out: unknown[][] = [];
+  for (const q of qs) out.push(await rows(db, q));
+  return out;
 }
 
 /**
