@@ -16,7 +16,9 @@
  * --keep leaves the temporary directory with PostgreSQL's and the server's logs.
  *
  * Scenario ids for --only: scan-movimenti, scan-disponibilita, cerca-barcode, post-movimenti,
- * post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, anello-aperto.
+ * post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, anello-aperto; and, only when
+ * named, tetto-node: the write scenario and the open loop against plain node:http + pg (the ceiling of
+ * any Node service here, bench/bare-server.ts).
  * Every run also appends one line to bench/results/history.jsonl (kept in git), so a regression shows.
  */
 import fs from "node:fs";
@@ -33,6 +35,7 @@ import { countsFor, generate } from "./data";
 import { ApiClient } from "./http";
 import { evaluateTargets, textCpuTable, textTable, textTargets, writeResults, type Report } from "./report";
 import { alignStock } from "./scenarios/align-stock";
+import { bareNode } from "./scenarios/bare-node";
 import { eventsAndWebhooks } from "./scenarios/events-webhooks";
 import { openLoop } from "./scenarios/open-loop";
 import type { Ctx, ScenarioResult } from "./scenarios/harness";
@@ -62,8 +65,10 @@ const ALL = [
   "eventi-webhook",
   "anello-aperto",
 ] as const;
-type ScenarioId = (typeof ALL)[number];
-const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult>> = {
+/** Diagnoses, run only when --only names them. */
+const EXTRA = ["tetto-node"] as const;
+type ScenarioId = (typeof ALL)[number] | (typeof EXTRA)[number];
+const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult | ScenarioResult[]>> = {
   "scan-movimenti": scanMovements,
   "scan-disponibilita": scanAvailability,
   "cerca-barcode": searchBarcode,
@@ -74,6 +79,7 @@ const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult>> = {
   "upsert-articoli": upsertArticles,
   "eventi-webhook": eventsAndWebhooks,
   "anello-aperto": openLoop,
+  "tetto-node": bareNode,
 };
 
 function options() {
@@ -99,7 +105,8 @@ function options() {
   const durationS = values.duration !== undefined ? Number(values.duration) : Math.min(20, Math.max(4, 20 * scale));
   if (!Number.isFinite(durationS) || durationS <= 0) throw new Error("--duration deve essere un numero di secondi");
   const only = values.only ? values.only.split(",").map((s) => s.trim()) : [...ALL];
-  for (const id of only) if (!(ALL as readonly string[]).includes(id)) throw new Error(`scenario sconosciuto '${id}': ${ALL.join(", ")}`);
+  const known: readonly string[] = [...ALL, ...EXTRA];
+  for (const id of only) if (!known.includes(id)) throw new Error(`scenario sconosciuto '${id}': ${known.join(", ")}`);
   const pairs = (list: string[], flag: string) => {
     const out: Record<string, string> = {};
     for (const kv of list) {
@@ -216,7 +223,8 @@ async function main(): Promise<void> {
     api,
     pool,
     serverPid: server.pid,
-    key: { id: key.id },
+    key: { id: key.id, chiave: key.chiave },
+    databaseUrl: embedded.url,
     scale: opts.scale,
     durationMs: opts.durationS * 1000,
     timeZone: TIME_ZONE,
@@ -228,7 +236,7 @@ async function main(): Promise<void> {
   for (const id of opts.only) {
     const t = performance.now();
     progress(`== ${id}`);
-    results.push(await RUNNERS[id](ctx));
+    results.push(...[await RUNNERS[id](ctx)].flat());
     progress(`== ${id}: ${seconds(performance.now() - t)}`);
   }
   const peakRss = Math.max(readMemoryMb(server.pid, "VmHWM"), ...results.map((r) => r.rssMb));

@@ -244,6 +244,11 @@ export class CpuMeter {
     private readonly postmasterPid: number,
   ) {}
 
+  /** The same meter for another server process against the same PostgreSQL. */
+  forServer(pid: number): CpuMeter {
+    return new CpuMeter(pid, this.postmasterPid);
+  }
+
   snapshot(): CpuSnapshot {
     const u = process.cpuUsage();
     return {

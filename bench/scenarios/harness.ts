@@ -13,7 +13,9 @@ export interface Ctx {
   api: ApiClient;
   pool: pg.Pool;
   serverPid: number;
-  key: { id: number };
+  /** The bench's API key: its id, and the key itself for a second server (`tetto-node`). */
+  key: { id: number; chiave: string };
+  databaseUrl: string;
   scale: number;
   /** Length of each timed concurrent phase. */
   durationMs: number;

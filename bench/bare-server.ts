@@ -1,0 +1,129 @@
+/**
+ * The ceiling of an HTTP service on this machine (scenario `tetto-node`, bench/scenarios/bare-node.ts):
+ * POST /api/v1/movimenti, one row, answered by plain `node:http` and `pg` with nothing of ours in
+ * between: no tRPC, trpc-to-openapi, zod, Prisma types, request context or error mapping. It does the
+ * least any such service must: the Bearer key's hash looked up in memory, the JSON body parsed and its
+ * fields checked by hand, the article looked up by code (the service's statement, the warehouse check
+ * included), the ledger appended (the service's statement, which commits on its own in autocommit: one
+ * round trip, as the service's append carries its COMMIT), and a JSON answer. Two round trips to
+ * PostgreSQL, as the service's. And GET /api/v1/movimenti?limite=&dopo= (the movement scan): the sync
+ * bound and the page sent together (pg's pipeline mode: one round trip, as the service's), the rows
+ * shaped as the contract shows them (toMovementOutput), JSON. Not a product: a measuring stick for
+ * what the stack itself costs.
+ *
+ *   DATABASE_URL=… PORT=… node --import tsx bench/bare-server.ts
+ */
+import { createHash } from "node:crypto";
+import http from "node:http";
+import pg from "pg";
+import { businessDate } from "../src/server/lib/dates";
+import * as catalogue from "../src/server/modules/catalogue/catalogue.queries";
+import { ledgerAppend } from "../src/server/modules/ledger/ledger.service";
+import { cutPage, SYNC_TABLES } from "../src/server/modules/lists/lists";
+import * as lists from "../src/server/modules/lists/lists.queries";
+import * as movements from "../src/server/modules/movements/movements.queries";
+import { toMovementOutput } from "../src/server/modules/movements/movements.service";
+import type { MovementRow } from "../src/server/modules/movements/movements.queries";
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, pipeline: true } as pg.PoolConfig);
+const keys = new Map(
+  (await pool.query<{ hash: string; id: number }>("SELECT hash, id FROM chiavi_api WHERE revocata_il IS NULL")).rows.map((r) => [
+    r.hash,
+    r.id,
+  ]),
+);
+
+function answer(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function writeMovement(keyId: number, body: Record<string, unknown>): Promise<[number, unknown]> {
+  const row = (body.righe as Record<string, unknown>[] | undefined)?.[0];
+  const natura = body.natura;
+  const magazzino = body.magazzino;
+  if ((natura !== "carico" && natura !== "scarico") || typeof magazzino !== "number" || !row)
+    return [400, { codice: "richiesta_non_valida" }];
+  if (typeof row.codice !== "string" || typeof row.quantita !== "number" || typeof row.prezzo !== "string") {
+    return [400, { codice: "richiesta_non_valida" }];
+  }
+  const c = await pool.connect();
+  try {
+    const lookup = catalogue.articlesAndWarehouses({ codici: [row.codice], eans: [], warehouseIds: [magazzino] }, false);
+    const found = await c.query({ name: "lookup", text: lookup.sql.text, values: lookup.sql.values });
+    const article = found.rows.find((r) => r.id !== null);
+    if (!article) return [422, { codice: "articolo_non_trovato" }];
+    const quantita = natura === "carico" ? String(row.quantita) : `-${row.quantita}`;
+    const append = ledgerAppend(
+      {
+        operazione: "nuova",
+        origine: "api",
+        causale: null,
+        data: businessDate("Europe/Rome"),
+        actor: { kind: "chiave", id: keyId, nome: "bench", permessi: ["scrittura"] },
+      },
+      [{ natura, magazzino, articolo: article.id as number, quantita, prezzo: row.prezzo, lotto: null }],
+    );
+    const written = await c.query({ name: "append", text: append.sql.text, values: append.sql.values });
+    const id = (written.rows[0] as { id: number }).id;
+    return [200, { scritte: 1, rifiutate: 0, righe: [{ indice: 0, esito: "scritta", movimento: id }] }];
+  } finally {
+    c.release();
+  }
+}
+
+async function movementPage(search: URLSearchParams): Promise<[number, unknown]> {
+  const limite = Number(search.get("limite") ?? 100);
+  const dopo = Number(search.get("dopo") ?? 0);
+  if (!Number.isInteger(limite) || limite < 1 || limite > 1000 || !Number.isInteger(dopo) || dopo < 0) {
+    return [400, { codice: "filtro_non_valido" }];
+  }
+  const { tag, seq } = SYNC_TABLES.movimenti;
+  const bound = lists.syncBound(tag, seq);
+  const page = movements.movementsPage(dopo, {}, limite + 1);
+  const c = await pool.connect();
+  try {
+    const [b, rows] = await Promise.all([
+      c.query<{ b: string | null }>({ name: "bound", text: bound.sql.text, values: bound.sql.values }),
+      c.query<MovementRow>({ name: "page", text: page.sql.text, values: page.sql.values }),
+    ]);
+    const cut = cutPage(rows.rows, limite, Number(b.rows[0]?.b ?? 0), dopo);
+    return [200, { movimenti: cut.rows.map((r) => toMovementOutput(r, "Europe/Rome")), altri: cut.altri, cursore: cut.cursore }];
+  } finally {
+    c.release();
+  }
+}
+
+const server = http.createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on("data", (b: Buffer) => chunks.push(b));
+  req.on("end", () => {
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+    const keyId = token === undefined ? undefined : keys.get(createHash("sha256").update(token).digest("hex"));
+    if (keyId === undefined) return answer(res, 401, { codice: "non_autenticato" });
+    if (req.method === "GET" && req.url?.startsWith("/api/v1/movimenti?")) {
+      movementPage(new URLSearchParams(req.url.slice(req.url.indexOf("?")))).then(
+        ([status, out]) => answer(res, status, out),
+        (e: unknown) => answer(res, 500, { codice: "errore_interno", messaggio: (e as Error).message }),
+      );
+      return;
+    }
+    if (req.method !== "POST" || req.url !== "/api/v1/movimenti") return answer(res, 404, { codice: "non_trovato" });
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
+    } catch {
+      return answer(res, 400, { codice: "json_non_valido" });
+    }
+    writeMovement(keyId, body).then(
+      ([status, out]) => answer(res, status, out),
+      (e: unknown) => answer(res, 500, { codice: "errore_interno", messaggio: (e as Error).message }),
+    );
+  });
+});
+server.listen(Number(process.env.PORT), "127.0.0.1", () => console.log("pronto"));
+process.on("SIGTERM", () => {
+  server.close();
+  void pool.end().then(() => process.exit(0));
+});

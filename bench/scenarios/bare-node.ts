@@ -1,0 +1,50 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { freePort } from "../../src/server/lib/ports";
+import { ApiClient } from "../http";
+import { stopOnExit } from "../server";
+import { progress } from "../util";
+import type { Ctx, ScenarioResult } from "./harness";
+import { openLoop } from "./open-loop";
+import { scanMovements } from "./scan-movements";
+import { writeMovements } from "./write-movements";
+
+/**
+ * `tetto-node` (only with --only): the POST /movimenti scenario, the open loop and the movement scan,
+ * each with its floor, run against bench/bare-server.ts (plain `node:http` and `pg`, none of our stack)
+ * instead of the service. Their ratios are about the most a Node HTTP service can reach on this machine
+ * for the same database work: what separates the service's from them is the cost of the stack (tRPC,
+ * trpc-to-openapi, zod, our layers).
+ */
+export async function bareNode(ctx: Ctx): Promise<ScenarioResult[]> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "..", "bare-server.ts")], {
+    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: ctx.databaseUrl, PORT: String(port) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const stop = () => void child.kill("SIGTERM");
+  stopOnExit.add(stop);
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (b: Buffer) => b.toString().includes("pronto") && resolve());
+    child.once("exit", (code) => reject(new Error(`bare-server.ts si è fermato (uscita ${code})`)));
+  });
+  progress(`tetto-node: server node:http + pg senza framework sulla porta ${port}, pid ${child.pid}`);
+  const api = new ApiClient(port, ctx.key.chiave, 32);
+  const bare: Ctx = { ...ctx, api, serverPid: child.pid!, cpu: ctx.cpu.forServer(child.pid!) };
+  // Named apart from the service's rows, and left out of the goals (report.ts matches their ids).
+  const named = (r: ScenarioResult, name: string): ScenarioResult => ({
+    ...r,
+    id: `tetto-node:${r.id}`,
+    name: `${name}: node:http + pg, senza framework`,
+  });
+  try {
+    const closed = await writeMovements(bare);
+    const open = await openLoop(bare);
+    const scan = await scanMovements(bare);
+    return [named(closed, closed.name), named(open, open.name), named(scan, scan.name)];
+  } finally {
+    api.close();
+    stop();
+    stopOnExit.delete(stop);
+  }
+}
