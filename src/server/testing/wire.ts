@@ -38,6 +38,17 @@ export function recordWrites(pool: pg.Pool): { writes: string[][]; stop(): void 
   };
 }
 
+/** Runs `call` while recording the pool's writes: its answer, and each write the socket made as one string. */
+export async function writesDuring<T>(pool: pg.Pool, call: () => Promise<T>): Promise<{ answer: T; writes: string[] }> {
+  const rec = recordWrites(pool);
+  try {
+    const answer = await call();
+    return { answer, writes: rec.writes.map((w) => w.join("")) };
+  } finally {
+    rec.stop();
+  }
+}
+
 /** The frontend messages of a recorded write: a type letter, then a length that counts itself, then the body. */
 function messages(write: string): { type: string; body: string }[] {
   const out: { type: string; body: string }[] = [];

@@ -3,7 +3,7 @@ import { poolOf } from "../../db/client";
 import type { TestDb } from "../../testing/db";
 import { countRows, rest, seedArticle, seedWarehouse, stockOf } from "../../testing/fixtures";
 import { test } from "../../testing/test";
-import { recordWrites, simpleQueriesIn, statementsIn } from "../../testing/wire";
+import { simpleQueriesIn, statementsIn, writesDuring } from "../../testing/wire";
 
 let t: TestDb;
 let key: string;
@@ -96,16 +96,13 @@ describe("POST /giacenze/allinea", () => {
 
   test("a correction ends with the ledger append and its COMMIT in one write", async () => {
     const fine = (await seedArticle(t.prisma, "FINE")).id;
-    const rec = recordWrites(poolOf(t.prisma)!);
-    try {
-      const r = await align({ magazzino: m1, righe: [{ codice: "FINE", contato: 3 }] });
-      expect(r.body.scritte).toBe(1);
-      const last = rec.writes.at(-1)!.join("");
-      expect(statementsIn(last)).toBe(1);
-      expect(simpleQueriesIn(last)).toEqual(["COMMIT"]);
-    } finally {
-      rec.stop();
-    }
+    const { answer: r, writes } = await writesDuring(poolOf(t.prisma)!, () =>
+      align({ magazzino: m1, righe: [{ codice: "FINE", contato: 3 }] }),
+    );
+    expect(r.body.scritte).toBe(1);
+    const last = writes.at(-1)!;
+    expect(statementsIn(last)).toBe(1);
+    expect(simpleQueriesIn(last)).toEqual(["COMMIT"]);
     expect((await stockOf(t, fine, m1)).balance).toBe(3);
   });
 

@@ -4,7 +4,7 @@ import type { TestDb } from "../../testing/db";
 import { countRows, rest, seedArticle, seedKey, seedOrder, seedSupplier, seedWarehouse, stockOf } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 import { waitsWithoutHolding } from "../../testing/locks";
-import { recordWrites, simpleQueriesIn, statementsIn } from "../../testing/wire";
+import { simpleQueriesIn, statementsIn, writesDuring } from "../../testing/wire";
 
 let t: TestDb;
 let key: string;
@@ -313,12 +313,8 @@ describe("POST /arrivi and cancellation", () => {
       righe: [{ articolo: a.SOLO!, quantita: "10", prezzo: "0.3" }],
     });
     const lastWrite = async <T>(call: () => Promise<T>) => {
-      const rec = recordWrites(poolOf(t.prisma)!);
-      try {
-        return { answer: await call(), text: rec.writes.at(-1)!.join("") };
-      } finally {
-        rec.stop();
-      }
+      const { answer, writes } = await writesDuring(poolOf(t.prisma)!, call);
+      return { answer, text: writes.at(-1)! };
     };
     // The movement, the article's last price, the order locked, its state recomputed: then COMMIT.
     const plain = await lastWrite(() => arrive({ magazzino: m1, ddt: "DDT-FINE", riga: o.righe[0], quantita: 1 }));

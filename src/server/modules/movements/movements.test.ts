@@ -3,7 +3,7 @@ import { poolOf } from "../../db/client";
 import type { TestDb } from "../../testing/db";
 import { caller, countRows, rest, seedArticle, seedKey, seedWarehouse, stockOf } from "../../testing/fixtures";
 import { test } from "../../testing/test";
-import { recordWrites, simpleQueriesIn, statementsIn } from "../../testing/wire";
+import { simpleQueriesIn, statementsIn, writesDuring } from "../../testing/wire";
 import type { Actor } from "../auth/actor";
 
 let t: TestDb;
@@ -31,19 +31,16 @@ test.beforeAll(async ({ db, apiKey, actor: keyActor }) => {
 const post = (body: unknown) => rest("POST", "/movimenti", { key, body });
 
 test("a movement write is two round trips: BEGIN with the article lookup, then the ledger append with its COMMIT", async () => {
-  const rec = recordWrites(poolOf(t.prisma)!);
-  try {
-    const r = await post({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1, prezzo: "0.1" }] });
-    expect(r.body.scritte).toBe(1);
-    // The transaction's writes (tests authenticate the key on the database, with no cache, before them).
-    const unit = rec.writes.map((w) => w.join("")).slice(-2);
-    expect(simpleQueriesIn(unit[0]!)).toEqual(["BEGIN"]);
-    expect(statementsIn(unit[0]!)).toBe(1);
-    expect(statementsIn(unit[1]!)).toBe(1);
-    expect(simpleQueriesIn(unit[1]!)).toEqual(["COMMIT"]);
-  } finally {
-    rec.stop();
-  }
+  const { answer: r, writes } = await writesDuring(poolOf(t.prisma)!, () =>
+    post({ natura: "carico", magazzino: m1, righe: [{ codice: "VITE-M6", quantita: 1, prezzo: "0.1" }] }),
+  );
+  expect(r.body.scritte).toBe(1);
+  // The transaction's writes (tests authenticate the key on the database, with no cache, before them).
+  const unit = writes.slice(-2);
+  expect(simpleQueriesIn(unit[0]!)).toEqual(["BEGIN"]);
+  expect(statementsIn(unit[0]!)).toBe(1);
+  expect(statementsIn(unit[1]!)).toBe(1);
+  expect(simpleQueriesIn(unit[1]!)).toEqual(["COMMIT"]);
 });
 
 describe("POST /movimenti", () => {
