@@ -11,12 +11,12 @@
  * shaped as the contract shows them (toMovementOutput), JSON. Not a product: a measuring stick for
  * what the stack itself costs.
  *
- *   DATABASE_URL=… PORT=… node --import tsx bench/bare-server.ts
+ *   DATABASE_URL=… PORT=… SERVICE_TIME_ZONE=… node --import tsx bench/bare-server.ts
  */
-import { createHash } from "node:crypto";
 import http from "node:http";
 import pg from "pg";
 import { businessDate } from "../src/server/lib/dates";
+import { hashApiKey } from "../src/server/modules/auth/api-keys.service";
 import * as catalogue from "../src/server/modules/catalogue/catalogue.queries";
 import { ledgerAppend } from "../src/server/modules/ledger/ledger.service";
 import { cutPage, SYNC_TABLES } from "../src/server/modules/lists/lists";
@@ -25,6 +25,7 @@ import * as movements from "../src/server/modules/movements/movements.queries";
 import { toMovementOutput } from "../src/server/modules/movements/movements.service";
 import type { MovementRow } from "../src/server/modules/movements/movements.queries";
 
+const TIME_ZONE = process.env.SERVICE_TIME_ZONE ?? "Europe/Rome";
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, pipeline: true } as pg.PoolConfig);
 const keys = new Map(
   (await pool.query<{ hash: string; id: number }>("SELECT hash, id FROM chiavi_api WHERE revocata_il IS NULL")).rows.map((r) => [
@@ -37,6 +38,14 @@ function answer(res: http.ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** Answers with what `work` resolves to; anything it throws is a 500. */
+function reply(res: http.ServerResponse, work: Promise<[number, unknown]>): void {
+  work.then(
+    ([status, out]) => answer(res, status, out),
+    (e: unknown) => answer(res, 500, { codice: "errore_interno", messaggio: (e as Error).message }),
+  );
 }
 
 async function writeMovement(keyId: number, body: Record<string, unknown>): Promise<[number, unknown]> {
@@ -60,7 +69,7 @@ async function writeMovement(keyId: number, body: Record<string, unknown>): Prom
         operazione: "nuova",
         origine: "api",
         causale: null,
-        data: businessDate("Europe/Rome"),
+        data: businessDate(TIME_ZONE),
         actor: { kind: "chiave", id: keyId, nome: "bench", permessi: ["scrittura"] },
       },
       [{ natura, magazzino, articolo: article.id as number, quantita, prezzo: row.prezzo, lotto: null }],
@@ -89,7 +98,7 @@ async function movementPage(search: URLSearchParams): Promise<[number, unknown]>
       c.query<MovementRow>({ name: "page", text: page.sql.text, values: page.sql.values }),
     ]);
     const cut = cutPage(rows.rows, limite, Number(b.rows[0]?.b ?? 0), dopo);
-    return [200, { movimenti: cut.rows.map((r) => toMovementOutput(r, "Europe/Rome")), altri: cut.altri, cursore: cut.cursore }];
+    return [200, { movimenti: cut.rows.map((r) => toMovementOutput(r, TIME_ZONE)), altri: cut.altri, cursore: cut.cursore }];
   } finally {
     c.release();
   }
@@ -100,14 +109,10 @@ const server = http.createServer((req, res) => {
   req.on("data", (b: Buffer) => chunks.push(b));
   req.on("end", () => {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
-    const keyId = token === undefined ? undefined : keys.get(createHash("sha256").update(token).digest("hex"));
+    const keyId = token === undefined ? undefined : keys.get(hashApiKey(token));
     if (keyId === undefined) return answer(res, 401, { codice: "non_autenticato" });
     if (req.method === "GET" && req.url?.startsWith("/api/v1/movimenti?")) {
-      movementPage(new URLSearchParams(req.url.slice(req.url.indexOf("?")))).then(
-        ([status, out]) => answer(res, status, out),
-        (e: unknown) => answer(res, 500, { codice: "errore_interno", messaggio: (e as Error).message }),
-      );
-      return;
+      return reply(res, movementPage(new URLSearchParams(req.url.slice(req.url.indexOf("?")))));
     }
     if (req.method !== "POST" || req.url !== "/api/v1/movimenti") return answer(res, 404, { codice: "non_trovato" });
     let body: Record<string, unknown>;
@@ -116,10 +121,7 @@ const server = http.createServer((req, res) => {
     } catch {
       return answer(res, 400, { codice: "json_non_valido" });
     }
-    writeMovement(keyId, body).then(
-      ([status, out]) => answer(res, status, out),
-      (e: unknown) => answer(res, 500, { codice: "errore_interno", messaggio: (e as Error).message }),
-    );
+    reply(res, writeMovement(keyId, body));
   });
 });
 server.listen(Number(process.env.PORT), "127.0.0.1", () => console.log("pronto"));

@@ -17,8 +17,8 @@
  *
  * Scenario ids for --only: scan-movimenti, scan-disponibilita, cerca-barcode, post-movimenti,
  * post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, anello-aperto; and, only when
- * named, tetto-node: the write scenario and the open loop against plain node:http + pg (the ceiling of
- * any Node service here, bench/bare-server.ts).
+ * named, tetto-node: the write scenario, the open loop and the movement scan against plain node:http +
+ * pg (about the ceiling of any Node service here, bench/bare-server.ts).
  * Every run also appends one line to bench/results/history.jsonl (kept in git), so a regression shows.
  */
 import fs from "node:fs";

@@ -19,7 +19,7 @@ import { writeMovements } from "./write-movements";
 export async function bareNode(ctx: Ctx): Promise<ScenarioResult[]> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "..", "bare-server.ts")], {
-    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: ctx.databaseUrl, PORT: String(port) },
+    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: ctx.databaseUrl, PORT: String(port), SERVICE_TIME_ZONE: ctx.timeZone },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const stop = () => void child.kill("SIGTERM");
@@ -32,16 +32,13 @@ export async function bareNode(ctx: Ctx): Promise<ScenarioResult[]> {
   const api = new ApiClient(port, ctx.key.chiave, 32);
   const bare: Ctx = { ...ctx, api, serverPid: child.pid!, cpu: ctx.cpu.forServer(child.pid!) };
   // Named apart from the service's rows, and left out of the goals (report.ts matches their ids).
-  const named = (r: ScenarioResult, name: string): ScenarioResult => ({
+  const named = (r: ScenarioResult): ScenarioResult => ({
     ...r,
     id: `tetto-node:${r.id}`,
-    name: `${name}: node:http + pg, senza framework`,
+    name: `${r.name}: node:http + pg, senza framework`,
   });
   try {
-    const closed = await writeMovements(bare);
-    const open = await openLoop(bare);
-    const scan = await scanMovements(bare);
-    return [named(closed, closed.name), named(open, open.name), named(scan, scan.name)];
+    return [named(await writeMovements(bare)), named(await openLoop(bare)), named(await scanMovements(bare))];
   } finally {
     api.close();
     stop();
