@@ -1,7 +1,7 @@
 import type pg from "pg";
 import type { Query } from "../src/server/db/sql";
 import * as alignmentQueries from "../src/server/modules/alignment/alignment.queries";
-import { eanCandidates } from "../src/server/modules/arrivals/barcode";
+import { eanCandidates } from "../src/lib/barcode";
 import * as availabilityQueries from "../src/server/modules/availability/availability.queries";
 import { authorColumns, type Actor } from "../src/server/modules/auth/actor";
 import { ledgerAppend, lotLockOrder, type LedgerRow } from "../src/server/modules/ledger/ledger.service";

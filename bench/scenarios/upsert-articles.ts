@@ -1,4 +1,4 @@
-import { gtinCheckDigit } from "../../src/server/lib/gtin";
+import { gtinCheckDigit } from "../../src/lib/gtin";
 import * as floor from "../floor";
 import { sampleMemory } from "../server";
 import { fmtInt, median, progress } from "../util";

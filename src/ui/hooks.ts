@@ -1,18 +1,22 @@
 "use client";
 import { MutationObserver, type UseMutationOptions, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useSessionStorage } from "@mantine/hooks";
+import { useLocalStorage } from "@mantine/hooks";
 import { useEffect, useMemo, useState } from "react";
+import { useUser } from "./session-context";
 import { useTRPC } from "./trpc";
 
 /**
- * State kept for the browser tab's session (sessionStorage, under `banchina.<key>`): the delivery note, the
- * warehouse, the arrivals list. Read after mounting, as the server renders `initial`.
+ * State kept for the signed-in user on this device (localStorage, under `banchina.u<id>.<key>`): the
+ * delivery note, the warehouse, the receiving screen's row and codes waiting. Per user, so that the next
+ * user of a shared handheld starts clean, and wiped at sign-out (forgetUserState); kept across a reload, a
+ * closed tab and a restarted browser. Read after mounting, as the server renders `initial`.
  */
 export function useRemembered<T>(key: string, initial: T): [T, (v: T | ((old: T) => T)) => void] {
-  const [value, setValue] = useSessionStorage<T>({
-    key: `banchina.${key}`,
+  const user = useUser();
+  const [value, setValue] = useLocalStorage<T>({
+    key: userStateKey(user.id, key),
     defaultValue: initial,
-    // A tab's own state: no syncing between hooks of the same key.
+    // One screen at a time uses a key: no syncing between hooks (nor tabs) of the same key.
     sync: false,
     deserialize: (raw) => {
       if (raw === undefined) return initial;
@@ -25,6 +29,16 @@ export function useRemembered<T>(key: string, initial: T): [T, (v: T | ((old: T)
     },
   });
   return [value, setValue];
+}
+
+export const userStateKey = (userId: number, key: string) => `banchina.u${userId}.${key}`;
+
+/** Sign-out: everything a user left on this device goes (the next user of the handheld inherits nothing). */
+export function forgetUserState(userId: number): void {
+  const prefix = userStateKey(userId, "");
+  for (const k of Object.keys(localStorage)) if (k.startsWith(prefix)) localStorage.removeItem(k);
+  // The state of the versions before it was kept per user: a tab's, in sessionStorage.
+  for (const k of Object.keys(sessionStorage)) if (k.startsWith("banchina.")) sessionStorage.removeItem(k);
 }
 
 export function useWarehouses() {

@@ -1,13 +1,14 @@
 "use client";
-import { Group, Stack, Title } from "@mantine/core";
+import { Group, Stack, Text, Title } from "@mantine/core";
 import { memo } from "react";
 import { CameraScanner } from "./camera-scanner";
 import { DeliveryFields } from "./receiving/delivery-fields";
 import { ExpectedRowCard } from "./receiving/expected-row-card";
 import { FeedbackPanel, ReadingPanel } from "./receiving/feedback-panel";
 import { PendingChoiceModal } from "./receiving/pending-choice";
+import { QueuedArrivals } from "./receiving/queued-arrivals";
 import { ScanField } from "./receiving/scan-field";
-import { CancelArrivalModal, SessionArrivals } from "./receiving/session-arrivals";
+import { CancelArrivalModal, TodayArrivals } from "./receiving/session-arrivals";
 import { useReceiving } from "./receiving/use-receiving";
 
 const Heading = memo(function Heading({ onCode }: { onCode: (code: string) => void }) {
@@ -16,6 +17,16 @@ const Heading = memo(function Heading({ onCode }: { onCode: (code: string) => vo
       <Title order={2}>Ricevimento</Title>
       <CameraScanner onCode={onCode} />
     </Group>
+  );
+});
+
+/** The codes read and not yet read: never lost, always in sight. */
+const Waiting = memo(function Waiting({ codes }: { codes: string[] }) {
+  if (codes.length === 0) return null;
+  return (
+    <Text size="sm" c="orange.9" fw={600} data-testid="codici-in-coda" style={{ overflowWrap: "anywhere" }}>
+      In coda: {codes.length === 1 ? "1 codice" : `${codes.length} codici`} ({codes.join(", ")})
+    </Text>
   );
 });
 
@@ -43,11 +54,8 @@ export function ReceivingScreen() {
 
       <ScanField inputRef={r.scanRef} busy={r.searchBusy} lastCode={r.lastCode} onEnter={r.onScanEnter} />
 
-      {r.reading ? (
-        <ReadingPanel code={r.reading.code} repeats={r.reading.repeats} />
-      ) : (
-        r.feedback && <FeedbackPanel feedback={r.feedback} />
-      )}
+      {r.reading ? <ReadingPanel code={r.reading.code} /> : r.feedback && <FeedbackPanel feedback={r.feedback} />}
+      <Waiting codes={r.waiting} />
 
       {r.current && (
         <ExpectedRowCard
@@ -66,9 +74,23 @@ export function ReceivingScreen() {
 
       <PendingChoiceModal choice={r.choice} onComplete={r.completePending} onDiscard={r.discardPending} />
 
-      <SessionArrivals arrivals={r.arrivals} onCancel={r.setToCancel} />
+      <QueuedArrivals
+        items={r.queue.items}
+        online={r.queue.online}
+        copy={r.copy}
+        onDiscard={r.discardQueued}
+        onSendAgain={r.sendQueuedAgain}
+      />
 
-      <CancelArrivalModal arrival={r.toCancel} busy={r.cancelBusy} onConfirm={r.confirmCancel} onClose={r.closeCancel} />
+      <TodayArrivals arrivals={r.today.arrivals} view={r.today.view} onView={r.today.setView} ddt={r.ddt} onCancel={r.askCancel} />
+
+      <CancelArrivalModal
+        arrival={r.today.toCancel}
+        busy={r.today.cancelBusy}
+        waiting={r.waiting}
+        onConfirm={r.confirmCancel}
+        onClose={r.closeCancel}
+      />
     </Stack>
   );
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import bwipjs from "bwip-js/node";
-import { isValidGtin } from "@/server/lib/gtin";
+import { isValidGtin } from "@/lib/gtin";
 
 /**
  * Barcodes as SVG, rendered on the server (no script needed to print, crisp at any printer resolution).

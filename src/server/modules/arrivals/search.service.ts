@@ -5,7 +5,7 @@ import { canonical } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
 import { assertWarehouses } from "../catalogue/articles";
 import * as q from "./arrivals.queries";
-import { eanCandidates, parseScan } from "./barcode";
+import { eanCandidates, parseScan } from "../../../lib/barcode";
 import type { ExpectedOrder, SearchInput, SearchOutput } from "./arrivals.schemas";
 import { remaining } from "./order-rows.service";
 

@@ -1,6 +1,6 @@
 import type { ModelDb } from "../../db/client";
 import { rows } from "../../db/sql";
-import { eanCandidates, parseScan } from "../arrivals/barcode";
+import { eanCandidates, parseScan } from "../../../lib/barcode";
 import { codeCandidates } from "./articles";
 import type { ResolveArticlesInput, ResolveArticlesOutput, SearchArticlesInput } from "./catalogue.schemas";
 import { containsPattern } from "../../lib/sql";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Decimal, MAX_PRICE, priceFromString, quantityFromNumber } from "../../lib/decimal";
-import { gtinCheckDigit, isValidGtin } from "../../lib/gtin";
+import { gtinCheckDigit, isValidGtin } from "../../../lib/gtin";
 import { isoDate, MISSING, shortText, typeError } from "../../lib/zod";
 
 /**

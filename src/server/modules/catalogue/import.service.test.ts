@@ -2,7 +2,7 @@ import { describe, expect } from "vitest";
 import { inTransaction } from "../../db/transaction";
 import { businessDate } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
-import { gtinCheckDigit } from "../../lib/gtin";
+import { gtinCheckDigit } from "../../../lib/gtin";
 import type { TestDb } from "../../testing/db";
 import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";

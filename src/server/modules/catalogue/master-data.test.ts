@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { gtinCheckDigit } from "../../lib/gtin";
+import { gtinCheckDigit } from "../../../lib/gtin";
 import type { TestDb } from "../../testing/db";
 import { test } from "../../testing/test";
 import { caller, countRows, rest, seedKey, seedOrder, seedSupplier, seedWarehouse } from "../../testing/fixtures";

@@ -1,12 +1,12 @@
 "use client";
 import { Badge, Box, Button, Card, Group, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
-import type { UseFormReturnType } from "@mantine/form";
+import { useMediaQuery } from "@mantine/hooks";
 import { useIsMutating } from "@tanstack/react-query";
 import { memo } from "react";
 import { DateField } from "../../date-field";
 import { day, qty } from "../../format";
 import { useTRPC } from "../../trpc";
-import type { ArrivalFields, Current } from "./use-receiving";
+import type { ArrivalFields, Current } from "./types";
 
 function Figure({ label, value, testId, color }: { label: string; value: string; testId: string; color?: string }) {
   return (
@@ -53,7 +53,7 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
 }: {
   current: Current;
   values: ArrivalFields;
-  setField: UseFormReturnType<ArrivalFields>["setFieldValue"];
+  setField: <K extends keyof ArrivalFields>(name: K, value: ArrivalFields[K]) => void;
   magazzino: string | null;
   /** A warehouse's code (useWarehouses nameOf): the order's own, when it is not the one receiving. */
   warehouseName: (id: number) => string;
@@ -69,6 +69,8 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
   onLeave: () => void;
 }) {
   const { row, order } = current;
+  // On a handheld the calendar opens as a dialog of its own: a dropdown would cover the row and be cut at 360 px.
+  const narrow = useMediaQuery("(max-width: 48em)");
   const onEnter = (action: () => void) => (e: React.KeyboardEvent<HTMLInputElement>) => {
     if (e.key === "Enter") {
       e.preventDefault();
@@ -102,8 +104,8 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
           <Figure label="Residua" value={qty(row.residua)} testId="residua" color="var(--mantine-color-indigo-7)" />
         </SimpleGrid>
         {magazzino && Number(magazzino) !== order.magazzino && (
-          <Text size="sm" c="orange.8">
-            Attenzione: l&apos;ordine è destinato a un altro magazzino ({warehouseName(order.magazzino)}).
+          <Text size="md" fw={700} c="orange.9" data-testid="riga-altro-magazzino">
+            Riga per {warehouseName(order.magazzino)}: l&apos;ordine va ricevuto in quel magazzino, non in {warehouseName(Number(magazzino))}.
           </Text>
         )}
         <SimpleGrid cols={row.chiede_lotto ? 2 : 1} spacing="sm">
@@ -120,6 +122,7 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
               ref={refs.lot}
               label="Lotto"
               {...input("lotto", () => void onLotEnter())}
+              data-scan="lotto"
               autoComplete="off"
               autoCapitalize="characters"
               autoCorrect="off"
@@ -137,10 +140,19 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
             value={values.scadenza}
             onChange={(v) => setField("scadenza", v)}
             onKeyDown={onEnter(onRegister)}
+            dropdownType={narrow ? "modal" : "popover"}
+            modalProps={{ centered: true }}
             popoverProps={{ position: "top-start" }}
             data-testid="campo-scadenza"
           />
         )}
+        <Text size="sm" c={current.confirmed ? "teal.9" : "dimmed"} data-testid="stato-quantita">
+          {current.counted > 1
+            ? `Contati ${current.counted} leggendo l'articolo.`
+            : current.confirmed
+              ? "Quantità scritta."
+              : "Quantità proposta: il residuo. Invio la registra; leggere l'articolo a ogni pezzo per contarlo."}
+        </Text>
         {held.length > 0 && (
           <Text size="sm" c="orange.9" fw={600} data-testid="codici-in-attesa">
             Dopo questa riga {held.length === 1 ? "sarà letto il codice" : "saranno letti i codici"} {held.join(", ")}.

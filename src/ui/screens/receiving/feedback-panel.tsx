@@ -28,7 +28,7 @@ export const FeedbackPanel = memo(function FeedbackPanel({ feedback }: { feedbac
 });
 
 /** Shown the moment a code is read, while the service looks it up: the code itself and a busy sign. */
-export const ReadingPanel = memo(function ReadingPanel({ code, repeats }: { code: string; repeats: number }) {
+export const ReadingPanel = memo(function ReadingPanel({ code }: { code: string }) {
   return (
     <Paper p="md" radius="md" className="feedback-busy" role="status" aria-busy data-testid="esito" data-esito="attesa">
       <Group gap="sm" wrap="nowrap" align="center">
@@ -40,11 +40,6 @@ export const ReadingPanel = memo(function ReadingPanel({ code, repeats }: { code
           <Text size="md" mt={2} style={{ overflowWrap: "anywhere" }} data-testid="codice-in-lettura">
             Codice letto: <b>{code}</b>
           </Text>
-          {repeats > 0 && (
-            <Text size="sm" c="dimmed" data-testid="letture-ignorate">
-              Letto di nuovo {repeats === 1 ? "una volta" : `${repeats} volte`}: ignorato, la ricerca è già in corso.
-            </Text>
-          )}
         </div>
       </Group>
     </Paper>

@@ -4,9 +4,9 @@ import { memo } from "react";
 import { isEditable } from "./use-receiving";
 
 /**
- * The field a keyboard-wedge scanner types into: a code, then Enter. Uncontrolled: the thirteen keystrokes
- * of an EAN stay in the input instead of rendering the screen thirteen times; Enter reads the text and
- * empties the field (a blank one is left as it is: Enter there registers the row shown).
+ * The field for a code typed by hand (a scanner's burst is read by useScanner wherever the focus is, and
+ * never reaches it), then Enter. Uncontrolled: keystrokes stay in the input instead of rendering the screen;
+ * Enter reads the text and empties the field (a blank one is left as it is: Enter there registers the row shown).
  */
 export const ScanField = memo(function ScanField({
   inputRef,
@@ -45,6 +45,7 @@ export const ScanField = memo(function ScanField({
       spellCheck={false}
       enterKeyHint="go"
       data-testid="campo-scansione"
+      data-scan="codice"
       aria-busy={busy}
       description={lastCode ? `Ultimo codice letto: ${lastCode}` : undefined}
       inputWrapperOrder={["label", "input", "description"]}

@@ -1,55 +1,79 @@
 "use client";
-import { Badge, Button, Group, Modal, Stack, Table, Text, Title } from "@mantine/core";
+import { Badge, Button, Group, Modal, SegmentedControl, Stack, Table, Text, Title } from "@mantine/core";
 import { memo } from "react";
 import { DataTable } from "../../data-table";
-import { qty } from "../../format";
-import type { SessionArrival } from "./use-receiving";
+import { instant, qty } from "../../format";
+import type { ArrivalsView, TodayArrival } from "./use-today-arrivals";
 
-/** One arrival of the session: memoised too, so a new arrival renders its own row, not the whole list again. */
-const ArrivalRow = memo(function ArrivalRow({ a, onCancel }: { a: SessionArrival; onCancel: (a: SessionArrival) => void }) {
+/** One arrival of today: memoised too, so a new arrival renders its own row, not the whole list again. */
+const ArrivalRow = memo(function ArrivalRow({ a, onCancel }: { a: TodayArrival; onCancel: (a: TodayArrival) => void }) {
   return (
     <Table.Tr data-testid={`arrivo-${a.movimento}`} style={a.annullato ? { opacity: 0.55 } : undefined}>
       <Table.Td>
         <Text fw={700} size="sm" td={a.annullato ? "line-through" : undefined}>
-          {a.codice}
+          {a.articolo.codice}
         </Text>
         <Text size="xs" c="dimmed">
-          {a.ora} · {a.etichetta} · {a.ordine} · DDT {a.ddt}
+          {instant(a.registrato_il)} · {a.etichetta} · {a.ordine.numero} · DDT {a.ddt}
           {a.lotto ? ` · lotto ${a.lotto}` : ""}
+          {a.utente ? ` · ${a.utente.username}` : " · API"}
         </Text>
       </Table.Td>
       <Table.Td className="num">{qty(a.quantita)}</Table.Td>
       <Table.Td>
         {a.annullato ? (
           <Badge color="gray">Annullato</Badge>
-        ) : (
+        ) : a.annullabile ? (
           <Button size="sm" color="red" variant="light" onClick={() => onCancel(a)} data-testid={`annulla-${a.movimento}`}>
             Annulla
           </Button>
-        )}
+        ) : null}
       </Table.Td>
     </Table.Tr>
   );
 });
 
+const VIEWS: { value: ArrivalsView; label: string }[] = [
+  { value: "ddt", label: "Questo DDT" },
+  { value: "miei", label: "Miei" },
+  { value: "tutti", label: "Tutti" },
+];
+
 /**
- * The arrivals registered from this device in this tab, newest first, each with its Annulla. Memoised: the
- * screen renders at every scan and keystroke, and a table of a session's rows (Mantine cells, a button each)
- * costs more than the rest of the screen together; it changes only when an arrival is added or cancelled.
+ * Today's arrivals as the service has them (any device, any tab): of the delivery note being received, the
+ * user's own, or everyone's; newest first, each with Annulla where the user may cancel it. Memoised: the
+ * screen renders at every scan, the list only when its arrivals change.
  */
-export const SessionArrivals = memo(function SessionArrivals({
+export const TodayArrivals = memo(function TodayArrivals({
   arrivals,
+  view,
+  onView,
+  ddt,
   onCancel,
 }: {
-  arrivals: SessionArrival[];
-  onCancel: (a: SessionArrival) => void;
+  arrivals: TodayArrival[] | null;
+  view: ArrivalsView;
+  onView: (v: ArrivalsView) => void;
+  ddt: string;
+  onCancel: (a: TodayArrival) => void;
 }) {
+  const empty =
+    view === "ddt"
+      ? ddt.trim()
+        ? `Nessun arrivo registrato oggi con il DDT ${ddt.trim()}.`
+        : "Scrivere il DDT per vederne gli arrivi."
+      : view === "miei"
+        ? "Nessun arrivo registrato oggi da questo utente."
+        : "Nessun arrivo registrato oggi.";
   return (
-    <Stack gap="xs" data-testid="arrivi-sessione">
-      <Title order={4}>Arrivi di questa sessione</Title>
-      {arrivals.length === 0 ? (
+    <Stack gap="xs" data-testid="arrivi-oggi">
+      <Group justify="space-between" gap="xs">
+        <Title order={4}>Arrivi di oggi</Title>
+        <SegmentedControl size="xs" value={view} onChange={(v) => onView(v as ArrivalsView)} data={VIEWS} data-testid="vista-arrivi" />
+      </Group>
+      {arrivals === null || arrivals.length === 0 ? (
         <Text c="dimmed" size="sm">
-          Nessun arrivo registrato da questo dispositivo in questa sessione.
+          {arrivals === null && (view !== "ddt" || ddt.trim()) ? "Caricamento…" : empty}
         </Text>
       ) : (
         <DataTable
@@ -68,36 +92,44 @@ export const SessionArrivals = memo(function SessionArrivals({
 });
 
 /**
- * "Annullare l'arrivo?": a reversing movement is written and the quantity is expected again. Memoised:
- * closed, it has nothing to render again at every scan.
+ * "Annullare l'arrivo?": a reversing movement is written and the quantity is expected again. A scan while it
+ * is open waits in the queue (the screen says so); Enter of a scanner never presses its buttons.
  */
 export const CancelArrivalModal = memo(function CancelArrivalModal({
   arrival,
   busy,
+  waiting,
   onConfirm,
   onClose,
 }: {
-  arrival: SessionArrival | null;
+  arrival: TodayArrival | null;
   busy: boolean;
+  /** Codes read while the dialog is open. */
+  waiting: string[];
   onConfirm: () => void;
   onClose: () => void;
 }) {
   return (
-    <Modal opened={arrival !== null} onClose={onClose} title="Annullare l'arrivo?" centered>
+    <Modal opened={arrival !== null} onClose={onClose} title="Annullare l'arrivo?" centered returnFocus={false}>
       {arrival && (
         <Stack>
           <Text>
             Annullare l&apos;arrivo di{" "}
             <b>
-              {qty(arrival.quantita)} × {arrival.codice}
+              {qty(arrival.quantita)} × {arrival.articolo.codice}
             </b>{" "}
             (riga {arrival.etichetta}, DDT {arrival.ddt})? Viene scritto un movimento di storno e la quantità torna da ricevere.
           </Text>
+          {waiting.length > 0 && (
+            <Text size="sm" c="orange.9" fw={600} data-testid="codici-in-coda-dialogo">
+              {waiting.length === 1 ? "Letto nel frattempo" : "Letti nel frattempo"}: {waiting.join(", ")}, in coda dopo questa scelta.
+            </Text>
+          )}
           <Group grow>
             <Button color="red" size="lg" onClick={onConfirm} loading={busy} data-testid="conferma-annulla">
               Sì, annulla
             </Button>
-            <Button variant="default" size="lg" onClick={onClose}>
+            <Button variant="default" size="lg" onClick={onClose} data-autofocus data-testid="non-annullare">
               No
             </Button>
           </Group>

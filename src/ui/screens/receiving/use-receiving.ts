@@ -1,76 +1,26 @@
 "use client";
 import { useForm } from "@mantine/form";
-import { useMutation } from "@tanstack/react-query";
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
-import type { SearchOutput } from "@/server/modules/arrivals/arrivals.schemas";
-import { describeError, describeWriteError, outcomeUnknown } from "../../errors";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { ScanOutput as SearchOutput } from "@/server/modules/arrivals/arrivals.schemas";
+import { describeError } from "../../errors";
 import { signal, type Outcome } from "../../feedback";
-import { parseDecimal, qty } from "../../format";
+import { qty } from "../../format";
 import { useMutationCall, useRemembered, useWarehouses } from "../../hooks";
-import { looksLikeScanCode } from "../../scan-code";
+import { setWaitingCount } from "../../offline/waiting";
+import { type ScanTarget, useScanner } from "../../scanner/use-scanner";
+import { useStableActions } from "../../stable-actions";
 import { useTRPC } from "../../trpc";
-import { useWriteKey } from "../../write-key";
+import { type LotReading, problemOf, readLot } from "./row-rules";
+import type { ArrivalFields, Current, Feedback, Order, PendingChoice, PendingField, Problem, Registered, Row } from "./types";
+import { sameCode } from "./types";
+import { type FlushReport, type QueuedArrival, queuedPerRow } from "./arrival-queue";
+import { lookUpLocally } from "./local-lookup";
+import { useArrivalQueue } from "./use-arrival-queue";
+import { useExpectedCopy } from "./use-expected-copy";
+import { useRegistration } from "./use-registration";
+import { useTodayArrivals } from "./use-today-arrivals";
 
-export type Order = SearchOutput["ordini"][number];
-export type Row = Order["righe"][number];
-
-export interface Current {
-  order: Order;
-  row: Row;
-  lettura: SearchOutput["lettura"];
-  /** The code read that showed this row. */
-  code: string;
-}
-
-export interface SessionArrival {
-  movimento: number;
-  riga: number;
-  etichetta: string;
-  codice: string;
-  descrizione: string;
-  quantita: string;
-  lotto: string | null;
-  ddt: string;
-  ordine: string;
-  ora: string;
-  annullato: boolean;
-}
-
-export interface Feedback {
-  outcome: Outcome;
-  title: string;
-  message?: string;
-}
-
-/** What the operator may change of the row shown before registering it. */
-export interface ArrivalFields {
-  quantita: string;
-  lotto: string;
-  scadenza: string;
-}
-
-/** The field that keeps a row from being registered as it is. */
-export type PendingField = "ddt" | "magazzino" | "quantita" | "lotto";
-
-/** Why the row shown cannot be registered as it is: said to the operator, and the field to complete. */
-export interface Problem {
-  field: PendingField;
-  title: string;
-  message: string;
-}
-
-/** A scan over a row that could not be registered: the choice the screen stops on, and what it read. */
-export interface PendingChoice {
-  row: Current;
-  problem: Problem;
-  codes: string[];
-}
-
-/** The outcome of a registration, for the scan that asked for it (the screen's own state is a render behind). */
-interface Registered {
-  done: boolean;
-  feedback: Feedback;
-}
+export type { Current, Feedback, Order, PendingChoice, Row } from "./types";
 
 export function isEditable(el: Element | null): boolean {
   if (!el) return false;
@@ -78,82 +28,79 @@ export function isEditable(el: Element | null): boolean {
   return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (el as HTMLElement).isContentEditable;
 }
 
-/** A code read by the scanner is compared as the service reads it: case and surrounding blanks aside. */
-const sameCode = (a: string, b: string) => a.trim().toUpperCase() === b.trim().toUpperCase();
-
-/** One empty list for every render: the remembered value's default is a dependency of its storage hook. */
-const NO_ARRIVALS: SessionArrival[] = [];
-
-/**
- * The hook's actions with one identity for the screen's life, each running the function of the latest
- * render: the screen's parts are memoised, and a new function at every render would render them all again.
- */
-function useStableActions<T extends Record<string, (...args: never[]) => unknown>>(actions: T): T {
-  const latest = useRef(actions);
-  useLayoutEffect(() => {
-    latest.current = actions;
-  });
-  const [stable] = useState(
-    () => Object.fromEntries(Object.keys(actions).map((name) => [name, (...args: never[]) => latest.current[name]!(...args)])) as T,
-  );
-  return stable;
+/** The row shown and the codes waiting, kept for the user on this device: a reload or a new tab finds them. */
+interface Kept {
+  current: Current | null;
+  values: ArrivalFields;
+  codes: string[];
 }
+const NOTHING_KEPT: Kept = { current: null, values: { quantita: "", lotto: "", scadenza: "" }, codes: [] };
 
 /**
- * The receiving bay's state and calls: the delivery note and warehouse kept for the tab, the row found by
- * the last scan with its editable fields, the outcome shown (and heard), the arrivals of this session and
- * the one being cancelled. The scan field keeps the focus, except for the lot of a row that needs one.
+ * The receiving bay's state and calls: the delivery note and warehouse, the row found by the last scan with
+ * its editable fields, the outcome shown (and heard), today's arrivals and the one being cancelled.
  *
- * Scans are read one at a time, in the order they came (a queue): the code is echoed and the screen shows
- * it is looking it up at once; the same code read again while it is looked up is ignored. A row shown and
- * not registered is never dropped by the next scan: when it can be registered as it is (delivery note,
- * warehouse, a valid quantity, its lot) the next scan registers it first, then shows the new row; when it
- * cannot (or the service refuses it), the screen stops on a choice — complete it (Enter) or discard it —
- * and the codes read meanwhile wait until the row is registered or discarded.
- *
- * A scan and its confirmation should cost the page little: the searches and registrations are called
- * without watching them (useMutationCall: their pending and settled states would render the screen twice
- * a call), the scan field is uncontrolled (ScanField), and the actions returned keep their identity, so
- * the screen's memoised parts render only when what they show changed.
+ * One scan path (useScanner): a scanner's burst is read wherever the focus is — the delivery note, the
+ * quantity, a dialog — and never typed there; in the lot field it is read as a lot (GS1 taken apart). Codes
+ * are read one at a time, in the order they came (a queue), and wait, visibly, while a dialog is open.
+ * The same row read again counts (counting by scan). A row shown and not registered is never dropped by the
+ * next scan: when its quantity was settled (typed or counted) and it can be registered as it is, the next
+ * scan registers it first; otherwise the screen stops on a choice, and the codes read meanwhile wait.
+ * The row, its fields and the codes waiting are kept on the device for the signed-in user.
  */
 export function useReceiving() {
   const trpc = useTRPC();
   const { shortOptions: warehouseOptions, magazzini, nameOf: warehouseName } = useWarehouses();
-  const [ddt, setDdt] = useRemembered("ddt", "");
+  const [ddt, setDdtState] = useRemembered("ddt", "");
   const [magazzino, setMagazzino] = useRemembered<string | null>("magazzino", null);
-  const [arrivals, setArrivals] = useRemembered<SessionArrival[]>("arrivi", NO_ARRIVALS);
+  const [kept, setKept] = useRemembered<Kept>("ricevimento", NOTHING_KEPT);
   const [current, setCurrentState] = useState<Current | null>(null);
-  const fields = useForm<ArrivalFields>({ initialValues: { quantita: "", lotto: "", scadenza: "" } });
+  const fields = useForm<ArrivalFields>({ initialValues: NOTHING_KEPT.values });
   const [feedback, setFeedback] = useState<Feedback | null>(null);
-  const [reading, setReadingState] = useState<{ code: string; repeats: number } | null>(null);
+  const [reading, setReadingState] = useState<{ code: string } | null>(null);
   const [lastCode, setLastCode] = useState<string | null>(null);
   const [held, setHeldState] = useState<string[]>([]);
+  const [waiting, setWaiting] = useState<string[]>([]);
   const [choice, setChoiceState] = useState<PendingChoice | null>(null);
-  const [toCancel, setToCancel] = useState<SessionArrival | null>(null);
   const scanRef = useRef<HTMLInputElement>(null);
   const ddtRef = useRef<HTMLInputElement>(null);
   const warehouseRef = useRef<HTMLInputElement>(null);
   const quantityRef = useRef<HTMLInputElement>(null);
   const lotRef = useRef<HTMLInputElement>(null);
   const expiryRef = useRef<HTMLInputElement>(null);
-  const writeKey = useWriteKey();
-  const cancelKey = useWriteKey();
-  const search = useMutationCall(trpc.arrivals.search.mutationOptions());
-  const registerCall = useMutationCall(trpc.arrivals.register.mutationOptions({ trpc: { context: writeKey.context } }));
-  const cancelling = useMutation(trpc.arrivals.cancel.mutationOptions({ trpc: { context: cancelKey.context } }));
+  const lookup = useMutationCall(trpc.arrivals.scan.mutationOptions());
+  const today = useTodayArrivals(ddt, (f) => say(f.outcome, f.title, f.message), () => resume());
+  const queue = useArrivalQueue((r) => onQueueReport(r));
+  const copy = useExpectedCopy(magazzino, queue.db, queue.online);
 
   // The scan queue and the state its steps read after an await: refs, never a render's stale values.
-  const live = useRef({ ddt, magazzino });
-  live.current = { ddt, magazzino };
+  const live = useRef({ ddt, magazzino, ddtSupplier: today.ddtSupplier });
+  live.current = { ddt, magazzino, ddtSupplier: today.ddtSupplier };
   const currentRef = useRef<Current | null>(null);
   const heldRef = useRef<string[]>([]);
   const choiceRef = useRef<PendingChoice | null>(null);
-  const readingRef = useRef<string | null>(null);
+  const blockedRef = useRef(false);
   // A code read, with its answer when it was already looked up (a product code read into the lot field).
   // `before`: what happened to the row that waited for it (registered, discarded), said with the new row.
-  const queue = useRef<{ code: string; res?: SearchOutput; before?: Feedback }[]>([]);
+  const scans = useRef<{ code: string; res?: SearchOutput; before?: Feedback }[]>([]);
   const pumping = useRef(false);
-  const registration = useRef<Promise<Registered> | null>(null);
+  const restored = useRef(false);
+
+  const rowContext = () => ({ ...live.current, warehouseName });
+  const registration = useRegistration({
+    queue,
+    currentRef,
+    values: () => fields.getValues(),
+    context: rowContext,
+    onRegistered: () => {
+      setCurrent(null);
+      void today.refresh();
+      void copy.refresh();
+    },
+    say: (f) => say(f.outcome, f.title, f.message),
+    focus: (field) => focusField(field),
+    releaseHeld: (before) => releaseHeld(before),
+  });
 
   const setCurrent = (c: Current | null) => {
     currentRef.current = c;
@@ -167,13 +114,39 @@ export function useReceiving() {
     choiceRef.current = c;
     setChoiceState(c);
   };
+  const showWaiting = () => setWaiting(scans.current.map((q) => q.code));
+  useEffect(() => {
+    setWaitingCount("ricevimento-codici", waiting.length + held.length);
+    return () => setWaitingCount("ricevimento-codici", 0);
+  }, [waiting, held]);
+
+  // What a reload must find: the row shown with its fields, and every code read and not yet read.
+  useEffect(() => {
+    if (!restored.current) return;
+    setKept({ current, values: fields.values, codes: [...held, ...waiting] });
+  }, [current, fields.values, held, waiting, setKept]);
+  useEffect(() => {
+    if (restored.current) return;
+    restored.current = true;
+    if (kept.current) {
+      setCurrent(kept.current);
+      fields.setValues(kept.values);
+      say("info", "Riga ripresa", `${kept.current.row.articolo.codice}: la riga lasciata in sospeso. Controllare la quantità, poi Invio.`);
+    }
+    if (kept.codes.length > 0) {
+      scans.current.push(...kept.codes.map((code) => ({ code })));
+      showWaiting();
+      void pump();
+    }
+    // Once, with what the device kept when the screen opened.
+  }, [kept]);
 
   const focusScan = useCallback(() => {
     requestAnimationFrame(() => scanRef.current?.focus());
   }, []);
 
-  // The scan field holds the focus: a keystroke that lands nowhere in particular goes to it, so a
-  // keyboard-wedge scanner always types into the right place.
+  // A person's keystroke that lands nowhere in particular goes to the scan field; a scanner's burst goes to
+  // the scan logic wherever it lands (useScanner, below).
   useEffect(() => {
     focusScan();
     const onKey = (e: KeyboardEvent) => {
@@ -184,8 +157,9 @@ export function useReceiving() {
     document.addEventListener("keydown", onKey, true);
     return () => document.removeEventListener("keydown", onKey, true);
   }, [focusScan]);
+  useScanner((code, target) => onScan(code, target));
 
-  // The first start of a tab: the warehouse of the only warehouse there is.
+  // The first start: the warehouse of the only warehouse there is.
   useEffect(() => {
     if (magazzino === null && magazzini.length === 1) setMagazzino(String(magazzini[0]!.id));
   }, [magazzini, magazzino, setMagazzino]);
@@ -203,57 +177,33 @@ export function useReceiving() {
     const el = { ddt: ddtRef, magazzino: warehouseRef, quantita: quantityRef, lotto: lotRef, scadenza: expiryRef, scan: scanRef }[field]
       .current;
     el?.focus();
-    // The lot of a row just shown sits low on a handheld: the row comes up with it.
     if (field === "lotto") el?.scrollIntoView({ block: "center" });
-    // A quantity or a lot already written is selected: what is typed or read next replaces it.
     if (field === "quantita" || field === "lotto") el?.select();
   }, [focusRequest]);
 
-  /** Puts the caret in a field once the screen shows it. */
   function focusField(field: PendingField | "scadenza" | "scan") {
     setFocusRequest((r) => ({ field, n: (r?.n ?? 0) + 1 }));
   }
 
-  /** Whether the row shown can be registered as it is, and if not, why. */
-  function problemOf(cur: Current): Problem | null {
-    const { quantita, lotto } = fields.getValues();
-    if (!live.current.ddt.trim())
-      return { field: "ddt", title: "Indicare il DDT", message: "Il numero del documento di trasporto del fornitore è obbligatorio." };
-    if (!live.current.magazzino)
-      return { field: "magazzino", title: "Scegliere il magazzino", message: "Il magazzino che riceve la merce." };
-    const q = parseDecimal(quantita);
-    if (q === null || q <= 0)
-      return { field: "quantita", title: "Quantità non valida", message: `"${quantita}" non è una quantità: usare per esempio 12 o 2,5.` };
-    if (cur.row.chiede_lotto && !lotto.trim())
-      return { field: "lotto", title: "Lotto obbligatorio", message: `${cur.row.articolo.codice} è gestito a lotti: indicare il lotto.` };
-    return null;
-  }
-
-  /** A new row shown is a new arrival (its own key); the lot of a row that needs one gets the caret. */
+  /** A new row shown (its quantity the remainder, proposed, not settled); the lot of a row that needs one gets the caret. */
   function show(res: SearchOutput, order: Order, row: Row, code: string, before?: Feedback) {
-    writeKey.reset();
-    setCurrent({ order, row, lettura: res.lettura, code });
+    setCurrent({ order, row, lettura: res.lettura, code, confirmed: false, counted: 1 });
     fields.setValues({ quantita: qty(row.residua), lotto: res.lettura?.lotto ?? "", scadenza: res.lettura?.scadenza ?? "" });
     if (live.current.magazzino === null) setMagazzino(String(order.magazzino));
     const label = sameCode(code, row.etichetta);
     const others = res.totale_righe - 1;
-    const note = label
-      ? others > 0
-        ? `Riga dell'etichetta ${row.etichetta}; altre ${others} ${others === 1 ? "riga attende" : "righe attendono"} questo articolo.`
-        : undefined
-      : others > 0
-        ? `${res.totale_righe} righe attese per questo articolo: proposta quella dell'ordine più vecchio.`
+    const note =
+      others > 0
+        ? label
+          ? `Riga dell'etichetta ${row.etichetta}; altre ${others} ${others === 1 ? "riga attende" : "righe attendono"} questo articolo.`
+          : `${res.totale_righe} righe attese per questo articolo in questo magazzino: proposta quella dell'ordine più vecchio.`
         : undefined;
     const needsLot = row.chiede_lotto && !res.lettura?.lotto;
-    const next = needsLot ? "Leggere o scrivere il lotto, poi Invio" : "Controllare la quantità, poi Invio";
-    if (before) {
-      // The row registered by this scan is heard (its beep) and read first; the new row follows.
-      setFeedback({
-        outcome: before.outcome,
-        title: before.title,
-        message: `Ora ${row.articolo.codice}: ${next[0]!.toLowerCase()}${next.slice(1)}.`,
-      });
-    } else say("info", next, note);
+    const next = needsLot
+      ? "Leggere o scrivere il lotto, poi Invio"
+      : "Invio registra il residuo; oppure leggere ancora l'articolo per contarlo, o scrivere la quantità";
+    if (before) setFeedback({ outcome: before.outcome, title: before.title, message: `Ora ${row.articolo.codice}: ${next[0]!.toLowerCase()}${next.slice(1)}.` });
+    else say("info", needsLot ? next : `${row.articolo.codice}: residuo ${qty(row.residua)}`, needsLot ? note : [next, note].filter(Boolean).join(". "));
     focusField(needsLot ? "lotto" : "scan");
   }
 
@@ -262,37 +212,66 @@ export function useReceiving() {
     const codes = heldRef.current;
     if (codes.length === 0) return;
     setHeld([]);
-    queue.current.unshift(...codes.map((code, i) => ({ code, ...(i === 0 && before ? { before } : {}) })));
-    // Inside the queue's loop (a scan registered the row) the loop reads them next; otherwise it starts.
+    scans.current.unshift(...codes.map((code, i) => ({ code, ...(i === 0 && before ? { before } : {}) })));
+    showWaiting();
     void pump();
   }
 
+  /**
+   * A code looked up: by the service, or in the device's copy of the warehouse's expected rows when the
+   * service cannot be reached (offline, or no answer in time).
+   */
   async function lookUp(code: string): Promise<SearchOutput | Error> {
-    readingRef.current = code;
-    setReadingState({ code, repeats: 0 });
+    setReadingState({ code });
     setLastCode(code);
+    const local = () => {
+      const c = copy.copyRef.current;
+      return c ? lookUpLocally(code, c, queuedPerRow(queue.itemsRef.current)) : null;
+    };
     try {
-      return await search({ barcode: code });
+      if (!queue.online) return local() ?? new Error("Offline, e nessuna copia locale delle righe attese di questo magazzino: collegarsi una volta alla rete.");
+      const m = live.current.magazzino;
+      return await lookup({ barcode: code, ...(m ? { magazzino: Number(m) } : {}) });
     } catch (e) {
-      return e instanceof Error ? e : new Error(String(e));
+      const err = describeError(e);
+      const fallback = ["offline", "timeout", "rete"].includes(err.codice) ? local() : null;
+      return fallback ?? (e instanceof Error ? e : new Error(String(e)));
     } finally {
-      readingRef.current = null;
       setReadingState(null);
     }
+  }
+
+  /** What a pass over the queue did, said when it did something the operator should know. */
+  function onQueueReport(r: FlushReport) {
+    const done = r.sent.length + r.verified.length;
+    if (done > 0) {
+      void today.refresh();
+      void copy.refresh();
+    }
+    if (r.refused.length > 0) {
+      const q = r.refused[0]!;
+      say("ko", `Arrivo in coda rifiutato: ${qty(q.richiesta.quantita)} × ${q.codice}`, `${q.errore?.messaggio ?? ""} Decidere nell'elenco «Da inviare».`);
+    } else if (r.toDecide.length > 0) say("ko", "Arrivi da decidere", "Alcuni arrivi in coda sono troppo vecchi per essere inviati da soli: decidere nell'elenco «Da inviare».");
+    else if (done > 0 && !currentRef.current) say("ok", `Inviati dalla coda: ${done === 1 ? "1 arrivo" : `${done} arrivi`}`, "Registrati una volta sola.");
+  }
+
+  /** The row shown read again: one more counted (a scan of each piece), the quantity now settled. */
+  function countAgain(cur: Current) {
+    const counted = cur.counted + 1;
+    setCurrent({ ...cur, counted, confirmed: true });
+    fields.setFieldValue("quantita", String(counted));
+    const over = counted > Number(cur.row.residua) ? ` Attenzione: oltre il residuo di ${qty(cur.row.residua)}.` : "";
+    say(over ? "ko" : "info", `Contati ${counted} × ${cur.row.articolo.codice}`, `Leggere ancora per contare, Invio per registrare.${over}`);
   }
 
   /** One code read: looked up, then shown, after the row it replaces is registered (or the screen stops). */
   async function readCode(code: string, known?: SearchOutput, earlier?: Feedback) {
     const pending = currentRef.current;
     if (pending && heldRef.current.length > 0) {
-      // The screen waits on this row already: the code joins the ones waiting, after them.
       setHeld([...heldRef.current, code]);
       return settlePending();
     }
-    if (pending && sameCode(code, pending.code)) {
-      say("info", "Codice già letto", `La riga di ${pending.row.articolo.codice} è quella mostrata: controllare la quantità, poi Invio.`);
-      return;
-    }
+    if (pending && sameCode(code, pending.code)) return countAgain(pending);
     const started = performance.now();
     const res = known ?? (await lookUp(code));
     const stillPending = currentRef.current ? ` La riga di ${currentRef.current.row.articolo.codice} resta da registrare.` : "";
@@ -304,27 +283,23 @@ export function useReceiving() {
     const row = order?.righe[0];
     if (!order || !row) {
       say("ko", res.motivo ?? "Codice non atteso", `Codice letto: ${code}.${stillPending}`);
+      if (res.motivo_codice === "altro_magazzino") focusField("magazzino");
       return;
     }
     document.body.dataset.ultimaScansioneMs = String(Math.round(performance.now() - started));
-    // The row being registered by an Enter is done before this scan decides anything.
-    if (registration.current) await registration.current;
+    await registration.idle();
     const cur = currentRef.current;
     if (cur && cur.row.riga === row.riga) {
-      // The same row read again: a GS1 code brings its lot and expiry; anything else changes nothing.
-      if (res.lettura?.lotto) {
-        fields.setFieldValue("lotto", res.lettura.lotto);
-        if (res.lettura.scadenza) fields.setFieldValue("scadenza", res.lettura.scadenza);
-        say("info", `Lotto letto: ${res.lettura.lotto}`, "Controllare la quantità, poi Invio.");
-        focusField("scan");
-      } else say("info", "Riga già mostrata", `${row.articolo.codice}: controllare la quantità, poi Invio.`);
-      return;
+      // The same row by another code: a GS1 code brings its lot; else it counts.
+      const lot = res.lettura?.lotto;
+      if (lot && !fields.getValues().lotto.trim()) return fillLot({ kind: "lotto", lotto: lot, scadenza: res.lettura?.scadenza ?? null, gtin: null });
+      if (!lot || sameCode(lot, fields.getValues().lotto)) return countAgain(cur);
     }
     let before = earlier;
     if (cur) {
-      const problem = problemOf(cur);
+      const problem = problemOf(cur, fields.getValues(), rowContext(), true);
       if (problem) return stopOn(cur, problem, code);
-      const out = await register();
+      const out = await registration.register();
       if (!out.done) return stopOn(cur, { field: "quantita", title: out.feedback.title, message: out.feedback.message ?? "" }, code);
       before = out.feedback;
     }
@@ -333,18 +308,19 @@ export function useReceiving() {
 
   /** The row the screen waits on, when a scan comes: registered if it now can be (the codes waiting follow), else the choice again. */
   async function settlePending() {
-    if (registration.current) await registration.current;
+    await registration.idle();
     const cur = currentRef.current;
     if (!cur) return releaseHeld();
-    const problem = problemOf(cur);
+    const problem = problemOf(cur, fields.getValues(), rowContext(), true);
     if (problem) return stopOn(cur, problem);
-    const out = await register();
+    const out: Registered = await registration.register();
     if (!out.done) stopOn(cur, { field: "quantita", title: out.feedback.title, message: out.feedback.message ?? "" });
   }
 
   /** The screen stops: the row shown cannot be registered as it is; the code read (and the next ones) wait. */
   function stopOn(row: Current, problem: Problem, code?: string) {
-    const codes = [...heldRef.current, ...(code ? [code] : []), ...queue.current.splice(0).map((q) => q.code)];
+    const codes = [...heldRef.current, ...(code ? [code] : []), ...scans.current.splice(0).map((q) => q.code)];
+    showWaiting();
     setHeld(codes);
     setChoice({ row, problem, codes });
     say("ko", "Riga non ancora registrata", `${row.row.articolo.codice}: ${problem.message}`);
@@ -354,155 +330,95 @@ export function useReceiving() {
     if (pumping.current) return;
     pumping.current = true;
     try {
-      for (let next = queue.current.shift(); next !== undefined; next = queue.current.shift())
+      // A dialog open (a cancellation being confirmed) holds the queue: the codes wait, shown, until it closes.
+      while (!blockedRef.current && scans.current.length > 0) {
+        const next = scans.current.shift()!;
+        showWaiting();
         await readCode(next.code, next.res, next.before);
+      }
     } finally {
       pumping.current = false;
     }
   }
 
-  /** A code read (scanner, camera, typed): queued; the same code read again while it is looked up is ignored. */
   function enqueue(code: string) {
-    const last = queue.current.at(-1)?.code ?? readingRef.current;
-    if (last && sameCode(code, last)) {
-      setReadingState((r) => (r ? { ...r, repeats: r.repeats + 1 } : r));
-      return;
-    }
-    queue.current.push({ code });
+    scans.current.push({ code });
+    showWaiting();
     void pump();
   }
 
-  /** Registers the row shown, once at a time: a second call while one runs waits for the same outcome. */
-  function register(): Promise<Registered> {
-    if (registration.current) return registration.current;
-    const p = registerNow().finally(() => {
-      registration.current = null;
-    });
-    registration.current = p;
-    return p;
+  /** Every code read (the scanner anywhere, the camera, typed in the scan field): to its place. */
+  function onScan(code: string, target: ScanTarget) {
+    if (choiceRef.current) {
+      // The choice is open: the code joins the ones waiting for the row, and the choice says so.
+      const codes = [...heldRef.current, code];
+      setHeld(codes);
+      setChoice({ ...choiceRef.current, codes });
+      signal("info");
+      return;
+    }
+    if (target === "lotto" && currentRef.current?.row.chiede_lotto) return void readIntoLot(code);
+    enqueue(code);
   }
 
-  async function registerNow(): Promise<Registered> {
+  function fillLot(r: Extract<LotReading, { kind: "lotto" }>) {
+    fields.setFieldValue("lotto", r.lotto);
+    if (r.scadenza) fields.setFieldValue("scadenza", r.scadenza);
     const cur = currentRef.current;
-    if (!cur) return { done: false, feedback: { outcome: "ko", title: "Nessuna riga da registrare" } };
-    const problem = problemOf(cur);
-    if (problem) {
-      say("ko", problem.title, problem.message);
-      focusField(problem.field);
-      return { done: false, feedback: { outcome: "ko", title: problem.title, message: problem.message } };
-    }
-    const { quantita, lotto, scadenza } = fields.getValues();
-    const q = parseDecimal(quantita)!;
-    const { row, order } = cur;
-    const note = live.current.ddt.trim();
-    const request = {
-      magazzino: Number(live.current.magazzino),
-      ddt: note,
-      riga: row.riga,
-      quantita: q,
-      ...(row.chiede_lotto && lotto.trim() ? { lotto: lotto.trim() } : {}),
-      ...(row.chiede_lotto && scadenza ? { scadenza } : {}),
-    };
-    let outcome: Registered;
-    try {
-      // The key is kept after success until the next row is shown: an Enter that lands before the
-      // screen has cleared the row replays this arrival instead of registering it again.
-      writeKey.for(request);
-      const out = await registerCall(request);
-      if (!("movimento" in out)) throw new Error("Risposta inattesa dal servizio.");
-      const arrival: SessionArrival = {
-        movimento: out.movimento,
-        riga: row.riga,
-        etichetta: row.etichetta,
-        codice: row.articolo.codice,
-        descrizione: row.descrizione,
-        quantita: String(q),
-        lotto: row.chiede_lotto ? lotto.trim() : null,
-        ddt: note,
-        ordine: order.numero,
-        ora: new Date().toLocaleTimeString("it-IT", { hour: "2-digit", minute: "2-digit" }),
-        annullato: false,
-      };
-      // A replayed answer (pressed again after a lost answer) carries the same movement: listed once.
-      setArrivals((list) => (list.some((a) => a.movimento === arrival.movimento) ? list : [arrival, ...list]));
-      setCurrent(null);
-      outcome = {
-        done: true,
-        feedback: {
-          outcome: "ok",
-          title: `Registrato: ${qty(q)} × ${row.articolo.codice}`,
-          message: `Residuo sulla riga ${row.etichetta}: ${qty(out.residua)} · ordine ${order.numero} ${out.ordine.stato}`,
-        },
-      };
-    } catch (e) {
-      writeKey.settle(e);
-      const err = describeWriteError(e);
-      outcome = {
-        done: false,
-        feedback: { outcome: "ko", title: outcomeUnknown(err) ? "Esito incerto" : "Registrazione rifiutata", message: err.messaggio },
-      };
-    }
-    say(outcome.feedback.outcome, outcome.feedback.title, outcome.feedback.message);
-    focusField("scan");
-    // The codes read while this row waited are read now, in their order.
-    if (outcome.done) releaseHeld(outcome.feedback);
-    return outcome;
-  }
-
-  async function confirmCancel() {
-    if (!toCancel || cancelling.isPending) return;
-    try {
-      const request = { id: String(toCancel.movimento) };
-      cancelKey.for(request);
-      const out = await cancelling.mutateAsync(request);
-      cancelKey.settle();
-      setArrivals((list) => list.map((a) => (a.movimento === toCancel.movimento ? { ...a, annullato: true } : a)));
-      say(
-        "ok",
-        `Arrivo annullato: ${qty(toCancel.quantita)} × ${toCancel.codice}`,
-        `Residuo sulla riga ${toCancel.etichetta}: ${qty(out.riga.residua)}`,
-      );
-    } catch (e) {
-      cancelKey.settle(e);
-      const err = describeWriteError(e);
-      if (err.codice === "arrivo_gia_annullato")
-        setArrivals((list) => list.map((a) => (a.movimento === toCancel.movimento ? { ...a, annullato: true } : a)));
-      say("ko", outcomeUnknown(err) ? "Esito incerto" : "Annullamento rifiutato", err.messaggio);
-    } finally {
-      setToCancel(null);
-      focusScan();
-    }
-  }
-
-  /** Enter in the scan field (its text, trimmed; ScanField has emptied it): a code is read; an empty field registers the row shown. */
-  function onScanEnter(code: string) {
-    if (code) enqueue(code);
-    else if (currentRef.current) void register();
+    say("info", `Lotto letto: ${r.lotto}`, r.scadenza ? "Scadenza letta. Controllare la quantità, poi Invio." : "Indicare la scadenza se c'è, poi Invio.");
+    focusField(r.scadenza || !cur?.row.chiede_lotto ? "scan" : "scadenza");
   }
 
   /**
-   * Enter in the lot field: the expiry next when it is empty, else the row is registered. A product's own
-   * code read there (the operator scanned the next article instead of the lot) is a scan, not a lot:
-   * the service says whether a code that looks like one is one.
+   * A code read into the lot field (by the scanner, or typed and Enter): a GS1 code is taken apart and its
+   * GTIN must be the row's article; an EAN or a label is a scan when the service knows it; else it is the lot.
    */
-  async function onLotEnter() {
+  async function readIntoLot(text: string) {
     const cur = currentRef.current;
-    const lot = fields.getValues().lotto.trim();
-    if (cur && lot && sameCode(lot, cur.code)) {
-      fields.setFieldValue("lotto", "");
+    if (!cur) return;
+    if (sameCode(text, cur.code)) {
       say("ko", "È il codice dell'articolo, non il lotto", `Leggere il codice del lotto di ${cur.row.articolo.codice}, o scriverlo.`);
       return focusField("lotto");
     }
-    if (cur && looksLikeScanCode(lot)) {
-      const res = await lookUp(lot);
-      if (!(res instanceof Error) && res.motivo_codice !== "codice_sconosciuto") {
-        fields.setFieldValue("lotto", "");
-        queue.current.push({ code: lot, res });
-        return void pump();
-      }
+    const r = readLot(text);
+    if (r.kind === "illeggibile") {
+      say("ko", "Lotto non letto", r.motivo);
+      return focusField("lotto");
+    }
+    if (r.kind === "lotto" && !r.gtin) return fillLot(r);
+    const res = await lookUp(text);
+    if (res instanceof Error) {
+      say("ko", "Ricerca non riuscita", `${describeError(res).messaggio} Codice letto: ${text}.`);
+      return focusField("lotto");
+    }
+    const article = res.ordini[0]?.righe[0]?.articolo.id;
+    if (r.kind === "lotto") {
+      if (article === cur.row.articolo.id) return fillLot(r);
+      say("ko", "Lotto di un altro articolo", `Il codice letto (GTIN ${r.gtin}) non è di ${cur.row.articolo.codice}: leggere il lotto sulla confezione di ${cur.row.articolo.codice}.`);
+      return focusField("lotto");
+    }
+    if (res.motivo_codice === "codice_sconosciuto") return fillLot({ kind: "lotto", lotto: text.trim(), scadenza: null, gtin: null });
+    scans.current.push({ code: text, res });
+    showWaiting();
+    void pump();
+  }
+
+  /** Enter in the scan field (a person's typing; a scanner's burst never gets here): a code, or the row shown is registered. */
+  function onScanEnter(code: string) {
+    if (code) enqueue(code);
+    else if (currentRef.current) void registration.register();
+  }
+
+  /** Enter in the lot field, typed by a person: the lot read as a scan would be; an empty expiry comes next. */
+  async function onLotEnter() {
+    const lot = fields.getValues().lotto.trim();
+    const r = lot ? readLot(lot) : null;
+    if (r && !(r.kind === "lotto" && !r.gtin)) {
+      fields.setFieldValue("lotto", "");
+      return readIntoLot(lot);
     }
     if (!fields.getValues().scadenza) focusField("scadenza");
-    else void register();
+    else void registration.register();
   }
 
   /** "Completa la riga" (Enter): the dialog closes on the field to complete; the codes read wait for the row. */
@@ -510,7 +426,7 @@ export function useReceiving() {
     const c = choiceRef.current;
     setChoice(null);
     if (!c) return;
-    say("info", c.problem.title, `Poi ${c.codes.length === 1 ? "sarà letto il codice" : "saranno letti i codici"} ${c.codes.join(", ")}.`);
+    say("info", c.problem.title, `${c.problem.message} Poi ${c.codes.length === 1 ? "sarà letto il codice" : "saranno letti i codici"} ${c.codes.join(", ")}.`);
     focusField(c.problem.field);
   }
 
@@ -533,21 +449,49 @@ export function useReceiving() {
     releaseHeld();
   }
 
-  function closeCancel() {
-    setToCancel(null);
+  /** A dialog of the screen opens (a cancellation to confirm): codes read meanwhile wait for it. */
+  function askCancel(a: Parameters<typeof today.setToCancel>[0]) {
+    blockedRef.current = a !== null;
+    today.setToCancel(a);
+    if (a === null) resume();
+  }
+  function resume() {
+    blockedRef.current = false;
     focusScan();
+    void pump();
+  }
+
+  function setDdt(value: string) {
+    setDdtState(value);
+    // The refusal that asked for it goes once it is written.
+    if (value.trim()) setFeedback((f) => (f?.title === "Indicare il DDT" ? { outcome: "info", title: `DDT ${value.trim()}`, message: "Invio per registrare la riga mostrata." } : f));
+  }
+
+  function setField<K extends keyof ArrivalFields>(name: K, value: ArrivalFields[K]) {
+    fields.setFieldValue(name, value);
+    // A quantity typed is a quantity settled: the next scan may register it.
+    const cur = currentRef.current;
+    if (name === "quantita" && cur && !cur.confirmed) setCurrent({ ...cur, confirmed: true });
   }
 
   const actions = useStableActions({
     enqueue,
-    registerRow: () => void register(),
-    confirmCancel: () => void confirmCancel(),
-    closeCancel,
+    registerRow: () => void registration.register(),
+    confirmCancel: () => void today.confirmCancel(),
+    closeCancel: () => askCancel(null),
+    askCancel,
     onScanEnter,
     onLotEnter,
     completePending,
     discardPending,
     leaveRow,
+    setDdt,
+    setField,
+    discardQueued: (q: QueuedArrival) => {
+      void queue.remove(q);
+      say("info", `Scartato: ${qty(q.richiesta.quantita)} × ${q.codice}`, "Non sarà inviato.");
+    },
+    sendQueuedAgain: (q: QueuedArrival) => void queue.sendAgain(q),
   });
   const [rowRefs] = useState(() => ({ quantity: quantityRef, lot: lotRef, expiry: expiryRef }));
 
@@ -555,22 +499,20 @@ export function useReceiving() {
     warehouseOptions,
     warehouseName,
     ddt,
-    setDdt,
     magazzino,
     setMagazzino,
-    arrivals,
+    today,
+    queue,
+    copy: copy.copy,
     current,
     values: fields.values,
-    setField: fields.setFieldValue,
     feedback,
     reading,
     lastCode,
     held,
+    waiting,
     choice,
     searchBusy: reading !== null,
-    cancelBusy: cancelling.isPending,
-    toCancel,
-    setToCancel,
     scanRef,
     ddtRef,
     warehouseRef,

@@ -1,4 +1,4 @@
-import { isValidGtin } from "../../lib/gtin";
+import { isValidGtin } from "./gtin";
 
 /**
  * What a scanner typed into the search field. A keyboard-wedge scanner sends the symbology identifier

@@ -1,0 +1,63 @@
+"use client";
+import { useEffect, useRef } from "react";
+import { loadScannerSettings, WedgeDetector } from "./wedge";
+
+/**
+ * Where a scan was read: the `data-scan` attribute of the field that had the focus when the burst started
+ * (a field that asks for a code, such as the lot, names itself), or null anywhere else (a button, a dialog,
+ * the delivery note, a quantity, the page).
+ */
+export type ScanTarget = string | null;
+
+/** A field's text before a burst typed into it, to be put back. */
+interface Snapshot {
+  at: number;
+  el: HTMLInputElement | HTMLTextAreaElement | null;
+  value: string;
+  target: ScanTarget;
+}
+
+const isTextField = (el: Element | null): el is HTMLInputElement | HTMLTextAreaElement =>
+  el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && !["checkbox", "radio", "button", "submit"].includes(el.type));
+
+/** Sets a field's text so that React's onChange hears it (a controlled field keeps the value it is given otherwise). */
+export function setFieldText(el: HTMLInputElement | HTMLTextAreaElement, value: string): void {
+  const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(proto, "value")?.set?.call(el, value);
+  el.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+/**
+ * One scan path for a screen: every scanner burst, wherever the focus is, is taken out of the field it was
+ * typed into (the field gets back its text from before the burst) and its suffix key never reaches the
+ * page (no dialog button is pressed, no form submitted); the code goes to `onScan` with the field it was
+ * aimed at. A person's typing is left alone. Listens in the capture phase of the window, before any field.
+ */
+export function useScanner(onScan: (code: string, target: ScanTarget) => void): void {
+  const latest = useRef(onScan);
+  latest.current = onScan;
+  useEffect(() => {
+    const detector = new WedgeDetector(loadScannerSettings());
+    const snapshots: Snapshot[] = [];
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+      const active = document.activeElement;
+      if (e.key.length === 1) {
+        const el = isTextField(active) ? active : null;
+        snapshots.push({ at: e.timeStamp, el, value: el?.value ?? "", target: active?.getAttribute("data-scan") ?? null });
+        if (snapshots.length > 256) snapshots.splice(0, 128);
+      }
+      const verdict = detector.read({ key: e.key, at: e.timeStamp });
+      if (verdict.kind === "pass") return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      if (verdict.kind === "swallow") return;
+      const start = snapshots.find((s) => s.at === verdict.startedAt);
+      snapshots.length = 0;
+      if (start?.el?.isConnected && start.el.value !== start.value) setFieldText(start.el, start.value);
+      latest.current(verdict.code, start?.target ?? (active?.getAttribute("data-scan") || null));
+    };
+    window.addEventListener("keydown", onKey, true);
+    return () => window.removeEventListener("keydown", onKey, true);
+  }, []);
+}

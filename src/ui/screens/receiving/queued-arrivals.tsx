@@ -1,0 +1,99 @@
+"use client";
+import { Badge, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { memo } from "react";
+import { instant, qty } from "../../format";
+import type { QueuedArrival, QueueState } from "./arrival-queue";
+import type { ExpectedCopy } from "./local-lookup";
+
+const STATE: Record<QueueState, { label: string; color: string; note: string }> = {
+  in_coda: { label: "In coda", color: "indigo", note: "Sarà inviato appena il servizio risponde." },
+  incerto: { label: "Da verificare", color: "orange", note: "Inviato senza risposta: sarà verificato, e registrato una volta sola." },
+  rifiutato: { label: "Rifiutato", color: "red", note: "" },
+  da_decidere: {
+    label: "Da decidere",
+    color: "red",
+    note: "In coda da più di 20 ore: il servizio potrebbe averne dimenticato la chiave. Controllare gli arrivi della riga, poi inviarlo o scartarlo.",
+  },
+};
+
+const Item = memo(function Item({
+  q,
+  onDiscard,
+  onSendAgain,
+}: {
+  q: QueuedArrival;
+  onDiscard: (q: QueuedArrival) => void;
+  onSendAgain: (q: QueuedArrival) => void;
+}) {
+  const s = STATE[q.stato];
+  const decide = q.stato === "rifiutato" || q.stato === "da_decidere";
+  return (
+    <Card withBorder padding="sm" data-testid={`coda-${q.richiesta.riga}`} data-stato={q.stato}>
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <div style={{ minWidth: 0 }}>
+          <Text fw={700}>
+            {qty(q.richiesta.quantita)} × {q.codice}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {instant(new Date(q.il).toISOString())} · {q.etichetta} · {q.ordine} · DDT {q.richiesta.ddt}
+            {q.richiesta.lotto ? ` · lotto ${q.richiesta.lotto}` : ""}
+          </Text>
+        </div>
+        <Badge color={s.color}>{s.label}</Badge>
+      </Group>
+      <Text size="sm" mt={4}>
+        {q.stato === "rifiutato" ? q.errore?.messaggio : s.note}
+      </Text>
+      {decide && (
+        <Group grow mt="xs">
+          <Button size="md" variant="light" onClick={() => onSendAgain(q)} data-testid={`coda-invia-${q.richiesta.riga}`}>
+            Invia di nuovo
+          </Button>
+          <Button size="md" color="red" variant="light" onClick={() => onDiscard(q)} data-testid={`coda-scarta-${q.richiesta.riga}`}>
+            Scarta
+          </Button>
+        </Group>
+      )}
+    </Card>
+  );
+});
+
+/**
+ * What the handheld holds for the service: arrivals confirmed offline or without an answer, and those the
+ * service refused when they were sent, each with what happens next; and the age of the local copy of the
+ * expected rows that scans are read from while offline. A refused arrival is decided here, beside today's
+ * arrivals of its row in the list below (the service's own).
+ */
+export const QueuedArrivals = memo(function QueuedArrivals({
+  items,
+  online,
+  copy,
+  onDiscard,
+  onSendAgain,
+}: {
+  items: QueuedArrival[];
+  online: boolean;
+  copy: ExpectedCopy | null;
+  onDiscard: (q: QueuedArrival) => void;
+  onSendAgain: (q: QueuedArrival) => void;
+}) {
+  return (
+    <Stack gap="xs" data-testid="da-inviare">
+      {items.length > 0 && (
+        <>
+          <Title order={4}>Da inviare ({items.length})</Title>
+          {items.map((q) => (
+            <Item key={q.id} q={q} onDiscard={onDiscard} onSendAgain={onSendAgain} />
+          ))}
+        </>
+      )}
+      {(!online || items.length > 0) && (
+        <Text size="xs" c="dimmed" data-testid="copia-locale">
+          {copy
+            ? `Righe attese sul palmare: ${copy.righe.length}, aggiornate alle ${instant(copy.al)}.`
+            : "Nessuna copia delle righe attese sul palmare per questo magazzino."}
+        </Text>
+      )}
+    </Stack>
+  );
+});
