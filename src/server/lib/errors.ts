@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   non_trovato: 404,
   metodo_non_consentito: 405,
   idempotenza_in_corso: 409,
+  // The key was settled as abandoned (idempotency.settle) before its request ran: never run under it.
+  chiave_idempotenza_abbandonata: 409,
   arrivo_gia_annullato: 409,
   lotto_consumato: 409,
   // Operator UI only (users administration).

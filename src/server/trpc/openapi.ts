@@ -59,6 +59,7 @@ function codesFor(status: number, extra: ErrorCode[]): string[] {
 // Codes listed only where they can happen (the users' ones never reach /api/v1).
 const EXTRA_ONLY = new Set<ErrorCode>([
   "idempotenza_in_corso",
+  "chiave_idempotenza_abbandonata",
   "arrivo_gia_annullato",
   "lotto_consumato",
   "chiave_idempotenza_riutilizzata",
@@ -101,7 +102,9 @@ export function openApiDocument(): OpenAPIObject {
       if (isPost) statuses.push(400, 413, 415);
       if (path.includes("{")) statuses.push(404);
       if (meta?.idempotent) statuses.push(409);
-      const extra: ErrorCode[] = meta?.idempotent ? ["idempotenza_in_corso", "chiave_idempotenza_riutilizzata"] : [];
+      const extra: ErrorCode[] = meta?.idempotent
+        ? ["idempotenza_in_corso", "chiave_idempotenza_abbandonata", "chiave_idempotenza_riutilizzata"]
+        : [];
       const success = op.responses["200"];
       const responses: Record<string, unknown> = {};
       for (const s of meta?.successStatuses ?? [200]) responses[String(s)] = success;

@@ -11,6 +11,7 @@ import { clientsRouter } from "../modules/clients/clients.router";
 import { clientsUpsertRouter } from "../modules/clients/clients-upsert.router";
 import { eventsRouter } from "../modules/events/events.router";
 import { feedsRouter } from "../modules/feeds/feeds.router";
+import { idempotencyRouter } from "../modules/idempotency/idempotency.router";
 import { lotsRouter } from "../modules/lots/lots.router";
 import { movementsRouter } from "../modules/movements/movements.router";
 import { salesRouter } from "../modules/sales/sales.router";
@@ -41,6 +42,8 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   audit: auditRouter,
   webhooks: webhooksRouter,
+  // Settling an Idempotency-Key whose outcome is unknown, without running its request.
+  idempotency: idempotencyRouter,
 });
 
 export type AppRouter = typeof appRouter;

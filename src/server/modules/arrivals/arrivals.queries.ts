@@ -92,23 +92,38 @@ export const standingArrivals = (rowIds: number[]) =>
        AND NOT EXISTS (SELECT 1 FROM movimenti c WHERE c.annulla_id = m.id)
      ORDER BY m.id`);
 
-/** The first expected row of an article: oldest order first (order date, order id, row position). */
-export const firstExpectedRow = (articolo: number) =>
-  query<{ ordine_id: number; id: number }>(Prisma.sql`
-    SELECT r.ordine_id, r.id FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id
+/**
+ * The first expected row of an article: oldest order first (order date, order id, row position). With a
+ * warehouse, that warehouse's rows come first: another warehouse's row comes back only when it has none.
+ */
+export const firstExpectedRow = (articolo: number, magazzino?: number) =>
+  query<{ ordine_id: number; id: number; magazzino_id: number }>(Prisma.sql`
+    SELECT r.ordine_id, r.id, o.magazzino_id FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id
      WHERE r.articolo_id = ${articolo} AND ${OPEN_ROW}
-     ORDER BY o.data, o.id, r.posizione LIMIT 1`);
+     ORDER BY ${magazzino === undefined ? Prisma.empty : Prisma.sql`o.magazzino_id = ${magazzino} DESC,`} o.data, o.id, r.posizione LIMIT 1`);
 
 export interface TotalsRow {
   ordini: number;
   righe: number;
 }
 
-/** How many orders and rows still expect an article. */
-export const articleOpenTotals = (articolo: number) =>
+/** How many orders and rows still expect an article (in one warehouse, when given). */
+export const articleOpenTotals = (articolo: number, magazzino?: number) =>
   query<TotalsRow>(Prisma.sql`
     SELECT count(DISTINCT r.ordine_id)::int AS ordini, count(*)::int AS righe FROM righe_ordine r
-     WHERE r.articolo_id = ${articolo} AND ${OPEN_ROW}`);
+     WHERE r.articolo_id = ${articolo} AND ${OPEN_ROW}${
+       magazzino === undefined
+         ? Prisma.empty
+         : Prisma.sql` AND EXISTS (SELECT 1 FROM ordini_acquisto o WHERE o.id = r.ordine_id AND o.magazzino_id = ${magazzino})`
+     }`);
+
+/** The rows still expecting an article outside a warehouse, per warehouse: the most rows first. */
+export const openRowsElsewhere = (articolo: number, magazzino: number) =>
+  query<{ codice: string; righe: number }>(Prisma.sql`
+    SELECT w.codice, count(*)::int AS righe
+      FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id JOIN magazzini w ON w.id = o.magazzino_id
+     WHERE r.articolo_id = ${articolo} AND ${OPEN_ROW} AND o.magazzino_id <> ${magazzino}
+     GROUP BY w.codice ORDER BY righe DESC, w.codice`);
 
 /** The order row of a label R<riga>: complete when nothing remains (arrived or closed short). */
 export const labelRow = (riga: number) =>
@@ -122,9 +137,10 @@ export const labelRow = (riga: number) =>
     chiusa: boolean;
     motivo_chiusura: string | null;
     numero: string;
+    magazzino_id: number;
   }>(Prisma.sql`
     SELECT r.id, r.ordine_id, r.articolo_id, a.codice, a.attivo, r.arrivata + r.chiusa >= r.ordinata AS evasa, r.chiusa > 0 AS chiusa,
-           r.motivo_chiusura, o.numero
+           r.motivo_chiusura, o.numero, o.magazzino_id
       FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id JOIN articoli a ON a.id = r.articolo_id WHERE r.id = ${riga}`);
 
 /** The article a scan names, by code or by the EAN candidates of a GTIN, with its variants' codes. */
@@ -255,3 +271,87 @@ export const arrivalMovement = (id: number) =>
 
 /** The movement that cancelled a movement, if any. */
 export const cancellationOf = (id: number) => query<{ id: number }>(Prisma.sql`SELECT id FROM movimenti WHERE annulla_id = ${id}`);
+
+// ---------------------------------------------------------------- the receiving screen's reads (tRPC only)
+
+export interface TodayArrivalRow {
+  id: number;
+  operazione_id: number;
+  riga: number;
+  articolo_id: number;
+  codice: string;
+  descrizione: string;
+  quantita: Prisma.Decimal;
+  lotto: string | null;
+  scadenza: Date | null;
+  ddt: string;
+  ordine_id: number;
+  numero: string;
+  fornitore_id: number;
+  fornitore_nome: string;
+  magazzino_id: number;
+  utente_id: number | null;
+  username: string | null;
+  registrato_ms: number;
+  data: Date;
+  annullato: boolean;
+}
+
+/**
+ * The arrivals of a business date, newest first, `take` at most: the DDT and supplier from the arrival's
+ * operation and order, the author from the movement (an operation groups a DDT's arrivals by any author).
+ * The DDT is compared as the operation stores it (exact, as deliveryNoteOperation groups a DDT).
+ */
+export const arrivalsOfDay = (
+  day: string,
+  filters: { ddt?: string; author?: { chiave_api_id: number | null; utente_id: number | null }; magazzino?: number },
+  take: number,
+) => {
+  const where: Prisma.Sql[] = [Prisma.sql`m.data = ${day}::date AND m.origine = 'arrivo' AND m.riferimento_tipo = 'riga_ordine'`];
+  if (filters.ddt !== undefined) where.push(Prisma.sql`op.ddt = ${filters.ddt}`);
+  if (filters.magazzino !== undefined) where.push(Prisma.sql`m.magazzino_id = ${filters.magazzino}`);
+  if (filters.author !== undefined)
+    where.push(
+      filters.author.utente_id === null
+        ? Prisma.sql`m.chiave_api_id = ${filters.author.chiave_api_id}::int`
+        : Prisma.sql`m.utente_id = ${filters.author.utente_id}::int`,
+    );
+  return query<TodayArrivalRow>(Prisma.sql`
+    SELECT m.id, m.operazione_id, r.id AS riga, m.articolo_id, a.codice, a.descrizione, m.quantita, l.codice AS lotto, l.scadenza,
+           op.ddt, o.id AS ordine_id, o.numero, f.id AS fornitore_id, f.nome AS fornitore_nome, m.magazzino_id,
+           m.utente_id, u.username, floor(extract(epoch FROM m.registrato_il) * 1000)::float8 AS registrato_ms, m.data,
+           EXISTS (SELECT 1 FROM movimenti c WHERE c.annulla_id = m.id) AS annullato
+      FROM movimenti m
+      JOIN operazioni op ON op.id = m.operazione_id
+      JOIN articoli a ON a.id = m.articolo_id
+      JOIN righe_ordine r ON r.id = m.riferimento_id
+      JOIN ordini_acquisto o ON o.id = r.ordine_id
+      JOIN fornitori f ON f.id = o.fornitore_id
+      LEFT JOIN lotti l ON l.id = m.lotto_id
+      LEFT JOIN utenti u ON u.id = m.utente_id
+     WHERE ${Prisma.join(where, " AND ")}
+     ORDER BY m.id DESC ${limit(take)}`);
+};
+
+export interface OfflineRowRecord extends ExpectedRowRecord {
+  ean: string | null;
+  numero: string;
+  data: Date;
+  stato: OrderState;
+  magazzino_id: number;
+  fornitore_id: number;
+  fornitore_nome: string;
+}
+
+/**
+ * A warehouse's open expected rows with their orders, in the order a scan proposes them (order date,
+ * order id, row position), `take` at most. The article's own EAN: a variant's is its own.
+ */
+export const openRowsOfWarehouse = (magazzino: number, take: number) =>
+  query<OfflineRowRecord>(Prisma.sql`
+    SELECT r.id, r.ordine_id, r.articolo_id, a.codice, a.ean, a.descrizione, r.ordinata, r.arrivata, r.chiusa, r.prezzo, a.gestione_lotti,
+           o.numero, o.data, o.stato, o.magazzino_id, f.id AS fornitore_id, f.nome AS fornitore_nome
+      FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id JOIN articoli a ON a.id = r.articolo_id
+      JOIN fornitori f ON f.id = o.fornitore_id
+     WHERE o.magazzino_id = ${magazzino} AND ${OPEN_ROW}
+     ORDER BY o.data, o.id, r.posizione ${limit(take)}`);

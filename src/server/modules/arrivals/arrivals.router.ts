@@ -1,10 +1,26 @@
 import { isZodError, validationError } from "../../http/errors";
 import { readProcedure, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
-import { cancelInput, cancelOutput, isSingleArrival, registerInput, registerOutput, searchInput, searchOutput } from "./arrivals.schemas";
+import {
+  cancelInput,
+  cancelOutput,
+  expectedInput,
+  expectedOutput,
+  isSingleArrival,
+  registerInput,
+  registerOutput,
+  scanInput,
+  scanOutput,
+  searchInput,
+  searchOutput,
+  todayInput,
+  todayOutput,
+} from "./arrivals.schemas";
 import { cancelArrival } from "./cancel.service";
+import { expectedRowsOf } from "./expected.service";
 import { registerArrivals } from "./register.service";
-import { searchExpected } from "./search.service";
+import { scanExpected, searchExpected } from "./search.service";
+import { todaysArrivals } from "./today.service";
 import { syncParse } from "../../lib/zod";
 
 /**
@@ -87,4 +103,22 @@ export const arrivalsRouter = router({
         body: await cancelArrival(tx, ctx.actor, input.id, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),
     ),
+
+  // The receiving screen's reads (tRPC only, no openapi meta: /api/v1 is unchanged).
+
+  /** A scan from the warehouse the screen receives in; a mutation, as `search` is, for its body. */
+  scan: readProcedure
+    .input(syncParse(scanInput))
+    .output(syncParse(scanOutput))
+    .mutation(({ ctx, input }) => scanExpected(ctx.db, input)),
+
+  today: readProcedure
+    .input(syncParse(todayInput))
+    .output(syncParse(todayOutput))
+    .query(({ ctx, input }) => todaysArrivals(ctx.db, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE })),
+
+  expected: readProcedure
+    .input(syncParse(expectedInput))
+    .output(syncParse(expectedOutput))
+    .query(({ ctx, input }) => expectedRowsOf(ctx.db, input.magazzino, { timeZone: ctx.config.SERVICE_TIME_ZONE })),
 });

@@ -7,14 +7,16 @@ export const MOTIVI = ["codice_sconosciuto", "non_atteso", "riga_evasa"] as cons
 /** JSON booleans as a pipe: trpc-to-openapi would otherwise coerce "false" into true. */
 const bool = () => z.boolean({ error: typeError("deve essere true o false") }).transform((b) => b);
 
+const barcode = () =>
+  z
+    .string({ error: typeError("deve essere una stringa") })
+    .min(1, "non può essere vuoto")
+    .max(200, "al massimo 200 caratteri");
+const BARCODE_META = { description: "Codice letto: EAN, etichetta d'ordine R<riga>, GS1-128/DataMatrix con (01), (10), (17)" };
+
 export const searchInput = z
   .strictObject({
-    barcode: z
-      .string({ error: typeError("deve essere una stringa") })
-      .min(1, "non può essere vuoto")
-      .max(200, "al massimo 200 caratteri")
-      .optional()
-      .meta({ description: "Codice letto: EAN, etichetta d'ordine R<riga>, GS1-128/DataMatrix con (01), (10), (17)" }),
+    barcode: barcode().optional().meta(BARCODE_META),
     fornitore: idNumber().optional(),
     articolo: idNumber().optional(),
     codice: shortText(64).optional(),
@@ -163,3 +165,82 @@ export const cancelOutput = z.object({
   ordine: orderState,
 });
 export type CancelOutput = z.infer<typeof cancelOutput>;
+
+// ---------------------------------------------------------------- the receiving screen's reads (tRPC only)
+
+/** arrivals.scan: POST /arrivi/cerca by barcode, from the warehouse the screen receives in. */
+export const scanInput = z.strictObject({
+  barcode: barcode().meta(BARCODE_META),
+  magazzino: idNumber().optional().meta({ description: "Il magazzino in cui si riceve: proposte e totali solo delle sue righe" }),
+});
+export type ScanInput = z.infer<typeof scanInput>;
+
+export const scanOutput = searchOutput.extend({
+  motivo_codice: z.enum([...MOTIVI, "altro_magazzino"]).optional(),
+  /** The article is expected only in other warehouses: the oldest such row, never proposed (`ordini` is empty). */
+  altro_magazzino: z.object({ ordini: z.array(expectedOrder), totale_righe: z.number().int() }).optional(),
+  /** A label R<riga> of an order of another warehouse than `magazzino`: answered, but it is not received here. */
+  magazzino_diverso: z.literal(true).optional(),
+});
+export type ScanOutput = z.infer<typeof scanOutput>;
+
+/** arrivals.today: the arrivals registered today (business date), from any device. */
+export const todayInput = z.strictObject({
+  ddt: shortText(64).optional(),
+  mine: bool().optional(),
+  magazzino: idNumber().optional(),
+});
+export type TodayInput = z.infer<typeof todayInput>;
+
+export const MAX_TODAY_ARRIVALS = 500;
+
+export const todayArrival = z.object({
+  movimento: z.number().int(),
+  operazione: z.number().int(),
+  riga: z.number().int(),
+  etichetta: z.string(),
+  articolo: articoloRef,
+  descrizione: z.string(),
+  quantita: decimalString(),
+  lotto: z.string().nullable(),
+  scadenza: z.string().nullable(),
+  ddt: z.string(),
+  ordine: z.object({ id: z.number().int(), numero: z.string() }),
+  fornitore: z.object({ id: z.number().int(), nome: z.string() }),
+  magazzino: z.number().int(),
+  utente: z.object({ id: z.number().int(), username: z.string() }).nullable(),
+  registrato_il: z.string(),
+  annullato: z.boolean(),
+  annullabile: z.boolean(),
+});
+export type TodayArrival = z.infer<typeof todayArrival>;
+
+export const todayOutput = z.object({ arrivi: z.array(todayArrival), altri: z.boolean() });
+export type TodayOutput = z.infer<typeof todayOutput>;
+
+/** arrivals.expected: a warehouse's open expected rows, the handheld's offline copy. */
+export const expectedInput = z.strictObject({ magazzino: idNumber() });
+
+export const MAX_OFFLINE_ROWS = 5_000;
+
+export const offlineRow = z.object({
+  riga: z.number().int(),
+  etichetta: z.string(),
+  articolo: articoloRef,
+  ean: z.string().nullable(),
+  descrizione: z.string(),
+  ordinata: decimalString(),
+  arrivata: decimalString(),
+  residua: decimalString(),
+  prezzo_proposto: decimalString(),
+  chiede_lotto: z.boolean(),
+  ordine: expectedOrder.omit({ righe: true }),
+});
+
+export const expectedOutput = z.object({
+  magazzino: z.number().int(),
+  al: z.string(),
+  righe: z.array(offlineRow),
+  completo: z.boolean(),
+});
+export type ExpectedOutput = z.infer<typeof expectedOutput>;

@@ -9,25 +9,27 @@ import * as q from "./arrivals.queries";
 import type { CancelOutput } from "./arrivals.schemas";
 import { lockOrderRows, moveArrived, recomputeOrdersStatements, statesOf } from "./order-rows.service";
 
+/**
+ * Who may cancel an arrival, beyond the write permission: an operator corrects their own mistakes of the
+ * day; anything older or someone else's is a manager's call. Null when the actor may; else the refusal.
+ * Also what arrivals.today shows as `annullabile`.
+ */
+export function cancelRefusal(actor: Actor, m: { id: number; utente_id: number | null; data: Date }, timeZone: string): string | null {
+  if (actor.kind !== "utente" || actor.ruolo !== "operatore") return null;
+  if (m.utente_id !== actor.id) return `L'arrivo ${m.id} è stato registrato da un altro utente: può annullarlo solo un responsabile.`;
+  if (formatDate(m.data) !== businessDate(timeZone))
+    return `L'arrivo ${m.id} non è di oggi: un operatore annulla solo i propri arrivi del giorno, chiedere a un responsabile.`;
+  return null;
+}
+
 /** POST /arrivi/{id}/annulla: an arrival cancelled by a reversing movement; the lot and the order row give it back. */
 export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { timeZone: string }): Promise<CancelOutput> {
   const m = await first(tx, q.arrivalMovement(id));
   if (m?.origine !== "arrivo" || m.riferimento_tipo !== "riga_ordine" || m.riferimento_id === null) {
     throw new DomainError("non_trovato", `Il movimento ${id} non è un arrivo registrato: indicare l'id del movimento di arrivo.`);
   }
-  // An operator corrects their own mistakes of the day; anything older or someone else's is a manager's call.
-  if (
-    actor.kind === "utente" &&
-    actor.ruolo === "operatore" &&
-    (m.utente_id !== actor.id || formatDate(m.data) !== businessDate(opts.timeZone))
-  ) {
-    throw new DomainError(
-      "permesso_negato",
-      m.utente_id !== actor.id
-        ? `L'arrivo ${id} è stato registrato da un altro utente: può annullarlo solo un responsabile.`
-        : `L'arrivo ${id} non è di oggi: un operatore annulla solo i propri arrivi del giorno, chiedere a un responsabile.`,
-    );
-  }
+  const refused = cancelRefusal(actor, m, opts.timeZone);
+  if (refused !== null) throw new DomainError("permesso_negato", refused);
   const row = (await lockOrderRows(tx, [m.riferimento_id])).get(m.riferimento_id)!;
   const already = await first(tx, q.cancellationOf(id));
   if (already) {

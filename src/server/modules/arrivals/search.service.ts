@@ -6,7 +6,7 @@ import { DomainError } from "../../lib/errors";
 import { assertWarehouses } from "../catalogue/articles";
 import * as q from "./arrivals.queries";
 import { eanCandidates, parseScan } from "../../../lib/barcode";
-import type { ExpectedOrder, SearchInput, SearchOutput } from "./arrivals.schemas";
+import type { ExpectedOrder, ScanInput, ScanOutput, SearchInput, SearchOutput } from "./arrivals.schemas";
 import { remaining } from "./order-rows.service";
 
 /** POST /arrivi/cerca: the goods expected, by filters or by a scanned code. */
@@ -64,17 +64,23 @@ function expectedOrders(orders: q.OrderHeaderRow[], orderRows: q.ExpectedRowReco
 
 /**
  * A scan's answer when it named one row (a label, or an article's first expected row): its order, the
- * row, the row's arrivals and the article's open totals. With the row known, none of the four reads
- * waits on another's answer, so they go out in one write (sql.ts rowsInOrder) rather than one round
- * trip each; each is still its own statement, as when they were sent one by one.
+ * row, the row's arrivals and the article's open totals (in the scanning warehouse, when given). With
+ * the row known, none of the four reads waits on another's answer, so they go out in one write (sql.ts
+ * rowsInOrder) rather than one round trip each; each is still its own statement, as when they were sent
+ * one by one.
  */
-async function oneExpectedRow(db: ModelDb, row: { ordine_id: number; id: number }, articoloId: number): Promise<SearchOutput> {
+async function oneExpectedRow(
+  db: ModelDb,
+  row: { ordine_id: number; id: number },
+  articoloId: number,
+  magazzino: number | undefined,
+): Promise<ScanOutput> {
   const [orders, orderRows, arrivals, totals] = await rowsInOrder(
     db,
     q.orderHeaders([row.ordine_id]),
     q.orderRows([row.ordine_id], q.rowIs(row.id)),
     q.standingArrivals([row.id]),
-    q.articleOpenTotals(articoloId),
+    q.articleOpenTotals(articoloId, magazzino),
   );
   const ordini = expectedOrders(orders, orderRows, arrivals.map(toStanding));
   return { ordini, totale_ordini: totals[0]!.ordini, totale_righe: totals[0]!.righe, altri: false, cursore: ordini[0]?.id ?? 0 };
@@ -83,23 +89,39 @@ async function oneExpectedRow(db: ModelDb, row: { ordine_id: number; id: number 
 const inactive = (codice: string) =>
   `L'articolo ${codice} non è attivo in anagrafica: non si riceve. Controllare il documento di trasporto.`;
 
-function empty(motivo: string, motivo_codice: SearchOutput["motivo_codice"], dopo = 0): SearchOutput {
+function empty(motivo: string, motivo_codice: ScanOutput["motivo_codice"], dopo = 0): ScanOutput {
   return { ordini: [], totale_ordini: 0, totale_righe: 0, altri: false, cursore: dopo, motivo, motivo_codice };
 }
 
 /**
  * The first expected row of an article: the oldest order first (by order date, then order id, then
  * row position). The oldest commitment is the one the supplier is most likely delivering against, and
- * FIFO keeps later orders open for later deliveries.
+ * FIFO keeps later orders open for later deliveries. Scanning in a warehouse, only that warehouse's rows
+ * are proposed: goods are received where they are, and a row of another warehouse would be refused at
+ * registration (magazzino_diverso). When only other warehouses expect the article, the oldest of their
+ * rows is shown apart (`altro_magazzino`), with where and how many, so the operator can switch.
  */
-async function firstExpectedRow(db: ModelDb, articolo: { id: number; codice: string }): Promise<SearchOutput> {
-  const row = await first(db, q.firstExpectedRow(articolo.id));
+async function firstExpectedRow(db: ModelDb, articolo: { id: number; codice: string }, magazzino: number | undefined): Promise<ScanOutput> {
+  const row = await first(db, q.firstExpectedRow(articolo.id, magazzino));
   if (!row)
     return empty(`Nessun ordine aperto attende l'articolo ${articolo.codice}: controllare il documento di trasporto.`, "non_atteso");
-  return oneExpectedRow(db, row, articolo.id);
+  if (magazzino === undefined || row.magazzino_id === magazzino) return oneExpectedRow(db, row, articolo.id, magazzino);
+  const [orders, orderRows, arrivals, elsewhere] = await rowsInOrder(
+    db,
+    q.orderHeaders([row.ordine_id]),
+    q.orderRows([row.ordine_id], q.rowIs(row.id)),
+    q.standingArrivals([row.id]),
+    q.openRowsElsewhere(articolo.id, magazzino),
+  );
+  const where = elsewhere.map((w) => `${w.codice} (${w.righe} ${w.righe === 1 ? "riga" : "righe"})`).join(", ");
+  const totale_righe = elsewhere.reduce((n, w) => n + w.righe, 0);
+  return {
+    ...empty(`Atteso solo in ${where}: cambiare magazzino per riceverlo lì.`, "altro_magazzino"),
+    altro_magazzino: { ordini: expectedOrders(orders, orderRows, arrivals.map(toStanding)), totale_righe },
+  };
 }
 
-async function searchByBarcode(db: ModelDb, barcode: string): Promise<SearchOutput> {
+async function searchByBarcode(db: ModelDb, barcode: string, magazzino: number | undefined): Promise<ScanOutput> {
   const scan = parseScan(barcode);
   if (scan.kind === "illeggibile") return empty(scan.motivo, "codice_sconosciuto");
   if (scan.kind === "etichetta") {
@@ -111,7 +133,9 @@ async function searchByBarcode(db: ModelDb, barcode: string): Promise<SearchOutp
     }
     if (row.evasa) return empty(`La riga R${row.id} dell'ordine ${row.numero} è già stata ricevuta per intero.`, "riga_evasa");
     if (!row.attivo) return empty(inactive(row.codice), "non_atteso");
-    return oneExpectedRow(db, { ordine_id: row.ordine_id, id: row.id }, row.articolo_id);
+    // A label names one row, whatever the warehouse: the operator chose it, so it is answered, and flagged.
+    const answer = await oneExpectedRow(db, { ordine_id: row.ordine_id, id: row.id }, row.articolo_id, magazzino);
+    return magazzino !== undefined && row.magazzino_id !== magazzino ? { ...answer, magazzino_diverso: true } : answer;
   }
   const article = await first(db, q.scannedArticle(scan.kind === "codice" ? { codice: scan.codice } : { ean: eanCandidates(scan.gtin) }));
   const shown = scan.kind === "codice" ? `Il codice ${scan.codice}` : `L'EAN ${scan.gtin}`;
@@ -127,11 +151,21 @@ async function searchByBarcode(db: ModelDb, barcode: string): Promise<SearchOutp
       ...lettura,
     };
   }
-  return { ...(await firstExpectedRow(db, article)), ...lettura };
+  return { ...(await firstExpectedRow(db, article, magazzino)), ...lettura };
+}
+
+/**
+ * arrivals.scan: the receiving screen's scan, answered as POST /arrivi/cerca answers a barcode, from the
+ * warehouse the screen receives in (proposals and totals of that warehouse only; see firstExpectedRow).
+ */
+export async function scanExpected(db: ModelDb, input: ScanInput): Promise<ScanOutput> {
+  if (input.magazzino !== undefined) await assertWarehouses(db, { magazzino: input.magazzino });
+  return searchByBarcode(db, input.barcode, input.magazzino);
 }
 
 export async function searchExpected(db: ModelDb, input: SearchInput): Promise<SearchOutput> {
-  if (input.barcode !== undefined) return searchByBarcode(db, input.barcode);
+  // Without a warehouse none of the scan's own answers (altro_magazzino, magazzino_diverso) can arise.
+  if (input.barcode !== undefined) return (await searchByBarcode(db, input.barcode, undefined)) as SearchOutput;
   if (input.fornitore !== undefined && !(await db.fornitore.findUnique({ where: { id: input.fornitore }, select: { id: true } }))) {
     throw new DomainError("fornitore_non_trovato", `Il fornitore ${input.fornitore} non esiste.`, { campo: "fornitore" });
   }

@@ -59,6 +59,24 @@ export function fingerprint(r: Pick<IdempotencyRequest, "metodo" | "percorso" | 
     .digest("hex");
 }
 
+const keyBusy = () =>
+  new DomainError("idempotenza_in_corso", "Una richiesta con la stessa Idempotency-Key è ancora in corso: riprovare tra poco.", {
+    headers: { "Retry-After": "1" },
+  });
+
+const keyAbandoned = () =>
+  new DomainError(
+    "chiave_idempotenza_abbandonata",
+    "Questa richiesta è stata abbandonata dopo un esito incerto e non è stata eseguita: controllare la situazione, poi ripeterla con una Idempotency-Key nuova.",
+    { campo: "Idempotency-Key" },
+  );
+
+/**
+ * The fingerprint of an abandonment record (settleKey): not a SHA-256 in hex, so no request's
+ * fingerprint is ever equal to it.
+ */
+const ABANDONED = "abbandonata";
+
 export async function runIdempotent<T>(
   db: PrismaClient,
   req: IdempotencyRequest,
@@ -83,13 +101,8 @@ export async function runIdempotent<T>(
         q.storedResponse({ ...req, chiave: key }),
         q.savepoint(),
       );
-      if (!lock?.ok) {
-        throw new DomainError(
-          "idempotenza_in_corso",
-          "Una richiesta con la stessa Idempotency-Key è ancora in corso: riprovare tra poco.",
-          { headers: { "Retry-After": "1" } },
-        );
-      }
+      if (!lock?.ok) throw keyBusy();
+      if (stored?.impronta === ABANDONED) throw keyAbandoned();
       if (stored) {
         if (stored.impronta !== impronta) {
           throw new DomainError(
@@ -124,6 +137,39 @@ export async function runIdempotent<T>(
     });
   }
   return outcome;
+}
+
+export type Settled = { esito: "eseguita"; stato: number; corpo: unknown } | { esito: "abbandonata" };
+
+/**
+ * Settles a key whose outcome the caller does not know, without running its request (issue 22: replaying
+ * it is not settling it, since the caller may have changed its data meanwhile). Under the key's lock, as
+ * runIdempotent takes it: a stored response is what happened (`eseguita`, its status and body; a stored
+ * refusal is a definite answer too); no record means the request never ran to its end, and an
+ * abandonment record is stored in the same transaction, so the original, should it arrive late, finds
+ * it and is refused (chiave_idempotenza_abbandonata) instead of running. The lock busy means the
+ * original is running now: 409 idempotenza_in_corso, as for a duplicate, and the caller asks again.
+ */
+export async function settleKey(
+  db: PrismaClient,
+  req: Pick<IdempotencyRequest, "ambito" | "metodo" | "percorso" | "retentionHours"> & { chiave: string },
+): Promise<Settled> {
+  return inTransaction(db, async (tx) => {
+    const [[lock], [stored]] = await rowsInOrder(tx, q.tryLockKey(idempotencyLockKey(req)), q.storedResponse(req));
+    if (!lock?.ok) throw keyBusy();
+    if (stored?.impronta === ABANDONED) return { esito: "abbandonata" };
+    if (stored) return { esito: "eseguita", stato: stored.stato, corpo: withoutHeaders(stored) };
+    const refusal = keyAbandoned();
+    await rowsThenCommit(tx, q.storeResponse({ ...req, impronta: ABANDONED }, { status: refusal.status, body: refusal.toBody() }));
+    return { esito: "abbandonata" };
+  });
+}
+
+/** A stored refusal carries its response headers beside the contract's body (runIdempotent): the body alone. */
+function withoutHeaders(stored: { stato: number; corpo: unknown }): unknown {
+  if (stored.stato < 400) return stored.corpo;
+  const { __headers: _, ...body } = stored.corpo as Record<string, unknown>;
+  return body;
 }
 
 /** Deletes expired records; returns how many. Run at start and every hour. */
