@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { type FlushDeps, flushQueue, KEY_TRUSTED_MS, type QueuedArrival, queuedPerRow, type SendResult, type SettleResult } from "./arrival-queue";
+import {
+  type FlushDeps,
+  flushQueue,
+  KEY_TRUSTED_MS,
+  type QueuedArrival,
+  queuedPerRow,
+  type SendResult,
+  type SettleResult,
+} from "./arrival-queue";
 
 const NOW = 1_800_000_000_000;
 let n = 0;
@@ -79,8 +87,10 @@ describe("flushQueue", () => {
   it("an uncertain arrival that never ran goes again under a new key", async () => {
     const a = item({ stato: "incerto" });
     const { d, log } = deps({});
-    await flushQueue([a], d);
+    const r = await flushQueue([a], d);
     expect(log).toEqual([`settle ${a.chiave}`, "send nuova1"]);
+    expect(r.resent).toHaveLength(1);
+    expect(r.sent).toHaveLength(0);
   });
 
   it("settling without an answer stops the pass; nothing is sent", async () => {

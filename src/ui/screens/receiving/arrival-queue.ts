@@ -62,6 +62,8 @@ export interface FlushReport {
   sent: QueuedArrival[];
   /** Settled: it had run. */
   verified: QueuedArrival[];
+  /** Settled: it had never run; sent again under a new key, and done. */
+  resent: QueuedArrival[];
   refused: QueuedArrival[];
   toDecide: QueuedArrival[];
   /** Why the pass stopped before the end (no answer): the rest waits for the next pass. */
@@ -77,7 +79,7 @@ export const actionable = (q: QueuedArrival) => q.stato === "in_coda" || q.stato
  * touched (a queue is per user; this is the guard of last resort).
  */
 export async function flushQueue(items: QueuedArrival[], deps: FlushDeps): Promise<FlushReport> {
-  const report: FlushReport = { sent: [], verified: [], refused: [], toDecide: [], stopped: null };
+  const report: FlushReport = { sent: [], verified: [], resent: [], refused: [], toDecide: [], stopped: null };
   const ordered = [...items].sort((a, b) => (a.id < b.id ? -1 : 1));
   for (const original of ordered) {
     if (original.utente !== deps.userId || !actionable(original)) continue;
@@ -112,7 +114,7 @@ export async function flushQueue(items: QueuedArrival[], deps: FlushDeps): Promi
     const r = await deps.send(item);
     if ("ok" in r) {
       await deps.remove(item);
-      report.sent.push(item);
+      (original.stato === "incerto" ? report.resent : report.sent).push(item);
     } else if ("refused" in r) {
       item = { ...item, stato: "rifiutato", errore: { codice: r.refused.codice, messaggio: r.refused.messaggio } };
       await deps.save(item);
@@ -129,7 +131,6 @@ export async function flushQueue(items: QueuedArrival[], deps: FlushDeps): Promi
 /** What the queue holds per order row (not refused): taken off the remainder of the local copy's rows. */
 export function queuedPerRow(items: QueuedArrival[]): Map<number, number> {
   const out = new Map<number, number>();
-  for (const q of items)
-    if (q.stato !== "rifiutato") out.set(q.richiesta.riga, (out.get(q.richiesta.riga) ?? 0) + q.richiesta.quantita);
+  for (const q of items) if (q.stato !== "rifiutato") out.set(q.richiesta.riga, (out.get(q.richiesta.riga) ?? 0) + q.richiesta.quantita);
   return out;
 }

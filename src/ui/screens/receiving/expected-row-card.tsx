@@ -69,7 +69,7 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
   onLeave: () => void;
 }) {
   const { row, order } = current;
-  // On a handheld the calendar opens as a dialog of its own: a dropdown would cover the row and be cut at 360 px.
+  // On a handheld the calendar opens below the field, kept inside the screen: above it, it covered the row and was cut at 360 px.
   const narrow = useMediaQuery("(max-width: 48em)");
   const onEnter = (action: () => void) => (e: React.KeyboardEvent<HTMLInputElement>) => {
     if (e.key === "Enter") {
@@ -105,7 +105,8 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
         </SimpleGrid>
         {magazzino && Number(magazzino) !== order.magazzino && (
           <Text size="md" fw={700} c="orange.9" data-testid="riga-altro-magazzino">
-            Riga per {warehouseName(order.magazzino)}: l&apos;ordine va ricevuto in quel magazzino, non in {warehouseName(Number(magazzino))}.
+            Riga per {warehouseName(order.magazzino)}: l&apos;ordine va ricevuto in quel magazzino, non in{" "}
+            {warehouseName(Number(magazzino))}.
           </Text>
         )}
         <SimpleGrid cols={row.chiede_lotto ? 2 : 1} spacing="sm">
@@ -140,9 +141,11 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
             value={values.scadenza}
             onChange={(v) => setField("scadenza", v)}
             onKeyDown={onEnter(onRegister)}
-            dropdownType={narrow ? "modal" : "popover"}
-            modalProps={{ centered: true }}
-            popoverProps={{ position: "top-start" }}
+            popoverProps={
+              narrow
+                ? { position: "bottom", middlewares: { flip: false, shift: { padding: 8 }, inline: false } }
+                : { position: "top-start" }
+            }
             data-testid="campo-scadenza"
           />
         )}

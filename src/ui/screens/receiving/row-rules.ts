@@ -78,7 +78,9 @@ export function readLot(text: string): LotReading {
       return { kind: "chiedere" };
     case "illeggibile":
       // A GS1 string that does not read is a misread; a short number is a lot like any other.
-      return /^(\(|\]|01\d{14})/.test(t) || t.includes("\x1d") ? { kind: "illeggibile", motivo: scan.motivo } : { kind: "lotto", lotto: t, scadenza: null, gtin: null };
+      return /^(\(|\]|01\d{14})/.test(t) || t.includes("\x1d")
+        ? { kind: "illeggibile", motivo: scan.motivo }
+        : { kind: "lotto", lotto: t, scadenza: null, gtin: null };
     default:
       return { kind: "lotto", lotto: t, scadenza: null, gtin: null };
   }

@@ -38,6 +38,18 @@ class Mutex {
 }
 
 const RETRY_MS = 10_000;
+const NOTICES = "verificati";
+
+/**
+ * An arrival of unknown outcome that the queue settled in the background (it had run, or it ran now under a
+ * new key): the operator, who saw "Esito incerto", hears it before registering that row again.
+ */
+export interface Notice {
+  quantita: number;
+  codice: string;
+  /** When the operator confirmed it. */
+  il: number;
+}
 
 /**
  * The queue of arrivals (arrival-queue.ts) kept in the user's IndexedDB, and the calls that empty it: sent
@@ -55,6 +67,7 @@ export function useArrivalQueue(onReport: (r: FlushReport) => void) {
   const [callContext] = useState<CallContext>({});
   const registerCall = useMutationCall(trpc.arrivals.register.mutationOptions({ trpc: { context: callContext } }));
   const settleCall = useMutationCall(trpc.idempotency.settle.mutationOptions());
+  const notices = useRef<Record<string, Notice>>({});
   const reportRef = useRef(onReport);
   reportRef.current = onReport;
 
@@ -70,6 +83,7 @@ export function useArrivalQueue(onReport: (r: FlushReport) => void) {
     void openUserDb<DockDbShape>(user.id).then(async (d) => {
       if (!live) return d.close();
       opened = d;
+      notices.current = ((await d.get("stato", NOTICES)) as Record<string, Notice> | undefined) ?? {};
       setDb(d);
       publish(await d.all("coda"));
     });
@@ -127,9 +141,26 @@ export function useArrivalQueue(onReport: (r: FlushReport) => void) {
         remove: (q) => db.delete("coda", q.id),
       }),
     );
+    const done = [...report.verified, ...report.resent];
+    if (done.length > 0) {
+      for (const q of done) notices.current[String(q.richiesta.riga)] = { quantita: q.richiesta.quantita, codice: q.codice, il: q.il };
+      await db.put("stato", NOTICES, notices.current);
+    }
     await reload();
     reportRef.current(report);
   }, [db, mutex, user.id, send, settle, reload]);
+
+  /** The notice of a row, once: the registration that reads it tells the operator and writes nothing. */
+  const takeNotice = useCallback(
+    async (riga: number): Promise<Notice | undefined> => {
+      const n = notices.current[String(riga)];
+      if (!n || !db) return n;
+      delete notices.current[String(riga)];
+      await db.put("stato", NOTICES, notices.current);
+      return n;
+    },
+    [db],
+  );
 
   // Sent when the service can be reached: now, when the network returns, and again while something waits.
   useEffect(() => {
@@ -175,5 +206,5 @@ export function useArrivalQueue(onReport: (r: FlushReport) => void) {
     await flush();
   }
 
-  return { items, itemsRef, db, online, lock: mutex.run.bind(mutex), add, remove, sendAgain, flush, send, settle };
+  return { items, itemsRef, db, online, lock: mutex.run.bind(mutex), add, remove, sendAgain, flush, send, settle, takeNotice };
 }

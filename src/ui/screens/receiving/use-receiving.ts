@@ -9,9 +9,12 @@ import { useMutationCall, useRemembered, useWarehouses } from "../../hooks";
 import { setWaitingCount } from "../../offline/waiting";
 import { type ScanTarget, useScanner } from "../../scanner/use-scanner";
 import { useStableActions } from "../../stable-actions";
+import { useFocusRequest } from "./use-focus-request";
+import { useKeptRow } from "./use-kept-row";
 import { useTRPC } from "../../trpc";
-import { type LotReading, problemOf, readLot } from "./row-rules";
-import type { ArrivalFields, Current, Feedback, Order, PendingChoice, PendingField, Problem, Registered, Row } from "./types";
+import { lotField } from "./lot-field";
+import { problemOf } from "./row-rules";
+import type { ArrivalFields, Current, Feedback, Order, PendingChoice, Problem, Registered, Row } from "./types";
 import { sameCode } from "./types";
 import { type FlushReport, type QueuedArrival, queuedPerRow } from "./arrival-queue";
 import { lookUpLocally } from "./local-lookup";
@@ -27,14 +30,6 @@ export function isEditable(el: Element | null): boolean {
   const tag = el.tagName;
   return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (el as HTMLElement).isContentEditable;
 }
-
-/** The row shown and the codes waiting, kept for the user on this device: a reload or a new tab finds them. */
-interface Kept {
-  current: Current | null;
-  values: ArrivalFields;
-  codes: string[];
-}
-const NOTHING_KEPT: Kept = { current: null, values: { quantita: "", lotto: "", scadenza: "" }, codes: [] };
 
 /**
  * The receiving bay's state and calls: the delivery note and warehouse, the row found by the last scan with
@@ -53,9 +48,8 @@ export function useReceiving() {
   const { shortOptions: warehouseOptions, magazzini, nameOf: warehouseName } = useWarehouses();
   const [ddt, setDdtState] = useRemembered("ddt", "");
   const [magazzino, setMagazzino] = useRemembered<string | null>("magazzino", null);
-  const [kept, setKept] = useRemembered<Kept>("ricevimento", NOTHING_KEPT);
   const [current, setCurrentState] = useState<Current | null>(null);
-  const fields = useForm<ArrivalFields>({ initialValues: NOTHING_KEPT.values });
+  const fields = useForm<ArrivalFields>({ initialValues: { quantita: "", lotto: "", scadenza: "" } });
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const [reading, setReadingState] = useState<{ code: string } | null>(null);
   const [lastCode, setLastCode] = useState<string | null>(null);
@@ -69,7 +63,11 @@ export function useReceiving() {
   const lotRef = useRef<HTMLInputElement>(null);
   const expiryRef = useRef<HTMLInputElement>(null);
   const lookup = useMutationCall(trpc.arrivals.scan.mutationOptions());
-  const today = useTodayArrivals(ddt, (f) => say(f.outcome, f.title, f.message), () => resume());
+  const today = useTodayArrivals(
+    ddt,
+    (f) => say(f.outcome, f.title, f.message),
+    () => resume(),
+  );
   const queue = useArrivalQueue((r) => onQueueReport(r));
   const copy = useExpectedCopy(magazzino, queue.db, queue.online);
 
@@ -84,15 +82,21 @@ export function useReceiving() {
   // `before`: what happened to the row that waited for it (registered, discarded), said with the new row.
   const scans = useRef<{ code: string; res?: SearchOutput; before?: Feedback }[]>([]);
   const pumping = useRef(false);
-  const restored = useRef(false);
 
-  const rowContext = () => ({ ...live.current, warehouseName });
+  // The supplier each delivery note was registered for on this screen, before the service's list says so.
+  const ddtSuppliers = useRef(new Map<string, { id: number; nome: string }>());
+  const rowContext = () => ({
+    ...live.current,
+    ddtSupplier: live.current.ddtSupplier ?? ddtSuppliers.current.get(live.current.ddt.trim().toUpperCase()) ?? null,
+    warehouseName,
+  });
   const registration = useRegistration({
     queue,
     currentRef,
     values: () => fields.getValues(),
     context: rowContext,
-    onRegistered: () => {
+    onRegistered: (cur) => {
+      ddtSuppliers.current.set(live.current.ddt.trim().toUpperCase(), cur.order.fornitore);
       setCurrent(null);
       void today.refresh();
       void copy.refresh();
@@ -120,26 +124,20 @@ export function useReceiving() {
     return () => setWaitingCount("ricevimento-codici", 0);
   }, [waiting, held]);
 
-  // What a reload must find: the row shown with its fields, and every code read and not yet read.
-  useEffect(() => {
-    if (!restored.current) return;
-    setKept({ current, values: fields.values, codes: [...held, ...waiting] });
-  }, [current, fields.values, held, waiting, setKept]);
-  useEffect(() => {
-    if (restored.current) return;
-    restored.current = true;
-    if (kept.current) {
-      setCurrent(kept.current);
-      fields.setValues(kept.values);
-      say("info", "Riga ripresa", `${kept.current.row.articolo.codice}: la riga lasciata in sospeso. Controllare la quantità, poi Invio.`);
+  // What a reload, a closed tab or another screen must find: the row shown with its fields, and every code
+  // read and not yet read, in the user's IndexedDB.
+  useKeptRow(queue.db, { current, values: fields.values, codes: [...held, ...waiting] }, (k) => {
+    if (k.current) {
+      setCurrent(k.current);
+      fields.setValues(k.values);
+      say("info", "Riga ripresa", `${k.current.row.articolo.codice}: la riga lasciata in sospeso. Controllare la quantità, poi Invio.`);
     }
-    if (kept.codes.length > 0) {
-      scans.current.push(...kept.codes.map((code) => ({ code })));
+    if (k.codes.length > 0) {
+      scans.current.push(...k.codes.map((code) => ({ code })));
       showWaiting();
       void pump();
     }
-    // Once, with what the device kept when the screen opened.
-  }, [kept]);
+  });
 
   const focusScan = useCallback(() => {
     requestAnimationFrame(() => scanRef.current?.focus());
@@ -169,21 +167,14 @@ export function useReceiving() {
     setFeedback({ outcome, title, message });
   }
 
-  // The field to put the caret in, applied after the render that shows it (a row's lot field appears with the row).
-  const [focusRequest, setFocusRequest] = useState<{ field: PendingField | "scadenza" | "scan"; n: number } | null>(null);
-  useEffect(() => {
-    if (!focusRequest) return;
-    const { field } = focusRequest;
-    const el = { ddt: ddtRef, magazzino: warehouseRef, quantita: quantityRef, lotto: lotRef, scadenza: expiryRef, scan: scanRef }[field]
-      .current;
-    el?.focus();
-    if (field === "lotto") el?.scrollIntoView({ block: "center" });
-    if (field === "quantita" || field === "lotto") el?.select();
-  }, [focusRequest]);
-
-  function focusField(field: PendingField | "scadenza" | "scan") {
-    setFocusRequest((r) => ({ field, n: (r?.n ?? 0) + 1 }));
-  }
+  const focusField = useFocusRequest({
+    ddt: ddtRef,
+    magazzino: warehouseRef,
+    quantita: quantityRef,
+    lotto: lotRef,
+    scadenza: expiryRef,
+    scan: scanRef,
+  });
 
   /** A new row shown (its quantity the remainder, proposed, not settled); the lot of a row that needs one gets the caret. */
   function show(res: SearchOutput, order: Order, row: Row, code: string, before?: Feedback) {
@@ -199,11 +190,30 @@ export function useReceiving() {
           : `${res.totale_righe} righe attese per questo articolo in questo magazzino: proposta quella dell'ordine più vecchio.`
         : undefined;
     const needsLot = row.chiede_lotto && !res.lettura?.lotto;
+    const unsure = queue.itemsRef.current.find((q) => q.richiesta.riga === row.riga && q.stato === "incerto");
+    if (unsure) {
+      say(
+        "ko",
+        "Esito da verificare su questa riga",
+        `${qty(unsure.richiesta.quantita)} × ${row.articolo.codice} è rimasto senza risposta: Invio ne verifica prima l'esito, e dice che cosa è avvenuto prima di registrare altro.`,
+      );
+      return focusField(needsLot ? "lotto" : "scan");
+    }
     const next = needsLot
       ? "Leggere o scrivere il lotto, poi Invio"
       : "Invio registra il residuo; oppure leggere ancora l'articolo per contarlo, o scrivere la quantità";
-    if (before) setFeedback({ outcome: before.outcome, title: before.title, message: `Ora ${row.articolo.codice}: ${next[0]!.toLowerCase()}${next.slice(1)}.` });
-    else say("info", needsLot ? next : `${row.articolo.codice}: residuo ${qty(row.residua)}`, needsLot ? note : [next, note].filter(Boolean).join(". "));
+    if (before)
+      setFeedback({
+        outcome: before.outcome,
+        title: before.title,
+        message: `Ora ${row.articolo.codice}: ${next[0]!.toLowerCase()}${next.slice(1)}.`,
+      });
+    else
+      say(
+        "info",
+        needsLot ? next : `${row.articolo.codice}: residuo ${qty(row.residua)}`,
+        needsLot ? note : [next, note].filter(Boolean).join(". "),
+      );
     focusField(needsLot ? "lotto" : "scan");
   }
 
@@ -229,7 +239,10 @@ export function useReceiving() {
       return c ? lookUpLocally(code, c, queuedPerRow(queue.itemsRef.current)) : null;
     };
     try {
-      if (!queue.online) return local() ?? new Error("Offline, e nessuna copia locale delle righe attese di questo magazzino: collegarsi una volta alla rete.");
+      if (!queue.online)
+        return (
+          local() ?? new Error("Offline, e nessuna copia locale delle righe attese di questo magazzino: collegarsi una volta alla rete.")
+        );
       const m = live.current.magazzino;
       return await lookup({ barcode: code, ...(m ? { magazzino: Number(m) } : {}) });
     } catch (e) {
@@ -250,9 +263,19 @@ export function useReceiving() {
     }
     if (r.refused.length > 0) {
       const q = r.refused[0]!;
-      say("ko", `Arrivo in coda rifiutato: ${qty(q.richiesta.quantita)} × ${q.codice}`, `${q.errore?.messaggio ?? ""} Decidere nell'elenco «Da inviare».`);
-    } else if (r.toDecide.length > 0) say("ko", "Arrivi da decidere", "Alcuni arrivi in coda sono troppo vecchi per essere inviati da soli: decidere nell'elenco «Da inviare».");
-    else if (done > 0 && !currentRef.current) say("ok", `Inviati dalla coda: ${done === 1 ? "1 arrivo" : `${done} arrivi`}`, "Registrati una volta sola.");
+      say(
+        "ko",
+        `Arrivo in coda rifiutato: ${qty(q.richiesta.quantita)} × ${q.codice}`,
+        `${q.errore?.messaggio ?? ""} Decidere nell'elenco «Da inviare».`,
+      );
+    } else if (r.toDecide.length > 0)
+      say(
+        "ko",
+        "Arrivi da decidere",
+        "Alcuni arrivi in coda sono troppo vecchi per essere inviati da soli: decidere nell'elenco «Da inviare».",
+      );
+    else if (done > 0 && !currentRef.current)
+      say("ok", `Inviati dalla coda: ${done === 1 ? "1 arrivo" : `${done} arrivi`}`, "Registrati una volta sola.");
   }
 
   /** The row shown read again: one more counted (a scan of each piece), the quantity now settled. */
@@ -261,7 +284,11 @@ export function useReceiving() {
     setCurrent({ ...cur, counted, confirmed: true });
     fields.setFieldValue("quantita", String(counted));
     const over = counted > Number(cur.row.residua) ? ` Attenzione: oltre il residuo di ${qty(cur.row.residua)}.` : "";
-    say(over ? "ko" : "info", `Contati ${counted} × ${cur.row.articolo.codice}`, `Leggere ancora per contare, Invio per registrare.${over}`);
+    say(
+      over ? "ko" : "info",
+      `Contati ${counted} × ${cur.row.articolo.codice}`,
+      `Leggere ancora per contare, Invio per registrare.${over}`,
+    );
   }
 
   /** One code read: looked up, then shown, after the row it replaces is registered (or the screen stops). */
@@ -291,9 +318,10 @@ export function useReceiving() {
     const cur = currentRef.current;
     if (cur && cur.row.riga === row.riga) {
       // The same row by another code: a GS1 code brings its lot; else it counts.
-      const lot = res.lettura?.lotto;
-      if (lot && !fields.getValues().lotto.trim()) return fillLot({ kind: "lotto", lotto: lot, scadenza: res.lettura?.scadenza ?? null, gtin: null });
-      if (!lot || sameCode(lot, fields.getValues().lotto)) return countAgain(cur);
+      const lotCode = res.lettura?.lotto;
+      if (lotCode && !fields.getValues().lotto.trim())
+        return lot.fill({ kind: "lotto", lotto: lotCode, scadenza: res.lettura?.scadenza ?? null, gtin: null });
+      if (!lotCode || sameCode(lotCode, fields.getValues().lotto)) return countAgain(cur);
     }
     let before = earlier;
     if (cur) {
@@ -348,6 +376,20 @@ export function useReceiving() {
   }
 
   /** Every code read (the scanner anywhere, the camera, typed in the scan field): to its place. */
+  const lot = lotField({
+    currentRef,
+    fields,
+    say: (f) => say(f.outcome, f.title, f.message),
+    focus: focusField,
+    lookUp,
+    asScan: (code, res) => {
+      scans.current.push({ code, res });
+      showWaiting();
+      void pump();
+    },
+    register: () => void registration.register(),
+  });
+
   function onScan(code: string, target: ScanTarget) {
     if (choiceRef.current) {
       // The choice is open: the code joins the ones waiting for the row, and the choice says so.
@@ -357,50 +399,8 @@ export function useReceiving() {
       signal("info");
       return;
     }
-    if (target === "lotto" && currentRef.current?.row.chiede_lotto) return void readIntoLot(code);
+    if (target === "lotto" && currentRef.current?.row.chiede_lotto) return void lot.read(code);
     enqueue(code);
-  }
-
-  function fillLot(r: Extract<LotReading, { kind: "lotto" }>) {
-    fields.setFieldValue("lotto", r.lotto);
-    if (r.scadenza) fields.setFieldValue("scadenza", r.scadenza);
-    const cur = currentRef.current;
-    say("info", `Lotto letto: ${r.lotto}`, r.scadenza ? "Scadenza letta. Controllare la quantità, poi Invio." : "Indicare la scadenza se c'è, poi Invio.");
-    focusField(r.scadenza || !cur?.row.chiede_lotto ? "scan" : "scadenza");
-  }
-
-  /**
-   * A code read into the lot field (by the scanner, or typed and Enter): a GS1 code is taken apart and its
-   * GTIN must be the row's article; an EAN or a label is a scan when the service knows it; else it is the lot.
-   */
-  async function readIntoLot(text: string) {
-    const cur = currentRef.current;
-    if (!cur) return;
-    if (sameCode(text, cur.code)) {
-      say("ko", "È il codice dell'articolo, non il lotto", `Leggere il codice del lotto di ${cur.row.articolo.codice}, o scriverlo.`);
-      return focusField("lotto");
-    }
-    const r = readLot(text);
-    if (r.kind === "illeggibile") {
-      say("ko", "Lotto non letto", r.motivo);
-      return focusField("lotto");
-    }
-    if (r.kind === "lotto" && !r.gtin) return fillLot(r);
-    const res = await lookUp(text);
-    if (res instanceof Error) {
-      say("ko", "Ricerca non riuscita", `${describeError(res).messaggio} Codice letto: ${text}.`);
-      return focusField("lotto");
-    }
-    const article = res.ordini[0]?.righe[0]?.articolo.id;
-    if (r.kind === "lotto") {
-      if (article === cur.row.articolo.id) return fillLot(r);
-      say("ko", "Lotto di un altro articolo", `Il codice letto (GTIN ${r.gtin}) non è di ${cur.row.articolo.codice}: leggere il lotto sulla confezione di ${cur.row.articolo.codice}.`);
-      return focusField("lotto");
-    }
-    if (res.motivo_codice === "codice_sconosciuto") return fillLot({ kind: "lotto", lotto: text.trim(), scadenza: null, gtin: null });
-    scans.current.push({ code: text, res });
-    showWaiting();
-    void pump();
   }
 
   /** Enter in the scan field (a person's typing; a scanner's burst never gets here): a code, or the row shown is registered. */
@@ -409,24 +409,16 @@ export function useReceiving() {
     else if (currentRef.current) void registration.register();
   }
 
-  /** Enter in the lot field, typed by a person: the lot read as a scan would be; an empty expiry comes next. */
-  async function onLotEnter() {
-    const lot = fields.getValues().lotto.trim();
-    const r = lot ? readLot(lot) : null;
-    if (r && !(r.kind === "lotto" && !r.gtin)) {
-      fields.setFieldValue("lotto", "");
-      return readIntoLot(lot);
-    }
-    if (!fields.getValues().scadenza) focusField("scadenza");
-    else void registration.register();
-  }
-
   /** "Completa la riga" (Enter): the dialog closes on the field to complete; the codes read wait for the row. */
   function completePending() {
     const c = choiceRef.current;
     setChoice(null);
     if (!c) return;
-    say("info", c.problem.title, `${c.problem.message} Poi ${c.codes.length === 1 ? "sarà letto il codice" : "saranno letti i codici"} ${c.codes.join(", ")}.`);
+    say(
+      "info",
+      c.problem.title,
+      `${c.problem.message} Poi ${c.codes.length === 1 ? "sarà letto il codice" : "saranno letti i codici"} ${c.codes.join(", ")}.`,
+    );
     focusField(c.problem.field);
   }
 
@@ -464,11 +456,16 @@ export function useReceiving() {
   function setDdt(value: string) {
     setDdtState(value);
     // The refusal that asked for it goes once it is written.
-    if (value.trim()) setFeedback((f) => (f?.title === "Indicare il DDT" ? { outcome: "info", title: `DDT ${value.trim()}`, message: "Invio per registrare la riga mostrata." } : f));
+    if (value.trim())
+      setFeedback((f) =>
+        f?.title === "Indicare il DDT"
+          ? { outcome: "info", title: `DDT ${value.trim()}`, message: "Invio per registrare la riga mostrata." }
+          : f,
+      );
   }
 
   function setField<K extends keyof ArrivalFields>(name: K, value: ArrivalFields[K]) {
-    fields.setFieldValue(name, value);
+    fields.setFieldValue(name as keyof ArrivalFields, value);
     // A quantity typed is a quantity settled: the next scan may register it.
     const cur = currentRef.current;
     if (name === "quantita" && cur && !cur.confirmed) setCurrent({ ...cur, confirmed: true });
@@ -481,7 +478,7 @@ export function useReceiving() {
     closeCancel: () => askCancel(null),
     askCancel,
     onScanEnter,
-    onLotEnter,
+    onLotEnter: () => void lot.onEnter(),
     completePending,
     discardPending,
     leaveRow,

@@ -26,7 +26,8 @@ export function useRegistration(deps: {
   currentRef: React.RefObject<Current | null>;
   values: () => ArrivalFields;
   context: () => RowContext;
-  onRegistered: () => void;
+  /** A registration done (or found done): the row, for what the screen remembers of it (the DDT's supplier). */
+  onRegistered: (cur: Current) => void;
   say: (f: Feedback) => void;
   focus: (field: PendingField | "scan") => void;
   releaseHeld: (before?: Feedback) => void;
@@ -37,6 +38,12 @@ export function useRegistration(deps: {
   /** The row's arrivals of unknown outcome, settled: what happened to them, said; null when there were none. */
   async function settleRow(cur: Current): Promise<Registered | null> {
     const { row } = cur;
+    const notice = await queue.takeNotice(row.riga);
+    if (notice)
+      return notDone(
+        `Già registrato: ${qty(notice.quantita)} × ${notice.codice} delle ${instant(new Date(notice.il).toISOString())}`,
+        "La registrazione rimasta senza risposta è stata verificata ed è avvenuta una volta: i dati mostrati non sono stati registrati. Invio per registrarli comunque.",
+      );
     const unsure = queue.itemsRef.current.filter((q) => q.richiesta.riga === row.riga && q.stato === "incerto");
     for (const u of unsure) {
       const what = `${qty(u.richiesta.quantita)} × ${u.codice} delle ${when(u)}`;
@@ -48,7 +55,7 @@ export function useRegistration(deps: {
         );
       await queue.remove(u);
       if ("ran" in s) {
-        deps.onRegistered();
+        deps.onRegistered(cur);
         return {
           done: true,
           feedback: {
@@ -86,7 +93,7 @@ export function useRegistration(deps: {
     const item = { richiesta, codice: row.articolo.codice, etichetta: row.etichetta, ordine: order.numero };
     const queued = async (stato: "in_coda" | "incerto", chiave: string): Promise<Registered> => {
       await queue.add({ ...item, chiave, stato });
-      deps.onRegistered();
+      deps.onRegistered(cur);
       return {
         done: true,
         feedback:
@@ -95,7 +102,8 @@ export function useRegistration(deps: {
             : {
                 outcome: "ko",
                 title: `Esito incerto: ${what}`,
-                message: "Il servizio non ha risposto. In coda per la verifica: sarà registrato una volta sola. Si può leggere la riga seguente.",
+                message:
+                  "Il servizio non ha risposto. In coda per la verifica: sarà registrato una volta sola. Si può leggere la riga seguente.",
               },
       };
     };
@@ -103,7 +111,7 @@ export function useRegistration(deps: {
     if (!queue.online) return queued("in_coda", chiave);
     const r = await queue.send(richiesta, chiave);
     if ("ok" in r) {
-      deps.onRegistered();
+      deps.onRegistered(cur);
       return {
         done: true,
         feedback: {
