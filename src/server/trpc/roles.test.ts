@@ -79,6 +79,10 @@ const TABLE: Record<string, { role: Role | null; call: Call }> = {
   "arrivals.search": { role: "operatore", call: (c) => c.arrivals.search({ barcode: "8001234567897" }) },
   "arrivals.register": { role: "operatore", call: (c) => c.arrivals.register({ magazzino: m1, ddt: "D-RUOLI", riga, quantita: 1 }) },
   "arrivals.cancel": { role: "operatore", call: (c) => c.arrivals.cancel({ id: "999999" } as never) },
+  "arrivals.scan": { role: "operatore", call: (c) => c.arrivals.scan({ barcode: "8001234567897", magazzino: m1 }) },
+  "arrivals.today": { role: "operatore", call: (c) => c.arrivals.today({}) },
+  "arrivals.expected": { role: "operatore", call: (c) => c.arrivals.expected({ magazzino: m1 }) },
+  "idempotency.settle": { role: "operatore", call: (c) => c.idempotency.settle({ percorso: "/arrivi", chiave: "ruoli" }) },
   "alignment.align": {
     role: "operatore",
     call: (c) => c.alignment.align({ magazzino: m1, simula: true, righe: [{ codice: "VITE", contato: 1 }] }),

@@ -129,10 +129,12 @@ describe("arrivals.scan", () => {
     expect(unspecified.magazzino_diverso).toBeUndefined();
   });
 
-  test("an unknown warehouse: magazzino_non_trovato", async () => {
-    const e = await scan({ barcode: EAN, magazzino: 999_999 }).catch((x: { cause?: unknown }) => x.cause);
-    expect(e).toBeInstanceOf(DomainError);
-    expect((e as DomainError).codice).toBe("magazzino_non_trovato");
+  test("an unknown warehouse: magazzino_non_trovato, whatever the code read", async () => {
+    for (const barcode of [EAN, `R${vrRow.riga}`, "8000000000132", "R999999"]) {
+      const e = await scan({ barcode, magazzino: 999_999 }).catch((x: { cause?: unknown }) => x.cause);
+      expect(e, barcode).toBeInstanceOf(DomainError);
+      expect((e as DomainError).codice, barcode).toBe("magazzino_non_trovato");
+    }
   });
 
   test("a bad barcode or an unknown field is refused before any read: richiesta_non_valida", async () => {

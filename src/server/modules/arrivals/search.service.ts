@@ -159,8 +159,11 @@ async function searchByBarcode(db: ModelDb, barcode: string, magazzino: number |
  * warehouse the screen receives in (proposals and totals of that warehouse only; see firstExpectedRow).
  */
 export async function scanExpected(db: ModelDb, input: ScanInput): Promise<ScanOutput> {
-  if (input.magazzino !== undefined) await assertWarehouses(db, { magazzino: input.magazzino });
-  return searchByBarcode(db, input.barcode, input.magazzino);
+  const answer = await searchByBarcode(db, input.barcode, input.magazzino);
+  // A proposed row of the warehouse proves it exists: the usual scan saves the check's round trip.
+  if (input.magazzino !== undefined && answer.ordini[0]?.magazzino !== input.magazzino)
+    await assertWarehouses(db, { magazzino: input.magazzino });
+  return answer;
 }
 
 export async function searchExpected(db: ModelDb, input: SearchInput): Promise<SearchOutput> {

@@ -181,6 +181,17 @@ const NO_EVENT: Record<string, { why: string; prepare?: () => Promise<void>; run
     why: "a read sent as POST (POST /arrivi/cerca)",
     run: async () => expect((await asKey().arrivals.search({ barcode: "8001234567897" })).ordini.length).toBeGreaterThan(0),
   },
+  "arrivals.scan": {
+    why: "a read sent as a mutation for its body (the receiving screen's scan)",
+    run: async () => expect((await asKey().arrivals.scan({ barcode: "8001234567897", magazzino: m1 })).ordini.length).toBeGreaterThan(0),
+  },
+  "idempotency.settle": {
+    why: "settles an Idempotency-Key: at most an abandonment record, never the request",
+    run: async () => {
+      expect(await asKey().idempotency.settle({ percorso: "/arrivi", chiave: `wp-settle-${next()}` })).toEqual({ esito: "abbandonata" });
+      expect(await countRows(t, "idempotenza")).toBeGreaterThan(0);
+    },
+  },
   "catalogue.resolve": {
     why: "a read sent as a mutation for its body",
     run: async () => expect((await asKey().catalogue.resolve({ letture: ["A"] })).articoli[0]!.articolo?.codice).toBe("A"),

@@ -10,7 +10,6 @@ export const settleInput = z.strictObject({
     .meta({ description: "Il percorso della scrittura (come in /api/v1): /arrivi, /arrivi/{id}/annulla, /movimenti…" }),
   chiave: z.string({ error: typeError("deve essere una stringa") }).meta({ description: "La Idempotency-Key della scrittura" }),
 });
-export type SettleInput = z.infer<typeof settleInput>;
 
 export const settleOutput = z.discriminatedUnion("esito", [
   z.object({

@@ -5,6 +5,7 @@ import { inTransaction, type TransactionOptions } from "../../db/transaction";
 import { canonicalJson } from "../../lib/canonical-json";
 import { DomainError, type ErrorBody } from "../../lib/errors";
 import * as q from "./idempotency.queries";
+import type { SettleOutput } from "./idempotency.schemas";
 
 /**
  * Idempotency (API.md section 3), the one mechanism every write plugs into. The stored response is
@@ -139,8 +140,6 @@ export async function runIdempotent<T>(
   return outcome;
 }
 
-export type Settled = { esito: "eseguita"; stato: number; corpo: unknown } | { esito: "abbandonata" };
-
 /**
  * Settles a key whose outcome the caller does not know, without running its request (issue 22: replaying
  * it is not settling it, since the caller may have changed its data meanwhile). Under the key's lock, as
@@ -153,7 +152,7 @@ export type Settled = { esito: "eseguita"; stato: number; corpo: unknown } | { e
 export async function settleKey(
   db: PrismaClient,
   req: Pick<IdempotencyRequest, "ambito" | "metodo" | "percorso" | "retentionHours"> & { chiave: string },
-): Promise<Settled> {
+): Promise<SettleOutput> {
   return inTransaction(db, async (tx) => {
     const [[lock], [stored]] = await rowsInOrder(tx, q.tryLockKey(idempotencyLockKey(req)), q.storedResponse(req));
     if (!lock?.ok) throw keyBusy();
