@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type Browser, type Page } from "@playwright/test";
+import { typeAsDevice } from "./scanner";
 
 export type Role = "operatore" | "responsabile" | "amministratore";
 
@@ -49,10 +50,9 @@ export async function snap(page: Page, name: string): Promise<void> {
   if (before) await page.setViewportSize(before);
 }
 
-/** Types a code the way a keyboard-wedge scanner does: the characters, then Enter. */
+/** Types a code the way a keyboard-wedge scanner does: the characters 3 ms apart, then Enter (scanner.ts). */
 export async function scan(page: Page, code: string): Promise<void> {
-  await page.keyboard.type(code, { delay: 5 });
-  await page.keyboard.press("Enter");
+  await typeAsDevice(page, code, 3);
 }
 
 /** Stock of one article as the availability screen shows it (a responsabile's session). */

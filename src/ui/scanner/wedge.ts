@@ -71,7 +71,7 @@ export class WedgeDetector {
     }
     if (key === suffix) {
       const code = this.chars.join("").trim();
-      const burst = this.prefixed || (gap <= maxGapMs && code.length >= minLength);
+      const burst = this.prefixed || (gap >= 0 && gap <= maxGapMs && code.length >= minLength);
       const startedAt = this.startedAt;
       this.reset();
       return burst && code ? { kind: "scan", code, startedAt } : { kind: "pass" };
@@ -86,7 +86,7 @@ export class WedgeDetector {
       this.lastAt = at;
       return { kind: "swallow" };
     }
-    if (gap > maxGapMs) {
+    if (gap > maxGapMs || gap < 0) {
       // A pause: whatever came before was typed by a person; this key may start a burst.
       this.chars = [key];
       this.startedAt = at;
