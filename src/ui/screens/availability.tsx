@@ -72,7 +72,7 @@ export function AvailabilityScreen() {
           clearable
           data-testid="campo-magazzino"
         />
-        <DateField label="Giacenza al giorno" value={a} onChange={(v) => (setA(v), restart())} data-testid="campo-data" />
+        <DateField label="Situazione al giorno" value={a} onChange={(v) => (setA(v), restart())} data-testid="campo-data" />
         <Select
           label="Righe per pagina"
           data={["10", "20", "50", "100", "500"]}
@@ -96,8 +96,9 @@ export function AvailabilityScreen() {
         columns={[
           { label: "Codice" },
           { label: "Descrizione", visibleFrom: "sm" },
-          { label: "Giacenza", num: true },
-          { label: "In arrivo", num: true },
+          // With a day, both figures are as they stood at its end (GET /disponibilita `a`): the headers say so.
+          { label: a ? `Giacenza al ${day(a)}` : "Giacenza", num: true },
+          { label: a ? `In arrivo al ${day(a)}` : "In arrivo", num: true },
           ...(magazzino ? [] : magazzini.map((m) => ({ key: `magazzino-${m.id}`, label: m.codice, num: true }))),
         ]}
       >
@@ -115,7 +116,9 @@ export function AvailabilityScreen() {
             <Table.Td className="num" fw={700} data-testid="giacenza">
               {qty(r.giacenza)}
             </Table.Td>
-            <Table.Td className="num">{qty(r.in_arrivo)}</Table.Td>
+            <Table.Td className="num" data-testid="in-arrivo">
+              {qty(r.in_arrivo)}
+            </Table.Td>
             {!magazzino &&
               magazzini.map((m) => (
                 <Table.Td key={m.id} className="num">
