@@ -90,7 +90,17 @@ const inArrivo = async (query: string) => {
 test("in_arrivo at the end of a past day: orders dated up to it, less what had arrived by then", async () => {
   const byDay = async (days: string[]) => Object.fromEntries(await Promise.all(days.map(async (d) => [d, await inArrivo(`&a=${d}`)])));
   expect(
-    await byDay(["2026-01-04", "2026-01-05", "2026-01-10", "2026-01-15", "2026-01-20", "2026-01-21", "2026-01-22", "2026-01-25", yesterday]),
+    await byDay([
+      "2026-01-04",
+      "2026-01-05",
+      "2026-01-10",
+      "2026-01-15",
+      "2026-01-20",
+      "2026-01-21",
+      "2026-01-22",
+      "2026-01-25",
+      yesterday,
+    ]),
   ).toEqual({
     "2026-01-04": "0", // no order dated yet
     "2026-01-05": "10",
@@ -115,10 +125,14 @@ test("with magazzino, the past day's in_arrivo of the orders for that warehouse"
 });
 
 test("a closing short counts on every day: the service keeps no date for it", async () => {
-  const closed = await rest("POST", `/ordini-acquisto/${(await t.prisma.rigaOrdine.findUniqueOrThrow({ where: { id: rigaB } })).ordine_id}/chiudi`, {
-    key,
-    body: { motivo: "il fornitore non consegna" },
-  });
+  const closed = await rest(
+    "POST",
+    `/ordini-acquisto/${(await t.prisma.rigaOrdine.findUniqueOrThrow({ where: { id: rigaB } })).ordine_id}/chiudi`,
+    {
+      key,
+      body: { motivo: "il fornitore non consegna" },
+    },
+  );
   expect(closed.status).toBe(200);
   expect(await inArrivo("")).toBe("0");
   expect(await inArrivo(`&a=${yesterday}`)).toBe("1"); // the 1 that arrived today; the 3 closed are not expected

@@ -37,7 +37,8 @@ export const availabilityRowOutput = z.object({
   articolo: z.object({ id: z.number().int(), codice: z.string(), descrizione: z.string() }),
   giacenza: decimalString(),
   in_arrivo: decimalString().meta({
-    description: "Quantità ancora da ricevere sulle righe degli ordini d'acquisto non evasi; con `a`, quella attesa alla fine di quel giorno",
+    description:
+      "Quantità ancora da ricevere sulle righe degli ordini d'acquisto non evasi; con `a`, quella attesa alla fine di quel giorno",
   }),
   magazzini: z
     .array(z.object({ magazzino: z.number().int(), giacenza: decimalString() }))
