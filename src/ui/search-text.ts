@@ -26,7 +26,8 @@ export function useSearchText(wait = 300) {
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     const b = burst.current;
-    const fast = e.timeStamp - b.at < SCANNER_GAP_MS;
+    const gap = e.timeStamp - b.at;
+    const fast = gap >= 0 && gap < SCANNER_GAP_MS;
     if (e.key === "Enter") {
       e.preventDefault();
       const now = (fast && b.keys.length >= MIN_SCAN_LENGTH ? b.keys : e.currentTarget.value).trim();
