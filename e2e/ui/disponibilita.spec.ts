@@ -138,7 +138,7 @@ test("al giorno passato, «in arrivo» è quello di fine giornata, non quello di
   await page.keyboard.press("Tab");
   await expect(row.getByTestId("in-arrivo")).toHaveText("10");
   await expect(row.getByTestId("giacenza")).toHaveText("0");
-  await expect(page.getByTestId("tabella-disponibilita").locator("thead")).toContainText(`In arrivo al ${yesterdayShown}`);
+  await expect(page.getByTestId("situazione-al-giorno")).toHaveText(`Giacenza e in arrivo alla fine del ${yesterdayShown}.`);
   await snap(page, "disponibilita-al-giorno");
 
   // The same figures through the API.

@@ -87,6 +87,12 @@ export function AvailabilityScreen() {
           {describeError(query.error).messaggio}
         </Alert>
       )}
+      {a && (
+        // Both figures are as they stood at that day's end (GET /disponibilita `a`), "in arrivo" included.
+        <Text size="sm" fw={600} data-testid="situazione-al-giorno">
+          Giacenza e in arrivo alla fine del {day(a)}.
+        </Text>
+      )}
       <DataTable
         minWidth={300}
         striped
@@ -96,9 +102,8 @@ export function AvailabilityScreen() {
         columns={[
           { label: "Codice" },
           { label: "Descrizione", visibleFrom: "sm" },
-          // With a day, both figures are as they stood at its end (GET /disponibilita `a`): the headers say so.
-          { label: a ? `Giacenza al ${day(a)}` : "Giacenza", num: true },
-          { label: a ? `In arrivo al ${day(a)}` : "In arrivo", num: true },
+          { label: "Giacenza", num: true },
+          { label: "In arrivo", num: true },
           ...(magazzino ? [] : magazzini.map((m) => ({ key: `magazzino-${m.id}`, label: m.codice, num: true }))),
         ]}
       >
