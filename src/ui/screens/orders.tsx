@@ -17,8 +17,9 @@ type StateFilter = "attesi" | "aperto" | "parziale" | "evaso" | "tutti";
 type Row = OrderDetail["righe"][number];
 
 /**
- * Purchase orders: search by number or supplier (or what the dock scans: an article's EAN, an R<riga> label), a state filter, and for each order its rows (ordered,
- * arrived, closed, remaining, price, the arrivals standing on the row and the closing reason). A
+ * Purchase orders: search by number or supplier (or what the dock scans: an article's EAN, an R<riga>
+ * label), a state filter, and for each order its rows (ordered, arrived, closed, remaining, price, the
+ * arrivals standing on the row and the closing reason). A
  * `responsabile` closes a row's remainder short from here; every order keeps its labels page.
  */
 export function OrdersScreen() {
