@@ -1,11 +1,29 @@
 import fs from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, request, test } from "@playwright/test";
 import { newSession, snap, type User } from "../support/app";
-import { seed } from "../support/seed";
+import { seed, today } from "../support/seed";
 
 // More articles than two pages of 10, three variants to find by text, two warehouses: all the spec's own.
 let manager: User;
-test.beforeAll(() => {
+let key: string;
+/** The day before today in the service's zone, as gg/mm/aaaa and as the contract writes it. */
+const yesterday = new Date(Date.parse(`${today()}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+const yesterdayShown = yesterday.split("-").reverse().join("/");
+/**
+ * A REST call on a request context of its own, not Node's fetch: its pooled keep-alive socket would outlive
+ * this spec and be reused, closed, by the next spec's fetch once the seeding CLI has blocked the worker.
+ */
+async function api(path: string, body?: unknown) {
+  const ctx = await request.newContext({ extraHTTPHeaders: { authorization: `Bearer ${key}` } });
+  try {
+    const url = `http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1${path}`;
+    const r = body === undefined ? await ctx.get(url) : await ctx.post(url, { data: body });
+    return { status: r.status(), text: await r.text(), body: await r.json() };
+  } finally {
+    await ctx.dispose();
+  }
+}
+test.beforeAll(async () => {
   test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
   const data = {
     magazzini: [
@@ -23,8 +41,31 @@ test.beforeAll(() => {
         varianti: ["M", "L", "XL"].map((t) => ({ codice: `DISP-GUANTI-${t}`, descrizione: `Variante disponibilità taglia ${t}` })),
       },
     ],
+    // Ordered yesterday, 10 of DISP-A01; 4 arrive today: at yesterday's end all 10 were still expected.
+    fornitori: [{ codice: "DISP-FORN", nome: "Fornitore disponibilità" }],
+    ordini: [
+      {
+        numero: "DISP-OA-1",
+        fornitore: "DISP-FORN",
+        data: yesterday,
+        magazzino: "DISP-W1",
+        righe: [{ articolo: "DISP-A01", quantita: 10, prezzo: "1" }],
+      },
+    ],
   };
-  manager = seed("disponibilita", { data, roles: ["responsabile"] }).users.responsabile;
+  const seeded = seed("disponibilita", { data, roles: ["responsabile"] });
+  manager = seeded.users.responsabile;
+  key = seeded.key;
+  const order = (await api("/ordini-acquisto?cerca=DISP-OA-1")).body.ordini[0];
+  if (order.righe[0].arrivata === "0") {
+    const arrived = await api("/arrivi", {
+      magazzino: seeded.ids.magazzini["DISP-W1"],
+      ddt: "DDT-DISP-1",
+      riga: order.righe[0].riga,
+      quantita: 4,
+    });
+    expect(arrived.status, arrived.text).toBe(201);
+  }
 });
 
 test("disponibilità a pagine, ricerca, filtro per magazzino; l'esportazione CSV ha tutto il catalogo", async ({ browser }) => {
@@ -80,5 +121,29 @@ test("disponibilità a pagine, ricerca, filtro per magazzino; l'esportazione CSV
   await expect(rows.first()).toBeVisible();
   all.push(...(await rows.locator("td:first-child > p:first-child").allInnerTexts()));
   expect(lines.slice(1).map((l) => l.split(";")[0])).toEqual(all);
+  await context.close();
+});
+
+test("al giorno passato, «in arrivo» è quello di fine giornata, non quello di oggi", async ({ browser }) => {
+  const { page, context } = await newSession(browser, manager, 360);
+  await page.goto("/disponibilita");
+  await page.getByTestId("campo-cerca").fill("DISP-A01");
+  const rows = page.getByTestId("tabella-disponibilita").locator("tbody tr");
+  await expect(rows).toHaveCount(1);
+  const row = page.getByTestId("disponibilita-DISP-A01");
+  await expect(row.getByTestId("in-arrivo")).toHaveText("6");
+  await expect(row.getByTestId("giacenza")).toHaveText("4");
+
+  await page.getByTestId("campo-data").fill(yesterdayShown);
+  await page.keyboard.press("Tab");
+  await expect(row.getByTestId("in-arrivo")).toHaveText("10");
+  await expect(row.getByTestId("giacenza")).toHaveText("0");
+  await expect(page.getByTestId("situazione-al-giorno")).toHaveText(`Giacenza e in arrivo alla fine del ${yesterdayShown}.`);
+  await snap(page, "disponibilita-al-giorno");
+
+  // The same figures through the API.
+  const at = async (query: string) => (await api(`/disponibilita?cerca=DISP-A01${query}`)).body.disponibilita[0];
+  expect(await at("")).toMatchObject({ giacenza: "4", in_arrivo: "6" });
+  expect(await at(`&a=${yesterday}`)).toMatchObject({ giacenza: "0", in_arrivo: "10" });
   await context.close();
 });

@@ -72,6 +72,7 @@ const TABLE: Record<string, { role: Role | null; call: Call }> = {
   "masterData.upsertWarehouses": { role: "responsabile", call: (c) => c.masterData.upsertWarehouses({ magazzini: [] }) },
   "clientsUpsert.upsert": { role: "responsabile", call: (c) => c.clientsUpsert.upsert({ clienti: [] }) },
   "feeds.articles": { role: "operatore", call: (c) => c.feeds.articles({}) },
+  "feeds.articleLookup": { role: "operatore", call: (c) => c.feeds.articleLookup({}) },
   "feeds.suppliers": { role: "operatore", call: (c) => c.feeds.suppliers({}) },
   "feeds.warehouses": { role: "operatore", call: (c) => c.feeds.warehouses({}) },
   "feeds.purchaseOrders": { role: "operatore", call: (c) => c.feeds.purchaseOrders({}) },

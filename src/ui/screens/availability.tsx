@@ -72,7 +72,7 @@ export function AvailabilityScreen() {
           clearable
           data-testid="campo-magazzino"
         />
-        <DateField label="Giacenza al giorno" value={a} onChange={(v) => (setA(v), restart())} data-testid="campo-data" />
+        <DateField label="Situazione al giorno" value={a} onChange={(v) => (setA(v), restart())} data-testid="campo-data" />
         <Select
           label="Righe per pagina"
           data={["10", "20", "50", "100", "500"]}
@@ -86,6 +86,12 @@ export function AvailabilityScreen() {
         <Alert color="red" variant="filled">
           {describeError(query.error).messaggio}
         </Alert>
+      )}
+      {a && (
+        // Both figures are as they stood at that day's end (GET /disponibilita `a`), "in arrivo" included.
+        <Text size="sm" fw={600} data-testid="situazione-al-giorno">
+          Giacenza e in arrivo alla fine del {day(a)}.
+        </Text>
       )}
       <DataTable
         minWidth={300}
@@ -115,7 +121,9 @@ export function AvailabilityScreen() {
             <Table.Td className="num" fw={700} data-testid="giacenza">
               {qty(r.giacenza)}
             </Table.Td>
-            <Table.Td className="num">{qty(r.in_arrivo)}</Table.Td>
+            <Table.Td className="num" data-testid="in-arrivo">
+              {qty(r.in_arrivo)}
+            </Table.Td>
             {!magazzino &&
               magazzini.map((m) => (
                 <Table.Td key={m.id} className="num">

@@ -1,11 +1,11 @@
 "use client";
 import { Alert, Button, Group, Loader, SegmentedControl, Stack, Table, Text, TextInput, Title } from "@mantine/core";
-import { useDebouncedValue } from "@mantine/hooks";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Fragment, type ReactNode, useState } from "react";
+import { Fragment, type KeyboardEvent, type ReactNode, useState } from "react";
 import { DataTable } from "../data-table";
 import { describeError } from "../errors";
 import { money } from "../format";
+import { useSearchText } from "../search-text";
 import { useTRPC } from "../trpc";
 import { LOOKUP_PAGE } from "./catalogue-lookup";
 
@@ -15,8 +15,8 @@ type ActiveFilter = "attivi" | "disattivati" | "tutti";
 
 /** The search, the active filter and the id cursors of the pages seen ("Precedente" pops one). */
 function useLookup() {
-  const [cerca, setCerca] = useState("");
-  const [debounced] = useDebouncedValue(cerca.trim(), 300);
+  const search = useSearchText();
+  const debounced = search.applied;
   const [attivo, setAttivo] = useState<ActiveFilter>("attivi");
   const [cursors, setCursors] = useState<number[]>([0]);
   const input = {
@@ -26,8 +26,12 @@ function useLookup() {
     dopo: String(cursors.at(-1)!),
   };
   return {
-    cerca,
-    setCerca: (v: string) => (setCerca(v), setCursors([0])),
+    cerca: search.text,
+    setCerca: (v: string) => (search.setText(v), setCursors([0])),
+    onKeyDown: (e: KeyboardEvent<HTMLInputElement>) => {
+      search.onKeyDown(e);
+      if (e.key === "Enter") setCursors([0]);
+    },
     attivo,
     setAttivo: (v: ActiveFilter) => (setAttivo(v), setCursors([0])),
     cursors,
@@ -46,6 +50,9 @@ function Filters({ l, label, testid, fetching }: { l: Lookup; label: string; tes
         label={label}
         value={l.cerca}
         onChange={(e) => l.setCerca(e.currentTarget.value)}
+        onKeyDown={l.onKeyDown}
+        autoComplete="off"
+        enterKeyHint="search"
         data-testid={testid}
         size="md"
         rightSection={fetching ? <Loader size="xs" /> : null}
@@ -93,12 +100,15 @@ const ActiveBadge = ({ attivo }: { attivo: boolean }) => (
   </Text>
 );
 
-/** Articles: search by code or description, the active filter, every field; a row opens its detail. */
+/**
+ * Articles: search by code, description or EAN (typed in part, or scanned: a variant by its own EAN, the
+ * GTIN inside a GS1 code), the active filter, every field; a row opens its detail.
+ */
 export function ArticlesScreen() {
   const trpc = useTRPC();
   const l = useLookup();
   const [open, setOpen] = useState<number | null>(null);
-  const query = useQuery({ ...trpc.feeds.articles.queryOptions(l.input), placeholderData: keepPreviousData });
+  const query = useQuery({ ...trpc.feeds.articleLookup.queryOptions(l.input), placeholderData: keepPreviousData });
   const articoli = query.data?.articoli ?? [];
   // A template is never stocked; it is known here when one of its variants is on the page.
   const templates = new Set(articoli.map((a) => a.modello).filter((m) => m !== null));
@@ -107,7 +117,7 @@ export function ArticlesScreen() {
   return (
     <Stack gap="md" maw={1200}>
       <Title order={2}>Articoli</Title>
-      <Filters l={l} label="Cerca codice o descrizione" testid="cerca-articoli" fetching={query.isFetching} />
+      <Filters l={l} label="Cerca codice, descrizione o EAN" testid="cerca-articoli" fetching={query.isFetching} />
       {query.error && <Alert color="red">{describeError(query.error).messaggio}</Alert>}
       <DataTable
         minWidth={320}

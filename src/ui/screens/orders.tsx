@@ -1,11 +1,11 @@
 "use client";
 import { Alert, Badge, Button, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
-import { useDebouncedValue } from "@mantine/hooks";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import type { OrderDetail } from "@/server/modules/orders/orders.schemas";
 import { day, money, qty } from "../format";
+import { useSearchText } from "../search-text";
 import { roleAtLeast, useUser } from "../session-context";
 import { useTRPC } from "../trpc";
 import { useWrite } from "../write-key";
@@ -17,19 +17,20 @@ type StateFilter = "attesi" | "aperto" | "parziale" | "evaso" | "tutti";
 type Row = OrderDetail["righe"][number];
 
 /**
- * Purchase orders: search by number or supplier, a state filter, and for each order its rows (ordered,
- * arrived, closed, remaining, price, the arrivals standing on the row and the closing reason). A
+ * Purchase orders: search by number or supplier (or what the dock scans: an article's EAN, an R<riga>
+ * label), a state filter, and for each order its rows (ordered, arrived, closed, remaining, price, the
+ * arrivals standing on the row and the closing reason). A
  * `responsabile` closes a row's remainder short from here; every order keeps its labels page.
  */
 export function OrdersScreen() {
   const trpc = useTRPC();
-  const [cerca, setCerca] = useState("");
-  const [debounced] = useDebouncedValue(cerca.trim(), 300);
+  // A number or a supplier typed, or an article's EAN / GS1 or an R<riga> label scanned (then Enter).
+  const search = useSearchText();
   const [stato, setStato] = useState<StateFilter>("attesi");
   const [open, setOpen] = useState<number | null>(null);
   const query = useQuery({
     ...trpc.orders.list.queryOptions({
-      ...(debounced ? { cerca: debounced } : {}),
+      ...(search.applied ? { cerca: search.applied } : {}),
       ...(stato === "tutti" ? { includi_evasi: true } : stato === "attesi" ? {} : { stato }),
     }),
     placeholderData: keepPreviousData,
@@ -40,9 +41,12 @@ export function OrdersScreen() {
       <Title order={2}>Ordini d&apos;acquisto</Title>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
         <TextInput
-          label="Cerca numero o fornitore"
-          value={cerca}
-          onChange={(e) => setCerca(e.currentTarget.value)}
+          label="Cerca numero, fornitore, EAN o etichetta R"
+          value={search.text}
+          onChange={(e) => search.setText(e.currentTarget.value)}
+          onKeyDown={search.onKeyDown}
+          autoComplete="off"
+          enterKeyHint="search"
           data-testid="cerca-ordini"
           size="md"
         />

@@ -7,7 +7,7 @@ export const metadata = { title: "Articoli" };
 export default async function ArticlesPage() {
   const session = await openScreen("/articoli");
   return (
-    <Prefetched session={session} queries={(t) => [t.feeds.articles.queryOptions(FIRST_LOOKUP)]}>
+    <Prefetched session={session} queries={(t) => [t.feeds.articleLookup.queryOptions(FIRST_LOOKUP)]}>
       <ArticlesScreen />
     </Prefetched>
   );

@@ -16,6 +16,45 @@ export interface AvailabilityRow {
 }
 
 /**
+ * `arrivi`: the expected quantity per article of the page's id range. Today's is the remainder of the
+ * rows of orders not `evaso`. At the end of day `a`, it is what the rows of orders dated up to that day
+ * still expected then: today's remainder plus what the ledger shows arriving on the row after that day
+ * (arrivals, less their cancellations, each on its business date), since `arrivata` is the ledger's net sum.
+ * An order `evaso` today counts only through arrivals after that day. Closed quantities keep no date: they
+ * count as closed on every day. `dopo_il_giorno` reads the ledger after that day only, so a recent day
+ * costs a few movements, not the history.
+ */
+function expected(a: string | undefined, inWarehouse: Prisma.Sql) {
+  if (a === undefined) {
+    return Prisma.sql`arrivi AS (
+      SELECT r.articolo_id, sum(greatest(r.ordinata - r.arrivata - r.chiusa, 0)) AS in_arrivo
+        FROM righe_ordine r
+        JOIN ordini_acquisto o ON o.id = r.ordine_id
+        CROSS JOIN limiti l
+       WHERE r.articolo_id > l.primo_escluso AND r.articolo_id <= l.ultimo AND o.stato <> 'evaso' ${inWarehouse}
+       GROUP BY r.articolo_id
+    )`;
+  }
+  return Prisma.sql`dopo_il_giorno AS (
+      SELECT m.riferimento_id AS riga_id, sum(m.quantita) AS arrivata
+        FROM movimenti m, limiti l
+       WHERE m.data > ${a}::date AND m.riferimento_tipo = 'riga_ordine' AND m.origine IN ('arrivo', 'annullamento')
+             AND m.articolo_id > l.primo_escluso AND m.articolo_id <= l.ultimo
+       GROUP BY m.riferimento_id
+    ),
+    arrivi AS (
+      SELECT r.articolo_id, sum(greatest(r.ordinata - r.arrivata - r.chiusa + coalesce(d.arrivata, 0), 0)) AS in_arrivo
+        FROM righe_ordine r
+        JOIN ordini_acquisto o ON o.id = r.ordine_id
+        CROSS JOIN limiti l
+        LEFT JOIN dopo_il_giorno d ON d.riga_id = r.id
+       WHERE r.articolo_id > l.primo_escluso AND r.articolo_id <= l.ultimo AND o.data <= ${a}::date
+             AND (o.stato <> 'evaso' OR d.riga_id IS NOT NULL) ${inWarehouse}
+       GROUP BY r.articolo_id
+    )`;
+}
+
+/**
  * The availability page in one statement (see availability.service.ts listAvailability): `take` articles
  * at most after `dopo` (the page size plus one); `magazzino` null for every warehouse.
  */
@@ -68,15 +107,7 @@ export const availabilityPage = (
         LEFT JOIN saldi s ON s.articolo_id = p.id AND s.magazzino_id = w.id
        GROUP BY p.id, p.codice, p.descrizione
     ),
-    arrivi AS (
-      SELECT r.articolo_id, sum(greatest(r.ordinata - r.arrivata - r.chiusa, 0)) AS in_arrivo
-        FROM righe_ordine r
-        JOIN ordini_acquisto o ON o.id = r.ordine_id
-        CROSS JOIN limiti l
-       WHERE r.articolo_id > l.primo_escluso AND r.articolo_id <= l.ultimo AND o.stato <> 'evaso'
-             ${inWarehouse(Prisma.sql`o.magazzino_id`)}
-       GROUP BY r.articolo_id
-    )
+    ${expected(filters.a, inWarehouse(Prisma.sql`o.magazzino_id`))}
     SELECT f.magazzino_trovato, g.id, g.codice, g.descrizione, trim_scale(g.giacenza)::text AS giacenza,
            trim_scale(coalesce(r.in_arrivo, 0))::text AS in_arrivo, g.magazzini, g.giacenze_magazzini
       FROM (SELECT ${magazzino}::int IS NULL OR EXISTS (SELECT 1 FROM magazzini WHERE id = ${magazzino}::int) AS magazzino_trovato) f

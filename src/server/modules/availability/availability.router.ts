@@ -14,7 +14,7 @@ export const availabilityRouter = router({
         summary: "Disponibilità per articolo: giacenza, quantità in arrivo, dettaglio per magazzino",
         description:
           "Una riga per ogni articolo gestito a magazzino (le varianti una per una, mai i modelli; anche a giacenza zero), per id articolo. " +
-          "Con `a` la giacenza è quella alla fine di quel giorno; con `magazzino` giacenza e in arrivo sono di quel magazzino.",
+          "Con `a` giacenza e in arrivo sono quelli alla fine di quel giorno; con `magazzino` giacenza e in arrivo sono di quel magazzino.",
         protect: true,
       },
     })

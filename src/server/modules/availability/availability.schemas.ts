@@ -11,8 +11,10 @@ export const listAvailabilityInput = z.strictObject({
     .optional()
     .meta({
       description:
-        "Giacenza com'era alla fine di quel giorno (AAAA-MM-GG, data di business), dalla somma dei movimenti. " +
-        "`in_arrivo` resta la quantità ancora aperta oggi sugli ordini: gli ordini non hanno una storia per data.",
+        "Giacenza e `in_arrivo` com'erano alla fine di quel giorno (AAAA-MM-GG, data di business). La giacenza è la somma dei movimenti " +
+        "fino a quel giorno; `in_arrivo` è quanto attendevano allora le righe degli ordini con data fino a quel giorno: il residuo di oggi " +
+        "più quanto vi è arrivato dopo quel giorno (arrivi meno annullamenti, per data del movimento). Le quantità ordinate sono quelle " +
+        "di oggi e una chiusura senza consegna vale per ogni giorno: il servizio non conserva la data delle sostituzioni d'ordine né delle chiusure.",
     }),
   cerca: z
     .string()
@@ -34,7 +36,10 @@ export type ListAvailabilityInput = z.infer<typeof listAvailabilityInput>;
 export const availabilityRowOutput = z.object({
   articolo: z.object({ id: z.number().int(), codice: z.string(), descrizione: z.string() }),
   giacenza: decimalString(),
-  in_arrivo: decimalString().meta({ description: "Quantità ancora da ricevere sulle righe degli ordini d'acquisto non evasi" }),
+  in_arrivo: decimalString().meta({
+    description:
+      "Quantità ancora da ricevere sulle righe degli ordini d'acquisto non evasi; con `a`, quella attesa alla fine di quel giorno",
+  }),
   magazzini: z
     .array(z.object({ magazzino: z.number().int(), giacenza: decimalString() }))
     .optional()

@@ -12,7 +12,9 @@ import type { AvailabilityRowOutput, ListAvailabilityInput } from "./availabilit
  * One statement computes the page: the page's articles first, then balances and open order rows
  * restricted to that id range, so the cost follows the page size, not the catalogue. Stock comes from
  * the maintained balances (`giacenze`); only `a` sums the ledger, because a past day has no balance.
- * `in_arrivo` is always today's open quantity: order rows keep no history of what was open on a day.
+ * With `a`, `in_arrivo` is also that day's: what the orders dated up to it still expected at its end, from
+ * the ledger's arrivals (availability.queries.ts `expected`), so a snapshot of a past day does not mix its
+ * stock with today's expectations (goods that arrived since would be in neither).
  * The breakdown lists every warehouse (zero included), by id, with and without `a`: a client reads the
  * same shape whatever the article's history, and the breakdown always adds up to `giacenza`.
  * Quantities leave the database already canonical: `trim_scale(numeric)::text` is the contract's form

@@ -24,15 +24,11 @@ export function windowed(w: Window, take: number, conditions: Prisma.Sql[]) {
   };
 }
 
-const contains = (text: string | undefined, columns: Prisma.Sql[]) =>
+/** `columns` containing `text`, or any of the `also` conditions (the screens' look-up by EAN). */
+const contains = (text: string | undefined, columns: Prisma.Sql[], also: Prisma.Sql[] = []) =>
   text === undefined
     ? []
-    : [
-        Prisma.sql`(${Prisma.join(
-          columns.map((c) => Prisma.sql`${c} ILIKE ${containsPattern(text)}`),
-          " OR ",
-        )})`,
-      ];
+    : [Prisma.sql`(${Prisma.join([...columns.map((c) => Prisma.sql`${c} ILIKE ${containsPattern(text)}`), ...also], " OR ")})`];
 const active = (attivo: boolean | undefined) => (attivo === undefined ? [] : [Prisma.sql`t.attivo = ${attivo}::boolean`]);
 
 export interface ArticleRow {
@@ -48,8 +44,20 @@ export interface ArticleRow {
   versione: bigint;
 }
 
-export const articlesPage = (w: Window, take: number, f: { cerca?: string; attivo?: boolean }) => {
-  const { where, tail } = windowed(w, take, [...contains(f.cerca, [Prisma.sql`t.codice`, Prisma.sql`t.descrizione`]), ...active(f.attivo)]);
+/**
+ * `eans`, for the screens only: the text also matches an article whose EAN contains it or is one of these
+ * (the GTIN a scanned EAN or GS1 code carries, in the forms the catalogue may store it). REST's `cerca`
+ * passes none: API.md section 9 has it search code and description.
+ */
+export const articlesPage = (w: Window, take: number, f: { cerca?: string; attivo?: boolean }, eans?: string[]) => {
+  const byEan =
+    eans === undefined || f.cerca === undefined
+      ? []
+      : [Prisma.sql`t.ean ILIKE ${containsPattern(f.cerca)}`, Prisma.sql`t.ean = ANY(${eans}::text[])`];
+  const { where, tail } = windowed(w, take, [
+    ...contains(f.cerca, [Prisma.sql`t.codice`, Prisma.sql`t.descrizione`], byEan),
+    ...active(f.attivo),
+  ]);
   return query<ArticleRow>(Prisma.sql`
     SELECT t.id, t.codice, t.descrizione, t.ean, t.gestione_lotti, t.costo_standard AS costo, t.unita, m.codice AS modello,
            t.attivo, t.versione

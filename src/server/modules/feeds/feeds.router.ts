@@ -34,6 +34,13 @@ export const feedsRouter = router({
     .output(syncParse(listArticlesOutput))
     .query(({ ctx, input }) => listArticles(ctx.db, input)),
 
+  // The articles screen's look-up (tRPC only): GET /articoli's list whose text also finds an EAN, whole,
+  // in part or inside a GS1 code. Kept off REST, where `cerca` is code and description (API.md section 9).
+  articleLookup: readProcedure
+    .input(syncParse(listArticlesInput))
+    .output(syncParse(listArticlesOutput))
+    .query(({ ctx, input }) => listArticles(ctx.db, input, { byEan: true })),
+
   suppliers: readProcedure
     .meta({
       openapi: {

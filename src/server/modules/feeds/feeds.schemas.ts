@@ -36,7 +36,15 @@ const feedParams = {
 
 const attivo = queryBool().optional().meta({ description: "true: solo gli attivi; false: solo i disattivati" });
 
-export const listArticlesInput = z.strictObject({ ...feedParams, attivo });
+export const listArticlesInput = z.strictObject({
+  ...feedParams,
+  cerca: feedParams.cerca.meta({
+    description:
+      "Solo gli articoli il cui codice o la cui descrizione contiene questo testo, senza distinguere maiuscole e minuscole (API.md §9). " +
+      "L'EAN non è cercato: il contratto limita `cerca` a codice e descrizione, e ogni riga porta il suo `ean`.",
+  }),
+  attivo,
+});
 export const listSuppliersInput = z.strictObject({ ...feedParams, attivo });
 export const listWarehousesInput = z.strictObject({ ...feedParams, attivo });
 

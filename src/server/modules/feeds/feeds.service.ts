@@ -2,6 +2,7 @@ import type { Db } from "../../db/client";
 import type { Query } from "../../db/sql";
 import { canonical, canonicalOrNull, Decimal, type DecimalLike } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
+import { eanCandidates, parseScan } from "../arrivals/barcode";
 import { assertPeriod, boundAndRows, type SyncGate } from "../lists/lists";
 import type {
   ArticleRowOutput,
@@ -87,8 +88,23 @@ export const toArticleOutput = (r: Versioned<Omit<q.ArticleRow, "costo">> & { co
   versione: Number(r.versione),
 });
 
-export async function listArticles(db: Db, input: ListArticlesInput) {
-  const p = await feedPage(db, input, "articoli", (w, take) => q.articlesPage(w, take, input));
+/**
+ * The EANs a search text names on the screens: an EAN, or the GTIN of a GS1 code, read as receiving reads a
+ * scan (parseScan), in every form the catalogue may store it; none when the text is neither.
+ */
+function eansSearched(cerca: string | undefined): string[] {
+  if (cerca === undefined) return [];
+  const scan = parseScan(cerca);
+  return scan.kind === "ean" || scan.kind === "gs1" ? eanCandidates(scan.gtin) : [];
+}
+
+/**
+ * GET /articoli, and with `byEan` the articles screen's look-up (tRPC only): its text also finds an article
+ * by its EAN (a variant by its own), typed in part, scanned whole or inside a GS1 code.
+ */
+export async function listArticles(db: Db, input: ListArticlesInput, opts: { byEan?: boolean } = {}) {
+  const eans = opts.byEan ? eansSearched(input.cerca) : undefined;
+  const p = await feedPage(db, input, "articoli", (w, take) => q.articlesPage(w, take, input, eans));
   return {
     articoli: p.rows.map(toArticleOutput),
     ...cursors(p),

@@ -4,7 +4,10 @@ import { decimalString, idNumber, isoDate, pathId, rawNumber, shortText, typeErr
 export const STATI_ORDINE = ["aperto", "parziale", "evaso"] as const;
 
 export const listOrdersInput = z.strictObject({
-  cerca: shortText(64).optional().meta({ description: "Numero d'ordine, codice o nome del fornitore (contiene)" }),
+  cerca: shortText(64).optional().meta({
+    description:
+      "Numero d'ordine, codice o nome del fornitore (contiene); oppure l'EAN o il codice GS1 di un articolo delle righe, o l'etichetta R<riga>",
+  }),
   stato: z.enum(STATI_ORDINE).optional().meta({ description: "Solo gli ordini in questo stato (anche `evaso`)" }),
   includi_evasi: z
     .boolean()

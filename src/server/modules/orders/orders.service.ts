@@ -2,10 +2,13 @@ import type { ModelDb, Prisma } from "../../db/client";
 import { canonical } from "../../lib/decimal";
 import { formatDate } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
+import { eanCandidates, parseScan } from "../arrivals/barcode";
 import { standingArrivals } from "../arrivals/search.service";
 import type { ListOrdersInput, OrderDetail, PrintableOrder } from "./orders.schemas";
 
 type Stato = PrintableOrder["stato"];
+
+const MAX_ID = 2_147_483_647;
 
 /** What every order screen shows of an order. */
 const orderHeader = {
@@ -24,20 +27,31 @@ function headerOutput(o: OrderHeaderRow) {
   return { id: o.id, numero: o.numero, data: formatDate(o.data), stato: o.stato as Stato, fornitore: o.fornitore, magazzino: o.magazzino };
 }
 
+/**
+ * What the orders screen's search finds: the number or the supplier's code or name containing the text,
+ * and, when the text reads as a code the dock scans (parseScan, as receiving reads it), the order holding
+ * that `R<riga>` row, or the orders with a row of the article of that EAN or GS1 GTIN. The scanned forms
+ * add to the text match, so an order numbered `R12` is still found by its number.
+ */
+function searchCondition(cerca: string): Prisma.OrdineAcquistoWhereInput {
+  const text = { contains: cerca, mode: "insensitive" as const };
+  const scan = parseScan(cerca);
+  const byScan: Prisma.OrdineAcquistoWhereInput[] =
+    // A label beyond the id type's range names no row (and would not fit the parameter).
+    scan.kind === "etichetta" && scan.riga <= MAX_ID
+      ? [{ righe: { some: { id: scan.riga } } }]
+      : scan.kind === "ean" || scan.kind === "gs1"
+        ? [{ righe: { some: { articolo: { ean: { in: eanCandidates(scan.gtin) } } } } }]
+        : [];
+  return { OR: [{ numero: text }, { fornitore: { nome: text } }, { fornitore: { codice: text } }, ...byScan] };
+}
+
 /** Purchase orders for the operator screens, newest first; open ones only unless asked (or a state is asked). */
 export async function listOrders(db: ModelDb, input: ListOrdersInput) {
   const orders = await db.ordineAcquisto.findMany({
     where: {
       ...(input.stato !== undefined ? { stato: input.stato } : input.includi_evasi ? {} : { stato: { not: "evaso" } }),
-      ...(input.cerca === undefined
-        ? {}
-        : {
-            OR: [
-              { numero: { contains: input.cerca, mode: "insensitive" as const } },
-              { fornitore: { nome: { contains: input.cerca, mode: "insensitive" as const } } },
-              { fornitore: { codice: { contains: input.cerca, mode: "insensitive" as const } } },
-            ],
-          }),
+      ...(input.cerca === undefined ? {} : searchCondition(input.cerca)),
     },
     orderBy: [{ data: "desc" }, { id: "desc" }],
     take: input.limite ?? 50,
