@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { newSession, snap, type User } from "../support/app";
+import { typeAsDevice } from "../support/scanner";
 import { ean13, seed, today } from "../support/seed";
 
 // The spec's own warehouse, articles, supplier and order; part of one row arrives by REST before the screen opens.
@@ -12,26 +13,7 @@ const EAN_NASTRO = ean13("805999009002");
 let righe: { numero_riga: number; riga: number; articolo: { codice: string } }[];
 let righe2: { riga: number }[];
 
-/** The time the last simulated key was stamped with (s since the epoch): stamps only move forward. */
-let clock = 0;
-
-/**
- * Keys as the device sends them, stamped `msPerKey` apart: 3 ms a keyboard-wedge scanner, 150 ms a hand.
- * Real key events through CDP with their timestamp given, so the gaps the page measures are the device's,
- * not how long this shared machine takes to deliver each key.
- */
-async function keys(page: Page, text: string, msPerKey: number, enter = true) {
-  const cdp = await page.context().newCDPSession(page);
-  clock = Math.max(Date.now() / 1000, clock + 1);
-  for (const k of [...text, ...(enter ? ["Enter"] : [])]) {
-    clock += msPerKey / 1000;
-    const key = k === "Enter" ? { key: "Enter", code: "Enter", windowsVirtualKeyCode: 13, text: "\r" } : { key: k, text: k };
-    await cdp.send("Input.dispatchKeyEvent", { type: "keyDown", timestamp: clock, ...key });
-    await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", timestamp: clock, key: key.key });
-  }
-  await cdp.detach();
-}
-const scan = (page: Page, code: string) => keys(page, code, 3);
+const scan = (page: Page, code: string) => typeAsDevice(page, code, 3);
 
 test.beforeAll(async () => {
   test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
@@ -144,7 +126,7 @@ test("ordini: il lettore cerca per EAN di un articolo e per etichetta R della ri
   const field = page.getByTestId("cerca-ordini");
   const listed = page.getByTestId("tabella-ordini").locator(":scope > [data-testid^='ordine-']");
   await field.click();
-  await keys(page, "zzz", 150, false); // a person, no Enter
+  await typeAsDevice(page, "zzz", 150, false); // a person, no Enter
   await expect(page.getByText("Nessun ordine con questi filtri.")).toBeVisible();
 
   // A scan over that text searches the code alone: both orders have the tape.

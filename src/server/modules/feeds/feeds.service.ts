@@ -2,7 +2,7 @@ import type { Db } from "../../db/client";
 import type { Query } from "../../db/sql";
 import { canonical, canonicalOrNull, Decimal, type DecimalLike } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
-import { eanCandidates, parseScan } from "../arrivals/barcode";
+import { eanCandidates, parseScan } from "../../../lib/barcode";
 import { assertPeriod, boundAndRows, type SyncGate } from "../lists/lists";
 import type {
   ArticleRowOutput,

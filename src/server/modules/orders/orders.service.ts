@@ -2,7 +2,7 @@ import type { ModelDb, Prisma } from "../../db/client";
 import { canonical } from "../../lib/decimal";
 import { formatDate } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
-import { eanCandidates, parseScan } from "../arrivals/barcode";
+import { eanCandidates, parseScan } from "../../../lib/barcode";
 import { standingArrivals } from "../arrivals/search.service";
 import type { ListOrdersInput, OrderDetail, PrintableOrder } from "./orders.schemas";
 
