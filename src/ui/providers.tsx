@@ -3,11 +3,18 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError } from "@trpc/client";
 import { useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/trpc/router";
+import { describeError } from "./errors";
+import { timedFetch } from "./offline/network";
 import { TRPCProvider } from "./trpc";
 import type { CallContext } from "./write-key";
 
 function isUnauthenticated(e: unknown): boolean {
   return e instanceof TRPCClientError && (e.data as { codice?: string } | undefined)?.codice === "non_autenticato";
+}
+
+function noAnswerInTime(e: unknown): boolean {
+  const code = describeError(e).codice;
+  return code === "timeout" || code === "offline";
 }
 
 /** A session that ended (expired, signed out elsewhere, user deactivated): back to sign-in, then here again. */
@@ -24,6 +31,8 @@ export function makeTrpcClient(csrf: string | undefined) {
         condition: (op) => op.type === "mutation",
         true: httpLink({
           url: "/api/trpc",
+          // Bounded in time, and refused at once offline: src/ui/offline/network.ts.
+          fetch: timedFetch,
           headers: ({ op }) => {
             const h: Record<string, string> = {};
             if (csrf) h["x-csrf-token"] = csrf;
@@ -32,7 +41,7 @@ export function makeTrpcClient(csrf: string | undefined) {
             return h;
           },
         }),
-        false: httpBatchLink({ url: "/api/trpc" }),
+        false: httpBatchLink({ url: "/api/trpc", fetch: timedFetch }),
       }),
     ],
   });
@@ -43,11 +52,16 @@ export function TrpcProviders({ csrf, children }: { csrf?: string; children: Rea
     () =>
       new QueryClient({
         defaultOptions: {
+          // "always": offline, a call runs and fails at once (timedFetch) instead of waiting, paused and
+          // silent, for the browser's online event; the screen decides what to do with the failure.
           queries: {
             staleTime: 5_000,
             refetchOnWindowFocus: false,
-            retry: (count, e) => !isUnauthenticated(e) && count < 1,
+            networkMode: "always",
+            // A call that got no answer in 8 s is not asked again: the operator has waited long enough.
+            retry: (count, e) => !isUnauthenticated(e) && !noAnswerInTime(e) && count < 1,
           },
+          mutations: { networkMode: "always" },
         },
       }),
   );
