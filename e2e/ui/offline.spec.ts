@@ -37,7 +37,7 @@ function databases(page: Page): Promise<string[]> {
   return page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? ""));
 }
 
-test("senza rete il ricevimento si apre dal guscio, anche ricaricando e in una pagina nuova; il guscio non tiene dati dell'utente", async ({
+test("senza rete il ricevimento si apre dal guscio, anche ricaricando e in una pagina nuova; il guscio non tiene dati dell'utente; con la rete di nuovo scrive", async ({
   browser,
 }) => {
   const { context, page } = await newSession(browser, users.operatore);
@@ -81,6 +81,16 @@ test("senza rete il ricevimento si apre dal guscio, anche ricaricando e in una p
   // The role is in the code (the menu's rules), never in the page the shell is.
   const shell = cached.find((c) => new URL(c.url).pathname === "/offline")!.body;
   expect(shell).not.toMatch(/operatore|ruolo|csrf/);
+
+  // The network is back, the shell still on screen: a write needs the session's CSRF token, which the shell
+  // reads from the service. Signing out is such a write: the session is over on the service afterwards.
+  await context.setOffline(false);
+  await expect(page.getByTestId("banner-offline")).toBeHidden();
+  await expect(page.getByTestId("guscio-offline")).toBeVisible();
+  await page.getByRole("button", { name: "Esci" }).click();
+  await page.waitForURL("**/accesso**");
+  await page.goto("/ricevimento");
+  await expect(page).toHaveURL(/\/accesso\?dopo=/);
   await context.close();
 });
 

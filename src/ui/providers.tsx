@@ -23,7 +23,13 @@ function toSignIn(): void {
   if (!window.location.pathname.startsWith("/accesso")) window.location.assign(`/accesso?dopo=${encodeURIComponent(here)}`);
 }
 
-export function makeTrpcClient(csrf: string | undefined) {
+/**
+ * The session's CSRF token: from the page the service rendered, or (the offline shell, which holds none)
+ * read from the service once it answers again.
+ */
+type Csrf = string | (() => string | undefined) | undefined;
+
+export function makeTrpcClient(csrf: Csrf) {
   return createTRPCClient<AppRouter>({
     links: [
       splitLink({
@@ -35,7 +41,8 @@ export function makeTrpcClient(csrf: string | undefined) {
           fetch: timedFetch,
           headers: ({ op }) => {
             const h: Record<string, string> = {};
-            if (csrf) h["x-csrf-token"] = csrf;
+            const token = typeof csrf === "function" ? csrf() : csrf;
+            if (token) h["x-csrf-token"] = token;
             const key = (op.context as CallContext).idempotencyKey;
             if (key) h["idempotency-key"] = key;
             return h;
@@ -47,7 +54,7 @@ export function makeTrpcClient(csrf: string | undefined) {
   });
 }
 
-export function TrpcProviders({ csrf, children }: { csrf?: string; children: ReactNode }) {
+export function TrpcProviders({ csrf, children }: { csrf?: Csrf; children: ReactNode }) {
   const [queryClient] = useState(
     () =>
       new QueryClient({

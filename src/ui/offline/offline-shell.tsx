@@ -1,13 +1,15 @@
 "use client";
 import { Alert, Anchor, Box, Center, Loader, Stack, Text, Title } from "@mantine/core";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { describeError } from "../errors";
 import { Frame } from "../app-frame";
 import { NAV } from "../nav";
-import { TrpcProviders } from "../providers";
+import { makeTrpcClient, TrpcProviders } from "../providers";
 import { ReceivingScreen } from "../screens/receiving";
 import { ReceivingBySupplierScreen } from "../screens/receiving-by-supplier";
 import { roleAtLeast, SessionProvider, type UiUser } from "../session-context";
 import { readCurrentUser } from "./local-db";
+import { useOnline } from "./network";
 
 /**
  * The screens that open without the service, by path. Each opens for the roles the menu gives it (nav.ts),
@@ -56,12 +58,36 @@ function NotAvailable({ user }: { user: UiUser | undefined }) {
 }
 
 /**
+ * The shell holds no CSRF token, so writes need one from the service once it answers again: the session's,
+ * if it is still this user's. Another user's session, or none, is the service's to sort out: the page is
+ * loaded again from it (sign-in, or that user's screen), and nothing is sent under the wrong name.
+ */
+function useCsrfWhenOnline(user: UiUser | undefined): () => string | undefined {
+  const online = useOnline();
+  const csrf = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!online || !user || csrf.current) return;
+    makeTrpcClient(undefined)
+      .session.me.query()
+      .then((me) => {
+        if (me.utente.id === user.id) csrf.current = me.csrf;
+        else window.location.reload();
+      })
+      .catch((e: unknown) => {
+        if (describeError(e).codice === "non_autenticato") window.location.reload();
+      });
+  }, [online, user]);
+  return () => csrf.current;
+}
+
+/**
  * The app without the service: the service worker answers a navigation that failed with this page
  * (precached at /offline, with no user data in it). It reads who is signed in on the handheld from
  * IndexedDB and renders the screen of the address bar's path in the usual frame and providers.
  */
 export function OfflineShell() {
   const [found, setFound] = useState<{ path: string; user: UiUser | undefined }>();
+  const csrf = useCsrfWhenOnline(found?.user);
   useEffect(() => {
     const path = normalisedPath(window.location.pathname);
     const label = NAV.find((n) => n.href === path)?.label;
@@ -81,7 +107,7 @@ export function OfflineShell() {
   return (
     <div data-testid="guscio-offline">
       {user ? (
-        <TrpcProviders>
+        <TrpcProviders csrf={csrf}>
           <SessionProvider user={user}>
             <Frame user={user}>{screen ? screen() : <NotAvailable user={user} />}</Frame>
           </SessionProvider>
