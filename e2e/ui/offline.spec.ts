@@ -84,7 +84,11 @@ test("senza rete il ricevimento si apre dal guscio, anche ricaricando e in una p
 
   // The network is back, the shell still on screen: a write needs the session's CSRF token, which the shell
   // reads from the service. Signing out is such a write: the session is over on the service afterwards.
+  const sessionRead = page.waitForResponse((r) => r.url().includes("/api/trpc/session.me"));
   await context.setOffline(false);
+  const read = await sessionRead;
+  expect(read.status()).toBe(200);
+  await read.finished();
   await expect(page.getByTestId("banner-offline")).toBeHidden();
   await expect(page.getByTestId("guscio-offline")).toBeVisible();
   await page.getByRole("button", { name: "Esci" }).click();

@@ -4,7 +4,7 @@ import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError }
 import { useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/trpc/router";
 import { describeError } from "./errors";
-import { timedFetch } from "./offline/network";
+import { OfflineError, timedFetch } from "./offline/network";
 import { TRPCProvider } from "./trpc";
 import type { CallContext } from "./write-key";
 
@@ -42,6 +42,10 @@ export function makeTrpcClient(csrf: Csrf) {
           headers: ({ op }) => {
             const h: Record<string, string> = {};
             const token = typeof csrf === "function" ? csrf() : csrf;
+            // The offline shell before the service gave it the session's token: a write without it would be
+            // refused for good, so it is not sent, and fails as offline (its outcome unknown, to try again).
+            if (typeof csrf === "function" && !token)
+              throw new OfflineError("Offline: la sessione non è ancora stata verificata con il servizio.");
             if (token) h["x-csrf-token"] = token;
             const key = (op.context as CallContext).idempotencyKey;
             if (key) h["idempotency-key"] = key;

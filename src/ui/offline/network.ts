@@ -25,11 +25,11 @@ export class RequestTimeoutError extends Error {
   }
 }
 
-/** The browser says it has no network: the request was not sent. */
+/** The request was not sent: the browser has no network (or, in the offline shell, no session token yet). */
 export class OfflineError extends Error {
   override name = OFFLINE_ERROR;
-  constructor() {
-    super("Offline: il palmare non è collegato alla rete.");
+  constructor(message = "Offline: il palmare non è collegato alla rete.") {
+    super(message);
   }
 }
 
