@@ -98,7 +98,9 @@ test("senza rete il ricevimento si apre dal guscio, anche ricaricando e in una p
   await context.close();
 });
 
-test("una chiamata senza risposta si ferma in 8 s con il suo messaggio; senza rete fallisce subito", async ({ browser }) => {
+test("una chiamata senza risposta si ferma in 8 s con il suo messaggio; un punto morto accende il banner; senza rete fallisce subito", async ({
+  browser,
+}) => {
   // Without the worker: the routes below must see every request of the page.
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, serviceWorkers: "block" });
   const page = await context.newPage();
@@ -111,6 +113,17 @@ test("una chiamata senza risposta si ferma in 8 s con il suo messaggio; senza re
   await page.getByTestId("cerca-articoli").fill("NESSUNA-RISPOSTA");
   await expect(page.getByText("Nessuna risposta dal servizio in 8 s")).toBeVisible({ timeout: 30_000 });
   await page.unroute("**/api/trpc/**");
+  // The service answered /api/health meanwhile: no banner for a slow call alone.
+  await expect(page.getByTestId("banner-offline")).toBeHidden();
+
+  // A dead spot the browser does not notice (still "online"): requests fail, and so does /api/health.
+  await page.route("**/api/{trpc/**,health}", (route) => route.abort("connectionrefused"));
+  await page.getByTestId("cerca-articoli").fill("PUNTO-MORTO");
+  await expect(page.getByTestId("banner-offline")).toContainText("Offline");
+  expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+  // Back in reach: the banner goes at the next look at /api/health.
+  await page.unroute("**/api/{trpc/**,health}");
+  await expect(page.getByTestId("banner-offline")).toBeHidden({ timeout: 20_000 });
 
   await context.setOffline(true);
   await expect(page.getByTestId("banner-offline")).toContainText("Offline");
