@@ -6,7 +6,9 @@ import { openDatabase, type OpenDatabase } from "./db/runtime";
 import { isRestPath, serveNodeRest } from "./http/rest-handler";
 import { isTrpcPath, serveNodeTrpc } from "./http/trpc-node";
 import { NONCE_HEADER, securityHeadersFor } from "./http/security-headers";
+import { isServiceWorkerPath, serveServiceWorker } from "./http/service-worker";
 import { defaultNextDir, hasBuild, nextBuild } from "./next-build";
+import { ensureServiceWorker } from "./service-worker-build";
 
 import { demoUsersWithFirstPassword, demoWarnings, seedDemoIfEmpty } from "./modules/demo/demo.service";
 import { startAuthCache, type RunningAuthCache } from "./modules/auth/auth-cache";
@@ -124,6 +126,8 @@ async function main(): Promise<void> {
 
   try {
     await buildIfMissing(dir);
+    // The handhelds' service worker belongs to the build it precaches; development has none.
+    const serviceWorker = dev ? undefined : await ensureServiceWorker(dir, defaultNextDir());
     if (stopRequested) return stop(0);
 
     db = await openDatabase(config, { mode: "own", log });
@@ -185,7 +189,9 @@ async function main(): Promise<void> {
         ? serveNodeRest(req, res)
         : !dev && isTrpcPath(req.url)
           ? serveNodeTrpc(req, res)
-          : handle(req, res);
+          : serviceWorker && isServiceWorkerPath(req.url)
+            ? serveServiceWorker(req, res, serviceWorker)
+            : handle(req, res);
       served.catch((e: unknown) => {
         console.error("Richiesta non gestita:", e);
         if (!res.headersSent) res.statusCode = 500;

@@ -1,42 +1,20 @@
 "use client";
-import { AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, Stack, Text } from "@mantine/core";
+import { AppShell, Badge, Burger, Group, NavLink, ScrollArea, Stack, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
-import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { ReactNode } from "react";
-import { describeError } from "./errors";
 import { NAV } from "./nav";
 import { roleAtLeast, SessionProvider, type UiUser } from "./session-context";
 import { TrpcProviders } from "./providers";
-import { useTRPC } from "./trpc";
-import { notifications } from "@mantine/notifications";
+import { OfflineBanner } from "./offline/offline-banner";
+import { OfflineSupport } from "./offline/offline-support";
+import { SignOutButton } from "./offline/sign-out";
 
 const ROLE_COLOR = { operatore: "gray", responsabile: "teal", amministratore: "grape" } as const;
 
-function SignOut() {
-  const trpc = useTRPC();
-  const signOut = useMutation(trpc.session.signOut.mutationOptions());
-  return (
-    <Button
-      variant="subtle"
-      color="gray"
-      size="sm"
-      onClick={async () => {
-        try {
-          await signOut.mutateAsync();
-        } catch (e) {
-          notifications.show({ color: "red", message: describeError(e).messaggio });
-        }
-        window.location.assign("/accesso");
-      }}
-    >
-      Esci
-    </Button>
-  );
-}
-
-function Frame({ user, children }: { user: UiUser; children: ReactNode }) {
+/** The header, the menu and the screen: for pages from the service (AppFrame) and for the offline shell. */
+export function Frame({ user, children }: { user: UiUser; children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const pathname = usePathname();
   const items = NAV.filter((n) => roleAtLeast(user, n.role));
@@ -58,7 +36,7 @@ function Frame({ user, children }: { user: UiUser; children: ReactNode }) {
             <Badge color={ROLE_COLOR[user.ruolo]} variant="light" visibleFrom="sm">
               {user.ruolo}
             </Badge>
-            <SignOut />
+            <SignOutButton user={user} />
           </Group>
         </Group>
       </AppShell.Header>
@@ -90,7 +68,10 @@ function Frame({ user, children }: { user: UiUser; children: ReactNode }) {
           </Stack>
         </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main>{children}</AppShell.Main>
+      <AppShell.Main>
+        <OfflineBanner />
+        {children}
+      </AppShell.Main>
     </AppShell>
   );
 }
@@ -99,6 +80,7 @@ export function AppFrame({ user, csrf, children }: { user: UiUser; csrf: string;
   return (
     <TrpcProviders csrf={csrf}>
       <SessionProvider user={user}>
+        <OfflineSupport user={user} />
         <Frame user={user}>{children}</Frame>
       </SessionProvider>
     </TrpcProviders>

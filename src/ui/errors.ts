@@ -1,4 +1,5 @@
 import { TRPCClientError } from "@trpc/client";
+import { OFFLINE_ERROR, TIMEOUT_ERROR } from "./offline/network";
 
 export interface DescribedError {
   codice: string;
@@ -9,8 +10,22 @@ export interface DescribedError {
 
 const NO_ANSWER = "Il servizio non risponde: controllare la connessione e riprovare.";
 
+/**
+ * The UI's own failures before any answer (src/ui/offline/network.ts): `timeout` (no answer in 8 s) and
+ * `offline` (the browser had no network). Matched by name, not class: a TRPCClientError keeps its cause.
+ */
+function ownFailure(e: unknown): DescribedError | undefined {
+  const cause = e instanceof TRPCClientError ? e.cause : e;
+  if (!(cause instanceof Error)) return undefined;
+  if (cause.name === TIMEOUT_ERROR) return { codice: "timeout", messaggio: cause.message };
+  if (cause.name === OFFLINE_ERROR) return { codice: "offline", messaggio: cause.message };
+  return undefined;
+}
+
 /** The contract's code and Italian message of a failed call, whatever shape the failure took. */
 export function describeError(e: unknown): DescribedError {
+  const own = ownFailure(e);
+  if (own) return own;
   if (e instanceof TRPCClientError) {
     const data = (e.data ?? {}) as { codice?: string; httpStatus?: number };
     // No contract body: the request or its answer was lost on the way (the browser's own English text).
@@ -23,13 +38,16 @@ export function describeError(e: unknown): DescribedError {
   return { codice: "errore", messaggio: String(e) };
 }
 
+const NO_OUTCOME = new Set(["rete", "timeout", "offline", "idempotenza_in_corso"]);
+
 /**
- * A write whose fate the answer does not tell: no answer at all, a 5xx (the service may have lost the
+ * A write whose fate the answer does not tell: no answer at all (`rete`, `timeout`; and `offline`, since
+ * the link may have dropped while the request was leaving), a 5xx (the service may have lost the
  * database during the commit, and a 5xx is never stored under the key), or the first attempt still
  * running under the same key. Anything else is definitive: done, or a refusal stored under the key.
  */
 export function outcomeUnknown(e: DescribedError): boolean {
-  return e.codice === "rete" || e.codice === "idempotenza_in_corso" || (e.status ?? 0) >= 500;
+  return NO_OUTCOME.has(e.codice) || (e.status ?? 0) >= 500;
 }
 
 /**

@@ -3,11 +3,18 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError } from "@trpc/client";
 import { useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/trpc/router";
+import { describeError } from "./errors";
+import { OfflineError, timedFetch } from "./offline/network";
 import { TRPCProvider } from "./trpc";
 import type { CallContext } from "./write-key";
 
 function isUnauthenticated(e: unknown): boolean {
   return e instanceof TRPCClientError && (e.data as { codice?: string } | undefined)?.codice === "non_autenticato";
+}
+
+function noAnswerInTime(e: unknown): boolean {
+  const code = describeError(e).codice;
+  return code === "timeout" || code === "offline";
 }
 
 /** A session that ended (expired, signed out elsewhere, user deactivated): back to sign-in, then here again. */
@@ -16,7 +23,13 @@ function toSignIn(): void {
   if (!window.location.pathname.startsWith("/accesso")) window.location.assign(`/accesso?dopo=${encodeURIComponent(here)}`);
 }
 
-export function makeTrpcClient(csrf: string | undefined) {
+/**
+ * The session's CSRF token: from the page the service rendered, or (the offline shell, which holds none)
+ * read from the service once it answers again.
+ */
+type Csrf = string | (() => string | undefined) | undefined;
+
+export function makeTrpcClient(csrf: Csrf) {
   return createTRPCClient<AppRouter>({
     links: [
       splitLink({
@@ -24,30 +37,42 @@ export function makeTrpcClient(csrf: string | undefined) {
         condition: (op) => op.type === "mutation",
         true: httpLink({
           url: "/api/trpc",
+          // Bounded in time, and refused at once offline: src/ui/offline/network.ts.
+          fetch: timedFetch,
           headers: ({ op }) => {
             const h: Record<string, string> = {};
-            if (csrf) h["x-csrf-token"] = csrf;
+            const token = typeof csrf === "function" ? csrf() : csrf;
+            // The offline shell before the service gave it the session's token: a write without it would be
+            // refused for good, so it is not sent, and fails as offline (its outcome unknown, to try again).
+            if (typeof csrf === "function" && !token)
+              throw new OfflineError("Offline: la sessione non è ancora stata verificata con il servizio.");
+            if (token) h["x-csrf-token"] = token;
             const key = (op.context as CallContext).idempotencyKey;
             if (key) h["idempotency-key"] = key;
             return h;
           },
         }),
-        false: httpBatchLink({ url: "/api/trpc" }),
+        false: httpBatchLink({ url: "/api/trpc", fetch: timedFetch }),
       }),
     ],
   });
 }
 
-export function TrpcProviders({ csrf, children }: { csrf?: string; children: ReactNode }) {
+export function TrpcProviders({ csrf, children }: { csrf?: Csrf; children: ReactNode }) {
   const [queryClient] = useState(
     () =>
       new QueryClient({
         defaultOptions: {
+          // "always": offline, a call runs and fails at once (timedFetch) instead of waiting, paused and
+          // silent, for the browser's online event; the screen decides what to do with the failure.
           queries: {
             staleTime: 5_000,
             refetchOnWindowFocus: false,
-            retry: (count, e) => !isUnauthenticated(e) && count < 1,
+            networkMode: "always",
+            // A call that got no answer in 8 s is not asked again: the operator has waited long enough.
+            retry: (count, e) => !isUnauthenticated(e) && !noAnswerInTime(e) && count < 1,
           },
+          mutations: { networkMode: "always" },
         },
       }),
   );

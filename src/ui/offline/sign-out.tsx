@@ -1,0 +1,76 @@
+"use client";
+import { Button, Group, Modal, Stack, Text } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { describeError } from "../errors";
+import type { UiUser } from "../session-context";
+import { useTRPC } from "../trpc";
+import { wipeUserData } from "./local-db";
+import { reasonsToWait } from "./sign-out-guards";
+
+/** The tab's screen state (useRemembered: DDT, warehouse, arrivals of the session) belongs to the user leaving. */
+function clearTabState(): void {
+  for (const key of Object.keys(sessionStorage)) if (key.startsWith("banchina.")) sessionStorage.removeItem(key);
+}
+
+export function SignOutButton({ user }: { user: UiUser }) {
+  const trpc = useTRPC();
+  const signOut = useMutation(trpc.session.signOut.mutationOptions());
+  const [reason, setReason] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const leave = async () => {
+    setReason(null);
+    setBusy(true);
+    try {
+      await wipeUserData(user.id);
+      clearTabState();
+      try {
+        await signOut.mutateAsync();
+      } catch (e) {
+        notifications.show({ color: "red", message: describeError(e).messaggio });
+      }
+      window.location.assign("/accesso");
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const start = async () => {
+    // The session ends on the service: without it, the next user would find this one still signed in.
+    if (!navigator.onLine) {
+      notifications.show({ color: "orange", message: "Senza rete non è possibile uscire: riprovare quando la rete torna." });
+      return;
+    }
+    setBusy(true);
+    const why = await reasonsToWait();
+    setBusy(false);
+    if (why) setReason(why);
+    else await leave();
+  };
+
+  return (
+    <>
+      <Button variant="subtle" color="gray" size="sm" loading={busy} onClick={() => void start()}>
+        Esci
+      </Button>
+      <Modal opened={reason !== null} onClose={() => setReason(null)} title="Uscire adesso?" centered>
+        <Stack gap="md">
+          <Text data-testid="motivo-attesa-uscita">{reason}</Text>
+          <Text size="sm" c="dimmed">
+            Uscendo, i dati non ancora inviati vengono cancellati da questo palmare e non saranno inviati.
+          </Text>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={() => setReason(null)}>
+              Annulla
+            </Button>
+            <Button color="red" onClick={() => void leave()}>
+              Esci comunque
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
