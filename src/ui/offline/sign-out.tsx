@@ -4,15 +4,11 @@ import { notifications } from "@mantine/notifications";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { describeError } from "../errors";
+import { forgetUserState } from "../hooks";
 import type { UiUser } from "../session-context";
 import { useTRPC } from "../trpc";
 import { wipeUserData } from "./local-db";
 import { reasonsToWait } from "./sign-out-guards";
-
-/** The tab's screen state (useRemembered: DDT, warehouse, arrivals of the session) belongs to the user leaving. */
-function clearTabState(): void {
-  for (const key of Object.keys(sessionStorage)) if (key.startsWith("banchina.")) sessionStorage.removeItem(key);
-}
 
 export function SignOutButton({ user }: { user: UiUser }) {
   const trpc = useTRPC();
@@ -25,7 +21,8 @@ export function SignOutButton({ user }: { user: UiUser }) {
     setBusy(true);
     try {
       await wipeUserData(user.id);
-      clearTabState();
+      // The screens' state kept for the user (useRemembered: DDT, warehouse) goes with the user.
+      forgetUserState(user.id);
       try {
         await signOut.mutateAsync();
       } catch (e) {

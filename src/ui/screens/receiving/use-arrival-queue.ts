@@ -4,7 +4,7 @@ import { describeError, newIdempotencyKey, outcomeUnknown } from "../../errors";
 import { useMutationCall } from "../../hooks";
 import { openUserDb, type UserDb } from "../../offline/local-db";
 import { useOnline } from "../../offline/network";
-import { registerSignOutGuard } from "../../offline/sign-out";
+import { registerSignOutGuard } from "../../offline/sign-out-guards";
 import { setWaitingCount } from "../../offline/waiting";
 import { useUser } from "../../session-context";
 import { useTRPC } from "../../trpc";
