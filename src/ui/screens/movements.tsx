@@ -179,6 +179,11 @@ export function MovementsScreen() {
                     color="red"
                     variant="light"
                     mt={4}
+                    // Its words may wrap: the last column is narrow at 1280 px, and a button that does not wrap widens the table past the screen.
+                    styles={{
+                      root: { height: "auto", minHeight: 30, paddingBlock: 4 },
+                      label: { whiteSpace: "normal", textAlign: "left" },
+                    }}
                     onClick={() => (setDone(null), setCancelling(arrivalOf(m)))}
                     data-testid={`annulla-arrivo-${m.id}`}
                   >

@@ -22,6 +22,13 @@ export interface ReadArticle {
   ha_varianti: boolean;
 }
 
+/** What a field read (the article, the lot's facts) goes under it, where the eye is after typing. */
+const UNDER: ("label" | "input" | "description" | "error")[] = ["label", "input", "description", "error"];
+
+/** An open lot's residual and expiry, as the lot list and the chosen lot show them. */
+const lotFacts = (l: { residua: string; scadenza: string | null }) =>
+  `residuo ${qty(l.residua)} · ${l.scadenza ? `scad. ${day(l.scadenza)}` : "senza scadenza"}`;
+
 /** The inputs of one path of the form (`righe.0.articolo`): value and change handler. */
 type Bind = (path: string) => { value: string; onChange: (e: unknown) => void };
 
@@ -90,6 +97,7 @@ export function MovementRow({
     );
   } else if (picksLot) {
     const empty = source !== null && lots.isSuccess && open.length === 0;
+    const chosen = open.find((l) => l.lotto === row.lotto);
     lotField = (
       <Grid.Col span={{ base: 12, sm: 4 }}>
         <Select
@@ -97,11 +105,15 @@ export function MovementRow({
           withAsterisk
           placeholder={source ? (lots.isPending ? "Lettura dei lotti…" : "Scegliere il lotto") : "Scegliere prima il magazzino"}
           disabled={source === null || empty}
-          data={open.map((l) => ({
-            value: l.lotto,
-            label: `${l.lotto} · residuo ${qty(l.residua)} · ${l.scadenza ? `scad. ${day(l.scadenza)}` : "senza scadenza"}`,
-          }))}
-          value={open.some((l) => l.lotto === row.lotto) ? row.lotto : null}
+          // The field shows the lot's code, its residual and expiry under it: the whole line does not fit at 360 px.
+          data={open.map((l) => ({ value: l.lotto, label: l.lotto }))}
+          renderOption={({ option }) => {
+            const l = open.find((x) => x.lotto === option.value);
+            return l ? `${l.lotto} · ${lotFacts(l)}` : option.label;
+          }}
+          description={chosen ? lotFacts(chosen) : undefined}
+          inputWrapperOrder={UNDER}
+          value={chosen ? chosen.lotto : null}
           onChange={(v) => setValue(path("lotto"), v ?? "")}
           error={
             empty
@@ -134,6 +146,7 @@ export function MovementRow({
             label="Articolo (codice o EAN)"
             {...bind(path("articolo"))}
             description={note}
+            inputWrapperOrder={UNDER}
             error={found}
             data-testid={`riga-${index}-articolo`}
           />
