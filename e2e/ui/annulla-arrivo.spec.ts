@@ -14,7 +14,9 @@ const righe: Record<string, { riga: number; numero_riga: number }> = {};
 async function api(path: string, init: { method?: string; body?: unknown } = {}) {
   const r = await fetch(`http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1${path}`, {
     method: init.method ?? "GET",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    // Closed after each answer: a kept-alive socket left idle here is closed by the service while the next
+    // spec's seeding blocks this worker (execFileSync), and that spec's first fetch would pick it up dead.
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", connection: "close" },
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
   return { status: r.status, body: await r.json() };

@@ -10,7 +10,11 @@ let ids: ImportedIds;
 let key: string;
 
 async function api(path: string) {
-  const r = await fetch(`http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
+  const r = await fetch(`http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1${path}`, {
+    // Closed after each answer: a kept-alive socket left idle here is closed by the service while the next
+    // spec's seeding blocks this worker (execFileSync), and that spec's first fetch would pick it up dead.
+    headers: { authorization: `Bearer ${key}`, connection: "close" },
+  });
   return r.json();
 }
 
