@@ -182,7 +182,7 @@ export function MovementsScreen() {
                     // Its words may wrap: the last column is narrow at 1280 px, and a button that does not wrap widens the table past the screen.
                     styles={{
                       root: { height: "auto", minHeight: 30, paddingBlock: 4 },
-                      label: { whiteSpace: "normal", textAlign: "left" },
+                      label: { whiteSpace: "normal", textAlign: "left", lineHeight: 1.25 },
                     }}
                     onClick={() => (setDone(null), setCancelling(arrivalOf(m)))}
                     data-testid={`annulla-arrivo-${m.id}`}

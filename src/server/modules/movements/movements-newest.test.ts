@@ -168,7 +168,7 @@ describe("movements.newest", () => {
       [right, "arrivo", null, null],
       [wrong, "arrivo", null, cancelled.body.movimento],
     ]);
-    // The rest of the page is the list's own rows.
+    // On the whole first page, only that arrival says it was cancelled.
     expect((await ui().movements.newest({})).movimenti.filter((m) => m.annullato_da !== null).map((m) => m.id)).toEqual([wrong]);
   });
 
