@@ -64,7 +64,8 @@ test("movimento manuale (carico) e elenco dei movimenti con filtri", async ({ br
   await page.getByTestId("riga-0-quantita").fill("3,5");
   await snap(page, "movimento-nuovo");
   await page.getByTestId("registra-movimento").click();
-  await expect(page.getByTestId("esito-movimento")).toContainText("1 riga scritta, 0 rifiutate");
+  await expect(page.getByTestId("esito-movimento")).toContainText("Carico registrato: operazione");
+  await expect(page.getByTestId("esito-movimento")).toContainText("3,5 × GEST-DETERG-PAV-5L, in GEST-M1");
 
   await page.goto("/movimenti");
   await page.getByTestId("campo-origine").click();

@@ -1,6 +1,6 @@
 import { type UseMutationOptions, useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { describeError, describeWriteError, newIdempotencyKey, outcomeUnknown } from "./errors";
+import { type DescribedError, describeError, describeWriteError, newIdempotencyKey, outcomeUnknown } from "./errors";
 import { signal } from "./feedback";
 
 /**
@@ -57,17 +57,21 @@ export function useWriteKey(): WriteKey {
  * ended session reaches the mutation cache's redirect), its error line (the form's own checks write there
  * too) and its WriteKey. `options` builds the tRPC mutation options from the key's context, for example
  * `(context) => trpc.movements.write.mutationOptions({ trpc: { context } })`. `run` sends the request with
- * its key and answers the service's result; on a failure it shows the operator's message, signals "ko"
+ * its key and answers the service's result; on a failure it shows the operator's message (`explain`'s,
+ * when the screen has words of its own for that refusal), keeps the refusal in `failure`, signals "ko"
  * and answers undefined.
  */
 export function useWrite<TOutput, TError, TInput, TContext>(
   options: (context: CallContext) => UseMutationOptions<TOutput, TError, TInput, TContext>,
+  explain?: (failure: DescribedError) => string | undefined,
 ) {
   const key = useWriteKey();
   const mutation = useMutation(options(key.context));
   const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<DescribedError | null>(null);
   async function run(request: TInput): Promise<TOutput | undefined> {
     setError(null);
+    setFailure(null);
     key.for(request);
     try {
       const out = await mutation.mutateAsync(request);
@@ -75,10 +79,12 @@ export function useWrite<TOutput, TError, TInput, TContext>(
       return out;
     } catch (e) {
       key.settle(e);
-      setError(describeWriteError(e).messaggio);
+      const described = describeWriteError(e);
+      setFailure(described);
+      setError(explain?.(described) ?? described.messaggio);
       signal("ko");
       return undefined;
     }
   }
-  return { saving: mutation.isPending, error, setError, run };
+  return { saving: mutation.isPending, error, failure, setError, run };
 }

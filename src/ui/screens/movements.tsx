@@ -1,6 +1,6 @@
 "use client";
 import { NewestPager, useNewestPages } from "../newest-pages";
-import { Alert, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ORIGINI, type Origine } from "@/lib/domain-lists";
@@ -11,13 +11,15 @@ import { useWarehouses } from "../hooks";
 import { DataTable } from "../data-table";
 import { useTRPC } from "../trpc";
 import { ArticlePicker } from "./article-picker";
+import { type ArrivalToCancel, CancelArrivalDialog, cancelledNote } from "./cancel-arrival";
 import { type MovementFilters, movementsPageInput } from "./movements/newest-page";
 
 const NATURA_COLOR = { carico: "green.8", scarico: "red.8", trasferimento: "blue.8" } as const;
 
 /**
  * The ledger with the REST list's filters, newest first for a person (movements.newest; the API pages
- * oldest first, its sync order), a page of 50 at a time.
+ * oldest first, its sync order), a page of 50 at a time. An arrival not yet cancelled has "Annulla
+ * arrivo": the screen is a manager's, who may cancel anyone's arrival of any day.
  */
 export function MovementsScreen() {
   const trpc = useTRPC();
@@ -28,6 +30,8 @@ export function MovementsScreen() {
   const [origine, setOrigine] = useState<string | null>(null);
   const [operazione, setOperazione] = useState("");
   const [articolo, setArticolo] = useState<string | null>(null);
+  const [cancelling, setCancelling] = useState<ArrivalToCancel | null>(null);
+  const [done, setDone] = useState<string | null>(null);
   const pages = useNewestPages();
   const restart = pages.restart;
 
@@ -44,6 +48,15 @@ export function MovementsScreen() {
     placeholderData: keepPreviousData,
   });
   const rows = query.data?.movimenti ?? [];
+  const arrivalOf = (m: (typeof rows)[number]): ArrivalToCancel => ({
+    movimento: m.id,
+    codice: m.articolo.codice,
+    quantita: m.quantita,
+    data: m.data,
+    lotto: m.lotto,
+    autore: m.autore ? `${m.autore.tipo === "chiave" ? "chiave " : ""}${m.autore.nome}` : null,
+    magazzino: nameOf(m.magazzino),
+  });
 
   return (
     <Stack gap="md" maw={1300}>
@@ -76,6 +89,11 @@ export function MovementsScreen() {
         />
         <ArticlePicker label="Articolo" value={articolo} onChange={(v) => (setArticolo(v ? String(v.id) : null), restart())} />
       </SimpleGrid>
+      {done && (
+        <Alert color="green" variant="light" withCloseButton onClose={() => setDone(null)} data-testid="annullamento-arrivo">
+          {done}
+        </Alert>
+      )}
       {query.error && (
         <Alert color="red" variant="filled">
           {describeError(query.error).messaggio}
@@ -150,11 +168,43 @@ export function MovementsScreen() {
                   annulla {m.annulla}
                 </Text>
               )}
+              {m.origine === "arrivo" &&
+                (m.annullato_da !== null ? (
+                  <Text size="xs" c="dimmed" data-testid={`annullato-${m.id}`}>
+                    Annullato dal movimento {m.annullato_da}
+                  </Text>
+                ) : (
+                  <Button
+                    size="xs"
+                    color="red"
+                    variant="light"
+                    mt={4}
+                    // Its words may wrap: the last column is narrow at 1280 px, and a button that does not wrap widens the table past the screen.
+                    styles={{
+                      root: { height: "auto", minHeight: 30, paddingBlock: 4 },
+                      label: { whiteSpace: "normal", textAlign: "left", lineHeight: 1.25 },
+                    }}
+                    onClick={() => (setDone(null), setCancelling(arrivalOf(m)))}
+                    data-testid={`annulla-arrivo-${m.id}`}
+                  >
+                    Annulla arrivo
+                  </Button>
+                ))}
             </Table.Td>
           </Table.Tr>
         ))}
       </DataTable>
       {!query.isLoading && rows.length === 0 && <Text c="dimmed">Nessun movimento con questi filtri.</Text>}
+      {cancelling && (
+        <CancelArrivalDialog
+          arrival={cancelling}
+          onClose={() => setCancelling(null)}
+          onDone={(out) => {
+            setDone(cancelledNote(cancelling, out));
+            setCancelling(null);
+          }}
+        />
+      )}
       <NewestPager pages={pages} olderPrima={query.data?.prima ?? null} busy={query.isFetching} />
     </Stack>
   );

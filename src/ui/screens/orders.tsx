@@ -9,6 +9,7 @@ import { useSearchText } from "../search-text";
 import { roleAtLeast, useUser } from "../session-context";
 import { useTRPC } from "../trpc";
 import { useWrite } from "../write-key";
+import { OrderRowArrivals } from "./order-arrivals";
 
 const STATE_COLOR = { aperto: "blue", parziale: "yellow", evaso: "gray" } as const;
 const STATE_LABEL = { aperto: "Aperto", parziale: "Parziale", evaso: "Evaso" } as const;
@@ -138,12 +139,7 @@ function OrderRows({ id }: { id: number }) {
             <Figure label="Residua" value={qty(r.residua)} testid={`residua-${r.numero_riga}`} strong />
             <Figure label="Prezzo" value={money(r.prezzo)} />
           </SimpleGrid>
-          {r.arrivi.length > 0 && (
-            <Text size="xs" mt={4} data-testid={`arrivi-${r.numero_riga}`}>
-              {r.arrivi.length === 1 ? "Arrivo" : "Arrivi"}:{" "}
-              {r.arrivi.map((a) => `${day(a.data)}, ${qty(a.quantita)} ${r.articolo.unita} (mov. ${a.movimento})`).join(" · ")}
-            </Text>
-          )}
+          <OrderRowArrivals row={r} />
           {Number(r.chiusa) > 0 && (
             <Text size="xs" mt={4} c="orange.8" data-testid={`motivo-${r.numero_riga}`}>
               Chiusa senza consegna {qty(r.chiusa)}

@@ -2,7 +2,7 @@ import { describe, expect } from "vitest";
 import { inTransaction } from "../../db/transaction";
 import { toDomainError } from "../../http/errors";
 import type { TestDb } from "../../testing/db";
-import { caller, rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
+import { caller, rest, seedArticle, seedSupplier, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
 import { appendToLedger } from "../ledger/ledger.service";
@@ -92,8 +92,12 @@ test.beforeAll(async ({ db, apiKey, actor }) => {
 /** GET /movimenti with these filters, every page: the sync order, oldest first. */
 const listed = (filters: Filters = {}) => listAll<MovementOutput>("/movimenti", "movimenti", key, filters as Record<string, string>);
 
-/** movements.newest with these filters, page after page down to the oldest, each page checked on the way. */
-const newest = (filters: Filters = {}, limite = 4) => newestAll((input) => ui().movements.newest(input), "movimenti", filters, limite);
+/**
+ * movements.newest with these filters, page after page down to the oldest, each page checked on the way;
+ * without the screen's own `annullato_da`, so a row compares with GET /movimenti's field by field.
+ */
+const newest = async (filters: Filters = {}, limite = 4) =>
+  (await newestAll((input) => ui().movements.newest(input), "movimenti", filters, limite)).map(({ annullato_da: _, ...m }) => m);
 
 describe("movements.newest", () => {
   test("newest first, page by page down to the oldest: every movement once, each exactly as GET /movimenti shows it", async () => {
@@ -133,6 +137,39 @@ describe("movements.newest", () => {
   test("the past dates are where the filters put them", async () => {
     expect((await newest({ da: "2026-01-01", a: "2026-01-31" })).map((m) => m.operazione)).toEqual([op["2026-01-10"], op["2026-01-10"]]);
     expect((await newest({ a: "2026-02-15" })).map((m) => m.data)).toEqual(["2026-02-15", "2026-02-15", "2026-01-10", "2026-01-10"]);
+  });
+
+  test("an arrival names the movement that cancelled it (annullato_da); a standing arrival and any other movement, null", async () => {
+    await seedSupplier(t.prisma, "N-FORN");
+    const ordered = await rest("POST", "/ordini-acquisto", {
+      key,
+      body: {
+        ordini: [
+          {
+            numero: "N-OA",
+            fornitore: "N-FORN",
+            data: "2026-11-20",
+            magazzino: "N1",
+            righe: [{ numero_riga: 1, articolo: "N-DADO", quantita: 10, prezzo: "1" }],
+          },
+        ],
+      },
+    });
+    const riga = ordered.body.righe[0].righe[0].riga as number;
+    const arrive = async (quantita: number) =>
+      (await rest("POST", "/arrivi", { key, body: { magazzino: m1, ddt: "N-DDT", riga, quantita } })).body.movimento as number;
+    const wrong = await arrive(4);
+    const right = await arrive(3);
+    const cancelled = await rest("POST", `/arrivi/${wrong}/annulla`, { key });
+    expect(cancelled.status).toBe(200);
+    const page = (await ui().movements.newest({ limite: "3" })).movimenti;
+    expect(page.map((m) => [m.id, m.origine, m.annulla, m.annullato_da])).toEqual([
+      [cancelled.body.movimento, "annullamento", wrong, null],
+      [right, "arrivo", null, null],
+      [wrong, "arrivo", null, cancelled.body.movimento],
+    ]);
+    // On the whole first page, only that arrival says it was cancelled.
+    expect((await ui().movements.newest({})).movimenti.filter((m) => m.annullato_da !== null).map((m) => m.id)).toEqual([wrong]);
   });
 
   test("the page's LIMIT is in the statement's text, as every page's (db/sql.ts limit, lists/page-limit.test.ts)", () => {

@@ -109,6 +109,14 @@ export type NewestMovementsInput = z.infer<typeof newestMovementsInput>;
 export type NewestMovementsParams = z.input<typeof newestMovementsInput>;
 
 export const newestMovementsOutput = z.object({
-  movimenti: z.array(movementOutput),
+  movimenti: z.array(
+    movementOutput.extend({
+      annullato_da: z
+        .number()
+        .int()
+        .nullable()
+        .meta({ description: "Un arrivo annullato: il movimento di storno che lo annulla; null altrimenti" }),
+    }),
+  ),
   ...newestShape,
 });

@@ -216,5 +216,5 @@ export async function listNewestMovements(db: Db, input: NewestMovementsInput, t
   assertPeriod(input.da, input.a);
   const bound = await syncBound(db, "movimenti");
   const page = await newestPage(bound, input.prima, input.limite ?? 100, (below, take) => rows(db, q.movementsBefore(below, input, take)));
-  return { movimenti: page.rows.map((r) => toMovementOutput(r, timeZone)), prima: page.prima };
+  return { movimenti: page.rows.map((r) => ({ ...toMovementOutput(r, timeZone), annullato_da: r.annullato_da })), prima: page.prima };
 }

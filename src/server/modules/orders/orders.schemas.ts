@@ -52,7 +52,10 @@ export const printableOrderOutput = orderSummaryOutput.omit({ righe: true }).ext
 });
 export type PrintableOrder = z.infer<typeof printableOrderOutput>;
 
-/** The order screen's detail: every row with its closed quantity and reason, and the arrivals standing on it. */
+/**
+ * The order screen's detail: every row with its closed quantity and reason, and every arrival on it (a
+ * cancelled one with `annullato_da`, its reversing movement).
+ */
 export const orderDetailOutput = orderSummaryOutput.omit({ righe: true }).extend({
   fornitore: z.object({ id: z.number().int(), codice: z.string(), nome: z.string() }),
   righe: z.array(
@@ -67,7 +70,16 @@ export const orderDetailOutput = orderSummaryOutput.omit({ righe: true }).extend
       residua: decimalString(),
       prezzo: decimalString(),
       motivo_chiusura: z.string().nullable(),
-      arrivi: z.array(z.object({ movimento: z.number().int(), data: z.string(), quantita: decimalString() })),
+      arrivi: z.array(
+        z.object({
+          movimento: z.number().int(),
+          data: z.string(),
+          quantita: decimalString(),
+          lotto: z.string().nullable(),
+          autore: z.object({ tipo: z.enum(["chiave", "utente"]), nome: z.string() }).nullable(),
+          annullato_da: z.number().int().nullable(),
+        }),
+      ),
     }),
   ),
 });

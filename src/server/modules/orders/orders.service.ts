@@ -1,10 +1,11 @@
 import type { ModelDb, Prisma } from "../../db/client";
+import { rows } from "../../db/sql";
 import { canonical } from "../../lib/decimal";
 import { formatDate } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
 import { eanCandidates, parseScan } from "../../../lib/barcode";
-import { standingArrivals } from "../arrivals/search.service";
 import type { ListOrdersInput, OrderDetail, PrintableOrder } from "./orders.schemas";
+import * as q from "./purchase-orders.queries";
 
 type Stato = PrintableOrder["stato"];
 
@@ -99,7 +100,24 @@ export async function getPrintableOrder(db: ModelDb, id: number): Promise<Printa
   };
 }
 
-/** The order screen: an order with every row (closed quantity and reason included) and the arrivals standing on each. */
+/** An arrival on an order row as the order screen lists it: who registered it, and its reversal when cancelled. */
+function toRowArrival(m: q.RowArrivalRow): OrderDetail["righe"][number]["arrivi"][number] {
+  return {
+    movimento: m.id,
+    data: m.data,
+    quantita: m.quantita,
+    lotto: m.lotto,
+    autore:
+      m.chiave_api_id !== null
+        ? { tipo: "chiave", nome: m.autore_nome ?? "" }
+        : m.utente_id !== null
+          ? { tipo: "utente", nome: m.autore_nome ?? "" }
+          : null,
+    annullato_da: m.annullato_da,
+  };
+}
+
+/** The order screen: an order with every row (closed quantity and reason included) and every arrival on each, cancelled ones marked. */
 export async function getOrderDetail(db: ModelDb, id: number): Promise<OrderDetail> {
   const o = await db.ordineAcquisto.findUnique({
     where: { id },
@@ -122,10 +140,7 @@ export async function getOrderDetail(db: ModelDb, id: number): Promise<OrderDeta
     },
   });
   if (!o) throw new DomainError("non_trovato", `L'ordine ${id} non esiste.`);
-  const arrivals = await standingArrivals(
-    db,
-    o.righe.map((r) => r.id),
-  );
+  const arrivals = o.righe.length === 0 ? [] : await rows(db, q.rowArrivals(o.righe.map((r) => r.id)));
   return {
     ...headerOutput(o),
     fornitore: o.fornitore,
@@ -140,7 +155,7 @@ export async function getOrderDetail(db: ModelDb, id: number): Promise<OrderDeta
       residua: canonical(r.ordinata.minus(r.arrivata).minus(r.chiusa)),
       prezzo: canonical(r.prezzo),
       motivo_chiusura: r.motivo_chiusura,
-      arrivi: arrivals.filter((m) => m.riga === r.id).map(({ movimento, data, quantita }) => ({ movimento, data, quantita })),
+      arrivi: arrivals.filter((m) => m.riga === r.id).map(toRowArrival),
     })),
   };
 }

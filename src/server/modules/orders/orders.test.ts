@@ -25,6 +25,7 @@ test.beforeAll(async ({ db }) => {
   const tpl = await seedArticle(t.prisma, "T", { haVarianti: true });
   a.TV = (await seedArticle(t.prisma, "T-V", { modelloId: tpl.id })).id;
   a.OFF = (await seedArticle(t.prisma, "OFF", { ean: "8000000000040" })).id;
+  a.LOT = (await seedArticle(t.prisma, "LOT", { lotti: true })).id;
   await t.pool.query("UPDATE articoli SET attivo = false WHERE codice = 'OFF'");
   await seedSupplier(t.prisma, "FA");
   await seedSupplier(t.prisma, "FB");
@@ -387,6 +388,69 @@ describe("POST /ordini-acquisto/{id}/chiudi", () => {
     expect((refused as DomainError).codice).toBe("permesso_negato");
     const done = await caller(t, user("responsabile"), "trpc").orders.close({ id: String(id) } as never);
     expect(done.ordine.stato).toBe("evaso");
+  });
+
+  test("the order screen lists every arrival of a row: quantity, date, lot, author; a cancelled one names its reversal", async () => {
+    const created = await upsert([order("DET-1", [row(1, "LOT", 10), row(2, "A", 3)])]);
+    const id = created.body.righe[0].id;
+    const [lotRow, plainRow] = created.body.righe[0].righe as { riga: number }[];
+    const u = await t.prisma.utente.create({ data: { username: "dettaglio-operatore", password_hash: "-", ruolo: "operatore" } });
+    const operator: Actor = { kind: "utente", id: u.id, username: u.username, ruolo: "operatore" };
+    const byKey = await arrive({ magazzino: m1, ddt: "DET-D", riga: lotRow!.riga, quantita: 4, lotto: "L-DET", scadenza: "2027-05-31" });
+    expect(byKey.status).toBe(201);
+    const byUser = await caller(t, operator, "trpc").arrivals.register({
+      magazzino: m1,
+      ddt: "DET-D",
+      riga: plainRow!.riga,
+      quantita: 2,
+    } as never);
+    const cancelled = await rest("POST", `/arrivi/${byKey.body.movimento}/annulla`, { key });
+    expect(cancelled.status).toBe(200);
+    const again = await arrive({ magazzino: m1, ddt: "DET-D", riga: lotRow!.riga, quantita: 3, lotto: "L-DET" });
+
+    const detail = await caller(t, operator, "trpc").orders.detail({ id });
+    const { rows: dated } = await t.pool.query("SELECT to_char(data, 'YYYY-MM-DD') AS data FROM movimenti WHERE id = $1", [
+      byKey.body.movimento,
+    ]);
+    const today = dated[0].data as string;
+    expect(detail.righe.map((r) => [r.arrivata, r.residua, r.arrivi])).toEqual([
+      [
+        "3",
+        "7",
+        [
+          {
+            movimento: byKey.body.movimento,
+            data: today,
+            quantita: "4",
+            lotto: "L-DET",
+            autore: { tipo: "chiave", nome: "test-lettura-scrittura" },
+            annullato_da: cancelled.body.movimento,
+          },
+          {
+            movimento: again.body.movimento,
+            data: today,
+            quantita: "3",
+            lotto: "L-DET",
+            autore: { tipo: "chiave", nome: "test-lettura-scrittura" },
+            annullato_da: null,
+          },
+        ],
+      ],
+      [
+        "2",
+        "1",
+        [
+          {
+            movimento: (byUser as { movimento: number }).movimento,
+            data: today,
+            quantita: "2",
+            lotto: null,
+            autore: { tipo: "utente", nome: "dettaglio-operatore" },
+            annullato_da: null,
+          },
+        ],
+      ],
+    ]);
   });
 
   test("an arrival and a closing racing on one row never exceed ordinata: arrivata + chiusa = ordinata, the ledger agrees", async () => {

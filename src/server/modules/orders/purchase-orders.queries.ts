@@ -140,3 +140,35 @@ export const closeRows = (ids: number[], motivo: string | null) =>
   query<never>(Prisma.sql`
     UPDATE righe_ordine SET chiusa = ordinata - arrivata, motivo_chiusura = COALESCE(${motivo}::text, motivo_chiusura), stato = 'evasa'
      WHERE id = ANY(${ids}::int[]) AND arrivata + chiusa < ordinata`);
+
+// ---------------------------------------------------------------- the orders screen
+
+export interface RowArrivalRow {
+  id: number;
+  riga: number;
+  /** YYYY-MM-DD; the quantity as canonical text. */
+  data: string;
+  quantita: string;
+  lotto: string | null;
+  chiave_api_id: number | null;
+  utente_id: number | null;
+  autore_nome: string | null;
+  /** The reversing movement of a cancelled arrival. */
+  annullato_da: number | null;
+}
+
+/**
+ * Every arrival on the rows, the cancelled ones too (with their reversal), oldest first: the screen shows
+ * what happened to a row and who did it, so a manager can cancel a wrong arrival there.
+ */
+export const rowArrivals = (rowIds: number[]) =>
+  query<RowArrivalRow>(Prisma.sql`
+    SELECT m.id, m.riferimento_id AS riga, to_char(m.data, 'YYYY-MM-DD') AS data, trim_scale(m.quantita)::text AS quantita,
+           l.codice AS lotto, m.chiave_api_id, m.utente_id, COALESCE(k.nome, u.username) AS autore_nome, c.id AS annullato_da
+      FROM movimenti m
+      LEFT JOIN lotti l ON l.id = m.lotto_id
+      LEFT JOIN chiavi_api k ON k.id = m.chiave_api_id
+      LEFT JOIN utenti u ON u.id = m.utente_id
+      LEFT JOIN movimenti c ON c.annulla_id = m.id
+     WHERE m.origine = 'arrivo' AND m.riferimento_tipo = 'riga_ordine' AND m.riferimento_id = ANY(${rowIds}::int[])
+     ORDER BY m.id`);
