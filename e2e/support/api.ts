@@ -45,10 +45,3 @@ export async function lotsOf(key: string, articolo: number, magazzino: number) {
   expect(r.status).toBe(200);
   return r.body.lotti as { lotto: string; scadenza: string | null; residua: string }[];
 }
-
-/** The movements of an article (all of them: a spec's articles are its own). */
-export async function movementsOf(key: string, articolo: number) {
-  const r = await api(key, "GET", `/movimenti?articolo=${articolo}&limite=100`);
-  expect(r.status).toBe(200);
-  return r.body.movimenti as { id: number; origine: string; quantita: string; lotto: string | null }[];
-}

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useRef } from "react";
-import { loadScannerSettings, WedgeDetector } from "./wedge";
+import { loadScannerSettings, SCANNER_SETTINGS_EVENT, WedgeDetector } from "./wedge";
 
 /**
  * Where a scan was read: the `data-scan` attribute of the field that had the focus when the burst started
@@ -57,7 +57,12 @@ export function useScanner(onScan: (code: string, target: ScanTarget) => void): 
       if (start?.el?.isConnected && start.el.value !== start.value) setFieldText(start.el, start.value);
       latest.current(verdict.code, start?.target ?? (active?.getAttribute("data-scan") || null));
     };
+    const reconfigure = () => detector.configure(loadScannerSettings());
     window.addEventListener("keydown", onKey, true);
-    return () => window.removeEventListener("keydown", onKey, true);
+    window.addEventListener(SCANNER_SETTINGS_EVENT, reconfigure);
+    return () => {
+      window.removeEventListener("keydown", onKey, true);
+      window.removeEventListener(SCANNER_SETTINGS_EVENT, reconfigure);
+    };
   }, []);
 }

@@ -115,8 +115,12 @@ export function loadScannerSettings(): ScannerSettings {
   }
 }
 
+/** The event that tells the page's detectors to read the settings again. */
+export const SCANNER_SETTINGS_EVENT = "banchina-lettore";
+
 export function saveScannerSettings(s: ScannerSettings): void {
   globalThis.localStorage?.setItem(STORAGE, JSON.stringify(s));
+  globalThis.dispatchEvent?.(new Event(SCANNER_SETTINGS_EVENT));
 }
 
 function clamp(n: number, min: number, max: number, fallback: number): number {

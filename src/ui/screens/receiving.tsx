@@ -1,6 +1,7 @@
 "use client";
 import { Group, Stack, Text, Title } from "@mantine/core";
 import { memo } from "react";
+import { ScannerSettingsButton } from "../scanner/scanner-settings";
 import { CameraScanner } from "./camera-scanner";
 import { DeliveryFields } from "./receiving/delivery-fields";
 import { ExpectedRowCard } from "./receiving/expected-row-card";
@@ -15,7 +16,10 @@ const Heading = memo(function Heading({ onCode }: { onCode: (code: string) => vo
   return (
     <Group justify="space-between" align="baseline">
       <Title order={2}>Ricevimento</Title>
-      <CameraScanner onCode={onCode} />
+      <Group gap={4}>
+        <ScannerSettingsButton />
+        <CameraScanner onCode={onCode} />
+      </Group>
     </Group>
   );
 });

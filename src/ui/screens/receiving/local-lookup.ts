@@ -1,4 +1,4 @@
-import { eanCandidates, parseScan } from "@/lib/barcode";
+import { eanCandidates, parseScan } from "../../../lib/barcode";
 import type { ExpectedOutput, ScanOutput } from "@/server/modules/arrivals/arrivals.schemas";
 
 export type ExpectedCopy = ExpectedOutput;

@@ -1,4 +1,4 @@
-import { parseScan } from "@/lib/barcode";
+import { parseScan } from "../../../lib/barcode";
 import { parseDecimal, qty } from "../../format";
 import type { ArrivalFields, Current, Problem } from "./types";
 
