@@ -257,7 +257,7 @@ test("piccole cose: il calendario della scadenza sta nei 360 px; «Indicare il D
   await prepare(page, "");
   await scan(page, await label("SC-OA-LOTTO", "SC-LOTTO"));
   await page.getByTestId("campo-scadenza").click();
-  const calendar = page.locator(".mantine-DateInput-dropdown, .mantine-Popover-dropdown").first();
+  const calendar = page.locator("[class*='dropdown']").filter({ has: page.locator("table") });
   await expect(calendar).toBeVisible();
   const box = (await calendar.boundingBox())!;
   expect(box.x).toBeGreaterThanOrEqual(0);

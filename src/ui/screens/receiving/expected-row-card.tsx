@@ -137,7 +137,8 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
           <DateField
             ref={refs.expiry}
             label="Scadenza"
-            size="lg"
+            // The calendar takes the field's size: at "lg" its seven columns overflow a 360 px screen.
+            size={narrow ? "md" : "lg"}
             value={values.scadenza}
             onChange={(v) => setField("scadenza", v)}
             onKeyDown={onEnter(onRegister)}
