@@ -9,6 +9,9 @@ import { loadScannerSettings, SCANNER_SETTINGS_EVENT, WedgeDetector } from "./we
  */
 export type ScanTarget = string | null;
 
+/** The `data-scan` of the field made for codes (the scan field): its whole text is the code. */
+export const CODE_FIELD = "codice";
+
 /** A field's text before a burst typed into it, to be put back. */
 interface Snapshot {
   at: number;
@@ -54,8 +57,13 @@ export function useScanner(onScan: (code: string, target: ScanTarget) => void): 
       if (verdict.kind === "swallow") return;
       const start = snapshots.find((s) => s.at === verdict.startedAt);
       snapshots.length = 0;
-      if (start?.el?.isConnected && start.el.value !== start.value) setFieldText(start.el, start.value);
-      latest.current(verdict.code, start?.target ?? (active?.getAttribute("data-scan") || null));
+      const target = start?.target ?? (active?.getAttribute("data-scan") || null);
+      // The field for codes holds nothing but the code: all of its text is the scan, whatever pace its first
+      // keys came at; it is emptied. Any other field gets back its text from before the burst.
+      const whole = target === CODE_FIELD && start?.el ? `${start.value}${verdict.code}`.trim() : verdict.code;
+      const restore = target === CODE_FIELD ? "" : start?.value;
+      if (start?.el?.isConnected && restore !== undefined && start.el.value !== restore) setFieldText(start.el, restore);
+      latest.current(whole, target);
     };
     const reconfigure = () => detector.configure(loadScannerSettings());
     window.addEventListener("keydown", onKey, true);
