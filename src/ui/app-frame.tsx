@@ -1,5 +1,5 @@
 "use client";
-import { AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, Stack, Text } from "@mantine/core";
+import { AppShell, Burger, Button, Group, NavLink, ScrollArea, Stack, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
@@ -12,7 +12,7 @@ import { TrpcProviders } from "./providers";
 import { useTRPC } from "./trpc";
 import { notifications } from "@mantine/notifications";
 
-const ROLE_COLOR = { operatore: "gray", responsabile: "teal", amministratore: "grape" } as const;
+const ROLE_COLOR = { operatore: "gray.7", responsabile: "teal.8", amministratore: "grape.8" } as const;
 
 function SignOut() {
   const trpc = useTRPC();
@@ -22,6 +22,8 @@ function SignOut() {
       variant="subtle"
       color="gray"
       size="sm"
+      px="xs"
+      style={{ flexShrink: 0 }}
       onClick={async () => {
         try {
           await signOut.mutateAsync();
@@ -36,6 +38,24 @@ function SignOut() {
   );
 }
 
+/**
+ * Who is signed in, at every width: a handheld passes from hand to hand, and the next person must see whose
+ * session is open before scanning into it. Name over role, in the room the header has left: a name too long
+ * for a handheld's header is cut short with an ellipsis (whole in its title) rather than pushing Esci away.
+ */
+function SignedIn({ user }: { user: UiUser }) {
+  return (
+    <Stack gap={0} miw={0} maw={260} style={{ lineHeight: 1.2 }} data-testid="utente">
+      <Text size="sm" fw={600} lh="inherit" truncate="end" title={user.username} data-testid="utente-corrente">
+        {user.username}
+      </Text>
+      <Text size="xs" fw={600} lh="inherit" c={ROLE_COLOR[user.ruolo]} data-testid="ruolo-corrente">
+        {user.ruolo}
+      </Text>
+    </Stack>
+  );
+}
+
 function Frame({ user, children }: { user: UiUser; children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const pathname = usePathname();
@@ -45,19 +65,15 @@ function Frame({ user, children }: { user: UiUser; children: ReactNode }) {
     <AppShell header={{ height: 56 }} navbar={{ width: 250, breakpoint: "md", collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header className="no-print">
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="md" aria-label="Menu" />
-            <Text fw={800} size="xl" component={Link} href="/">
+            {/* Not on a handheld: its header is for who is signed in (the burger's menu leads home as well). */}
+            <Text fw={800} size="xl" component={Link} href="/" visibleFrom="xs">
               Banchina
             </Text>
           </Group>
-          <Group gap="xs" wrap="nowrap">
-            <Text size="sm" visibleFrom="xs" data-testid="utente-corrente">
-              {user.username}
-            </Text>
-            <Badge color={ROLE_COLOR[user.ruolo]} variant="light" visibleFrom="sm">
-              {user.ruolo}
-            </Badge>
+          <Group gap="xs" wrap="nowrap" miw={0}>
+            <SignedIn user={user} />
             <SignOut />
           </Group>
         </Group>
