@@ -31,8 +31,8 @@ interface Screen {
   href: string;
   label: string;
   title: string | RegExp;
-  /** The read the screen asks again every few seconds, by itself. */
-  polls?: string;
+  /** The read the screen asks again by itself, and how often (its refetchInterval). */
+  polls?: { read: string; everyMs: number };
 }
 
 const SCREENS: Screen[] = [
@@ -48,7 +48,7 @@ const SCREENS: Screen[] = [
   { href: "/vendite", label: "Documenti di vendita", title: "Documenti di vendita" },
   { href: "/utenti", label: "Utenti", title: "Utenti" },
   { href: "/chiavi-api", label: "Chiavi API", title: "Chiavi API" },
-  { href: "/webhook", label: "Webhook", title: "Webhook", polls: "webhooks.list" },
+  { href: "/webhook", label: "Webhook", title: "Webhook", polls: { read: "webhooks.list", everyMs: 5_000 } },
 ];
 
 let admin: User;
@@ -170,7 +170,8 @@ test("tempi di ogni schermata: caricamento a freddo, navigazione dal menu; JavaS
   const click = async (screen: Screen) => {
     const link = nav.getByRole("link", { name: screen.label, exact: true });
     // The jump fires the timers due meanwhile once: a screen that polls asks again, answered before the click.
-    const poll = here.polls && page.waitForResponse((r) => r.url().includes(`/api/trpc/${here.polls}`));
+    const polled = here.polls?.read;
+    const poll = polled && page.waitForResponse((r) => r.url().includes(`/api/trpc/${polled}`));
     await page.clock.fastForward(LAP_MS);
     if (poll) await poll;
     await expect.poll(() => trpc.settled(150), { timeout: 20_000, intervals: [10] }).toBe(true);
@@ -182,7 +183,18 @@ test("tempi di ogni schermata: caricamento a freddo, navigazione dal menu; JavaS
     await expect(page.locator("main").getByRole("heading", { level: 2, name: screen.title })).toBeVisible({ timeout: 20_000 });
     const painted = Date.now() - t0;
     const usable = await usableInputAt(page, screen, trpc, t0);
-    return { painted, usable, requests: trpc.procedures().slice(before) };
+    // A screen that polls asks again once a period: as many times as periods went by while it was
+    // measured (none, unless the machine is very slow) are its poll, not a read its page forgot.
+    const requests = trpc.procedures().slice(before);
+    if (screen.polls) {
+      let periods = Math.floor((Date.now() - t0) / screen.polls.everyMs);
+      for (let i = requests.length - 1; i >= 0 && periods > 0; i--)
+        if (requests[i] === screen.polls.read) {
+          requests.splice(i, 1);
+          periods--;
+        }
+    }
+    return { painted, usable, requests };
   };
   const order = [...SCREENS.slice(1), SCREENS[0]!];
   for (const screen of order) await click(screen);

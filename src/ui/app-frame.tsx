@@ -64,7 +64,7 @@ function Frame({ user, children }: { user: UiUser; children: ReactNode }) {
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 250, breakpoint: "md", collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header className="no-print">
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="md" aria-label="Menu" />
             {/* Not on a handheld: its header is for who is signed in (the burger's menu leads home as well). */}
