@@ -60,7 +60,7 @@ test.afterAll(async () => {
 
 /** A time the screen shows (gg/mm/aaaa hh:mm[:ss]) as a count of ms, to compare two of them. */
 function shownMs(text: string): number {
-  const m = /(\d{2})\/(\d{2})\/(\d{4}) (\d{2}):(\d{2})(?::(\d{2}))?/.exec(text);
+  const m = /(\d{2})\/(\d{2})\/(\d{4}),? (\d{2}):(\d{2})(?::(\d{2}))?/.exec(text);
   if (!m) throw new Error(`nessun orario in «${text}»`);
   const [, d, mo, y, h, mi, s] = m.map(Number) as number[];
   return Date.UTC(y!, mo! - 1, d!, h!, mi!, Number.isNaN(s) ? 0 : s!);

@@ -45,7 +45,7 @@ function SignOut() {
  */
 function SignedIn({ user }: { user: UiUser }) {
   return (
-    <Stack gap={0} miw={0} maw={260} style={{ lineHeight: 1.2 }} data-testid="utente">
+    <Stack gap={0} miw={0} maw={360} style={{ lineHeight: 1.2 }} data-testid="utente">
       <Text size="sm" fw={600} lh="inherit" truncate="end" title={user.username} data-testid="utente-corrente">
         {user.username}
       </Text>
