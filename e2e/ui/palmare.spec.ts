@@ -182,6 +182,37 @@ test("utenti e chiavi API al palmare: azioni sullo schermo; la chiave intera, Co
   await context.close();
 });
 
+test("palmare condiviso: chi ha la sessione aperta si vede, nome e ruolo, senza togliere posto al resto dell'intestazione", async ({
+  browser,
+}) => {
+  for (const role of ["operatore", "amministratore"] as const) {
+    const { page, context } = await newSession(browser, users[role]);
+    const header = page.locator("header");
+    const who = header.getByTestId("utente");
+    await expect(who.getByTestId("utente-corrente")).toBeVisible();
+    await expect(who.getByTestId("utente-corrente")).toHaveText(users[role].username);
+    await expect(who.getByTestId("ruolo-corrente")).toBeVisible();
+    await expect(who.getByTestId("ruolo-corrente")).toHaveText(role);
+    // Between the menu's burger and Esci, each whole, inside the header and the 360 px.
+    const burger = (await header.getByRole("button", { name: "Menu" }).boundingBox())!;
+    const user = (await who.boundingBox())!;
+    const signOut = header.getByRole("button", { name: "Esci" });
+    await wholeAt360(signOut);
+    await wholeAt360(who.getByTestId("ruolo-corrente"));
+    const exit = (await signOut.boundingBox())!;
+    const bar = (await header.boundingBox())!;
+    expect(burger.x + burger.width).toBeLessThanOrEqual(user.x);
+    expect(user.x + user.width).toBeLessThanOrEqual(exit.x);
+    expect(user.y).toBeGreaterThanOrEqual(bar.y);
+    expect(user.y + user.height).toBeLessThanOrEqual(bar.y + bar.height);
+    // Room for a name of twenty letters and more; the start of a longer one (whole in its title).
+    expect(user.width).toBeGreaterThanOrEqual(180);
+    await expect(who.getByTestId("utente-corrente")).toHaveAttribute("title", users[role].username);
+    await snap(page, `utente-corrente-${role}`);
+    await context.close();
+  }
+});
+
 test("un indirizzo aperto senza sessione riporta lì dopo l'accesso", async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 360, height: 760 } });
   const page = await context.newPage();

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
-import { newSession, snap, type User } from "../support/app";
+import { newSession, signIn, snap, type User } from "../support/app";
 import { seed, seedStock } from "../support/seed";
 
 /**
@@ -15,6 +15,8 @@ import { seed, seedStock } from "../support/seed";
 interface Received {
   headers: Record<string, string>;
   body: string;
+  /** When the receiver got it (ms). */
+  at: number;
 }
 
 const received: Received[] = [];
@@ -30,7 +32,7 @@ test.beforeAll(async () => {
     let body = "";
     req.on("data", (c: Buffer) => (body += c.toString("utf8")));
     req.on("end", () => {
-      received.push({ headers: req.headers as Record<string, string>, body });
+      received.push({ headers: req.headers as Record<string, string>, body, at: Date.now() });
       // The first delivery finds the receiver down for maintenance: it is retried.
       if (received.length === 1) {
         res.writeHead(503, { "content-type": "text/plain" }).end("Gestionale in manutenzione, riprovare più tardi");
@@ -56,6 +58,33 @@ test.afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
 });
 
+/** A time the screen shows (gg/mm/aaaa hh:mm[:ss]) as a count of ms, to compare two of them. */
+function shownMs(text: string): number {
+  const m = /(\d{2})\/(\d{2})\/(\d{4}),? (\d{2}):(\d{2})(?::(\d{2}))?/.exec(text);
+  if (!m) throw new Error(`nessun orario in «${text}»`);
+  const [, d, mo, y, h, mi, s] = m.map(Number) as number[];
+  return Date.UTC(y!, mo! - 1, d!, h!, mi!, Number.isNaN(s) ? 0 : s!);
+}
+
+/** An instant as the clock of the service's zone (SERVICE_TIME_ZONE's default, Europe/Rome) reads it, in the same count. */
+function romeMs(at: number): number {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Europe/Rome",
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    })
+      .formatToParts(at)
+      .map((x) => [x.type, Number(x.value)]),
+  );
+  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
+}
+
 /** The events the receiver accepted or refused, parsed. */
 const events = () =>
   received.map(
@@ -70,7 +99,10 @@ const events = () =>
 
 test("webhook: creato con il segreto mostrato una volta, consegna di un movimento, riconsegna, disattivazione", async ({ browser }) => {
   test.setTimeout(120_000);
-  const { page, context } = await newSession(browser, users.amministratore, 1280);
+  // A browser in another zone than the service's: every time on the screen is still the service's.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: "America/New_York" });
+  const page = await context.newPage();
+  await signIn(page, users.amministratore);
   await page.getByRole("link", { name: "Webhook" }).click();
   await expect(page).toHaveURL(/\/webhook$/);
 
@@ -121,6 +153,17 @@ test("webhook: creato con il segreto mostrato una volta, consegna di un moviment
   await expect(attempts.nth(0)).toContainText("HTTP 200 · consegnato");
   await expect(card.getByTestId("tentativi-webhook")).toContainText("ricevuto");
   await expect(attempts.nth(1)).toContainText("HTTP 503 · rifiutato");
+  // The delivering attempt and its delivery in one zone, the service's: the attempt (to the second) began
+  // just before the receiver got the event, and the delivery concluded within that minute or the next.
+  const attemptAt = shownMs(await attempts.nth(0).getByTestId("quando-tentativo").innerText());
+  const deliveredAt = shownMs(await delivery.getByTestId("quando-consegna").innerText());
+  expect(Math.abs(attemptAt - romeMs(second!.at)), "tentativo nel fuso del servizio").toBeLessThan(60_000);
+  expect(deliveredAt - (attemptAt - (attemptAt % 60_000)), "consegna e tentativo nello stesso fuso").toBeGreaterThanOrEqual(0);
+  expect(deliveredAt - attemptAt, "consegna e tentativo nello stesso fuso").toBeLessThan(60_000);
+  // The last failure's time, on the card, in the same zone as the attempt that failed.
+  const failedAt = shownMs(await attempts.nth(1).getByTestId("quando-tentativo").innerText());
+  await expect(card.getByTestId("ultimo-errore")).toContainText(await attempts.nth(1).getByTestId("quando-tentativo").innerText());
+  expect(Math.abs(failedAt - romeMs(first!.at))).toBeLessThan(60_000);
   await snap(page, "webhook");
 
   // Replay from the event's sequence: the receiver gets it again, with the same webhook-id.

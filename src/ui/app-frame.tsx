@@ -1,5 +1,5 @@
 "use client";
-import { AppShell, Badge, Burger, Group, NavLink, ScrollArea, Stack, Text } from "@mantine/core";
+import { AppShell, Burger, Group, NavLink, ScrollArea, Stack, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
@@ -11,7 +11,25 @@ import { OfflineBanner } from "./offline/offline-banner";
 import { OfflineSupport } from "./offline/offline-support";
 import { SignOutButton } from "./offline/sign-out";
 
-const ROLE_COLOR = { operatore: "gray", responsabile: "teal", amministratore: "grape" } as const;
+const ROLE_COLOR = { operatore: "gray.7", responsabile: "teal.8", amministratore: "grape.8" } as const;
+
+/**
+ * Who is signed in, at every width: a handheld passes from hand to hand, and the next person must see whose
+ * session is open before scanning into it. Name over role, in the room the header has left: a name too long
+ * for a handheld's header is cut short with an ellipsis (whole in its title) rather than pushing Esci away.
+ */
+function SignedIn({ user }: { user: UiUser }) {
+  return (
+    <Stack gap={0} miw={0} maw={360} style={{ lineHeight: 1.2 }} data-testid="utente">
+      <Text size="sm" fw={600} lh="inherit" truncate="end" title={user.username} data-testid="utente-corrente">
+        {user.username}
+      </Text>
+      <Text size="xs" fw={600} lh="inherit" c={ROLE_COLOR[user.ruolo]} data-testid="ruolo-corrente">
+        {user.ruolo}
+      </Text>
+    </Stack>
+  );
+}
 
 /** The header, the menu and the screen: for pages from the service (AppFrame) and for the offline shell. */
 export function Frame({ user, children }: { user: UiUser; children: ReactNode }) {
@@ -22,20 +40,16 @@ export function Frame({ user, children }: { user: UiUser; children: ReactNode })
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 250, breakpoint: "md", collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header className="no-print">
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="md" aria-label="Menu" />
-            <Text fw={800} size="xl" component={Link} href="/">
+            {/* Not on a handheld: its header is for who is signed in (the burger's menu leads home as well). */}
+            <Text fw={800} size="xl" component={Link} href="/" visibleFrom="xs">
               Banchina
             </Text>
           </Group>
-          <Group gap="xs" wrap="nowrap">
-            <Text size="sm" visibleFrom="xs" data-testid="utente-corrente">
-              {user.username}
-            </Text>
-            <Badge color={ROLE_COLOR[user.ruolo]} variant="light" visibleFrom="sm">
-              {user.ruolo}
-            </Badge>
+          <Group gap="xs" wrap="nowrap" miw={0}>
+            <SignedIn user={user} />
             <SignOutButton user={user} />
           </Group>
         </Group>

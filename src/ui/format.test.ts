@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { instant, money, registeredNote, setDisplayTimeZone } from "./format";
+import { instant, instantToSecond, money, registeredNote, setDisplayTimeZone } from "./format";
 
 // Shown in the service's zone whatever the process's (the server's render and the browser's must agree).
 afterEach(() => setDisplayTimeZone("Europe/Rome"));
@@ -29,6 +29,15 @@ describe("instants in the service's zone", () => {
     setDisplayTimeZone("Marte/Olimpo");
     expect(() => instant("2026-11-25T12:32:10.000Z")).toThrow(RangeError);
     expect(() => instant("2026-11-25T12:32:10.000Z")).toThrow(RangeError);
+  });
+
+  test("to the second in the same zone as every other instant (a webhook's attempts beside its deliveries)", () => {
+    const at = "2026-11-25T12:32:10.000Z";
+    expect(instantToSecond(at)).toBe("25/11/2026 13:32:10");
+    expect(instantToSecond(at).startsWith(instant(at))).toBe(true);
+    setDisplayTimeZone("America/New_York");
+    expect(instantToSecond(at)).toBe("25/11/2026 07:32:10");
+    expect(instantToSecond(null)).toBe("—");
   });
 
   test("nothing to show for a missing or unreadable instant", () => {

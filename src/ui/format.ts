@@ -35,6 +35,7 @@ export function setDisplayTimeZone(zone: string): void {
 const SHOWN = {
   date: { day: "2-digit", month: "2-digit", year: "numeric" },
   time: { hour: "2-digit", minute: "2-digit" },
+  seconds: { hour: "2-digit", minute: "2-digit", second: "2-digit" },
 } as const satisfies Record<string, Intl.DateTimeFormatOptions>;
 
 /**
@@ -61,6 +62,13 @@ export function instant(iso: string | null | undefined): string {
   if (!iso) return "—";
   const at = new Date(iso);
   return Number.isNaN(at.getTime()) ? "—" : `${dateIn(at)} ${timeIn(at)}`;
+}
+
+/** gg/mm/aaaa hh:mm:ss, where events follow each other within seconds (a webhook's attempts). */
+export function instantToSecond(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? "—" : `${dateIn(at)} ${shownIn("seconds", at)}`;
 }
 
 /**

@@ -49,7 +49,7 @@ export function SignOutButton({ user }: { user: UiUser }) {
 
   return (
     <>
-      <Button variant="subtle" color="gray" size="sm" loading={busy} onClick={() => void start()}>
+      <Button variant="subtle" color="gray" size="sm" px="xs" style={{ flexShrink: 0 }} loading={busy} onClick={() => void start()}>
         Esci
       </Button>
       <Modal opened={reason !== null} onClose={() => setReason(null)} title="Uscire adesso?" centered>

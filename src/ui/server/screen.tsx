@@ -1,5 +1,5 @@
 import "server-only";
-import { dehydrate, HydrationBoundary, QueryClient, type QueryKey } from "@tanstack/react-query";
+import { dehydrate, QueryClient, type QueryKey } from "@tanstack/react-query";
 import { createTRPCOptionsProxy, type TRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import { forbidden, redirect } from "next/navigation";
 import type { ReactNode } from "react";
@@ -7,6 +7,7 @@ import { hasRole, type Role } from "@/server/modules/auth/actor";
 import type { ResolvedSession } from "@/server/modules/auth/sessions.service";
 import { createContextInner } from "@/server/trpc/context";
 import { type AppRouter, appRouter } from "@/server/trpc/router";
+import { PrefetchedCache } from "@/ui/prefetched-cache";
 import { currentSession } from "./session";
 
 /**
@@ -28,7 +29,8 @@ type Prefetch = { queryKey: QueryKey };
 /**
  * The screen's first reads, made on the server while the page renders, by the same procedures (and
  * role checks) as the browser's, as the signed-in user; their answers travel with the page and fill
- * the browser's query cache under the same keys, so a screen shows its data with its first paint:
+ * the browser's query cache under the same keys (PrefetchedCache: also when the cache holds an older
+ * copy, and whatever the browser's clock says), so a screen shows its data with its first paint:
  * no request after the JavaScript has loaded, no waterfall. A read that fails here is left to the
  * browser, which asks again and shows its error.
  *
@@ -49,5 +51,5 @@ export async function Prefetched({
   const ctx = () => createContextInner({ channel: "trpc", actor: session.actor });
   const trpc = createTRPCOptionsProxy<AppRouter>({ router: appRouter, ctx, queryClient });
   await Promise.all(queries(trpc).map((q) => queryClient.prefetchQuery(q as Parameters<QueryClient["prefetchQuery"]>[0])));
-  return <HydrationBoundary state={dehydrate(queryClient)}>{children}</HydrationBoundary>;
+  return <PrefetchedCache state={dehydrate(queryClient)}>{children}</PrefetchedCache>;
 }

@@ -1,4 +1,4 @@
-import { WebhooksScreen } from "@/ui/screens/webhooks";
+import { WebhooksScreen } from "@/ui/screens/webhooks/webhooks-screen";
 import { openScreen, Prefetched } from "@/ui/server/screen";
 
 export const metadata = { title: "Webhook" };
