@@ -10,7 +10,7 @@ describe("readLot: a code read into the lot field", () => {
     expect(readLot("01080567890000851731123110LRAW1")).toEqual(expected);
     expect(readLot("(01)08056789000085(17)311231(10)LRAW1")).toEqual(expected);
     expect(readLot("]C101080567890000851731123110LRAW1")).toEqual(expected);
-    expect(readLot(`0108056789000085` + `10LRAW1${GS}17311231`)).toEqual(expected);
+    expect(readLot(`010805678900008510LRAW1${GS}17311231`)).toEqual(expected);
   });
   it("a GS1 code without a lot is a product code, an EAN or a label is to be asked about", () => {
     expect(readLot("(01)08056789000085").kind).toBe("codice");
