@@ -1,4 +1,6 @@
 import type { DescribedError } from "../../errors";
+import { qty } from "../../format";
+import type { Feedback } from "./types";
 
 /**
  * The handheld's queue of arrivals the operator confirmed and the service has not confirmed back: kept in
@@ -133,4 +135,28 @@ export function queuedPerRow(items: QueuedArrival[]): Map<number, number> {
   const out = new Map<number, number>();
   for (const q of items) if (q.stato !== "rifiutato") out.set(q.richiesta.riga, (out.get(q.richiesta.riga) ?? 0) + q.richiesta.quantita);
   return out;
+}
+
+/** What the operator hears of a pass over the queue: a refusal or an arrival to decide first; what went, when no row is being received. */
+export function reportFeedback(r: FlushReport, rowShown: boolean): Feedback | null {
+  const q = r.refused[0];
+  if (q)
+    return {
+      outcome: "ko",
+      title: `Arrivo in coda rifiutato: ${qty(q.richiesta.quantita)} × ${q.codice}`,
+      message: `${q.errore?.messaggio ?? ""} Decidere nell'elenco «Da inviare».`,
+    };
+  if (r.toDecide.length > 0)
+    return {
+      outcome: "ko",
+      title: "Arrivi da decidere",
+      message: "Alcuni arrivi in coda sono troppo vecchi per essere inviati da soli: decidere nell'elenco «Da inviare».",
+    };
+  const done = r.sent.length + r.verified.length + r.resent.length;
+  if (done === 0 || rowShown) return null;
+  return {
+    outcome: "ok",
+    title: `Inviati dalla coda: ${done === 1 ? "1 arrivo" : `${done} arrivi`}`,
+    message: "Registrati una volta sola.",
+  };
 }

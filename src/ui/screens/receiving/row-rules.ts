@@ -1,6 +1,7 @@
 import { parseScan } from "../../../lib/barcode";
 import { parseDecimal, qty } from "../../format";
-import type { ArrivalFields, Current, Problem } from "./types";
+import type { ScanOutput } from "@/server/modules/arrivals/arrivals.schemas";
+import { type ArrivalFields, type Current, type Feedback, type Problem, type Row, sameCode } from "./types";
 
 export interface RowContext {
   ddt: string;
@@ -84,4 +85,43 @@ export function readLot(text: string): LotReading {
     default:
       return { kind: "lotto", lotto: t, scadenza: null, gtin: null };
   }
+}
+
+/**
+ * What the screen says when a row is shown: what to do next (the lot, or Enter for the proposed remainder,
+ * or count by scanning), how many rows of the article wait; after a registration the outcome of the row
+ * before comes first (`before`, already heard). A row with an arrival of unknown outcome says so first.
+ */
+export function shownFeedback(
+  res: ScanOutput,
+  row: Row,
+  code: string,
+  before: Feedback | undefined,
+  unsureQuantity: string | null,
+): Feedback & { heard: boolean } {
+  const needsLot = row.chiede_lotto && !res.lettura?.lotto;
+  if (unsureQuantity)
+    return {
+      heard: true,
+      outcome: "ko",
+      title: "Esito da verificare su questa riga",
+      message: `${unsureQuantity} × ${row.articolo.codice} è rimasto senza risposta: Invio ne verifica prima l'esito, e dice che cosa è avvenuto prima di registrare altro.`,
+    };
+  const others = res.totale_righe - 1;
+  const note =
+    others > 0
+      ? sameCode(code, row.etichetta)
+        ? `Riga dell'etichetta ${row.etichetta}; altre ${others} ${others === 1 ? "riga attende" : "righe attendono"} questo articolo.`
+        : `${res.totale_righe} righe attese per questo articolo in questo magazzino: proposta quella dell'ordine più vecchio.`
+      : undefined;
+  const next = needsLot
+    ? "Leggere o scrivere il lotto, poi Invio"
+    : "Invio registra il residuo; oppure leggere ancora l'articolo per contarlo, o scrivere la quantità";
+  if (before) return { ...before, heard: false, message: `Ora ${row.articolo.codice}: ${next[0]!.toLowerCase()}${next.slice(1)}.` };
+  return {
+    heard: true,
+    outcome: "info",
+    title: needsLot ? next : `${row.articolo.codice}: residuo ${qty(row.residua)}`,
+    message: needsLot ? note : [next, note].filter(Boolean).join(". "),
+  };
 }

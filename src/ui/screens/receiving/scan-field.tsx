@@ -1,7 +1,7 @@
 "use client";
 import { TextInput } from "@mantine/core";
 import { memo } from "react";
-import { isEditable } from "./use-receiving";
+import { isEditable } from "../../scanner/use-scanner";
 
 /**
  * The field for a code typed by hand (a scanner's burst is read by useScanner wherever the focus is, and

@@ -5,31 +5,22 @@ import type { ScanOutput as SearchOutput } from "@/server/modules/arrivals/arriv
 import { describeError } from "../../errors";
 import { signal, type Outcome } from "../../feedback";
 import { qty } from "../../format";
-import { useMutationCall, useRemembered, useWarehouses } from "../../hooks";
+import { useRemembered, useWarehouses } from "../../hooks";
 import { setWaitingCount } from "../../offline/waiting";
-import { type ScanTarget, useScanner } from "../../scanner/use-scanner";
+import { isEditable, type ScanTarget, useScanner } from "../../scanner/use-scanner";
 import { useStableActions } from "../../stable-actions";
 import { useFocusRequest } from "./use-focus-request";
 import { useKeptRow } from "./use-kept-row";
-import { useTRPC } from "../../trpc";
 import { lotField } from "./lot-field";
-import { problemOf } from "./row-rules";
+import { problemOf, shownFeedback } from "./row-rules";
 import type { ArrivalFields, Current, Feedback, Order, PendingChoice, Problem, Registered, Row } from "./types";
 import { sameCode } from "./types";
-import { type FlushReport, type QueuedArrival, queuedPerRow } from "./arrival-queue";
-import { lookUpLocally } from "./local-lookup";
-import { useArrivalQueue } from "./use-arrival-queue";
-import { useExpectedCopy } from "./use-expected-copy";
+import { type FlushReport, type QueuedArrival, reportFeedback } from "./arrival-queue";
+import { useDockService } from "./use-dock-service";
 import { useRegistration } from "./use-registration";
 import { useTodayArrivals } from "./use-today-arrivals";
 
 export type { Current, Feedback, Order, PendingChoice, Row } from "./types";
-
-export function isEditable(el: Element | null): boolean {
-  if (!el) return false;
-  const tag = el.tagName;
-  return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (el as HTMLElement).isContentEditable;
-}
 
 /**
  * The receiving bay's state and calls: the delivery note and warehouse, the row found by the last scan with
@@ -44,7 +35,6 @@ export function isEditable(el: Element | null): boolean {
  * The row, its fields and the codes waiting are kept on the device for the signed-in user.
  */
 export function useReceiving() {
-  const trpc = useTRPC();
   const { shortOptions: warehouseOptions, magazzini, nameOf: warehouseName } = useWarehouses();
   const [ddt, setDdtState] = useRemembered("ddt", "");
   const [magazzino, setMagazzino] = useRemembered<string | null>("magazzino", null);
@@ -62,14 +52,13 @@ export function useReceiving() {
   const quantityRef = useRef<HTMLInputElement>(null);
   const lotRef = useRef<HTMLInputElement>(null);
   const expiryRef = useRef<HTMLInputElement>(null);
-  const lookup = useMutationCall(trpc.arrivals.scan.mutationOptions());
   const today = useTodayArrivals(
     ddt,
     (f) => say(f.outcome, f.title, f.message),
     () => resume(),
   );
-  const queue = useArrivalQueue((r) => onQueueReport(r));
-  const copy = useExpectedCopy(magazzino, queue.db, queue.online);
+  const dock = useDockService(magazzino, (r) => onQueueReport(r));
+  const { queue, copy } = dock;
 
   // The scan queue and the state its steps read after an await: refs, never a render's stale values.
   const live = useRef({ ddt, magazzino, ddtSupplier: today.ddtSupplier });
@@ -181,40 +170,11 @@ export function useReceiving() {
     setCurrent({ order, row, lettura: res.lettura, code, confirmed: false, counted: 1 });
     fields.setValues({ quantita: qty(row.residua), lotto: res.lettura?.lotto ?? "", scadenza: res.lettura?.scadenza ?? "" });
     if (live.current.magazzino === null) setMagazzino(String(order.magazzino));
-    const label = sameCode(code, row.etichetta);
-    const others = res.totale_righe - 1;
-    const note =
-      others > 0
-        ? label
-          ? `Riga dell'etichetta ${row.etichetta}; altre ${others} ${others === 1 ? "riga attende" : "righe attendono"} questo articolo.`
-          : `${res.totale_righe} righe attese per questo articolo in questo magazzino: proposta quella dell'ordine più vecchio.`
-        : undefined;
-    const needsLot = row.chiede_lotto && !res.lettura?.lotto;
     const unsure = queue.itemsRef.current.find((q) => q.richiesta.riga === row.riga && q.stato === "incerto");
-    if (unsure) {
-      say(
-        "ko",
-        "Esito da verificare su questa riga",
-        `${qty(unsure.richiesta.quantita)} × ${row.articolo.codice} è rimasto senza risposta: Invio ne verifica prima l'esito, e dice che cosa è avvenuto prima di registrare altro.`,
-      );
-      return focusField(needsLot ? "lotto" : "scan");
-    }
-    const next = needsLot
-      ? "Leggere o scrivere il lotto, poi Invio"
-      : "Invio registra il residuo; oppure leggere ancora l'articolo per contarlo, o scrivere la quantità";
-    if (before)
-      setFeedback({
-        outcome: before.outcome,
-        title: before.title,
-        message: `Ora ${row.articolo.codice}: ${next[0]!.toLowerCase()}${next.slice(1)}.`,
-      });
-    else
-      say(
-        "info",
-        needsLot ? next : `${row.articolo.codice}: residuo ${qty(row.residua)}`,
-        needsLot ? note : [next, note].filter(Boolean).join(". "),
-      );
-    focusField(needsLot ? "lotto" : "scan");
+    const f = shownFeedback(res, row, code, before, unsure ? qty(unsure.richiesta.quantita) : null);
+    if (f.heard) say(f.outcome, f.title, f.message);
+    else setFeedback(f);
+    focusField(row.chiede_lotto && !res.lettura?.lotto ? "lotto" : "scan");
   }
 
   /** The codes read while a row waited: read now, in their order, after the row was registered or discarded. */
@@ -227,55 +187,25 @@ export function useReceiving() {
     void pump();
   }
 
-  /**
-   * A code looked up: by the service, or in the device's copy of the warehouse's expected rows when the
-   * service cannot be reached (offline, or no answer in time).
-   */
+  /** A code looked up (by the service, or offline in the device's copy), its reading shown meanwhile. */
   async function lookUp(code: string): Promise<SearchOutput | Error> {
     setReadingState({ code });
     setLastCode(code);
-    const local = () => {
-      const c = copy.copyRef.current;
-      return c ? lookUpLocally(code, c, queuedPerRow(queue.itemsRef.current)) : null;
-    };
     try {
-      if (!queue.online)
-        return (
-          local() ?? new Error("Offline, e nessuna copia locale delle righe attese di questo magazzino: collegarsi una volta alla rete.")
-        );
-      const m = live.current.magazzino;
-      return await lookup({ barcode: code, ...(m ? { magazzino: Number(m) } : {}) });
-    } catch (e) {
-      const err = describeError(e);
-      const fallback = ["offline", "timeout", "rete"].includes(err.codice) ? local() : null;
-      return fallback ?? (e instanceof Error ? e : new Error(String(e)));
+      return await dock.lookUp(code, live.current.magazzino);
     } finally {
       setReadingState(null);
     }
   }
 
-  /** What a pass over the queue did, said when it did something the operator should know. */
+  /** What a pass over the queue did: the lists follow; said when the operator should know. */
   function onQueueReport(r: FlushReport) {
-    const done = r.sent.length + r.verified.length;
-    if (done > 0) {
+    if (r.sent.length + r.verified.length + r.resent.length > 0) {
       void today.refresh();
-      void copy.refresh();
+      void dock.copy.refresh();
     }
-    if (r.refused.length > 0) {
-      const q = r.refused[0]!;
-      say(
-        "ko",
-        `Arrivo in coda rifiutato: ${qty(q.richiesta.quantita)} × ${q.codice}`,
-        `${q.errore?.messaggio ?? ""} Decidere nell'elenco «Da inviare».`,
-      );
-    } else if (r.toDecide.length > 0)
-      say(
-        "ko",
-        "Arrivi da decidere",
-        "Alcuni arrivi in coda sono troppo vecchi per essere inviati da soli: decidere nell'elenco «Da inviare».",
-      );
-    else if (done > 0 && !currentRef.current)
-      say("ok", `Inviati dalla coda: ${done === 1 ? "1 arrivo" : `${done} arrivi`}`, "Registrati una volta sola.");
+    const f = reportFeedback(r, currentRef.current !== null);
+    if (f) say(f.outcome, f.title, f.message);
   }
 
   /** The row shown read again: one more counted (a scan of each piece), the quantity now settled. */
