@@ -13,7 +13,7 @@
  * pass before each scan and each confirmation, as an operator's would, so every Enter meets a page at
  * rest. The session's table of arrivals grows by one row a scan, as it does through a shift. Measured:
  *
- *   riga        Enter on the scan field → the row found shown (arrivals.search);
+ *   riga        Enter on the scan field → the row found shown (arrivals.scan);
  *   registrato  Enter on confirm → "Registrato: … × CODE" shown (arrivals.register).
  *
  * Prints p50/p95/max of both against the goals (p95 ≤ 50 / ≤ 60 ms), the time of the two tRPC calls as
@@ -41,7 +41,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { chromium, type Page } from "@playwright/test";
+import { chromium } from "@playwright/test";
 import pg from "pg";
 import { closePrisma, createPrisma } from "../src/server/db/client";
 import { startEmbedded } from "../src/server/db/embedded";
@@ -52,7 +52,9 @@ import { signIn } from "../e2e/support/app";
 import { ean13, today } from "../e2e/support/seed";
 import { countsFor, generate } from "./data";
 import { buildServer, readMemoryMb, printHelp, runMain, startServer, stopOnExit } from "./server";
-import { elapsed, fmtInt, median, percentile, progress, seconds, sleep } from "./util";
+import { elapsed, fmtInt, progress, seconds, sleep } from "./util";
+import { OFFLINE_GOALS, offlinePhase } from "./ui-offline";
+import { IN_PAGE, type Kind, type Measure, measure, round, summarise } from "./ui-page";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RESULTS = path.join(ROOT, "bench", "results");
@@ -60,6 +62,9 @@ const NEXT_DIR = ".next-bench-ui";
 const TIME_ZONE = "Europe/Rome";
 /** Issue 13's goals, p95 in ms. */
 const GOALS = { riga: 50, registrato: 60 } as const;
+/** The dead spot after the measured scans: codes read from the handheld's copy, rows queued then sent. */
+const OFFLINE_LOOKUPS = 20;
+const OFFLINE_QUEUED = 100;
 const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
@@ -116,149 +121,6 @@ function options() {
     cpuProf: values["cpu-prof"],
     trace: values.trace,
     keep: values.keep,
-  };
-}
-
-// ---------------------------------------------------------------- the script in the page
-
-interface CallTiming {
-  /** The page issued the fetch (Resource Timing startTime). */
-  start: number;
-  requestStart: number;
-  responseStart: number;
-  responseEnd: number;
-}
-
-/** One Enter measured in the page, on the page's clock (performance.now(), ms). */
-interface Measure {
-  /** The keydown's timeStamp: when the browser received the key. */
-  event: number;
-  /** The keydown reached our capture listener (the main thread was free for it). */
-  handler: number;
-  /** The awaited state is in the DOM (MutationObserver). */
-  dom: number;
-  /** The frame after that has been painted (requestAnimationFrame, then a posted task). */
-  painted: number;
-  call: CallTiming | null;
-}
-
-/**
- * Installed once in the page (a string, not a function: tsx's transpiler adds helpers to functions that
- * do not exist in the page). `__bench.arm(kind, code)` before an Enter, `__bench.result()` after it.
- */
-const IN_PAGE = `(() => {
-  if (window.__bench) return;
-  let armed = null;
-  const now = () => performance.now();
-  window.addEventListener("keydown", (e) => {
-    if (e.key !== "Enter" || !armed || armed.handler !== undefined) return;
-    armed.handler = now();
-    armed.event = e.timeStamp > 0 && e.timeStamp <= armed.handler ? e.timeStamp : armed.handler;
-    armed.watch();
-  }, true);
-  const reached = {
-    riga: (code) => document.querySelector('[data-testid="riga-attesa"] [data-testid="articolo-codice"]')?.textContent === code,
-    registrato: (code) => {
-      const el = document.querySelector('[data-testid="esito"][data-esito="ok"]');
-      return !!el && el.textContent.includes("× " + code);
-    },
-  };
-  const call = { riga: "/api/trpc/arrivals.search", registrato: "/api/trpc/arrivals.register" };
-  window.__bench = {
-    arm(kind, code) {
-      performance.clearResourceTimings();
-      const a = { kind, code };
-      a.done = new Promise((resolve, reject) => {
-        a.watch = () => {
-          const timer = setTimeout(() => { mo.disconnect(); reject(new Error(kind + " " + code + ": not shown within 10 s")); }, 10000);
-          const check = () => {
-            if (!reached[kind](code)) return;
-            const dom = now();
-            mo.disconnect();
-            clearTimeout(timer);
-            requestAnimationFrame(() => {
-              const ch = new MessageChannel();
-              ch.port1.onmessage = () => resolve({ dom, painted: now() });
-              ch.port2.postMessage(null);
-            });
-          };
-          const mo = new MutationObserver(check);
-          mo.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
-          check();
-        };
-      });
-      armed = a;
-    },
-    async result() {
-      const a = armed;
-      const marks = await a.done;
-      armed = null;
-      // For a trace (--trace): the interval measured, and its part up to the DOM.
-      performance.measure("bench " + a.kind, { start: a.event, end: marks.painted });
-      performance.measure("bench " + a.kind + " dom", { start: a.event, end: marks.dom });
-      const entries = performance.getEntriesByType("resource").filter((e) => new URL(e.name).pathname === call[a.kind]);
-      const r = entries.at(-1);
-      return {
-        event: a.event,
-        handler: a.handler,
-        ...marks,
-        call: entries.length === 1
-          ? { start: r.startTime, requestStart: r.requestStart, responseStart: r.responseStart, responseEnd: r.responseEnd }
-          : null,
-      };
-    },
-  };
-})()`;
-
-type Kind = "riga" | "registrato";
-
-async function measure(page: Page, kind: Kind, code: string, press: () => Promise<void>): Promise<Measure> {
-  await page.evaluate(`window.__bench.arm(${JSON.stringify(kind)}, ${JSON.stringify(code)})`);
-  await press();
-  return (await page.evaluate("window.__bench.result()")) as Measure;
-}
-
-// ---------------------------------------------------------------- figures
-
-interface Stats {
-  p50: number;
-  p95: number;
-  max: number;
-}
-const stats = (xs: number[]): Stats => ({ p50: median(xs), p95: percentile(xs, 95), max: Math.max(...xs) });
-const r1 = (x: number) => Number(x.toFixed(1));
-const round = (s: Stats) => ({ p50: r1(s.p50), p95: r1(s.p95), max: r1(s.max) });
-
-interface Summary {
-  shown: Stats;
-  dom: Stats;
-  server: Stats;
-  /** Medians of the phases, ms: they add up to about the median shown. */
-  phases: { attesaEvento: number; primaDellaChiamata: number; chiamata: number; rispostaDom: number; domFrame: number };
-  /** The call's median time on the wire over the median time to shown. */
-  serverShare: number;
-  /** Median shown of the first and of the last tenth of the scans: the session's table grows by one row a scan. */
-  trend: [number, number];
-}
-
-function summarise(all: Measure[]): Summary {
-  const withCall = all.filter((m) => m.call);
-  const server = withCall.map((m) => m.call!.responseEnd - m.call!.requestStart);
-  const shown = stats(all.map((m) => m.painted - m.event));
-  const tenth = Math.max(1, Math.round(all.length / 10));
-  return {
-    shown,
-    dom: stats(all.map((m) => m.dom - m.event)),
-    server: stats(server),
-    phases: {
-      attesaEvento: median(all.map((m) => m.handler - m.event)),
-      primaDellaChiamata: median(withCall.map((m) => m.call!.start - m.handler)),
-      chiamata: median(withCall.map((m) => m.call!.responseEnd - m.call!.start)),
-      rispostaDom: median(withCall.map((m) => m.dom - m.call!.responseEnd)),
-      domFrame: median(all.map((m) => m.painted - m.dom)),
-    },
-    serverShare: median(server) / shown.p50,
-    trend: [median(all.slice(0, tenth).map((m) => m.painted - m.event)), median(all.slice(-tenth).map((m) => m.painted - m.event))],
   };
 }
 
@@ -329,7 +191,9 @@ async function main(): Promise<void> {
   );
 
   const total = opts.warmup + opts.scans;
-  const { codes, data } = importFile(total);
+  // Then the dead spot's: codes read from the local copy, and rows queued offline.
+  const offlineCount = OFFLINE_LOOKUPS + OFFLINE_QUEUED;
+  const { codes, data } = importFile(total + offlineCount);
   const prisma = createPrisma(embedded.url, 2);
   const operator = { username: "banco-ui-operatore", password: "banco ui, una frase lunga abbastanza" };
   try {
@@ -359,12 +223,13 @@ async function main(): Promise<void> {
     locale: "it-IT",
     timezoneId: TIME_ZONE,
   });
+  // Before the app's own scripts: its capture listener on window comes before the scanner's (useScanner).
+  await context.addInitScript({ content: IN_PAGE });
   const page = await context.newPage();
   await signIn(page, operator);
   await page.getByTestId("campo-ddt").fill("DDT-BANCO-UI");
   await page.getByTestId("campo-magazzino").click();
   await page.getByRole("option", { name: /UI-M1/ }).click();
-  await page.evaluate(IN_PAGE);
   progress(`Chromium ${browser.version()}: accesso fatto, /ricevimento pronto`);
 
   const scanFocused = () =>
@@ -411,8 +276,9 @@ async function main(): Promise<void> {
     const { profile } = await cdp.send("Profiler.stop");
     fs.writeFileSync(path.join(profDir!, "pagina.cpuprofile"), JSON.stringify(profile));
   }
-  const listed = await page.getByTestId("arrivi-sessione").locator("tbody tr").count();
-  if (listed !== total) throw new Error(`attesi ${total} arrivi nella tabella della sessione, ce ne sono ${listed}`);
+  const listed = await page.getByTestId("arrivi-oggi").locator("tbody tr").count();
+  if (listed !== total) throw new Error(`attesi ${total} arrivi nella tabella del DDT, ce ne sono ${listed}`);
+  const offline = await offlinePhase(page, context, embedded.url, codes.slice(total), { lookups: OFFLINE_LOOKUPS, quantity: 10 });
   const chromiumVersion = browser.version();
   await browser.close();
   const peakRssMb = readMemoryMb(server.pid, "VmHWM");
@@ -420,7 +286,7 @@ async function main(): Promise<void> {
 
   const s = { riga: summarise(results.riga), registrato: summarise(results.registrato) };
   const NAMES: Record<Kind, [string, string]> = {
-    riga: ["Invio sul campo di lettura → riga mostrata", "arrivals.search"],
+    riga: ["Invio sul campo di lettura → riga mostrata", "arrivals.scan"],
     registrato: ["Invio di conferma → «Registrato» mostrato", "arrivals.register"],
   };
   console.log("");
@@ -469,7 +335,41 @@ async function main(): Promise<void> {
       `la tabella degli arrivi della sessione cresce di una riga a lettura, fino a ${total})`,
   );
   console.log("");
-  const targets = kinds.map((k) => ({ nome: `${NAMES[k][0]}: p95 entro ${GOALS[k]} ms`, ok: s[k].shown.p95 <= GOALS[k] }));
+  console.log("Zona senza rete (issue 22):");
+  console.log(
+    table([
+      ["misura", "p50", "p95", "max", "obiettivo", ""],
+      [
+        `Invio → riga mostrata dalla copia locale (${OFFLINE_LOOKUPS} letture)`,
+        ms(offline.riga.p50),
+        ms(offline.riga.p95),
+        ms(offline.riga.max),
+        `p95 ≤ ${OFFLINE_GOALS.rigaOffline} ms`,
+        offline.riga.p95 <= OFFLINE_GOALS.rigaOffline ? "ok" : "NO",
+      ],
+      [
+        `rete tornata → coda di ${offline.inCoda} righe inviata`,
+        seconds(offline.invioMs),
+        "",
+        "",
+        `≤ ${OFFLINE_GOALS.codaSecondi} s`,
+        offline.invioMs <= OFFLINE_GOALS.codaSecondi * 1000 ? "ok" : "NO",
+      ],
+    ]),
+  );
+  console.log(`  righe della coda registrate due volte: ${offline.duplicati}; mancanti o diverse: ${offline.mancanti}`);
+  console.log("");
+  const targets = [
+    ...kinds.map((k) => ({ nome: `${NAMES[k][0]}: p95 entro ${GOALS[k]} ms`, ok: s[k].shown.p95 <= GOALS[k] })),
+    {
+      nome: `riga dalla copia locale offline: p95 entro ${OFFLINE_GOALS.rigaOffline} ms`,
+      ok: offline.riga.p95 <= OFFLINE_GOALS.rigaOffline,
+    },
+    {
+      nome: `coda di ${offline.inCoda} righe inviata entro ${OFFLINE_GOALS.codaSecondi} s, ognuna una volta`,
+      ok: offline.invioMs <= OFFLINE_GOALS.codaSecondi * 1000 && offline.duplicati === 0 && offline.mancanti === 0,
+    },
+  ];
   for (const t of targets) console.log(`  ${t.ok ? "[ok]  " : "[NO]  "}${t.nome}`);
   console.log("");
 
@@ -490,6 +390,13 @@ async function main(): Promise<void> {
         { ...round(s[k].shown), dom: round(s[k].dom), server: round(s[k].server), quotaServer: Number(s[k].serverShare.toFixed(2)) },
       ]),
     ),
+    offline: {
+      riga: round(offline.riga),
+      coda: offline.inCoda,
+      invioMs: offline.invioMs,
+      duplicati: offline.duplicati,
+      mancanti: offline.mancanti,
+    },
     obiettivi: targets,
   };
   if (profDir) {
