@@ -333,14 +333,8 @@ export const arrivalsOfDay = (
      ORDER BY m.id DESC ${limit(take)}`);
 };
 
-export interface OfflineRowRecord extends ExpectedRowRecord {
+export interface OfflineRowRecord extends ExpectedRowRecord, Omit<OrderHeaderRow, "id"> {
   ean: string | null;
-  numero: string;
-  data: Date;
-  stato: OrderState;
-  magazzino_id: number;
-  fornitore_id: number;
-  fornitore_nome: string;
 }
 
 /**

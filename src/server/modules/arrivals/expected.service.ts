@@ -1,11 +1,10 @@
 import type { ModelDb } from "../../db/client";
 import { rows } from "../../db/sql";
-import { formatDate, formatInstant } from "../../lib/dates";
-import { canonical } from "../../lib/decimal";
+import { formatInstant } from "../../lib/dates";
 import { assertWarehouses } from "../catalogue/articles";
 import * as q from "./arrivals.queries";
 import { type ExpectedOutput, MAX_OFFLINE_ROWS } from "./arrivals.schemas";
-import { remaining } from "./order-rows.service";
+import { expectedRowFields, orderHeader } from "./search.service";
 
 /**
  * arrivals.expected: a warehouse's open expected rows, the handheld's copy for looking scans up while
@@ -23,26 +22,7 @@ export async function expectedRowsOf(db: ModelDb, magazzino: number, opts: { tim
   return {
     magazzino,
     al,
-    righe: found.slice(0, MAX_OFFLINE_ROWS).map((r) => ({
-      riga: r.id,
-      etichetta: `R${r.id}`,
-      articolo: { id: r.articolo_id, codice: r.codice },
-      ean: r.ean,
-      descrizione: r.descrizione,
-      ordinata: canonical(r.ordinata),
-      arrivata: canonical(r.arrivata),
-      residua: canonical(remaining(r)),
-      prezzo_proposto: canonical(r.prezzo),
-      chiede_lotto: r.gestione_lotti,
-      ordine: {
-        id: r.ordine_id,
-        numero: r.numero,
-        data: formatDate(r.data),
-        stato: r.stato,
-        fornitore: { id: r.fornitore_id, nome: r.fornitore_nome },
-        magazzino: r.magazzino_id,
-      },
-    })),
+    righe: found.slice(0, MAX_OFFLINE_ROWS).map((r) => ({ ...expectedRowFields(r), ean: r.ean, ordine: orderHeader(r, r.ordine_id) })),
     completo: found.length <= MAX_OFFLINE_ROWS,
   };
 }

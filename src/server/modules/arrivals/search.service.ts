@@ -37,26 +37,40 @@ async function loadOrders(db: ModelDb, orderIds: number[], rowFilter: Prisma.Sql
   return expectedOrders(orders, orderRows, arrivals);
 }
 
-function expectedOrders(orders: q.OrderHeaderRow[], orderRows: q.ExpectedRowRecord[], arrivals: StandingArrival[]): ExpectedOrder[] {
-  return orders.map((o) => ({
-    id: o.id,
+/** An order's header as the receiving answers show it (a scan, a search, the handheld's copy). */
+export function orderHeader(o: Omit<q.OrderHeaderRow, "id">, id: number): Omit<ExpectedOrder, "righe"> {
+  return {
+    id,
     numero: o.numero,
     data: formatDate(o.data),
     stato: o.stato,
     fornitore: { id: o.fornitore_id, nome: o.fornitore_nome },
     magazzino: o.magazzino_id,
+  };
+}
+
+/** An expected row's figures as the receiving answers show them, without its arrivals. */
+export function expectedRowFields(r: q.ExpectedRowRecord) {
+  return {
+    riga: r.id,
+    etichetta: `R${r.id}`,
+    articolo: { id: r.articolo_id, codice: r.codice },
+    descrizione: r.descrizione,
+    ordinata: canonical(r.ordinata),
+    arrivata: canonical(r.arrivata),
+    residua: canonical(remaining(r)),
+    prezzo_proposto: canonical(r.prezzo),
+    chiede_lotto: r.gestione_lotti,
+  };
+}
+
+function expectedOrders(orders: q.OrderHeaderRow[], orderRows: q.ExpectedRowRecord[], arrivals: StandingArrival[]): ExpectedOrder[] {
+  return orders.map((o) => ({
+    ...orderHeader(o, o.id),
     righe: orderRows
       .filter((r) => r.ordine_id === o.id)
       .map((r) => ({
-        riga: r.id,
-        etichetta: `R${r.id}`,
-        articolo: { id: r.articolo_id, codice: r.codice },
-        descrizione: r.descrizione,
-        ordinata: canonical(r.ordinata),
-        arrivata: canonical(r.arrivata),
-        residua: canonical(remaining(r)),
-        prezzo_proposto: canonical(r.prezzo),
-        chiede_lotto: r.gestione_lotti,
+        ...expectedRowFields(r),
         registrati: arrivals.filter((m) => m.riga === r.id).map(({ movimento, data, quantita }) => ({ movimento, data, quantita })),
       })),
   }));
