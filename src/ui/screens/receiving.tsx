@@ -86,7 +86,14 @@ export function ReceivingScreen() {
         onSendAgain={r.sendQueuedAgain}
       />
 
-      <TodayArrivals arrivals={r.today.arrivals} view={r.today.view} onView={r.today.setView} ddt={r.ddt} onCancel={r.askCancel} />
+      <TodayArrivals
+        arrivals={r.today.arrivals}
+        failed={r.today.failed}
+        view={r.today.view}
+        onView={r.today.setView}
+        ddt={r.ddt}
+        onCancel={r.askCancel}
+      />
 
       <CancelArrivalModal
         arrival={r.today.toCancel}

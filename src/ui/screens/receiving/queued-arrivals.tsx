@@ -39,7 +39,9 @@ const Item = memo(function Item({
             {q.richiesta.lotto ? ` · lotto ${q.richiesta.lotto}` : ""}
           </Text>
         </div>
-        <Badge color={s.color}>{s.label}</Badge>
+        <Badge color={s.color} style={{ flexShrink: 0 }}>
+          {s.label}
+        </Badge>
       </Group>
       <Text size="sm" mt={4}>
         {q.stato === "rifiutato" ? q.errore?.messaggio : s.note}
@@ -47,7 +49,7 @@ const Item = memo(function Item({
       {decide && (
         <Group grow mt="xs">
           <Button size="md" variant="light" onClick={() => onSendAgain(q)} data-testid={`coda-invia-${q.richiesta.riga}`}>
-            Invia di nuovo
+            Invia
           </Button>
           <Button size="md" color="red" variant="light" onClick={() => onDiscard(q)} data-testid={`coda-scarta-${q.richiesta.riga}`}>
             Scarta

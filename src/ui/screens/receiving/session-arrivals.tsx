@@ -46,12 +46,15 @@ const VIEWS: { value: ArrivalsView; label: string }[] = [
  */
 export const TodayArrivals = memo(function TodayArrivals({
   arrivals,
+  failed,
   view,
   onView,
   ddt,
   onCancel,
 }: {
   arrivals: TodayArrival[] | null;
+  /** The list could not be read from the service. */
+  failed: boolean;
   view: ArrivalsView;
   onView: (v: ArrivalsView) => void;
   ddt: string;
@@ -73,7 +76,11 @@ export const TodayArrivals = memo(function TodayArrivals({
       </Group>
       {arrivals === null || arrivals.length === 0 ? (
         <Text c="dimmed" size="sm">
-          {arrivals === null && (view !== "ddt" || ddt.trim()) ? "Caricamento…" : empty}
+          {failed
+            ? "Elenco non disponibile: il servizio non risponde. Torna con la rete."
+            : arrivals === null && (view !== "ddt" || ddt.trim())
+              ? "Caricamento…"
+              : empty}
         </Text>
       ) : (
         <DataTable
@@ -125,14 +132,14 @@ export const CancelArrivalModal = memo(function CancelArrivalModal({
               {waiting.length === 1 ? "Letto nel frattempo" : "Letti nel frattempo"}: {waiting.join(", ")}, in coda dopo questa scelta.
             </Text>
           )}
-          <Group grow>
-            <Button color="red" size="lg" onClick={onConfirm} loading={busy} data-testid="conferma-annulla">
-              Sì, annulla
+          <Stack gap="xs">
+            <Button color="red" size="lg" fullWidth onClick={onConfirm} loading={busy} data-testid="conferma-annulla">
+              Sì, annulla l&apos;arrivo
             </Button>
-            <Button variant="default" size="lg" onClick={onClose} data-autofocus data-testid="non-annullare">
+            <Button variant="default" size="lg" fullWidth onClick={onClose} data-autofocus data-testid="non-annullare">
               No
             </Button>
-          </Group>
+          </Stack>
         </Stack>
       )}
     </Modal>

@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { UserDb } from "../../offline/local-db";
 import type { ArrivalFields, Current } from "./types";
 import type { DockDbShape } from "./use-arrival-queue";
@@ -38,4 +38,20 @@ export function useKeptRow(db: UserDb<DockDbShape> | null, now: Kept, restore: (
   useEffect(() => {
     if (db && restored.current) void db.put("stato", KEY, JSON.parse(text) as Kept);
   }, [db, text]);
+}
+
+type Options = { value: string; label: string }[];
+
+/**
+ * The warehouses to choose from, kept on the device: offline (the shell has no data from the service) the
+ * warehouse field still names the warehouse being received in.
+ */
+export function useKeptOptions(db: UserDb<DockDbShape> | null, fromService: Options): Options {
+  const [kept, setKept] = useState<Options>([]);
+  useEffect(() => {
+    if (!db) return;
+    if (fromService.length > 0) void db.put("stato", "magazzini", fromService);
+    else void db.get("stato", "magazzini").then((o) => o && setKept(o as Options));
+  }, [db, fromService]);
+  return fromService.length > 0 ? fromService : kept;
 }

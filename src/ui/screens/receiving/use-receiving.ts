@@ -10,7 +10,7 @@ import { setWaitingCount } from "../../offline/waiting";
 import { isEditable, type ScanTarget, useScanner } from "../../scanner/use-scanner";
 import { useStableActions } from "../../stable-actions";
 import { useFocusRequest } from "./use-focus-request";
-import { useKeptRow } from "./use-kept-row";
+import { useKeptOptions, useKeptRow } from "./use-kept-row";
 import { lotField } from "./lot-field";
 import { problemOf, shownFeedback } from "./row-rules";
 import type { ArrivalFields, Current, Feedback, Order, PendingChoice, Problem, Registered, Row } from "./types";
@@ -59,6 +59,7 @@ export function useReceiving() {
   );
   const dock = useDockService(magazzino, (r) => onQueueReport(r));
   const { queue, copy } = dock;
+  const warehouses = useKeptOptions(queue.db, warehouseOptions);
 
   // The scan queue and the state its steps read after an await: refs, never a render's stale values.
   const live = useRef({ ddt, magazzino, ddtSupplier: today.ddtSupplier });
@@ -108,10 +109,11 @@ export function useReceiving() {
     setChoiceState(c);
   };
   const showWaiting = () => setWaiting(scans.current.map((q) => q.code));
+  // The offline banner counts the codes read and not yet looked up while the service cannot be reached.
   useEffect(() => {
-    setWaitingCount("ricevimento-codici", waiting.length + held.length);
+    setWaitingCount("ricevimento-codici", queue.online ? 0 : waiting.length + held.length);
     return () => setWaitingCount("ricevimento-codici", 0);
-  }, [waiting, held]);
+  }, [waiting, held, queue.online]);
 
   // What a reload, a closed tab or another screen must find: the row shown with its fields, and every code
   // read and not yet read, in the user's IndexedDB.
@@ -423,7 +425,7 @@ export function useReceiving() {
   const [rowRefs] = useState(() => ({ quantity: quantityRef, lot: lotRef, expiry: expiryRef }));
 
   return {
-    warehouseOptions,
+    warehouseOptions: warehouses,
     warehouseName,
     ddt,
     magazzino,

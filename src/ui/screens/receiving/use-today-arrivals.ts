@@ -65,7 +65,8 @@ export function useTodayArrivals(ddt: string, say: (f: Feedback) => void, onClos
     view,
     setView,
     arrivals: list.data?.arrivi ?? null,
-    loading: list.isPending && (view !== "ddt" || note !== ""),
+    /** The service's list could not be read (offline, no answer). */
+    failed: list.isError,
     ddtSupplier,
     refresh,
     toCancel,
