@@ -185,6 +185,8 @@ test("una riga in coda chiusa nel frattempo: rifiutata all'invio, elencata con i
   await context.setOffline(false);
   const item = page.getByTestId(`coda-${row.riga}`);
   await expect(item).toHaveAttribute("data-stato", "rifiutato", { timeout: 30_000 });
+  // Beside it, the row as the service has it: closed, nothing arrived.
+  await expect(page.getByTestId(`coda-arrivi-${row.etichetta}`)).toContainText(new RegExp(`riga ${row.etichetta}`, "i"));
   await snap(page, "ricevimento-coda-rifiutata");
   await page.getByTestId(`coda-scarta-${row.riga}`).click();
   await expect(item).toHaveCount(0);

@@ -1,7 +1,9 @@
 "use client";
 import { Badge, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
-import { memo } from "react";
-import { instant, qty } from "../../format";
+import { memo, useEffect, useState } from "react";
+import { day, instant, qty } from "../../format";
+import { useMutationCall } from "../../hooks";
+import { useTRPC } from "../../trpc";
 import type { QueuedArrival, QueueState } from "./arrival-queue";
 import type { ExpectedCopy } from "./local-lookup";
 
@@ -15,6 +17,38 @@ const STATE: Record<QueueState, { label: string; color: string; note: string }> 
     note: "In coda da più di 20 ore: il servizio potrebbe averne dimenticato la chiave. Controllare gli arrivi della riga, poi inviarlo o scartarlo.",
   },
 };
+
+/**
+ * The row's arrivals as the service has them, beside an arrival held for a decision: whether it is already
+ * there is what the operator decides on.
+ */
+function RowArrivals({ etichetta }: { etichetta: string }) {
+  const trpc = useTRPC();
+  const scan = useMutationCall(trpc.arrivals.scan.mutationOptions());
+  const [text, setText] = useState(`Arrivi della riga ${etichetta}: lettura…`);
+  useEffect(() => {
+    let live = true;
+    scan({ barcode: etichetta })
+      .then((res) => {
+        const row = res.ordini[0]?.righe[0];
+        if (!live) return;
+        if (!row) return setText(`Riga ${etichetta}: ${res.motivo ?? "non più attesa"}.`);
+        const list = row.registrati.map((a) => `${qty(a.quantita)} il ${day(a.data)}`).join(", ");
+        setText(
+          `Arrivi della riga ${etichetta} secondo il servizio: ${list || "nessuno"} (arrivata ${qty(row.arrivata)} di ${qty(row.ordinata)}, residua ${qty(row.residua)}).`,
+        );
+      })
+      .catch(() => live && setText("Arrivi della riga: il servizio non risponde."));
+    return () => {
+      live = false;
+    };
+  }, [etichetta, scan]);
+  return (
+    <Text size="sm" c="dimmed" data-testid={`coda-arrivi-${etichetta}`}>
+      {text}
+    </Text>
+  );
+}
 
 const Item = memo(function Item({
   q,
@@ -46,6 +80,7 @@ const Item = memo(function Item({
       <Text size="sm" mt={4}>
         {q.stato === "rifiutato" ? q.errore?.messaggio : s.note}
       </Text>
+      {decide && <RowArrivals etichetta={q.etichetta} />}
       {decide && (
         <Group grow mt="xs">
           <Button size="md" variant="light" onClick={() => onSendAgain(q)} data-testid={`coda-invia-${q.richiesta.riga}`}>
