@@ -64,3 +64,11 @@ export async function stockShown(page: Page, codice: string): Promise<number> {
   await expect(cell).toBeVisible();
   return Number((await cell.innerText()).replace(",", "."));
 }
+
+/** Online once: the service worker installed (its precache complete) and in control of the page. */
+export async function shellInstalled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+}

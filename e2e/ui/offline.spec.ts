@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { newSession, signIn, snap, type User } from "../support/app";
+import { newSession, shellInstalled, signIn, snap, type User } from "../support/app";
 import { seed } from "../support/seed";
 
 /**
@@ -12,14 +12,6 @@ test.beforeAll(() => {
   test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
   users = seed("offline", { roles: ["operatore"] }).users;
 });
-
-/** Online once: the worker installed (its precache complete) and in control of the page. */
-async function shellInstalled(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-}
 
 /** Everything the page's origin holds in Cache Storage: each entry's URL and body. */
 function cachedEntries(page: Page): Promise<{ url: string; body: string }[]> {

@@ -115,7 +115,7 @@ export const QueuedArrivals = memo(function QueuedArrivals({
   onSendAgain: (q: QueuedArrival) => void;
 }) {
   return (
-    <Stack gap="xs" data-testid="da-inviare">
+    <Stack gap="xs" data-testid="da-inviare" data-copia-righe={copy?.righe.length ?? 0}>
       {items.length > 0 && (
         <>
           <Title order={4}>Da inviare ({items.length})</Title>
