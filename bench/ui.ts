@@ -276,8 +276,14 @@ async function main(): Promise<void> {
     const { profile } = await cdp.send("Profiler.stop");
     fs.writeFileSync(path.join(profDir!, "pagina.cpuprofile"), JSON.stringify(profile));
   }
-  const listed = await page.getByTestId("arrivi-oggi").locator("tbody tr").count();
-  if (listed !== total) throw new Error(`attesi ${total} arrivi nella tabella del DDT, ce ne sono ${listed}`);
+  // The list is read from the service just after each outcome is shown: the last one a moment later.
+  const rowsOf = `document.querySelectorAll('[data-testid="arrivi-oggi"] tbody tr').length`;
+  await page.waitForFunction(`${rowsOf} >= ${total}`, null, { timeout: 10_000 }).catch(() => undefined);
+  const listed = (await page.evaluate(rowsOf)) as number;
+  if (listed !== total) {
+    const shown = await page.getByTestId("arrivi-oggi").innerText();
+    throw new Error(`attesi ${total} arrivi nella tabella del DDT, ce ne sono ${listed}:\n${shown.slice(0, 3000)}`);
+  }
   const offline = await offlinePhase(page, context, embedded.url, codes.slice(total), { lookups: OFFLINE_LOOKUPS, quantity: 10 });
   const chromiumVersion = browser.version();
   await browser.close();

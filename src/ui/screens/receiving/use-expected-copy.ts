@@ -7,11 +7,13 @@ import type { ExpectedCopy } from "./local-lookup";
 import type { DockDbShape } from "./use-arrival-queue";
 
 const REFRESH_MS = 60_000;
+/** After registrations, the copy is fetched again once they pause: not at every Enter (the whole warehouse's rows). */
+const AFTER_WRITES_MS = 10_000;
 
 /**
  * The handheld's copy of the receiving warehouse's open expected rows, for scans in a dead spot: kept in the
  * user's IndexedDB, fetched again while online (every minute, at a change of warehouse, after the
- * registrations), its age shown. `refresh` after a registration is cheap to call often: one fetch at a time.
+ * registrations pause), its age shown. `refresh` after a registration is cheap to call often: it waits for a pause.
  */
 export function useExpectedCopy(magazzino: string | null, db: UserDb<DockDbShape> | null, online: boolean) {
   const trpc = useTRPC();
@@ -58,5 +60,13 @@ export function useExpectedCopy(magazzino: string | null, db: UserDb<DockDbShape
     return () => clearInterval(timer);
   }, [refresh]);
 
-  return { copy, copyRef, refresh };
+  const later = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(later.current), []);
+  /** The copy fetched again once the registrations pause (the row just registered is then in it as it now stands). */
+  const refreshSoon = useCallback(() => {
+    clearTimeout(later.current);
+    later.current = setTimeout(() => void refresh(), AFTER_WRITES_MS);
+  }, [refresh]);
+
+  return { copy, copyRef, refresh: refreshSoon };
 }

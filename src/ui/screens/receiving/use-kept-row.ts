@@ -34,9 +34,14 @@ export function useKeptRow(db: UserDb<DockDbShape> | null, now: Kept, restore: (
       live = false;
     };
   }, [db]);
+  // One write per burst of changes (a scan changes the codes waiting, the row and its fields in a few renders
+  // of one task), after the task: the state a reload finds is the last one.
   const text = JSON.stringify(now);
+  const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
-    if (db && restored.current) void db.put("stato", KEY, JSON.parse(text) as Kept);
+    if (!db || !restored.current) return;
+    clearTimeout(pending.current);
+    pending.current = setTimeout(() => void db.put("stato", KEY, JSON.parse(text) as Kept), 0);
   }, [db, text]);
 }
 
