@@ -32,7 +32,7 @@ function RowArrivals({ etichetta }: { etichetta: string }) {
       .then((res) => {
         const row = res.ordini[0]?.righe[0];
         if (!live) return;
-        if (!row) return setText(`Riga ${etichetta}: ${res.motivo ?? "non più attesa"}.`);
+        if (!row) return setText(`Riga ${etichetta}: ${(res.motivo ?? "non più attesa").replace(/\.?$/, ".")}`);
         const list = row.registrati.map((a) => `${qty(a.quantita)} il ${day(a.data)}`).join(", ");
         setText(
           `Arrivi della riga ${etichetta} secondo il servizio: ${list || "nessuno"} (arrivata ${qty(row.arrivata)} di ${qty(row.ordinata)}, residua ${qty(row.residua)}).`,
