@@ -33,7 +33,13 @@ export class OfflineError extends Error {
   }
 }
 
-let browserOnline = typeof navigator === "undefined" ? true : navigator.onLine;
+/**
+ * The browser's word: only an explicit `false` means offline. Node 21+ has a `navigator` without `onLine`
+ * (the server's render, the unit tests), which is not a browser without a network.
+ */
+const browserSaysOnline = () => typeof navigator === "undefined" || navigator.onLine !== false;
+
+let browserOnline = browserSaysOnline();
 let serviceReachable = true;
 let probing: ReturnType<typeof setTimeout> | undefined;
 const listeners = new Set<() => void>();
@@ -71,7 +77,7 @@ function subscribe(listener: () => void): () => void {
   if (listeners.size === 0 && typeof window !== "undefined") {
     window.addEventListener("online", onBrowserOnline);
     window.addEventListener("offline", onBrowserOffline);
-    browserOnline = navigator.onLine;
+    browserOnline = browserSaysOnline();
   }
   listeners.add(listener);
   return () => {
@@ -111,7 +117,7 @@ export function useOnline(): boolean {
  * times out too). A caller's own abort (React Query cancelling a query) stays an abort.
  */
 export async function timedFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
-  if (typeof navigator !== "undefined" && !navigator.onLine) throw new OfflineError();
+  if (!browserSaysOnline()) throw new OfflineError();
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
