@@ -223,17 +223,9 @@ export const expectedInput = z.strictObject({ magazzino: idNumber() });
 
 export const MAX_OFFLINE_ROWS = 5_000;
 
-export const offlineRow = z.object({
-  riga: z.number().int(),
-  etichetta: z.string(),
-  articolo: articoloRef,
+/** An expected row as a scan answers it, less its arrivals, with its EAN and its order's header. */
+export const offlineRow = expectedRow.omit({ registrati: true }).extend({
   ean: z.string().nullable(),
-  descrizione: z.string(),
-  ordinata: decimalString(),
-  arrivata: decimalString(),
-  residua: decimalString(),
-  prezzo_proposto: decimalString(),
-  chiede_lotto: z.boolean(),
   ordine: expectedOrder.omit({ righe: true }),
 });
 
