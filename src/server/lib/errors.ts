@@ -149,11 +149,15 @@ export class RowError extends Error {
   constructor(
     readonly codice: RowErrorCode,
     messaggio: string,
+    /** The field of the row at fault, when one is (`campo_non_valido` of an order: `data`, `righe[0].quantita`). */
+    readonly campo?: string,
   ) {
     super(messaggio);
     this.name = "RowError";
   }
-  toBody() {
-    return { codice: this.codice, messaggio: this.message };
+  toBody(): { codice: RowErrorCode; messaggio: string; campo?: string } {
+    return this.campo === undefined
+      ? { codice: this.codice, messaggio: this.message }
+      : { codice: this.codice, messaggio: this.message, campo: this.campo };
   }
 }

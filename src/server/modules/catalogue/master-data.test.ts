@@ -260,7 +260,10 @@ describe("POST /articoli", () => {
       { codice: "V-TPL-M", attivo: false },
     ]);
     expect(outcome(again)).toEqual(["codice_ripetuto", "invariato", "codice_ripetuto"]);
-    const leave = await articoli([{ codice: "V-TPL-M", modello: null }, { codice: "V-TPL-M2", attivo: true }]);
+    const leave = await articoli([
+      { codice: "V-TPL-M", modello: null },
+      { codice: "V-TPL-M2", attivo: true },
+    ]);
     expect(outcome(leave)).toEqual(["campo_non_valido", "invariato"]);
     expect(await article("V-TPL-M")).toMatchObject({ modello: "V-TPL" });
   });

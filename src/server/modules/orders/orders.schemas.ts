@@ -90,7 +90,12 @@ export type OrderDetail = z.infer<typeof orderDetailOutput>;
 export const MAX_ORDERS_PER_CALL = 100;
 export const MAX_ORDER_ROWS_PER_CALL = 500;
 
-const orderRowUpsert = z.strictObject({
+/**
+ * One order as the service checks it, strictly: a fault here is that order's outcome (`campo_non_valido`,
+ * naming the field), never the call's (API.md sections 2 and 9). Exported for the OpenAPI document, which
+ * describes the rows a client sends this way.
+ */
+export const purchaseOrderRowStrict = z.strictObject({
   numero_riga: idNumber().meta({
     description: "Numero di riga dell'integratore (≥ 1): la chiave stabile della riga tra una sostituzione e l'altra",
   }),
@@ -99,21 +104,38 @@ const orderRowUpsert = z.strictObject({
   prezzo: z.string({ error: typeError('deve essere una stringa decimale, per esempio "12.50"') }),
 });
 
-const orderUpsert = z.strictObject({
+export const purchaseOrderStrict = z.strictObject({
   numero: shortText(64).meta({ description: "Numero d'ordine: con il fornitore, identifica l'ordine" }),
   fornitore: shortText(64).meta({ description: "Codice fornitore" }),
   data: isoDate(),
   magazzino: shortText(64).meta({ description: "Codice del magazzino di destinazione" }),
-  righe: z.array(orderRowUpsert).min(1, "almeno una riga"),
+  righe: z.array(purchaseOrderRowStrict, { error: typeError("deve essere un elenco [ … ] di righe") }).min(1, "almeno una riga"),
 });
-export type OrderUpsertInput = z.infer<typeof orderUpsert>;
+export type OrderUpsertInput = z.infer<typeof purchaseOrderStrict>;
+
+/**
+ * The request as the procedure parses it: the envelope strictly (an object with `ordini`, an array of
+ * objects), each order loosely, so that the service refuses a malformed order as that order's outcome.
+ */
+const orderEnvelopeRow = z.looseObject({}).meta({
+  description:
+    "Un ordine: `numero`, `fornitore` (codice), `data` (AAAA-MM-GG), `magazzino` (codice), `righe` [ { `numero_riga`, `articolo` (codice), " +
+    "`quantita` (numero), `prezzo` (stringa decimale) } ]. Un ordine malformato è rifiutato da solo (`campo_non_valido`, con il campo).",
+});
 
 export const upsertOrdersInput = z.strictObject({
-  ordini: z.array(orderUpsert).min(1, "almeno un ordine"),
+  ordini: z.array(orderEnvelopeRow, { error: typeError("deve essere un elenco [ … ] di ordini (oggetti)") }).min(1, "almeno un ordine"),
 });
 export type UpsertOrdersInput = z.infer<typeof upsertOrdersInput>;
 
-const rowError = z.object({ codice: z.string(), messaggio: z.string() });
+const rowError = z.object({
+  codice: z.string(),
+  messaggio: z.string(),
+  campo: z
+    .string()
+    .optional()
+    .meta({ description: "Con `campo_non_valido`: il campo dell'ordine in errore (`data`, `righe[0].quantita`)" }),
+});
 
 export const upsertOrdersOutput = z.object({
   creati: z.number().int(),
@@ -123,7 +145,7 @@ export const upsertOrdersOutput = z.object({
   righe: z.array(
     z.object({
       indice: z.number().int(),
-      numero: z.string(),
+      numero: z.string().nullable().meta({ description: "Il numero dell'ordine; null quando manca o non è una stringa" }),
       id: z.number().int().optional().meta({ description: "Id dell'ordine (assente se rifiutato prima di esistere)" }),
       esito: z.enum(["creato", "aggiornato", "invariato", "rifiutato"]),
       righe: z
