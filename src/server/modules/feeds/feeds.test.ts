@@ -234,6 +234,7 @@ describe("lists by id", () => {
           ordinata: "10",
           arrivata: "0",
           chiusa: "0",
+          motivo_chiusura: null,
           residua: "10",
           prezzo: "0.25",
         },
@@ -245,6 +246,7 @@ describe("lists by id", () => {
           ordinata: "2.5",
           arrivata: "0",
           chiusa: "0",
+          motivo_chiusura: null,
           residua: "2.5",
           prezzo: "3",
         },
@@ -270,7 +272,15 @@ describe("lists by id", () => {
       c.release();
     }
     const r = await get(`/ordini-acquisto?fornitore=${f.B}`);
-    expect(r.body.ordini[0].righe[0]).toMatchObject({ ordinata: "4", arrivata: "1", chiusa: "2.5", residua: "0.5" });
+    expect(r.body.ordini[0].righe[0]).toMatchObject({
+      ordinata: "4",
+      arrivata: "1",
+      chiusa: "2.5",
+      motivo_chiusura: "fine serie",
+      residua: "0.5",
+    });
+    const feed = await get(`/ordini-acquisto?modificati_dopo=0&fornitore=${f.B}`);
+    expect(feed.body.ordini[0].righe[0]).toMatchObject({ chiusa: "2.5", motivo_chiusura: "fine serie" });
     await t.pool.query("UPDATE righe_ordine SET arrivata = 0, chiusa = 0, motivo_chiusura = NULL WHERE id = $1", [o.B1.righe[0]]);
   });
 
