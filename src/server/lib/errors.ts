@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   magazzino_non_trovato: 422,
   operazione_non_trovata: 422,
   fornitore_non_trovato: 422,
+  // A list's cursor above anything the service ever issued (API.md section 9).
+  cursore_non_valido: 422,
   troppe_richieste: 429,
   errore_interno: 500,
   servizio_non_disponibile: 503,

@@ -83,7 +83,10 @@ export async function renderEvents(db: Db, events: q.EventRow[], timeZone: strin
 export async function listEvents(db: Db, input: ListEventsInput, timeZone: string) {
   const limite = input.limite ?? 100;
   const dopo = input.dopo ?? 0;
-  const [bound, window] = await boundAndRows(db, "eventi", q.eventsPage(dopo, input.tipo ?? null, limite + 1));
+  const [bound, window] = await boundAndRows(db, "eventi", q.eventsPage(dopo, input.tipo ?? null, limite + 1), {
+    campo: "dopo",
+    valore: dopo,
+  });
   const page = cutPage(window, limite, bound, dopo);
   return { eventi: await renderEvents(db, page.rows, timeZone), altri: page.altri, cursore: page.cursore };
 }

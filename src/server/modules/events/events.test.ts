@@ -673,7 +673,9 @@ describe("GET /eventi", () => {
 
   test("an empty page answers cursore = dopo and altri false", async () => {
     const last = await lastSeq();
-    for (const dopo of [last, last + 1000]) {
+    // A sequence taken by a write that rolled back is still a cursor the service issued (above it: cursors.test.ts).
+    const issued = Number((await t.pool.query("SELECT nextval('eventi_id_seq') AS n")).rows[0].n);
+    for (const dopo of [last, issued]) {
       const r = await get(`/eventi?dopo=${dopo}`);
       expect(r).toEqual({ eventi: [], altri: false, cursore: dopo });
     }

@@ -109,13 +109,10 @@ export const purchaseOrderRowOutput = z.object({
       ordinata: decimalString(),
       arrivata: decimalString(),
       chiusa: decimalString(),
-      motivo_chiusura: z
-        .string()
-        .nullable()
-        .meta({
-          description:
-            "Il motivo dato quando la riga è stata chiusa senza consegna (POST /ordini-acquisto/{id}/chiudi); null se non è chiusa",
-        }),
+      motivo_chiusura: z.string().nullable().meta({
+        description:
+          "Il motivo dato quando la riga è stata chiusa senza consegna (POST /ordini-acquisto/{id}/chiudi); null se non è chiusa",
+      }),
       residua: decimalString().meta({ description: "ordinata - arrivata - chiusa" }),
       prezzo: decimalString(),
     }),

@@ -58,6 +58,7 @@ export async function feedPage<Row extends { id: number; versione: bigint }>(
     db,
     byVersion ? "versioni" : idGate,
     statement({ by: byVersion ? "versione" : "id", after }, limite + 1),
+    { campo: byVersion ? "modificati_dopo" : "dopo", valore: after },
   );
   const key = (r: Row) => (byVersion ? Number(r.versione) : r.id);
   // Rows above the bound are not shown yet: `altri` stays true and the client comes back for them.
