@@ -19,5 +19,6 @@ export const EVENT_TYPES = [
   "articolo.modificato",
   "cliente.modificato",
   "fornitore.modificato",
+  "magazzino.modificato",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   magazzino_non_trovato: 422,
   operazione_non_trovata: 422,
   fornitore_non_trovato: 422,
+  // A list's cursor above anything the service ever issued (API.md section 9).
+  cursore_non_valido: 422,
   troppe_richieste: 429,
   errore_interno: 500,
   servizio_non_disponibile: 503,
@@ -149,11 +151,15 @@ export class RowError extends Error {
   constructor(
     readonly codice: RowErrorCode,
     messaggio: string,
+    /** The field of the row at fault, when one is (`campo_non_valido` of an order: `data`, `righe[0].quantita`). */
+    readonly campo?: string,
   ) {
     super(messaggio);
     this.name = "RowError";
   }
-  toBody() {
-    return { codice: this.codice, messaggio: this.message };
+  toBody(): { codice: RowErrorCode; messaggio: string; campo?: string } {
+    return this.campo === undefined
+      ? { codice: this.codice, messaggio: this.message }
+      : { codice: this.codice, messaggio: this.message, campo: this.campo };
   }
 }

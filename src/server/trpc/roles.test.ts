@@ -122,6 +122,7 @@ const TABLE: Record<string, { role: Role | null; call: Call }> = {
   "apiKeys.revoke": { role: "amministratore", call: (c) => c.apiKeys.revoke({ id: 999_999 }) },
   "audit.list": { role: "amministratore", call: (c) => c.audit.list() },
   "events.list": { role: "responsabile", call: (c) => c.events.list({}) },
+  "cursors.starting": { role: "responsabile", call: (c) => c.cursors.starting({}) },
   "webhooks.list": { role: "amministratore", call: (c) => c.webhooks.list() },
   "webhooks.create": {
     role: "amministratore",

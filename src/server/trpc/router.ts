@@ -13,6 +13,7 @@ import { eventsRouter } from "../modules/events/events.router";
 import { feedsRouter } from "../modules/feeds/feeds.router";
 import { idempotencyRouter } from "../modules/idempotency/idempotency.router";
 import { lotsRouter } from "../modules/lots/lots.router";
+import { cursorsRouter } from "../modules/lists/cursors.router";
 import { movementsRouter } from "../modules/movements/movements.router";
 import { salesRouter } from "../modules/sales/sales.router";
 import { webhooksRouter } from "../modules/webhooks/webhooks.router";
@@ -34,6 +35,8 @@ export const appRouter = router({
   clientsUpsert: clientsUpsertRouter,
   // Events, pulled (API.md section 10); pushed by the webhooks' workers.
   events: eventsRouter,
+  // Where each list and feed starts "from now" (API.md section 9).
+  cursors: cursorsRouter,
   // Operator UI only (no openapi meta: not part of /api/v1).
   session: sessionsRouter,
   catalogue: catalogueRouter,

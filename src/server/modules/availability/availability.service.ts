@@ -25,11 +25,17 @@ export async function listAvailability(db: Db, input: ListAvailabilityInput) {
   const limite = input.limite ?? 500;
   const dopo = input.dopo ?? 0;
   const magazzino = input.magazzino ?? null;
-  const [bound, found] = await boundAndRows(db, "articoli", q.availabilityPage(dopo, limite + 1, magazzino, input));
-
-  if (found[0] && !found[0].magazzino_trovato) {
-    throw new DomainError("magazzino_non_trovato", `Il magazzino ${magazzino} non esiste.`, { campo: "magazzino" });
-  }
+  const [bound, found] = await boundAndRows(
+    db,
+    "articoli",
+    q.availabilityPage(dopo, limite + 1, magazzino, input),
+    { campo: "dopo", valore: dopo },
+    (rows) => {
+      if (rows[0] && !rows[0].magazzino_trovato) {
+        throw new DomainError("magazzino_non_trovato", `Il magazzino ${magazzino} non esiste.`, { campo: "magazzino" });
+      }
+    },
+  );
   const page = cutPage(
     found.filter((r): r is AvailabilityRow & { id: number } => r.id !== null),
     limite,

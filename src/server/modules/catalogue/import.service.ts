@@ -151,7 +151,7 @@ async function writeOrders(tx: Tx, orders: ParsedOrder[]): Promise<Record<string
     for (const r of out.righe) {
       // A refused order carries its error, any other its id.
       if (r.esito === "rifiutato") refused.push(inFile(r.errore!.messaggio, chunk, chunk[r.indice]!));
-      else ids[r.numero] = r.id!;
+      else ids[r.numero!] = r.id!;
     }
   }
   if (refused.length > 0) throw fileProblems(sortByPath(refused));

@@ -70,9 +70,11 @@ export interface KnownArticle {
 }
 
 /**
- * The articles with these codes or EANs, and the variants of every template among the codes: variants
- * inherit from their template and a message about the template names them. Each list is joined through
- * its unique index (a filter `= ANY(array)` over the table would compare every article with every code).
+ * The articles with these codes or EANs, the variants of every template among the codes (variants
+ * inherit from their template and a message about the template names them), and the template of every
+ * variant among the codes: a row that updates a variant without repeating `modello` keeps its template,
+ * and the writer compares and links it by that template's row. Each list is joined through its unique
+ * index (a filter `= ANY(array)` over the table would compare every article with every code).
  */
 export const articlesByCodeOrEan = (codes: string[], eans: string[]) =>
   query<KnownArticle>(Prisma.sql`
@@ -83,6 +85,8 @@ export const articlesByCodeOrEan = (codes: string[], eans: string[]) =>
            SELECT a.id FROM (SELECT DISTINCT unnest(${eans}::text[]) AS ean) e JOIN articoli a ON a.ean = e.ean
            UNION
            SELECT v.id FROM codici c JOIN articoli t ON t.codice = c.codice AND t.ha_varianti JOIN articoli v ON v.modello_id = t.id
+           UNION
+           SELECT v.modello_id FROM codici c JOIN articoli v ON v.codice = c.codice WHERE v.modello_id IS NOT NULL
          )
     SELECT a.id, a.codice, a.ean, a.descrizione, a.unita, a.gestione_lotti, a.costo_standard::text AS costo_standard,
            a.modello_id, m.codice AS modello, a.ha_varianti, a.attivo,

@@ -223,6 +223,51 @@ describe("POST /articoli", () => {
     expect(await article("T-2")).toMatchObject({ ha_varianti: true });
   });
 
+  test("a variant updated without repeating modello keeps its template: invariato or aggiornato, never a 500, the call's other rows written", async () => {
+    await articoli([
+      { codice: "V-TPL", descrizione: "Guanti nitrile" },
+      { codice: "V-TPL-M", descrizione: "Guanti nitrile M", modello: "V-TPL" },
+      { codice: "V-TPL-L", descrizione: "Guanti nitrile L", modello: "V-TPL" },
+    ]);
+    await load("V-TPL-M");
+    const before = await table("articoli", "codice LIKE 'V-%'");
+    // The integrator's call of issue 23: a variant, `attivo` as stored, `modello` left out.
+    const same = await articoli([
+      { codice: "V-TPL-M", attivo: true },
+      { codice: "V-NEW", descrizione: "Nuovo nella stessa chiamata" },
+    ]);
+    expect(same.status).toBe(200);
+    expect(outcome(same)).toEqual(["invariato", "creato"]);
+    expect(await table("articoli", "codice LIKE 'V-TPL%'")).toEqual(before.filter((r) => r.codice.startsWith("V-TPL")));
+    expect(await article("V-NEW")).toMatchObject({ descrizione: "Nuovo nella stessa chiamata", modello: null });
+
+    // Other fields of a variant (one with movements, one without), its template, and a variant leaving its template.
+    const changed = await articoli([
+      { codice: "V-TPL-M", descrizione: "Guanti nitrile taglia M", attivo: false },
+      { codice: "V-TPL", descrizione: "Guanti in nitrile" },
+      { codice: "V-TPL-L", modello: null },
+      { codice: "V-TPL-M2", descrizione: "Nuova variante", modello: "V-TPL" },
+    ]);
+    expect(outcome(changed)).toEqual(["aggiornato", "aggiornato", "aggiornato", "creato"]);
+    expect(await article("V-TPL-M")).toMatchObject({ descrizione: "Guanti nitrile taglia M", attivo: false, modello: "V-TPL" });
+    expect(await article("V-TPL")).toMatchObject({ descrizione: "Guanti in nitrile", ha_varianti: true, modello: null });
+    expect(await article("V-TPL-L")).toMatchObject({ modello: null });
+    expect(await article("V-TPL-M2")).toMatchObject({ modello: "V-TPL" });
+    // Repeated, the same rows change nothing; a variant with movements may not leave its template.
+    const again = await articoli([
+      { codice: "V-TPL-M", descrizione: "Guanti nitrile taglia M" },
+      { codice: "V-TPL", descrizione: "Guanti in nitrile" },
+      { codice: "V-TPL-M", attivo: false },
+    ]);
+    expect(outcome(again)).toEqual(["codice_ripetuto", "invariato", "codice_ripetuto"]);
+    const leave = await articoli([
+      { codice: "V-TPL-M", modello: null },
+      { codice: "V-TPL-M2", attivo: true },
+    ]);
+    expect(outcome(leave)).toEqual(["campo_non_valido", "invariato"]);
+    expect(await article("V-TPL-M")).toMatchObject({ modello: "V-TPL" });
+  });
+
   test("what cannot be a template, or a variant, is refused with nothing written", async () => {
     await articoli([
       { codice: "S-STOCK", descrizione: "Con movimenti" },

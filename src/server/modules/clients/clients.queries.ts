@@ -73,10 +73,15 @@ export interface ClientRow extends KnownClient {
 
 /**
  * GET /clienti: one page by id after `dopo`, or of the change feed by version after `modificati_dopo`
- * (the window of feeds.queries.ts), with `da`/`a` on the business date of creation.
+ * (the window of feeds.queries.ts), with `da`/`a` on the business date of creation, `cerca` on code and
+ * ragione sociale, `attivo`.
  */
-export const clientsPage = (w: Window, take: number, f: { da?: string; a?: string }) => {
+export const clientsPage = (w: Window, take: number, f: { da?: string; a?: string; cerca?: string; attivo?: boolean }) => {
   const { where, tail } = windowed(w, take, [
+    ...(f.cerca === undefined
+      ? []
+      : [Prisma.sql`(t.codice ILIKE ${containsPattern(f.cerca)} OR t.ragione_sociale ILIKE ${containsPattern(f.cerca)})`]),
+    ...(f.attivo === undefined ? [] : [Prisma.sql`t.attivo = ${f.attivo}::boolean`]),
     ...(f.da === undefined ? [] : [Prisma.sql`t.data >= ${f.da}::date`]),
     ...(f.a === undefined ? [] : [Prisma.sql`t.data <= ${f.a}::date`]),
   ]);

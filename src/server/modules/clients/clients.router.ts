@@ -15,7 +15,7 @@ export const clientsRouter = router({
         description:
           "Pagine per id (`limite`, `dopo`, `altri`, `cursore`). Con `modificati_dopo=V` è il feed delle modifiche: i clienti creati o " +
           "cambiati dopo la versione V, in ordine di `versione`, ciascuno nel suo stato attuale, con `cursore_versione`. " +
-          "`dopo` e `modificati_dopo` insieme sono `filtro_non_valido`.",
+          "`cerca` filtra su codice e ragione sociale, `attivo` sullo stato. `dopo` e `modificati_dopo` insieme sono `filtro_non_valido`.",
         protect: true,
       },
     })

@@ -1,10 +1,18 @@
 import { z } from "zod";
-import { typeError } from "../../lib/zod";
+import { queryBool, typeError } from "../../lib/zod";
 import { feedPageShape, modificatiDopoParam, versione } from "../feeds/feeds.schemas";
 import { listParams, periodParams } from "../lists/lists.schemas";
 
-/** GET /clienti: section 4's id list, and with `modificati_dopo` the change feed of section 9. */
-export const listClientsInput = z.strictObject({ ...listParams(100), modificati_dopo: modificatiDopoParam(), ...periodParams });
+/** GET /clienti: section 4's id list, and with `modificati_dopo` the change feed of section 9; `cerca` and `attivo` as the other lists. */
+export const listClientsInput = z.strictObject({
+  ...listParams(100),
+  modificati_dopo: modificatiDopoParam(),
+  ...periodParams,
+  cerca: z.string().trim().min(1, "non può essere vuoto").max(100, "al massimo 100 caratteri").optional().meta({
+    description: "Solo i clienti il cui codice o la cui ragione sociale contiene questo testo, senza distinguere maiuscole e minuscole",
+  }),
+  attivo: queryBool().optional().meta({ description: "true: solo gli attivi; false: solo i disattivati" }),
+});
 export type ListClientsInput = z.infer<typeof listClientsInput>;
 
 export const clientOutput = z.object({

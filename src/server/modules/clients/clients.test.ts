@@ -166,3 +166,61 @@ describe("GET /clienti: the change feed (API.md section 9)", () => {
     }
   });
 });
+
+describe("GET /clienti: cerca and attivo, as the other lists (API.md section 9)", () => {
+  const codes = async (qs: string) => {
+    const r = await get(`/clienti?${qs}&limite=100`);
+    expect(r.status, qs).toBe(200);
+    return r.body.clienti.map((c: { codice: string }) => c.codice);
+  };
+
+  test("cerca: code or ragione sociale, case-insensitive, % and _ literal; on the id list and the feed", async () => {
+    expect(await codes("cerca=ferramenta%20ROSSI")).toEqual(["CL-140"]);
+    expect(await codes("cerca=cl-14")).toEqual(Array.from({ length: 10 }, (_, i) => `CL-${140 + i}`));
+    expect(await codes("cerca=100%25")).toEqual(["CL-140"]);
+    expect(await codes("cerca=_")).toEqual([]);
+    // Not the VAT number: the contract's `cerca` is code and ragione sociale.
+    expect(await codes("cerca=01234567890")).toEqual([]);
+    const feed = await get("/clienti?modificati_dopo=0&cerca=Ferramenta");
+    expect(feed.body.clienti.map((c: { codice: string }) => c.codice)).toEqual(["CL-140"]);
+    // Paged with the cursor, a filtered list answers each match once.
+    const first = await get("/clienti?cerca=cl-14&limite=6");
+    expect(first.body).toMatchObject({ altri: true });
+    const second = await get(`/clienti?cerca=cl-14&limite=6&dopo=${first.body.cursore}`);
+    expect([...first.body.clienti, ...second.body.clienti].map((c: { codice: string }) => c.codice)).toEqual(await codes("cerca=cl-14"));
+    expect(second.body.altri).toBe(false);
+  });
+
+  test("attivo: true only the active, false only the deactivated; with cerca", async () => {
+    await t.pool.query("UPDATE clienti SET attivo = false WHERE codice IN ('CL-141', 'CL-142')");
+    try {
+      expect(await codes("cerca=cl-14&attivo=false")).toEqual(["CL-141", "CL-142"]);
+      expect(await codes("cerca=cl-14&attivo=true")).toEqual(["CL-140", ...Array.from({ length: 7 }, (_, i) => `CL-${143 + i}`)]);
+      const all = (await get("/clienti?attivo=false&limite=100")).body.clienti;
+      expect(all.length).toBeGreaterThanOrEqual(2);
+      for (const c of all) expect(c.attivo).toBe(false);
+      expect(await codes("cerca=cl-141&attivo=false")).toEqual(["CL-141"]);
+    } finally {
+      await t.pool.query("UPDATE clienti SET attivo = true WHERE codice IN ('CL-141', 'CL-142')");
+    }
+  });
+
+  test("422 filtro_non_valido naming the field: a bad attivo, an empty, long or repeated cerca", async () => {
+    for (const [qs, campo] of [
+      ["attivo=si", "attivo"],
+      ["attivo=1", "attivo"],
+      ["attivo=", "attivo"],
+      ["attivo=true&attivo=false", "attivo"],
+      ["cerca=", "cerca"],
+      ["cerca=%20%20", "cerca"],
+      [`cerca=${"x".repeat(101)}`, "cerca"],
+      ["cerca=a&cerca=b", "cerca"],
+    ]) {
+      const r = await get(`/clienti?${qs}`);
+      expect(r.status, qs).toBe(422);
+      expect(r.body.codice, qs).toBe("filtro_non_valido");
+      const fields = r.body.campo ? [r.body.campo] : r.body.dettagli.map((d: { campo: string }) => d.campo);
+      expect(fields, qs).toContain(campo);
+    }
+  });
+});

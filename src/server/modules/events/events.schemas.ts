@@ -43,7 +43,7 @@ export const eventOutput = z.object({
       "Per i tipi del magazzino (movimenti.registrati, arrivo.registrato, arrivo.annullato, giacenze.allineate, " +
       "documento_vendita.emesso): `operazione` e i suoi `movimenti` come in GET /movimenti (un arrivo anche `ddt` e " +
       "`fornitore`, un documento di vendita anche `documento` come in GET /documenti-vendita). Per i tipi *.modificato: " +
-      "la riga come la mostra la sua lista (GET /ordini-acquisto, /articoli, /clienti, /fornitori) quando la modifica è stata confermata.",
+      "la riga come la mostra la sua lista (GET /ordini-acquisto, /articoli, /clienti, /fornitori, /magazzini) quando la modifica è stata confermata.",
   }),
 });
 export type EventOutput = z.infer<typeof eventOutput>;

@@ -2,7 +2,7 @@ import type { Db } from "../../db/client";
 import { rows } from "../../db/sql";
 import { formatInstant } from "../../lib/dates";
 import { toClientOutput } from "../clients/clients.service";
-import { toArticleOutput, toNamedOutput, toPurchaseOrderOutput } from "../feeds/feeds.service";
+import { toArticleOutput, toNamedOutput, toPurchaseOrderOutput, toWarehouseOutput } from "../feeds/feeds.service";
 import { boundAndRows, cutPage } from "../lists/lists";
 import { movementsByIds, type MovementRow } from "../movements/movements.queries";
 import { toMovementOutput } from "../movements/movements.service";
@@ -59,6 +59,8 @@ export async function renderEvents(db: Db, events: q.EventRow[], timeZone: strin
         return toArticleOutput(d as unknown as Parameters<typeof toArticleOutput>[0]);
       case "fornitore.modificato":
         return toNamedOutput(d as unknown as Parameters<typeof toNamedOutput>[0]);
+      case "magazzino.modificato":
+        return toWarehouseOutput(d as unknown as Parameters<typeof toWarehouseOutput>[0]);
       case "cliente.modificato":
         return toClientOutput({ ...(d as unknown as Parameters<typeof toClientOutput>[0]), creato_il: d.creato_ms as number }, timeZone);
       default: {
@@ -81,7 +83,10 @@ export async function renderEvents(db: Db, events: q.EventRow[], timeZone: strin
 export async function listEvents(db: Db, input: ListEventsInput, timeZone: string) {
   const limite = input.limite ?? 100;
   const dopo = input.dopo ?? 0;
-  const [bound, window] = await boundAndRows(db, "eventi", q.eventsPage(dopo, input.tipo ?? null, limite + 1));
+  const [bound, window] = await boundAndRows(db, "eventi", q.eventsPage(dopo, input.tipo ?? null, limite + 1), {
+    campo: "dopo",
+    valore: dopo,
+  });
   const page = cutPage(window, limite, bound, dopo);
   return { eventi: await renderEvents(db, page.rows, timeZone), altri: page.altri, cursore: page.cursore };
 }

@@ -142,13 +142,12 @@ const WRITES: Record<string, Write> = {
     },
     events: ["fornitore.modificato"],
   },
-  // Warehouses are master data, but API.md section 10 has no event type for them: a deliberate none.
   "masterData.upsertWarehouses": {
     run: async () => {
       const r = await asKey().masterData.upsertWarehouses({ magazzini: [{ codice: `WP-MAG-${next()}`, nome: "Nuovo" }] });
       expect(r.creati).toBe(1);
     },
-    events: [],
+    events: ["magazzino.modificato"],
   },
   "clientsUpsert.upsert": {
     run: async () => {

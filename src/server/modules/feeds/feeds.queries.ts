@@ -105,6 +105,7 @@ export interface PurchaseOrderRow {
     ordinata: string;
     arrivata: string;
     chiusa: string;
+    motivo_chiusura: string | null;
     prezzo: string;
   }[];
 }
@@ -127,7 +128,8 @@ export const purchaseOrdersPage = (
            to_char(t.data, 'YYYY-MM-DD') AS data, t.magazzino_id AS magazzino, t.stato, t.versione,
            (SELECT coalesce(json_agg(json_build_object(
                      'numero_riga', r.numero_riga, 'riga', r.id, 'articolo_id', a.id, 'articolo_codice', a.codice,
-                     'ordinata', r.ordinata::text, 'arrivata', r.arrivata::text, 'chiusa', r.chiusa::text, 'prezzo', r.prezzo::text)
+                     'ordinata', r.ordinata::text, 'arrivata', r.arrivata::text, 'chiusa', r.chiusa::text,
+                     'motivo_chiusura', r.motivo_chiusura, 'prezzo', r.prezzo::text)
                      ORDER BY r.posizione), '[]'::json)
               FROM righe_ordine r JOIN articoli a ON a.id = r.articolo_id
              WHERE r.ordine_id = t.id) AS righe

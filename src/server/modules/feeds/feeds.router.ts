@@ -16,7 +16,8 @@ const FEED =
   "Pagine per id come `/movimenti` (`limite`, `dopo`, `altri`, `cursore`). Con `modificati_dopo=V` è il feed delle modifiche: " +
   "le righe create o cambiate dopo la versione V, in ordine di `versione`, ciascuna nel suo stato attuale, con `cursore_versione` " +
   "(sulla pagina vuota il V inviato). Un client che riparte dal `cursore_versione` salvato non perde nessuna modifica, " +
-  "comunque si intreccino le scritture. `dopo` e `modificati_dopo` insieme sono `filtro_non_valido`.";
+  "comunque si intreccino le scritture. `dopo` e `modificati_dopo` insieme sono `filtro_non_valido`; un cursore oltre ogni valore mai " +
+  "emesso dal servizio è 422 `cursore_non_valido` (ripartire da GET /cursori o da 0).";
 
 export const feedsRouter = router({
   articles: readProcedure

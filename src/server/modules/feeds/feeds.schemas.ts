@@ -90,6 +90,7 @@ export const articleRowOutput = z.object({
 const namedRowOutput = z.object({ id: z.number().int(), codice: z.string(), nome: z.string(), attivo: z.boolean(), versione });
 export const supplierRowOutput = namedRowOutput;
 const warehouseRowOutput = namedRowOutput;
+export type WarehouseRowOutput = z.infer<typeof warehouseRowOutput>;
 
 export const purchaseOrderRowOutput = z.object({
   id: z.number().int(),
@@ -108,6 +109,10 @@ export const purchaseOrderRowOutput = z.object({
       ordinata: decimalString(),
       arrivata: decimalString(),
       chiusa: decimalString(),
+      motivo_chiusura: z.string().nullable().meta({
+        description:
+          "Il motivo dato quando la riga è stata chiusa senza consegna (POST /ordini-acquisto/{id}/chiudi); null se non è chiusa",
+      }),
       residua: decimalString().meta({ description: "ordinata - arrivata - chiusa" }),
       prezzo: decimalString(),
     }),

@@ -13,6 +13,7 @@ import type {
   ListWarehousesInput,
   PurchaseOrderRowOutput,
   SupplierRowOutput,
+  WarehouseRowOutput,
 } from "./feeds.schemas";
 import { MAX_FEED_PAGE } from "./feeds.schemas";
 import * as q from "./feeds.queries";
@@ -57,6 +58,7 @@ export async function feedPage<Row extends { id: number; versione: bigint }>(
     db,
     byVersion ? "versioni" : idGate,
     statement({ by: byVersion ? "versione" : "id", after }, limite + 1),
+    { campo: byVersion ? "modificati_dopo" : "dopo", valore: after },
   );
   const key = (r: Row) => (byVersion ? Number(r.versione) : r.id);
   // Rows above the bound are not shown yet: `altri` stays true and the client comes back for them.
@@ -125,9 +127,12 @@ export async function listSuppliers(db: Db, input: ListSuppliersInput) {
   return { fornitori: p.rows.map(toNamedOutput), ...cursors(p) };
 }
 
+/** A warehouse as the contract shows it (GET /magazzini, and magazzino.modificato). */
+export const toWarehouseOutput = (r: Versioned<q.NamedRow>): WarehouseRowOutput => toNamedOutput(r);
+
 export async function listWarehouses(db: Db, input: ListWarehousesInput) {
   const p = await feedPage(db, input, "magazzini", (w, take) => q.warehousesPage(w, take, input));
-  return { magazzini: p.rows.map(toNamedOutput), ...cursors(p) };
+  return { magazzini: p.rows.map(toWarehouseOutput), ...cursors(p) };
 }
 
 /** An order as the contract shows it (GET /ordini-acquisto, and ordine_acquisto.modificato). */
@@ -147,6 +152,8 @@ export const toPurchaseOrderOutput = (o: Versioned<q.PurchaseOrderRow>): Purchas
     ordinata: canonical(r.ordinata),
     arrivata: canonical(r.arrivata),
     chiusa: canonical(r.chiusa),
+    // Events recorded before the rows carried it (migration 20261127100000_eventi_magazzini) have none.
+    motivo_chiusura: r.motivo_chiusura ?? null,
     residua: canonical(new Decimal(r.ordinata).minus(r.arrivata).minus(r.chiusa)),
     prezzo: canonical(r.prezzo),
   })),

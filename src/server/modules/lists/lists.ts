@@ -45,15 +45,46 @@ export async function syncBound(db: Db, table: SyncGate): Promise<number> {
   return Number(row?.b ?? 0);
 }
 
+/** The cursor a client sent to a list: its parameter (`dopo`, `modificati_dopo`) and value (0 when omitted). */
+export interface SentCursor {
+  campo: "dopo" | "modificati_dopo";
+  valore: number;
+}
+
 /**
  * The sync bound and then a page that does not depend on it, sent together (sql.ts rowsInOrder): the
  * page's statement still starts after the bound's has finished, so its snapshot is taken after the
  * bound was read, as syncBound requires, and a page costs one round trip instead of two.
+ *
+ * The bound's statement also reads the gate's sequence, the highest value ever issued: a cursor above it
+ * cannot come from this service (a corrupted stored cursor, another database) and is refused with
+ * `cursore_non_valido` rather than answered with empty pages that would skip whatever comes later
+ * (API.md section 9). `filtersFirst` runs first on the rows, for a list whose filter is checked by the
+ * page's own statement: a wrong filter is reported before a wrong cursor (API.md section 4).
  */
-export async function boundAndRows<Row>(db: Db, table: SyncGate, page: Query<Row>): Promise<[number, Row[]]> {
+export async function boundAndRows<Row>(
+  db: Db,
+  table: SyncGate,
+  page: Query<Row>,
+  sent: SentCursor,
+  filtersFirst?: (rows: Row[]) => void,
+): Promise<[number, Row[]]> {
   const { tag, seq } = SYNC_TABLES[table];
   const [bound, window] = await rowsInOrder(db, q.syncBound(tag, seq), page);
+  filtersFirst?.(window);
+  assertIssued(sent, Number(bound[0]?.s ?? 0));
   return [Number(bound[0]?.b ?? 0), window];
+}
+
+function assertIssued(sent: SentCursor, issued: number): void {
+  if (sent.valore <= issued) return;
+  const what = sent.campo === "modificati_dopo" ? "versione" : "cursore";
+  throw new DomainError(
+    "cursore_non_valido",
+    `Il parametro '${sent.campo}' (${sent.valore}) supera ogni ${what} emesso dal servizio (${issued}): il cursore salvato è ` +
+      "corrotto o viene da un altro database. Ripartire dal cursore di GET /cursori (da adesso) oppure da 0 (dall'inizio).",
+    { campo: sent.campo },
+  );
 }
 
 /**

@@ -206,7 +206,7 @@ export async function listMovements(db: Db, input: ListMovementsInput, timeZone:
   assertPeriod(input.da, input.a);
   const limite = input.limite ?? 100;
   const dopo = input.dopo ?? 0;
-  const [bound, window] = await boundAndRows(db, "movimenti", q.movementsPage(dopo, input, limite + 1));
+  const [bound, window] = await boundAndRows(db, "movimenti", q.movementsPage(dopo, input, limite + 1), { campo: "dopo", valore: dopo });
   const cut = cutPage(window, limite, bound, dopo);
   return { movimenti: cut.rows.map((r) => toMovementOutput(r, timeZone)), altri: cut.altri, cursore: cut.cursore };
 }

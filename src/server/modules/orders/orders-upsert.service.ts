@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { Tx } from "../../db/client";
 import { execute, rows } from "../../db/sql";
 import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
@@ -6,6 +7,7 @@ import {
   MAX_ORDER_ROWS_PER_CALL,
   MAX_ORDERS_PER_CALL,
   type OrderUpsertInput,
+  purchaseOrderStrict,
   type UpsertOrdersInput,
   type UpsertOrdersOutput,
 } from "./orders.schemas";
@@ -15,6 +17,12 @@ import * as q from "./purchase-orders.queries";
  * POST /ordini-acquisto (API.md section 9): creates an order, or replaces the rows of an order not yet
  * closed, identified by (supplier, number). Each order is all-or-nothing: every check runs before any
  * write, and a refused row refuses its order, naming the row.
+ *
+ * - The call's envelope was parsed by the procedure (an array of objects); here each order is parsed
+ *   strictly on its own (orders.schemas.ts purchaseOrderStrict): a malformed one (an impossible date, a
+ *   mistyped or unknown field, a missing one) is refused as `campo_non_valido` with the field in the
+ *   message and in `errore.campo` (its path inside the order), and the other orders are written. The
+ *   limits (orders, rows in all) are the envelope's: over them the call is refused.
  *
  * - A row is identified across replacements by its `numero_riga`: it keeps its id (`riga`, the R<riga>
  *   label) for as long as the number stays. A number the order did not have is a new row; a number the
@@ -77,7 +85,7 @@ interface Change {
 const key = (fornitore: number, numero: string) => `${fornitore}/${numero}`;
 
 export async function upsertPurchaseOrders(tx: Tx, input: UpsertOrdersInput): Promise<UpsertOrdersOutput> {
-  const totalRows = input.ordini.reduce((n, o) => n + o.righe.length, 0);
+  const totalRows = input.ordini.reduce((n, o) => n + (Array.isArray(o.righe) ? o.righe.length : 0), 0);
   if (input.ordini.length > MAX_ORDERS_PER_CALL || totalRows > MAX_ORDER_ROWS_PER_CALL) {
     throw new DomainError(
       "troppe_righe",
@@ -85,13 +93,26 @@ export async function upsertPurchaseOrders(tx: Tx, input: UpsertOrdersInput): Pr
       { campo: "ordini" },
     );
   }
-  const refs = await loadRefs(tx, input);
   const outcomes = new Map<number, Outcome>();
+  const numeroOf = (indice: number) => {
+    const n = input.ordini[indice]!.numero;
+    return typeof n === "string" ? n.trim() : null;
+  };
   const refuse = (indice: number, e: RowError) =>
-    outcomes.set(indice, { indice, numero: input.ordini[indice]!.numero, esito: "rifiutato", errore: e.toBody() });
+    outcomes.set(indice, { indice, numero: numeroOf(indice), esito: "rifiutato", errore: e.toBody() });
 
+  const wellFormed: { indice: number; o: OrderUpsertInput }[] = [];
+  for (const [indice, raw] of input.ordini.entries()) {
+    const parsed = purchaseOrderStrict.safeParse(raw);
+    if (parsed.success) wellFormed.push({ indice, o: parsed.data });
+    else refuse(indice, malformed(indice, numeroOf(indice), parsed.error.issues));
+  }
+  const refs = await loadRefs(
+    tx,
+    wellFormed.map((w) => w.o),
+  );
   const checked: Checked[] = [];
-  for (const [indice, o] of input.ordini.entries()) {
+  for (const { indice, o } of wellFormed) {
     try {
       checked.push(checkOrder(indice, o, refs));
     } catch (e) {
@@ -176,11 +197,28 @@ export async function upsertPurchaseOrders(tx: Tx, input: UpsertOrdersInput): Pr
   return { creati: count("creato"), aggiornati: count("aggiornato"), invariati: count("invariato"), rifiutati: count("rifiutato"), righe };
 }
 
-async function loadRefs(tx: Tx, input: UpsertOrdersInput): Promise<Refs> {
+/**
+ * A malformed order's refusal: every problem in the message, the first one's field in `campo`, as a path
+ * inside the order (`data`, `righe[0].quantita`); the message gives the path in the call too.
+ */
+function malformed(indice: number, numero: string | null, issues: z.core.$ZodIssue[]): RowError {
+  const inOrder = (path: PropertyKey[]) =>
+    path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("");
+  const problems = issues.flatMap((issue) =>
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((k) => ({ campo: inOrder([...issue.path, k]), text: "campo non previsto: toglierlo o correggerne il nome" }))
+      : [{ campo: inOrder(issue.path), text: issue.message }],
+  );
+  const at = `Ordine ${numero ?? "senza numero"} (ordini[${indice}])`;
+  const listed = problems.map((p) => (p.campo === "" ? p.text : `campo '${p.campo}': ${p.text}`)).join("; ");
+  return new RowError("campo_non_valido", `${at}: ${listed}.`, problems[0]?.campo || undefined);
+}
+
+async function loadRefs(tx: Tx, ordini: OrderUpsertInput[]): Promise<Refs> {
   const distinct = (values: string[]) => [...new Set(values)];
-  const fornitori = await rows(tx, q.suppliersByCode(distinct(input.ordini.map((o) => o.fornitore))));
-  const magazzini = await rows(tx, q.warehousesByCode(distinct(input.ordini.map((o) => o.magazzino))));
-  const articoli = await rows(tx, q.articlesByCode(distinct(input.ordini.flatMap((o) => o.righe.map((r) => r.articolo)))));
+  const fornitori = await rows(tx, q.suppliersByCode(distinct(ordini.map((o) => o.fornitore))));
+  const magazzini = await rows(tx, q.warehousesByCode(distinct(ordini.map((o) => o.magazzino))));
+  const articoli = await rows(tx, q.articlesByCode(distinct(ordini.flatMap((o) => o.righe.map((r) => r.articolo)))));
   return {
     fornitori: new Map(fornitori.map((f) => [f.codice, f.id])),
     magazzini: new Map(magazzini.map((m) => [m.codice, m.id])),

@@ -46,7 +46,9 @@ export const ordersRouter = router({
         description:
           "Fino a 100 ordini e 500 righe in tutto per chiamata (oltre: `troppe_righe`). Un ordine è identificato da `fornitore` e `numero`; " +
           "una riga da `numero_riga`, che le conserva l'id (`riga`, etichetta R<riga>) finché resta. Ogni ordine è tutto o niente: " +
-          "una riga rifiutata rifiuta il suo ordine e il messaggio la nomina. Codici per ordine: `fornitore_non_trovato`, `magazzino_non_trovato`, " +
+          "una riga rifiutata rifiuta il suo ordine e il messaggio la nomina. Un ordine malformato (una data impossibile, un campo mancante, " +
+          "di tipo sbagliato o sconosciuto) è rifiutato da solo con `campo_non_valido` e il campo in `errore.campo`; gli altri ordini si scrivono. " +
+          "Codici per ordine: `campo_non_valido`, `fornitore_non_trovato`, `magazzino_non_trovato`, " +
           "`articolo_non_trovato`, `articolo_con_varianti`, `articolo_non_attivo`, `quantita_non_valida`, `prezzo_non_valido`, " +
           "`quantita_sotto_arrivata` (sotto il già arrivato), `riga_con_arrivi` (riga con arrivi tolta o passata a un altro articolo), " +
           "`ordine_evaso` (ordine già evaso: non si modifica), `ordine_ripetuto`, `numero_riga_ripetuto`. Lo stesso ordine inviato di nuovo è `invariato` " +

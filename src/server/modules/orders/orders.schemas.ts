@@ -90,7 +90,12 @@ export type OrderDetail = z.infer<typeof orderDetailOutput>;
 export const MAX_ORDERS_PER_CALL = 100;
 export const MAX_ORDER_ROWS_PER_CALL = 500;
 
-const orderRowUpsert = z.strictObject({
+/**
+ * One order as the service checks it, strictly: a fault here is that order's outcome (`campo_non_valido`,
+ * naming the field), never the call's (API.md sections 2 and 9). Exported for the OpenAPI document, which
+ * describes the rows a client sends this way.
+ */
+export const purchaseOrderRowStrict = z.strictObject({
   numero_riga: idNumber().meta({
     description: "Numero di riga dell'integratore (≥ 1): la chiave stabile della riga tra una sostituzione e l'altra",
   }),
@@ -99,21 +104,58 @@ const orderRowUpsert = z.strictObject({
   prezzo: z.string({ error: typeError('deve essere una stringa decimale, per esempio "12.50"') }),
 });
 
-const orderUpsert = z.strictObject({
+export const purchaseOrderStrict = z.strictObject({
   numero: shortText(64).meta({ description: "Numero d'ordine: con il fornitore, identifica l'ordine" }),
   fornitore: shortText(64).meta({ description: "Codice fornitore" }),
   data: isoDate(),
   magazzino: shortText(64).meta({ description: "Codice del magazzino di destinazione" }),
-  righe: z.array(orderRowUpsert).min(1, "almeno una riga"),
+  righe: z.array(purchaseOrderRowStrict, { error: typeError("deve essere un elenco [ … ] di righe") }).min(1, "almeno una riga"),
 });
-export type OrderUpsertInput = z.infer<typeof orderUpsert>;
+export type OrderUpsertInput = z.infer<typeof purchaseOrderStrict>;
+
+/** A documented field of the envelope's order, parsed by the service with purchaseOrderStrict. */
+const documented = (meta: Record<string, unknown>) => z.unknown().optional().meta(meta);
+
+/**
+ * The request as the procedure parses it: the envelope strictly (an object with `ordini`, an array of
+ * objects), each order loosely, so that the service refuses a malformed order as that order's outcome.
+ */
+const orderEnvelopeRow = z
+  .looseObject({
+    numero: documented({ type: "string", description: "Numero d'ordine: con il fornitore, identifica l'ordine" }),
+    fornitore: documented({ type: "string", description: "Codice fornitore" }),
+    data: documented({ type: "string", format: "date", description: "Data dell'ordine (AAAA-MM-GG)" }),
+    magazzino: documented({ type: "string", description: "Codice del magazzino di destinazione" }),
+    righe: documented({
+      type: "array",
+      minItems: 1,
+      items: { type: "object" },
+      description:
+        "Le righe: `numero_riga` (intero ≥ 1, la chiave stabile della riga), `articolo` (codice di una variante), " +
+        '`quantita` (numero > 0, al massimo 3 decimali), `prezzo` (stringa decimale, per esempio "12.50")',
+    }),
+  })
+  .meta({
+    // Required for the document (what a client must send); absent, it is that order's refusal, not the call's.
+    required: ["numero", "fornitore", "data", "magazzino", "righe"],
+    description:
+      "Un ordine. Un ordine malformato (un campo mancante, di tipo sbagliato o sconosciuto, una data impossibile) è rifiutato da solo " +
+      "con `campo_non_valido` e il campo in `errore.campo`; gli altri ordini della chiamata si scrivono.",
+  });
 
 export const upsertOrdersInput = z.strictObject({
-  ordini: z.array(orderUpsert).min(1, "almeno un ordine"),
+  ordini: z.array(orderEnvelopeRow, { error: typeError("deve essere un elenco [ … ] di ordini (oggetti)") }).min(1, "almeno un ordine"),
 });
 export type UpsertOrdersInput = z.infer<typeof upsertOrdersInput>;
 
-const rowError = z.object({ codice: z.string(), messaggio: z.string() });
+const rowError = z.object({
+  codice: z.string(),
+  messaggio: z.string(),
+  campo: z
+    .string()
+    .optional()
+    .meta({ description: "Con `campo_non_valido`: il campo dell'ordine in errore (`data`, `righe[0].quantita`)" }),
+});
 
 export const upsertOrdersOutput = z.object({
   creati: z.number().int(),
@@ -123,7 +165,7 @@ export const upsertOrdersOutput = z.object({
   righe: z.array(
     z.object({
       indice: z.number().int(),
-      numero: z.string(),
+      numero: z.string().nullable().meta({ description: "Il numero dell'ordine; null quando manca o non è una stringa" }),
       id: z.number().int().optional().meta({ description: "Id dell'ordine (assente se rifiutato prima di esistere)" }),
       esito: z.enum(["creato", "aggiornato", "invariato", "rifiutato"]),
       righe: z

@@ -132,7 +132,7 @@ describe("POST /ordini-acquisto", () => {
     expect((await snapshot()).ordini).toBe(after.ordini);
   });
 
-  test("troppe_righe over 100 orders or 500 rows in all, nothing written; a shape error is richiesta_non_valida", async () => {
+  test("troppe_righe over 100 orders or 500 rows in all, nothing written; a fault of the envelope is richiesta_non_valida", async () => {
     const before = await snapshot();
     const many = Array.from({ length: 101 }, (_, i) => order(`TR-${i}`, [row(1, "A", 1)]));
     const r1 = await upsert(many);
@@ -142,11 +142,53 @@ describe("POST /ordini-acquisto", () => {
     const r2 = await upsert([order("TR-X", rows.slice(0, 300)), order("TR-Y", rows.slice(300))]);
     expect(r2.status).toBe(422);
     expect(r2.body.codice).toBe("troppe_righe");
-    const r3 = await upsert([order("TR-Z", [{ ...row(0, "A", 1) }])]);
-    expect(r3.status).toBe(422);
-    expect(r3.body).toMatchObject({ codice: "richiesta_non_valida" });
-    expect(JSON.stringify(r3.body)).toContain("numero_riga");
+    for (const body of [{ ordini: {} }, { ordini: [] }, { ordini: [order("TR-Z", [row(1, "A", 1)]), 7] }, { ordini: [], altro: 1 }, {}]) {
+      const r3 = await rest("POST", "/ordini-acquisto", { key, body });
+      expect(r3.status, JSON.stringify(body)).toBe(422);
+      expect(r3.body).toMatchObject({ codice: "richiesta_non_valida" });
+    }
     expect(await snapshot()).toEqual(before);
+  });
+
+  test("a malformed order is that order's outcome (campo_non_valido, the field in the message and in errore.campo); the others are written", async () => {
+    const before = await snapshot();
+    const { numero_riga: _, ...noNumber } = row(1, "A", 1);
+    const cases: [unknown, string, RegExp][] = [
+      [order("M-1", [row(1, "A", 1)], { data: "2026-02-30" }), "data", /Ordine M-1 \(ordini\[0\]\): campo 'data': .*data valida/],
+      [order("M-2", [row(1, "A", 1)], { data: 20261120 }), "data", /campo 'data'/],
+      [
+        order("M-3", [{ ...row(1, "A", 1), quantita: "5" } as never]),
+        "righe[0].quantita",
+        /campo 'righe\[0\]\.quantita': deve essere un numero/,
+      ],
+      [order("M-4", [row(1, "A", 1), noNumber as never]), "righe[1].numero_riga", /campo 'righe\[1\]\.numero_riga'/],
+      [order("M-5", [row(0, "A", 1)]), "righe[0].numero_riga", /maggiore di zero/],
+      [order("M-6", [row(1, "A", 1)], { urgente: true }), "urgente", /campo 'urgente': campo non previsto/],
+      [{ fornitore: "FA", data: "2026-11-20", magazzino: "M1", righe: [row(1, "A", 1)] }, "numero", /Ordine senza numero .*campo 'numero'/],
+      [order("M-8", []), "righe", /almeno una riga/],
+      [{ ...order("M-9", []), righe: "tutte" }, "righe", /elenco/],
+      [order("M-10", [row(1, "A", 1), 3 as never]), "righe[1]", /campo 'righe\[1\]'/],
+      [order("M-11", [row(1, "A", 1)], { magazzino: null }), "magazzino", /campo 'magazzino'/],
+    ];
+    const r = await upsert([...cases.map((c) => c[0]), order("M-OK", [row(1, "A", 1)]), order("M-OK2", [row(1, "B", 2)])]);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ creati: 2, aggiornati: 0, invariati: 0, rifiutati: cases.length });
+    for (const [i, [, campo, msg]] of cases.entries()) {
+      expect(r.body.righe[i], campo).toMatchObject({ indice: i, esito: "rifiutato", errore: { codice: "campo_non_valido", campo } });
+      expect(r.body.righe[i].errore.messaggio).toMatch(msg);
+      expect(r.body.righe[i].id).toBeUndefined();
+    }
+    expect(r.body.righe[0].numero).toBe("M-1");
+    expect(r.body.righe[6].numero).toBeNull();
+    expect(r.body.righe.slice(-2).map((x: { esito: string }) => x.esito)).toEqual(["creato", "creato"]);
+    const after = await snapshot();
+    expect(after.ordini).toBe(before.ordini + 2);
+    expect(after.righe).toBe(before.righe + 2);
+    // Several faults in one order: each named in the message, the first in `campo`.
+    const both = await upsert([order("M-12", [{ ...row(1, "A", 1), prezzo: 1.5 } as never], { data: "ieri" })]);
+    expect(both.body.righe[0].errore).toMatchObject({ codice: "campo_non_valido", campo: "data" });
+    expect(both.body.righe[0].errore.messaggio).toMatch(/campo 'data'.*; campo 'righe\[0\]\.prezzo'/);
+    expect((await snapshot()).ordini).toBe(after.ordini);
   });
 
   test("replacing after partial arrivals: ids and labels kept, rows added and removed, never below arrived, arrived rows stay", async () => {

@@ -267,7 +267,10 @@ export async function listSales(db: Db, input: ListSalesInput) {
   assertPeriod(input.da, input.a);
   const limite = input.limite ?? 100;
   const dopo = input.dopo ?? 0;
-  const [bound, window] = await boundAndRows(db, "documenti_vendita", q.documentsPage(dopo, input, limite + 1));
+  const [bound, window] = await boundAndRows(db, "documenti_vendita", q.documentsPage(dopo, input, limite + 1), {
+    campo: "dopo",
+    valore: dopo,
+  });
   const page = cutPage(window, limite, bound, dopo);
   return { documenti: await withLines(db, page.rows), altri: page.altri, cursore: page.cursore };
 }
