@@ -16,6 +16,7 @@ import { lotsRouter } from "../modules/lots/lots.router";
 import { movementsRouter } from "../modules/movements/movements.router";
 import { salesRouter } from "../modules/sales/sales.router";
 import { webhooksRouter } from "../modules/webhooks/webhooks.router";
+import { webhooksRestRouter } from "../modules/webhooks/webhooks-rest.router";
 import { usersRouter } from "../modules/users/users.router";
 import { router } from "./init";
 
@@ -34,6 +35,8 @@ export const appRouter = router({
   clientsUpsert: clientsUpsertRouter,
   // Events, pulled (API.md section 10); pushed by the webhooks' workers.
   events: eventsRouter,
+  // A key's own webhook endpoints (API.md section 10, scopes webhook and lettura).
+  webhooksRest: webhooksRestRouter,
   // Operator UI only (no openapi meta: not part of /api/v1).
   session: sessionsRouter,
   catalogue: catalogueRouter,
