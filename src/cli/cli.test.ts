@@ -112,6 +112,18 @@ describe("api-key", () => {
     expect(again.stderr).toMatch(`Nessuna chiave attiva con id o prefisso '${prefix}'`);
   });
 
+  test("the webhook scope is given only when named: lettura,webhook and scrittura,webhook; scrittura alone has none", async () => {
+    for (const [scopes, expected] of [
+      ["lettura,webhook", ["lettura", "webhook"]],
+      ["scrittura,webhook", ["lettura", "scrittura", "webhook"]],
+    ] as const) {
+      const r = await cli("api-key", "create", "--name", `hook-${scopes}`, "--scopes", scopes);
+      expect(r.code, r.stderr).toBe(0);
+      expect(await authenticate(r.stdout.trim())).toMatchObject({ permessi: expected });
+      await cli("api-key", "revoke", r.stdout.trim().split("_")[1]!);
+    }
+  });
+
   test("an unknown scope or a missing name is a usage error", async () => {
     const scope = await cli("api-key", "create", "--name", "x", "--scopes", "lettura,amministrazione");
     expect(scope.code).toBe(2);
