@@ -3,8 +3,8 @@ import { syncParse } from "../../lib/zod";
 import { router, webhookKeyProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
 import {
+  createEndpointInput,
   replayOutput,
-  restCreateInput,
   restCreateOutput,
   restDeleteOutput,
   restEndpointDetail as restEndpointDetailOutput,
@@ -65,7 +65,7 @@ export const webhooksRestRouter = router({
         protect: true,
       },
     })
-    .input(syncParse(restCreateInput))
+    .input(syncParse(createEndpointInput))
     .output(syncParse(restCreateOutput))
     .mutation(async ({ ctx, input }) => {
       if (ctx.headers.get("idempotency-key") !== null) {

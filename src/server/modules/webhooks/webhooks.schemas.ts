@@ -117,7 +117,6 @@ export const restAttempt = z.object({
 export const restEndpointDetail = restEndpoint.extend({
   ultimi_tentativi: z.array(restAttempt).meta({ description: "Gli ultimi 20 tentativi, il più recente per primo: stato e durata" }),
 });
-export const restCreateInput = createEndpointInput;
 export const restCreateOutput = z.object({
   webhook: restEndpointDetail,
   segreto: z.string().meta({ description: "whsec_…: mostrato solo ora" }),
