@@ -179,7 +179,7 @@ describe("create, read, change", () => {
     );
     const done = (await rest("GET", `/webhook/${id}`, { key: hook.chiave })).body;
     expect(done.ritardo_s).toBeNull();
-    expect(done.eventi_al_secondo).toBe(Math.round((1 / 60) * 100) / 100);
+    expect(done.eventi_al_secondo).toBe(Math.round((1 / 60) * 1000) / 1000);
   });
 
   test("no REST answer carries the receiver's answer body: attempts show status and duration only", async () => {

@@ -43,7 +43,7 @@ function commonFields(r: q.EndpointRow, timeZone: string) {
     in_attesa: r.in_attesa,
     fallite: r.fallite,
     ritardo_s: r.ritardo_s === null ? null : Math.max(0, Math.round(r.ritardo_s * 10) / 10),
-    eventi_al_secondo: Math.round((r.consegnate_minuto / 60) * 100) / 100,
+    eventi_al_secondo: Math.round((r.consegnate_minuto / 60) * 1000) / 1000,
     ultimo_successo: r.ultimo_successo && formatInstant(timeZone, r.ultimo_successo),
     salto: r.salto_da !== null && r.salto_a !== null ? { da: r.salto_da, a: r.salto_a } : null,
   };

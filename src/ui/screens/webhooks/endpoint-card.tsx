@@ -131,12 +131,12 @@ export function EndpointCard({ endpoint: e }: { endpoint: EndpointOutput }) {
       </Stack>
       <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs" verticalSpacing={6} mt="sm">
         <Figure
-          label="Ritardo (evento più vecchio da consegnare)"
+          label="Ritardo"
           value={lagText(e.ritardo_s)}
           testid="ritardo"
           color={e.ritardo_s !== null && e.ritardo_s > LAG_WARNING_S ? "orange.8" : undefined}
         />
-        <Figure label="Ritmo (ultimo minuto)" value={rateText(e.eventi_al_secondo)} testid="ritmo" />
+        <Figure label="Ritmo" value={rateText(e.eventi_al_secondo)} testid="ritmo" />
         <Figure label="Eventi per richiesta" value={String(e.eventi_per_richiesta)} testid="per-richiesta" />
         <Figure label="Consegna" value={MODE_LABEL[e.consegna]} testid="consegna" />
         <Figure label="In attesa" value={String(e.in_attesa)} testid="in-attesa" />

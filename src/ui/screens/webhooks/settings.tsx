@@ -108,5 +108,11 @@ export function lagText(seconds: number | null): string {
   return `${Math.floor(s / 86_400)} g ${Math.floor((s % 86_400) / 3600)} h`;
 }
 
-export const rateText = (perSecond: number) =>
-  `${perSecond.toLocaleString("it-IT", { maximumFractionDigits: 2 })} ${perSecond === 1 ? "evento" : "eventi"}/s`;
+/** Events delivered over the last minute: per minute below one a second (where "0,02/s" would say little), else per second. */
+export function rateText(perSecond: number): string {
+  if (perSecond < 1) {
+    const perMinute = Math.round(perSecond * 60);
+    return `${perMinute} ${perMinute === 1 ? "evento" : "eventi"}/min`;
+  }
+  return `${perSecond.toLocaleString("it-IT", { maximumFractionDigits: 1 })} eventi/s`;
+}

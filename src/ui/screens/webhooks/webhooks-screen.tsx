@@ -69,7 +69,8 @@ export function WebhooksScreen() {
       <Text c="dimmed" size="sm">
         Un webhook invia gli eventi scelti a un sistema esterno, firmati secondo Standard Webhooks. Un invio non riuscito si ripete per
         almeno 30 ore, poi la consegna risulta fallita e si può riconsegnare da qui. Il segreto per verificare le firme si vede una sola
-        volta, alla creazione. Qui compaiono tutti i webhook, anche quelli creati dai gestionali con la propria chiave API.
+        volta, alla creazione. Qui compaiono tutti i webhook, anche quelli creati dai gestionali con la propria chiave API. Ritardo: da
+        quanto aspetta il più vecchio evento non ancora consegnato; ritmo: gli eventi consegnati nell&apos;ultimo minuto.
       </Text>
       {list.error && <Alert color="red">{describeError(list.error).messaggio}</Alert>}
       {list.isSuccess && endpoints.length === 0 && <Text c="dimmed">Nessun webhook registrato.</Text>}
