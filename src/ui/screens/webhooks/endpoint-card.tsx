@@ -199,7 +199,11 @@ export function EndpointCard({ endpoint: e }: { endpoint: EndpointOutput }) {
           size="sm"
           variant="default"
           w={{ base: "100%", xs: "auto" }}
-          onClick={() => setReplayOpen(true)}
+          onClick={() => {
+            // The skipped range is what there is to fill: its start, proposed.
+            if (e.salto && replayForm.getValues().da === "") replayForm.setFieldValue("da", String(e.salto.da));
+            setReplayOpen(true);
+          }}
           data-testid="riconsegna-da"
         >
           Riconsegna dalla sequenza…
