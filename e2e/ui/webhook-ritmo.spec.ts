@@ -163,3 +163,29 @@ test("webhook: a 360 px le cifre e i comandi di un webhook stanno nello schermo"
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await context.close();
 });
+
+test("chiavi API: il permesso webhook si dà solo spuntandolo, e apre /api/v1/webhook alla chiave", async ({ browser }) => {
+  const { page, context } = await newSession(browser, admin, 1280);
+  await page.goto("/chiavi-api");
+  const keyWith = async (nome: string, webhook: boolean) => {
+    await page.getByTestId("nuova-chiave").click();
+    await page.getByTestId("campo-nome-chiave").fill(nome);
+    await page.getByRole("checkbox", { name: /Anche scrittura/ }).check();
+    if (webhook) await page.getByTestId("permesso-webhook").check();
+    await page.getByTestId("crea-chiave").click();
+    const created = (await page.getByTestId("chiave-creata").innerText()).trim();
+    await page.keyboard.press("Escape");
+    return created;
+  };
+  const withHook = await keyWith("whritmo-con-webhook", true);
+  const without = await keyWith("whritmo-senza-webhook", false);
+  // The third column holds the scopes; the second key's form started again from its defaults.
+  await expect(page.getByTestId("chiave-whritmo-con-webhook").locator("td").nth(2)).toHaveText("lettura, scrittura, webhook");
+  await expect(page.getByTestId("chiave-whritmo-senza-webhook").locator("td").nth(2)).toHaveText("lettura, scrittura");
+  const get = (k: string) => fetch(`${base()}/api/v1/webhook`, { headers: { authorization: `Bearer ${k}` } });
+  expect((await get(withHook)).status).toBe(200);
+  const refused = await get(without);
+  expect(refused.status).toBe(403);
+  expect((await refused.json()).codice).toBe("permesso_negato");
+  await context.close();
+});

@@ -244,7 +244,8 @@ export function ApiKeysScreen() {
       ];
       const k = await creatingKey.mutateAsync({ nome, permessi });
       setCreating(false);
-      form.setFieldValue("nome", "");
+      // Every field back to its default: a scope is given only when ticked for that key, never left over from the last one.
+      form.reset();
       setShown({ nome: k.nome, chiave: k.chiave });
       await refresh();
     } catch (e) {
