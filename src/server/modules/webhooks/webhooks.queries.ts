@@ -32,7 +32,8 @@ export interface EndpointRow {
 /**
  * The lag counts the events the workers have not yet copied into deliveries (past the cursor, of the
  * endpoint's types) as well as the pending deliveries: an endpoint that falls behind shows it before its
- * deliveries do. The rate reads the partial index of delivered rows by time.
+ * deliveries do. The first such event is found per type on the (tipo, id) index, so a long backlog of other
+ * types is not walked. The rate reads the partial index of delivered rows by time.
  */
 const endpointColumns = Prisma.sql`
   e.id, e.url, e.descrizione, e.eventi, e.attivo, e.creato_il, e.eventi_per_richiesta, e.consegna, e.disattivato_il,
@@ -42,7 +43,9 @@ const endpointColumns = Prisma.sql`
   extract(epoch FROM now() - least(
     (SELECT ev.creato_il FROM webhook_consegne c JOIN eventi ev ON ev.id = c.evento_id
       WHERE c.endpoint_id = e.id AND c.stato = 'in_attesa' ORDER BY c.evento_id LIMIT 1),
-    (SELECT ev.creato_il FROM eventi ev WHERE ev.id > e.cursore AND ev.tipo = ANY(e.eventi) ORDER BY ev.id LIMIT 1)
+    (SELECT ev.creato_il FROM eventi ev WHERE ev.id = (
+      SELECT min(p.id) FROM unnest(e.eventi) AS t(tipo)
+      CROSS JOIN LATERAL (SELECT x.id FROM eventi x WHERE x.tipo = t.tipo AND x.id > e.cursore ORDER BY x.id LIMIT 1) p))
   ))::float8 AS ritardo_s,
   (SELECT count(*)::int FROM webhook_consegne c
     WHERE c.endpoint_id = e.id AND c.stato = 'consegnata' AND c.concluso_il > now() - interval '1 minute') AS consegnate_minuto,
