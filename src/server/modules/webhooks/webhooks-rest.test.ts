@@ -1,8 +1,12 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect } from "vitest";
+import { getConfig } from "../../config";
 import type { TestDb } from "../../testing/db";
 import { rest, seedKey } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 import { createEndpoint } from "./webhooks.service";
+import { startWebhookWorker, webhookSettings } from "./worker";
 
 /**
  * Webhook endpoints by REST (API.md section 10): a key with `webhook` and `lettura` manages its own, and only
@@ -214,6 +218,43 @@ describe("create, read, change", () => {
     const screen = await admin.webhooks.list();
     expect(screen.endpoint.find((e) => e.id === id)?.ultimo_errore?.risposta).toBe(BODY_OF_RECEIVER);
     expect(screen.endpoint.find((e) => e.id === id)?.creato_da).toEqual({ tipo: "chiave", nome: "test-lettura-webhook" });
+  });
+
+  test("the same through the delivery worker and a receiver that answers 500 with a body", async () => {
+    const receiver = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => res.writeHead(500, { "content-type": "text/plain" }).end(BODY_OF_RECEIVER));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const local = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const own = (await create({ url: `${URL_ERP}/vero`, eventi: ["fornitore.modificato"] })).body.webhook.id as number;
+    // REST refuses a loopback address (as it should): the row is pointed at the receiver directly.
+    await t.pool.query("UPDATE webhook_endpoint SET url = $2 WHERE id = $1", [own, local]);
+    await supplierEvent("WH-VERO");
+    const worker = startWebhookWorker(
+      t.prisma,
+      t.url,
+      { ...webhookSettings(getConfig()), workers: 1, allowPrivate: true, backoffBaseMs: 60_000, backoffMaxMs: 60_000 },
+      () => {},
+    );
+    try {
+      const logged = async () =>
+        (await t.pool.query("SELECT risposta FROM webhook_tentativi WHERE endpoint_id = $1", [own])).rows as { risposta: string }[];
+      for (let i = 0; i < 300 && (await logged()).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect((await logged())[0]?.risposta).toContain(BODY_OF_RECEIVER);
+    } finally {
+      await worker.stop();
+      receiver.closeAllConnections();
+      await new Promise((r) => receiver.close(r));
+    }
+    for (const a of [await rest("GET", "/webhook", { key: hook.chiave }), await rest("GET", `/webhook/${own}`, { key: hook.chiave })]) {
+      expect(a.status).toBe(200);
+      expect(JSON.stringify(a.body)).not.toContain("10.0.0.7");
+    }
+    const detail = (await rest("GET", `/webhook/${own}`, { key: hook.chiave })).body;
+    expect(detail.ultimi_tentativi[0]).toMatchObject({ stato_http: 500, esito: "rifiutato", durata_ms: expect.any(Number) });
+    expect(Object.keys(detail.ultimi_tentativi[0]).sort()).toEqual(["durata_ms", "esito", "id", "iniziato_il", "sequenza", "stato_http"]);
+    expect((await rest("DELETE", `/webhook/${own}`, { key: hook.chiave })).status).toBe(200);
   });
 
   test("PATCH changes only the fields sent, logs it, and answers the endpoint", async () => {
