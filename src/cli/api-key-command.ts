@@ -3,7 +3,7 @@ import type { Scope } from "../server/modules/auth/actor";
 import { createApiKey, listApiKeys, revokeApiKey } from "../server/modules/auth/api-keys.service";
 import { Failure, parseOptions, UsageError, type Run, table } from "./command";
 
-const SCOPES: readonly Scope[] = ["lettura", "scrittura"];
+const SCOPES: readonly Scope[] = ["lettura", "scrittura", "webhook"];
 
 function positiveNumber(option: string, value: string | undefined, integer: boolean): number | undefined {
   if (value === undefined) return undefined;
@@ -31,9 +31,11 @@ function create(args: string[]): Run {
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "");
-  if (permessi.length === 0) throw new UsageError("indicare i permessi: --scopes lettura oppure --scopes lettura,scrittura");
+  if (permessi.length === 0)
+    throw new UsageError("indicare i permessi: --scopes lettura, --scopes lettura,scrittura o --scopes lettura,webhook");
   const unknown = permessi.filter((p) => !SCOPES.includes(p as Scope));
-  if (unknown.length > 0) throw new UsageError(`permessi sconosciuti: ${unknown.join(", ")}; quelli ammessi sono lettura e scrittura`);
+  if (unknown.length > 0)
+    throw new UsageError(`permessi sconosciuti: ${unknown.join(", ")}; quelli ammessi sono lettura, scrittura e webhook`);
   const limiteAlSecondo = positiveNumber("limite-al-secondo", values["limite-al-secondo"], false);
   const raffica = positiveNumber("raffica", values.raffica, true);
   return async (db) => {

@@ -112,6 +112,18 @@ describe("api-key", () => {
     expect(again.stderr).toMatch(`Nessuna chiave attiva con id o prefisso '${prefix}'`);
   });
 
+  test("the webhook scope is given only when named: lettura,webhook and scrittura,webhook; scrittura alone has none", async () => {
+    for (const [scopes, expected] of [
+      ["lettura,webhook", ["lettura", "webhook"]],
+      ["scrittura,webhook", ["lettura", "scrittura", "webhook"]],
+    ] as const) {
+      const r = await cli("api-key", "create", "--name", `hook-${scopes}`, "--scopes", scopes);
+      expect(r.code, r.stderr).toBe(0);
+      expect(await authenticate(r.stdout.trim())).toMatchObject({ permessi: expected });
+      await cli("api-key", "revoke", r.stdout.trim().split("_")[1]!);
+    }
+  });
+
   test("an unknown scope or a missing name is a usage error", async () => {
     const scope = await cli("api-key", "create", "--name", "x", "--scopes", "lettura,amministrazione");
     expect(scope.code).toBe(2);
@@ -363,9 +375,20 @@ describe("webhook", () => {
     const r = await cli("webhook", "list");
     expect(r.code).toBe(0);
     const [header, ...rows] = r.stdout.trim().split("\n");
-    expect(header!.split(/\s{2,}/)).toEqual(["id", "attivo", "url", "eventi", "in attesa", "fallite", "ultimo successo", "ultimo errore"]);
+    expect(header!.split(/\s{2,}/)).toEqual([
+      "id",
+      "attivo",
+      "url",
+      "eventi",
+      "in attesa",
+      "fallite",
+      "ultimo successo",
+      "ultimo errore",
+      "per richiesta",
+      "consegna",
+    ]);
     expect(rows.map((l) => l.split(/\s{2,}/))).toEqual([
-      [String(id), "sì", URL_ERP, "fornitore.modificato,movimenti.registrati", "0", "0", "-", "-"],
+      [String(id), "sì", URL_ERP, "fornitore.modificato,movimenti.registrati", "0", "0", "-", "-", "1", "ordinata"],
     ]);
     expect(r.stdout + r.stderr).not.toContain(secret);
   });
@@ -440,6 +463,65 @@ describe("webhook", () => {
     expect(await endpointCount()).toBe(before);
   });
 
+  test("create --per-richiesta N --parallela, then update changes only what it is given, logged", async () => {
+    const r = await cliPublic(
+      "webhook",
+      "create",
+      "--url",
+      `${URL_ERP}/lotti`,
+      "--eventi",
+      "movimenti.registrati",
+      "--per-richiesta",
+      "50",
+      "--parallela",
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/50 eventi per richiesta, consegna parallela/);
+    const settings = async (url: string) =>
+      (await t.pool.query("SELECT id, eventi, eventi_per_richiesta, consegna FROM webhook_endpoint WHERE url = $1", [url])).rows[0];
+    const made = await settings(`${URL_ERP}/lotti`);
+    expect(made).toMatchObject({ eventi_per_richiesta: 50, consegna: "parallela" });
+    const line = (await cli("webhook", "list")).stdout.split("\n").find((l) => l.startsWith(`${made.id} `))!;
+    expect(line.split(/\s{2,}/).slice(-2)).toEqual(["50", "parallela"]);
+
+    const u = await cli("webhook", "update", String(made.id), "--per-richiesta", "5", "--ordinata");
+    expect(u.code, u.stderr).toBe(0);
+    expect(u.stdout).toMatch(new RegExp(`Modificato il webhook ${made.id} .*5 eventi per richiesta, consegna ordinata`));
+    expect(await settings(`${URL_ERP}/lotti`)).toMatchObject({
+      eventi: ["movimenti.registrati"],
+      eventi_per_richiesta: 5,
+      consegna: "ordinata",
+    });
+    expect(await lastAudit()).toMatchObject({ autore_tipo: "riga_di_comando", azione: "webhook.modificato", oggetto_id: made.id });
+    const ev = await cli("webhook", "update", String(made.id), "--eventi", "arrivo.registrato");
+    expect(ev.code, ev.stderr).toBe(0);
+    expect(await settings(`${URL_ERP}/lotti`)).toMatchObject({ eventi: ["arrivo.registrato"], eventi_per_richiesta: 5 });
+  });
+
+  test("usage errors (2) of the throughput options; nothing is created or changed", async () => {
+    const before = (await t.pool.query("SELECT json_agg(w ORDER BY id) AS all FROM webhook_endpoint w")).rows[0].all;
+    for (const [args, message] of [
+      [["--per-richiesta", "0"], /--per-richiesta deve essere un numero intero da 1 a 100: ricevuto '0'/],
+      [["--per-richiesta", "101"], /da 1 a 100: ricevuto '101'/],
+      [["--per-richiesta", "dieci"], /ricevuto 'dieci'/],
+      [["--parallela", "--ordinata"], /si escludono/],
+    ] as const) {
+      const c = await cliPublic("webhook", "create", "--url", URL_ERP, "--eventi", "movimenti.registrati", ...args);
+      expect(c.code, args.join(" ")).toBe(2);
+      expect(c.stderr).toMatch(message);
+      const u = await cli("webhook", "update", String(id), ...args);
+      expect(u.code, args.join(" ")).toBe(2);
+      expect(u.stderr).toMatch(message);
+    }
+    const nothing = await cli("webhook", "update", String(id));
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(/indicare che cosa cambiare/);
+    const missing = await cli("webhook", "update", "999999", "--parallela");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/Il webhook 999999 non esiste/);
+    expect((await t.pool.query("SELECT json_agg(w ORDER BY id) AS all FROM webhook_endpoint w")).rows[0].all).toEqual(before);
+  });
+
   test("a loopback or private address is refused (1) unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true", async () => {
     const before = await endpointCount();
     for (const url of ["http://127.0.0.1:9000/hook", "http://[::1]/hook", "http://192.168.1.20/erp", "http://localhost:8080/x"]) {
@@ -470,6 +552,9 @@ describe("webhook", () => {
     const r = await cli("--help");
     expect(r.stdout).toMatch(/webhook create --url URL --eventi TIPO\[,TIPO\]/);
     expect(r.stdout).toMatch(/webhook replay ID --da N/);
+    expect(r.stdout).toMatch(/\[--per-richiesta N\] \[--parallela\]/);
+    expect(r.stdout).toMatch(/webhook update ID \[--eventi TIPO\[,TIPO\]\] \[--per-richiesta N\] \[--parallela \| --ordinata\]/);
+    expect(r.stdout).toMatch(/--scopes lettura\[,scrittura\]\[,webhook\]/);
     const { EVENT_TYPES } = await import("../lib/domain-lists");
     for (const type of EVENT_TYPES) expect(r.stdout).toContain(type);
   });

@@ -18,8 +18,9 @@ Comandi:
       Carica magazzini, articoli (con varianti), fornitori, clienti e ordini d'acquisto dal file JSON
       e stampa gli id assegnati. Se il file ha problemi li elenca tutti e non importa nulla.
       Ripetere l'importazione dello stesso file non cambia nulla.
-  api-key create --name NOME --scopes lettura[,scrittura] [--limite-al-secondo N] [--raffica N]
-      Crea una chiave API e la stampa, da sola, su stdout: è mostrata solo questa volta.
+  api-key create --name NOME --scopes lettura[,scrittura][,webhook] [--limite-al-secondo N] [--raffica N]
+      Crea una chiave API e la stampa, da sola, su stdout: è mostrata solo questa volta. Con webhook
+      (e lettura) la chiave gestisce i propri webhook da /api/v1/webhook; scrittura non lo comprende.
   api-key list
       Elenca le chiavi API (mai la chiave, né la sua impronta).
   api-key revoke ID|PREFISSO
@@ -30,18 +31,24 @@ Comandi:
       e non tra le password più usate.
   user list
       Elenca gli utenti (mai le password).
-  webhook create --url URL --eventi TIPO[,TIPO] [--descrizione TESTO]
+  webhook create --url URL --eventi TIPO[,TIPO] [--descrizione TESTO] [--per-richiesta N] [--parallela]
       Registra un webhook per i tipi di evento indicati (movimenti.registrati, arrivo.registrato,
       arrivo.annullato, giacenze.allineate, documento_vendita.emesso, ordine_acquisto.modificato,
       articolo.modificato, cliente.modificato, fornitore.modificato, magazzino.modificato) e stampa
       il suo segreto, da solo,
       su stdout: è mostrato solo questa volta. Gli indirizzi di reti private, di loopback e link-local
-      sono rifiutati, salvo WEBHOOK_ALLOW_PRIVATE_NETWORKS=true.
+      sono rifiutati, salvo WEBHOOK_ALLOW_PRIVATE_NETWORKS=true. --per-richiesta N (1-100, predefinito 1):
+      eventi per richiesta, in un corpo { "eventi": [...] } quando N > 1; --parallela: più richieste
+      insieme, senza ordine (predefinito: una alla volta, in ordine di sequenza).
   webhook list
-      Elenca i webhook: stato, tipi di evento, consegne in attesa e fallite, ultimo successo ed errore.
+      Elenca i webhook: stato, tipi di evento, consegne in attesa e fallite, ultimo successo ed errore,
+      eventi per richiesta e consegna.
+  webhook update ID [--eventi TIPO[,TIPO]] [--per-richiesta N] [--parallela | --ordinata]
+      Cambia i tipi di evento o le impostazioni di consegna (valgono per i lotti non ancora formati).
   webhook disable ID
   webhook enable ID
-      Sospende o riprende le consegne di un webhook (gli eventi intanto si accumulano).
+      Sospende o riprende le consegne di un webhook. Disattivato per più di 7 giorni, alla
+      riattivazione riparte dagli eventi nuovi: le sequenze saltate si consegnano con replay.
   webhook replay ID --da N
       Consegna di nuovo al webhook gli eventi dei suoi tipi dalla sequenza N (inclusa).
   demo remove

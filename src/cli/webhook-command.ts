@@ -1,7 +1,18 @@
 import { EVENT_TYPES } from "../lib/domain-lists";
 import { eventTypeList } from "../server/modules/events/events.schemas";
-import type { EndpointOutput } from "../server/modules/webhooks/webhooks.schemas";
-import { createEndpoint, listEndpoints, replayEndpoint, setEndpointActive } from "../server/modules/webhooks/webhooks.service";
+import {
+  type DeliveryMode,
+  type EndpointOutput,
+  type EndpointSettings,
+  MAX_EVENTS_PER_REQUEST,
+} from "../server/modules/webhooks/webhooks.schemas";
+import {
+  createEndpoint,
+  listEndpoints,
+  replayEndpoint,
+  setEndpointActive,
+  updateEndpointSettings,
+} from "../server/modules/webhooks/webhooks.service";
 import { parseOptions, UsageError, type Run, table } from "./command";
 
 /** Webhook endpoints from a terminal (API.md section 10): the same services as the screen /webhook. */
@@ -47,15 +58,45 @@ function lastFailure(e: EndpointOutput): string {
 }
 
 function named(e: EndpointOutput): string {
-  return `webhook ${e.id} (${e.url}, eventi ${e.eventi.join(", ")})`;
+  return `webhook ${e.id} (${e.url}, eventi ${e.eventi.join(", ")}; ${perRequest(e.eventi_per_richiesta)}, consegna ${e.consegna})`;
+}
+
+const perRequest = (n: number) => (n === 1 ? "1 evento per richiesta" : `${n} eventi per richiesta`);
+
+/** The throughput options (API.md section 10): `--per-richiesta N`, `--parallela` or `--ordinata`. */
+const THROUGHPUT = {
+  "per-richiesta": { type: "string" },
+  parallela: { type: "boolean" },
+  ordinata: { type: "boolean" },
+} as const;
+
+function throughput(values: { "per-richiesta"?: string; parallela?: boolean; ordinata?: boolean }): {
+  eventi_per_richiesta?: number;
+  consegna?: DeliveryMode;
+} {
+  if (values.parallela && values.ordinata) throw new UsageError("--parallela e --ordinata si escludono: indicarne una sola");
+  const raw = values["per-richiesta"];
+  const n = Number(raw);
+  if (raw !== undefined && (!/^\d{1,3}$/.test(raw) || n < 1 || n > MAX_EVENTS_PER_REQUEST)) {
+    throw new UsageError(`--per-richiesta deve essere un numero intero da 1 a ${MAX_EVENTS_PER_REQUEST}: ricevuto '${raw}'`);
+  }
+  return {
+    ...(raw === undefined ? {} : { eventi_per_richiesta: n }),
+    ...(values.parallela ? { consegna: "parallela" as const } : values.ordinata ? { consegna: "ordinata" as const } : {}),
+  };
 }
 
 function create(args: string[]): Run {
-  const { values } = parseOptions(args, { url: { type: "string" }, eventi: { type: "string" }, descrizione: { type: "string" } }, 0);
+  const { values } = parseOptions(
+    args,
+    { url: { type: "string" }, eventi: { type: "string" }, descrizione: { type: "string" }, ...THROUGHPUT },
+    0,
+  );
   const url = values.url?.trim();
   if (!url) throw new UsageError("indicare l'indirizzo: --url https://…");
   if (url.length > 2000) throw new UsageError("l'indirizzo (--url) è di al massimo 2000 caratteri");
   const eventi = eventTypes(values.eventi);
+  const settings = throughput(values);
   const descrizione = values.descrizione?.trim() || undefined;
   if (descrizione !== undefined && descrizione.length > 200)
     throw new UsageError("la descrizione (--descrizione) è di al massimo 200 caratteri");
@@ -63,7 +104,7 @@ function create(args: string[]): Run {
     const { endpoint, segreto } = await createEndpoint(
       db.prisma,
       "riga_di_comando",
-      { url, eventi, ...(descrizione === undefined ? {} : { descrizione }) },
+      { url, eventi, ...settings, ...(descrizione === undefined ? {} : { descrizione }) },
       { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS === "true", timeZone: config.SERVICE_TIME_ZONE },
     );
     // stdout carries the secret alone, so that `SEGRETO=$(npm run -s cli -- webhook create …)` just works.
@@ -85,7 +126,7 @@ function list(args: string[]): Run {
     }
     console.log(
       table([
-        ["id", "attivo", "url", "eventi", "in attesa", "fallite", "ultimo successo", "ultimo errore"],
+        ["id", "attivo", "url", "eventi", "in attesa", "fallite", "ultimo successo", "ultimo errore", "per richiesta", "consegna"],
         ...endpoint.map((e) => [
           String(e.id),
           e.attivo ? "sì" : "no",
@@ -95,6 +136,8 @@ function list(args: string[]): Run {
           String(e.fallite),
           when(e.ultimo_successo),
           lastFailure(e),
+          String(e.eventi_per_richiesta),
+          e.consegna,
         ]),
       ]),
     );
@@ -107,12 +150,32 @@ function setActive(attivo: boolean) {
     const id = positiveInteger("il webhook", parseOptions(args, {}, 1).positionals[0], `webhook ${sub} ID`);
     return async (db, config) => {
       const e = await setEndpointActive(db.prisma, "riga_di_comando", id, attivo, config.SERVICE_TIME_ZONE);
+      const skipped = e.salto
+        ? ` Sequenze saltate dopo più di 7 giorni di disattivazione: ${e.salto.da}–${e.salto.a} (webhook replay ${e.id} --da ${e.salto.da} le consegna).`
+        : "";
       console.log(
         attivo
-          ? `Riattivato il ${named(e)}: riprende le consegne da dove le aveva lasciate.`
-          : `Disattivato il ${named(e)}: nessuna consegna finché non viene riattivato (webhook enable ${e.id}); gli eventi intanto si accumulano.`,
+          ? `Riattivato il ${named(e)}: riprende le consegne.${skipped}`
+          : `Disattivato il ${named(e)}: nessuna consegna finché non viene riattivato (webhook enable ${e.id}); ` +
+              "gli eventi restano da consegnare per 7 giorni, poi la riattivazione riparte dagli eventi nuovi.",
       );
     };
+  };
+}
+
+/** `webhook update ID [--eventi a,b] [--per-richiesta N] [--parallela | --ordinata]`: the fields given change. */
+function update(args: string[]): Run {
+  const { values, positionals } = parseOptions(args, { eventi: { type: "string" }, ...THROUGHPUT }, 1);
+  const usage = "webhook update ID [--eventi tipo[,tipo]] [--per-richiesta N] [--parallela | --ordinata]";
+  const id = positiveInteger("il webhook", positionals[0], usage);
+  const changes: EndpointSettings = {
+    ...(values.eventi === undefined ? {} : { eventi: eventTypes(values.eventi) }),
+    ...throughput(values),
+  };
+  if (Object.keys(changes).length === 0) throw new UsageError(`indicare che cosa cambiare: ${usage}`);
+  return async (db, config) => {
+    const e = await updateEndpointSettings(db.prisma, "riga_di_comando", id, changes, config.SERVICE_TIME_ZONE);
+    console.log(`Modificato il ${named(e)}: vale per i lotti non ancora formati.`);
   };
 }
 
@@ -137,7 +200,10 @@ export function webhookCommand(args: string[]): Run {
   if (sub === "disable") return setActive(false)(rest);
   if (sub === "enable") return setActive(true)(rest);
   if (sub === "replay") return replay(rest);
+  if (sub === "update") return update(rest);
   throw new UsageError(
-    sub === undefined ? "manca il sottocomando: webhook create|list|disable|enable|replay" : `sottocomando sconosciuto: webhook ${sub}`,
+    sub === undefined
+      ? "manca il sottocomando: webhook create|list|update|disable|enable|replay"
+      : `sottocomando sconosciuto: webhook ${sub}`,
   );
 }

@@ -335,6 +335,9 @@ test("the OpenAPI document is served without a key and lists every endpoint with
       "/ordini-acquisto",
       "/ordini-acquisto/{id}/chiudi",
       "/eventi",
+      "/webhook",
+      "/webhook/{id}",
+      "/webhook/{id}/riprova",
     ].sort(),
   );
   expect(Object.keys(r.body.paths["/arrivi"].post.responses)).toEqual(expect.arrayContaining(["200", "201", "409", "422"]));

@@ -214,7 +214,14 @@ export async function serveRest(req: RestRequest): Promise<RestResponse> {
       if ((contentType !== null && !isJson) || (contentType === null && bytes.byteLength > 0)) {
         throw new DomainError("tipo_contenuto_non_supportato", "Il corpo deve essere JSON: usare 'Content-Type: application/json'.");
       }
-      body = parseJsonObject(bytes, EMPTY_BODY_OK.test(path));
+      body = parseJsonObject(bytes, method === "DELETE" || EMPTY_BODY_OK.test(path));
+      if (method === "DELETE") {
+        // A DELETE names its target in the path; `{}` (what some clients send) is no body either.
+        const [field] = Object.keys(body);
+        if (field !== undefined)
+          throw new DomainError("richiesta_non_valida", `Campo sconosciuto '${field}': questa richiesta non ha corpo.`, { campo: field });
+        body = undefined;
+      }
     }
 
     const carried: Carried = {

@@ -123,11 +123,33 @@ const requireUser = (actor: Actor): Extract<Actor, { kind: "utente" }> => {
   return actor;
 };
 
+/**
+ * Webhook endpoints by REST (API.md section 10): an API key that holds `webhook` and `lettura` (an endpoint
+ * receives data, so creating one needs the right to read it). Users manage every endpoint on the screen.
+ */
+const requireWebhookKey = (actor: Actor): Extract<Actor, { kind: "chiave" }> => {
+  if (actor.kind !== "chiave")
+    throw new DomainError("permesso_negato", "I webhook si gestiscono dalla schermata Webhook: questi percorsi sono per le chiavi API.");
+  if (!hasScope(actor, "webhook"))
+    throw new DomainError(
+      "permesso_negato",
+      "Questa chiave API non ha il permesso 'webhook': per gestire i webhook serve una chiave con i permessi 'webhook' e 'lettura'.",
+    );
+  if (!hasScope(actor, "lettura"))
+    throw new DomainError(
+      "permesso_negato",
+      "Questa chiave API ha il permesso 'webhook' ma non 'lettura': un webhook riceve i dati, quindi serve anche il permesso 'lettura'.",
+    );
+  return actor;
+};
+
 /** Reads: `lettura` for keys; every role for users unless the procedure adds requireRole. */
 export const readProcedure = t.procedure.use(authenticated(requireScope("lettura")));
 /** Writes: `scrittura` for keys; every role for users unless the procedure adds requireRole. */
 export const writeProcedure = t.procedure.use(authenticated(requireScope("scrittura")));
 /** Any signed-in user (their own session, profile). */
 export const userProcedure = t.procedure.use(authenticated(requireUser));
+/** A key's own webhook endpoints (scopes `webhook` and `lettura`). */
+export const webhookKeyProcedure = t.procedure.use(authenticated(requireWebhookKey));
 /** Users, API keys: administrators only. */
 export const adminProcedure = userProcedure.use(requireRole("amministratore"));

@@ -39,8 +39,8 @@ test.beforeAll(async ({ db }) => {
 
 type Call = (c: ReturnType<typeof caller>) => Promise<unknown>;
 
-/** The least role of each procedure, and a call that passes input validation. */
-const TABLE: Record<string, { role: Role | null; call: Call }> = {
+/** The least role of each procedure (`chiave`: API keys only, every user refused), and a call that passes input validation. */
+const TABLE: Record<string, { role: Role | "chiave" | null; call: Call }> = {
   "session.signIn": { role: null, call: (c) => c.session.signIn({ username: "nessuno", password: "x" }) },
   "session.signOut": { role: "operatore", call: (c) => c.session.signOut() },
   "session.me": { role: "operatore", call: (c) => c.session.me() },
@@ -134,6 +134,18 @@ const TABLE: Record<string, { role: Role | null; call: Call }> = {
   "webhooks.replayDelivery": { role: "amministratore", call: (c) => c.webhooks.replayDelivery({ id: 999_999, consegna: 1 }) },
   "webhooks.deliveries": { role: "amministratore", call: (c) => c.webhooks.deliveries({ id: 999_999 }) },
   "webhooks.attempts": { role: "amministratore", call: (c) => c.webhooks.attempts({ id: 999_999 }) },
+  "webhooks.update": { role: "amministratore", call: (c) => c.webhooks.update({ id: 999_999, attivo: false }) },
+  "webhooks.remove": { role: "amministratore", call: (c) => c.webhooks.remove({ id: 999_999 }) },
+  // A key's own endpoints by REST: users manage every endpoint on the screen instead.
+  "webhooksRest.list": { role: "chiave", call: (c) => c.webhooksRest.list({}) },
+  "webhooksRest.create": {
+    role: "chiave",
+    call: (c) => c.webhooksRest.create({ url: "https://203.0.113.10/ruoli", eventi: ["movimenti.registrati"] }),
+  },
+  "webhooksRest.get": { role: "chiave", call: (c) => c.webhooksRest.get({ id: "999999" } as never) },
+  "webhooksRest.update": { role: "chiave", call: (c) => c.webhooksRest.update({ id: "999999", attivo: false } as never) },
+  "webhooksRest.remove": { role: "chiave", call: (c) => c.webhooksRest.remove({ id: "999999" } as never) },
+  "webhooksRest.replay": { role: "chiave", call: (c) => c.webhooksRest.replay({ id: "999999", da: 1 } as never) },
 };
 
 const RANK: Record<Role, number> = { operatore: 1, responsabile: 2, amministratore: 3 };
@@ -156,7 +168,7 @@ test("the table names every procedure of the router", () => {
 describe.each(Object.entries(TABLE))("%s", (path, { role, call }) => {
   test.each(["operatore", "responsabile", "amministratore"] as const)("as %s", async (who) => {
     const result = await outcome(call(caller(t, users[who], "trpc")));
-    if (role !== null && RANK[who] < RANK[role]) expect(result, path).toBe("permesso_negato");
+    if (role === "chiave" || (role !== null && RANK[who] < RANK[role])) expect(result, path).toBe("permesso_negato");
     else expect(result, path).not.toBe("permesso_negato");
   });
 });

@@ -17,6 +17,7 @@ import { cursorsRouter } from "../modules/lists/cursors.router";
 import { movementsRouter } from "../modules/movements/movements.router";
 import { salesRouter } from "../modules/sales/sales.router";
 import { webhooksRouter } from "../modules/webhooks/webhooks.router";
+import { webhooksRestRouter } from "../modules/webhooks/webhooks-rest.router";
 import { usersRouter } from "../modules/users/users.router";
 import { router } from "./init";
 
@@ -37,6 +38,8 @@ export const appRouter = router({
   events: eventsRouter,
   // Where each list and feed starts "from now" (API.md section 9).
   cursors: cursorsRouter,
+  // A key's own webhook endpoints (API.md section 10, scopes webhook and lettura).
+  webhooksRest: webhooksRestRouter,
   // Operator UI only (no openapi meta: not part of /api/v1).
   session: sessionsRouter,
   catalogue: catalogueRouter,

@@ -20,6 +20,8 @@ const ACTION_LABEL: Record<string, string> = {
   "webhook.disattivato": "webhook disattivato",
   "webhook.riattivato": "webhook riattivato",
   "webhook.riconsegna": "webhook: riconsegna",
+  "webhook.modificato": "webhook modificato",
+  "webhook.eliminato": "webhook eliminato",
 };
 
 /** The administrative log (append-only), newest first, a page at a time: on the administrator's screens. */

@@ -229,7 +229,7 @@ export function ApiKeysScreen() {
   const creatingKey = useMutation(trpc.apiKeys.create.mutationOptions());
   const revoking = useMutation(trpc.apiKeys.revoke.mutationOptions());
   const [creating, setCreating] = useState(false);
-  const form = useForm({ initialValues: { nome: "", scrittura: false } });
+  const form = useForm({ initialValues: { nome: "", scrittura: false, webhook: false } });
   const [formError, setFormError] = useState<string | null>(null);
   const [shown, setShown] = useState<{ nome: string; chiave: string } | null>(null);
   const [toRevoke, setToRevoke] = useState<{ id: number; nome: string } | null>(null);
@@ -237,10 +237,15 @@ export function ApiKeysScreen() {
   async function create() {
     setFormError(null);
     try {
-      const { nome, scrittura } = form.getValues();
-      const k = await creatingKey.mutateAsync({ nome, permessi: scrittura ? ["lettura", "scrittura"] : ["lettura"] });
+      const { nome, scrittura, webhook } = form.getValues();
+      const permessi = [
+        ...(scrittura ? (["lettura", "scrittura"] as const) : (["lettura"] as const)),
+        ...(webhook ? (["webhook"] as const) : []),
+      ];
+      const k = await creatingKey.mutateAsync({ nome, permessi });
       setCreating(false);
-      form.setFieldValue("nome", "");
+      // Every field back to its default: a scope is given only when ticked for that key, never left over from the last one.
+      form.reset();
       setShown({ nome: k.nome, chiave: k.chiave });
       await refresh();
     } catch (e) {
@@ -320,6 +325,11 @@ export function ApiKeysScreen() {
             data-testid="campo-nome-chiave"
           />
           <Checkbox label="Anche scrittura (movimenti, arrivi, allineamenti)" {...form.getInputProps("scrittura", { type: "checkbox" })} />
+          <Checkbox
+            label="Anche webhook (la chiave crea e gestisce i propri webhook da /api/v1/webhook)"
+            {...form.getInputProps("webhook", { type: "checkbox" })}
+            data-testid="permesso-webhook"
+          />
           {formError && <Alert color="red">{formError}</Alert>}
           <Button onClick={() => void create()} data-testid="crea-chiave">
             Crea

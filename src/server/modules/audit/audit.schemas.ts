@@ -14,6 +14,8 @@ export const AZIONI = [
   "webhook.disattivato",
   "webhook.riattivato",
   "webhook.riconsegna",
+  "webhook.modificato",
+  "webhook.eliminato",
 ] as const;
 export type Azione = (typeof AZIONI)[number];
 

@@ -1,7 +1,8 @@
 import { DomainError } from "../../lib/errors";
 
 /** Who is calling: an API key (REST) or a signed-in user (UI). Both reach procedures as ctx.actor. */
-export type Scope = "lettura" | "scrittura";
+/** `webhook`: the key manages its own webhook endpoints by REST (with `lettura`); never implied by the others. */
+export type Scope = "lettura" | "scrittura" | "webhook";
 export type Role = "operatore" | "responsabile" | "amministratore";
 
 export type Actor =

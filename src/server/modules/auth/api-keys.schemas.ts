@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { shortText, typeError } from "../../lib/zod";
 
-const scope = z.enum(["lettura", "scrittura"], { error: "deve essere 'lettura' o 'scrittura'" });
+const scope = z.enum(["lettura", "scrittura", "webhook"], { error: "deve essere 'lettura', 'scrittura' o 'webhook'" });
 
 export const createApiKeyInput = z.strictObject({
   nome: shortText(100),

@@ -31,9 +31,14 @@ export async function createApiKey(
   by?: AuditAuthor,
 ): Promise<CreatedApiKey> {
   if (input.permessi.length === 0)
-    throw new DomainError("richiesta_non_valida", "Indicare almeno un permesso: lettura o scrittura.", { campo: "permessi" });
-  // scrittura implies lettura (API.md section 3).
-  const permessi: Scope[] = input.permessi.includes("scrittura") ? ["lettura", "scrittura"] : ["lettura"];
+    throw new DomainError("richiesta_non_valida", "Indicare almeno un permesso: lettura, scrittura o webhook.", { campo: "permessi" });
+  // scrittura implies lettura; webhook is granted only when asked for, and implies nothing (API.md section 3).
+  const reads = input.permessi.includes("lettura") || input.permessi.includes("scrittura");
+  const permessi: Scope[] = [
+    ...(reads ? (["lettura"] as const) : []),
+    ...(input.permessi.includes("scrittura") ? (["scrittura"] as const) : []),
+    ...(input.permessi.includes("webhook") ? (["webhook"] as const) : []),
+  ];
   const prefisso = randomBytes(4).toString("hex");
   const chiave = `bnc_${prefisso}_${randomBytes(24).toString("base64url")}`;
   const row = await db.chiaveApi.create({

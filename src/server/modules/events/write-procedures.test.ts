@@ -48,6 +48,9 @@ test.beforeAll(async ({ db, key: k, actor }) => {
 const asKey = () => caller(t, keyActor, "rest");
 const asManager = () => caller(t, manager, "trpc");
 const asAdmin = () => caller(t, admin, "trpc");
+/** The same key with the `webhook` scope: webhook endpoints by REST. */
+const asWebhookKey = () =>
+  caller(t, { ...(keyActor as Actor & { kind: "chiave" }), permessi: ["lettura", "scrittura", "webhook"] }, "rest");
 
 /** An open order of one row of article A; returns its id and row id. */
 async function openOrder(quantita = 10) {
@@ -293,6 +296,53 @@ const NO_EVENT: Record<string, { why: string; prepare?: () => Promise<void>; run
       ).rows[0].id;
     },
     run: async () => expect(await asAdmin().webhooks.replayDelivery({ id: s.failed.id, consegna: s.delivery })).toEqual({ riaccodate: 1 }),
+  },
+  "webhooks.update": {
+    why: "webhook endpoints",
+    prepare: async () => {
+      s.settings = (
+        await asAdmin().webhooks.create({ url: "https://93.184.215.14/impostazioni", eventi: ["articolo.modificato"] })
+      ).endpoint;
+    },
+    run: async () =>
+      expect((await asAdmin().webhooks.update({ id: s.settings.id, eventi_per_richiesta: 10 })).eventi_per_richiesta).toBe(10),
+  },
+  "webhooks.remove": {
+    why: "webhook endpoints",
+    prepare: async () => {
+      s.removed = (await asAdmin().webhooks.create({ url: "https://93.184.215.14/via", eventi: ["articolo.modificato"] })).endpoint;
+    },
+    run: async () => expect((await asAdmin().webhooks.remove({ id: s.removed.id })).eliminato).toBe(true),
+  },
+  "webhooksRest.create": {
+    why: "a key's webhook endpoint",
+    run: async () =>
+      expect(
+        (await asWebhookKey().webhooksRest.create({ url: "https://93.184.215.14/rest", eventi: ["articolo.modificato"] })).segreto,
+      ).toMatch(/^whsec_/),
+  },
+  "webhooksRest.update": {
+    why: "a key's webhook endpoint",
+    prepare: async () => {
+      s.restHook = (
+        await asWebhookKey().webhooksRest.create({ url: "https://93.184.215.14/rest-2", eventi: ["articolo.modificato"] })
+      ).webhook;
+    },
+    run: async () =>
+      expect((await asWebhookKey().webhooksRest.update({ id: String(s.restHook.id), consegna: "parallela" } as never)).consegna).toBe(
+        "parallela",
+      ),
+  },
+  "webhooksRest.replay": {
+    why: "a key's webhook deliveries queued again",
+    run: async () =>
+      expect(await asWebhookKey().webhooksRest.replay({ id: String(s.restHook.id), da: 1 } as never)).toEqual({
+        riaccodate: expect.any(Number),
+      }),
+  },
+  "webhooksRest.remove": {
+    why: "a key's webhook endpoint",
+    run: async () => expect((await asWebhookKey().webhooksRest.remove({ id: String(s.restHook.id) } as never)).eliminato).toBe(true),
   },
 };
 

@@ -1,7 +1,7 @@
 import { Prisma } from "../../db/client";
 import { limit, query } from "../../db/sql";
 
-/** An endpoint with what the administrator's screen shows of its deliveries. */
+/** An endpoint with what the screen and REST show of its deliveries (the answer's body: the screen only). */
 export interface EndpointRow {
   id: number;
   url: string;
@@ -9,44 +9,158 @@ export interface EndpointRow {
   eventi: string[];
   attivo: boolean;
   creato_il: Date;
+  eventi_per_richiesta: number;
+  consegna: "ordinata" | "parallela";
+  disattivato_il: Date | null;
+  salto_da: number | null;
+  salto_a: number | null;
   in_attesa: number;
   fallite: number;
+  /** Seconds since the oldest event not yet delivered was recorded (null: none waits). */
+  ritardo_s: number | null;
+  /** Events delivered over the last minute. */
+  consegnate_minuto: number;
   ultimo_successo: Date | null;
   ultimo_errore_il: Date | null;
   ultimo_errore_stato: number | null;
   ultimo_errore_esito: string | null;
   ultimo_errore_risposta: string | null;
+  creato_da_tipo: "utente" | "chiave" | "riga_di_comando" | null;
+  creato_da_nome: string | null;
 }
 
+/**
+ * The lag counts the events the workers have not yet copied into deliveries (past the cursor, of the
+ * endpoint's types) as well as the pending deliveries: an endpoint that falls behind shows it before its
+ * deliveries do. The first such event is found per type on the (tipo, id) index, so a long backlog of other
+ * types is not walked. The rate reads the partial index of delivered rows by time.
+ */
 const endpointColumns = Prisma.sql`
-  e.id, e.url, e.descrizione, e.eventi, e.attivo, e.creato_il,
+  e.id, e.url, e.descrizione, e.eventi, e.attivo, e.creato_il, e.eventi_per_richiesta, e.consegna, e.disattivato_il,
+  e.salto_da, e.salto_a,
   (SELECT count(*)::int FROM webhook_consegne c WHERE c.endpoint_id = e.id AND c.stato = 'in_attesa') AS in_attesa,
   (SELECT count(*)::int FROM webhook_consegne c WHERE c.endpoint_id = e.id AND c.stato = 'fallita') AS fallite,
+  extract(epoch FROM now() - least(
+    (SELECT ev.creato_il FROM webhook_consegne c JOIN eventi ev ON ev.id = c.evento_id
+      WHERE c.endpoint_id = e.id AND c.stato = 'in_attesa' ORDER BY c.evento_id LIMIT 1),
+    (SELECT ev.creato_il FROM eventi ev WHERE ev.id = (
+      SELECT min(p.id) FROM unnest(e.eventi) AS t(tipo)
+      CROSS JOIN LATERAL (SELECT x.id FROM eventi x WHERE x.tipo = t.tipo AND x.id > e.cursore ORDER BY x.id LIMIT 1) p))
+  ))::float8 AS ritardo_s,
+  (SELECT count(*)::int FROM webhook_consegne c
+    WHERE c.endpoint_id = e.id AND c.stato = 'consegnata' AND c.concluso_il > now() - interval '1 minute') AS consegnate_minuto,
   (SELECT max(t.iniziato_il) FROM webhook_tentativi t WHERE t.endpoint_id = e.id AND t.esito = 'consegnato') AS ultimo_successo,
   f.iniziato_il AS ultimo_errore_il, f.stato_http AS ultimo_errore_stato, f.esito AS ultimo_errore_esito,
-  f.risposta AS ultimo_errore_risposta`;
+  f.risposta AS ultimo_errore_risposta,
+  coalesce(a.autore_tipo, CASE WHEN k.id IS NOT NULL THEN 'chiave' END) AS creato_da_tipo,
+  coalesce(a.autore_nome, k.nome) AS creato_da_nome`;
 
-const lastFailure = Prisma.sql`
+const joins = Prisma.sql`
   LEFT JOIN LATERAL (SELECT t.iniziato_il, t.stato_http, t.esito, t.risposta FROM webhook_tentativi t
-                      WHERE t.endpoint_id = e.id AND t.esito <> 'consegnato' ORDER BY t.id DESC LIMIT 1) f ON true`;
+                      WHERE t.endpoint_id = e.id AND t.esito <> 'consegnato' ORDER BY t.id DESC LIMIT 1) f ON true
+  LEFT JOIN LATERAL (SELECT r.autore_tipo, r.autore_nome FROM registro_amministrativo r
+                      WHERE r.azione = 'webhook.creato' AND r.oggetto_tipo = 'webhook' AND r.oggetto_id = e.id
+                      ORDER BY r.id LIMIT 1) a ON true
+  LEFT JOIN chiavi_api k ON k.id = e.chiave_id`;
 
-export const endpoints = () =>
-  query<EndpointRow>(Prisma.sql`SELECT ${endpointColumns} FROM webhook_endpoint e ${lastFailure} ORDER BY e.id`);
+/** `owner`: the API key whose endpoints these are (REST), or null for every endpoint (the screen, the CLI). */
+const ownedBy = (owner: number | null) => (owner === null ? Prisma.empty : Prisma.sql`AND e.chiave_id = ${owner}::int`);
 
-export const endpointById = (id: number) =>
-  query<EndpointRow>(Prisma.sql`SELECT ${endpointColumns} FROM webhook_endpoint e ${lastFailure} WHERE e.id = ${id}::int`);
+/** The endpoints not deleted. */
+export const endpoints = (owner: number | null) =>
+  query<EndpointRow>(Prisma.sql`
+    SELECT ${endpointColumns} FROM webhook_endpoint e ${joins} WHERE e.eliminato_il IS NULL ${ownedBy(owner)} ORDER BY e.id`);
+
+export const endpointById = (id: number, owner: number | null) =>
+  query<EndpointRow>(Prisma.sql`
+    SELECT ${endpointColumns} FROM webhook_endpoint e ${joins}
+     WHERE e.id = ${id}::int AND e.eliminato_il IS NULL ${ownedBy(owner)}`);
 
 /** A new endpoint; it receives the events after the gate's bound at its creation (nothing older is sent). */
-export const insertEndpoint = (e: { url: string; descrizione: string | null; eventi: string[]; segreto: string }) =>
+export const insertEndpoint = (e: {
+  url: string;
+  descrizione: string | null;
+  eventi: string[];
+  segreto: string;
+  chiave: number | null;
+  eventi_per_richiesta: number;
+  consegna: string;
+}) =>
   query<{ id: number }>(Prisma.sql`
-    INSERT INTO webhook_endpoint (url, descrizione, eventi, segreto, cursore)
+    INSERT INTO webhook_endpoint (url, descrizione, eventi, segreto, cursore, chiave_id, eventi_per_richiesta, consegna)
     VALUES (${e.url}, ${e.descrizione}, ${e.eventi}::text[], ${e.segreto},
-            banchina_limite_sync(9, 'eventi_id_seq'::regclass)::int)
+            banchina_limite_sync(9, 'eventi_id_seq'::regclass)::int, ${e.chiave}::int, ${e.eventi_per_richiesta}::int, ${e.consegna})
     RETURNING id`);
 
-export const setActive = (id: number, attivo: boolean) =>
-  query<{ id: number; url: string }>(Prisma.sql`
-    UPDATE webhook_endpoint SET attivo = ${attivo}::boolean WHERE id = ${id}::int RETURNING id, url`);
+export interface EndpointChanges {
+  eventi: string[] | null;
+  eventi_per_richiesta: number | null;
+  consegna: string | null;
+  attivo: boolean | null;
+}
+
+/**
+ * Changes an endpoint's settings (null: unchanged), in one statement on the locked row. Disabling stamps
+ * `disattivato_il` (kept when already disabled); enabling clears it, and after more than 7 days disabled
+ * (API.md section 10) the endpoint resumes from now: its cursor jumps to the events' gate, and the range
+ * it skipped is kept in `salto_da`..`salto_a` for a replay to fill. Answers the state before and after.
+ */
+export const updateEndpoint = (id: number, owner: number | null, c: EndpointChanges) => {
+  // On the row as it was (`old`): in RETURNING, `e` is the row as it became.
+  const skips = Prisma.sql`(${c.attivo}::boolean AND NOT old.attivo AND old.disattivato_il < now() - interval '7 days' AND b.bound > old.cursore)`;
+  return query<{
+    id: number;
+    url: string;
+    era_attivo: boolean;
+    attivo: boolean;
+    salto_da: number | null;
+    salto_a: number | null;
+    saltato: boolean;
+  }>(
+    Prisma.sql`
+    WITH b AS (SELECT banchina_limite_sync(9, 'eventi_id_seq'::regclass)::int AS bound),
+         old AS (SELECT e.id, e.attivo, e.disattivato_il, e.cursore FROM webhook_endpoint e
+                  WHERE e.id = ${id}::int AND e.eliminato_il IS NULL ${ownedBy(owner)} FOR UPDATE)
+    UPDATE webhook_endpoint e SET
+      eventi = coalesce(${c.eventi}::text[], e.eventi),
+      eventi_per_richiesta = coalesce(${c.eventi_per_richiesta}::int, e.eventi_per_richiesta),
+      consegna = coalesce(${c.consegna}::text, e.consegna),
+      attivo = coalesce(${c.attivo}::boolean, e.attivo),
+      disattivato_il = CASE WHEN ${c.attivo}::boolean IS NULL THEN e.disattivato_il
+                            WHEN ${c.attivo}::boolean THEN NULL
+                            ELSE coalesce(e.disattivato_il, now()) END,
+      salto_da = CASE WHEN ${skips} THEN old.cursore + 1 ELSE e.salto_da END,
+      salto_a = CASE WHEN ${skips} THEN b.bound ELSE e.salto_a END,
+      cursore = CASE WHEN ${skips} THEN b.bound ELSE e.cursore END
+      FROM old, b
+     WHERE e.id = old.id
+    RETURNING e.id, e.url, old.attivo AS era_attivo, e.attivo, e.salto_da, e.salto_a, ${skips} AS saltato`,
+  );
+};
+
+/**
+ * DELETE /webhook/{id}: the row stays (deliveries and attempts refer to it) but leaves every list, the
+ * workers (not active) and the screen; its pending deliveries go, with their attempts.
+ */
+export const deleteEndpoint = (id: number, owner: number | null) =>
+  query<{ id: number; url: string; scartate: number }>(Prisma.sql`
+    WITH e AS (
+      UPDATE webhook_endpoint e SET eliminato_il = now(), attivo = false, disattivato_il = coalesce(e.disattivato_il, now())
+       WHERE e.id = ${id}::int AND e.eliminato_il IS NULL ${ownedBy(owner)}
+      RETURNING e.id, e.url
+    ), pendenti AS (
+      SELECT c.id FROM webhook_consegne c JOIN e ON c.endpoint_id = e.id WHERE c.stato = 'in_attesa'
+    ), tentativi AS (
+      DELETE FROM webhook_tentativi t USING pendenti p WHERE t.consegna_id = p.id
+    ), consegne AS (
+      DELETE FROM webhook_consegne c USING pendenti p WHERE c.id = p.id RETURNING 1
+    )
+    SELECT e.id, e.url, (SELECT count(*)::int FROM consegne) AS scartate FROM e`);
+
+/** The skipped range is filled once a replay starts at or before its first sequence. */
+export const clearSkipFrom = (id: number, da: number) =>
+  query<{ id: number }>(Prisma.sql`
+    UPDATE webhook_endpoint SET salto_da = NULL, salto_a = NULL WHERE id = ${id}::int AND salto_da >= ${da}::int RETURNING id`);
 
 /**
  * Replay from sequence `da`: every event of the endpoint's types from `da` up to what its workers already

@@ -11,16 +11,20 @@ import {
   listEndpointsOutput,
   replayDeliveryInput,
   replayInput,
+  restDeleteOutput,
   setActiveInput,
+  updateSettingsInput,
 } from "./webhooks.schemas";
 import {
   createEndpoint,
+  deleteEndpoint,
   listAttempts,
   listDeliveries,
   listEndpoints,
   replayDelivery,
   replayEndpoint,
   setEndpointActive,
+  updateEndpointSettings,
 } from "./webhooks.service";
 import { z } from "zod";
 
@@ -40,6 +44,14 @@ export const webhooksRouter = router({
     .input(syncParse(setActiveInput))
     .output(syncParse(endpointOutput))
     .mutation(({ ctx, input }) => setEndpointActive(ctx.db, ctx.actor, input.id, input.attivo, ctx.config.SERVICE_TIME_ZONE)),
+  update: adminProcedure
+    .input(syncParse(updateSettingsInput))
+    .output(syncParse(endpointOutput))
+    .mutation(({ ctx, input: { id, ...changes } }) => updateEndpointSettings(ctx.db, ctx.actor, id, changes, ctx.config.SERVICE_TIME_ZONE)),
+  remove: adminProcedure
+    .input(syncParse(setActiveInput.pick({ id: true })))
+    .output(syncParse(restDeleteOutput))
+    .mutation(({ ctx, input }) => deleteEndpoint(ctx.db, ctx.actor, input.id, null)),
   replay: adminProcedure
     .input(syncParse(replayInput))
     .output(syncParse(z.object({ riaccodate: z.number().int() })))

@@ -7,15 +7,19 @@ import { DomainError } from "../../lib/errors";
 import { recordAdminAction, type AuditAuthor } from "../audit/audit.service";
 import { assertPublicUrl, parseEndpointUrl } from "./network";
 import * as q from "./webhooks.queries";
-import type { CreateEndpointInput, EndpointOutput } from "./webhooks.schemas";
+import type { Actor } from "../auth/actor";
+import type { CreateEndpointInput, EndpointOutput, EndpointSettings, RestEndpoint } from "./webhooks.schemas";
 
 /**
- * Webhook endpoints, for administrators (screen /webhook, `npm run -s cli -- webhook …`): create (the secret
- * shown once), list with the state of their deliveries, disable and enable, replay. Delivery itself is the
- * workers' (worker.ts). Every change is in the administrative log.
+ * Webhook endpoints: created, listed, changed, deleted and replayed by administrators (screen /webhook,
+ * `npm run -s cli -- webhook …`) and, for their own endpoints only, by API keys with the scopes `webhook` and
+ * `lettura` (REST /webhook). `owner` is that key's id, or null for an administrator (every endpoint).
+ * Delivery itself is the workers' (worker.ts). Every change is in the administrative log.
  */
 
 const PAGE = 50;
+/** The attempts GET /webhook/{id} shows. */
+const LAST_ATTEMPTS = 20;
 
 export function newSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
@@ -24,17 +28,30 @@ export function newSecret(): string {
 const unknownEndpoint = (id: number) =>
   new DomainError("non_trovato", `Il webhook ${id} non esiste: l'elenco dei webhook mostra quelli registrati.`, { campo: "id" });
 
-function toOutput(r: q.EndpointRow, timeZone: string): EndpointOutput {
+/** The figures shared by the screen and REST; the receiver's answer and the creator are the screen's. */
+function commonFields(r: q.EndpointRow, timeZone: string) {
   return {
     id: r.id,
     url: r.url,
     descrizione: r.descrizione,
     eventi: r.eventi,
+    eventi_per_richiesta: r.eventi_per_richiesta,
+    consegna: r.consegna,
     attivo: r.attivo,
     creato_il: formatInstant(timeZone, r.creato_il),
+    disattivato_il: r.disattivato_il && formatInstant(timeZone, r.disattivato_il),
     in_attesa: r.in_attesa,
     fallite: r.fallite,
+    ritardo_s: r.ritardo_s === null ? null : Math.max(0, Math.round(r.ritardo_s * 10) / 10),
+    eventi_al_secondo: Math.round((r.consegnate_minuto / 60) * 1000) / 1000,
     ultimo_successo: r.ultimo_successo && formatInstant(timeZone, r.ultimo_successo),
+    salto: r.salto_da !== null && r.salto_a !== null ? { da: r.salto_da, a: r.salto_a } : null,
+  };
+}
+
+function toOutput(r: q.EndpointRow, timeZone: string): EndpointOutput {
+  return {
+    ...commonFields(r, timeZone),
     ultimo_errore: r.ultimo_errore_il
       ? {
           il: formatInstant(timeZone, r.ultimo_errore_il),
@@ -43,13 +60,78 @@ function toOutput(r: q.EndpointRow, timeZone: string): EndpointOutput {
           risposta: r.ultimo_errore_risposta,
         }
       : null,
+    creato_da: r.creato_da_tipo && r.creato_da_nome !== null ? { tipo: r.creato_da_tipo, nome: r.creato_da_nome } : null,
   };
 }
 
-async function endpointOrRefuse(db: Db, id: number, timeZone: string): Promise<EndpointOutput> {
-  const row = await first(db, q.endpointById(id));
+/** An allow-list: the receiver's answer body never leaves through REST (an endpoint must not read an address). */
+function toRest(r: q.EndpointRow, timeZone: string): RestEndpoint {
+  return {
+    ...commonFields(r, timeZone),
+    ultimo_errore: r.ultimo_errore_il
+      ? { il: formatInstant(timeZone, r.ultimo_errore_il), stato_http: r.ultimo_errore_stato, esito: r.ultimo_errore_esito ?? "" }
+      : null,
+  };
+}
+
+async function rowOrRefuse(db: Db, id: number, owner: number | null): Promise<q.EndpointRow> {
+  const row = await first(db, q.endpointById(id, owner));
   if (!row) throw unknownEndpoint(id);
-  return toOutput(row, timeZone);
+  return row;
+}
+
+async function endpointOrRefuse(db: Db, id: number, timeZone: string): Promise<EndpointOutput> {
+  return toOutput(await rowOrRefuse(db, id, null), timeZone);
+}
+
+/** GET /webhook/{id}: the endpoint, with its last attempts (status and duration only). */
+export async function restEndpointDetail(db: Db, id: number, owner: number, timeZone: string) {
+  const row = await rowOrRefuse(db, id, owner);
+  const attempts = await rows(db, q.attempts(id, null, LAST_ATTEMPTS));
+  return {
+    ...toRest(row, timeZone),
+    ultimi_tentativi: attempts.map((t) => ({
+      id: t.id,
+      sequenza: t.evento_id,
+      iniziato_il: formatInstant(timeZone, t.iniziato_il),
+      durata_ms: t.durata_ms,
+      stato_http: t.stato_http,
+      esito: t.esito,
+    })),
+  };
+}
+
+export async function listRestEndpoints(db: Db, owner: number, timeZone: string): Promise<{ webhook: RestEndpoint[] }> {
+  return { webhook: (await rows(db, q.endpoints(owner))).map((r) => toRest(r, timeZone)) };
+}
+
+/** Creates an endpoint (the URL checked as at delivery); `owner` is the key creating it by REST. */
+async function insertChecked(
+  db: PrismaClient,
+  by: AuditAuthor,
+  input: CreateEndpointInput,
+  opts: { allowPrivate: boolean; owner: number | null },
+): Promise<{ id: number; segreto: string }> {
+  const url = parseEndpointUrl(input.url);
+  await assertPublicUrl(url, opts.allowPrivate);
+  const eventi = [...new Set(input.eventi)];
+  const segreto = newSecret();
+  const settings = { eventi_per_richiesta: input.eventi_per_richiesta ?? 1, consegna: input.consegna ?? "ordinata" };
+  const id = await inTransaction(db, async (tx) => {
+    const row = (await first(
+      tx,
+      q.insertEndpoint({ url: url.toString(), descrizione: input.descrizione ?? null, eventi, segreto, chiave: opts.owner, ...settings }),
+    ))!;
+    await recordAdminAction(
+      tx,
+      by,
+      "webhook.creato",
+      { tipo: "webhook", id: row.id, nome: url.toString() },
+      `eventi: ${eventi.join(", ")}; ${settings.eventi_per_richiesta} per richiesta, ${settings.consegna}`,
+    );
+    return row.id;
+  });
+  return { id, segreto };
 }
 
 export async function createEndpoint(
@@ -58,26 +140,63 @@ export async function createEndpoint(
   input: CreateEndpointInput,
   opts: { allowPrivate: boolean; timeZone: string },
 ): Promise<{ endpoint: EndpointOutput; segreto: string }> {
-  const url = parseEndpointUrl(input.url);
-  await assertPublicUrl(url, opts.allowPrivate);
-  const eventi = [...new Set(input.eventi)];
-  const segreto = newSecret();
-  const created = await inTransaction(db, async (tx) => {
-    const row = (await first(tx, q.insertEndpoint({ url: url.toString(), descrizione: input.descrizione ?? null, eventi, segreto })))!;
-    await recordAdminAction(
-      tx,
-      by,
-      "webhook.creato",
-      { tipo: "webhook", id: row.id, nome: url.toString() },
-      `eventi: ${eventi.join(", ")}`,
-    );
-    return row;
-  });
-  return { endpoint: await endpointOrRefuse(db, created.id, opts.timeZone), segreto };
+  const { id, segreto } = await insertChecked(db, by, input, { allowPrivate: opts.allowPrivate, owner: null });
+  return { endpoint: await endpointOrRefuse(db, id, opts.timeZone), segreto };
+}
+
+/** POST /webhook: the key's own endpoint, its secret in the answer once. */
+export async function createRestEndpoint(
+  db: PrismaClient,
+  key: Extract<Actor, { kind: "chiave" }>,
+  input: CreateEndpointInput,
+  opts: { allowPrivate: boolean; timeZone: string },
+) {
+  const { id, segreto } = await insertChecked(db, key, input, { allowPrivate: opts.allowPrivate, owner: key.id });
+  return { webhook: await restEndpointDetail(db, id, key.id, opts.timeZone), segreto };
 }
 
 export async function listEndpoints(db: Db, timeZone: string): Promise<{ endpoint: EndpointOutput[] }> {
-  return { endpoint: (await rows(db, q.endpoints())).map((r) => toOutput(r, timeZone)) };
+  return { endpoint: (await rows(db, q.endpoints(null))).map((r) => toOutput(r, timeZone)) };
+}
+
+function describeChanges(c: EndpointSettings): string {
+  return [
+    c.eventi && `eventi: ${c.eventi.join(", ")}`,
+    c.eventi_per_richiesta !== undefined && `${c.eventi_per_richiesta} per richiesta`,
+    c.consegna && `consegna ${c.consegna}`,
+  ]
+    .filter(Boolean)
+    .join("; ");
+}
+
+/**
+ * Changes an endpoint's events, throughput settings and state (absent fields stay), atomically. Settings
+ * apply to batches not yet formed. Enabling after more than 7 days disabled resumes from now and keeps the
+ * skipped range (queries.ts updateEndpoint); the log says so.
+ */
+export async function updateEndpoint(db: PrismaClient, by: AuditAuthor, id: number, changes: EndpointSettings, owner: number | null) {
+  const settings = describeChanges(changes);
+  if (settings === "" && changes.attivo === undefined) {
+    throw new DomainError("richiesta_non_valida", "Nessuna modifica: indicare eventi, eventi_per_richiesta, consegna o attivo.");
+  }
+  await inTransaction(db, async (tx) => {
+    const row = await first(
+      tx,
+      q.updateEndpoint(id, owner, {
+        eventi: changes.eventi ? [...new Set(changes.eventi)] : null,
+        eventi_per_richiesta: changes.eventi_per_richiesta ?? null,
+        consegna: changes.consegna ?? null,
+        attivo: changes.attivo ?? null,
+      }),
+    );
+    if (!row) throw unknownEndpoint(id);
+    const target = { tipo: "webhook" as const, id, nome: row.url };
+    if (settings !== "") await recordAdminAction(tx, by, "webhook.modificato", target, settings);
+    if (row.era_attivo !== row.attivo) {
+      const skipped = row.saltato ? `dopo più di 7 giorni: saltate le sequenze ${row.salto_da}–${row.salto_a}` : null;
+      await recordAdminAction(tx, by, row.attivo ? "webhook.riattivato" : "webhook.disattivato", target, skipped);
+    }
+  });
 }
 
 export async function setEndpointActive(
@@ -87,29 +206,65 @@ export async function setEndpointActive(
   attivo: boolean,
   timeZone: string,
 ): Promise<EndpointOutput> {
-  await inTransaction(db, async (tx) => {
-    const row = await first(tx, q.setActive(id, attivo));
-    if (!row) throw unknownEndpoint(id);
-    await recordAdminAction(tx, by, attivo ? "webhook.riattivato" : "webhook.disattivato", { tipo: "webhook", id, nome: row.url });
-  });
+  await updateEndpoint(db, by, id, { attivo }, null);
   return endpointOrRefuse(db, id, timeZone);
 }
 
-/** Sends again every event of the endpoint's types from sequence `da` (those not yet taken come anyway). */
-export async function replayEndpoint(db: PrismaClient, by: AuditAuthor, id: number, da: number): Promise<{ riaccodate: number }> {
+/** The screen's and the CLI's change of settings: the endpoint as it now stands. */
+export async function updateEndpointSettings(db: PrismaClient, by: AuditAuthor, id: number, changes: EndpointSettings, timeZone: string) {
+  await updateEndpoint(db, by, id, changes, null);
+  return endpointOrRefuse(db, id, timeZone);
+}
+
+/** PATCH /webhook/{id}: the key's own endpoint, as GET /webhook/{id} then shows it. */
+export async function updateRestEndpoint(
+  db: PrismaClient,
+  key: Extract<Actor, { kind: "chiave" }>,
+  id: number,
+  changes: EndpointSettings,
+  timeZone: string,
+) {
+  await updateEndpoint(db, key, id, changes, key.id);
+  return restEndpointDetail(db, id, key.id, timeZone);
+}
+
+/** DELETE /webhook/{id}: hidden everywhere, its pending deliveries dropped. */
+export async function deleteEndpoint(db: PrismaClient, by: AuditAuthor, id: number, owner: number | null) {
   return inTransaction(db, async (tx) => {
-    const endpoint = await first(tx, q.endpointById(id));
-    if (!endpoint) throw unknownEndpoint(id);
-    const n = (await first(tx, q.replayFrom(id, da)))!.n;
+    const row = await first(tx, q.deleteEndpoint(id, owner));
+    if (!row) throw unknownEndpoint(id);
     await recordAdminAction(
       tx,
       by,
-      "webhook.riconsegna",
-      { tipo: "webhook", id, nome: endpoint.url },
-      `dalla sequenza ${da}: ${n} consegne`,
+      "webhook.eliminato",
+      { tipo: "webhook", id, nome: row.url },
+      `consegne in attesa scartate: ${row.scartate}`,
     );
-    return { riaccodate: n };
+    return { id, eliminato: true as const, consegne_scartate: row.scartate };
   });
+}
+
+/**
+ * Sends again every event of the endpoint's types from sequence `da` (those not yet taken come anyway); a
+ * replay from the skipped range's start or before fills it, which then is no longer named.
+ */
+export async function replayEndpointIn(
+  tx: Db,
+  by: AuditAuthor,
+  id: number,
+  da: number,
+  owner: number | null,
+): Promise<{ riaccodate: number }> {
+  const endpoint = await first(tx, q.endpointById(id, owner));
+  if (!endpoint) throw unknownEndpoint(id);
+  const n = (await first(tx, q.replayFrom(id, da)))!.n;
+  await first(tx, q.clearSkipFrom(id, da));
+  await recordAdminAction(tx, by, "webhook.riconsegna", { tipo: "webhook", id, nome: endpoint.url }, `dalla sequenza ${da}: ${n} consegne`);
+  return { riaccodate: n };
+}
+
+export async function replayEndpoint(db: PrismaClient, by: AuditAuthor, id: number, da: number): Promise<{ riaccodate: number }> {
+  return inTransaction(db, (tx) => replayEndpointIn(tx, by, id, da, null));
 }
 
 /** One delivery (a failed one, typically) sent again. */

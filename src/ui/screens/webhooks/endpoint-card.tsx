@@ -11,7 +11,13 @@ import { instant, instantToSecond } from "../../format";
 import { useTRPC } from "../../trpc";
 import { Attempts } from "./attempts";
 import { Deliveries } from "./deliveries";
+import { lagText, MODE_LABEL, rateText, SettingsForm } from "./settings";
 import { Answer, EVENT_LABEL, fail, outcome, refreshAll } from "./shared";
+
+const CREATOR_LABEL = { utente: "utente", chiave: "chiave API", riga_di_comando: "riga di comando" } as const;
+
+/** A lag past this many seconds is shown as a warning: the receiver is not keeping up. */
+const LAG_WARNING_S = 30;
 
 function Figure({ label, value, testid, color }: { label: string; value: string; testid?: string; color?: string }) {
   return (
@@ -26,13 +32,20 @@ function Figure({ label, value, testid, color }: { label: string; value: string;
   );
 }
 
-/** One endpoint: its figures and last failure; disable or enable it, replay from a sequence, open its deliveries and attempts. */
+/**
+ * One endpoint: its figures (lag, rate, settings) and last failure; change its settings, disable or enable it,
+ * replay from a sequence (the range skipped after 7 days disabled, when there is one), delete it, open its
+ * deliveries and attempts.
+ */
 export function EndpointCard({ endpoint: e }: { endpoint: EndpointOutput }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const settingActive = useMutation(trpc.webhooks.setActive.mutationOptions());
   const replaying = useMutation(trpc.webhooks.replay.mutationOptions());
+  const removing = useMutation(trpc.webhooks.remove.mutationOptions());
   const [open, setOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [removeOpen, setRemoveOpen] = useState(false);
   const [replayOpen, setReplayOpen] = useState(false);
   const [replayError, setReplayError] = useState<string | null>(null);
   const replayForm = useForm({
@@ -48,9 +61,20 @@ export function EndpointCard({ endpoint: e }: { endpoint: EndpointOutput }) {
       notifications.show({
         color: "green",
         message: e.attivo
-          ? "Webhook disattivato: nessuna consegna finché non viene riattivato; gli eventi intanto si accumulano."
-          : "Webhook riattivato: le consegne riprendono da dove si erano fermate.",
+          ? "Webhook disattivato: nessuna consegna finché non viene riattivato. Dopo 7 giorni la riattivazione riparte dagli eventi nuovi."
+          : "Webhook riattivato: le consegne riprendono.",
       });
+      await refreshAll(queryClient, trpc);
+    } catch (err) {
+      fail(err);
+    }
+  }
+
+  async function remove() {
+    try {
+      const { consegne_scartate } = await removing.mutateAsync({ id: e.id });
+      notifications.show({ color: "green", message: `Webhook eliminato: ${consegne_scartate} consegne in attesa scartate.` });
+      setRemoveOpen(false);
       await refreshAll(queryClient, trpc);
     } catch (err) {
       fail(err);
@@ -88,8 +112,9 @@ export function EndpointCard({ endpoint: e }: { endpoint: EndpointOutput }) {
           <Badge color={e.attivo ? "green" : "gray"} data-testid="stato-webhook">
             {e.attivo ? "attivo" : "disattivato"}
           </Badge>
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c="dimmed" data-testid="creato-da">
             n. {e.id} · creato il {instant(e.creato_il)}
+            {e.creato_da ? ` da ${CREATOR_LABEL[e.creato_da.tipo]} ${e.creato_da.tipo === "riga_di_comando" ? "" : e.creato_da.nome}` : ""}
           </Text>
         </Group>
         <Text fw={700} size="lg" style={{ overflowWrap: "anywhere" }} data-testid="url-webhook">
@@ -105,6 +130,15 @@ export function EndpointCard({ endpoint: e }: { endpoint: EndpointOutput }) {
         </Group>
       </Stack>
       <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs" verticalSpacing={6} mt="sm">
+        <Figure
+          label="Ritardo"
+          value={lagText(e.ritardo_s)}
+          testid="ritardo"
+          color={e.ritardo_s !== null && e.ritardo_s > LAG_WARNING_S ? "orange.8" : undefined}
+        />
+        <Figure label="Ritmo" value={rateText(e.eventi_al_secondo)} testid="ritmo" />
+        <Figure label="Eventi per richiesta" value={String(e.eventi_per_richiesta)} testid="per-richiesta" />
+        <Figure label="Consegna" value={MODE_LABEL[e.consegna]} testid="consegna" />
         <Figure label="In attesa" value={String(e.in_attesa)} testid="in-attesa" />
         <Figure label="Fallite" value={String(e.fallite)} testid="fallite" color={e.fallite > 0 ? "red.8" : undefined} />
         <Figure label="Ultimo successo" value={instant(e.ultimo_successo)} testid="ultimo-successo" />
@@ -115,6 +149,14 @@ export function EndpointCard({ endpoint: e }: { endpoint: EndpointOutput }) {
           color={failure && !recovered ? "red.8" : undefined}
         />
       </SimpleGrid>
+      {e.salto && (
+        <Alert color="yellow" variant="light" p="xs" mt="xs" data-testid="salto">
+          <Text size="sm">
+            Rimasto disattivato più di 7 giorni: le sequenze da {e.salto.da} a {e.salto.a} non sono state consegnate. «Riconsegna dalla
+            sequenza…» con {e.salto.da} le consegna.
+          </Text>
+        </Alert>
+      )}
       {failure && (
         <Alert color={recovered ? "gray" : "red"} variant="light" p="xs" mt="xs" data-testid="ultimo-errore">
           <Stack gap={4}>
@@ -135,6 +177,15 @@ export function EndpointCard({ endpoint: e }: { endpoint: EndpointOutput }) {
       <Group gap="xs" mt="sm" justify="flex-end">
         <Button
           size="sm"
+          variant="default"
+          w={{ base: "100%", xs: "auto" }}
+          onClick={() => setSettingsOpen(true)}
+          data-testid="impostazioni-webhook"
+        >
+          Impostazioni…
+        </Button>
+        <Button
+          size="sm"
           variant="light"
           color={e.attivo ? "red" : "green"}
           w={{ base: "100%", xs: "auto" }}
@@ -148,7 +199,11 @@ export function EndpointCard({ endpoint: e }: { endpoint: EndpointOutput }) {
           size="sm"
           variant="default"
           w={{ base: "100%", xs: "auto" }}
-          onClick={() => setReplayOpen(true)}
+          onClick={() => {
+            // The skipped range is what there is to fill: its start, proposed.
+            if (e.salto && replayForm.getValues().da === "") replayForm.setFieldValue("da", String(e.salto.da));
+            setReplayOpen(true);
+          }}
           data-testid="riconsegna-da"
         >
           Riconsegna dalla sequenza…
@@ -163,9 +218,38 @@ export function EndpointCard({ endpoint: e }: { endpoint: EndpointOutput }) {
         >
           {open ? "Nascondi consegne" : "Consegne e tentativi"}
         </Button>
+        <Button
+          size="sm"
+          variant="subtle"
+          color="red"
+          w={{ base: "100%", xs: "auto" }}
+          onClick={() => setRemoveOpen(true)}
+          data-testid="elimina-webhook"
+        >
+          Elimina…
+        </Button>
       </Group>
       {open && <EndpointDetail id={e.id} />}
 
+      <Modal opened={settingsOpen} onClose={() => setSettingsOpen(false)} title="Impostazioni di consegna" centered>
+        {settingsOpen && <SettingsForm endpoint={e} onDone={() => setSettingsOpen(false)} />}
+      </Modal>
+      <Modal opened={removeOpen} onClose={() => setRemoveOpen(false)} title="Eliminare il webhook?" centered>
+        <Stack>
+          <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+            <b>{e.url}</b> non riceverà più nulla e le sue {e.in_attesa} consegne in attesa saranno scartate. Il registro amministrativo
+            conserva l&apos;eliminazione.
+          </Text>
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
+            <Button variant="default" onClick={() => setRemoveOpen(false)} fullWidth>
+              Annulla
+            </Button>
+            <Button color="red" onClick={() => void remove()} loading={removing.isPending} fullWidth data-testid="conferma-eliminazione">
+              Elimina
+            </Button>
+          </SimpleGrid>
+        </Stack>
+      </Modal>
       <Modal opened={replayOpen} onClose={() => setReplayOpen(false)} title="Riconsegna dalla sequenza" centered>
         <Stack>
           <Text size="sm" style={{ overflowWrap: "anywhere" }}>

@@ -25,6 +25,7 @@ export const EVENT_LABEL: Record<EventType, string> = {
   "articolo.modificato": "articolo nuovo o modificato",
   "cliente.modificato": "cliente nuovo o modificato",
   "fornitore.modificato": "fornitore nuovo o modificato",
+  "magazzino.modificato": "magazzino nuovo o modificato",
 };
 
 export const STATE_LABEL: Record<DeliveryState, string> = { in_attesa: "in attesa", consegnata: "consegnata", fallita: "fallita" };

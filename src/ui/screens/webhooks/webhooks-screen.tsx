@@ -8,12 +8,15 @@ import { describeError } from "../../errors";
 import { SecretShown } from "../../secret-shown";
 import { useTRPC } from "../../trpc";
 import { EndpointCard } from "./endpoint-card";
+import { THROUGHPUT_DEFAULTS, ThroughputFields, type ThroughputValues, validatePerRequest } from "./settings";
 import { EVENT_LABEL, refreshAll } from "./shared";
 
 /**
- * Webhook endpoints (API.md section 10), for administrators: create one (its secret shown once), and for each
- * the state of its deliveries (pending, failed, last success, last failure with the receiver's answer); disable
- * and enable it, replay from a sequence, and below it its deliveries (a failed one sent again) and attempts.
+ * Webhook endpoints (API.md section 10), for administrators: every endpoint, whoever made it (the screen, the
+ * command line, an API key by REST). Create one with its throughput settings (its secret shown once), and for
+ * each the state of its deliveries (pending, failed, lag, rate, last success, last failure with the receiver's
+ * answer); change its settings, disable and enable it, replay from a sequence, delete it, and below it its
+ * deliveries (a failed one sent again) and attempts.
  */
 export function WebhooksScreen() {
   const trpc = useTRPC();
@@ -24,20 +27,27 @@ export function WebhooksScreen() {
   const [creating, setCreating] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const [shown, setShown] = useState<{ url: string; segreto: string } | null>(null);
-  const form = useForm<{ url: string; eventi: EventType[]; descrizione: string }>({
-    initialValues: { url: "", eventi: [], descrizione: "" },
+  const form = useForm<{ url: string; eventi: EventType[]; descrizione: string } & ThroughputValues>({
+    initialValues: { url: "", eventi: [], descrizione: "", ...THROUGHPUT_DEFAULTS },
     validate: {
       url: (v) => (/^https?:\/\/\S+$/i.test(v.trim()) ? null : "Un indirizzo che inizia con http:// o https://"),
       eventi: (v) => (v.length === 0 ? "Scegliere almeno un tipo di evento" : null),
+      eventi_per_richiesta: validatePerRequest,
     },
   });
 
   async function create() {
     setFormError(null);
     if (form.validate().hasErrors) return;
-    const { url, eventi, descrizione } = form.getValues();
+    const { url, eventi, descrizione, eventi_per_richiesta, consegna } = form.getValues();
     try {
-      const out = await creatingEndpoint.mutateAsync({ url: url.trim(), eventi, ...(descrizione.trim() ? { descrizione } : {}) });
+      const out = await creatingEndpoint.mutateAsync({
+        url: url.trim(),
+        eventi,
+        eventi_per_richiesta: Number(eventi_per_richiesta),
+        consegna,
+        ...(descrizione.trim() ? { descrizione } : {}),
+      });
       setCreating(false);
       form.reset();
       setShown({ url: out.endpoint.url, segreto: out.segreto });
@@ -59,7 +69,8 @@ export function WebhooksScreen() {
       <Text c="dimmed" size="sm">
         Un webhook invia gli eventi scelti a un sistema esterno, firmati secondo Standard Webhooks. Un invio non riuscito si ripete per
         almeno 30 ore, poi la consegna risulta fallita e si può riconsegnare da qui. Il segreto per verificare le firme si vede una sola
-        volta, alla creazione.
+        volta, alla creazione. Qui compaiono tutti i webhook, anche quelli creati dai gestionali con la propria chiave API. Ritardo: da
+        quanto aspetta il più vecchio evento non ancora consegnato; ritmo: gli eventi consegnati nell&apos;ultimo minuto.
       </Text>
       {list.error && <Alert color="red">{describeError(list.error).messaggio}</Alert>}
       {list.isSuccess && endpoints.length === 0 && <Text c="dimmed">Nessun webhook registrato.</Text>}
@@ -108,6 +119,7 @@ export function WebhooksScreen() {
             {...form.getInputProps("descrizione")}
             data-testid="campo-descrizione-webhook"
           />
+          <ThroughputFields perRequest={form.getInputProps("eventi_per_richiesta")} mode={form.getInputProps("consegna")} />
           {formError && (
             <Alert color="red" data-testid="errore-webhook">
               {formError}
