@@ -19,6 +19,7 @@ export interface PgBouncer {
   /** `directUrl` with its host, port and socket directory replaced by the pooler's. */
   url(directUrl: string): string;
   port: number;
+  pid: number;
   /** The pooler's console (SHOW POOLS, SHOW SERVERS …): a plain client in simple-query mode. */
   admin<Row extends pg.QueryResultRow>(command: string): Promise<Row[]>;
   log(): string;
@@ -132,5 +133,5 @@ export async function startPgBouncer(directUrl: string, opts: PgBouncerOptions =
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  return { url, port, admin, log, stop };
+  return { url, port, pid: child.pid!, admin, log, stop };
 }
