@@ -103,10 +103,10 @@ export async function launch(opts: LaunchOptions): Promise<Service> {
     DEMO_DATA: "false",
     BANCHINA_NEXT_DIR: NEXT_DIR,
     DATA_DIR: opts.dataDir ?? tempDir(),
-    ...opts.env,
   };
   for (const k of ["DATABASE_URL", "DATABASE_DIRECT_URL", "NODE_ENV", "BANCHINA_DEV", "VITEST", "VITEST_POOL_ID", "VITEST_WORKER_ID"])
     delete env[k];
+  Object.assign(env, opts.env);
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   const proc = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";

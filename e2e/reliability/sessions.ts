@@ -48,9 +48,9 @@ export async function untilListening(pool: pg.Pool, n: number): Promise<void> {
 
 /**
  * A key revoked by an administrator on A, `rounds` times: B refuses it as soon as the notice reaches it,
- * never a TTL later. B can know of the commit only once its notice arrives: a request that reaches B
- * before it is served as one in flight during the revocation would be. Counted, and bounded far below the
- * TTL (30 s).
+ * never a TTL later; so does A, whose own notice comes the same way. An instance can know of the commit
+ * only once its notice arrives: a request that reaches it before is served as one in flight during the
+ * revocation would be. Counted, and bounded far below the TTL (30 s).
  */
 export async function revocationAcross(
   pool: pg.Pool,
@@ -67,18 +67,19 @@ export async function revocationAcross(
     const revoked = await trpc(a, "apiKeys.revoke", { input: { id: k.id }, as: admin });
     expect(revoked.status, revoked.text).toBe(200);
     const since = Date.now();
-    for (;;) {
-      const next = await call(b.base, "GET", "/clienti", { key: k.chiave });
-      if (next.status === 401) {
-        expect(next.body.codice).toBe("non_autenticato");
-        break;
+    for (const s of [b, a]) {
+      for (;;) {
+        const next = await call(s.base, "GET", "/clienti", { key: k.chiave });
+        if (next.status === 401) {
+          expect(next.body.codice).toBe("non_autenticato");
+          break;
+        }
+        expect(next.status).toBe(200);
+        servedBeforeTheNotice++;
+        expect(Date.now() - since, `giro ${i}`).toBeLessThan(2_000);
       }
-      expect(next.status).toBe(200);
-      servedBeforeTheNotice++;
-      expect(Date.now() - since, `giro ${i}`).toBeLessThan(2_000);
     }
     slowest = Math.max(slowest, Date.now() - since);
-    expect((await call(a.base, "GET", "/clienti", { key: k.chiave })).status).toBe(401);
   }
   return { servedBeforeTheNotice, slowest };
 }
