@@ -108,6 +108,35 @@ describe("the service's connections through PgBouncer in transaction mode", () =
         }),
       );
       for (const s of seen.flat()) expect(s).toEqual({ mode: "force_generic_plan", prepared: 0 });
+
+      // A one-row movement through the service: the same two round trips as on PostgreSQL directly
+      // (movements.test.ts), each statement parsed under no name.
+      const { poolOf, setDb } = await import("./client");
+      const { rest, seedArticle, seedKey, seedWarehouse } = await import("../testing/fixtures");
+      const { parsedNamesIn, simpleQueriesIn, statementsIn, writesDuring } = await import("../testing/wire");
+      const m1 = await seedWarehouse(t.prisma, "M1");
+      await seedArticle(t.prisma, "VITE-M6");
+      const { chiave } = await seedKey(t.prisma);
+      setDb(prisma);
+      try {
+        const { answer, writes } = await writesDuring(poolOf(prisma)!, () =>
+          rest("POST", "/movimenti", {
+            key: chiave,
+            body: { natura: "carico", magazzino: m1.id, righe: [{ codice: "VITE-M6", quantita: 1 }] },
+          }),
+        );
+        expect(answer.body.scritte, JSON.stringify(answer.body)).toBe(1);
+        const unit = writes.slice(-2);
+        expect(simpleQueriesIn(unit[0]!)).toEqual(["BEGIN"]);
+        expect(statementsIn(unit[0]!)).toBe(1);
+        expect(statementsIn(unit[1]!)).toBe(1);
+        expect(simpleQueriesIn(unit[1]!)).toEqual(["COMMIT"]);
+        const names = writes.flatMap(parsedNamesIn);
+        expect(names.length).toBeGreaterThanOrEqual(2);
+        expect(new Set(names)).toEqual(new Set([""]));
+      } finally {
+        setDb(t.prisma);
+      }
       const servers = await bouncer.admin<{ database: string }>("SHOW SERVERS");
       expect(servers.filter((s) => s.database === t.name).length).toBeLessThanOrEqual(2);
     } finally {
