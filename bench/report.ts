@@ -163,6 +163,7 @@ function historyLine(r: Report) {
     durataS: r.durationS,
     node: r.environment.node,
     envServer: r.environment.serverEnv,
+    pooler: r.environment.pooler,
     caricoMedioAllaFine: r.environment.caricoMedioAllaFine,
     piccoRssMb: Math.round(r.peakServerRssMb),
     scenari: Object.fromEntries(

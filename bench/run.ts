@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --scale F] [--duration S] [--only id,id] [--rebuild | --no-build] [--cpu-prof] [--env K=V]
- *                 [--pg setting=value] [--pg-stats] [--keep]`
+ *                 [--pg setting=value] [--pg-stats] [--keep] [--pooler]`
  *
  * Builds the production server into .next-bench when needed, starts an embedded PostgreSQL of its own
  * in a temporary directory, generates the data set (scale 1: 100,000 articles, 1,000,000 movements, …),
@@ -13,7 +13,9 @@
  * `npx tsx bench/profile.ts FILE`); --env sets a server variable (e.g. DB_POOL_SIZE=20); --pg sets a
  * PostgreSQL setting (e.g. log_min_duration_statement=0); --pg-stats prints, after each measured side,
  * the statements PostgreSQL spent most time in (pg_stat_statements: calls, mean and total time);
- * --keep leaves the temporary directory with PostgreSQL's and the server's logs.
+ * --keep leaves the temporary directory with PostgreSQL's and the server's logs; --pooler puts PgBouncer in
+ * transaction mode (Debian's package) between the server's pool and PostgreSQL, as README "Several instances
+ * behind a pooler" deploys it (DATABASE_URL the pooler, DATABASE_DIRECT_URL PostgreSQL).
  *
  * Scenario ids for --only: scan-movimenti, scan-disponibilita, cerca-barcode, post-movimenti,
  * post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, anello-aperto; and, only when
@@ -28,6 +30,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { closePrisma, createPrisma, type PrismaClient } from "../src/server/db/client";
 import { startEmbedded, type EmbeddedServer } from "../src/server/db/embedded";
+import { startPgBouncer } from "../src/server/testing/pgbouncer";
 import { migrate } from "../src/server/db/migrate";
 import { createApiKey } from "../src/server/modules/auth/api-keys.service";
 import { verifyLedger } from "../src/server/modules/ledger/verify.service";
@@ -46,7 +49,7 @@ import { searchBarcode } from "./scenarios/search-barcode";
 import { writeMovements } from "./scenarios/write-movements";
 import { upsertArticles } from "./scenarios/upsert-articles";
 import { writersAndReader } from "./scenarios/writers-and-reader";
-import { buildServer, CpuMeter, readMemoryMb, printHelp, runMain, startServer, stopOnExit, type RunningServer } from "./server";
+import { buildServer, CpuMeter, cpuMs, readMemoryMb, printHelp, runMain, startServer, stopOnExit, type RunningServer } from "./server";
 import { elapsed, fmtInt, progress, seconds } from "./util";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -95,6 +98,7 @@ function options() {
       pg: { type: "string", multiple: true, default: [] },
       "pg-stats": { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
+      pooler: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -127,6 +131,7 @@ function options() {
     pg: { ...(values["pg-stats"] ? { shared_preload_libraries: "pg_stat_statements" } : {}), ...pairs(values.pg, "--pg") },
     pgStats: values["pg-stats"],
     keep: values.keep,
+    pooler: values.pooler,
   };
 }
 
@@ -201,17 +206,24 @@ async function main(): Promise<void> {
     raffica: 1_000_000_000,
   });
 
+  // As many server connections as the server's pool has clients: what is measured is the pooler's hop.
+  const bouncer = opts.pooler ? await startPgBouncer(embedded.url, { poolSize: Number(opts.env.DB_POOL_SIZE ?? 10) }) : undefined;
+  if (bouncer) {
+    stopOnExit.add(() => bouncer.stop());
+    progress(`PgBouncer (modalità transaction) sulla porta ${bouncer.port}, pid ${bouncer.pid}`);
+  }
+
   const profDir = opts.cpuProf ? path.join(RESULTS, `prof-${startedAt.replace(/[:.]/g, "-")}`) : undefined;
   if (profDir) fs.mkdirSync(profDir, { recursive: true });
   progress(
     `server: avvio come npm start (scripts/start.mjs, produzione, ${Object.keys(opts.env).length ? JSON.stringify(opts.env) : "configurazione predefinita"}) …`,
   );
   const server: RunningServer = await startServer(ROOT, {
-    databaseUrl: embedded.url,
+    databaseUrl: bouncer ? bouncer.url(embedded.url) : embedded.url,
     cpuProfDir: profDir,
     logFile: path.join(tmp, "server.log"),
     // The events scenario's receiver listens on 127.0.0.1.
-    env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", ...opts.env },
+    env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", ...(bouncer ? { DATABASE_DIRECT_URL: embedded.url } : {}), ...opts.env },
   });
   progress(`server: pronto sulla porta ${server.port}, pid ${server.pid}, RSS ${Math.round(readMemoryMb(server.pid))} MB`);
 
@@ -243,6 +255,7 @@ async function main(): Promise<void> {
   const verifyEnd = await verify(prisma, "alla fine (dopo le scritture di API e pavimento)");
 
   await server.stop();
+  if (bouncer) progress(`PgBouncer: ${(cpuMs(bouncer.pid) / 1000).toFixed(1)} s di CPU in tutto il banco`);
   if (profDir) progress(`profilo CPU del server: ${path.relative(ROOT, profDir)}`);
 
   const report: Report = {
@@ -259,6 +272,7 @@ async function main(): Promise<void> {
       caricoMedioAllaFine: os.loadavg().map((x) => Number(x.toFixed(2))),
       serverEnv: opts.env,
       serverPool: opts.env.DB_POOL_SIZE ?? "10 (predefinito)",
+      pooler: bouncer ? "PgBouncer, pool_mode=transaction" : "nessuno",
     },
     data: gen.tables,
     scenarios: results,

@@ -103,9 +103,10 @@ export async function launch(opts: LaunchOptions): Promise<Service> {
     DEMO_DATA: "false",
     BANCHINA_NEXT_DIR: NEXT_DIR,
     DATA_DIR: opts.dataDir ?? tempDir(),
-    ...opts.env,
   };
-  for (const k of ["DATABASE_URL", "NODE_ENV", "BANCHINA_DEV", "VITEST", "VITEST_POOL_ID", "VITEST_WORKER_ID"]) delete env[k];
+  for (const k of ["DATABASE_URL", "DATABASE_DIRECT_URL", "NODE_ENV", "BANCHINA_DEV", "VITEST", "VITEST_POOL_ID", "VITEST_WORKER_ID"])
+    delete env[k];
+  Object.assign(env, opts.env);
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   const proc = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
@@ -209,7 +210,8 @@ export interface CliResult {
 /** `npm run -s cli -- …` as node + tsx (no npm in between), on DATABASE_URL or an embedded DATA_DIR. */
 export async function runCli(args: string[], target: { databaseUrl?: string; dataDir?: string }): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of ["DATABASE_URL", "NODE_ENV", "DATA_DIR", "VITEST", "VITEST_POOL_ID", "VITEST_WORKER_ID"]) delete env[k];
+  for (const k of ["DATABASE_URL", "DATABASE_DIRECT_URL", "NODE_ENV", "DATA_DIR", "VITEST", "VITEST_POOL_ID", "VITEST_WORKER_ID"])
+    delete env[k];
   if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl;
   if (target.dataDir) env.DATA_DIR = target.dataDir;
   const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", ...args], {

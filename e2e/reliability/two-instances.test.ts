@@ -1,7 +1,8 @@
 import { afterAll, describe, expect } from "vitest";
 import type { TestDb } from "../../src/server/testing/db";
 import { test } from "../../src/server/testing/test";
-import { call, cleanup, ensureBuild, launch, verify, type HttpResult, type Service } from "./harness";
+import { call, cleanup, ensureBuild, launch, verify, type Service } from "./harness";
+import { type Across, overReceipt, rowState, sameKeyRace, stock, syncReader, tally } from "./promises";
 import { articleCode, createKey, seedArticles, seedOrder, seedSupplier, seedWarehouse } from "./seed";
 
 /**
@@ -25,6 +26,7 @@ let lotted: number[];
 const both = () => [a, b];
 /** Request i goes to instance i % 2. */
 const on = (i: number) => both()[i % 2]!.base;
+const across = (): Across => ({ pool: t.pool, key, on, m1, m2, f1, plain });
 
 test.beforeAll(async ({ db }) => {
   await ensureBuild((m) => console.log(`[affidabilità] ${m}`));
@@ -48,25 +50,6 @@ afterAll(async () => {
   await cleanup();
 }, 120_000);
 
-async function rowState(riga: number) {
-  const { rows } = await t.pool.query(
-    `SELECT r.arrivata::float8 AS arrivata, o.stato AS ordine,
-            COALESCE((SELECT sum(m.quantita) FROM movimenti m WHERE m.riferimento_tipo = 'riga_ordine' AND m.riferimento_id = r.id), 0)::float8 AS ledger
-       FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id WHERE r.id = $1`,
-    [riga],
-  );
-  return rows[0] as { arrivata: number; ordine: string; ledger: number };
-}
-
-async function stock(articolo: number, magazzino: number) {
-  const { rows } = await t.pool.query(
-    `SELECT COALESCE((SELECT sum(quantita) FROM movimenti WHERE articolo_id = $1 AND magazzino_id = $2), 0)::float8 AS ledger,
-            COALESCE((SELECT quantita FROM giacenze WHERE articolo_id = $1 AND magazzino_id = $2), 0)::float8 AS balance`,
-    [articolo, magazzino],
-  );
-  return rows[0] as { ledger: number; balance: number };
-}
-
 async function residual(articolo: number, magazzino: number, lotto: string): Promise<number> {
   const { rows } = await t.pool.query(
     "SELECT residua::float8 AS r FROM lotti WHERE articolo_id = $1 AND magazzino_id = $2 AND codice = $3",
@@ -75,78 +58,11 @@ async function residual(articolo: number, magazzino: number, lotto: string): Pro
   return rows[0]?.r ?? 0;
 }
 
-function tally(rs: HttpResult[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const r of rs) {
-    const outcome = `${r.status} ${r.body?.codice ?? ""}`.trim();
-    counts[outcome] = (counts[outcome] ?? 0) + 1;
-  }
-  return counts;
-}
-
 describe("races split across two instances", () => {
-  test("20 parallel arrivals of 1 on a row of 10: 10 accepted, 10 quantita_eccessiva", async () => {
-    const o = await seedOrder(t.pool, { numero: "X-1", fornitore: f1, magazzino: m1, righe: [{ articolo: plain[0]!, quantita: 10 }] });
-    const rs = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        call(on(i), "POST", "/arrivi", { key, body: { magazzino: m1, ddt: `X1-${i}`, riga: o.righe[0], quantita: 1 } }),
-      ),
-    );
-    report("arrivi paralleli", tally(rs));
-    expect(rs.filter((r) => r.status === 201)).toHaveLength(10);
-    const refused = rs.filter((r) => r.status === 422);
-    expect(refused).toHaveLength(10);
-    for (const r of refused) expect(r.body.codice).toBe("quantita_eccessiva");
-    report("arrivi accettati per istanza", {
-      A: rs.filter((r, i) => r.status === 201 && i % 2 === 0).length,
-      B: rs.filter((r, i) => r.status === 201 && i % 2 === 1).length,
-    });
-    expect(await rowState(o.righe[0]!)).toEqual({ arrivata: 10, ledger: 10, ordine: "evaso" });
-  });
+  test("20 parallel arrivals of 1 on a row of 10: 10 accepted, 10 quantita_eccessiva", () => overReceipt(across()));
 
-  test("20 identical requests with one Idempotency-Key: one effect; the others replay it or get 409 idempotenza_in_corso", async () => {
-    const before = await stock(plain[1]!, m1);
-    const body = { natura: "carico", magazzino: m1, righe: [{ codice: articleCode("DP", 2), quantita: 5 }] };
-    const rs = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => call(on(i), "POST", "/movimenti", { key, body, idem: "due-istanze-1" })),
-    );
-    report("stessa chiave", tally(rs));
-    const ok = rs.filter((r) => r.status === 200);
-    const busy = rs.filter((r) => r.status === 409);
-    expect(ok.length + busy.length).toBe(20);
-    for (const r of ok) expect(r.body).toEqual(ok[0]!.body);
-    for (const r of busy) {
-      expect(r.body.codice).toBe("idempotenza_in_corso");
-      expect(r.headers.get("retry-after")).toBeTruthy();
-    }
-    expect(ok.filter((r) => r.headers.get("idempotency-replayed") === null)).toHaveLength(1);
-    const again = await call(on(1), "POST", "/movimenti", { key, body, idem: "due-istanze-1" });
-    expect(again.headers.get("idempotency-replayed")).toBe("true");
-    expect(again.body).toEqual(ok[0]!.body);
-    const after = await stock(plain[1]!, m1);
-    expect(after.ledger - before.ledger).toBe(5);
-    expect(after.balance).toBe(after.ledger);
-
-    // A second wave, staggered by 15 ms: some arrive while the first runs (409), some after it committed (replay).
-    const body2 = { ...body, righe: [{ codice: articleCode("DP", 2), quantita: 7 }] };
-    const wave = await Promise.all(
-      Array.from({ length: 20 }, async (_, i) => {
-        await new Promise((r) => setTimeout(r, i * 15));
-        return call(on(i), "POST", "/movimenti", { key, body: body2, idem: "due-istanze-2" });
-      }),
-    );
-    report("stessa chiave, a ondate", {
-      ...tally(wave),
-      replay: wave.filter((r) => r.headers.get("idempotency-replayed") === "true").length,
-    });
-    const ok2 = wave.filter((r) => r.status === 200);
-    expect(ok2.length + wave.filter((r) => r.status === 409 && r.body.codice === "idempotenza_in_corso").length).toBe(20);
-    for (const r of ok2) expect(r.body).toEqual(ok2[0]!.body);
-    expect(ok2.filter((r) => r.headers.get("idempotency-replayed") === null)).toHaveLength(1);
-    const end = await stock(plain[1]!, m1);
-    expect(end.ledger - after.ledger).toBe(7);
-    expect(end.balance).toBe(end.ledger);
-  });
+  test("20 identical requests with one Idempotency-Key: one effect; the others replay it or get 409 idempotenza_in_corso", () =>
+    sameKeyRace(across()));
 
   test("parallel lot unloads and transfers: the lot never goes negative, accepted quantities equal its decrease", async () => {
     const code = articleCode("DL", 1);
@@ -202,7 +118,7 @@ describe("races split across two instances", () => {
     const { rows } = await t.pool.query("SELECT min(residua)::float8 AS m FROM lotti");
     expect(rows[0].m).toBeGreaterThanOrEqual(0);
     for (const m of [m1, m2]) {
-      const s = await stock(lotted[0]!, m);
+      const s = await stock(t, lotted[0]!, m);
       expect(s.balance).toBe(s.ledger);
     }
   });
@@ -218,7 +134,7 @@ describe("races split across two instances", () => {
       expect(x.status).toBe(409);
       expect(x.body.codice).toBe("arrivo_gia_annullato");
     }
-    expect(await rowState(o.righe[0]!)).toEqual({ arrivata: 0, ledger: 0, ordine: "aperto" });
+    expect(await rowState(t, o.righe[0]!)).toEqual({ arrivata: 0, ledger: 0, ordine: "aperto" });
     const { rows } = await t.pool.query("SELECT count(*)::int AS n FROM movimenti WHERE annulla_id = $1", [r.body.movimento]);
     expect(rows[0].n).toBe(1);
   });
@@ -248,7 +164,7 @@ describe("races split across two instances", () => {
     ]);
     for (const r of second) expect(r.status, r.text).toBeLessThan(300);
     for (const riga of o.righe) {
-      const s = await rowState(riga);
+      const s = await rowState(t, riga);
       expect(s.arrivata).toBeCloseTo(s.ledger, 6);
       expect(s.arrivata).toBeLessThanOrEqual(30);
     }
@@ -256,72 +172,8 @@ describe("races split across two instances", () => {
 });
 
 describe("sync across instances", () => {
-  test("a reader paging GET /movimenti on one instance while writers write on both sees every movement exactly once, in order", async () => {
-    let cursor = 0;
-    for (;;) {
-      const p = await call(a.base, "GET", `/movimenti?limite=100&dopo=${cursor}`, { key });
-      cursor = p.body.cursore;
-      if (!p.body.altri) break;
-    }
-    const from = cursor;
-    let writing = true;
-    const writers = Array.from({ length: 6 }, async (_, w) => {
-      for (let i = 0; i < 20; i++) {
-        const r = await call(on(w), "POST", "/movimenti", {
-          key,
-          body: {
-            natura: "carico",
-            magazzino: w % 2 ? m2 : m1,
-            righe: [
-              { codice: articleCode("DP", 1 + (i % 5)), quantita: 1 },
-              { codice: articleCode("DP", 1 + ((i + 1) % 5)), quantita: 2 },
-            ],
-          },
-        });
-        expect(r.status, r.text).toBe(200);
-      }
-    });
-    // Raw transactions that take an id and commit late: the case a naive cursor would skip.
-    const slow = Array.from({ length: 2 }, async () => {
-      const c = await t.pool.connect();
-      try {
-        for (let i = 0; i < 15; i++) {
-          await c.query("BEGIN");
-          const op = await c.query("INSERT INTO operazioni (origine) VALUES ('api') RETURNING id");
-          await c.query(
-            "INSERT INTO movimenti (operazione_id, data, origine, natura, magazzino_id, articolo_id, quantita) VALUES ($1, current_date, 'api', 'carico', $2, $3, 1)",
-            [op.rows[0].id, m1, plain[0]],
-          );
-          await c.query("UPDATE giacenze SET quantita = quantita + 1 WHERE articolo_id = $1 AND magazzino_id = $2", [plain[0], m1]);
-          await new Promise((r) => setTimeout(r, 5 + Math.random() * 30));
-          await c.query("COMMIT");
-        }
-      } finally {
-        c.release();
-      }
-    });
-    const seen: number[] = [];
-    let pages = 0;
-    const reader = (async () => {
-      let cur = from;
-      for (;;) {
-        const done = !writing;
-        const r = await call(a.base, "GET", `/movimenti?limite=7&dopo=${cur}`, { key });
-        expect(r.status).toBe(200);
-        pages++;
-        seen.push(...r.body.movimenti.map((m: any) => m.id));
-        cur = r.body.cursore;
-        if (done && !r.body.altri) break;
-      }
-    })();
-    await Promise.all([...writers, ...slow]);
-    writing = false;
-    await reader;
-    const all = (await t.pool.query("SELECT id FROM movimenti WHERE id > $1 ORDER BY id", [from])).rows.map((r) => r.id as number);
-    report("lettore di sincronizzazione", { movimenti: all.length, pagine: pages });
-    expect(all.length).toBe(6 * 20 * 2 + 2 * 15);
-    expect(seen).toEqual(all);
-  });
+  test("a reader paging GET /movimenti on one instance while writers write on both sees every movement exactly once, in order", () =>
+    syncReader(across()));
 });
 
 describe("rate limit across instances", () => {

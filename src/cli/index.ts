@@ -63,7 +63,8 @@ Comandi:
       differenze, elencandole.
 
 Il database è quello di DATABASE_URL, se impostata; altrimenti il PostgreSQL incorporato in DATA_DIR
-(predefinita ./data), anche mentre il servizio è in esecuzione.
+(predefinita ./data), anche mentre il servizio è in esecuzione. Se DATABASE_URL è un pooler in modalità
+transaction, DATABASE_DIRECT_URL indica il PostgreSQL stesso (per le migrazioni).
 
 Codici di uscita: 0 riuscito, 1 non riuscito, 2 uso errato.`;
 

@@ -10,6 +10,12 @@ const configSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "deve iniziare con postgres:// o postgresql://")
     .optional(),
+  // PostgreSQL itself when DATABASE_URL names a pooler in transaction mode (PgBouncer): migrations, LISTEN and
+  // the webhook workers' locks need a session of their own. Unset: DATABASE_URL (runtime.ts).
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "deve iniziare con postgres:// o postgresql://")
+    .optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   DB_POOL_SIZE: intFromEnv(10, 1, 200),
   SERVICE_TIME_ZONE: z
@@ -54,6 +60,8 @@ export function getConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (cached && env === process.env) return cached;
   const raw = Object.fromEntries(Object.keys(configSchema.shape).map((k) => [k, env[k] === "" ? undefined : env[k]]));
   const parsed = configSchema.safeParse(raw);
+  if (parsed.success && parsed.data.DATABASE_DIRECT_URL && !parsed.data.DATABASE_URL)
+    throw new Error("Configurazione non valida:\n  DATABASE_DIRECT_URL: vale solo insieme a DATABASE_URL (il pooler)");
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Configurazione non valida:\n${lines.join("\n")}`);

@@ -135,8 +135,14 @@ async function main(): Promise<void> {
     setDb(db.prisma);
     // Keys and sessions are read from the database until its listener listens (it does not hold up the start).
     if (config.AUTH_CACHE_TTL_SECONDS > 0)
-      authCache = startAuthCache(db.prisma, db.url, { ttlSeconds: config.AUTH_CACHE_TTL_SECONDS, log });
-    log(db.embedded ? `Database: PostgreSQL incorporato in ${path.resolve(config.DATA_DIR)}` : "Database: il PostgreSQL di DATABASE_URL");
+      authCache = startAuthCache(db.prisma, db.directUrl, { ttlSeconds: config.AUTH_CACHE_TTL_SECONDS, log });
+    log(
+      db.embedded
+        ? `Database: PostgreSQL incorporato in ${path.resolve(config.DATA_DIR)}`
+        : db.directUrl === db.url
+          ? "Database: il PostgreSQL di DATABASE_URL"
+          : "Database: il pooler di DATABASE_URL (modalità transaction), il PostgreSQL di DATABASE_DIRECT_URL per migrazioni, LISTEN e webhook",
+    );
 
     const dataDir = path.resolve(config.DATA_DIR);
     const loadDemo = config.DEMO_DATA === "true" || (config.DEMO_DATA === undefined && !production);
@@ -221,7 +227,8 @@ async function main(): Promise<void> {
     log(`  Documento OpenAPI:  ${url}/api/v1/openapi.json`);
     for (const line of demoLines) log(line);
     log("Per fermare il servizio: Ctrl+C.");
-    webhooks = startWebhookWorker(prisma, db.url, webhookSettings(config), log);
+    // Its endpoint locks are session advisory locks: on connections to PostgreSQL itself, never through a pooler.
+    webhooks = startWebhookWorker(prisma, db.directUrl, webhookSettings(config), log);
     started = true;
     if (stopRequested) return stop(0);
   } catch (e) {

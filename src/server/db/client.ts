@@ -54,7 +54,8 @@ export function statementName(query: { sql: string; args: unknown[] }): string {
  * lock: 0.35 ms of planning per execution; on the bench's single-row arrival, PostgreSQL's CPU per
  * request fell from 3.3 to 2.4 ms. Long arrays stay unnamed (statementName) and keep custom plans.
  */
-export const GENERIC_PLANS = "-c plan_cache_mode=force_generic_plan";
+const GENERIC_PLAN_SETTING = "plan_cache_mode=force_generic_plan";
+export const GENERIC_PLANS = `-c ${GENERIC_PLAN_SETTING}`;
 
 /**
  * The connection string and server options the service connects with. `pg` lets an `options`
@@ -74,6 +75,63 @@ export function connectionSettings(connectionString: string): { connectionString
   return { connectionString: url.toString(), options: `${GENERIC_PLANS} ${theirs}` };
 }
 
+/**
+ * The pool reaches PostgreSQL through a pooler in transaction mode (DATABASE_URL ≠ DATABASE_DIRECT_URL):
+ * each transaction, or statement outside one, may run on another server connection. So no named prepared
+ * statement (PgBouncer 1.18 forwards a Parse to whichever server the transaction got: the next use of the
+ * name finds it missing there, or a second Parse finds it already there) and no startup `options` (PgBouncer
+ * refuses the parameter). The generic-plan setting moves to the role (settingsForPooler).
+ */
+export interface PoolerOptions {
+  pooler?: boolean;
+}
+
+// On the pool, under a global symbol, for the same reason as POOL below.
+const UNNAMED = Symbol.for("banchina.unnamed");
+
+/** Whether statements on this pool are prepared by name (not through a pooler). */
+export function namesStatements(pool: pg.Pool): boolean {
+  return !(pool as unknown as { [UNNAMED]?: true })[UNNAMED];
+}
+
+/**
+ * Through a pooler, GENERIC_PLANS as the pooled role's default in its database, which every server
+ * connection the pooler opens from then on starts with: no statement per transaction, and a role may set
+ * its own defaults without owning the database. Set from the direct connection when missing; refused (a
+ * role the provider does not let alter itself), the service says so and runs on the server's default
+ * plans, which costs planning, never correctness (README, "Several instances behind a pooler").
+ */
+export async function settingsForPooler(directUrl: string, log: (m: string) => void): Promise<void> {
+  const direct = new pg.Client({ connectionString: directUrl });
+  await direct.connect();
+  try {
+    // The direct connection's role and database: the pooler logs in as the same role (README). Read here
+    // rather than through the pool, whose first server connection would open before the setting exists.
+    const { rows } = await direct.query<{ role: string; db: string; set: boolean }>(
+      `SELECT current_user AS role, current_database() AS db,
+              EXISTS (SELECT 1 FROM pg_db_role_setting s
+                       WHERE s.setrole = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+                         AND s.setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
+                         AND $1 = ANY (s.setconfig)) AS set`,
+      [GENERIC_PLAN_SETTING],
+    );
+    const who = rows[0]!;
+    if (who.set) return;
+    const statement = `ALTER ROLE ${direct.escapeIdentifier(who.role)} IN DATABASE ${direct.escapeIdentifier(who.db)} SET ${GENERIC_PLAN_SETTING}`;
+    try {
+      await direct.query(statement);
+      log(`Pooler: ${GENERIC_PLAN_SETTING} impostato per il ruolo ${who.role} nel database ${who.db}.`);
+    } catch (e) {
+      log(
+        `Pooler: impossibile impostare ${GENERIC_PLAN_SETTING} per il ruolo ${who.role} (${(e as Error).message}); ` +
+          `le istruzioni useranno i piani predefiniti del server. Un amministratore può eseguire: ${statement};`,
+      );
+    }
+  } finally {
+    await direct.end();
+  }
+}
+
 // On the client itself, under a global symbol: Next bundles its route handlers with their own copies of
 // this module, and they must find the pool of the client the custom server made (see getDb).
 const POOL = Symbol.for("banchina.pool");
@@ -82,9 +140,9 @@ const POOL = Symbol.for("banchina.pool");
  * The client and its connection pool, which Prisma and the services' statements share (sql.ts runs the
  * Query convention on the pool directly, transaction.ts opens its transactions on it).
  */
-export function createPrisma(connectionString: string, max = 10): PrismaClient {
+export function createPrisma(connectionString: string, max = 10, opts: PoolerOptions = {}): PrismaClient {
   const pool = new pg.Pool({
-    ...connectionSettings(connectionString),
+    ...(opts.pooler ? { connectionString } : connectionSettings(connectionString)),
     max,
     // A statement may be sent before the previous one's answer: our transactions send BEGIN with their
     // first statement (sql.ts). Everything else awaits each statement, as without pipelining.
@@ -97,7 +155,8 @@ export function createPrisma(connectionString: string, max = 10): PrismaClient {
   // it and opens another when needed; unheard, that event would end the process. Prisma's adapter adds its
   // own listener only once Prisma has run a query, and most statements no longer go through Prisma.
   pool.on("error", () => {});
-  const adapter = new PrismaPg(pool, { statementNameGenerator: statementName });
+  if (opts.pooler) Object.defineProperty(pool, UNNAMED, { value: true });
+  const adapter = new PrismaPg(pool, opts.pooler ? {} : { statementNameGenerator: statementName });
   const prisma = new PrismaClient({ adapter });
   Object.defineProperty(prisma, POOL, { value: { pool, client: prisma } });
   return prisma;
@@ -134,7 +193,8 @@ export function getDb(): PrismaClient {
   if (!holder.__banchinaDb) {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error("Database non inizializzato: avviare il servizio con `npm start`.");
-    holder.__banchinaDb = createPrisma(url, Number(process.env.DB_POOL_SIZE ?? 10));
+    const direct = process.env.DATABASE_DIRECT_URL;
+    holder.__banchinaDb = createPrisma(url, Number(process.env.DB_POOL_SIZE ?? 10), { pooler: Boolean(direct) && direct !== url });
   }
   return holder.__banchinaDb;
 }

@@ -2,7 +2,7 @@ import type pg from "pg";
 
 /**
  * A transaction of our own on a `pg` connection (transaction.ts inTransaction): the services' statements
- * (`rows`, `first`, `execute` of sql.ts) run on it directly, as named prepared statements, without Prisma's
+ * (`rows`, `first`, `execute` of sql.ts) run on it directly, as named prepared statements (but behind a pooler), without Prisma's
  * query runtime, which cost more CPU per request than the rest of a one-row write (bench/layers.ts).
  * Only the Query convention runs here: Prisma's model API needs Prisma's own transaction.
  */
@@ -27,10 +27,12 @@ export class PgTx {
   /**
    * @param committing told just before COMMIT goes out: from then on a lost connection leaves the
    *   outcome in doubt (transaction.ts).
+   * @param namesStatements false on a pool behind a pooler (client.ts namesStatements).
    */
   constructor(
     readonly client: pg.PoolClient,
     readonly committing: () => void = () => {},
+    readonly namesStatements = true,
   ) {}
 }
 

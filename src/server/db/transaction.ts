@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { DomainError } from "../lib/errors";
-import { type Prisma, type PrismaClient, poolOf } from "./client";
+import { namesStatements, type Prisma, type PrismaClient, poolOf } from "./client";
 import { isSerializationFailure, isUnavailable } from "./pg-errors";
 import { PgTx } from "./pg-tx";
 
@@ -82,7 +82,7 @@ async function once<T>(pool: pg.Pool, work: (tx: PgTx) => Promise<T>, timeoutMs:
     client.release(destroy ?? lost);
   };
   const timer = setTimeout(() => release(new Error(`unità di lavoro oltre ${timeoutMs} ms: annullata`)), timeoutMs);
-  const tx = new PgTx(client, committing);
+  const tx = new PgTx(client, committing, namesStatements(pool));
   try {
     const result = await work(tx);
     // BEGIN went out with the first statement (sql.ts); no statement, no transaction to end. COMMIT may

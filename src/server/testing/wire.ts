@@ -74,3 +74,10 @@ export function simpleQueriesIn(write: string): string[] {
     .filter((m) => m.type === "Q")
     .map((m) => m.body.replace(/\0$/, ""));
 }
+
+/** The names of the statements a recorded write parses, in order ("" for an unnamed one). */
+export function parsedNamesIn(write: string): string[] {
+  return messages(write)
+    .filter((m) => m.type === "P")
+    .map((m) => m.body.slice(0, m.body.indexOf("\0")));
+}
