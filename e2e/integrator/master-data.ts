@@ -18,7 +18,7 @@ export async function masterDataAndOrders(c: IntegratorClient, k: Keys, tag: str
   c.check("magazzino.modificato: un evento per creazione e modifica, nessuno per invariato", mine.length === 2, warehouseEvents.body);
 
   const F = `FOR-${tag}`;
-  const sup = await c.call(k.writer, "POST", "/fornitori", { fornitori: [{ codice: F, ragione_sociale: "Fornitore integrazione" }] });
+  const sup = await c.call(k.writer, "POST", "/fornitori", { fornitori: [{ codice: F, nome: "Fornitore integrazione" }] });
   c.check("POST /fornitori crea il fornitore", sup.body?.righe?.[0]?.esito === "creato", sup.body);
 
   const T = `GUANTI-${tag}`;

@@ -44,14 +44,15 @@ export async function webhooksByRest(c: IntegratorClient, k: Keys, ctx: { magazz
       created.body,
     );
     if (!ok) return;
-    const id: number = created.body.id;
+    // The answer: the endpoint as GET /webhook/{id} shows it, and the secret beside it.
+    const id: number = created.body.webhook?.id;
     batched.setSecret(created.body.segreto);
     const par = await c.call(k.hooks, "POST", "/webhook", { url: parallel.url, eventi: ["movimenti.registrati"], consegna: "parallela" });
-    c.check("un endpoint parallelo", par.body?.consegna === "parallela", par.body);
+    c.check("un endpoint parallelo", par.body?.webhook?.consegna === "parallela", par.body);
     parallel.setSecret(par.body?.segreto ?? "");
 
     const listed = await c.call(k.hooks, "GET", "/webhook");
-    const listedIds = (listed.body?.webhook ?? listed.body?.endpoint ?? listed.body ?? []).map?.((e: any) => e.id) ?? [];
+    const listedIds: number[] = (listed.body?.webhook ?? []).map((e: any) => e.id);
     c.check(
       "GET /webhook elenca i propri endpoint",
       listedIds.includes(id) && !JSON.stringify(listed.body).includes("whsec_"),
@@ -109,7 +110,7 @@ export async function webhooksByRest(c: IntegratorClient, k: Keys, ctx: { magazz
     );
 
     const one = await c.call(k.hooks, "GET", `/webhook/${id}`);
-    c.check("GET /webhook/{id}: stato e ultimi tentativi", one.status === 200 && one.body?.id === id, one.body);
+    c.check("GET /webhook/{id}: stato e ultimi tentativi", one.status === 200 && one.body?.id === id && Array.isArray(one.body?.ultimi_tentativi) && one.body.ultimi_tentativi.length > 0, one.body);
     c.check(
       "nessuna risposta REST porta il corpo del ricevente",
       !carriesAnswerBody(one.body) && !carriesAnswerBody(listed.body),
@@ -133,7 +134,7 @@ export async function webhooksByRest(c: IntegratorClient, k: Keys, ctx: { magazz
     const del = await c.call(k.hooks, "DELETE", `/webhook/${id}`);
     c.check("DELETE /webhook/{id}", del.status === 200 || del.status === 204, del.body);
     c.refused("dopo DELETE l'endpoint non c'è più", await c.call(k.hooks, "GET", `/webhook/${id}`), 404, "non_trovato");
-    await c.call(k.hooks, "DELETE", `/webhook/${par.body?.id}`);
+    await c.call(k.hooks, "DELETE", `/webhook/${par.body?.webhook?.id}`);
   } finally {
     await batched.close();
     await parallel.close();
