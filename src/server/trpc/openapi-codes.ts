@@ -57,10 +57,10 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
   },
   "GET /articoli/{id}/lotti": { codes: ["magazzino_non_trovato"] },
   // A POST that reads: its filters are refused as a list's are.
-  "POST /arrivi/cerca": { codes: ["filtro_non_valido"] },
+  "POST /arrivi/cerca": { codes: ["filtro_non_valido", "fornitore_non_trovato", "magazzino_non_trovato"] },
   // A single row is refused as the request, with the row's code (API.md section 2).
   "POST /arrivi": {
-    codes: ["magazzino_non_trovato", "fornitore_non_trovato", "troppe_righe", ...ARRIVAL_ROWS],
+    codes: ["magazzino_non_trovato", "troppe_righe", ...ARRIVAL_ROWS],
     rows: ARRIVAL_ROWS,
     maxItems: { righe: MAX_ARRIVAL_ROWS },
   },

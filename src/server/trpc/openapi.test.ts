@@ -8,7 +8,9 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { lintFromString, loadConfig } from "@redocly/openapi-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EVENT_TYPES } from "../../lib/domain-lists";
+import { ERROR_STATUS } from "../lib/errors";
 import { openApiDocument } from "./openapi";
+import { OPERATION_CODES, operationCodes } from "./openapi-codes";
 
 /**
  * The OpenAPI document as an integrator uses it: valid, lint-clean, and tight enough that a client generated
@@ -55,6 +57,32 @@ describe("the document", () => {
     expect(schemas.RigaArticolo).toMatchObject({ required: ["codice"], additionalProperties: false });
     expect(schemas.OrdineAcquistoIngresso.properties.righe.maxItems).toBe(500);
     expect(Object.keys(schemas).filter((n) => n.startsWith("error."))).toEqual([]);
+  });
+
+  test("the code table names only operations of the document; one it does not know gets its method's, path's and meta's codes", () => {
+    for (const key of Object.keys(OPERATION_CODES)) {
+      const [method = "", path = ""] = key.split(" ");
+      expect(api.paths[path]?.[method.toLowerCase()], key).toBeDefined();
+    }
+    const patch = operationCodes({ method: "patch", path: "/webhook/{id}", idempotent: false, query: [] });
+    expect(Object.fromEntries(patch.byStatus)).toEqual({
+      400: ["json_non_valido"],
+      401: ["non_autenticato"],
+      403: ["permesso_negato"],
+      404: ["non_trovato"],
+      405: ["metodo_non_consentito"],
+      413: ["richiesta_troppo_grande"],
+      415: ["tipo_contenuto_non_supportato"],
+      422: ["richiesta_non_valida"],
+      429: ["troppe_richieste"],
+      500: ["errore_interno"],
+      503: ["servizio_non_disponibile"],
+    });
+    const list = operationCodes({ method: "get", path: "/webhook", idempotent: false, query: ["limite", "dopo"] });
+    // A stored cursor beyond anything issued: listed as soon as the service knows the code.
+    expect(list.byStatus.get(422)).toEqual(["filtro_non_valido", ...("cursore_non_valido" in ERROR_STATUS ? ["cursore_non_valido"] : [])]);
+    const idempotent = operationCodes({ method: "post", path: "/webhook/{id}/riprova", idempotent: true, query: [] });
+    expect(idempotent.byStatus.get(409)).toEqual(["idempotenza_in_corso", "chiave_idempotenza_abbandonata"]);
   });
 
   test("every event type is in the union of GET /eventi and in the webhooks, plus the batch", () => {
@@ -157,7 +185,8 @@ describe("a client generated with openapi-typescript", () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  test("type-checks a program of real use and refuses each misuse", async () => {
+  // tsc over the generated client takes seconds; more on a loaded machine.
+  test("type-checks a program of real use and refuses each misuse", { timeout: 180_000 }, async () => {
     const { default: generate, astToString } = openapiTypescript();
     await writeFile(join(dir, "api.ts"), astToString(await generate(structuredClone(doc) as never)));
     // The project's node_modules (openapi-fetch and its types) as the program's own.
