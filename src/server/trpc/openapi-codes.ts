@@ -56,8 +56,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     maxItems: { righe: MAX_MOVEMENT_ROWS },
   },
   "GET /articoli/{id}/lotti": { codes: ["magazzino_non_trovato"] },
-  // A POST that reads: its filters are refused as a list's are.
-  "POST /arrivi/cerca": { codes: ["filtro_non_valido", "fornitore_non_trovato", "magazzino_non_trovato"] },
+  "POST /arrivi/cerca": { codes: ["fornitore_non_trovato", "magazzino_non_trovato"] },
   // A single row is refused as the request, with the row's code (API.md section 2).
   "POST /arrivi": {
     codes: ["magazzino_non_trovato", "troppe_righe", ...ARRIVAL_ROWS],
@@ -130,8 +129,10 @@ function defaultCodes({ method, path, idempotent, query }: DefaultInputs): strin
     "errore_interno",
     "servizio_non_disponibile",
   ];
-  if (method === "get" || method === "delete") codes.push("filtro_non_valido");
-  else codes.push("json_non_valido", "richiesta_troppo_grande", "tipo_contenuto_non_supportato", "richiesta_non_valida");
+  // Every operation refuses an unknown or malformed query parameter (a POST takes none).
+  codes.push("filtro_non_valido");
+  if (method !== "get" && method !== "delete")
+    codes.push("json_non_valido", "richiesta_troppo_grande", "tipo_contenuto_non_supportato", "richiesta_non_valida");
   if (path.includes("{")) codes.push("non_trovato");
   if (idempotent)
     codes.push(

@@ -143,7 +143,7 @@ function delivery(name: string, summary: string, schema: string, idDescription: 
       requestBody: { required: true, content: { "application/json": { schema: ref(schema) } } },
       responses: {
         "200": { description: "Consegnato (vale ogni 2xx entro 10 s)" },
-        "400": { description: "Qualsiasi altra risposta, o nessuna entro 10 s: la consegna sarà ritentata" },
+        default: { description: "Qualsiasi altra risposta, o nessuna entro 10 s: la consegna sarà ritentata" },
       },
     },
   };

@@ -75,7 +75,10 @@ export function strictRows(path: string, op: Operation, components: Record<strin
   list.items = { $ref: `#/components/schemas/${entry.component}` };
 }
 
-/** `maxItems` of the body's arrays (API.md section 8), by property path ("ordini.righe"), through $refs. */
+/**
+ * `maxItems` of the body's arrays (API.md section 8), by property path ("ordini.righe"), through $refs. A path
+ * not found is skipped, not thrown: the document must build for the service to route (openapi.test.ts checks the limits).
+ */
 export function limitArrays(op: Operation, limits: Readonly<Record<string, number>>, components: Record<string, SchemaObject>): void {
   const resolve = (s: Json | undefined): Json | undefined =>
     typeof s?.$ref === "string" ? (components[s.$ref.replace("#/components/schemas/", "")] as Json | undefined) : s;
@@ -84,8 +87,8 @@ export function limitArrays(op: Operation, limits: Readonly<Record<string, numbe
     const steps = path.split(".");
     steps.forEach((step, i) => {
       const array = (node?.properties as Record<string, Json> | undefined)?.[step];
-      if (!array) throw new Error(`openapi: no array ${path} in a request body`);
-      if (i === steps.length - 1) array.maxItems = max;
+      if (!array) node = undefined;
+      else if (i === steps.length - 1) array.maxItems = max;
       else node = resolve(array.items as Json);
     });
   }
@@ -129,4 +132,30 @@ export function dropUnusedComponents(doc: { components?: { schemas?: Record<stri
   };
   visit({ ...doc, components: { ...doc.components, schemas: undefined } });
   for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
+}
+
+/** The lists whose rows are the events' rows: their items become the named component, so a client has one type. */
+const LIST_ROWS: Record<string, [key: string, component: string]> = {
+  "/movimenti": ["movimenti", "Movimento"],
+  "/articoli": ["articoli", "Articolo"],
+  "/fornitori": ["fornitori", "Fornitore"],
+  "/magazzini": ["magazzini", "Magazzino"],
+  "/clienti": ["clienti", "Cliente"],
+  "/ordini-acquisto": ["ordini", "OrdineAcquisto"],
+  "/documenti-vendita": ["documenti", "DocumentoVendita"],
+};
+
+/** Replaces a list's inline row with its component, only where both say the same (a drift keeps the inline row). */
+export function shareListRows(paths: Record<string, Record<string, Operation>>, components: Record<string, unknown>): void {
+  const resolved = (name: string): unknown => {
+    const c = components[name] as Json | undefined;
+    const target = typeof c?.$ref === "string" ? c.$ref.replace("#/components/schemas/", "") : undefined;
+    return target ? components[target] : c;
+  };
+  for (const [path, [key, component]] of Object.entries(LIST_ROWS)) {
+    const success = paths[path]?.get?.responses["200"] as { content?: Record<string, { schema?: Json }> } | undefined;
+    const list = (success?.content?.["application/json"]?.schema?.properties as Record<string, Json> | undefined)?.[key];
+    if (list && JSON.stringify(list.items) === JSON.stringify(resolved(component)))
+      list.items = { $ref: `#/components/schemas/${component}` };
+  }
 }

@@ -36,6 +36,7 @@ describe("the document", () => {
     const post = api.paths["/movimenti"].post;
     const codes = (s: string) => post.responses[s].content["application/json"].schema.properties.codice.enum;
     expect(codes("422")).toEqual([
+      "filtro_non_valido",
       "richiesta_non_valida",
       "chiave_idempotenza_riutilizzata",
       "magazzino_non_trovato",
@@ -57,6 +58,20 @@ describe("the document", () => {
     expect(schemas.RigaArticolo).toMatchObject({ required: ["codice"], additionalProperties: false });
     expect(schemas.OrdineAcquistoIngresso.properties.righe.maxItems).toBe(500);
     expect(Object.keys(schemas).filter((n) => n.startsWith("error."))).toEqual([]);
+    // A list's row and an event's are one named schema.
+    expect(list.responses["200"].content["application/json"].schema.properties.movimenti.items).toEqual({
+      $ref: "#/components/schemas/Movimento",
+    });
+    for (const [path, key] of [
+      ["/articoli", "articoli"],
+      ["/fornitori", "fornitori"],
+      ["/clienti", "clienti"],
+      ["/magazzini", "magazzini"],
+    ])
+      expect(api.paths[path].post.requestBody.content["application/json"].schema.properties[key].maxItems, path).toBe(500);
+    expect(api.paths["/giacenze/allinea"].post.requestBody.content["application/json"].schema.properties.righe.maxItems).toBe(10_000);
+    expect(api.paths["/arrivi"].post.requestBody.content["application/json"].schema.properties.righe.maxItems).toBe(500);
+    expect(api.paths["/ordini-acquisto"].post.requestBody.content["application/json"].schema.properties.ordini.maxItems).toBe(100);
   });
 
   test("the code table names only operations of the document; one it does not know gets its method's, path's and meta's codes", () => {
@@ -73,7 +88,7 @@ describe("the document", () => {
       405: ["metodo_non_consentito"],
       413: ["richiesta_troppo_grande"],
       415: ["tipo_contenuto_non_supportato"],
-      422: ["richiesta_non_valida"],
+      422: ["filtro_non_valido", "richiesta_non_valida"],
       429: ["troppe_richieste"],
       500: ["errore_interno"],
       503: ["servizio_non_disponibile"],

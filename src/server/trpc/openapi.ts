@@ -3,7 +3,15 @@ import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import type { z } from "zod";
 import { operationCodes } from "./openapi-codes";
 import { eventSchemas } from "./openapi-events";
-import { dropUnusedComponents, limitArrays, type Operation, strictRows, typeParameters, typeRowErrors } from "./openapi-shape";
+import {
+  dropUnusedComponents,
+  limitArrays,
+  type Operation,
+  shareListRows,
+  strictRows,
+  typeParameters,
+  typeRowErrors,
+} from "./openapi-shape";
 import type { Meta } from "./init";
 import { appRouter } from "./router";
 
@@ -147,8 +155,9 @@ export function openApiDocument(): OpenAPIObject {
     responses: errorResponses as NonNullable<OpenAPIObject["components"]>["responses"],
   };
   (doc as Oas31).webhooks = webhooks as Oas31["webhooks"];
-  dropUnusedComponents(doc);
   dropSafeIntegerBounds(doc);
+  shareListRows(paths, doc.components.schemas ?? {});
+  dropUnusedComponents(doc);
   cached = doc;
   return doc;
 }
