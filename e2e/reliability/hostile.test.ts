@@ -212,9 +212,30 @@ function requestJson(req: GeneratedRequest): any {
   }
 }
 
+/** The codes the OpenAPI document lists for this endpoint and status (API.md section 2: it enumerates every code of every endpoint). */
+function documentedCodes(ep: Endpoint, status: number): string[] {
+  const doc: any = openApiDocument();
+  let response = doc.paths[ep.path]?.[ep.method.toLowerCase()]?.responses?.[String(status)];
+  if (response?.$ref) response = doc.components.responses[response.$ref.split("/").pop()];
+  return response?.content?.["application/json"]?.schema?.properties?.codice?.enum ?? [];
+}
+
+/** The row codes the document lists in this endpoint's per-row outcomes (`errore.codice`). */
+function documentedRowCodes(ep: Endpoint, status: number): string[] {
+  const found = new Set<string>();
+  const walk = (node: any): void => {
+    if (!node || typeof node !== "object") return;
+    for (const c of node.properties?.errore?.properties?.codice?.enum ?? []) found.add(c);
+    for (const child of Object.values(node)) walk(child);
+  };
+  walk(openApiDocument().paths?.[ep.path]?.[ep.method.toLowerCase() as "get"]?.responses?.[String(status)]);
+  return [...found];
+}
+
 /** The properties every answer must have, and what it may have written. */
 function check(ep: Endpoint, req: GeneratedRequest, res: Answer, before: Snapshot, after: Snapshot) {
   const where = `${req.method} ${req.path}${req.query ? `?${req.query}` : ""} → ${res.status} ${res.text.slice(0, 300)}`;
+  const sameEndpoint = req.method === ep.method && new RegExp(`^${ep.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(req.path);
   stats.status[res.status] = (stats.status[res.status] ?? 0) + 1;
   expect(res.status, where).toBeLessThan(500);
   expect(res.headers.get("x-request-id"), where).toMatch(/^[0-9a-f-]{36}$/);
@@ -231,14 +252,20 @@ function check(ep: Endpoint, req: GeneratedRequest, res: Answer, before: Snapsho
     for (const leak of LEAKS)
       if (leak.test(res.text) && !leak.test(sent) && !leak.test(decodeLoosely(sent))) expect.fail(`${leak} in the answer: ${where}`);
     stats.codice[body.codice] = (stats.codice[body.codice] ?? 0) + 1;
+    if (sameEndpoint) expect(documentedCodes(ep, res.status), `${body.codice} is not in the document: ${where}`).toContain(body.codice);
     if (res.status === 401) expect(res.headers.get("www-authenticate"), where).toMatch(/^Bearer/);
     if (res.status === 405) expect(res.headers.get("allow"), where).toBeTruthy();
   } else if (res.text) {
     body = JSON.parse(res.text);
+    for (const row of Array.isArray(body?.righe) && sameEndpoint ? body.righe : []) {
+      if (row?.errore)
+        expect(documentedRowCodes(ep, res.status), `row ${row.errore.codice} is not in the document: ${where}`).toContain(
+          row.errore.codice,
+        );
+    }
   }
 
   // What may have changed.
-  const sameEndpoint = req.method === ep.method && new RegExp(`^${ep.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(req.path);
   const isWrite = sameEndpoint && isWriteEndpoint(ep);
   const noEffect =
     res.status >= 400 ||

@@ -1,44 +1,31 @@
-import type { SchemaObject } from "openapi3-ts/oas31";
+import type { OpenAPIObject as Oas31, SchemaObject } from "openapi3-ts/oas31";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
-import { ERROR_STATUS, type ErrorCode } from "../lib/errors";
+import type { z } from "zod";
+import { operationCodes } from "./openapi-codes";
+import { eventSchemas } from "./openapi-events";
+import {
+  dropUnusedComponents,
+  limitArrays,
+  type Operation,
+  shareListRows,
+  strictRows,
+  typeParameters,
+  typeRowErrors,
+} from "./openapi-shape";
 import type { Meta } from "./init";
 import { appRouter } from "./router";
 
 /**
  * The OpenAPI document as the service really answers. trpc-to-openapi documents every success as 200
- * and every error in tRPC's shape; we replace the error responses with the contract's body and the
- * statuses each endpoint can give, and add the other success statuses and the Idempotency-Key header.
+ * and every error in tRPC's shape; we replace the error responses with the contract's body and, per
+ * status, the codes that endpoint can give (openapi-codes.ts), add the other success statuses and the
+ * Idempotency-Key header, type the query parameters and the upserts' rows as the contract means them
+ * (openapi-shape.ts), and describe the events by type, in GET /eventi and as webhooks (openapi-events.ts).
  */
-
-type Operation = {
-  responses: Record<string, unknown>;
-  parameters?: unknown[];
-  security?: unknown[];
-  description?: string;
-};
-
-const ERROR_BODY_SCHEMA: SchemaObject = {
-  type: "object",
-  required: ["codice", "messaggio"],
-  properties: {
-    codice: { type: "string", description: "Codice stabile, leggibile da un programma" },
-    messaggio: { type: "string", description: "Spiegazione in italiano, per una persona" },
-    campo: { type: "string", description: "Il campo o parametro in errore, quando è uno solo" },
-    dettagli: {
-      type: "array",
-      items: {
-        type: "object",
-        required: ["campo", "messaggio"],
-        properties: { campo: { type: "string" }, messaggio: { type: "string" } },
-      },
-    },
-    richiesta: { type: "string", description: "Id della richiesta (errori interni)" },
-  },
-};
 
 const DESCRIPTIONS: Record<number, string> = {
   400: "Corpo non JSON o Idempotency-Key non valida",
-  401: "Chiave API mancante, malformata, sconosciuta o revocata (intestazione WWW-Authenticate: Bearer)",
+  401: "Chiave API mancante, malformata, sconosciuta o revocata",
   403: "La chiave non ha il permesso richiesto",
   404: "Risorsa non trovata",
   405: "Metodo non consentito su questo percorso",
@@ -46,36 +33,48 @@ const DESCRIPTIONS: Record<number, string> = {
   413: "Corpo oltre il limite di dimensione",
   415: "Il corpo deve essere application/json",
   422: "Richiesta, filtro o riferimento non valido",
-  429: "Limite di richieste superato (intestazione Retry-After)",
+  429: "Limite di richieste superato",
   500: "Errore interno: il corpo porta l'id della richiesta",
-  503: "Database non raggiungibile (intestazione Retry-After). Su una scrittura, se la connessione si è persa durante la conferma, il messaggio lo dice: l'esito è incerto, ripetere con la stessa Idempotency-Key",
+  503: "Database non raggiungibile. Su una scrittura, se la connessione si è persa durante la conferma, il messaggio lo dice: l'esito è incerto, ripetere con la stessa Idempotency-Key",
 };
 
-function codesFor(status: number, extra: ErrorCode[]): string[] {
-  return (Object.entries(ERROR_STATUS) as [ErrorCode, number][])
-    .filter(([code, s]) => s === status && (extra.includes(code) || !EXTRA_ONLY.has(code)))
-    .map(([code]) => code);
-}
-// Codes listed only where they can happen (the users' ones never reach /api/v1).
-const EXTRA_ONLY = new Set<ErrorCode>([
-  "idempotenza_in_corso",
-  "chiave_idempotenza_abbandonata",
-  "arrivo_gia_annullato",
-  "lotto_consumato",
-  "chiave_idempotenza_riutilizzata",
-  "utente_esistente",
-  "ultimo_amministratore",
-]);
+const HEADERS: Record<number, Record<string, { description: string; schema: SchemaObject }>> = {
+  401: { "WWW-Authenticate": { description: "Bearer", schema: { type: "string" } } },
+  405: { Allow: { description: "I metodi del percorso", schema: { type: "string" } } },
+  409: { "Retry-After": { description: "Secondi da attendere (idempotenza_in_corso)", schema: { type: "integer" } } },
+  429: { "Retry-After": { description: "Secondi da attendere", schema: { type: "integer" } } },
+  503: { "Retry-After": { description: "Secondi da attendere", schema: { type: "integer" } } },
+};
 
-function procedureMetas(): Map<string, Meta & { openapi?: { method: string; path: string } }> {
-  const out = new Map<string, Meta & { openapi?: { method: string; path: string } }>();
-  const procs = appRouter._def.procedures as unknown as Record<
-    string,
-    { _def: { meta?: Meta & { openapi?: { method: string; path: string } } } }
-  >;
+/** The contract's error body (API.md section 2), `codice` one of `codes`. */
+function errorBody(codes: readonly string[]): SchemaObject {
+  return {
+    type: "object",
+    required: ["codice", "messaggio"],
+    properties: {
+      codice: { type: "string", enum: [...codes], description: "Codice stabile, leggibile da un programma" },
+      messaggio: { type: "string", description: "Spiegazione in italiano, per una persona" },
+      campo: { type: "string", description: "Il campo o parametro in errore, quando è uno solo" },
+      dettagli: { type: "array", items: { $ref: "#/components/schemas/DettaglioErrore" } },
+      richiesta: { type: "string", description: "Id della richiesta (errori interni)" },
+    },
+  };
+}
+
+const FIELD_PROBLEM: SchemaObject = {
+  type: "object",
+  required: ["campo", "messaggio"],
+  properties: { campo: { type: "string" }, messaggio: { type: "string" } },
+};
+
+type Procedure = { meta?: Meta & { openapi?: { method: string; path: string } }; input?: z.ZodType };
+
+function procedures(): Map<string, Procedure> {
+  const out = new Map<string, Procedure>();
+  const procs = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Procedure["meta"]; inputs?: z.ZodType[] } }>;
   for (const p of Object.values(procs)) {
     const meta = p._def.meta;
-    if (meta?.openapi) out.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, meta);
+    if (meta?.openapi) out.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, { meta, input: p._def.inputs?.[0] });
   }
   return out;
 }
@@ -92,28 +91,40 @@ export function openApiDocument(): OpenAPIObject {
     baseUrl: "/api/v1",
     securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "Chiave API: `Authorization: Bearer <chiave>`" } },
   });
-  const metas = procedureMetas();
+  const { components: eventComponents, webhooks } = eventSchemas();
+  const components: Record<string, SchemaObject> = { ...eventComponents, DettaglioErrore: FIELD_PROBLEM };
+  const errorResponses: Record<string, unknown> = {};
+  const procs = procedures();
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation>>;
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(item)) {
-      const meta = metas.get(`${method} ${path.replace(/\{(\w+)\}/g, "{$1}")}`);
-      const isPost = method === "post";
-      const statuses = [401, 403, 405, 422, 429, 500, 503];
-      if (isPost) statuses.push(400, 413, 415);
-      if (path.includes("{")) statuses.push(404);
-      if (meta?.idempotent) statuses.push(409);
-      const extra: ErrorCode[] = meta?.idempotent
-        ? ["idempotenza_in_corso", "chiave_idempotenza_abbandonata", "chiave_idempotenza_riutilizzata"]
-        : [];
+      const proc = procs.get(`${method} ${path}`);
+      const meta = proc?.meta;
+      typeParameters(op, proc?.input);
+      strictRows(path, op, components);
+      const { byStatus, rows, maxItems } = operationCodes({
+        method,
+        path,
+        idempotent: meta?.idempotent === true,
+        query: (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name as string),
+      });
+      limitArrays(op, maxItems, components);
       const success = op.responses["200"];
+      typeRowErrors(success, rows);
       const responses: Record<string, unknown> = {};
       for (const s of meta?.successStatuses ?? [200]) responses[String(s)] = success;
-      for (const s of statuses.sort()) {
-        const codes = codesFor(s, extra);
-        responses[String(s)] = {
-          description: `${DESCRIPTIONS[s]}${codes.length ? ` — codici: ${codes.join(", ")}` : ""}`,
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Errore" } } },
+      for (const [s, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+        const response = {
+          description: `${DESCRIPTIONS[s]} — codici: ${codes.join(", ")}`,
+          ...(HEADERS[s] && { headers: HEADERS[s] }),
+          content: { "application/json": { schema: errorBody(codes) } },
         };
+        // A status with one code (401, 403, 429, 500…) answers alike everywhere: named once, by its code.
+        const [only] = codes;
+        if (codes.length === 1 && only) {
+          errorResponses[only] = response;
+          responses[String(s)] = { $ref: `#/components/responses/${only}` };
+        } else responses[String(s)] = response;
       }
       op.responses = responses;
       if (meta?.idempotent) {
@@ -125,14 +136,28 @@ export function openApiDocument(): OpenAPIObject {
             required: false,
             description:
               "Chiave di idempotenza (1..255 caratteri ASCII stampabili): un nuovo invio con la stessa chiave e lo stesso corpo restituisce la risposta salvata",
-            schema: { type: "string", maxLength: 255 },
+            schema: { type: "string", minLength: 1, maxLength: 255 },
           },
         ];
       }
     }
   }
-  doc.components = { ...doc.components, schemas: { ...(doc.components?.schemas ?? {}), Errore: ERROR_BODY_SCHEMA } };
+  // GET /eventi: each event typed by `tipo`.
+  const eventi = (
+    paths["/eventi"]?.get?.responses["200"] as {
+      content: Record<string, { schema: { properties: Record<string, Record<string, unknown>> } }>;
+    }
+  )?.content["application/json"]?.schema.properties.eventi;
+  if (eventi) eventi.items = { $ref: "#/components/schemas/Evento" };
+  doc.components = {
+    ...doc.components,
+    schemas: { ...(doc.components?.schemas ?? {}), ...components },
+    responses: errorResponses as NonNullable<OpenAPIObject["components"]>["responses"],
+  };
+  (doc as Oas31).webhooks = webhooks as Oas31["webhooks"];
   dropSafeIntegerBounds(doc);
+  shareListRows(paths, doc.components.schemas ?? {});
+  dropUnusedComponents(doc);
   cached = doc;
   return doc;
 }

@@ -539,6 +539,9 @@ test("the OpenAPI document has the four upserts, with Idempotency-Key", async ()
     expect(op.parameters.map((p: { name: string }) => p.name)).toContain("Idempotency-Key");
     expect(op.requestBody).toBeDefined();
   }
-  const row = doc.paths["/articoli"].post.requestBody.content["application/json"].schema.properties.articoli.items;
+  // Each row as the service checks it: `codice` required, no other property.
+  const ref = doc.paths["/articoli"].post.requestBody.content["application/json"].schema.properties.articoli.items.$ref;
+  const row = doc.components.schemas[ref.split("/").pop()];
+  expect(row).toMatchObject({ required: ["codice"], additionalProperties: false });
   expect(Object.keys(row.properties)).toEqual(["codice", "descrizione", "ean", "gestione_lotti", "costo", "unita", "attivo", "modello"]);
 });

@@ -1,0 +1,165 @@
+import { ERROR_STATUS, type ErrorCode, type RowErrorCode } from "../lib/errors";
+import { MAX_ALIGNMENT_ROWS } from "../modules/alignment/alignment.schemas";
+import { MAX_ARRIVAL_ROWS } from "../modules/arrivals/arrivals.schemas";
+import { MAX_UPSERT_ROWS } from "../modules/catalogue/master-data.schemas";
+import { MAX_MOVEMENT_ROWS } from "../modules/movements/movements.schemas";
+import { MAX_ORDER_ROWS_PER_CALL, MAX_ORDERS_PER_CALL } from "../modules/orders/orders.schemas";
+
+/**
+ * Which error `codice` each /api/v1 operation can answer, for the OpenAPI document (API.md section 2: "the
+ * OpenAPI document enumerates every code of every endpoint"). One table keyed by "METHOD path", beside the
+ * document rather than in each procedure's meta: the codes are the document's concern, they read against
+ * API.md in one place, and five routers that other work edits stay untouched. An operation missing from the
+ * table still gets the codes its method, path and meta imply (`defaultCodes`); adding its own is one entry.
+ */
+
+export interface OperationCodes {
+  /** Codes of a refusal of the whole request, beyond the defaults; the status comes from ERROR_STATUS. */
+  codes?: readonly ErrorCode[];
+  /** Codes of a refused row, in the success answer's per-row outcomes (`errore.codice`). */
+  rows?: readonly RowErrorCode[];
+  /** `maxItems` of the request body's arrays (API.md section 8), by property path (`ordini.righe`: each order's rows). */
+  maxItems?: Readonly<Record<string, number>>;
+}
+
+const UPSERT_ROWS = ["codice_non_valido", "codice_ripetuto", "campo_non_valido"] as const satisfies readonly RowErrorCode[];
+
+const ARRIVAL_ROWS = [
+  "riga_non_trovata",
+  "riga_evasa",
+  "articolo_non_trovato",
+  "quantita_non_valida",
+  "quantita_eccessiva",
+  "prezzo_non_valido",
+  "lotto_obbligatorio",
+  "lotto_non_previsto",
+  "scadenza_diversa",
+  "fornitore_diverso",
+  "magazzino_diverso",
+] as const satisfies readonly RowErrorCode[];
+
+export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
+  "POST /movimenti": {
+    codes: ["magazzino_non_trovato", "operazione_non_trovata", "troppe_righe"],
+    rows: [
+      "articolo_non_trovato",
+      "articolo_con_varianti",
+      "articolo_ambiguo",
+      "quantita_non_valida",
+      "prezzo_non_valido",
+      "lotto_obbligatorio",
+      "lotto_non_previsto",
+      "lotto_non_trovato",
+      "lotto_insufficiente",
+      "scadenza_diversa",
+    ],
+    maxItems: { righe: MAX_MOVEMENT_ROWS },
+  },
+  "GET /articoli/{id}/lotti": { codes: ["magazzino_non_trovato"] },
+  "POST /arrivi/cerca": { codes: ["fornitore_non_trovato", "magazzino_non_trovato"] },
+  // A single row is refused as the request, with the row's code (API.md section 2).
+  "POST /arrivi": {
+    codes: ["magazzino_non_trovato", "troppe_righe", ...ARRIVAL_ROWS],
+    rows: ARRIVAL_ROWS,
+    maxItems: { righe: MAX_ARRIVAL_ROWS },
+  },
+  "POST /arrivi/{id}/annulla": { codes: ["arrivo_gia_annullato", "lotto_consumato"] },
+  "POST /giacenze/allinea": {
+    codes: ["magazzino_non_trovato", "troppe_righe"],
+    rows: [
+      "articolo_non_trovato",
+      "articolo_con_varianti",
+      "quantita_non_valida",
+      "lotto_obbligatorio",
+      "lotto_non_previsto",
+      "articolo_ripetuto",
+    ],
+    maxItems: { righe: MAX_ALIGNMENT_ROWS },
+  },
+  "GET /disponibilita": { codes: ["magazzino_non_trovato"] },
+  "POST /articoli": {
+    codes: ["troppe_righe"],
+    rows: [...UPSERT_ROWS, "ean_in_uso", "gestione_lotti_bloccata", "modello_non_trovato"],
+    maxItems: { articoli: MAX_UPSERT_ROWS },
+  },
+  "POST /fornitori": { codes: ["troppe_righe"], rows: UPSERT_ROWS, maxItems: { fornitori: MAX_UPSERT_ROWS } },
+  "POST /magazzini": { codes: ["troppe_righe"], rows: UPSERT_ROWS, maxItems: { magazzini: MAX_UPSERT_ROWS } },
+  "POST /clienti": { codes: ["troppe_righe"], rows: UPSERT_ROWS, maxItems: { clienti: MAX_UPSERT_ROWS } },
+  "POST /ordini-acquisto": {
+    codes: ["troppe_righe"],
+    rows: [
+      "campo_non_valido",
+      "fornitore_non_trovato",
+      "magazzino_non_trovato",
+      "articolo_non_trovato",
+      "articolo_con_varianti",
+      "articolo_non_attivo",
+      "quantita_non_valida",
+      "prezzo_non_valido",
+      "quantita_sotto_arrivata",
+      "riga_con_arrivi",
+      "ordine_evaso",
+      "ordine_ripetuto",
+      "numero_riga_ripetuto",
+    ],
+    // 500 rows in all: one order can hold them all.
+    maxItems: { ordini: MAX_ORDERS_PER_CALL, "ordini.righe": MAX_ORDER_ROWS_PER_CALL },
+  },
+  "POST /ordini-acquisto/{id}/chiudi": { codes: ["riga_non_trovata"] },
+};
+
+/** A stored cursor above anything issued (API.md section 9), on the lists paged by `dopo` or `modificati_dopo`. */
+const CURSOR_CODE = "cursore_non_valido";
+
+export interface DefaultInputs {
+  method: string;
+  path: string;
+  idempotent: boolean;
+  /** The query parameters' names. */
+  query: readonly string[];
+}
+
+/** What an operation can answer by its method, path and meta alone. */
+function defaultCodes({ method, path, idempotent, query }: DefaultInputs): string[] {
+  const codes: string[] = [
+    "non_autenticato",
+    "permesso_negato",
+    "metodo_non_consentito",
+    "troppe_richieste",
+    "errore_interno",
+    "servizio_non_disponibile",
+  ];
+  // Every operation refuses an unknown or malformed query parameter (a POST takes none).
+  codes.push("filtro_non_valido");
+  if (method !== "get" && method !== "delete")
+    codes.push("json_non_valido", "richiesta_troppo_grande", "tipo_contenuto_non_supportato", "richiesta_non_valida");
+  if (path.includes("{")) codes.push("non_trovato");
+  if (idempotent)
+    codes.push(
+      "chiave_idempotenza_non_valida",
+      "idempotenza_in_corso",
+      "chiave_idempotenza_abbandonata",
+      "chiave_idempotenza_riutilizzata",
+    );
+  // Known once the cursor check exists (ERROR_STATUS has the code): the document follows the service.
+  if (CURSOR_CODE in ERROR_STATUS && (query.includes("dopo") || query.includes("modificati_dopo"))) codes.push(CURSOR_CODE);
+  return codes;
+}
+
+/** The operation's refusal codes by HTTP status (each list in the order written), its row codes and its array limits. */
+export function operationCodes(op: DefaultInputs): {
+  byStatus: Map<number, string[]>;
+  rows: readonly string[];
+  maxItems: Readonly<Record<string, number>>;
+} {
+  const entry = OPERATION_CODES[`${op.method.toUpperCase()} ${op.path}`] ?? {};
+  const byStatus = new Map<number, string[]>();
+  for (const code of [...defaultCodes(op), ...(entry.codes ?? [])]) {
+    const status = (ERROR_STATUS as Record<string, number>)[code];
+    if (status === undefined) throw new Error(`openapi-codes: unknown code ${code}`);
+    const list = byStatus.get(status) ?? [];
+    if (!list.includes(code)) list.push(code);
+    byStatus.set(status, list);
+  }
+  return { byStatus, rows: entry.rows ?? [], maxItems: entry.maxItems ?? {} };
+}

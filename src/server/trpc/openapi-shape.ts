@@ -1,0 +1,161 @@
+import type { SchemaObject } from "openapi3-ts/oas31";
+import { z } from "zod";
+import { createSchema } from "zod-openapi";
+import { articleRowCheck, namedRowCheck } from "../modules/catalogue/master-data.schemas";
+import { clientRowCheck } from "../modules/clients/clients-upsert.schemas";
+import { upsertOrdersInput } from "../modules/orders/orders.schemas";
+
+/**
+ * Rewrites of the generated document where what the service parses is not what a client should send or
+ * read. The service's schemas stay as they are (query scalars as string pipes against trpc-to-openapi's
+ * coercion; upsert rows loose so that a bad row is that row's outcome); the document states the contract.
+ */
+
+type Json = Record<string, unknown>;
+export type Operation = {
+  parameters?: Json[];
+  requestBody?: { content?: Record<string, { schema?: Json }> };
+  responses: Record<string, unknown>;
+};
+
+/**
+ * Query and path parameters typed as what they mean: the pipes' output side (an integer with its bounds),
+ * booleans as booleans. The service still parses the strings and answers a malformed one with
+ * `filtro_non_valido`.
+ */
+export function typeParameters(op: Operation, input: z.ZodType | undefined): void {
+  const shape = input instanceof z.ZodObject ? (input.shape as Record<string, z.ZodType>) : {};
+  for (const param of op.parameters ?? []) {
+    const schema = param.schema as Json | undefined;
+    if (schema?.type !== "string") continue;
+    const enumValues = schema.enum as unknown[] | undefined;
+    if (enumValues?.length === 2 && enumValues.includes("true") && enumValues.includes("false")) {
+      param.schema = { type: "boolean" };
+      continue;
+    }
+    const field = shape[param.name as string];
+    if (typeof schema.pattern !== "string" || !/^\^\\d\{1,\d+\}\$$/.test(schema.pattern) || !field) continue;
+    const out = z.toJSONSchema(field, { io: "output", unrepresentable: "any" }) as Json;
+    if (out.type !== "integer") continue;
+    const bounds = ["minimum", "exclusiveMinimum", "maximum"].filter((k) => out[k] !== undefined).map((k) => [k, out[k]]);
+    param.schema = { type: "integer", ...Object.fromEntries(bounds) };
+    if (param.description === undefined && typeof out.description === "string") param.description = out.description;
+  }
+}
+
+/**
+ * The rows of the upserts as the service checks each one (`codice` required, no other property, each
+ * field's type), named in components. The request's own schema is loose on purpose (a bad row is refused
+ * as that row, API.md section 2); its field descriptions are kept.
+ */
+const STRICT_ROWS: Record<string, { key: string; component: string; row: z.ZodType }> = {
+  "/articoli": { key: "articoli", component: "RigaArticolo", row: articleRowCheck },
+  "/fornitori": { key: "fornitori", component: "RigaFornitore", row: namedRowCheck },
+  "/magazzini": { key: "magazzini", component: "RigaMagazzino", row: namedRowCheck },
+  "/clienti": { key: "clienti", component: "RigaCliente", row: clientRowCheck },
+  // The per-order schema the service applies; a strict schema exported by the orders module goes here.
+  "/ordini-acquisto": { key: "ordini", component: "OrdineAcquistoIngresso", row: upsertOrdersInput.shape.ordini.element },
+};
+
+export function strictRows(path: string, op: Operation, components: Record<string, SchemaObject>): void {
+  const entry = STRICT_ROWS[path];
+  const body = op.requestBody?.content?.["application/json"]?.schema;
+  const list = (body?.properties as Record<string, Json> | undefined)?.[entry?.key ?? ""];
+  if (!entry || !list) return;
+  const { schema } = createSchema(entry.row, { io: "input", openapiVersion: "3.1.0" });
+  const strict = schema as Json;
+  const loose = list.items as Json | undefined;
+  const looseProps = (loose?.properties ?? {}) as Record<string, Json>;
+  for (const [name, prop] of Object.entries((strict.properties ?? {}) as Record<string, Json>)) {
+    const description = looseProps[name]?.description;
+    if (description !== undefined && prop.description === undefined) prop.description = description;
+  }
+  if (loose?.description !== undefined && strict.description === undefined) strict.description = loose.description;
+  components[entry.component] = strict as SchemaObject;
+  list.items = { $ref: `#/components/schemas/${entry.component}` };
+}
+
+/**
+ * `maxItems` of the body's arrays (API.md section 8), by property path ("ordini.righe"), through $refs. A path
+ * not found is skipped, not thrown: the document must build for the service to route (openapi.test.ts checks the limits).
+ */
+export function limitArrays(op: Operation, limits: Readonly<Record<string, number>>, components: Record<string, SchemaObject>): void {
+  const resolve = (s: Json | undefined): Json | undefined =>
+    typeof s?.$ref === "string" ? (components[s.$ref.replace("#/components/schemas/", "")] as Json | undefined) : s;
+  for (const [path, max] of Object.entries(limits)) {
+    let node = resolve(op.requestBody?.content?.["application/json"]?.schema);
+    const steps = path.split(".");
+    steps.forEach((step, i) => {
+      const array = (node?.properties as Record<string, Json> | undefined)?.[step];
+      if (!array) node = undefined;
+      else if (i === steps.length - 1) array.maxItems = max;
+      else node = resolve(array.items as Json);
+    });
+  }
+}
+
+/** Every `errore` of a per-row outcome in this schema gets the operation's row codes as its enum. */
+export function typeRowErrors(schema: unknown, codes: readonly string[]): void {
+  if (codes.length === 0 || schema === null || typeof schema !== "object") return;
+  if (Array.isArray(schema)) {
+    for (const s of schema) typeRowErrors(s, codes);
+    return;
+  }
+  const o = schema as Json;
+  const errore = (o.properties as Record<string, Json> | undefined)?.errore;
+  const codice = (errore?.properties as Record<string, Json> | undefined)?.codice;
+  if (codice) {
+    codice.enum = [...codes];
+    codice.description = "Perché la riga è stata rifiutata";
+  }
+  for (const child of Object.values(o)) typeRowErrors(child, codes);
+}
+
+/** Drops the components nothing references (trpc-to-openapi's own error schemas, among others). */
+export function dropUnusedComponents(doc: { components?: { schemas?: Record<string, unknown> } }): void {
+  const schemas = doc.components?.schemas;
+  if (!schemas) return;
+  const used = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) for (const n of node) visit(n);
+    else if (node !== null && typeof node === "object") {
+      for (const [k, v] of Object.entries(node)) {
+        if (k === "$ref" && typeof v === "string" && v.startsWith("#/components/schemas/")) {
+          const name = v.slice("#/components/schemas/".length);
+          if (!used.has(name)) {
+            used.add(name);
+            visit(schemas[name]);
+          }
+        } else visit(v);
+      }
+    }
+  };
+  visit({ ...doc, components: { ...doc.components, schemas: undefined } });
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
+}
+
+/** The lists whose rows are the events' rows: their items become the named component, so a client has one type. */
+const LIST_ROWS: Record<string, [key: string, component: string]> = {
+  "/movimenti": ["movimenti", "Movimento"],
+  "/articoli": ["articoli", "Articolo"],
+  "/fornitori": ["fornitori", "Fornitore"],
+  "/magazzini": ["magazzini", "Magazzino"],
+  "/clienti": ["clienti", "Cliente"],
+  "/ordini-acquisto": ["ordini", "OrdineAcquisto"],
+  "/documenti-vendita": ["documenti", "DocumentoVendita"],
+};
+
+/** Replaces a list's inline row with its component, only where both say the same (a drift keeps the inline row). */
+export function shareListRows(paths: Record<string, Record<string, Operation>>, components: Record<string, unknown>): void {
+  const resolved = (name: string): unknown => {
+    const c = components[name] as Json | undefined;
+    const target = typeof c?.$ref === "string" ? c.$ref.replace("#/components/schemas/", "") : undefined;
+    return target ? components[target] : c;
+  };
+  for (const [path, [key, component]] of Object.entries(LIST_ROWS)) {
+    const success = paths[path]?.get?.responses["200"] as { content?: Record<string, { schema?: Json }> } | undefined;
+    const list = (success?.content?.["application/json"]?.schema?.properties as Record<string, Json> | undefined)?.[key];
+    if (list && JSON.stringify(list.items) === JSON.stringify(resolved(component)))
+      list.items = { $ref: `#/components/schemas/${component}` };
+  }
+}
