@@ -110,7 +110,11 @@ export async function webhooksByRest(c: IntegratorClient, k: Keys, ctx: { magazz
     );
 
     const one = await c.call(k.hooks, "GET", `/webhook/${id}`);
-    c.check("GET /webhook/{id}: stato e ultimi tentativi", one.status === 200 && one.body?.id === id && Array.isArray(one.body?.ultimi_tentativi) && one.body.ultimi_tentativi.length > 0, one.body);
+    c.check(
+      "GET /webhook/{id}: stato e ultimi tentativi",
+      one.status === 200 && one.body?.id === id && Array.isArray(one.body?.ultimi_tentativi) && one.body.ultimi_tentativi.length > 0,
+      one.body,
+    );
     c.check(
       "nessuna risposta REST porta il corpo del ricevente",
       !carriesAnswerBody(one.body) && !carriesAnswerBody(listed.body),

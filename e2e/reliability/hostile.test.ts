@@ -78,7 +78,8 @@ test.beforeAll(async ({ db }) => {
   const client = (
     await pool.query("INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('C1', 'Rossi S.r.l.', current_date) RETURNING id")
   ).rows[0].id;
-  ({ chiave: writer } = await createKey(pool, ["scrittura"]));
+  // Every scope, so that the generated requests reach the /webhook endpoints too.
+  ({ chiave: writer } = await createKey(pool, ["scrittura", "webhook"]));
   ({ chiave: reader } = await createKey(pool, ["lettura"]));
 
   // Some history: stock, a lot, arrivals (one to cancel), an operation to append to.
@@ -471,15 +472,16 @@ describe("in process, generated requests to every endpoint of the OpenAPI docume
 describe("the document walked: authentication and scopes", () => {
   const concrete = (ep: Endpoint) =>
     `${ep.path.replace(/\{\w+\}/g, String(known.movimento![0]))}${ep.query.includes("magazzino") && ep.path.includes("lotti") ? `?magazzino=${known.magazzino![0]}` : ""}`;
+  const withBody = (ep: Endpoint) => ep.method === "POST" || ep.method === "PATCH";
   const send = (ep: Endpoint, headers: Record<string, string>) =>
     rawRest(
       ep.method,
       concrete(ep),
-      ep.method === "POST" ? { ...headers, "content-type": "application/json" } : headers,
-      ep.method === "POST" ? JSON.stringify(examples[`${ep.method} ${ep.path}`]) : undefined,
+      withBody(ep) ? { ...headers, "content-type": "application/json" } : headers,
+      withBody(ep) ? JSON.stringify(examples[`${ep.method} ${ep.path}`]) : undefined,
     );
 
-  test("without a key every endpoint is 401 with WWW-Authenticate: Bearer; with a lettura key every write is 403; reads pass", async () => {
+  test("without a key every endpoint is 401 with WWW-Authenticate: Bearer; with a lettura key every write and /webhook is 403; reads pass", async () => {
     const rows: string[] = [];
     for (const ep of endpoints) {
       for (const [label, headers] of [
@@ -498,8 +500,9 @@ describe("the document walked: authentication and scopes", () => {
       const before = await snapshot(t.pool);
       const res = await send(ep, { authorization: `Bearer ${reader}`, "idempotency-key": `lettura-${ep.path}` });
       const text = await res.text();
-      // API.md section 3: lettura covers the GET endpoints and POST /arrivi/cerca; everything else is a write.
-      if (isWriteEndpoint(ep)) {
+      // API.md section 3: lettura covers the GET endpoints and POST /arrivi/cerca; everything else is a write;
+      // /webhook, reads included, needs the webhook scope besides.
+      if (isWriteEndpoint(ep) || ep.path.startsWith("/webhook")) {
         expect(res.status, `${ep.method} ${ep.path} with lettura: ${text}`).toBe(403);
         expect(JSON.parse(text)).toMatchObject({ codice: "permesso_negato", messaggio: expect.any(String) });
         expect(await snapshot(t.pool)).toEqual(before);

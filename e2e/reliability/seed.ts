@@ -67,10 +67,14 @@ export async function seedOrder(
 /** An API key as `api-key create` makes it (random, stored as its hash); returns the key and its row id. */
 export async function createKey(
   db: Q,
-  scopes: ("lettura" | "scrittura")[],
+  scopes: ("lettura" | "scrittura" | "webhook")[],
   opts: { perSecond?: number; burst?: number; nome?: string } = {},
 ): Promise<{ chiave: string; id: number }> {
-  const permessi = scopes.includes("scrittura") ? ["lettura", "scrittura"] : ["lettura"];
+  // scrittura implies lettura; webhook is granted only when named (API.md section 3).
+  const permessi = [
+    ...(scopes.includes("scrittura") ? ["lettura", "scrittura"] : ["lettura"]),
+    ...(scopes.includes("webhook") ? ["webhook"] : []),
+  ];
   const prefisso = randomBytes(4).toString("hex");
   const chiave = `bnc_${prefisso}_${randomBytes(24).toString("base64url")}`;
   const r = await db.query(

@@ -108,9 +108,6 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
   "POST /ordini-acquisto/{id}/chiudi": { codes: ["riga_non_trovata"] },
 };
 
-/** A stored cursor above anything issued (API.md section 9), on the lists paged by `dopo` or `modificati_dopo`. */
-const CURSOR_CODE = "cursore_non_valido";
-
 export interface DefaultInputs {
   method: string;
   path: string;
@@ -131,8 +128,8 @@ function defaultCodes({ method, path, idempotent, query }: DefaultInputs): strin
   ];
   // Every operation refuses an unknown or malformed query parameter (a POST takes none).
   codes.push("filtro_non_valido");
-  if (method !== "get" && method !== "delete")
-    codes.push("json_non_valido", "richiesta_troppo_grande", "tipo_contenuto_non_supportato", "richiesta_non_valida");
+  // A DELETE reads its body too: `{}` is no body, anything else is refused like a POST's body.
+  if (method !== "get") codes.push("json_non_valido", "richiesta_troppo_grande", "tipo_contenuto_non_supportato", "richiesta_non_valida");
   if (path.includes("{")) codes.push("non_trovato");
   if (idempotent)
     codes.push(
@@ -141,8 +138,8 @@ function defaultCodes({ method, path, idempotent, query }: DefaultInputs): strin
       "chiave_idempotenza_abbandonata",
       "chiave_idempotenza_riutilizzata",
     );
-  // Known once the cursor check exists (ERROR_STATUS has the code): the document follows the service.
-  if (CURSOR_CODE in ERROR_STATUS && (query.includes("dopo") || query.includes("modificati_dopo"))) codes.push(CURSOR_CODE);
+  // A stored cursor above anything ever issued (API.md section 9).
+  if (query.includes("dopo") || query.includes("modificati_dopo")) codes.push("cursore_non_valido");
   return codes;
 }
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { createSchema } from "zod-openapi";
 import { articleRowCheck, namedRowCheck } from "../modules/catalogue/master-data.schemas";
 import { clientRowCheck } from "../modules/clients/clients-upsert.schemas";
-import { upsertOrdersInput } from "../modules/orders/orders.schemas";
+import { purchaseOrderStrict } from "../modules/orders/orders.schemas";
 
 /**
  * Rewrites of the generated document where what the service parses is not what a client should send or
@@ -53,8 +53,7 @@ const STRICT_ROWS: Record<string, { key: string; component: string; row: z.ZodTy
   "/fornitori": { key: "fornitori", component: "RigaFornitore", row: namedRowCheck },
   "/magazzini": { key: "magazzini", component: "RigaMagazzino", row: namedRowCheck },
   "/clienti": { key: "clienti", component: "RigaCliente", row: clientRowCheck },
-  // The per-order schema the service applies; a strict schema exported by the orders module goes here.
-  "/ordini-acquisto": { key: "ordini", component: "OrdineAcquistoIngresso", row: upsertOrdersInput.shape.ordini.element },
+  "/ordini-acquisto": { key: "ordini", component: "OrdineAcquistoIngresso", row: purchaseOrderStrict },
 };
 
 export function strictRows(path: string, op: Operation, components: Record<string, SchemaObject>): void {

@@ -113,35 +113,16 @@ export const purchaseOrderStrict = z.strictObject({
 });
 export type OrderUpsertInput = z.infer<typeof purchaseOrderStrict>;
 
-/** A documented field of the envelope's order, parsed by the service with purchaseOrderStrict. */
-const documented = (meta: Record<string, unknown>) => z.unknown().optional().meta(meta);
-
 /**
  * The request as the procedure parses it: the envelope strictly (an object with `ordini`, an array of
- * objects), each order loosely, so that the service refuses a malformed order as that order's outcome.
+ * objects), each order loosely, so that the service refuses a malformed order as that order's outcome. The
+ * OpenAPI document describes each order with purchaseOrderStrict (trpc/openapi-shape.ts).
  */
-const orderEnvelopeRow = z
-  .looseObject({
-    numero: documented({ type: "string", description: "Numero d'ordine: con il fornitore, identifica l'ordine" }),
-    fornitore: documented({ type: "string", description: "Codice fornitore" }),
-    data: documented({ type: "string", format: "date", description: "Data dell'ordine (AAAA-MM-GG)" }),
-    magazzino: documented({ type: "string", description: "Codice del magazzino di destinazione" }),
-    righe: documented({
-      type: "array",
-      minItems: 1,
-      items: { type: "object" },
-      description:
-        "Le righe: `numero_riga` (intero ≥ 1, la chiave stabile della riga), `articolo` (codice di una variante), " +
-        '`quantita` (numero > 0, al massimo 3 decimali), `prezzo` (stringa decimale, per esempio "12.50")',
-    }),
-  })
-  .meta({
-    // Required for the document (what a client must send); absent, it is that order's refusal, not the call's.
-    required: ["numero", "fornitore", "data", "magazzino", "righe"],
-    description:
-      "Un ordine. Un ordine malformato (un campo mancante, di tipo sbagliato o sconosciuto, una data impossibile) è rifiutato da solo " +
-      "con `campo_non_valido` e il campo in `errore.campo`; gli altri ordini della chiamata si scrivono.",
-  });
+const orderEnvelopeRow = z.looseObject({}).meta({
+  description:
+    "Un ordine. Un ordine malformato (un campo mancante, di tipo sbagliato o sconosciuto, una data impossibile) è rifiutato da solo " +
+    "con `campo_non_valido` e il campo in `errore.campo`; gli altri ordini della chiamata si scrivono.",
+});
 
 export const upsertOrdersInput = z.strictObject({
   ordini: z.array(orderEnvelopeRow, { error: typeError("deve essere un elenco [ … ] di ordini (oggetti)") }).min(1, "almeno un ordine"),
