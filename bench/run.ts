@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --scale F] [--duration S] [--only id,id] [--rebuild | --no-build] [--cpu-prof] [--env K=V]
- *                 [--pg setting=value] [--pg-stats] [--keep]`
+ *                 [--pg setting=value] [--pg-stats] [--keep] [--webhook-rate N] [--webhook-latency MS]`
  *
  * Builds the production server into .next-bench when needed, starts an embedded PostgreSQL of its own
  * in a temporary directory, generates the data set (scale 1: 100,000 articles, 1,000,000 movements, …),
@@ -13,10 +13,12 @@
  * `npx tsx bench/profile.ts FILE`); --env sets a server variable (e.g. DB_POOL_SIZE=20); --pg sets a
  * PostgreSQL setting (e.g. log_min_duration_statement=0); --pg-stats prints, after each measured side,
  * the statements PostgreSQL spent most time in (pg_stat_statements: calls, mean and total time);
- * --keep leaves the temporary directory with PostgreSQL's and the server's logs.
+ * --keep leaves the temporary directory with PostgreSQL's and the server's logs. --webhook-rate and
+ * --webhook-latency set webhook-portata's write rate (default 500/s) and its receiver's answer time
+ * (default 100 ms).
  *
  * Scenario ids for --only: scan-movimenti, scan-disponibilita, cerca-barcode, post-movimenti,
- * post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, anello-aperto; and, only when
+ * post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, webhook-portata, anello-aperto; and, only when
  * named, tetto-node: the write scenario, the open loop and the movement scan against plain node:http +
  * pg (about the ceiling of any Node service here, bench/bare-server.ts).
  * Every run also appends one line to bench/results/history.jsonl (kept in git), so a regression shows.
@@ -38,6 +40,7 @@ import { alignStock } from "./scenarios/align-stock";
 import { bareNode } from "./scenarios/bare-node";
 import { eventsAndWebhooks } from "./scenarios/events-webhooks";
 import { openLoop } from "./scenarios/open-loop";
+import { webhookThroughput } from "./scenarios/webhook-throughput";
 import type { Ctx, ScenarioResult } from "./scenarios/harness";
 import { registerArrivals } from "./scenarios/register-arrivals";
 import { scanAvailability } from "./scenarios/scan-availability";
@@ -63,6 +66,7 @@ const ALL = [
   "scrittori-lettore",
   "upsert-articoli",
   "eventi-webhook",
+  "webhook-portata",
   "anello-aperto",
 ] as const;
 /** Diagnoses, run only when --only names them. */
@@ -78,6 +82,7 @@ const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult | Scenari
   "scrittori-lettore": writersAndReader,
   "upsert-articoli": upsertArticles,
   "eventi-webhook": eventsAndWebhooks,
+  "webhook-portata": webhookThroughput,
   "anello-aperto": openLoop,
   "tetto-node": bareNode,
 };
@@ -95,6 +100,8 @@ function options() {
       pg: { type: "string", multiple: true, default: [] },
       "pg-stats": { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
+      "webhook-rate": { type: "string", default: "500" },
+      "webhook-latency": { type: "string", default: "100" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -127,7 +134,17 @@ function options() {
     pg: { ...(values["pg-stats"] ? { shared_preload_libraries: "pg_stat_statements" } : {}), ...pairs(values.pg, "--pg") },
     pgStats: values["pg-stats"],
     keep: values.keep,
+    webhook: {
+      rate: positive(values["webhook-rate"], "--webhook-rate"),
+      latencyMs: positive(values["webhook-latency"], "--webhook-latency"),
+    },
   };
+}
+
+function positive(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${flag} deve essere un numero non negativo`);
+  return n;
 }
 
 async function verify(prisma: PrismaClient, when: string): Promise<{ ok: boolean; text: string }> {
@@ -230,6 +247,7 @@ async function main(): Promise<void> {
     timeZone: TIME_ZONE,
     cpu: new CpuMeter(server.pid, Number(fs.readFileSync(path.join(tmp, "db", "pg", "postmaster.pid"), "utf8").split("\n")[0])),
     pgStats: opts.pgStats,
+    webhook: opts.webhook,
   };
 
   const results: ScenarioResult[] = [];
