@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --scale F] [--duration S] [--only id,id] [--rebuild | --no-build] [--cpu-prof] [--env K=V]
- *                 [--pg setting=value] [--pg-stats] [--keep] [--webhook-rate N] [--webhook-latency MS]`
+ *                 [--pg setting=value] [--pg-stats] [--keep] [--webhook-rate N] [--webhook-latency MS]
+ *                 [--webhook-writes pavimento|api]`
  *
  * Builds the production server into .next-bench when needed, starts an embedded PostgreSQL of its own
  * in a temporary directory, generates the data set (scale 1: 100,000 articles, 1,000,000 movements, …),
@@ -15,7 +16,7 @@
  * the statements PostgreSQL spent most time in (pg_stat_statements: calls, mean and total time);
  * --keep leaves the temporary directory with PostgreSQL's and the server's logs. --webhook-rate and
  * --webhook-latency set webhook-portata's write rate (default 500/s) and its receiver's answer time
- * (default 100 ms).
+ * (default 100 ms); --webhook-writes where its writes go (default pavimento: PostgreSQL directly).
  *
  * Scenario ids for --only: scan-movimenti, scan-disponibilita, cerca-barcode, post-movimenti,
  * post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, webhook-portata, anello-aperto; and, only when
@@ -102,6 +103,7 @@ function options() {
       keep: { type: "boolean", default: false },
       "webhook-rate": { type: "string", default: "500" },
       "webhook-latency": { type: "string", default: "100" },
+      "webhook-writes": { type: "string", default: "pavimento" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -137,6 +139,7 @@ function options() {
     webhook: {
       rate: positive(values["webhook-rate"], "--webhook-rate"),
       latencyMs: positive(values["webhook-latency"], "--webhook-latency"),
+      writes: writesSide(values["webhook-writes"]),
     },
   };
 }
@@ -145,6 +148,11 @@ function positive(text: string, flag: string): number {
   const n = Number(text);
   if (!Number.isFinite(n) || n < 0) throw new Error(`${flag} deve essere un numero non negativo`);
   return n;
+}
+
+function writesSide(text: string): "api" | "pavimento" {
+  if (text !== "api" && text !== "pavimento") throw new Error("--webhook-writes vuole api o pavimento");
+  return text;
 }
 
 async function verify(prisma: PrismaClient, when: string): Promise<{ ok: boolean; text: string }> {

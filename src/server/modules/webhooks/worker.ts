@@ -132,6 +132,8 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
     const queue: Ready[] = [];
     const taken = new Set<number>(); // deliveries queued or in flight
     let refilling: Promise<void> | undefined;
+    /** When a refill last found nothing: lanes waiting for others do not ask again before a poll interval. */
+    let emptyAt = 0;
     let blocked = false;
     let attempted = false;
 
@@ -144,12 +146,12 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
       const plan = planMessages(window, { perRequest, ordered, max });
       const fresh = plan.filter((m) => m.toForm);
       if (fresh.length > 0) {
-        const ds = fresh.flatMap((m) => m.deliveries.map((d) => ({ id: d.id, m: m.id })));
+        const ids = fresh.flatMap((m) => m.deliveries.map((d) => d.id));
         await rows(
           db,
           q.formMessages(
-            ds.map((d) => d.id),
-            ds.map((d) => d.m),
+            ids,
+            fresh.flatMap((m) => m.deliveries.map(() => m.id)),
           ),
         );
       }
@@ -160,17 +162,14 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
       const bySequence = new Map(rendered.map((e) => [e.sequenza, e]));
       for (const m of sendable) {
         for (const d of m.deliveries) taken.add(d.id);
-        queue.push({
-          ...m,
-          body: messageBody(
-            m,
-            m.deliveries.map((d) => bySequence.get(d.evento_id)!),
-          ),
-        });
+        const events = m.deliveries.map((d) => bySequence.get(d.evento_id)!);
+        queue.push({ ...m, body: messageBody(m, events) });
       }
+      if (sendable.length === 0) emptyAt = Date.now();
     }
 
     async function next(): Promise<Ready | undefined> {
+      if (queue.length === 0 && refilling === undefined && Date.now() - emptyAt < POLL_MS) return undefined;
       if (queue.length === 0) {
         refilling ??= refill().finally(() => {
           refilling = undefined;
