@@ -144,17 +144,6 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
         q.pendingDeliveries(endpoint.id, Math.max(BATCH, perRequest * max), { dueOnly: !ordered, skip: [...taken] }),
       );
       const plan = planMessages(window, { perRequest, ordered, max });
-      const fresh = plan.filter((m) => m.toForm);
-      if (fresh.length > 0) {
-        const ids = fresh.flatMap((m) => m.deliveries.map((d) => d.id));
-        await rows(
-          db,
-          q.formMessages(
-            ids,
-            fresh.flatMap((m) => m.deliveries.map(() => m.id)),
-          ),
-        );
-      }
       for (const m of plan.filter((m) => m.formed)) m.deliveries = await rows(db, q.messageDeliveries(endpoint.id, m.id));
       const sendable = plan.filter((m) => m.deliveries.length > 0);
       const ids = sendable.flatMap((m) => m.deliveries.map((d) => d.evento_id));
@@ -168,15 +157,23 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
       if (sendable.length === 0) emptyAt = Date.now();
     }
 
+    function startRefill(): Promise<void> {
+      const p = refill().finally(() => {
+        refilling = undefined;
+      });
+      p.catch(() => {}); // a prefetch nobody waits for any more must not be an unhandled rejection
+      refilling = p;
+      return p;
+    }
+
     async function next(): Promise<Ready | undefined> {
       if (queue.length === 0 && refilling === undefined && Date.now() - emptyAt < POLL_MS) return undefined;
-      if (queue.length === 0) {
-        refilling ??= refill().finally(() => {
-          refilling = undefined;
-        });
-        await refilling;
-      }
-      return queue.shift();
+      if (queue.length === 0) await (refilling ?? startRefill());
+      const m = queue.shift();
+      // The last one queued goes out: the next are read, formed and rendered meanwhile, behind the
+      // receiver's answer time rather than after it (its deliveries are `taken`, so they are not read again).
+      if (m !== undefined && queue.length === 0 && refilling === undefined) startRefill();
+      return m;
     }
 
     let inFlight = 0;
@@ -193,6 +190,10 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
         inFlight++;
         try {
           const next = await attempt(endpoint, m);
+          if (next === undefined) {
+            if (ordered) blocked = true; // planned again from the start, in order
+            continue;
+          }
           attempted = true;
           if (next === "in_attesa" && ordered) {
             blocked = true; // what follows waits behind it, and is planned again next time
@@ -204,12 +205,26 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
         }
       }
     }
-    await Promise.all(Array.from({ length: lanes }, lane));
+    try {
+      await Promise.all(Array.from({ length: lanes }, lane));
+    } finally {
+      // Nothing of this endpoint's goes on once its lock may be let go.
+      await refilling?.catch(() => {});
+    }
     return attempted;
   }
 
-  /** One attempt of one message: sent, then logged for all its deliveries in one statement. */
-  async function attempt(endpoint: q.WorkEndpoint, m: Ready): Promise<"consegnata" | "fallita" | "in_attesa"> {
+  /**
+   * One attempt of one message: a new batch formed (written on its deliveries) just before it goes, so a
+   * change of settings reaches every batch not yet sent, then sent, then logged for all its deliveries in
+   * one statement. A batch that cannot be formed whole (a replay or a deletion came between) is not sent:
+   * it is planned again. Undefined when nothing was sent.
+   */
+  async function attempt(endpoint: q.WorkEndpoint, m: Ready): Promise<"consegnata" | "fallita" | "in_attesa" | undefined> {
+    if (m.toForm) {
+      const ids = m.deliveries.map((d) => d.id);
+      if ((await rows(db, q.formMessage(ids, m.id))).length !== ids.length) return undefined;
+    }
     const head = m.deliveries[0]!;
     const iniziato_il = new Date();
     const outcome = await sendWebhook(endpoint, m.id, m.body, { timeoutMs: s.timeoutMs, allowPrivate: s.allowPrivate });
