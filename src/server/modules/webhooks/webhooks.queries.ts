@@ -243,7 +243,9 @@ export interface AttemptInsert {
  * message (a message attempted alone stays alone even when the endpoint now takes batches). A delivery
  * dropped meanwhile (its endpoint deleted) is left out.
  */
-export const recordAttempt = (a: AttemptInsert, esito: { stato: "consegnata" | "fallita" | "in_attesa"; ritardo_ms: number }) =>
+export type AttemptState = "consegnata" | "fallita" | "in_attesa";
+
+export const recordAttempt = (a: AttemptInsert, esito: { stato: AttemptState; ritardo_ms: number }) =>
   query<{ id: number }>(Prisma.sql`
     WITH tentativo AS (
       INSERT INTO webhook_tentativi (consegna_id, endpoint_id, iniziato_il, durata_ms, stato_http, esito, risposta)

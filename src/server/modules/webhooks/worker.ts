@@ -177,6 +177,11 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
     }
 
     let inFlight = 0;
+    /** Attempts of a parallel endpoint still being logged. */
+    const logging = new Set<Promise<void>>();
+    const release = (m: Ready) => {
+      for (const d of m.deliveries) taken.delete(d.id);
+    };
     async function lane() {
       while (!stopping && !blocked && Date.now() < until) {
         const m = await next();
@@ -188,20 +193,37 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
           continue;
         }
         inFlight++;
+        let trailing = false;
         try {
-          const next = await attempt(endpoint, m);
-          if (next === undefined) {
+          const sent = await attempt(endpoint, m);
+          if (sent === undefined) {
             if (ordered) blocked = true; // planned again from the start, in order
             continue;
           }
           attempted = true;
-          if (next === "in_attesa" && ordered) {
-            blocked = true; // what follows waits behind it, and is planned again next time
-            queue.length = 0;
+          if (ordered) {
+            if ((await sent.logged) === "in_attesa") {
+              blocked = true; // what follows waits behind it, and is planned again next time
+              queue.length = 0;
+            }
+          } else {
+            // A parallel lane sends its next message while this attempt is logged (no order to keep);
+            // its deliveries stay taken until then, so they are not read again meanwhile. An attempt whose
+            // logging fails stays pending and is made again later (at least once).
+            trailing = true;
+            const p: Promise<void> = sent.logged.then(
+              () => {},
+              (e: unknown) => report(e),
+            );
+            logging.add(p);
+            void p.finally(() => {
+              logging.delete(p);
+              release(m);
+            });
           }
         } finally {
           inFlight--;
-          for (const d of m.deliveries) taken.delete(d.id);
+          if (!trailing) release(m);
         }
       }
     }
@@ -209,18 +231,18 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
       await Promise.all(Array.from({ length: lanes }, lane));
     } finally {
       // Nothing of this endpoint's goes on once its lock may be let go.
-      await refilling?.catch(() => {});
+      await Promise.allSettled([...logging, refilling]);
     }
     return attempted;
   }
 
   /**
    * One attempt of one message: a new batch formed (written on its deliveries) just before it goes, so a
-   * change of settings reaches every batch not yet sent, then sent, then logged for all its deliveries in
-   * one statement. A batch that cannot be formed whole (a replay or a deletion came between) is not sent:
-   * it is planned again. Undefined when nothing was sent.
+   * change of settings reaches every batch not yet sent, then sent; `logged` then logs it for all its
+   * deliveries in one statement and says what became of them. A batch that cannot be formed whole (a
+   * replay or a deletion came between) is not sent: it is planned again. Undefined when nothing was sent.
    */
-  async function attempt(endpoint: q.WorkEndpoint, m: Ready): Promise<"consegnata" | "fallita" | "in_attesa" | undefined> {
+  async function attempt(endpoint: q.WorkEndpoint, m: Ready): Promise<{ logged: Promise<q.AttemptState> } | undefined> {
     if (m.toForm) {
       const ids = m.deliveries.map((d) => d.id);
       if ((await rows(db, q.formMessage(ids, m.id))).length !== ids.length) return undefined;
@@ -229,24 +251,21 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
     const iniziato_il = new Date();
     const outcome = await sendWebhook(endpoint, m.id, m.body, { timeoutMs: s.timeoutMs, allowPrivate: s.allowPrivate });
     const next = nextState(outcome, head.tentativi, head.da_primo_s ?? 0, s);
-    await rows(
-      db,
-      q.recordAttempt(
-        {
-          consegne: m.deliveries.map((d) => d.id),
-          messaggio: m.id,
-          endpoint: endpoint.id,
-          iniziato_il,
-          durata_ms: outcome.durata_ms,
-          stato_http: outcome.stato_http,
-          esito: outcome.esito,
-          risposta: clean(outcome.risposta),
-        },
-        next,
-      ),
-    );
-    lastError = "";
-    return next.stato;
+    const attempt = {
+      consegne: m.deliveries.map((d) => d.id),
+      messaggio: m.id,
+      endpoint: endpoint.id,
+      iniziato_il,
+      durata_ms: outcome.durata_ms,
+      stato_http: outcome.stato_http,
+      esito: outcome.esito,
+      risposta: clean(outcome.risposta),
+    };
+    const logged = rows(db, q.recordAttempt(attempt, next)).then(() => {
+      lastError = "";
+      return next.stato;
+    });
+    return { logged };
   }
 
   /** Works one endpoint for a slice; true when it delivered (or gave up on) something. */
