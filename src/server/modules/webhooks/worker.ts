@@ -120,7 +120,8 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
    * ordered endpoint, which stops at the first message that must wait for a retry (later ones keep their
    * place behind it); up to `parallelism` for a parallel one, which keeps no order and goes on past a
    * message that waits. The messages come from a queue, refilled (new events fanned out, the next window
-   * read, batches formed, events rendered together) when it runs dry. True when it attempted something.
+   * read and planned, its events rendered together) as its last message goes out. True when it attempted
+   * something.
    */
   async function deliver(endpoint: q.WorkEndpoint, until: number): Promise<boolean> {
     const ordered = endpoint.consegna === "ordinata";
