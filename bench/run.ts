@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --scale F] [--duration S] [--only id,id] [--rebuild | --no-build] [--cpu-prof] [--env K=V]
- *                 [--pg setting=value] [--pg-stats] [--keep] [--pooler]`
+ *                 [--pg setting=value] [--pg-stats] [--keep] [--pooler] [--webhook-rate N] [--webhook-latency MS]
+ *                 [--webhook-writes pavimento|api]`
  *
  * Builds the production server into .next-bench when needed, starts an embedded PostgreSQL of its own
  * in a temporary directory, generates the data set (scale 1: 100,000 articles, 1,000,000 movements, …),
@@ -15,10 +16,12 @@
  * the statements PostgreSQL spent most time in (pg_stat_statements: calls, mean and total time);
  * --keep leaves the temporary directory with PostgreSQL's and the server's logs; --pooler puts PgBouncer in
  * transaction mode (Debian's package) between the server's pool and PostgreSQL, as README "Several instances
- * behind a pooler" deploys it (DATABASE_URL the pooler, DATABASE_DIRECT_URL PostgreSQL).
+ * behind a pooler" deploys it (DATABASE_URL the pooler, DATABASE_DIRECT_URL PostgreSQL). --webhook-rate and
+ * --webhook-latency set webhook-portata's write rate (default 500/s) and its receiver's answer time
+ * (default 100 ms); --webhook-writes where its writes go (default pavimento: PostgreSQL directly).
  *
  * Scenario ids for --only: scan-movimenti, scan-disponibilita, cerca-barcode, post-movimenti,
- * post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, anello-aperto; and, only when
+ * post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, webhook-portata, anello-aperto; and, only when
  * named, tetto-node: the write scenario, the open loop and the movement scan against plain node:http +
  * pg (about the ceiling of any Node service here, bench/bare-server.ts).
  * Every run also appends one line to bench/results/history.jsonl (kept in git), so a regression shows.
@@ -41,6 +44,7 @@ import { alignStock } from "./scenarios/align-stock";
 import { bareNode } from "./scenarios/bare-node";
 import { eventsAndWebhooks } from "./scenarios/events-webhooks";
 import { openLoop } from "./scenarios/open-loop";
+import { webhookThroughput } from "./scenarios/webhook-throughput";
 import type { Ctx, ScenarioResult } from "./scenarios/harness";
 import { registerArrivals } from "./scenarios/register-arrivals";
 import { scanAvailability } from "./scenarios/scan-availability";
@@ -66,6 +70,7 @@ const ALL = [
   "scrittori-lettore",
   "upsert-articoli",
   "eventi-webhook",
+  "webhook-portata",
   "anello-aperto",
 ] as const;
 /** Diagnoses, run only when --only names them. */
@@ -81,6 +86,7 @@ const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult | Scenari
   "scrittori-lettore": writersAndReader,
   "upsert-articoli": upsertArticles,
   "eventi-webhook": eventsAndWebhooks,
+  "webhook-portata": webhookThroughput,
   "anello-aperto": openLoop,
   "tetto-node": bareNode,
 };
@@ -99,6 +105,9 @@ function options() {
       "pg-stats": { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
       pooler: { type: "boolean", default: false },
+      "webhook-rate": { type: "string", default: "500" },
+      "webhook-latency": { type: "string", default: "100" },
+      "webhook-writes": { type: "string", default: "pavimento" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -132,7 +141,23 @@ function options() {
     pgStats: values["pg-stats"],
     keep: values.keep,
     pooler: values.pooler,
+    webhook: {
+      rate: positive(values["webhook-rate"], "--webhook-rate"),
+      latencyMs: positive(values["webhook-latency"], "--webhook-latency"),
+      writes: writesSide(values["webhook-writes"]),
+    },
   };
+}
+
+function positive(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${flag} deve essere un numero non negativo`);
+  return n;
+}
+
+function writesSide(text: string): "api" | "pavimento" {
+  if (text !== "api" && text !== "pavimento") throw new Error("--webhook-writes vuole api o pavimento");
+  return text;
 }
 
 async function verify(prisma: PrismaClient, when: string): Promise<{ ok: boolean; text: string }> {
@@ -242,6 +267,7 @@ async function main(): Promise<void> {
     timeZone: TIME_ZONE,
     cpu: new CpuMeter(server.pid, Number(fs.readFileSync(path.join(tmp, "db", "pg", "postmaster.pid"), "utf8").split("\n")[0])),
     pgStats: opts.pgStats,
+    webhook: opts.webhook,
   };
 
   const results: ScenarioResult[] = [];

@@ -23,6 +23,8 @@ export interface Ctx {
   cpu: CpuMeter;
   /** --pg-stats: each measured side ends with the statements PostgreSQL spent most time in. */
   pgStats?: boolean;
+  /** webhook-portata: the write rate (per second), the receiver's answer time (ms), through which side the writes go. */
+  webhook: { rate: number; latencyMs: number; writes: "api" | "pavimento" };
 }
 
 /** CPU spent during one side of a scenario, in total and per request (per page for scans), ms. */

@@ -19,7 +19,10 @@ export interface Arrival {
   body: string;
   /** webhook-id */
   id: string;
+  /** The event's sequenza (-1 for a batch). */
   sequenza: number;
+  /** The sequenze the request carried: the event's alone, or the batch's in body order. */
+  sequenze: number[];
   creatoMs: number;
   verified: boolean;
   verifyError?: string;
@@ -43,6 +46,8 @@ export class Receiver {
   connections = 0;
   /** Requests received and not yet answered. */
   readonly pending = new Set<Arrival>();
+  /** The most requests received and not yet answered at once. */
+  peak = 0;
   private server: http.Server | undefined;
   /** Names the sender of every 10th request from the connection's source port (read while it is open). */
   identify: ((remotePort: number) => string) | undefined;
@@ -64,7 +69,7 @@ export class Receiver {
         const at = Date.now();
         const body = Buffer.concat(chunks).toString("utf8");
         const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-        let parsed: { id?: string; sequenza?: number; creato_il?: string } = {};
+        let parsed: { id?: string; sequenza?: number; creato_il?: string; eventi?: { sequenza: number; creato_il: string }[] } = {};
         try {
           parsed = JSON.parse(body);
         } catch {
@@ -76,7 +81,8 @@ export class Receiver {
           body,
           id: headers["webhook-id"] ?? "",
           sequenza: parsed.sequenza ?? -1,
-          creatoMs: parsed.creato_il ? Date.parse(parsed.creato_il) : Number.NaN,
+          sequenze: parsed.eventi ? parsed.eventi.map((e) => e.sequenza) : [parsed.sequenza ?? -1],
+          creatoMs: Date.parse(parsed.eventi?.[0]?.creato_il ?? parsed.creato_il ?? ""),
           verified: false,
           answered: null,
         };
@@ -89,6 +95,7 @@ export class Receiver {
         }
         this.got.push(a);
         this.pending.add(a);
+        this.peak = Math.max(this.peak, this.pending.size);
         req.socket.once("close", () => {
           a.closedAt = Date.now();
           this.pending.delete(a);

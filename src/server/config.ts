@@ -48,6 +48,8 @@ const configSchema = z.object({
   WEBHOOK_BACKOFF_BASE_MS: intFromEnv(5_000, 10, 3_600_000),
   WEBHOOK_BACKOFF_MAX_MS: intFromEnv(4 * 3_600_000, 10, 24 * 3_600_000),
   WEBHOOK_RETRY_WINDOW_S: intFromEnv(30 * 3600, 1, 30 * 24 * 3600),
+  // Requests in flight at once to one endpoint whose delivery is `parallela` (API.md section 10, "Throughput").
+  WEBHOOK_PARALLELISM: intFromEnv(8, 1, 64),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

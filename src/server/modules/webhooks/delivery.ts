@@ -4,8 +4,9 @@ import { Webhook } from "standardwebhooks";
 import { assertDeliverable, checkedLookup, PrivateNetworkError } from "./network";
 
 /**
- * One delivery attempt, as the Standard Webhooks specification describes it: a POST of the event's JSON with
- * `webhook-id` (the event's id, the same on every attempt, so a receiver can drop a repeat),
+ * One attempt of one message, as the Standard Webhooks specification describes it: a POST of its JSON (an
+ * event, or a batch of them: messages.ts) with `webhook-id` (the event's id, or the batch's msg_<first>_<last>;
+ * the same on every attempt, so a receiver can drop a repeat),
  * `webhook-timestamp` and `webhook-signature` (HMAC-SHA256 with the endpoint's whsec_ secret, made by the
  * specification's own library). Done on a 2xx within the timeout; anything else is a failed attempt,
  * described for the attempts log with the first kilobyte of the answer.

@@ -173,7 +173,8 @@ export const replayFrom = (id: number, da: number) =>
       SELECT w.id, ev.id FROM webhook_endpoint w JOIN eventi ev ON ev.id >= ${da}::int AND ev.id <= w.cursore AND ev.tipo = ANY(w.eventi)
        WHERE w.id = ${id}::int
       ON CONFLICT (endpoint_id, evento_id) DO UPDATE
-        SET stato = 'in_attesa', tentativi = 0, prossimo_tentativo = now(), primo_tentativo = NULL, concluso_il = NULL
+        SET stato = 'in_attesa', tentativi = 0, prossimo_tentativo = now(), primo_tentativo = NULL, concluso_il = NULL,
+            messaggio = NULL
       RETURNING 1
     ) SELECT count(*)::int AS n FROM scelti`);
 
@@ -181,7 +182,8 @@ export const replayFrom = (id: number, da: number) =>
 export const replayDelivery = (endpoint: number, consegna: number) =>
   query<{ id: number }>(Prisma.sql`
     UPDATE webhook_consegne
-       SET stato = 'in_attesa', tentativi = 0, prossimo_tentativo = now(), primo_tentativo = NULL, concluso_il = NULL
+       SET stato = 'in_attesa', tentativi = 0, prossimo_tentativo = now(), primo_tentativo = NULL, concluso_il = NULL,
+           messaggio = NULL
      WHERE id = ${consegna}::int AND endpoint_id = ${endpoint}::int AND stato <> 'in_attesa'
     RETURNING id`);
 
@@ -230,9 +232,11 @@ export const attempts = (endpoint: number, prima: number | null, take: number) =
 // ---- The delivery workers (worker.ts) ----
 
 /**
- * Active endpoints that have something to do now (new events past their cursor, or a due oldest pending
- * delivery), leaving out those this instance is working or resting (`skip`) and those a worker anywhere
- * holds (its advisory lock, class `lockClass`): the LIMIT then counts only endpoints free to take.
+ * Active endpoints that have something to do now, leaving out those this instance is working or resting
+ * (`skip`) and those a worker anywhere holds (its advisory lock, class `lockClass`): the LIMIT then counts
+ * only endpoints free to take. Something to do: new events past the cursor (for an ordered endpoint only
+ * while nothing pending waits for a retry, as its order holds them back anyway), or a due pending delivery
+ * (an ordered endpoint's oldest; any, for a parallel one).
  */
 export const endpointsWithWork = (take: number, lockClass: number, skip: number[]) =>
   query<{ id: number }>(Prisma.sql`
@@ -243,7 +247,11 @@ export const endpointsWithWork = (take: number, lockClass: number, skip: number[
      WHERE e.attivo
        AND e.id <> ALL(${skip}::int[])
        AND (h.prossimo_tentativo <= now()
-            OR (h.prossimo_tentativo IS NULL AND e.cursore < coalesce(pg_sequence_last_value('eventi_id_seq'::regclass), 0)))
+            OR ((h.prossimo_tentativo IS NULL OR e.consegna = 'parallela')
+                AND e.cursore < coalesce(pg_sequence_last_value('eventi_id_seq'::regclass), 0))
+            OR (e.consegna = 'parallela'
+                AND EXISTS (SELECT 1 FROM webhook_consegne c WHERE c.endpoint_id = e.id AND c.stato = 'in_attesa'
+                                                              AND c.prossimo_tentativo <= now())))
        AND NOT EXISTS (SELECT 1 FROM pg_locks l
                         WHERE l.locktype = 'advisory' AND l.objsubid = 2 AND l.classid = ${lockClass}::int
                           AND l.objid = e.id AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))
@@ -255,10 +263,13 @@ export interface WorkEndpoint {
   url: string;
   segreto: string;
   attivo: boolean;
+  eventi_per_richiesta: number;
+  consegna: "ordinata" | "parallela";
 }
 
 export const workEndpoint = (id: number) =>
-  query<WorkEndpoint>(Prisma.sql`SELECT id, url, segreto, attivo FROM webhook_endpoint WHERE id = ${id}::int`);
+  query<WorkEndpoint>(Prisma.sql`
+    SELECT id, url, segreto, attivo, eventi_per_richiesta, consegna FROM webhook_endpoint WHERE id = ${id}::int`);
 
 /**
  * Copies the endpoint's new events into pending deliveries, up to `bound` (the events' gate: every id at or
@@ -281,24 +292,57 @@ export const fanOut = (id: number, bound: number, batch: number) =>
 export interface HeadRow {
   id: number;
   evento_id: number;
+  /** The event's public id: the webhook-id of a message of this event alone. */
+  evento_uid: string;
+  /** The message it was formed into (null: not yet formed). */
+  messaggio: string | null;
   tentativi: number;
   dovuta: boolean;
   /** Seconds since the first attempt (null before it). */
   da_primo_s: number | null;
 }
 
-/** The endpoint's oldest pending deliveries (its order is the events' sequence), each with whether it is due. */
-export const pendingDeliveries = (endpoint: number, take: number) =>
+const headColumns = Prisma.sql`
+  c.id, c.evento_id, ev.uid AS evento_uid, c.messaggio, c.tentativi, c.prossimo_tentativo <= now() AS dovuta,
+  extract(epoch FROM now() - c.primo_tentativo)::float8 AS da_primo_s`;
+
+/**
+ * The endpoint's oldest pending deliveries (its order is the events' sequence), each with whether it is
+ * due; `dueOnly` leaves out those waiting for a retry, `skip` those already in flight or queued.
+ */
+export const pendingDeliveries = (endpoint: number, take: number, o: { dueOnly: boolean; skip: number[] }) =>
   query<HeadRow>(Prisma.sql`
-    SELECT id, evento_id, tentativi, prossimo_tentativo <= now() AS dovuta,
-           extract(epoch FROM now() - primo_tentativo)::float8 AS da_primo_s
-      FROM webhook_consegne
-     WHERE endpoint_id = ${endpoint}::int AND stato = 'in_attesa'
-     ORDER BY evento_id
+    SELECT ${headColumns}
+      FROM webhook_consegne c JOIN eventi ev ON ev.id = c.evento_id
+     WHERE c.endpoint_id = ${endpoint}::int AND c.stato = 'in_attesa'
+       ${o.dueOnly ? Prisma.sql`AND c.prossimo_tentativo <= now()` : Prisma.empty}
+       ${o.skip.length > 0 ? Prisma.sql`AND c.id <> ALL(${o.skip}::int[])` : Prisma.empty}
+     ORDER BY c.evento_id
      ${limit(take)}`);
 
+/** The pending deliveries of one formed message, all of them (a retry resends exactly the same events). */
+export const messageDeliveries = (endpoint: number, messaggio: string) =>
+  query<HeadRow>(Prisma.sql`
+    SELECT ${headColumns}
+      FROM webhook_consegne c JOIN eventi ev ON ev.id = c.evento_id
+     WHERE c.endpoint_id = ${endpoint}::int AND c.stato = 'in_attesa' AND c.messaggio = ${messaggio}
+     ORDER BY c.evento_id`);
+
+/**
+ * Forms a batch just before its first attempt: its id written on its deliveries. Only the endpoint's
+ * lock holder forms, and only deliveries not yet formed: fewer rows than asked means it cannot go as
+ * planned.
+ */
+export const formMessage = (ids: number[], messaggio: string) =>
+  query<{ id: number }>(Prisma.sql`
+    UPDATE webhook_consegne SET messaggio = ${messaggio}
+     WHERE id = ANY(${ids}::int[]) AND messaggio IS NULL AND stato = 'in_attesa'
+    RETURNING id`);
+
 export interface AttemptInsert {
-  consegna: number;
+  /** The message's deliveries: one attempt each, the same outcome. */
+  consegne: number[];
+  messaggio: string;
   endpoint: number;
   iniziato_il: Date;
   durata_ms: number;
@@ -308,21 +352,27 @@ export interface AttemptInsert {
 }
 
 /**
- * Logs an attempt and moves its delivery on, in one statement: delivered; failed (`fallita`: the retry window
- * is over); or pending again after `ritardo_ms`.
+ * Logs a message's attempt and moves its deliveries on, in one statement however many they are: delivered;
+ * failed (`fallita`: the retry window is over); or pending again after `ritardo_ms`, still in the same
+ * message (a message attempted alone stays alone even when the endpoint now takes batches). A delivery
+ * dropped meanwhile (its endpoint deleted) is left out.
  */
-export const recordAttempt = (a: AttemptInsert, esito: { stato: "consegnata" | "fallita" | "in_attesa"; ritardo_ms: number }) =>
+export type AttemptState = "consegnata" | "fallita" | "in_attesa";
+
+export const recordAttempt = (a: AttemptInsert, esito: { stato: AttemptState; ritardo_ms: number }) =>
   query<{ id: number }>(Prisma.sql`
     WITH tentativo AS (
       INSERT INTO webhook_tentativi (consegna_id, endpoint_id, iniziato_il, durata_ms, stato_http, esito, risposta)
-      VALUES (${a.consegna}::int, ${a.endpoint}::int, ${a.iniziato_il}::timestamptz, ${a.durata_ms}::int, ${a.stato_http}::int,
-              ${a.esito}, ${a.risposta})
+      SELECT c.id, ${a.endpoint}::int, ${a.iniziato_il}::timestamptz, ${a.durata_ms}::int, ${a.stato_http}::int,
+             ${a.esito}, ${a.risposta}
+        FROM webhook_consegne c WHERE c.id = ANY(${a.consegne}::int[])
     )
     UPDATE webhook_consegne
        SET tentativi = tentativi + 1,
            primo_tentativo = coalesce(primo_tentativo, ${a.iniziato_il}::timestamptz),
            stato = ${esito.stato},
            prossimo_tentativo = now() + make_interval(secs => ${esito.ritardo_ms / 1000}::float8),
-           concluso_il = CASE WHEN ${esito.stato} = 'in_attesa' THEN NULL ELSE now() END
-     WHERE id = ${a.consegna}::int
+           concluso_il = CASE WHEN ${esito.stato} = 'in_attesa' THEN NULL ELSE now() END,
+           messaggio = ${a.messaggio}
+     WHERE id = ANY(${a.consegne}::int[])
     RETURNING id`);

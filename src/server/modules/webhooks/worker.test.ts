@@ -37,6 +37,7 @@ async function receiver(answer: (r: Received, n: number) => number | "hang" = ()
 
 const settings: WorkerSettings = {
   workers: 4,
+  parallelism: 8,
   timeoutMs: 2_000,
   backoffBaseMs: 50,
   backoffMaxMs: 200,

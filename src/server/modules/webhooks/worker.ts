@@ -6,6 +6,7 @@ import { syncBound } from "../lists/lists";
 import { eventsByIds } from "../events/events.queries";
 import { renderEvents } from "../events/events.service";
 import { sendWebhook, type AttemptOutcome } from "./delivery";
+import { type Message, messageBody, planMessages } from "./messages";
 import * as q from "./webhooks.queries";
 
 /**
@@ -16,9 +17,14 @@ import * as q from "./webhooks.queries";
  *   a crash), PostgreSQL drops the connection and the lock with it, and another worker, or the restarted
  *   instance, takes the endpoint at once. So each attempt is made once, and an attempt cut by a crash is
  *   made again (at least once: the receiver may see it twice only when its 2xx was lost).
- * - Per endpoint, deliveries go in the events' sequence: the oldest pending delivery first, and nothing
- *   after it while it waits for a retry (API.md section 10: "keep sequenza order"). Endpoints are
- *   independent: a receiver that hangs holds one worker for at most the timeout, the others go on.
+ * - Deliveries go out as messages (messages.ts): one event alone, or a batch of `eventi_per_richiesta`
+ *   events, formed before its first attempt and kept as it is for every retry.
+ * - An ordered endpoint (the default) has one request in flight, in the events' sequence: the oldest
+ *   pending message first, and nothing after it while it waits for a retry (API.md section 10: "keep
+ *   sequenza order"). A parallel one has up to WEBHOOK_PARALLELISM requests in flight, all sent by the
+ *   worker that holds it (so still each attempt once), in no order, and a message waiting for a retry
+ *   holds nothing back. Endpoints are independent: a receiver that hangs holds one worker for at most the
+ *   timeout, the others go on.
  * - Failed attempts are retried with exponential backoff and jitter (`retryDelayMs`) until the retry
  *   window (30 hours by default) has passed since the first attempt; then the delivery is `fallita`,
  *   shown on the screen and replayable, and the endpoint moves on to the next event.
@@ -31,11 +37,16 @@ const POLL_MS = 200;
 /** A worker lets go of an endpoint after this long, so others are not starved by one busy endpoint. */
 const SLICE_MS = 5_000;
 const FANOUT_BATCH = 5_000;
-/** Deliveries read and rendered together; they are still sent one at a time, in order. */
+/** Deliveries read and rendered together (at least; a window of batches reads as many as they hold). */
 const BATCH = 100;
+
+/** A message ready to go: its body rendered. */
+type Ready = Message & { body: string };
 
 export interface WorkerSettings {
   workers: number;
+  /** Requests in flight at once to a parallel endpoint. */
+  parallelism: number;
   timeoutMs: number;
   backoffBaseMs: number;
   backoffMaxMs: number;
@@ -47,6 +58,7 @@ export interface WorkerSettings {
 export function webhookSettings(c: Config): WorkerSettings {
   return {
     workers: c.WEBHOOK_WORKERS,
+    parallelism: c.WEBHOOK_PARALLELISM,
     timeoutMs: c.WEBHOOK_TIMEOUT_MS,
     backoffBaseMs: c.WEBHOOK_BACKOFF_BASE_MS,
     backoffMaxMs: c.WEBHOOK_BACKOFF_MAX_MS,
@@ -104,44 +116,157 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
   };
 
   /**
-   * Sends the endpoint's due pending deliveries in sequence order, rendered together; stops at the first
-   * that must wait for a retry (later ones keep their place behind it). "wait": nothing more to send now.
+   * Sends the endpoint's due messages until the slice ends or nothing is due: one request in flight for an
+   * ordered endpoint, which stops at the first message that must wait for a retry (later ones keep their
+   * place behind it); up to `parallelism` for a parallel one, which keeps no order and goes on past a
+   * message that waits. The messages come from a queue, refilled (new events fanned out, the next window
+   * read and planned, its events rendered together) as its last message goes out. True when it attempted
+   * something.
    */
-  async function deliverDue(endpoint: q.WorkEndpoint, until: number): Promise<"again" | "wait"> {
-    const pending = await rows(db, q.pendingDeliveries(endpoint.id, BATCH));
-    const firstWaiting = pending.findIndex((d) => !d.dovuta);
-    const due = firstWaiting < 0 ? pending : pending.slice(0, firstWaiting);
-    if (due.length === 0) return "wait";
-    const events = await renderEvents(db, await rows(db, eventsByIds(due.map((d) => d.evento_id))), s.timeZone);
-    const byId = new Map(events.map((e) => [e.sequenza, e]));
-    for (const d of due) {
-      if (stopping || Date.now() > until) return "again";
-      const event = byId.get(d.evento_id)!;
-      const iniziato_il = new Date();
-      const outcome = await sendWebhook(endpoint, event.id, JSON.stringify(event), {
-        timeoutMs: s.timeoutMs,
-        allowPrivate: s.allowPrivate,
-      });
-      const next = nextState(outcome, d.tentativi, d.da_primo_s ?? 0, s);
-      await first(
+  async function deliver(endpoint: q.WorkEndpoint, until: number): Promise<boolean> {
+    const ordered = endpoint.consegna === "ordinata";
+    const lanes = ordered ? 1 : s.parallelism;
+    const perRequest = endpoint.eventi_per_richiesta;
+    // Events alone need no writing before they are sent: plan a window of them. Batches are formed only as
+    // they are about to go, so that a change of settings reaches all the others.
+    const max = perRequest === 1 ? BATCH : lanes;
+    const queue: Ready[] = [];
+    const taken = new Set<number>(); // deliveries queued or in flight
+    let refilling: Promise<void> | undefined;
+    /** When a refill last found nothing: lanes waiting for others do not ask again before a poll interval. */
+    let emptyAt = 0;
+    let blocked = false;
+    let attempted = false;
+
+    async function refill() {
+      await rows(db, q.fanOut(endpoint.id, await syncBound(db, "eventi"), FANOUT_BATCH));
+      const window = await rows(
         db,
-        q.recordAttempt(
-          {
-            consegna: d.id,
-            endpoint: endpoint.id,
-            iniziato_il,
-            durata_ms: outcome.durata_ms,
-            stato_http: outcome.stato_http,
-            esito: outcome.esito,
-            risposta: clean(outcome.risposta),
-          },
-          next,
-        ),
+        q.pendingDeliveries(endpoint.id, Math.max(BATCH, perRequest * max), { dueOnly: !ordered, skip: [...taken] }),
       );
-      lastError = "";
-      if (next.stato === "in_attesa") return "wait";
+      const plan = planMessages(window, { perRequest, ordered, max });
+      for (const m of plan.filter((m) => m.formed)) m.deliveries = await rows(db, q.messageDeliveries(endpoint.id, m.id));
+      const sendable = plan.filter((m) => m.deliveries.length > 0);
+      const ids = sendable.flatMap((m) => m.deliveries.map((d) => d.evento_id));
+      const rendered = ids.length === 0 ? [] : await renderEvents(db, await rows(db, eventsByIds(ids)), s.timeZone);
+      const bySequence = new Map(rendered.map((e) => [e.sequenza, e]));
+      for (const m of sendable) {
+        for (const d of m.deliveries) taken.add(d.id);
+        const events = m.deliveries.map((d) => bySequence.get(d.evento_id)!);
+        queue.push({ ...m, body: messageBody(m, events) });
+      }
+      if (sendable.length === 0) emptyAt = Date.now();
     }
-    return firstWaiting >= 0 ? "wait" : "again";
+
+    function startRefill(): Promise<void> {
+      const p = refill().finally(() => {
+        refilling = undefined;
+      });
+      p.catch(() => {}); // a prefetch nobody waits for any more must not be an unhandled rejection
+      refilling = p;
+      return p;
+    }
+
+    async function next(): Promise<Ready | undefined> {
+      if (queue.length === 0 && refilling === undefined && Date.now() - emptyAt < POLL_MS) return undefined;
+      if (queue.length === 0) await (refilling ?? startRefill());
+      const m = queue.shift();
+      // The last one queued goes out: the next are read, formed and rendered meanwhile, behind the
+      // receiver's answer time rather than after it (its deliveries are `taken`, so they are not read again).
+      if (m !== undefined && queue.length === 0 && refilling === undefined) startRefill();
+      return m;
+    }
+
+    let inFlight = 0;
+    /** Attempts of a parallel endpoint still being logged. */
+    const logging = new Set<Promise<void>>();
+    const release = (m: Ready) => {
+      for (const d of m.deliveries) taken.delete(d.id);
+    };
+    async function lane() {
+      while (!stopping && !blocked && Date.now() < until) {
+        const m = await next();
+        if (m === undefined) {
+          // Nothing more now; while other requests are out, look again shortly (they free no work of
+          // their own, but new events may come).
+          if (inFlight === 0) return;
+          await new Promise((r) => setTimeout(r, POLL_MS / 4));
+          continue;
+        }
+        inFlight++;
+        let trailing = false;
+        try {
+          const sent = await attempt(endpoint, m);
+          if (sent === undefined) {
+            if (ordered) blocked = true; // planned again from the start, in order
+            continue;
+          }
+          attempted = true;
+          if (ordered) {
+            if ((await sent.logged) === "in_attesa") {
+              blocked = true; // what follows waits behind it, and is planned again next time
+              queue.length = 0;
+            }
+          } else {
+            // A parallel lane sends its next message while this attempt is logged (no order to keep);
+            // its deliveries stay taken until then, so they are not read again meanwhile. An attempt whose
+            // logging fails stays pending and is made again later (at least once).
+            trailing = true;
+            const p: Promise<void> = sent.logged.then(
+              () => {},
+              (e: unknown) => report(e),
+            );
+            logging.add(p);
+            void p.finally(() => {
+              logging.delete(p);
+              release(m);
+            });
+          }
+        } finally {
+          inFlight--;
+          if (!trailing) release(m);
+        }
+      }
+    }
+    try {
+      await Promise.all(Array.from({ length: lanes }, lane));
+    } finally {
+      // Nothing of this endpoint's goes on once its lock may be let go.
+      await Promise.allSettled([...logging, refilling]);
+    }
+    return attempted;
+  }
+
+  /**
+   * One attempt of one message: a new batch formed (written on its deliveries) just before it goes, so a
+   * change of settings reaches every batch not yet sent, then sent; `logged` then logs it for all its
+   * deliveries in one statement and says what became of them. A batch that cannot be formed whole (a
+   * replay or a deletion came between) is not sent: it is planned again. Undefined when nothing was sent.
+   */
+  async function attempt(endpoint: q.WorkEndpoint, m: Ready): Promise<{ logged: Promise<q.AttemptState> } | undefined> {
+    if (m.toForm) {
+      const ids = m.deliveries.map((d) => d.id);
+      if ((await rows(db, q.formMessage(ids, m.id))).length !== ids.length) return undefined;
+    }
+    const head = m.deliveries[0]!;
+    const iniziato_il = new Date();
+    const outcome = await sendWebhook(endpoint, m.id, m.body, { timeoutMs: s.timeoutMs, allowPrivate: s.allowPrivate });
+    const next = nextState(outcome, head.tentativi, head.da_primo_s ?? 0, s);
+    const attempt = {
+      consegne: m.deliveries.map((d) => d.id),
+      messaggio: m.id,
+      endpoint: endpoint.id,
+      iniziato_il,
+      durata_ms: outcome.durata_ms,
+      stato_http: outcome.stato_http,
+      esito: outcome.esito,
+      risposta: clean(outcome.risposta),
+    };
+    const logged = rows(db, q.recordAttempt(attempt, next)).then(() => {
+      lastError = "";
+      return next.stato;
+    });
+    return { logged };
   }
 
   /** Works one endpoint for a slice; true when it delivered (or gave up on) something. */
@@ -159,12 +284,11 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
       locked = (await conn.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1, $2) AS ok", [LOCK_CLASS, id])).rows[0]!.ok;
       if (!locked) return false; // another worker (here or in another instance) has it
       const until = Date.now() + SLICE_MS;
+      // The endpoint is read again each round: a change of its settings applies from the next message formed.
       while (!stopping && Date.now() < until) {
         const endpoint = await first(db, q.workEndpoint(id));
         if (!endpoint?.attivo) break;
-        const bound = await syncBound(db, "eventi");
-        await rows(db, q.fanOut(id, bound, FANOUT_BATCH));
-        if ((await deliverDue(endpoint, until)) === "wait") break;
+        if (!(await deliver(endpoint, until))) break;
         progressed = true;
       }
       return progressed;
