@@ -103,14 +103,14 @@ export async function masterDataAndOrders(c: IntegratorClient, k: Keys, tag: str
   const orderId: number = outcomes[0]?.id;
   const close = await c.call(k.writer, "POST", `/ordini-acquisto/${orderId}/chiudi`, { righe: [20], motivo: "Fuori produzione" });
   c.check("chiudere una riga con un motivo", close.status === 200, close.body);
-  const list = await c.call(k.writer, "GET", `/ordini-acquisto?fornitore=${encodeURIComponent(F)}`);
+  const list = await c.call(k.writer, "GET", `/ordini-acquisto?fornitore=${sup.body?.righe?.[0]?.id}`);
   const read = (list.body?.ordini ?? []).find((o: any) => o.id === orderId);
   const row20 = read?.righe?.find((r: any) => r.numero_riga === 20);
   const row10 = read?.righe?.find((r: any) => r.numero_riga === 10);
   c.check(
     "motivo_chiusura si rilegge sulla riga (null sulle righe non chiuse)",
     row20?.motivo_chiusura === "Fuori produzione" && row20?.chiusa === "100" && row10?.motivo_chiusura === null,
-    read,
+    { list: list.body, read },
   );
 
   // GET /cursori: start from now, then see exactly what came after.
