@@ -1,14 +1,17 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { afterEach, describe, expect } from "vitest";
+import { describe, expect } from "vitest";
 import { rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
 import type { TestDb as Db } from "../../testing/db";
 import { test } from "../../testing/test";
 import { planMessages } from "./messages";
 import type { HeadRow } from "./webhooks.queries";
 import { createEndpoint } from "./webhooks.service";
-import { startWebhookWorker, type WebhookWorker, type WorkerSettings } from "./worker";
+import { testSettings, until, workersStoppedAfterEach } from "./worker-testing";
+
+const settings = testSettings({ parallelism: 4, timeoutMs: 5000 });
+const startWorker = workersStoppedAfterEach();
 
 /**
  * Batches and parallel delivery (API.md section 10, "Throughput"), in process against receivers on
@@ -57,31 +60,6 @@ async function receiver(answer: (r: Received, n: number) => number | Promise<num
   };
 }
 
-const settings: WorkerSettings = {
-  workers: 4,
-  parallelism: 4,
-  timeoutMs: 5_000,
-  backoffBaseMs: 50,
-  backoffMaxMs: 200,
-  retryWindowS: 3600,
-  allowPrivate: true,
-  timeZone: "Europe/Rome",
-};
-
-const until = async (what: () => boolean | Promise<boolean>, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (!(await what())) {
-    if (Date.now() > end) throw new Error("condizione non raggiunta in tempo");
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
-
-let workers: WebhookWorker[] = [];
-afterEach(async () => {
-  await Promise.all(workers.map((w) => w.stop()));
-  workers = [];
-});
-
 /** An endpoint with the given throughput settings, and `n` committed movements written for it. */
 async function setUp(
   db: Db,
@@ -123,7 +101,7 @@ describe("batches", () => {
   }) => {
     const r = await receiver();
     const { endpoint, segreto, seq } = await setUp(db, key, r.url, { tag: "B1", perRequest: 3, n: 7 });
-    workers.push(startWebhookWorker(db.prisma, db.url, settings, () => {}));
+    startWorker(db.prisma, db.url, settings);
     await until(async () => (await delivered(db, endpoint.id)) === 7);
     expect(r.got.map((g) => g.seq)).toEqual([seq.slice(0, 3), seq.slice(3, 6), seq.slice(6)]);
     expect(r.got.map((g) => g.id)).toEqual([`msg_${seq[0]}_${seq[2]}`, `msg_${seq[3]}_${seq[5]}`, `msg_${seq[6]}_${seq[6]}`]);
@@ -143,7 +121,7 @@ describe("batches", () => {
     let down = true;
     const r = await receiver(() => (down ? 503 : 200));
     const { endpoint, seq, write } = await setUp(db, key, r.url, { tag: "B2", perRequest: 10, n: 4 });
-    workers.push(startWebhookWorker(db.prisma, db.url, settings, () => {}));
+    startWorker(db.prisma, db.url, settings);
     await until(() => r.got.length >= 2);
     await write(5); // arrives while the batch waits for its retry
     const after = (await db.prisma.evento.findFirst({ where: { tipo: "movimenti.registrati" }, orderBy: { id: "desc" } }))!.id;
@@ -168,7 +146,7 @@ describe("batches", () => {
     let down = true;
     const r = await receiver(() => (down ? 500 : 200));
     const { endpoint, seq } = await setUp(db, key, r.url, { tag: "B3", perRequest: 3, n: 5 });
-    workers.push(startWebhookWorker(db.prisma, db.url, settings, () => {}));
+    startWorker(db.prisma, db.url, settings);
     await until(() => r.got.length >= 1);
     await db.prisma.webhookEndpoint.update({ where: { id: endpoint.id }, data: { eventi_per_richiesta: 1 } });
     down = false;
@@ -198,7 +176,7 @@ describe("parallel delivery", () => {
       return 204;
     });
     const { endpoint, seq } = await setUp(db, key, r.url, { tag: "P1", perRequest: 1, consegna: "parallela", n: 12 });
-    workers.push(startWebhookWorker(db.prisma, db.url, settings, () => {}));
+    startWorker(db.prisma, db.url, settings);
     // Held answers: the worker only gets past one request at a time if it sends them together.
     await until(() => r.inFlight() >= 2);
     release();
@@ -229,7 +207,7 @@ describe("parallel delivery", () => {
     });
     const { endpoint, seq } = await setUp(db, key, r.url, { tag: "P2", perRequest: 1, consegna: "parallela", n: 120 });
     target = seq[0]!;
-    workers.push(startWebhookWorker(db.prisma, db.url, { ...settings, backoffBaseMs: 60_000, backoffMaxMs: 60_000 }, () => {}));
+    startWorker(db.prisma, db.url, { ...settings, backoffBaseMs: 60_000, backoffMaxMs: 60_000 });
     await until(async () => (await delivered(db, endpoint.id)) === 119);
     const accepted = r.got.filter((g) => g.status === 204).flatMap((g) => g.seq);
     expect(accepted.sort((a, b) => a - b)).toEqual(seq.slice(1));

@@ -1,16 +1,20 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { afterEach, describe, expect } from "vitest";
+import { describe, expect } from "vitest";
 import { rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 import { createEndpoint, replayDelivery, setEndpointActive } from "./webhooks.service";
-import { nextState, retryDelayMs, startWebhookWorker, type WebhookWorker, type WorkerSettings } from "./worker";
+import { nextState, retryDelayMs } from "./worker";
+import { testSettings, until, workersStoppedAfterEach } from "./worker-testing";
 
 /**
  * The delivery workers in process, against receivers on 127.0.0.1 (the reliability suite drives the real
  * service: e2e/reliability/webhooks.test.ts).
  */
+
+const settings = testSettings();
+const startWorker = workersStoppedAfterEach();
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -35,31 +39,6 @@ async function receiver(answer: (r: Received, n: number) => number | "hang" = ()
   return { url, got, close: () => new Promise<void>((r) => server.closeAllConnections() ?? server.close(() => r())) };
 }
 
-const settings: WorkerSettings = {
-  workers: 4,
-  parallelism: 8,
-  timeoutMs: 2_000,
-  backoffBaseMs: 50,
-  backoffMaxMs: 200,
-  retryWindowS: 3600,
-  allowPrivate: true,
-  timeZone: "Europe/Rome",
-};
-
-const until = async (what: () => boolean | Promise<boolean>, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (!(await what())) {
-    if (Date.now() > end) throw new Error("condizione non raggiunta in tempo");
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
-
-let workers: WebhookWorker[] = [];
-afterEach(async () => {
-  await Promise.all(workers.map((w) => w.stop()));
-  workers = [];
-});
-
 describe("delivery", () => {
   test("events are delivered signed, in order, each once; the signature verifies with the specification's library", async ({ db, key }) => {
     const r = await receiver();
@@ -71,7 +50,7 @@ describe("delivery", () => {
     );
     const mag = await seedWarehouse(db.prisma);
     await seedArticle(db.prisma, "W1");
-    workers.push(startWebhookWorker(db.prisma, db.url, settings, () => {}));
+    startWorker(db.prisma, db.url, settings);
     for (let i = 1; i <= 5; i++) {
       const w = await rest("POST", "/movimenti", {
         key,
@@ -107,7 +86,7 @@ describe("delivery", () => {
     );
     const mag = await seedWarehouse(db.prisma, "MAGR");
     await seedArticle(db.prisma, "W2");
-    workers.push(startWebhookWorker(db.prisma, db.url, settings, () => {}));
+    startWorker(db.prisma, db.url, settings);
     for (let i = 1; i <= 3; i++)
       await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: mag.id, righe: [{ codice: "W2", quantita: i }] } });
     await until(() => r.got.length >= 3);
@@ -131,7 +110,7 @@ describe("failed deliveries", () => {
     );
     const mag = await seedWarehouse(db.prisma, "MAGF");
     await seedArticle(db.prisma, "W4");
-    workers.push(startWebhookWorker(db.prisma, db.url, { ...settings, retryWindowS: 1 }, () => {}));
+    startWorker(db.prisma, db.url, { ...settings, retryWindowS: 1 });
     await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: mag.id, righe: [{ codice: "W4", quantita: 1 }] } });
     const failed = async () => db.prisma.webhookConsegna.findMany({ where: { endpoint_id: endpoint.id, stato: "fallita" } });
     await until(async () => (await failed()).length === 1);
@@ -162,7 +141,7 @@ describe("failed deliveries", () => {
     await setEndpointActive(db.prisma, "riga_di_comando", endpoint.id, false, "Europe/Rome");
     const mag = await seedWarehouse(db.prisma, "MAGD");
     await seedArticle(db.prisma, "W5");
-    workers.push(startWebhookWorker(db.prisma, db.url, settings, () => {}));
+    startWorker(db.prisma, db.url, settings);
     await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: mag.id, righe: [{ codice: "W5", quantita: 7 }] } });
     await new Promise((res) => setTimeout(res, 800));
     expect(r.got).toHaveLength(0);
@@ -188,7 +167,7 @@ describe("private networks at delivery", () => {
     );
     const mag = await seedWarehouse(db.prisma, "MAGP");
     await seedArticle(db.prisma, "W3");
-    workers.push(startWebhookWorker(db.prisma, db.url, { ...settings, allowPrivate: false, backoffBaseMs: 60_000 }, () => {}));
+    startWorker(db.prisma, db.url, { ...settings, allowPrivate: false, backoffBaseMs: 60_000 });
     await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: mag.id, righe: [{ codice: "W3", quantita: 1 }] } });
     await until(async () => (await db.prisma.webhookTentativo.count({ where: { endpoint_id: endpoint.id } })) >= 1);
     const [attempt] = await db.prisma.webhookTentativo.findMany({ where: { endpoint_id: endpoint.id } });
