@@ -76,7 +76,8 @@ export async function revocationAcross(
         }
         expect(next.status).toBe(200);
         servedBeforeTheNotice++;
-        expect(Date.now() - since, `giro ${i}`).toBeLessThan(2_000);
+        // Half the TTL: a cache that waited for its entries to expire fails this, a busy machine does not.
+        expect(Date.now() - since, `giro ${i}`).toBeLessThan(15_000);
       }
     }
     slowest = Math.max(slowest, Date.now() - since);

@@ -496,8 +496,8 @@ describe("webhooks, real service", () => {
       const senders: Record<string, number> = {};
       for (const x of rx.got) if (x.by) senders[x.by] = (senders[x.by] ?? 0) + 1;
       report("webhook 4 mittente (una consegna su 10, dalla porta sorgente)", { ...senders, totaleMs: allDeliveredMs });
-      // Below the delivery rate, an event is out within the poll interval and a few queries.
-      expect(calm.p95).toBeLessThanOrEqual(3_000);
+      // The latency is reported, not asserted (a slower or busier machine must not fail the suite): speed is
+      // the bench's (webhook-portata, eventi-webhook).
       await Promise.all([stop(a!), stop(b!)]);
     });
     report("webhook 4 durata", { ms: Date.now() - started });
