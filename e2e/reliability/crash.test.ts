@@ -27,7 +27,8 @@ import { articleCode, createKey, seedArticles, seedOrder, seedSupplier, seedWare
  * duration D; the crash request is sent, the test polls pg_locks/pg_stat_activity for the backend
  * holding the request's Idempotency-Key lock (taken first thing in its transaction) until that
  * backend has a transaction id (it has written rows), waits until 40% of D has passed since sending,
- * checks once more that the transaction is still open, and sends SIGKILL at once.
+ * checks once more that the transaction is still open, and sends SIGKILL at once. On the embedded database the
+ * test also holds the order's row, the last lock an arrival takes, so the request cannot finish first.
  */
 
 const report = (what: string, data: unknown) => console.log(`[affidabilità] ${what}: ${JSON.stringify(data)}`);
@@ -69,6 +70,15 @@ describe("SIGKILL during a write", () => {
 
     const before = await snapshot(pool);
     const lock = requestLock(keyId, "/arrivi", "crash-arrivo");
+    // The order's row is the last lock an arrival takes (ARCHITECTURE.md, the lock order): held here, the
+    // request writes its rows and then waits, open, for as long as the kill needs (a fast machine finished
+    // the write before 40% of the warm-up's time had passed). PostgreSQL stops with the service, and this
+    // connection with it.
+    const holder = new pg.Client({ connectionString: embeddedUrl(dataDir) });
+    holder.on("error", () => {});
+    await holder.connect();
+    await holder.query("BEGIN");
+    await holder.query("SELECT id FROM ordini_acquisto WHERE id = $1 FOR NO KEY UPDATE", [crash.id]);
     const sentAt = Date.now();
     const pending = call(s.base, "POST", "/arrivi", { key, body: body(crash, "CRASH"), idem: "crash-arrivo" }).then(
       (r) => ({ ok: true as const, r }),
@@ -81,6 +91,7 @@ describe("SIGKILL during a write", () => {
     expect(outcome.ok, "the client got no answer: the connection died with the service").toBe(false);
     await s.exit;
     await waitUntil("PostgreSQL fermato dal watchdog", () => postgresFor(dataDir).length === 0, 30_000);
+    await holder.end().catch(() => {});
     report("crash arrivi 500 righe", {
       warmupMs: duration,
       firstSeenWritingMs: seen.firstSeenMs,

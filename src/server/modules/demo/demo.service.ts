@@ -122,6 +122,7 @@ export async function seedDemoIfEmpty(
   opts: { dataDir: string; timeZone: string; log: (m: string) => void },
 ): Promise<{ created: boolean; lines: string[] }> {
   const keyFile = path.join(opts.dataDir, KEY_FILE);
+  const usersFile = path.join(opts.dataDir, USERS_FILE);
   const seeded = await inPrismaTransaction(
     db,
     async (tx) => {
@@ -162,19 +163,25 @@ export async function seedDemoIfEmpty(
         }
       }
       await seedDemoActivity(tx, { actor, timeZone: opts.timeZone, ids, addDays: (days) => addDays(today, days) });
-      return { key: key.chiave, ids, users };
+      // Written while the seeding lock is held: an instance that waited on it reads the key file as soon as it
+      // goes on (written after commit, it raced that read and printed no key). A failed write must not undo
+      // the data: the key is shown below anyway, with the reason.
+      let fileError: string | undefined;
+      try {
+        fs.mkdirSync(opts.dataDir, { recursive: true });
+        writePrivate(keyFile, `${key.chiave}\n`);
+        writePrivate(usersFile, users.map((u) => `${u.username}\t${u.password}\t${u.ruolo}\n`).join(""));
+      } catch (e) {
+        fileError = (e as Error).message;
+      }
+      return { key: key.chiave, ids, users, fileError };
     },
     { timeout: 120_000 },
   );
 
-  const usersFile = path.join(opts.dataDir, USERS_FILE);
   // Passwords are printed at the first start only (logs keep what is printed); later starts warn instead (demoWarnings).
   if (!seeded) return { created: false, lines: await existingKeyLines(db, keyFile) };
 
-  // After commit: a failed write of the file must not undo the data, and the key is shown below anyway.
-  fs.mkdirSync(opts.dataDir, { recursive: true });
-  writePrivate(keyFile, `${seeded.key}\n`);
-  writePrivate(usersFile, seeded.users.map((u) => `${u.username}\t${u.password}\t${u.ruolo}\n`).join(""));
   const n = (o: Record<string, number>) => Object.keys(o).length;
   return {
     created: true,
@@ -186,6 +193,9 @@ export async function seedDemoIfEmpty(
       `  ${seeded.key}`,
       ...tryLines(keyFile, seeded.key),
       ...userLines(seeded.users, usersFile),
+      ...(seeded.fileError
+        ? [`Attenzione: non è stato possibile salvare chiave e password in ${opts.dataDir} (${seeded.fileError}): annotarle ora.`]
+        : []),
       "Le password sono mostrate solo ora: cambiarle dalla schermata Utenti, o togliere gli accessi dimostrativi con: npm run -s cli -- demo remove",
     ],
   };
