@@ -8,7 +8,7 @@ import { test } from "../../testing/test";
 import { planMessages } from "./messages";
 import type { HeadRow } from "./webhooks.queries";
 import { createEndpoint } from "./webhooks.service";
-import { testSettings, until, workersStoppedAfterEach } from "./worker-testing";
+import { testSettings, until, workersStoppedAfterEach } from "./webhooks-testing";
 
 const settings = testSettings({ parallelism: 4, timeoutMs: 5000 });
 const startWorker = workersStoppedAfterEach();

@@ -2,6 +2,7 @@ import { describe, expect } from "vitest";
 import type { TestDb } from "../../testing/db";
 import { rest, seedKey } from "../../testing/fixtures";
 import { test } from "../../testing/test";
+import { lastAudit, supplierEvent } from "./webhooks-testing";
 
 /**
  * API.md section 10: an endpoint disabled for more than 7 days stops collecting deliveries; enabled again it
@@ -20,22 +21,12 @@ test.beforeAll(async ({ db }) => {
 
 const create = (body: unknown) => rest("POST", "/webhook", { key: hook.chiave, body });
 
-const lastAudit = async () =>
-  (await t.pool.query("SELECT autore_tipo, autore_id, azione, oggetto_id, dettagli FROM registro_amministrativo ORDER BY id DESC LIMIT 1"))
-    .rows[0];
-
-/** An event of type fornitore.modificato (the suppliers' trigger records it at commit); its sequenza. */
-async function supplierEvent(codice: string): Promise<number> {
-  await t.pool.query("INSERT INTO fornitori (codice, nome) VALUES ($1, 'Fornitore dei webhook')", [codice]);
-  return (await t.pool.query("SELECT max(id)::int AS id FROM eventi WHERE tipo = 'fornitore.modificato'")).rows[0].id;
-}
-
 describe("the 7-day rule", () => {
   test("disabled more than 7 days: enabled again it resumes from now, names the skipped range, and riprova fills it", async () => {
     const id = (await create({ url: `${URL_ERP}/sette`, eventi: ["fornitore.modificato"] })).body.webhook.id as number;
     expect((await rest("PATCH", `/webhook/${id}`, { key: hook.chiave, body: { attivo: false } })).status).toBe(200);
     const cursor = (await t.pool.query("SELECT cursore FROM webhook_endpoint WHERE id = $1", [id])).rows[0].cursore as number;
-    const missed = [await supplierEvent("WH-7-A"), await supplierEvent("WH-7-B")];
+    const missed = [await supplierEvent(t.pool, "WH-7-A"), await supplierEvent(t.pool, "WH-7-B")];
     await t.pool.query("UPDATE webhook_endpoint SET disattivato_il = now() - interval '8 days' WHERE id = $1", [id]);
     const on = await rest("PATCH", `/webhook/${id}`, { key: hook.chiave, body: { attivo: true } });
     expect(on.status, JSON.stringify(on.body)).toBe(200);
@@ -43,7 +34,7 @@ describe("the 7-day rule", () => {
     expect(bound).toBeGreaterThanOrEqual(missed[1]!);
     expect(on.body).toMatchObject({ attivo: true, disattivato_il: null, salto: { da: cursor + 1, a: bound }, ritardo_s: null });
     expect((await rest("GET", `/webhook/${id}`, { key: hook.chiave })).body.salto).toEqual({ da: cursor + 1, a: bound });
-    expect(await lastAudit()).toMatchObject({ azione: "webhook.riattivato", dettagli: expect.stringContaining("7 giorni") });
+    expect(await lastAudit(t.pool)).toMatchObject({ azione: "webhook.riattivato", dettagli: expect.stringContaining("7 giorni") });
     // Nothing of the skipped range was collected.
     expect((await t.pool.query("SELECT count(*)::int AS n FROM webhook_consegne WHERE endpoint_id = $1", [id])).rows[0].n).toBe(0);
     const filled = await rest("POST", `/webhook/${id}/riprova`, { key: hook.chiave, body: { da: cursor + 1 } });
@@ -57,7 +48,7 @@ describe("the 7-day rule", () => {
     const id = (await create({ url: `${URL_ERP}/sei`, eventi: ["fornitore.modificato"] })).body.webhook.id as number;
     await rest("PATCH", `/webhook/${id}`, { key: hook.chiave, body: { attivo: false } });
     const cursor = (await t.pool.query("SELECT cursore FROM webhook_endpoint WHERE id = $1", [id])).rows[0].cursore as number;
-    await supplierEvent("WH-6-A");
+    await supplierEvent(t.pool, "WH-6-A");
     await t.pool.query("UPDATE webhook_endpoint SET disattivato_il = now() - interval '6 days 23 hours' WHERE id = $1", [id]);
     const on = await rest("PATCH", `/webhook/${id}`, { key: hook.chiave, body: { attivo: true } });
     expect(on.body).toMatchObject({ attivo: true, salto: null });

@@ -5,6 +5,7 @@ import { getConfig } from "../../config";
 import type { TestDb } from "../../testing/db";
 import { rest, seedKey } from "../../testing/fixtures";
 import { test } from "../../testing/test";
+import { lastAudit, supplierEvent } from "./webhooks-testing";
 import { createEndpoint } from "./webhooks.service";
 import { startWebhookWorker, webhookSettings } from "./worker";
 
@@ -56,16 +57,6 @@ function expectError(r: { status: number; body: any }, status: number, codice: s
 }
 
 const create = (body: unknown, key = hook.chiave, headers: Record<string, string> = {}) => rest("POST", "/webhook", { key, body, headers });
-
-const lastAudit = async () =>
-  (await t.pool.query("SELECT autore_tipo, autore_id, azione, oggetto_id, dettagli FROM registro_amministrativo ORDER BY id DESC LIMIT 1"))
-    .rows[0];
-
-/** An event of type fornitore.modificato (the suppliers' trigger records it at commit); its sequenza. */
-async function supplierEvent(codice: string): Promise<number> {
-  await t.pool.query("INSERT INTO fornitori (codice, nome) VALUES ($1, 'Fornitore dei webhook')", [codice]);
-  return (await t.pool.query("SELECT max(id)::int AS id FROM eventi WHERE tipo = 'fornitore.modificato'")).rows[0].id;
-}
 
 describe("scopes", () => {
   test("without a key: 401 on every endpoint", async () => {
@@ -145,7 +136,7 @@ describe("create, read, change", () => {
     const row = (await t.pool.query("SELECT chiave_id, segreto, eventi_per_richiesta, consegna FROM webhook_endpoint WHERE id = $1", [id]))
       .rows[0];
     expect(row).toEqual({ chiave_id: hook.id, segreto: r.body.segreto, eventi_per_richiesta: 25, consegna: "parallela" });
-    expect(await lastAudit()).toMatchObject({ autore_tipo: "chiave", autore_id: hook.id, azione: "webhook.creato", oggetto_id: id });
+    expect(await lastAudit(t.pool)).toMatchObject({ autore_tipo: "chiave", autore_id: hook.id, azione: "webhook.creato", oggetto_id: id });
   });
 
   test("defaults: 1 event per request, ordered", async () => {
@@ -170,7 +161,7 @@ describe("create, read, change", () => {
 
   test("lag counts events not yet copied into deliveries; the rate counts events delivered in the last minute", async () => {
     await t.pool.query("UPDATE webhook_endpoint SET cursore = (SELECT coalesce(max(id), 0) FROM eventi) WHERE id = $1", [id]);
-    const seq = await supplierEvent("WH-LAG");
+    const seq = await supplierEvent(t.pool, "WH-LAG");
     // Events are append-only: the lag is the age of this one, not yet copied into a delivery.
     const lagging = (await rest("GET", `/webhook/${id}`, { key: hook.chiave })).body;
     expect(lagging.ritardo_s).toBeGreaterThanOrEqual(0);
@@ -187,7 +178,7 @@ describe("create, read, change", () => {
   });
 
   test("no REST answer carries the receiver's answer body: attempts show status and duration only", async () => {
-    const seq = await supplierEvent("WH-BODY");
+    const seq = await supplierEvent(t.pool, "WH-BODY");
     const { rows } = await t.pool.query(
       "INSERT INTO webhook_consegne (endpoint_id, evento_id, tentativi) VALUES ($1, $2, 1) RETURNING id",
       [id, seq],
@@ -230,7 +221,7 @@ describe("create, read, change", () => {
     const own = (await create({ url: `${URL_ERP}/vero`, eventi: ["fornitore.modificato"] })).body.webhook.id as number;
     // REST refuses a loopback address (as it should): the row is pointed at the receiver directly.
     await t.pool.query("UPDATE webhook_endpoint SET url = $2 WHERE id = $1", [own, local]);
-    await supplierEvent("WH-VERO");
+    await supplierEvent(t.pool, "WH-VERO");
     const worker = startWebhookWorker(
       t.prisma,
       t.url,
@@ -265,10 +256,10 @@ describe("create, read, change", () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body).toMatchObject({ id, url: URL_ERP, descrizione: "Gestionale", eventi: ["arrivo.registrato"], eventi_per_richiesta: 100 });
     expect(r.body.consegna).toBe("ordinata");
-    expect(await lastAudit()).toMatchObject({ autore_tipo: "chiave", azione: "webhook.modificato", oggetto_id: id });
+    expect(await lastAudit(t.pool)).toMatchObject({ autore_tipo: "chiave", azione: "webhook.modificato", oggetto_id: id });
     const off = await rest("PATCH", `/webhook/${id}`, { key: hook.chiave, body: { attivo: false } });
     expect(off.body).toMatchObject({ attivo: false, disattivato_il: expect.any(String), eventi_per_richiesta: 100 });
-    expect(await lastAudit()).toMatchObject({ azione: "webhook.disattivato", oggetto_id: id });
+    expect(await lastAudit(t.pool)).toMatchObject({ azione: "webhook.disattivato", oggetto_id: id });
     const on = await rest("PATCH", `/webhook/${id}`, { key: hook.chiave, body: { attivo: true } });
     expect(on.body).toMatchObject({ attivo: true, disattivato_il: null, salto: null });
   });
@@ -383,9 +374,9 @@ describe("another's endpoint is 404", () => {
 describe("delete and replay", () => {
   test("DELETE drops the pending deliveries (with their attempts), keeps the delivered ones, and hides the endpoint everywhere", async () => {
     const id = (await create({ url: `${URL_ERP}/via`, eventi: ["fornitore.modificato"] })).body.webhook.id as number;
-    const a = await supplierEvent("WH-DEL-1");
-    const b = await supplierEvent("WH-DEL-2");
-    const c = await supplierEvent("WH-DEL-3");
+    const a = await supplierEvent(t.pool, "WH-DEL-1");
+    const b = await supplierEvent(t.pool, "WH-DEL-2");
+    const c = await supplierEvent(t.pool, "WH-DEL-3");
     await t.pool.query("UPDATE webhook_endpoint SET cursore = $2 WHERE id = $1", [id, c]);
     const { rows } = await t.pool.query(
       `INSERT INTO webhook_consegne (endpoint_id, evento_id, stato, tentativi, concluso_il)
@@ -404,7 +395,7 @@ describe("delete and replay", () => {
     expect(left.rows).toEqual([{ evento_id: a, stato: "consegnata" }]);
     const row = (await t.pool.query("SELECT attivo, eliminato_il FROM webhook_endpoint WHERE id = $1", [id])).rows[0];
     expect(row).toEqual({ attivo: false, eliminato_il: expect.any(Date) });
-    expect(await lastAudit()).toMatchObject({ autore_tipo: "chiave", azione: "webhook.eliminato", oggetto_id: id });
+    expect(await lastAudit(t.pool)).toMatchObject({ autore_tipo: "chiave", azione: "webhook.eliminato", oggetto_id: id });
     expectError(await rest("GET", `/webhook/${id}`, { key: hook.chiave }), 404, "non_trovato");
     expectError(await rest("DELETE", `/webhook/${id}`, { key: hook.chiave }), 404, "non_trovato");
     expect((await rest("GET", "/webhook", { key: hook.chiave })).body.webhook.map((w: any) => w.id)).not.toContain(id);
@@ -424,7 +415,7 @@ describe("delete and replay", () => {
 
   test("riprova {da} queues the endpoint's events again, and an Idempotency-Key replays its answer", async () => {
     const id = (await create({ url: `${URL_ERP}/riprova`, eventi: ["fornitore.modificato"] })).body.webhook.id as number;
-    const seq = await supplierEvent("WH-RIPROVA");
+    const seq = await supplierEvent(t.pool, "WH-RIPROVA");
     await t.pool.query("UPDATE webhook_endpoint SET cursore = $2 WHERE id = $1", [id, seq]);
     await t.pool.query(
       "INSERT INTO webhook_consegne (endpoint_id, evento_id, stato, tentativi, concluso_il) VALUES ($1, $2, 'consegnata', 1, now())",
@@ -438,7 +429,7 @@ describe("delete and replay", () => {
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body).toEqual({ riaccodate: 1 });
     expect((await t.pool.query("SELECT stato FROM webhook_consegne WHERE endpoint_id = $1", [id])).rows).toEqual([{ stato: "in_attesa" }]);
-    expect(await lastAudit()).toMatchObject({ autore_tipo: "chiave", azione: "webhook.riconsegna", oggetto_id: id });
+    expect(await lastAudit(t.pool)).toMatchObject({ autore_tipo: "chiave", azione: "webhook.riconsegna", oggetto_id: id });
     const again = await expectNothingWritten(() =>
       rest("POST", `/webhook/${id}/riprova`, { key: hook.chiave, body: { da: seq }, headers: { "idempotency-key": "r-1" } }),
     );

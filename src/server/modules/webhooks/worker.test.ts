@@ -6,7 +6,7 @@ import { rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 import { createEndpoint, replayDelivery, setEndpointActive } from "./webhooks.service";
 import { nextState, retryDelayMs } from "./worker";
-import { testSettings, until, workersStoppedAfterEach } from "./worker-testing";
+import { testSettings, until, workersStoppedAfterEach } from "./webhooks-testing";
 
 /**
  * The delivery workers in process, against receivers on 127.0.0.1 (the reliability suite drives the real

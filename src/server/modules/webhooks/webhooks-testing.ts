@@ -1,8 +1,12 @@
+import type pg from "pg";
 import { afterEach } from "vitest";
 import type { Db } from "../../db/client";
 import { startWebhookWorker, type WebhookWorker, type WorkerSettings } from "./worker";
 
-/** What the worker tests share: quick settings, a wait for a condition, and workers stopped after each test. */
+/**
+ * What the webhook tests share: quick worker settings, a wait for a condition, workers stopped after each test,
+ * the last entry of the administrative log, and a committed event to deliver.
+ */
 
 export const testSettings = (over: Partial<WorkerSettings> = {}): WorkerSettings => ({
   workers: 4,
@@ -37,4 +41,15 @@ export function workersStoppedAfterEach(): (db: Db, url: string, s: WorkerSettin
     workers.push(w);
     return w;
   };
+}
+
+/** The newest entry of the administrative log. */
+export const lastAudit = async (pool: pg.Pool) =>
+  (await pool.query("SELECT autore_tipo, autore_id, azione, oggetto_id, dettagli FROM registro_amministrativo ORDER BY id DESC LIMIT 1"))
+    .rows[0];
+
+/** An event of type fornitore.modificato (the suppliers' trigger records it at commit); its sequenza. */
+export async function supplierEvent(pool: pg.Pool, codice: string): Promise<number> {
+  await pool.query("INSERT INTO fornitori (codice, nome) VALUES ($1, 'Fornitore dei webhook')", [codice]);
+  return (await pool.query("SELECT max(id)::int AS id FROM eventi WHERE tipo = 'fornitore.modificato'")).rows[0].id;
 }
