@@ -21,6 +21,11 @@ const a: Record<string, number> = {};
 
 const heldIn = (ubicazione: string, articolo: number, lotto: string | null = null) => held(t, ubicazione, articolo, lotto);
 const align = (body: unknown) => rest("POST", "/giacenze/allinea", { key, body });
+/** Stock placed in a location that holds none of it yet, by a count (this file's subject, independent of the movements' paths). */
+async function place(ubicazione: string, righe: { codice: string; lotto?: string; quantita: number }[]) {
+  const r = await align({ magazzino: w, ubicazione, righe: righe.map(({ quantita, ...x }) => ({ ...x, contato: quantita })) });
+  expect(r.body.scritte).toBe(righe.length);
+}
 const load = (ubicazione: string, righe: unknown[], natura = "carico") =>
   rest("POST", "/movimenti", { key, body: { natura, magazzino: w, righe: righe.map((r) => ({ ubicazione, ...(r as object) })) } });
 
@@ -58,8 +63,8 @@ test.beforeAll(async ({ db, key: k }) => {
 
 describe("counting by location", () => {
   test("attuale is the location's stock; one article in two locations is two units; rows take the top-level location", async () => {
-    expect((await load("BIN", [{ codice: "A", quantita: 5 }])).body.scritte).toBe(1);
-    expect((await load("OUT", [{ codice: "A", quantita: 3 }])).body.scritte).toBe(1);
+    await place("BIN", [{ codice: "A", quantita: 5 }]);
+    await place("OUT", [{ codice: "A", quantita: 3 }]);
     const r = await align({
       magazzino: w,
       ubicazione: "BIN",
@@ -84,8 +89,8 @@ describe("counting by location", () => {
   });
 
   test("lots by location: the lot's residual moves by the difference, not to the count", async () => {
-    await load("BIN", [{ codice: "LOT", lotto: "L5", quantita: 4 }]);
-    await load("OUT", [{ codice: "LOT", lotto: "L5", quantita: 6 }]);
+    await place("BIN", [{ codice: "LOT", lotto: "L5", quantita: 4 }]);
+    await place("OUT", [{ codice: "LOT", lotto: "L5", quantita: 6 }]);
     const r = await align({ magazzino: w, righe: [{ codice: "LOT", lotto: "L5", contato: 1, ubicazione: "BIN" }] });
     expect(outcomes(r)).toEqual([[0, "LOT", "L5", "BIN", "4", "1", "-3", "scritta"]]);
     const lots = await rest("GET", `/articoli/${a.LOT}/lotti?magazzino=${w}`, { key });
@@ -94,7 +99,7 @@ describe("counting by location", () => {
   });
 
   test("row refusals of locations, the other rows written", async () => {
-    await load("BIN", [{ codice: "R", quantita: 2 }]);
+    await place("BIN", [{ codice: "R", quantita: 2 }]);
     const before = await countRows(t, "movimenti");
     const r = await align({
       magazzino: w,
@@ -141,13 +146,13 @@ describe("counting by location", () => {
 
 describe("completa: a location counted as a whole", () => {
   test("what the rows do not name is counted zero; simula answers the same and writes nothing; an operator's preview stays blind", async () => {
-    await load("BIN", [
+    await place("BIN", [
       { codice: "C", quantita: 6 },
       { codice: "D", quantita: 2 },
       { codice: "LOT", lotto: "L1", quantita: 4 },
       { codice: "LOT", lotto: "L2", quantita: 1 },
     ]);
-    await load("OUT", [{ codice: "D", quantita: 5 }]);
+    await place("OUT", [{ codice: "D", quantita: 5 }]);
     const body = {
       magazzino: w,
       ubicazione: "BIN",
@@ -185,7 +190,7 @@ describe("completa: a location counted as a whole", () => {
     expect(outcomes(r)).toEqual(expected);
     expect(r.body).toMatchObject({ scritte: 6, invariate: 1, rifiutate: 0 });
     const { rows } = await t.pool.query(
-      `SELECT a.codice, l.codice AS lotto, g.quantita::text AS q FROM giacenze_ubicazioni g JOIN articoli a ON a.id = g.articolo_id
+      `SELECT a.codice, l.codice AS lotto, trim_scale(g.quantita)::text AS q FROM giacenze_ubicazioni g JOIN articoli a ON a.id = g.articolo_id
          LEFT JOIN lotti l ON l.id = g.lotto_id JOIN ubicazioni u ON u.id = g.ubicazione_id
         WHERE u.codice = 'BIN' AND g.quantita > 0 ORDER BY 1, 2`,
     );
@@ -200,7 +205,7 @@ describe("completa: a location counted as a whole", () => {
   });
 
   test("a complete count holds the location: a load into it waits until the count commits, then lands on top", async () => {
-    await load("BIN", [{ codice: "Q", quantita: 10 }]);
+    await place("BIN", [{ codice: "Q", quantita: 10 }]);
     const gate = await t.pool.connect();
     try {
       // Pause the count after its reads: it cannot create its operation while this lock is held.
@@ -227,11 +232,11 @@ describe("completa: a location counted as a whole", () => {
   test("a complete count against concurrent unloads and loads of the same bin: the end state is the count plus what committed after it", async () => {
     const art = (await seedArticle(t.prisma, "CORSA")).id;
     const lotArt = (await seedArticle(t.prisma, "CORSA-L", { lotti: true })).id;
-    await load("BIN", [
+    await place("BIN", [
       { codice: "CORSA", quantita: 20 },
       { codice: "CORSA-L", lotto: "K1", quantita: 10 },
     ]);
-    await load("OUT", [{ codice: "CORSA", quantita: 20 }]);
+    await place("OUT", [{ codice: "CORSA", quantita: 20 }]);
     const writers = (n: number) =>
       Array.from({ length: n }, (_, i) =>
         i % 3 === 0

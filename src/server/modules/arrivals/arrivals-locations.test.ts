@@ -128,7 +128,7 @@ describe("POST /arrivi in a warehouse with locations", () => {
     expect(r.body.righe.map((x: any) => x.errore?.codice ?? x.esito)).toEqual(["ubicazione_non_trovata", "ubicazione_non_trovata", "registrata"]);
     expect(r.body.righe[0].errore.messaggio).toContain("NESSUNA");
     const { rows } = await t.pool.query(`SELECT arrivata::text FROM righe_ordine WHERE id = $1`, [o.righe[0]]);
-    expect(rows[0].arrivata).toBe("2");
+    expect(Number(rows[0].arrivata)).toBe(2);
   });
 
   test("a warehouse without locations: no location anywhere", async () => {
