@@ -42,7 +42,16 @@ async function footprint() {
 }
 
 const outcomes = (r: { body: { righe: any[] } }) =>
-  r.body.righe.map((x) => [x.indice, x.articolo?.codice ?? x.codice, x.lotto, x.ubicazione, x.attuale, x.contato, x.delta, x.errore?.codice ?? x.esito]);
+  r.body.righe.map((x) => [
+    x.indice,
+    x.articolo?.codice ?? x.codice,
+    x.lotto,
+    x.ubicazione,
+    x.attuale,
+    x.contato,
+    x.delta,
+    x.errore?.codice ?? x.esito,
+  ]);
 
 test.beforeAll(async ({ db, key: k }) => {
   t = db;
@@ -125,16 +134,35 @@ describe("counting by location", () => {
     expect(r.body.righe[1].errore.messaggio).toContain("NESSUNA");
     expect(await countRows(t, "movimenti")).toBe(before);
     expect(await heldIn("BIN", a.R!)).toBe(2);
-    const p = await rest("POST", "/giacenze/allinea", { key, body: { magazzino: plain, righe: [{ codice: "R", contato: 1, ubicazione: "BIN" }] } });
+    const p = await rest("POST", "/giacenze/allinea", {
+      key,
+      body: { magazzino: plain, righe: [{ codice: "R", contato: 1, ubicazione: "BIN" }] },
+    });
     expect(p.body.righe[0].errore.codice).toBe("ubicazione_non_prevista");
     expect(await countRows(t, "movimenti")).toBe(before);
   });
 
   test.each([
-    ["richiesta_non_valida", "completa without ubicazione", () => ({ magazzino: w, completa: true, righe: [{ codice: "A", contato: 1, ubicazione: "BIN" }] })],
-    ["ubicazione_non_trovata", "an unknown top-level location", () => ({ magazzino: w, ubicazione: "NESSUNA", righe: [{ codice: "A", contato: 1 }] })],
-    ["ubicazione_non_trovata", "another warehouse's", () => ({ magazzino: w, ubicazione: "X-RIC", completa: true, righe: [{ codice: "A", contato: 1 }] })],
-    ["ubicazione_non_prevista", "a location in a warehouse without", () => ({ magazzino: plain, ubicazione: "BIN", righe: [{ codice: "A", contato: 1 }] })],
+    [
+      "richiesta_non_valida",
+      "completa without ubicazione",
+      () => ({ magazzino: w, completa: true, righe: [{ codice: "A", contato: 1, ubicazione: "BIN" }] }),
+    ],
+    [
+      "ubicazione_non_trovata",
+      "an unknown top-level location",
+      () => ({ magazzino: w, ubicazione: "NESSUNA", righe: [{ codice: "A", contato: 1 }] }),
+    ],
+    [
+      "ubicazione_non_trovata",
+      "another warehouse's",
+      () => ({ magazzino: w, ubicazione: "X-RIC", completa: true, righe: [{ codice: "A", contato: 1 }] }),
+    ],
+    [
+      "ubicazione_non_prevista",
+      "a location in a warehouse without",
+      () => ({ magazzino: plain, ubicazione: "BIN", righe: [{ codice: "A", contato: 1 }] }),
+    ],
   ])("whole count refused, nothing written: %s (%s)", async (codice, _why, body) => {
     const before = await footprint();
     const r = await align(body());
@@ -211,7 +239,16 @@ describe("completa: a location counted as a whole", () => {
       // Pause the count after its reads: it cannot create its operation while this lock is held.
       await gate.query("BEGIN");
       await gate.query("LOCK TABLE operazioni IN SHARE MODE");
-      const counting = align({ magazzino: w, ubicazione: "BIN", completa: true, righe: [{ codice: "Q", contato: 7 }, { codice: "C", contato: 6 }, { codice: "LOT", lotto: "L1", contato: 3 }] });
+      const counting = align({
+        magazzino: w,
+        ubicazione: "BIN",
+        completa: true,
+        righe: [
+          { codice: "Q", contato: 7 },
+          { codice: "C", contato: 6 },
+          { codice: "LOT", lotto: "L1", contato: 3 },
+        ],
+      });
       await seenWaiting("INSERT INTO operazioni");
       const loading = load("BIN", [{ codice: "Q", quantita: 2 }]);
       // The load waits on the location's gate (an advisory lock), not on anything the count lets go of.
@@ -240,12 +277,27 @@ describe("completa: a location counted as a whole", () => {
     const writers = (n: number) =>
       Array.from({ length: n }, (_, i) =>
         i % 3 === 0
-          ? load("BIN", [{ codice: "CORSA", quantita: 1 }, { codice: "CORSA-L", lotto: "K1", quantita: 1 }], "scarico")
+          ? load(
+              "BIN",
+              [
+                { codice: "CORSA", quantita: 1 },
+                { codice: "CORSA-L", lotto: "K1", quantita: 1 },
+              ],
+              "scarico",
+            )
           : i % 3 === 1
-            ? load("BIN", [{ codice: "CORSA", quantita: 1 }, { codice: "CORSA-L", lotto: "K1", quantita: 1 }])
+            ? load("BIN", [
+                { codice: "CORSA", quantita: 1 },
+                { codice: "CORSA-L", lotto: "K1", quantita: 1 },
+              ])
             : rest("POST", "/movimenti", {
                 key,
-                body: { natura: "trasferimento", magazzino_origine: w, magazzino: w, righe: [{ codice: "CORSA", quantita: 1, ubicazione_origine: "OUT", ubicazione: "BIN" }] },
+                body: {
+                  natura: "trasferimento",
+                  magazzino_origine: w,
+                  magazzino: w,
+                  righe: [{ codice: "CORSA", quantita: 1, ubicazione_origine: "OUT", ubicazione: "BIN" }],
+                },
               }),
       );
     const first = writers(15);
