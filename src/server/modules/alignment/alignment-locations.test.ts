@@ -53,17 +53,17 @@ const outcomes = (r: { body: { righe: any[] } }) =>
     x.errore?.codice ?? x.esito,
   ]);
 
-test.beforeAll(async ({ db, key: k }) => {
+test.beforeAll(async ({ db, key: k, actor }) => {
   t = db;
   key = k;
   plain = (await seedWarehouse(t.prisma, "PIANO")).id;
-  w = await seedLocationWarehouse(t, "CONTA", [
+  w = await seedLocationWarehouse(t, actor, "CONTA", [
     { codice: "RIC", tipo: "ricevimento" },
     { codice: "BIN", tipo: "stoccaggio" },
     { codice: "OUT", tipo: "stoccaggio" },
     { codice: "SPENTA", tipo: "stoccaggio", attiva: false },
   ]);
-  await seedLocationWarehouse(t, "ALTRO", [{ codice: "X-RIC", tipo: "ricevimento" }]);
+  await seedLocationWarehouse(t, actor, "ALTRO", [{ codice: "X-RIC", tipo: "ricevimento" }]);
   for (const c of ["A", "C", "D", "R", "Q"]) a[c] = (await seedArticle(t.prisma, c)).id;
   a.LOT = (await seedArticle(t.prisma, "LOT", { lotti: true })).id;
   const u = await t.prisma.utente.create({ data: { username: "op", password_hash: "-", ruolo: "operatore" } });
