@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   fornitore_non_trovato: 422,
   // A list's cursor above anything the service ever issued (API.md section 9).
   cursore_non_valido: 422,
+  // A location that holds stock, or is its warehouse's receiving location, cannot be deactivated (API.md section 11).
+  ubicazione_non_vuota: 422,
   troppe_richieste: 429,
   errore_interno: 500,
   servizio_non_disponibile: 503,
@@ -62,6 +64,14 @@ export const ERROR_STATUS = {
   ean_in_uso: 422,
   gestione_lotti_bloccata: 422,
   modello_non_trovato: 422,
+  // Row refusal codes of locations (API.md section 11): the ledger's location rules and the warehouse switch.
+  ubicazione_obbligatoria: 422,
+  ubicazione_non_trovata: 422,
+  ubicazione_non_prevista: 422,
+  quantita_insufficiente_ubicazione: 422,
+  ubicazione_ricevimento_mancante: 422,
+  ubicazioni_in_uso: 422,
+  giacenza_negativa: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -85,6 +95,7 @@ export const ROW_ERROR_CODES = [
   "scadenza_diversa",
   "fornitore_non_trovato",
   "magazzino_non_trovato",
+  "ubicazione_non_vuota",
   "articolo_non_attivo",
   "quantita_sotto_arrivata",
   "riga_con_arrivi",
@@ -97,6 +108,13 @@ export const ROW_ERROR_CODES = [
   "ean_in_uso",
   "gestione_lotti_bloccata",
   "modello_non_trovato",
+  "ubicazione_obbligatoria",
+  "ubicazione_non_trovata",
+  "ubicazione_non_prevista",
+  "quantita_insufficiente_ubicazione",
+  "ubicazione_ricevimento_mancante",
+  "ubicazioni_in_uso",
+  "giacenza_negativa",
 ] as const satisfies readonly ErrorCode[];
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
 
