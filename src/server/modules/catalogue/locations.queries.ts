@@ -67,3 +67,17 @@ export const updateLocations = (ids: number[], c: LocationColumns) =>
     UPDATE ubicazioni t SET descrizione = u.descrizione, tipo = u.tipo, attiva = u.attiva
       FROM unnest(${ids}::int[], ${c.descrizione}::text[], ${c.tipo}::text[], ${c.attiva}::boolean[]) AS u(id, descrizione, tipo, attiva)
      WHERE t.id = u.id`);
+
+/** The preferred locations of these articles. */
+export const preferredOf = (articles: number[]) =>
+  query<{ articolo_id: number; magazzino_id: number; ubicazione_id: number }>(Prisma.sql`
+    SELECT articolo_id, magazzino_id, ubicazione_id FROM ubicazioni_preferite
+     WHERE articolo_id = ANY(${articles}::int[]) ORDER BY articolo_id, magazzino_id`);
+
+export const deletePreferred = (articles: number[]) =>
+  query<never>(Prisma.sql`DELETE FROM ubicazioni_preferite WHERE articolo_id = ANY(${articles}::int[])`);
+
+export const insertPreferred = (articles: number[], warehouses: number[], locations: number[]) =>
+  query<never>(Prisma.sql`
+    INSERT INTO ubicazioni_preferite (articolo_id, magazzino_id, ubicazione_id)
+    SELECT * FROM unnest(${articles}::int[], ${warehouses}::int[], ${locations}::int[])`);
