@@ -79,7 +79,23 @@ export const namedUpsertRow = z
   .meta({ description: ROW_NOTE });
 
 export const upsertArticlesInput = z.strictObject({ articoli: rowsOf(articleUpsertRow, "articoli") });
-export const upsertWarehousesInput = z.strictObject({ magazzini: rowsOf(namedUpsertRow, "magazzini") });
+export const warehouseUpsertRow = z
+  .looseObject({
+    ...namedUpsertRow.shape,
+    gestione_ubicazioni: field(
+      "boolean",
+      "Il magazzino tiene la giacenza per ubicazione (API.md §11). Attivarla mette la giacenza che c'è nell'ubicazione di ricevimento; " +
+        "disattivarla è rifiutato finché la merce sta in più di un'ubicazione (`ubicazioni_in_uso`). Predefinito: false",
+    ),
+    ubicazione_ricevimento: field(
+      "string",
+      "Codice dell'ubicazione (attiva, di tipo ricevimento, di questo magazzino) dove arriva la merce quando un arrivo non ne indica una",
+      true,
+    ),
+  })
+  .meta({ description: ROW_NOTE });
+
+export const upsertWarehousesInput = z.strictObject({ magazzini: rowsOf(warehouseUpsertRow, "magazzini") });
 export const upsertSuppliersInput = z.strictObject({ fornitori: rowsOf(namedUpsertRow, "fornitori") });
 
 export const upsertOutput = z.object({
@@ -138,3 +154,10 @@ export const articleRowCheck = z.strictObject({
 export type ArticleRowCheck = z.infer<typeof articleRowCheck>;
 
 export const namedRowCheck = z.strictObject({ codice: code(), nome: text(200).optional(), attivo: bool().optional() });
+
+/** A warehouse: a named row with its locations settings (API.md section 11). */
+export const warehouseRowCheck = namedRowCheck.extend({
+  gestione_ubicazioni: bool().optional(),
+  ubicazione_ricevimento: code().nullable().optional(),
+});
+export type WarehouseRowCheck = z.infer<typeof warehouseRowCheck>;
