@@ -251,7 +251,7 @@ describe("GET /da-stoccare", () => {
 });
 
 describe("GET /disponibilita: in_quarantena where a warehouse manages locations", () => {
-  const rowOf = (body: any, id: number) => body.disponibilita.find((d: any) => d.articolo.id === id);
+  const rowOf = (body: any, id: number | undefined) => body.disponibilita.find((d: any) => d.articolo.id === id);
 
   test("filtered by a location warehouse: every row says what lies in quarantine", async () => {
     const r = await get(`/disponibilita?magazzino=${w.id}`);
