@@ -1,7 +1,10 @@
 import { syncParse } from "../../lib/zod";
 import { requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
+import { upsertLocationRows } from "./locations-upsert.service";
+import { upsertLocationsInput } from "./locations.schemas";
 import { upsertArticleRows, upsertNamedRows } from "./master-data-upsert.service";
+import { upsertWarehouseRows } from "./warehouses-upsert.service";
 import { upsertArticlesInput, upsertOutput, upsertSuppliersInput, upsertWarehousesInput } from "./master-data.schemas";
 
 /** POST /articoli, /fornitori, /magazzini: master-data upserts by code (API.md section 9). */
@@ -65,7 +68,11 @@ export const masterDataRouter = router({
         path: "/magazzini",
         tags: ["Anagrafiche"],
         summary: "Crea o aggiorna magazzini per codice",
-        description: `${DESCRIPTION}.`,
+        description:
+          `${DESCRIPTION}, \`ubicazione_non_trovata\` (\`ubicazione_ricevimento\` che non è un'ubicazione attiva del magazzino), ` +
+          "`ubicazione_ricevimento_mancante` (gestire le ubicazioni senza un'ubicazione di ricevimento), `giacenza_negativa` (attivarle " +
+          "con una giacenza sotto zero), `ubicazioni_in_uso` (disattivarle con merce in più di un'ubicazione). Attivare " +
+          "`gestione_ubicazioni` scrive un'operazione (`correzione`, \"Attivazione ubicazioni\") che porta la giacenza nell'ubicazione di ricevimento.",
         protect: true,
       },
     })
@@ -74,7 +81,32 @@ export const masterDataRouter = router({
     .mutation(({ ctx, input }) =>
       idempotentWrite(ctx, { path: "/magazzini", input }, async (tx) => ({
         status: 200,
-        body: await upsertNamedRows(tx, "magazzini", input.magazzini),
+        body: await upsertWarehouseRows(tx, ctx.actor, input.magazzini, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
+      })),
+    ),
+
+  upsertLocations: upsert
+    .meta({
+      idempotent: true,
+      openapi: {
+        method: "POST",
+        path: "/ubicazioni",
+        tags: ["Anagrafiche"],
+        summary: "Crea o aggiorna ubicazioni per magazzino e codice",
+        description:
+          "Upsert per (`magazzino`, `codice`), fino a 500 righe, con gli esiti per riga degli altri upsert (API.md §9 e §11). " +
+          "Codici di rifiuto per riga: `codice_non_valido` (anche un codice che si leggerebbe come altro: un EAN, un SSCC, un codice GS1, " +
+          "`R` seguito da cifre), `codice_ripetuto` (stessa coppia magazzino e codice due volte), `campo_non_valido`, `magazzino_non_trovato`, " +
+          "`ubicazione_non_vuota` (disattivare un'ubicazione che contiene merce, o l'ubicazione di ricevimento del magazzino).",
+        protect: true,
+      },
+    })
+    .input(syncParse(upsertLocationsInput))
+    .output(syncParse(upsertOutput))
+    .mutation(({ ctx, input }) =>
+      idempotentWrite(ctx, { path: "/ubicazioni", input }, async (tx) => ({
+        status: 200,
+        body: await upsertLocationRows(tx, input.ubicazioni),
       })),
     ),
 });
