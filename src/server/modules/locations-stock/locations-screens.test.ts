@@ -3,7 +3,7 @@ import type { Actor } from "../auth/actor";
 import type { TestDb } from "../../testing/db";
 import { caller, seedArticle, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
-import { placeStock, seedLocationWarehouse } from "./locations-testing";
+import { moveStock, seedLocationWarehouse } from "./locations-testing";
 
 /** The screens' reads (tRPC only): the locations screen's list and "Dov'è?", as an operator calls them. */
 
@@ -13,39 +13,25 @@ let w1: { id: number; at: Record<string, number> };
 let w2: { id: number; at: Record<string, number> };
 const a: Record<string, number> = {};
 
-test.beforeAll(async ({ db }) => {
+test.beforeAll(async ({ db, key }) => {
   t = db;
   const u = await t.prisma.utente.create({ data: { username: "ubi-op", password_hash: "-", ruolo: "operatore" } });
   operator = { kind: "utente", id: u.id, username: u.username, ruolo: "operatore" };
   await seedWarehouse(t.prisma, "PIANO");
-  w1 = await seedLocationWarehouse(t, "NORD", [
+  w1 = await seedLocationWarehouse(key, "NORD", [
     { codice: "RIC", tipo: "ricevimento" },
     { codice: "A-01", tipo: "stoccaggio", descrizione: "Corsia A" },
     { codice: "A-02", tipo: "stoccaggio", attiva: false },
     { codice: "Q-01", tipo: "quarantena" },
   ]);
-  w2 = await seedLocationWarehouse(t, "SUD", [{ codice: "R-SUD", tipo: "ricevimento" }]);
+  w2 = await seedLocationWarehouse(key, "SUD", [{ codice: "R-SUD", tipo: "ricevimento" }]);
   a.VITE = (await seedArticle(t.prisma, "VITE")).id;
   a.LATTE = (await seedArticle(t.prisma, "LATTE", { lotti: true })).id;
   a.DADO = (await seedArticle(t.prisma, "DADO")).id;
-  await placeStock(t, { articolo: a.VITE, magazzino: w1.id, ubicazione: w1.at["A-01"]!, quantita: 5 });
-  await placeStock(t, {
-    articolo: a.LATTE,
-    magazzino: w1.id,
-    ubicazione: w1.at["A-01"]!,
-    quantita: 2,
-    lotto: "L1",
-    scadenza: "2027-01-10",
-  });
-  await placeStock(t, {
-    articolo: a.LATTE,
-    magazzino: w1.id,
-    ubicazione: w1.at["A-01"]!,
-    quantita: 1,
-    lotto: "L0",
-    scadenza: "2026-12-01",
-  });
-  await placeStock(t, { articolo: a.VITE, magazzino: w2.id, ubicazione: w2.at["R-SUD"]!, quantita: 8 });
+  await moveStock(key, w1.id, { codice: "VITE", ubicazione: "A-01", quantita: 5 });
+  await moveStock(key, w1.id, { codice: "LATTE", ubicazione: "A-01", quantita: 2, lotto: "L1", scadenza: "2027-01-10" });
+  await moveStock(key, w1.id, { codice: "LATTE", ubicazione: "A-01", quantita: 1, lotto: "L0", scadenza: "2026-12-01" });
+  await moveStock(key, w2.id, { codice: "VITE", ubicazione: "R-SUD", quantita: 8 });
 });
 
 const ui = () => caller(t, operator, "trpc");
