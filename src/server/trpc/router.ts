@@ -13,6 +13,7 @@ import { eventsRouter } from "../modules/events/events.router";
 import { feedsRouter } from "../modules/feeds/feeds.router";
 import { idempotencyRouter } from "../modules/idempotency/idempotency.router";
 import { lotsRouter } from "../modules/lots/lots.router";
+import { locationsStockRouter } from "../modules/locations-stock/locations-stock.router";
 import { cursorsRouter } from "../modules/lists/cursors.router";
 import { movementsRouter } from "../modules/movements/movements.router";
 import { salesRouter } from "../modules/sales/sales.router";
@@ -28,6 +29,8 @@ export const appRouter = router({
   arrivals: arrivalsRouter,
   alignment: alignmentRouter,
   availability: availabilityRouter,
+  // Stock by location, where an article lies, what waits for putaway (API.md section 11).
+  locationsStock: locationsStockRouter,
   sales: salesRouter,
   // Master data and purchase orders, by id or as a change feed (API.md section 9).
   feeds: feedsRouter,
