@@ -39,6 +39,21 @@ const ARRIVAL_ROWS = [
   "magazzino_diverso",
 ] as const satisfies readonly RowErrorCode[];
 
+/** A row's location (API.md section 11): every writer of stock resolves it (ledger/locations.service.ts). */
+const LOCATION_ROWS = [
+  "ubicazione_obbligatoria",
+  "ubicazione_non_trovata",
+  "ubicazione_non_prevista",
+  "quantita_insufficiente_ubicazione",
+] as const satisfies readonly RowErrorCode[];
+
+/** The refusals of switching a warehouse's `gestione_ubicazioni` (ledger/locations-switch.service.ts): POST /magazzini rows. */
+const LOCATION_SWITCH_ROWS = [
+  "ubicazione_ricevimento_mancante",
+  "ubicazioni_in_uso",
+  "giacenza_negativa",
+] as const satisfies readonly RowErrorCode[];
+
 export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
   "POST /movimenti": {
     codes: ["magazzino_non_trovato", "operazione_non_trovata", "troppe_righe"],
@@ -53,6 +68,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
       "lotto_non_trovato",
       "lotto_insufficiente",
       "scadenza_diversa",
+      ...LOCATION_ROWS,
     ],
     maxItems: { righe: MAX_MOVEMENT_ROWS },
   },
@@ -95,7 +111,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
   "POST /magazzini": {
     codes: ["troppe_righe"],
     // The locations settings and the switch (API.md section 11).
-    rows: [...UPSERT_ROWS, "ubicazione_non_trovata", "ubicazione_ricevimento_mancante", "giacenza_negativa", "ubicazioni_in_uso"],
+    rows: [...UPSERT_ROWS, "ubicazione_non_trovata", ...LOCATION_SWITCH_ROWS],
     maxItems: { magazzini: MAX_UPSERT_ROWS },
   },
   "POST /ubicazioni": {
