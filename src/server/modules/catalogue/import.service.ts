@@ -15,8 +15,9 @@ import * as q from "./master-data.queries";
 import { idsOf, writeArticles, writeNamed } from "./master-data.service";
 
 /**
- * Master data import (API.md section 6): warehouses, articles with variants, suppliers, clients and
- * purchase orders, referenced by code (orders by number), upserted in one transaction.
+ * Master data import (API.md section 6): warehouses (and their locations, section 11), articles with
+ * variants, suppliers, clients and purchase orders, referenced by code (orders by number), upserted in one
+ * transaction.
  *
  * The whole file is checked before anything is written, and every problem is reported with its path
  * in the file (`articoli[3].varianti[0].ean`), so the operator fixes the file in one round.

@@ -4,40 +4,36 @@ import { RowError } from "../../lib/errors";
 import { articleRowCheck, namedRowCheck, type ArticleRowCheck, type UpsertOutput } from "./master-data.schemas";
 import * as q from "./master-data.queries";
 import type { KnownArticle } from "./master-data.queries";
-import {
-  loadArticlesByCode,
-  loadSuppliersByCode,
-  loadWarehousesByCode,
-  writeArticles,
-  writeNamed,
-  type ArticleRow,
-} from "./master-data.service";
+import { loadArticlesByCode, loadSuppliersByCode, writeArticles, writeNamed, type ArticleRow } from "./master-data.service";
 import { loadPreferred, type Preferred, resolvePreferred, samePreferred, writePreferred } from "./preferred-locations.service";
 import { UpsertRows, type CheckedRow } from "./upsert-rows";
 
 /**
- * POST /magazzini, /fornitori, /articoli (API.md section 9): each row checked on its own and refused
+ * POST /fornitori, /articoli (API.md section 9; /magazzini: warehouses-upsert.service.ts): each row checked on its own and refused
  * with its code, nothing written for it; the rows that pass go to the same writers as the import
  * (master-data.service.ts), in a fixed number of statements. Each call holds its table's advisory lock
  * from the load to the commit, so two calls never create the same code nor give one EAN to two articles.
  */
 
-/** Warehouses or suppliers: `nome` is required for a new code; `attivo` false hides them from the pickers. */
-export async function upsertNamedRows(tx: Tx, table: "magazzini" | "fornitori", input: Record<string, unknown>[]): Promise<UpsertOutput> {
+/**
+ * Suppliers: `nome` is required for a new code; `attivo` false hides them from the pickers. (Warehouses, which
+ * also carry their locations settings, are warehouses-upsert.service.ts's.)
+ */
+export async function upsertSupplierRows(tx: Tx, input: Record<string, unknown>[]): Promise<UpsertOutput> {
+  const table = "fornitori";
   const batch = new UpsertRows(input, namedRowCheck, table);
   await execute(tx, q.lockMasterData(table));
-  const known = table === "magazzini" ? await loadWarehousesByCode(tx, batch.codes) : await loadSuppliersByCode(tx, batch.codes);
+  const known = await loadSuppliersByCode(tx, batch.codes);
   const rows: { codice: string; nome: string; attivo?: boolean }[] = [];
   for (const { indice, value } of batch.accepted) {
     const db = known.get(value.codice);
     const nome = value.nome ?? db?.nome;
     if (nome === undefined) {
-      const what = table === "magazzini" ? "magazzino" : "fornitore";
       batch.refuse(
         indice,
         value.codice,
         null,
-        new RowError("campo_non_valido", `Riga ${indice} ('${value.codice}'): campo 'nome' obbligatorio per un ${what} nuovo.`),
+        new RowError("campo_non_valido", `Riga ${indice} ('${value.codice}'): campo 'nome' obbligatorio per un fornitore nuovo.`),
       );
       continue;
     }

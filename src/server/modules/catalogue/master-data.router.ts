@@ -3,7 +3,7 @@ import { requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
 import { upsertLocationRows } from "./locations-upsert.service";
 import { upsertLocationsInput } from "./locations.schemas";
-import { upsertArticleRows, upsertNamedRows } from "./master-data-upsert.service";
+import { upsertArticleRows, upsertSupplierRows } from "./master-data-upsert.service";
 import { upsertWarehouseRows } from "./warehouses-upsert.service";
 import { upsertArticlesInput, upsertOutput, upsertSuppliersInput, upsertWarehousesInput } from "./master-data.schemas";
 
@@ -56,7 +56,7 @@ export const masterDataRouter = router({
     .mutation(({ ctx, input }) =>
       idempotentWrite(ctx, { path: "/fornitori", input }, async (tx) => ({
         status: 200,
-        body: await upsertNamedRows(tx, "fornitori", input.fornitori),
+        body: await upsertSupplierRows(tx, input.fornitori),
       })),
     ),
 

@@ -108,7 +108,7 @@ export async function resolveSettings(
     let receiving = now?.ubicazione_ricevimento_id ?? null;
     if (v.ubicazione_ricevimento !== undefined && v.ubicazione_ricevimento !== null) {
       const u = m && locations.get(`${m.id}\u0000${v.ubicazione_ricevimento}`);
-      if (!u || !u.attiva) {
+      if (!u?.attiva) {
         const why = !m
           ? "il magazzino è nuovo e non ha ancora ubicazioni: crearlo, registrarne le ubicazioni (POST /ubicazioni), poi indicarla"
           : u
