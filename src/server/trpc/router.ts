@@ -15,6 +15,7 @@ import { idempotencyRouter } from "../modules/idempotency/idempotency.router";
 import { lotsRouter } from "../modules/lots/lots.router";
 import { cursorsRouter } from "../modules/lists/cursors.router";
 import { movementsRouter } from "../modules/movements/movements.router";
+import { putawayRouter } from "../modules/putaway/putaway.router";
 import { salesRouter } from "../modules/sales/sales.router";
 import { webhooksRouter } from "../modules/webhooks/webhooks.router";
 import { webhooksRestRouter } from "../modules/webhooks/webhooks-rest.router";
@@ -27,6 +28,8 @@ export const appRouter = router({
   clients: clientsRouter,
   arrivals: arrivalsRouter,
   alignment: alignmentRouter,
+  // The handheld's putaway (API.md section 11), tRPC only.
+  putaway: putawayRouter,
   availability: availabilityRouter,
   sales: salesRouter,
   // Master data and purchase orders, by id or as a change feed (API.md section 9).
