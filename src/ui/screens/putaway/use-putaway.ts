@@ -127,7 +127,10 @@ export function usePutaway() {
       if (reading.kind === "sconosciuto") {
         // A location or goods added since the copy was read: asked once more before refusing.
         const fresh = await refresh();
-        if (fresh) reading = readCode(code, (c = fresh), queuedRef.current);
+        if (fresh) {
+          c = fresh;
+          reading = readCode(code, fresh, queuedRef.current);
+        }
       }
       const shown = choice ? c.righe.find((r) => r.id === choice.riga) : undefined;
       switch (reading.kind) {
