@@ -5,7 +5,16 @@
  */
 
 /** Who wrote a movement: `origine` of API.md section 4. */
-export const ORIGINI = ["api", "schermo", "vendita", "arrivo", "annullamento", "correzione"] as const;
+export const ORIGINI = [
+  "api",
+  "schermo",
+  "vendita",
+  "arrivo",
+  "annullamento",
+  "correzione",
+  // Putaway and moves from the putaway screen (API.md section 11).
+  "stoccaggio",
+] as const;
 export type Origine = (typeof ORIGINI)[number];
 
 /** The event types of API.md section 10. */

@@ -62,6 +62,14 @@ export const ERROR_STATUS = {
   ean_in_uso: 422,
   gestione_lotti_bloccata: 422,
   modello_non_trovato: 422,
+  // Row refusal codes of locations (API.md section 11): the ledger's location rules and the warehouse switch.
+  ubicazione_obbligatoria: 422,
+  ubicazione_non_trovata: 422,
+  ubicazione_non_prevista: 422,
+  quantita_insufficiente_ubicazione: 422,
+  ubicazione_ricevimento_mancante: 422,
+  ubicazioni_in_uso: 422,
+  giacenza_negativa: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -97,6 +105,13 @@ export const ROW_ERROR_CODES = [
   "ean_in_uso",
   "gestione_lotti_bloccata",
   "modello_non_trovato",
+  "ubicazione_obbligatoria",
+  "ubicazione_non_trovata",
+  "ubicazione_non_prevista",
+  "quantita_insufficiente_ubicazione",
+  "ubicazione_ricevimento_mancante",
+  "ubicazioni_in_uso",
+  "giacenza_negativa",
 ] as const satisfies readonly ErrorCode[];
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
 
