@@ -1,4 +1,4 @@
-import { isValidGtin } from "./gtin";
+import { isValidGtin, isValidSscc } from "./gtin";
 
 /**
  * What a scanner typed into the search field. A keyboard-wedge scanner sends the symbology identifier
@@ -146,4 +146,24 @@ export function eanCandidates(gtin: string): string[] {
   if (g14.startsWith("00")) out.add(g14.slice(2));
   if (g14.startsWith("000000")) out.add(g14.slice(6));
   return [...out];
+}
+
+/**
+ * Why a location code cannot be a location's code (API.md section 11, "Codes"), or null when it can: a location's
+ * code is what its label's barcode reads, so it must not read as goods. Refused: what parseScan reads as an EAN,
+ * a GS1 string or an `R<riga>` label, and an SSCC (18 digits with a valid check digit, bare or after its AI 00),
+ * which a scan reads before anything else.
+ */
+export function locationCodeProblem(code: string): string | null {
+  const text = code.trim();
+  if (isValidSscc(text) || (/^(\(00\)|00)\d{18}$/.test(text) && isValidSscc(text.slice(-18))))
+    return `'${code}' si legge come l'SSCC di un pallet`;
+  const scan = parseScan(text);
+  if (scan.kind === "ean") return `'${code}' si legge come un EAN (cifra di controllo valida)`;
+  if (scan.kind === "gs1") return `'${code}' si legge come un codice GS1`;
+  if (scan.kind === "etichetta" || /^R\d+$/i.test(text))
+    return `'${code}' si legge come l'etichetta di una riga d'ordine (R seguito da cifre)`;
+  if (/^\](C1|d2|Q3|e0|J1)/.test(text) || text.startsWith("(") || text.includes("\x1d") || /^01\d{14}./.test(text))
+    return `'${code}' si legge come un codice GS1`;
+  return null;
 }

@@ -29,5 +29,11 @@ export const EVENT_TYPES = [
   "cliente.modificato",
   "fornitore.modificato",
   "magazzino.modificato",
+  // Locations (API.md section 11).
+  "ubicazione.modificato",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The kinds of location of API.md section 11. */
+export const TIPI_UBICAZIONE = ["ricevimento", "stoccaggio", "quarantena"] as const;
+export type TipoUbicazione = (typeof TIPI_UBICAZIONE)[number];

@@ -17,3 +17,8 @@ export function gtinCheckDigit(body: string): number {
 export function isValidGtin(code: string): boolean {
   return GTIN.test(code) && gtinCheckDigit(code.slice(0, -1)) === Number(code.at(-1));
 }
+
+/** An SSCC (a pallet's serial shipping container code): 18 digits whose last is the same GS1 check digit. */
+export function isValidSscc(code: string): boolean {
+  return /^\d{18}$/.test(code) && gtinCheckDigit(code.slice(0, -1)) === Number(code.at(-1));
+}

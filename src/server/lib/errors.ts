@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   fornitore_non_trovato: 422,
   // A list's cursor above anything the service ever issued (API.md section 9).
   cursore_non_valido: 422,
+  // A location that holds stock, or is its warehouse's receiving location, cannot be deactivated (API.md section 11).
+  ubicazione_non_vuota: 422,
   troppe_richieste: 429,
   errore_interno: 500,
   servizio_non_disponibile: 503,
@@ -93,6 +95,7 @@ export const ROW_ERROR_CODES = [
   "scadenza_diversa",
   "fornitore_non_trovato",
   "magazzino_non_trovato",
+  "ubicazione_non_vuota",
   "articolo_non_attivo",
   "quantita_sotto_arrivata",
   "riga_con_arrivi",

@@ -4,7 +4,13 @@ import { createSchema } from "zod-openapi";
 import type { EventType } from "../../lib/domain-lists";
 import { clientOutput } from "../modules/clients/clients.schemas";
 import { eventOutput } from "../modules/events/events.schemas";
-import { articleRowOutput, purchaseOrderRowOutput, supplierRowOutput } from "../modules/feeds/feeds.schemas";
+import {
+  articleRowOutput,
+  locationRowOutput,
+  purchaseOrderRowOutput,
+  supplierRowOutput,
+  warehouseRowOutput,
+} from "../modules/feeds/feeds.schemas";
 import { movementOutput } from "../modules/movements/movements.schemas";
 import { saleDocumentOutput } from "../modules/sales/sales.schemas";
 
@@ -15,8 +21,9 @@ import { saleDocumentOutput } from "../modules/sales/sales.schemas";
  * schemas: a movement in an event is the movement of GET /movimenti.
  */
 
-/** A warehouse row of GET /magazzini (the feeds' schema for suppliers and warehouses is one). */
-const warehouseRow = supplierRowOutput.meta({ description: "Il magazzino come in GET /magazzini" });
+/** A warehouse row of GET /magazzini. */
+const warehouseRow = warehouseRowOutput.meta({ description: "Il magazzino come in GET /magazzini" });
+const locationRow = locationRowOutput.meta({ description: "L'ubicazione come in GET /ubicazioni" });
 
 const stockData = z.object({
   operazione: z.number().int().meta({ description: "L'operazione che ha scritto i movimenti" }),
@@ -43,6 +50,7 @@ const DATA = {
   "cliente.modificato": clientOutput,
   "fornitore.modificato": supplierRowOutput,
   "magazzino.modificato": warehouseRow,
+  "ubicazione.modificato": locationRow,
 } satisfies Record<EventType, z.ZodType> & Record<string, z.ZodType>;
 
 /** Shared row schemas, named once in components. */
@@ -54,6 +62,7 @@ const ROW_COMPONENTS = {
   Cliente: clientOutput,
   Fornitore: supplierRowOutput,
   Magazzino: warehouseRow,
+  Ubicazione: locationRow,
 };
 
 const componentName = (tipo: string) =>

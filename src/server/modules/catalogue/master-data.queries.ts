@@ -16,6 +16,8 @@ export const MASTER_DATA_LOCKS = {
   fornitori: 7_246_301_012,
   articoli: 7_246_301_013,
   clienti: 7_246_301_014,
+  // Locations (API.md section 11): taken also by the warehouse and article upserts that name locations, after their own.
+  ubicazioni: 7_246_301_015,
 } as const;
 export type MasterDataTable = keyof typeof MASTER_DATA_LOCKS;
 

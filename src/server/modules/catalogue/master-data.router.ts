@@ -1,6 +1,8 @@
 import { syncParse } from "../../lib/zod";
 import { requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
+import { upsertLocationRows } from "./locations-upsert.service";
+import { upsertLocationsInput } from "./locations.schemas";
 import { upsertArticleRows, upsertNamedRows } from "./master-data-upsert.service";
 import { upsertArticlesInput, upsertOutput, upsertSuppliersInput, upsertWarehousesInput } from "./master-data.schemas";
 
@@ -75,6 +77,31 @@ export const masterDataRouter = router({
       idempotentWrite(ctx, { path: "/magazzini", input }, async (tx) => ({
         status: 200,
         body: await upsertNamedRows(tx, "magazzini", input.magazzini),
+      })),
+    ),
+
+  upsertLocations: upsert
+    .meta({
+      idempotent: true,
+      openapi: {
+        method: "POST",
+        path: "/ubicazioni",
+        tags: ["Anagrafiche"],
+        summary: "Crea o aggiorna ubicazioni per magazzino e codice",
+        description:
+          "Upsert per (`magazzino`, `codice`), fino a 500 righe, con gli esiti per riga degli altri upsert (API.md §9 e §11). " +
+          "Codici di rifiuto per riga: `codice_non_valido` (anche un codice che si leggerebbe come altro: un EAN, un SSCC, un codice GS1, " +
+          "`R` seguito da cifre), `codice_ripetuto` (stessa coppia magazzino e codice due volte), `campo_non_valido`, `magazzino_non_trovato`, " +
+          "`ubicazione_non_vuota` (disattivare un'ubicazione che contiene merce, o l'ubicazione di ricevimento del magazzino).",
+        protect: true,
+      },
+    })
+    .input(syncParse(upsertLocationsInput))
+    .output(syncParse(upsertOutput))
+    .mutation(({ ctx, input }) =>
+      idempotentWrite(ctx, { path: "/ubicazioni", input }, async (tx) => ({
+        status: 200,
+        body: await upsertLocationRows(tx, input.ubicazioni),
       })),
     ),
 });

@@ -20,11 +20,21 @@ export interface CheckedRow<T> {
 
 export class UpsertRows<T extends { codice: string }> {
   readonly outcomes: (Outcome | undefined)[];
+  private readonly input: Record<string, unknown>[];
   readonly accepted: CheckedRow<T>[] = [];
   /** Every well-formed code of the call, refused rows included (their id is in the answer too). */
   readonly codes: string[] = [];
 
-  constructor(input: Record<string, unknown>[], schema: z.ZodType<T>, campo: string) {
+  /**
+   * `keyOf`: what identifies a row when its code alone does not (a location: its warehouse and its code); the
+   * repeated-row check, the writer's result and `answer` go by it.
+   */
+  constructor(
+    input: Record<string, unknown>[],
+    schema: z.ZodType<T>,
+    campo: string,
+    readonly keyOf: (row: Record<string, unknown>, codice: string) => string = (_row, codice) => codice,
+  ) {
     if (input.length > MAX_UPSERT_ROWS) {
       throw new DomainError(
         "troppe_righe",
@@ -32,10 +42,12 @@ export class UpsertRows<T extends { codice: string }> {
         { campo },
       );
     }
+    this.input = input;
     this.outcomes = input.map(() => undefined);
     const codes = input.map((row) => (typeof row.codice === "string" ? row.codice.trim() : undefined));
     const times = new Map<string, number[]>();
-    codes.forEach((c, i) => c && times.set(c, [...(times.get(c) ?? []), i]));
+    const keys = input.map((row, i) => (codes[i] ? keyOf(row, codes[i]) : undefined));
+    keys.forEach((k, i) => k && times.set(k, [...(times.get(k) ?? []), i]));
     input.forEach((row, indice) => {
       const code = codes[indice];
       if (code === undefined || code === "" || code.length > 64) {
@@ -56,7 +68,7 @@ export class UpsertRows<T extends { codice: string }> {
         return;
       }
       this.codes.push(code);
-      const same = times.get(code)!;
+      const same = times.get(keys[indice]!)!;
       if (same.length > 1) {
         this.refuse(
           indice,
@@ -88,15 +100,15 @@ export class UpsertRows<T extends { codice: string }> {
   }
 
   /**
-   * The response: the refusals recorded, and for every other row what the writer did. `known` gives the
-   * id of a refused row whose code is registered.
+   * The response: the refusals recorded, and for every other row what the writer did (by key). `known` gives
+   * the id of a refused row whose key is registered.
    */
   answer(written: Written, known: (codice: string) => number | undefined): UpsertOutput {
     const byIndex = new Map(this.accepted.map((r) => [r.indice, r]));
     const righe = this.outcomes.map((o, indice) => {
-      if (o) return o.codice !== null && o.id === null ? { ...o, id: known(o.codice) ?? null } : o;
+      if (o) return o.codice !== null && o.id === null ? { ...o, id: known(this.keyOf(this.input[indice]!, o.codice)) ?? null } : o;
       const row = byIndex.get(indice)!;
-      const w = written.get(row.value.codice)!;
+      const w = written.get(this.keyOf(this.input[indice]!, row.value.codice))!;
       return { indice, codice: row.value.codice, id: w.id, esito: w.esito };
     });
     const count = (esito: Outcome["esito"]) => righe.filter((r) => r.esito === esito).length;

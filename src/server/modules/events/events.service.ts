@@ -2,7 +2,7 @@ import type { Db } from "../../db/client";
 import { rows } from "../../db/sql";
 import { formatInstant } from "../../lib/dates";
 import { toClientOutput } from "../clients/clients.service";
-import { toArticleOutput, toNamedOutput, toPurchaseOrderOutput, toWarehouseOutput } from "../feeds/feeds.service";
+import { toArticleOutput, toLocationOutput, toNamedOutput, toPurchaseOrderOutput, toWarehouseOutput } from "../feeds/feeds.service";
 import { boundAndRows, cutPage } from "../lists/lists";
 import { movementsByIds, type MovementRow } from "../movements/movements.queries";
 import { toMovementOutput } from "../movements/movements.service";
@@ -61,6 +61,8 @@ export async function renderEvents(db: Db, events: q.EventRow[], timeZone: strin
         return toNamedOutput(d as unknown as Parameters<typeof toNamedOutput>[0]);
       case "magazzino.modificato":
         return toWarehouseOutput(d as unknown as Parameters<typeof toWarehouseOutput>[0]);
+      case "ubicazione.modificato":
+        return toLocationOutput(d as unknown as Parameters<typeof toLocationOutput>[0]);
       case "cliente.modificato":
         return toClientOutput({ ...(d as unknown as Parameters<typeof toClientOutput>[0]), creato_il: d.creato_ms as number }, timeZone);
       default: {

@@ -42,7 +42,16 @@ export interface ArticleRow {
   modello: string | null;
   attivo: boolean;
   versione: bigint;
+  /** Canonical text (trim_scale). */
+  confezione: string;
+  ubicazioni_preferite: { magazzino: number; ubicazione: string }[];
 }
+
+/** An article's pack size and preferred locations, as its event (migration 20261128000000_ubicazioni) renders them. */
+const ARTICLE_LOCATION_COLUMNS = Prisma.sql`trim_scale(t.confezione)::text AS confezione,
+           (SELECT coalesce(json_agg(json_build_object('magazzino', p.magazzino_id, 'ubicazione', u.codice) ORDER BY p.magazzino_id), '[]'::json)
+              FROM ubicazioni_preferite p JOIN ubicazioni u ON u.id = p.ubicazione_id
+             WHERE p.articolo_id = t.id) AS ubicazioni_preferite`;
 
 /**
  * `eans`, for the screens only: the text also matches an article whose EAN contains it or is one of these
@@ -60,7 +69,7 @@ export const articlesPage = (w: Window, take: number, f: { cerca?: string; attiv
   ]);
   return query<ArticleRow>(Prisma.sql`
     SELECT t.id, t.codice, t.descrizione, t.ean, t.gestione_lotti, t.costo_standard AS costo, t.unita, m.codice AS modello,
-           t.attivo, t.versione
+           t.attivo, t.versione, ${ARTICLE_LOCATION_COLUMNS}
       FROM articoli t LEFT JOIN articoli m ON m.id = t.modello_id
      WHERE ${where}
      ${tail}`);
@@ -80,11 +89,44 @@ export const suppliersPage = (w: Window, take: number, f: { cerca?: string; atti
     SELECT t.id, t.codice, t.nome, t.attivo, t.versione FROM fornitori t WHERE ${where} ${tail}`);
 };
 
+export interface WarehouseRow extends NamedRow {
+  gestione_ubicazioni: boolean;
+  /** The receiving location's code. */
+  ubicazione_ricevimento: string | null;
+}
+
 export const warehousesPage = (w: Window, take: number, f: { cerca?: string; attivo?: boolean }) => {
   const { where, tail } = windowed(w, take, [...contains(f.cerca, [Prisma.sql`t.codice`, Prisma.sql`t.nome`]), ...active(f.attivo)]);
-  return query<NamedRow>(Prisma.sql`
-    SELECT t.id, t.codice, t.nome, t.attivo, t.versione FROM magazzini t WHERE ${where} ${tail}`);
+  return query<WarehouseRow>(Prisma.sql`
+    SELECT t.id, t.codice, t.nome, t.attivo, t.versione, t.gestione_ubicazioni, u.codice AS ubicazione_ricevimento
+      FROM magazzini t LEFT JOIN ubicazioni u ON u.id = t.ubicazione_ricevimento_id
+     WHERE ${where} ${tail}`);
 };
+
+export interface LocationRow {
+  id: number;
+  magazzino: number;
+  codice: string;
+  descrizione: string | null;
+  tipo: "ricevimento" | "stoccaggio" | "quarantena";
+  attiva: boolean;
+  versione: bigint;
+}
+
+/** GET /ubicazioni: a warehouse's locations (or every warehouse's), by id or by version. */
+export const locationsPage = (w: Window, take: number, f: { cerca?: string; magazzino?: number; tipo?: string; attiva?: boolean }) => {
+  const { where, tail } = windowed(w, take, [
+    ...contains(f.cerca, [Prisma.sql`t.codice`, Prisma.sql`t.descrizione`]),
+    ...(f.magazzino === undefined ? [] : [Prisma.sql`t.magazzino_id = ${f.magazzino}::int`]),
+    ...(f.tipo === undefined ? [] : [Prisma.sql`t.tipo = ${f.tipo}`]),
+    ...(f.attiva === undefined ? [] : [Prisma.sql`t.attiva = ${f.attiva}::boolean`]),
+  ]);
+  return query<LocationRow>(Prisma.sql`
+    SELECT t.id, t.magazzino_id AS magazzino, t.codice, t.descrizione, t.tipo, t.attiva, t.versione
+      FROM ubicazioni t WHERE ${where} ${tail}`);
+};
+
+export const warehouseExists = (id: number) => query<{ id: number }>(Prisma.sql`SELECT id FROM magazzini WHERE id = ${id}::int`);
 
 export interface PurchaseOrderRow {
   id: number;

@@ -3,6 +3,8 @@ import { readProcedure, router } from "../../trpc/init";
 import {
   listArticlesInput,
   listArticlesOutput,
+  listLocationsInput,
+  listLocationsOutput,
   listPurchaseOrdersInput,
   listPurchaseOrdersOutput,
   listSuppliersInput,
@@ -10,7 +12,7 @@ import {
   listWarehousesInput,
   listWarehousesOutput,
 } from "./feeds.schemas";
-import { listArticles, listPurchaseOrders, listSuppliers, listWarehouses } from "./feeds.service";
+import { listArticles, listLocations, listPurchaseOrders, listSuppliers, listWarehouses } from "./feeds.service";
 
 const FEED =
   "Pagine per id come `/movimenti` (`limite`, `dopo`, `altri`, `cursore`). Con `modificati_dopo=V` è il feed delle modifiche: " +
@@ -71,6 +73,23 @@ export const feedsRouter = router({
     .input(syncParse(listWarehousesInput))
     .output(syncParse(listWarehousesOutput))
     .query(({ ctx, input }) => listWarehouses(ctx.db, input)),
+
+  locations: readProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/ubicazioni",
+        tags: ["Anagrafiche"],
+        summary: "Ubicazioni dei magazzini, per id o come feed delle modifiche",
+        description:
+          "Le ubicazioni (API.md §11), di un magazzino (`magazzino`: id; uno che non esiste è `magazzino_non_trovato`) o di tutti; " +
+          `filtri \`tipo\`, \`attiva\`, \`cerca\` (codice e descrizione). ${FEED}`,
+        protect: true,
+      },
+    })
+    .input(syncParse(listLocationsInput))
+    .output(syncParse(listLocationsOutput))
+    .query(({ ctx, input }) => listLocations(ctx.db, input)),
 
   purchaseOrders: readProcedure
     .meta({

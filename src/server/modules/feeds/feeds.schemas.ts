@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TIPI_UBICAZIONE } from "../../../lib/domain-lists";
 import { decimalString, queryBool, queryInt } from "../../lib/zod";
 import { listParams, periodParams } from "../lists/lists.schemas";
 
@@ -48,6 +49,20 @@ export const listArticlesInput = z.strictObject({
 export const listSuppliersInput = z.strictObject({ ...feedParams, attivo });
 export const listWarehousesInput = z.strictObject({ ...feedParams, attivo });
 
+const LOCATION_TYPES = TIPI_UBICAZIONE;
+
+/** GET /ubicazioni (API.md section 11): filters `magazzino` (id), `tipo`, `attiva`, `cerca`. */
+export const listLocationsInput = z.strictObject({
+  ...feedParams,
+  cerca: feedParams.cerca.meta({
+    description: "Solo le ubicazioni il cui codice o la cui descrizione contiene questo testo, senza distinguere maiuscole e minuscole",
+  }),
+  magazzino: queryInt(1, 2_147_483_647).optional().meta({ description: "Id magazzino" }),
+  tipo: z.enum(LOCATION_TYPES, { error: `deve essere uno tra ${LOCATION_TYPES.join(", ")}` }).optional(),
+  attiva: queryBool().optional().meta({ description: "true: solo le attive; false: solo le disattivate" }),
+});
+export type ListLocationsInput = z.infer<typeof listLocationsInput>;
+
 export const ORDER_STATES = ["aperto", "parziale", "evaso"] as const;
 
 export const listPurchaseOrdersInput = z.strictObject({
@@ -84,12 +99,33 @@ export const articleRowOutput = z.object({
   modello: z.string().nullable().meta({ description: "Codice del modello di cui l'articolo è una variante; null se non è una variante" }),
   attivo: z.boolean(),
   versione,
+  confezione: decimalString().meta({ description: "Confezione: quante unità conta una lettura al ricevimento e negli inventari" }),
+  ubicazioni_preferite: z
+    .array(z.object({ magazzino: z.number().int().meta({ description: "Id magazzino" }), ubicazione: z.string() }))
+    .meta({ description: "Dove proporre lo stoccaggio, al più una per magazzino: il codice dell'ubicazione" }),
 });
 
 /** A supplier or a warehouse: both are a code, a name and a state. */
 const namedRowOutput = z.object({ id: z.number().int(), codice: z.string(), nome: z.string(), attivo: z.boolean(), versione });
 export const supplierRowOutput = namedRowOutput;
-const warehouseRowOutput = namedRowOutput;
+export const warehouseRowOutput = namedRowOutput.extend({
+  gestione_ubicazioni: z.boolean().meta({ description: "Il magazzino tiene la giacenza per ubicazione (API.md §11)" }),
+  ubicazione_ricevimento: z
+    .string()
+    .nullable()
+    .meta({ description: "Codice dell'ubicazione dove arriva la merce quando un arrivo non ne indica una" }),
+});
+
+export const locationRowOutput = z.object({
+  id: z.number().int(),
+  magazzino: z.number().int().meta({ description: "Id magazzino" }),
+  codice: z.string(),
+  descrizione: z.string().nullable(),
+  tipo: z.enum(LOCATION_TYPES),
+  attiva: z.boolean(),
+  versione,
+});
+export type LocationRowOutput = z.infer<typeof locationRowOutput>;
 export type WarehouseRowOutput = z.infer<typeof warehouseRowOutput>;
 
 export const purchaseOrderRowOutput = z.object({
@@ -141,4 +177,5 @@ export const feedPageShape = {
 export const listArticlesOutput = z.object({ articoli: z.array(articleRowOutput), ...feedPageShape });
 export const listSuppliersOutput = z.object({ fornitori: z.array(supplierRowOutput), ...feedPageShape });
 export const listWarehousesOutput = z.object({ magazzini: z.array(warehouseRowOutput), ...feedPageShape });
+export const listLocationsOutput = z.object({ ubicazioni: z.array(locationRowOutput), ...feedPageShape });
 export const listPurchaseOrdersOutput = z.object({ ordini: z.array(purchaseOrderRowOutput), ...feedPageShape });

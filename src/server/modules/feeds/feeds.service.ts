@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import type { Query } from "../../db/sql";
+import { first, type Query } from "../../db/sql";
 import { canonical, canonicalOrNull, Decimal, type DecimalLike } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
 import { eanCandidates, parseScan } from "../../../lib/barcode";
@@ -8,7 +8,9 @@ import type {
   ArticleRowOutput,
   FeedInput,
   ListArticlesInput,
+  ListLocationsInput,
   ListPurchaseOrdersInput,
+  LocationRowOutput,
   ListSuppliersInput,
   ListWarehousesInput,
   PurchaseOrderRowOutput,
@@ -77,7 +79,13 @@ export const cursors = <R>(p: Page<R>) => ({
 });
 
 /** An article as the contract shows it (GET /articoli, and articolo.modificato). */
-export const toArticleOutput = (r: Versioned<Omit<q.ArticleRow, "costo">> & { costo: DecimalLike | null }): ArticleRowOutput => ({
+export const toArticleOutput = (
+  r: Versioned<Omit<q.ArticleRow, "costo" | "confezione" | "ubicazioni_preferite">> & {
+    costo: DecimalLike | null;
+    confezione?: string;
+    ubicazioni_preferite?: q.ArticleRow["ubicazioni_preferite"];
+  },
+): ArticleRowOutput => ({
   id: r.id,
   codice: r.codice,
   descrizione: r.descrizione,
@@ -88,6 +96,9 @@ export const toArticleOutput = (r: Versioned<Omit<q.ArticleRow, "costo">> & { co
   modello: r.modello,
   attivo: r.attivo,
   versione: Number(r.versione),
+  // Events recorded before locations (migration 20261128000000_ubicazioni) carry neither.
+  confezione: r.confezione ?? "1",
+  ubicazioni_preferite: r.ubicazioni_preferite ?? [],
 });
 
 /**
@@ -128,11 +139,36 @@ export async function listSuppliers(db: Db, input: ListSuppliersInput) {
 }
 
 /** A warehouse as the contract shows it (GET /magazzini, and magazzino.modificato). */
-export const toWarehouseOutput = (r: Versioned<q.NamedRow>): WarehouseRowOutput => toNamedOutput(r);
+export const toWarehouseOutput = (r: Versioned<q.NamedRow> & Partial<Omit<q.WarehouseRow, keyof q.NamedRow>>): WarehouseRowOutput => ({
+  ...toNamedOutput(r),
+  // Events recorded before locations (migration 20261128000000_ubicazioni) carry neither.
+  gestione_ubicazioni: r.gestione_ubicazioni ?? false,
+  ubicazione_ricevimento: r.ubicazione_ricevimento ?? null,
+});
 
 export async function listWarehouses(db: Db, input: ListWarehousesInput) {
   const p = await feedPage(db, input, "magazzini", (w, take) => q.warehousesPage(w, take, input));
   return { magazzini: p.rows.map(toWarehouseOutput), ...cursors(p) };
+}
+
+/** A location as the contract shows it (GET /ubicazioni, and ubicazione.modificato). */
+export const toLocationOutput = (r: Versioned<q.LocationRow>): LocationRowOutput => ({
+  id: r.id,
+  magazzino: r.magazzino,
+  codice: r.codice,
+  descrizione: r.descrizione,
+  tipo: r.tipo,
+  attiva: r.attiva,
+  versione: Number(r.versione),
+});
+
+/** GET /ubicazioni (API.md section 11): an unknown warehouse is named before any cursor is looked at. */
+export async function listLocations(db: Db, input: ListLocationsInput) {
+  if (input.magazzino !== undefined && !(await first(db, q.warehouseExists(input.magazzino)))) {
+    throw new DomainError("magazzino_non_trovato", `Il magazzino ${input.magazzino} non esiste.`, { campo: "magazzino" });
+  }
+  const p = await feedPage(db, input, "ubicazioni", (w, take) => q.locationsPage(w, take, input));
+  return { ubicazioni: p.rows.map(toLocationOutput), ...cursors(p) };
 }
 
 /** An order as the contract shows it (GET /ordini-acquisto, and ordine_acquisto.modificato). */

@@ -30,6 +30,7 @@ export const startingCursorsOutput = z.object({
   fornitori: feedCursors("GET /fornitori"),
   magazzini: feedCursors("GET /magazzini"),
   ordini_acquisto: feedCursors("GET /ordini-acquisto"),
+  ubicazioni: feedCursors("GET /ubicazioni"),
   eventi: idCursor("GET /eventi"),
 });
 export type StartingCursors = z.infer<typeof startingCursorsOutput>;

@@ -25,6 +25,7 @@ export async function startingCursors(db: Db): Promise<StartingCursors> {
     fornitori: feed("fornitori"),
     magazzini: feed("magazzini"),
     ordini_acquisto: feed("ordini_acquisto"),
+    ubicazioni: feed("ubicazioni"),
     eventi: at("eventi"),
   };
 }

@@ -31,6 +31,8 @@ export const SYNC_TABLES = {
   magazzini: { tag: 7, seq: "magazzini_id_seq" },
   ordini_acquisto: { tag: 8, seq: "ordini_acquisto_id_seq" },
   eventi: { tag: 9, seq: "eventi_id_seq" },
+  // Locations (API.md section 11, migration 20261128000000_ubicazioni).
+  ubicazioni: { tag: 10, seq: "ubicazioni_id_seq" },
 } as const;
 export type SyncGate = keyof typeof SYNC_TABLES;
 

@@ -26,6 +26,7 @@ export const EVENT_LABEL: Record<EventType, string> = {
   "cliente.modificato": "cliente nuovo o modificato",
   "fornitore.modificato": "fornitore nuovo o modificato",
   "magazzino.modificato": "magazzino nuovo o modificato",
+  "ubicazione.modificato": "ubicazione nuova o modificata",
 };
 
 export const STATE_LABEL: Record<DeliveryState, string> = { in_attesa: "in attesa", consegnata: "consegnata", fallita: "fallita" };

@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { TIPI_UBICAZIONE, type TipoUbicazione } from "../../../lib/domain-lists";
+import { typeError } from "../../lib/zod";
+import { code, text } from "./import.schemas";
+import { MAX_UPSERT_ROWS } from "./master-data.schemas";
+
+/**
+ * POST /ubicazioni (API.md section 11): locations upserted by (warehouse code, location code), with the
+ * per-row outcomes and refusals of the other master-data upserts (section 9). As there, the request schema
+ * documents the fields and passes each row on as it came: the service checks them row by row.
+ */
+
+export const MAX_LOCATION_ROWS = MAX_UPSERT_ROWS;
+
+const LOCATION_TYPES = TIPI_UBICAZIONE;
+export type LocationType = TipoUbicazione;
+
+const field = (type: string | string[], description: string, extra: Record<string, unknown> = {}) =>
+  z
+    .unknown()
+    .optional()
+    .meta({ type, description, ...extra } as Record<string, unknown>);
+
+export const locationUpsertRow = z
+  .looseObject({
+    magazzino: field("string", "Codice del magazzino (come in POST /magazzini): con `codice`, la chiave dell'upsert"),
+    codice: field(
+      "string",
+      "Codice dell'ubicazione (1..64 caratteri), ciò che legge il codice a barre della sua etichetta: non può leggersi come altro " +
+        "(un EAN, un SSCC di 18 cifre, un codice GS1, `R` seguito da cifre)",
+    ),
+    descrizione: field(["string", "null"], "Descrizione (1..200 caratteri); null la cancella"),
+    tipo: field("string", "Tipo, obbligatorio per un'ubicazione nuova: `ricevimento`, `stoccaggio` o `quarantena`", {
+      enum: [...LOCATION_TYPES],
+    }),
+    attiva: field(
+      "boolean",
+      "Falso: non riceve più merce ma dà la sua. Non si disattiva un'ubicazione che contiene merce, né l'ubicazione di ricevimento " +
+        "del suo magazzino (`ubicazione_non_vuota`). Predefinito per un'ubicazione nuova: true",
+    ),
+  })
+  .meta({ description: "Un campo assente mantiene il valore registrato; `null` cancella la descrizione." });
+
+export const upsertLocationsInput = z.strictObject({
+  ubicazioni: z.array(locationUpsertRow, { error: typeError("deve essere un elenco [ … ] di ubicazioni") }).min(1, "almeno una riga"),
+});
+
+/** A row as the service checks it. */
+export const locationRowCheck = z.strictObject({
+  magazzino: code(),
+  codice: code(),
+  descrizione: text(200).nullable().optional(),
+  tipo: z.enum(LOCATION_TYPES, { error: typeError(`deve essere uno tra ${LOCATION_TYPES.join(", ")}`) }).optional(),
+  attiva: z.boolean({ error: typeError("deve essere true o false") }).optional(),
+});
+export type LocationRowCheck = z.infer<typeof locationRowCheck>;
+
+/** What identifies a location row of a call: its warehouse's code and its own. */
+export const locationKey = (magazzino: unknown, codice: string) =>
+  `${typeof magazzino === "string" ? magazzino.trim() : JSON.stringify(magazzino)}\u0000${codice}`;
