@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   chiave_idempotenza_abbandonata: 409,
   arrivo_gia_annullato: 409,
   lotto_consumato: 409,
+  // Cancelling an arrival whose location no longer holds the goods (API.md section 11): the message says where they are.
+  merce_spostata: 409,
   // Operator UI only (users administration).
   utente_esistente: 409,
   ultimo_amministratore: 409,
