@@ -71,3 +71,17 @@ export const labelsOf = (magazzino: number, articoli: number[]) =>
       FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id
      WHERE o.magazzino_id = ${magazzino} AND r.arrivata > 0 AND r.articolo_id = ANY(${articoli}::int[])
      ORDER BY r.id DESC ${limit(MAX_LABELS)}`);
+
+/** A location of the warehouse by the code its label reads (codes compare as the scanner may send them: any case). */
+export const locationByCode = (magazzino: number, codice: string) =>
+  query<{ codice: string; tipo: string; attiva: boolean }>(Prisma.sql`
+    SELECT codice, tipo, attiva FROM ubicazioni WHERE magazzino_id = ${magazzino} AND upper(codice) = upper(${codice})
+     ORDER BY codice = ${codice} DESC LIMIT 1`);
+
+export const articleForCount = (id: number) =>
+  query<{ id: number; codice: string; descrizione: string; unita: string; confezione: Prisma.Decimal; gestione_lotti: boolean }>(
+    Prisma.sql`SELECT id, codice, descrizione, unita, confezione, gestione_lotti FROM articoli WHERE id = ${id}`,
+  );
+
+export const articleOfOrderRow = (riga: number) =>
+  query<{ articolo_id: number }>(Prisma.sql`SELECT articolo_id FROM righe_ordine WHERE id = ${riga}`);

@@ -1,8 +1,16 @@
 import { syncParse } from "../../lib/zod";
 import { readProcedure, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
-import { putawayWarehousesOutput, storeInput, storeOutput, worklistInput, worklistOutput } from "./putaway.schemas";
-import { putawayWarehouses, storeGoods, worklist } from "./putaway.service";
+import {
+  identifyInput,
+  identifyOutput,
+  putawayWarehousesOutput,
+  storeInput,
+  storeOutput,
+  worklistInput,
+  worklistOutput,
+} from "./putaway.schemas";
+import { identifyCode, putawayWarehouses, storeGoods, worklist } from "./putaway.service";
 
 /**
  * The handheld's putaway (screen /stoccaggio, tRPC only): every role from operatore. The REST side of a
@@ -15,6 +23,12 @@ export const putawayRouter = router({
     .input(syncParse(worklistInput))
     .output(syncParse(worklistOutput))
     .query(({ ctx, input }) => worklist(ctx.db, input.magazzino, ctx.config.SERVICE_TIME_ZONE)),
+
+  // The inventory screen's scans (a location, then goods): a mutation only so that a scan is never cached.
+  identify: readProcedure
+    .input(syncParse(identifyInput))
+    .output(syncParse(identifyOutput))
+    .mutation(({ ctx, input }) => identifyCode(ctx.db, input.magazzino, input.codice)),
 
   store: writeProcedure
     .input(syncParse(storeInput))

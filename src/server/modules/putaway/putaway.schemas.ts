@@ -58,3 +58,24 @@ export const storeOutput = z.object({
   movimento: z.number().int(),
   movimento_origine: z.number().int(),
 });
+
+/** A code read by a counting handheld (the inventory screen): a location of the warehouse, or an article. */
+export const identifyInput = z.strictObject({ magazzino: idNumber(), codice: z.string().trim().min(1).max(200) });
+
+export const identifyOutput = z.discriminatedUnion("tipo", [
+  z.object({ tipo: z.literal("ubicazione"), ubicazione: z.object({ codice: z.string(), tipo: z.string(), attiva: z.boolean() }) }),
+  z.object({
+    tipo: z.literal("articolo"),
+    articolo: z.object({
+      id: z.number().int(),
+      codice: z.string(),
+      descrizione: z.string(),
+      unita: z.string(),
+      confezione: z.string(),
+      gestione_lotti: z.boolean(),
+    }),
+    lotto: z.string().nullable(),
+  }),
+  z.object({ tipo: z.literal("sconosciuto"), motivo: z.string() }),
+]);
+export type IdentifyOutput = z.infer<typeof identifyOutput>;

@@ -1,4 +1,4 @@
-import type { Db, Tx } from "../../db/client";
+import type { Db, ModelDb, Tx } from "../../db/client";
 import { first, rows } from "../../db/sql";
 import { formatDateOrNull, formatInstant } from "../../lib/dates";
 import { canonical } from "../../lib/decimal";
@@ -6,7 +6,9 @@ import { DomainError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
 import { writeMovements } from "../movements/movements.service";
 import * as q from "./putaway.queries";
-import type { StoreInput, WorklistOutput, WorklistRow } from "./putaway.schemas";
+import type { IdentifyOutput, StoreInput, WorklistOutput, WorklistRow } from "./putaway.schemas";
+import { parseScan } from "../../../lib/barcode";
+import { resolveArticles } from "../catalogue/catalogue.service";
 
 /** The warehouses whose goods are put away (those that manage locations), for the handheld's choice. */
 export async function putawayWarehouses(db: Db) {
@@ -98,4 +100,26 @@ export async function storeGoods(tx: Tx, actor: Actor, input: StoreInput, timeZo
     throw new DomainError(e.codice as never, e.messaggio);
   }
   return { operazione: out.operazione, movimento: row.movimento, movimento_origine: row.movimento_origine };
+}
+
+/**
+ * A code read while counting (the inventory screen): a location of the warehouse first (its code never
+ * reads as goods: API.md section 11), else an article as every screen reads one (code, EAN, GS1 with its
+ * lot, an `R<riga>` label), with its pack size: one scan counts `confezione` units.
+ */
+export async function identifyCode(db: ModelDb, magazzino: number, codice: string): Promise<IdentifyOutput> {
+  const location = await first(db, q.locationByCode(magazzino, codice));
+  if (location) return { tipo: "ubicazione", ubicazione: location };
+  const scan = parseScan(codice);
+  let articleId: number | undefined;
+  if (scan.kind === "etichetta") articleId = (await first(db, q.articleOfOrderRow(scan.riga)))?.articolo_id;
+  else if (scan.kind === "illeggibile") return { tipo: "sconosciuto", motivo: scan.motivo };
+  else articleId = (await resolveArticles(db, { letture: [codice] })).articoli[0]?.articolo?.id;
+  const article = articleId === undefined ? undefined : await first(db, q.articleForCount(articleId));
+  if (!article) return { tipo: "sconosciuto", motivo: `«${codice}» non è un articolo né un'ubicazione di questo magazzino.` };
+  return {
+    tipo: "articolo",
+    articolo: { ...article, confezione: canonical(article.confezione) },
+    lotto: scan.kind === "gs1" ? scan.lotto : null,
+  };
 }
