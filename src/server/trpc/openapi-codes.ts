@@ -77,6 +77,9 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     maxItems: { righe: MAX_ALIGNMENT_ROWS },
   },
   "GET /disponibilita": { codes: ["magazzino_non_trovato"] },
+  "GET /giacenze-ubicazioni": { codes: ["magazzino_non_trovato"] },
+  "GET /articoli/{id}/ubicazioni": { codes: ["magazzino_non_trovato"] },
+  "GET /da-stoccare": { codes: ["magazzino_non_trovato"] },
   "POST /articoli": {
     codes: ["troppe_righe"],
     rows: [...UPSERT_ROWS, "ean_in_uso", "gestione_lotti_bloccata", "modello_non_trovato"],

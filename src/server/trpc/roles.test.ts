@@ -89,6 +89,15 @@ const TABLE: Record<string, { role: Role | "chiave" | null; call: Call }> = {
     call: (c) => c.alignment.align({ magazzino: m1, simula: true, righe: [{ codice: "VITE", contato: 1 }] }),
   },
   "availability.list": { role: "responsabile", call: (c) => c.availability.list({}) },
+  "locationsStock.list": { role: "operatore", call: (c) => c.locationsStock.list({ magazzino: String(m1) } as never) },
+  "locationsStock.ofArticle": {
+    role: "operatore",
+    call: (c) => c.locationsStock.ofArticle({ id: "1", magazzino: String(m1) } as never),
+  },
+  "locationsStock.awaitingPutaway": {
+    role: "operatore",
+    call: (c) => c.locationsStock.awaitingPutaway({ magazzino: String(m1) } as never),
+  },
   "movements.list": { role: "responsabile", call: (c) => c.movements.list({}) },
   "movements.newest": { role: "responsabile", call: (c) => c.movements.newest({}) },
   "clients.search": { role: "responsabile", call: (c) => c.clients.search({ cerca: "" }) },

@@ -13,6 +13,7 @@ import { eventsRouter } from "../modules/events/events.router";
 import { feedsRouter } from "../modules/feeds/feeds.router";
 import { idempotencyRouter } from "../modules/idempotency/idempotency.router";
 import { lotsRouter } from "../modules/lots/lots.router";
+import { locationsStockRouter } from "../modules/locations-stock/locations-stock.router";
 import { cursorsRouter } from "../modules/lists/cursors.router";
 import { movementsRouter } from "../modules/movements/movements.router";
 import { putawayRouter } from "../modules/putaway/putaway.router";
@@ -31,6 +32,8 @@ export const appRouter = router({
   // The handheld's putaway (API.md section 11), tRPC only.
   putaway: putawayRouter,
   availability: availabilityRouter,
+  // Stock by location, where an article lies, what waits for putaway (API.md section 11).
+  locationsStock: locationsStockRouter,
   sales: salesRouter,
   // Master data and purchase orders, by id or as a change feed (API.md section 9).
   feeds: feedsRouter,

@@ -13,6 +13,10 @@ export interface AvailabilityRow {
   in_arrivo: string;
   magazzini: number[] | null;
   giacenze_magazzini: string[] | null;
+  /** What lies in quarantena locations; null unless a warehouse of the row manages locations. */
+  in_quarantena: string | null;
+  /** Per warehouse of the breakdown (same order as `magazzini`): null where it does not manage locations. */
+  quarantena_magazzini: (string | null)[] | null;
 }
 
 /**
@@ -78,13 +82,31 @@ export const availabilityPage = (
            WHERE m.articolo_id > l.primo_escluso AND m.articolo_id <= l.ultimo AND m.data <= ${filters.a}::date
                  ${inWarehouse(Prisma.sql`m.magazzino_id`)}
            GROUP BY m.articolo_id, m.magazzino_id`;
+  // Stock in quarantena locations (API.md section 11), by (article, warehouse) as `saldi`; with `a`, from the
+  // ledger's movements into and out of them (the locations' type as it is today).
+  const quarantined =
+    filters.a === undefined
+      ? Prisma.sql`
+          SELECT g.articolo_id, g.magazzino_id, sum(g.quantita) AS quantita
+            FROM giacenze_ubicazioni g JOIN ubicazioni u ON u.id = g.ubicazione_id, limiti l
+           WHERE g.articolo_id > l.primo_escluso AND g.articolo_id <= l.ultimo AND u.tipo = 'quarantena'
+                 ${inWarehouse(Prisma.sql`g.magazzino_id`)}
+           GROUP BY g.articolo_id, g.magazzino_id`
+      : Prisma.sql`
+          SELECT m.articolo_id, m.magazzino_id, sum(m.quantita) AS quantita
+            FROM movimenti m JOIN ubicazioni u ON u.id = m.ubicazione_id, limiti l
+           WHERE m.articolo_id > l.primo_escluso AND m.articolo_id <= l.ultimo AND m.data <= ${filters.a}::date
+                 AND u.tipo = 'quarantena' ${inWarehouse(Prisma.sql`m.magazzino_id`)}
+           GROUP BY m.articolo_id, m.magazzino_id`;
   // LEFT JOIN, not CROSS JOIN: a catalogue with no warehouse at all still lists its articles.
   const warehouses = magazzino === null ? Prisma.sql`true` : Prisma.sql`w.id = ${magazzino}::int`;
   const breakdown =
     magazzino === null
       ? Prisma.sql`array_agg(w.id ORDER BY w.id) FILTER (WHERE w.id IS NOT NULL) AS magazzini,
-                   array_agg(trim_scale(coalesce(s.quantita, 0))::text ORDER BY w.id) FILTER (WHERE w.id IS NOT NULL) AS giacenze_magazzini`
-      : Prisma.sql`NULL::int[] AS magazzini, NULL::text[] AS giacenze_magazzini`;
+                   array_agg(trim_scale(coalesce(s.quantita, 0))::text ORDER BY w.id) FILTER (WHERE w.id IS NOT NULL) AS giacenze_magazzini,
+                   array_agg(CASE WHEN w.gestione_ubicazioni THEN trim_scale(coalesce(z.quantita, 0))::text END ORDER BY w.id)
+                     FILTER (WHERE w.id IS NOT NULL) AS quarantena_magazzini`
+      : Prisma.sql`NULL::int[] AS magazzini, NULL::text[] AS giacenze_magazzini, NULL::text[] AS quarantena_magazzini`;
 
   // `cerca`: a substring of the code or the description; LIKE's wildcards in the text are literal.
   const pattern = filters.cerca === undefined ? null : containsPattern(filters.cerca);
@@ -100,16 +122,20 @@ export const availabilityPage = (
     ),
     limiti AS (SELECT ${dopo}::int AS primo_escluso, coalesce(max(id), ${dopo}) AS ultimo FROM pagina),
     saldi AS (${balances}),
+    quarantena AS (${quarantined}),
     giacenze_pagina AS (
-      SELECT p.id, p.codice, p.descrizione, coalesce(sum(s.quantita), 0) AS giacenza, ${breakdown}
+      SELECT p.id, p.codice, p.descrizione, coalesce(sum(s.quantita), 0) AS giacenza, ${breakdown},
+             CASE WHEN bool_or(w.gestione_ubicazioni) THEN trim_scale(coalesce(sum(z.quantita), 0))::text END AS in_quarantena
         FROM pagina p
         LEFT JOIN magazzini w ON ${warehouses}
         LEFT JOIN saldi s ON s.articolo_id = p.id AND s.magazzino_id = w.id
+        LEFT JOIN quarantena z ON z.articolo_id = p.id AND z.magazzino_id = w.id
        GROUP BY p.id, p.codice, p.descrizione
     ),
     ${expected(filters.a, inWarehouse(Prisma.sql`o.magazzino_id`))}
     SELECT f.magazzino_trovato, g.id, g.codice, g.descrizione, trim_scale(g.giacenza)::text AS giacenza,
-           trim_scale(coalesce(r.in_arrivo, 0))::text AS in_arrivo, g.magazzini, g.giacenze_magazzini
+           trim_scale(coalesce(r.in_arrivo, 0))::text AS in_arrivo, g.magazzini, g.giacenze_magazzini,
+           g.in_quarantena, g.quarantena_magazzini
       FROM (SELECT ${magazzino}::int IS NULL OR EXISTS (SELECT 1 FROM magazzini WHERE id = ${magazzino}::int) AS magazzino_trovato) f
       -- An unknown warehouse must be refused even past the end of the catalogue, hence this outer row.
       LEFT JOIN giacenze_pagina g ON f.magazzino_trovato

@@ -40,8 +40,21 @@ export const availabilityRowOutput = z.object({
     description:
       "Quantità ancora da ricevere sulle righe degli ordini d'acquisto non evasi; con `a`, quella attesa alla fine di quel giorno",
   }),
+  in_quarantena: decimalString()
+    .optional()
+    .meta({
+      description:
+        "Quanto della giacenza si trova in ubicazioni di tipo `quarantena`: presente solo quando un magazzino della riga (quello del " +
+        "filtro `magazzino`, o uno qualsiasi senza filtro) gestisce le ubicazioni; omesso altrimenti",
+    }),
   magazzini: z
-    .array(z.object({ magazzino: z.number().int(), giacenza: decimalString() }))
+    .array(
+      z.object({
+        magazzino: z.number().int(),
+        giacenza: decimalString(),
+        in_quarantena: decimalString().optional().meta({ description: "Solo per un magazzino che gestisce le ubicazioni" }),
+      }),
+    )
     .optional()
     .meta({ description: "Giacenza in ogni magazzino (tutti, anche a zero), per id; omesso con il filtro `magazzino`" }),
 });

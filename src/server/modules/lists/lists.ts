@@ -33,6 +33,7 @@ export const SYNC_TABLES = {
   eventi: { tag: 9, seq: "eventi_id_seq" },
   // Locations (API.md section 11, migration 20261128000000_ubicazioni).
   ubicazioni: { tag: 10, seq: "ubicazioni_id_seq" },
+  giacenze_ubicazioni: { tag: 11, seq: "giacenze_ubicazioni_id_seq" },
 } as const;
 export type SyncGate = keyof typeof SYNC_TABLES;
 

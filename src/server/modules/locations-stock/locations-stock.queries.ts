@@ -1,0 +1,129 @@
+import { Prisma } from "../../db/client";
+import { limit, query } from "../../db/sql";
+import type { ListLocationStockInput } from "./locations-stock.schemas";
+
+/**
+ * Each statement answers for an unknown warehouse (or article) with one outer row whose flag is false and
+ * no page, as availability.queries.ts does: the refusal needs no round trip of its own, and comes before a
+ * wrong cursor (API.md section 4: the filter's code wins).
+ */
+
+/** A row of GET /giacenze-ubicazioni; decimals and dates leave the database in the contract's form. */
+export interface LocationStockRow {
+  magazzino_trovato: boolean;
+  id: number | null;
+  ubicazione: string;
+  articolo_id: number;
+  articolo_codice: string;
+  lotto: string | null;
+  scadenza: string | null;
+  quantita: string;
+}
+
+/**
+ * A window of the warehouse's location stock above zero after `dopo`, in id order, `take` rows at most (the
+ * page size plus one). Plan: the (magazzino_id, id) index from `dopo`, the rows at zero skipped by the
+ * filter, then one primary-key probe per row for its location, article and lot: the cost follows the page.
+ */
+export const locationStockPage = (
+  magazzino: number,
+  dopo: number,
+  f: Pick<ListLocationStockInput, "ubicazione" | "articolo" | "lotto">,
+  take: number,
+) => {
+  const filters: Prisma.Sql[] = [];
+  if (f.ubicazione !== undefined) {
+    filters.push(
+      Prisma.sql`AND g.ubicazione_id = (SELECT id FROM ubicazioni WHERE magazzino_id = ${magazzino}::int AND codice = ${f.ubicazione})`,
+    );
+  }
+  if (f.articolo !== undefined) filters.push(Prisma.sql`AND g.articolo_id = ${f.articolo}::int`);
+  if (f.lotto !== undefined) {
+    filters.push(Prisma.sql`AND g.lotto_id IN (SELECT id FROM lotti WHERE magazzino_id = ${magazzino}::int AND codice = ${f.lotto})`);
+  }
+  return query<LocationStockRow>(Prisma.sql`
+    SELECT w.magazzino_trovato, p.id, u.codice AS ubicazione, p.articolo_id, a.codice AS articolo_codice, l.codice AS lotto,
+           to_char(l.scadenza, 'YYYY-MM-DD') AS scadenza, trim_scale(p.quantita)::text AS quantita
+      FROM (SELECT EXISTS (SELECT 1 FROM magazzini WHERE id = ${magazzino}::int) AS magazzino_trovato) w
+      LEFT JOIN LATERAL (
+        SELECT g.id, g.articolo_id, g.ubicazione_id, g.lotto_id, g.quantita
+          FROM giacenze_ubicazioni g
+         WHERE w.magazzino_trovato AND g.magazzino_id = ${magazzino}::int AND g.id > ${dopo}::int AND g.quantita > 0
+               ${filters.length > 0 ? Prisma.join(filters, " ") : Prisma.empty}
+         ORDER BY g.id
+         ${limit(take)}
+      ) p ON true
+      LEFT JOIN ubicazioni u ON u.id = p.ubicazione_id
+      LEFT JOIN articoli a ON a.id = p.articolo_id
+      LEFT JOIN lotti l ON l.id = p.lotto_id
+     ORDER BY p.id`);
+};
+
+/** One (location, lot) where an article lies, with the location's and the warehouse's totals of it. */
+export interface ArticleLocationRow {
+  articolo_id: number | null;
+  codice: string;
+  descrizione: string;
+  magazzino_trovato: boolean;
+  ubicazione: string | null;
+  ubicazione_descrizione: string | null;
+  tipo: "ricevimento" | "stoccaggio" | "quarantena";
+  attiva: boolean;
+  lotto: string | null;
+  scadenza: string | null;
+  quantita: string;
+  in_ubicazione: string;
+  totale: string;
+}
+
+/**
+ * Where one article lies in a warehouse: one row per (location, lot) above zero, by location code, then the
+ * nearest expiry; `ubicazione` null on the single row of an article that lies nowhere (or an unknown one).
+ */
+export const articleLocations = (articolo: number, magazzino: number) =>
+  query<ArticleLocationRow>(Prisma.sql`
+    SELECT a.id AS articolo_id, a.codice, a.descrizione, w.id IS NOT NULL AS magazzino_trovato,
+           u.codice AS ubicazione, u.descrizione AS ubicazione_descrizione, u.tipo, u.attiva,
+           l.codice AS lotto, to_char(l.scadenza, 'YYYY-MM-DD') AS scadenza, trim_scale(g.quantita)::text AS quantita,
+           trim_scale(sum(g.quantita) OVER (PARTITION BY g.ubicazione_id))::text AS in_ubicazione,
+           trim_scale(coalesce(sum(g.quantita) OVER (), 0))::text AS totale
+      FROM (SELECT ${articolo}::int AS id) k
+      LEFT JOIN articoli a ON a.id = k.id
+      LEFT JOIN magazzini w ON w.id = ${magazzino}::int
+      LEFT JOIN (giacenze_ubicazioni g JOIN ubicazioni u ON u.id = g.ubicazione_id LEFT JOIN lotti l ON l.id = g.lotto_id)
+             ON g.articolo_id = a.id AND g.magazzino_id = w.id AND g.quantita > 0
+     ORDER BY u.codice, l.scadenza ASC NULLS LAST, l.codice`);
+
+/** A row waiting for putaway: stock above zero in a receiving location. */
+export interface AwaitingPutawayRow {
+  magazzino_trovato: boolean;
+  id: number | null;
+  articolo_id: number;
+  codice: string;
+  descrizione: string;
+  lotto: string | null;
+  scadenza: string | null;
+  ubicazione: string;
+  quantita: string;
+  /** Milliseconds since the epoch: formatted in the service zone. */
+  arrivato_ms: number;
+}
+
+/** What lies in the warehouse's receiving locations, oldest arrival first, `take` rows at most. */
+export const awaitingPutaway = (magazzino: number, take: number) =>
+  query<AwaitingPutawayRow>(Prisma.sql`
+    SELECT w.magazzino_trovato, p.id, p.articolo_id, a.codice, a.descrizione, l.codice AS lotto,
+           to_char(l.scadenza, 'YYYY-MM-DD') AS scadenza, p.ubicazione, trim_scale(p.quantita)::text AS quantita,
+           floor(extract(epoch FROM p.caricata_il) * 1000)::float8 AS arrivato_ms
+      FROM (SELECT EXISTS (SELECT 1 FROM magazzini WHERE id = ${magazzino}::int) AS magazzino_trovato) w
+      LEFT JOIN LATERAL (
+        SELECT g.id, g.articolo_id, g.lotto_id, g.quantita, g.caricata_il, u.codice AS ubicazione
+          FROM ubicazioni u
+          JOIN giacenze_ubicazioni g ON g.ubicazione_id = u.id
+         WHERE w.magazzino_trovato AND u.magazzino_id = ${magazzino}::int AND u.tipo = 'ricevimento' AND g.quantita > 0
+         ORDER BY g.caricata_il, g.id
+         ${limit(take)}
+      ) p ON true
+      LEFT JOIN articoli a ON a.id = p.articolo_id
+      LEFT JOIN lotti l ON l.id = p.lotto_id
+     ORDER BY p.caricata_il, p.id`);

@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { articoloRef, decimalString, pathId, queryInt } from "../../lib/zod";
+import { listParams, pageShape } from "../lists/lists.schemas";
+
+/** Reads of stock by location (API.md section 11): what each location holds, where one article lies, what waits for putaway. */
+
+/** A snapshot of stock, like /disponibilita: pages of up to 500 rows, so a full scan costs few round trips. */
+export const MAX_LOCATION_STOCK_PAGE = 500;
+
+const warehouseParam = () =>
+  queryInt(1, 2_147_483_647).meta({ description: "Id del magazzino (obbligatorio): un magazzino senza ubicazioni non ha righe" });
+
+const codeFilter = (what: string) =>
+  z.string().trim().min(1, "non può essere vuoto").max(100, "al massimo 100 caratteri").optional().meta({ description: what });
+
+export const listLocationStockInput = z.strictObject({
+  ...listParams(MAX_LOCATION_STOCK_PAGE),
+  magazzino: warehouseParam(),
+  ubicazione: codeFilter("Solo questa ubicazione (codice, come lo legge la sua etichetta)"),
+  articolo: queryInt(1, 2_147_483_647).optional().meta({ description: "Solo questo articolo (id)" }),
+  lotto: codeFilter("Solo questo lotto (codice)"),
+});
+export type ListLocationStockInput = z.infer<typeof listLocationStockInput>;
+
+export const locationStockRowOutput = z.object({
+  id: z.number().int().meta({ description: "Stabile per (articolo, ubicazione, lotto): il cursore della lista" }),
+  ubicazione: z.string(),
+  articolo: articoloRef,
+  lotto: z.string().nullable(),
+  scadenza: z.string().nullable().meta({ description: "Scadenza del lotto (AAAA-MM-GG), o null" }),
+  quantita: decimalString(),
+});
+export type LocationStockRowOutput = z.infer<typeof locationStockRowOutput>;
+
+export const listLocationStockOutput = z.object({ giacenze: z.array(locationStockRowOutput), ...pageShape });
+
+export const articleLocationsInput = z.strictObject({ id: pathId(), magazzino: warehouseParam() });
+
+const articleOutput = z.object({ id: z.number().int(), codice: z.string(), descrizione: z.string() });
+
+export const articleLocationsOutput = z.object({
+  articolo: articleOutput,
+  magazzino: z.number().int(),
+  giacenza: decimalString().meta({ description: "Quanto ne tengono in tutto le ubicazioni del magazzino" }),
+  ubicazioni: z.array(
+    z.object({
+      ubicazione: z.string(),
+      descrizione: z.string().nullable(),
+      tipo: z.enum(["ricevimento", "stoccaggio", "quarantena"]),
+      attiva: z.boolean(),
+      quantita: decimalString(),
+      lotti: z
+        .array(z.object({ lotto: z.string(), scadenza: z.string().nullable(), quantita: decimalString() }))
+        .meta({ description: "I lotti in quell'ubicazione, scadenza più vicina prima; vuoto per un articolo non gestito a lotti" }),
+    }),
+  ),
+});
+export type ArticleLocationsOutput = z.infer<typeof articleLocationsOutput>;
+
+export const MAX_PUTAWAY_ROWS = 500;
+
+export const awaitingPutawayInput = z.strictObject({
+  magazzino: warehouseParam(),
+  limite: queryInt(1, MAX_PUTAWAY_ROWS)
+    .optional()
+    .meta({ description: `Righe, le più vecchie, 1..${MAX_PUTAWAY_ROWS} (predefinito ${MAX_PUTAWAY_ROWS})` }),
+});
+
+export const awaitingPutawayOutput = z.object({
+  da_stoccare: z.array(
+    z.object({
+      id: z.number().int().meta({ description: "La riga di giacenza per ubicazione (come in GET /giacenze-ubicazioni)" }),
+      articolo: articleOutput,
+      lotto: z.string().nullable(),
+      scadenza: z.string().nullable(),
+      ubicazione: z.string().meta({ description: "L'ubicazione di ricevimento dove si trova la merce" }),
+      quantita: decimalString(),
+      arrivato_il: z.string().meta({ description: "Quando la merce è entrata in quell'ubicazione vuota (ISO 8601)" }),
+      sscc: z.string().nullable().meta({ description: "Il collo (pallet) da cui viene, quando noto (sezione 12); altrimenti null" }),
+    }),
+  ),
+  altri: z.boolean().meta({ description: "true quando oltre `limite` c'è altra merce da stoccare" }),
+});
+export type AwaitingPutawayOutput = z.infer<typeof awaitingPutawayOutput>;

@@ -1,0 +1,121 @@
+import type { Db } from "../../db/client";
+import { rows } from "../../db/sql";
+import { formatInstant } from "../../lib/dates";
+import { DomainError } from "../../lib/errors";
+import { boundAndRows, cutPage } from "../lists/lists";
+import * as q from "./locations-stock.queries";
+import {
+  type ArticleLocationsOutput,
+  type AwaitingPutawayOutput,
+  type ListLocationStockInput,
+  MAX_LOCATION_STOCK_PAGE,
+  MAX_PUTAWAY_ROWS,
+} from "./locations-stock.schemas";
+
+/**
+ * Reads of stock by location (API.md section 11). The rows of `giacenze_ubicazioni` are moved by the ledger
+ * (ledger/locations.service.ts) and never deleted, so their id is a stable cursor; a warehouse that does not
+ * manage locations simply has none, and answers empty lists.
+ */
+
+const warehouseNotFound = (magazzino: number) =>
+  new DomainError("magazzino_non_trovato", `Il magazzino ${magazzino} non esiste.`, { campo: "magazzino" });
+
+/**
+ * GET /giacenze-ubicazioni: what each location holds above zero, paged by id with the sync bound of tag 11
+ * (the table's inserts take that gate): a row inserted by a transaction still open bounds the page until
+ * it commits, so a client paging with its cursor never misses a (article, location, lot) that holds stock.
+ * Like /disponibilita it is a snapshot: a row that drops to zero or comes back above it is seen by the
+ * next scan from the start, not by paging on from the stored cursor.
+ */
+export async function listLocationStock(db: Db, input: ListLocationStockInput) {
+  const limite = input.limite ?? MAX_LOCATION_STOCK_PAGE;
+  const dopo = input.dopo ?? 0;
+  const [bound, window] = await boundAndRows(
+    db,
+    "giacenze_ubicazioni",
+    q.locationStockPage(input.magazzino, dopo, input, limite + 1),
+    { campo: "dopo", valore: dopo },
+    (found) => {
+      if (found[0] && !found[0].magazzino_trovato) throw warehouseNotFound(input.magazzino);
+    },
+  );
+  const page = cutPage(
+    window.filter((r): r is q.LocationStockRow & { id: number } => r.id !== null),
+    limite,
+    bound,
+    dopo,
+  );
+  return {
+    giacenze: page.rows.map((r) => ({
+      id: r.id,
+      ubicazione: r.ubicazione,
+      articolo: { id: r.articolo_id, codice: r.articolo_codice },
+      lotto: r.lotto,
+      scadenza: r.scadenza,
+      quantita: r.quantita,
+    })),
+    altri: page.altri,
+    cursore: page.cursore,
+  };
+}
+
+/** GET /articoli/{id}/ubicazioni: where one article lies in a warehouse, location by location, with its lots. */
+export async function listArticleLocations(db: Db, articolo: number, magazzino: number): Promise<ArticleLocationsOutput> {
+  const found = await rows(db, q.articleLocations(articolo, magazzino));
+  const head = found[0];
+  if (!head || head.articolo_id === null) throw new DomainError("non_trovato", `L'articolo ${articolo} non esiste.`);
+  if (!head.magazzino_trovato) throw warehouseNotFound(magazzino);
+  const ubicazioni: ArticleLocationsOutput["ubicazioni"] = [];
+  for (const r of found) {
+    if (r.ubicazione === null) continue;
+    let at = ubicazioni.at(-1);
+    if (at?.ubicazione !== r.ubicazione) {
+      at = {
+        ubicazione: r.ubicazione,
+        descrizione: r.ubicazione_descrizione,
+        tipo: r.tipo,
+        attiva: r.attiva,
+        quantita: r.in_ubicazione,
+        lotti: [],
+      };
+      ubicazioni.push(at);
+    }
+    if (r.lotto !== null) at.lotti.push({ lotto: r.lotto, scadenza: r.scadenza, quantita: r.quantita });
+  }
+  return {
+    articolo: { id: articolo, codice: head.codice, descrizione: head.descrizione },
+    magazzino,
+    giacenza: head.totale,
+    ubicazioni,
+  };
+}
+
+/**
+ * GET /da-stoccare: what lies in the warehouse's receiving locations, oldest arrival first (`caricata_il`:
+ * when goods came into the row while it was empty). `sscc` stays null until the pallets of section 12 say
+ * which pallet the goods came on.
+ */
+export async function listAwaitingPutaway(
+  db: Db,
+  input: { magazzino: number; limite?: number | undefined },
+  timeZone: string,
+): Promise<AwaitingPutawayOutput> {
+  const limite = input.limite ?? MAX_PUTAWAY_ROWS;
+  const found = await rows(db, q.awaitingPutaway(input.magazzino, limite + 1));
+  if (found[0] && !found[0].magazzino_trovato) throw warehouseNotFound(input.magazzino);
+  const shown = found.filter((r): r is q.AwaitingPutawayRow & { id: number } => r.id !== null);
+  return {
+    da_stoccare: shown.slice(0, limite).map((r) => ({
+      id: r.id,
+      articolo: { id: r.articolo_id, codice: r.codice, descrizione: r.descrizione },
+      lotto: r.lotto,
+      scadenza: r.scadenza,
+      ubicazione: r.ubicazione,
+      quantita: r.quantita,
+      arrivato_il: formatInstant(timeZone, r.arrivato_ms),
+      sscc: null,
+    })),
+    altri: shown.length > limite,
+  };
+}
