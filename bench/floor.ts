@@ -297,11 +297,19 @@ export async function upsertArticles(
       modello_id: batch.map((r) => known.get(r.codice)?.modello_id ?? null),
       ha_varianti: batch.map((r) => known.get(r.codice)?.ha_varianti ?? false),
       attivo: batch.map((r) => known.get(r.codice)?.attivo ?? true),
+      confezione: batch.map((r) => known.get(r.codice)?.confezione ?? "1"),
     });
     if (changed.length > 0) {
       const ids = changed.map((r) => known.get(r.codice)!.id);
       await run("md_lock_rows", masterData.lockArticles(ids));
-      await run("md_update", masterData.updateArticles(ids, cols(changed)));
+      await run(
+        "md_update",
+        masterData.updateArticles(
+          ids,
+          cols(changed),
+          ids.map(() => false),
+        ),
+      );
     }
     if (fresh.length > 0) await run("md_insert", masterData.insertArticles({ ...cols(fresh), codice: fresh.map((r) => r.codice) }));
     return { creati: fresh.length, aggiornati: changed.length };

@@ -1,5 +1,6 @@
 import { Prisma } from "../../db/client";
 import { query } from "../../db/sql";
+import { LOCATION_GATE } from "../ledger/locations.queries";
 
 /**
  * The statements of the locations' master data (API.md section 11): look-ups by (warehouse, code), the set-based
@@ -28,13 +29,9 @@ export const locationsByKey = (warehouses: number[], codes: string[]) =>
       JOIN magazzini m ON m.id = u.magazzino_id`);
 
 /**
- * The location gate's class (design of issue 24, lock order 1b: a two-key advisory lock, the location id the
- * second key): shared by a writer that puts goods into a location, exclusive by whoever must see it stay empty
- * of new goods until commit (a complete count; here, a deactivation checking that it holds nothing).
+ * The exclusive location gates of these locations, by id ascending (lock order 1b: the ledger's writers take it
+ * shared to put goods into a location), for a deactivation that must see the location stay empty until commit.
  */
-export const LOCATION_GATE = 0x5543;
-
-/** The exclusive location gates of these locations, by id ascending. */
 export const lockLocationGates = (ids: number[]) =>
   query<never>(Prisma.sql`
     SELECT pg_advisory_xact_lock(${LOCATION_GATE}::int, id)
@@ -67,3 +64,49 @@ export const updateLocations = (ids: number[], c: LocationColumns) =>
     UPDATE ubicazioni t SET descrizione = u.descrizione, tipo = u.tipo, attiva = u.attiva
       FROM unnest(${ids}::int[], ${c.descrizione}::text[], ${c.tipo}::text[], ${c.attiva}::boolean[]) AS u(id, descrizione, tipo, attiva)
      WHERE t.id = u.id`);
+
+/** The preferred locations of these articles. */
+export const preferredOf = (articles: number[]) =>
+  query<{ articolo_id: number; magazzino_id: number; ubicazione_id: number }>(Prisma.sql`
+    SELECT articolo_id, magazzino_id, ubicazione_id FROM ubicazioni_preferite
+     WHERE articolo_id = ANY(${articles}::int[]) ORDER BY articolo_id, magazzino_id`);
+
+export const deletePreferred = (articles: number[]) =>
+  query<never>(Prisma.sql`DELETE FROM ubicazioni_preferite WHERE articolo_id = ANY(${articles}::int[])`);
+
+export const insertPreferred = (articles: number[], warehouses: number[], locations: number[]) =>
+  query<never>(Prisma.sql`
+    INSERT INTO ubicazioni_preferite (articolo_id, magazzino_id, ubicazione_id)
+    SELECT * FROM unnest(${articles}::int[], ${warehouses}::int[], ${locations}::int[])`);
+
+/** A warehouse's locations settings, as a write compares them. */
+export interface WarehouseSettings {
+  id: number;
+  gestione_ubicazioni: boolean;
+  ubicazione_ricevimento_id: number | null;
+  ubicazione_ricevimento: string | null;
+}
+
+export const warehouseSettings = (ids: number[]) =>
+  query<WarehouseSettings>(Prisma.sql`
+    SELECT m.id, m.gestione_ubicazioni, m.ubicazione_ricevimento_id, u.codice AS ubicazione_ricevimento
+      FROM magazzini m LEFT JOIN ubicazioni u ON u.id = m.ubicazione_ricevimento_id
+     WHERE m.id = ANY(${ids}::int[])`);
+
+/**
+ * The rows of these warehouses, FOR NO KEY UPDATE by id: the warehouse gate (lock order 1a, exclusive) that an
+ * UPDATE of them would take anyway, taken in id order as the stock writers take it shared.
+ */
+export const lockWarehouses = (ids: number[]) =>
+  query<{ id: number }>(Prisma.sql`SELECT id FROM magazzini WHERE id = ANY(${ids}::int[]) ORDER BY id FOR NO KEY UPDATE`);
+
+/** Sets the receiving locations of these warehouses, in one statement. */
+export const setReceiving = (ids: number[], locations: (number | null)[]) =>
+  query<never>(Prisma.sql`
+    UPDATE magazzini m SET ubicazione_ricevimento_id = u.ubicazione
+      FROM unnest(${ids}::int[], ${locations}::int[]) AS u(id, ubicazione)
+     WHERE m.id = u.id`);
+
+export const savepoint = () => query<never>(Prisma.sql`SAVEPOINT magazzino`);
+export const releaseSavepoint = () => query<never>(Prisma.sql`RELEASE SAVEPOINT magazzino`);
+export const rollbackToSavepoint = () => query<never>(Prisma.sql`ROLLBACK TO SAVEPOINT magazzino`);

@@ -12,6 +12,7 @@ import {
   writeNamed,
   type ArticleRow,
 } from "./master-data.service";
+import { loadPreferred, type Preferred, resolvePreferred, samePreferred, writePreferred } from "./preferred-locations.service";
 import { UpsertRows, type CheckedRow } from "./upsert-rows";
 
 /**
@@ -153,6 +154,7 @@ export async function upsertArticleRows(tx: Tx, input: Record<string, unknown>[]
         ha_varianti: db?.ha_varianti ?? false,
         attivo: v.attivo ?? db?.attivo ?? true,
         modello,
+        confezione: v.confezione,
       },
     });
   }
@@ -185,13 +187,41 @@ export async function upsertArticleRows(tx: Tx, input: Record<string, unknown>[]
       if (v.unita === undefined) t.row.unita = source.unita;
       if (v.gestione_lotti === undefined) t.row.gestione_lotti = source.gestione_lotti;
       if (v.costo === undefined) t.row.costo_standard = source.costo_standard;
+      if (v.confezione === undefined) t.row.confezione = source.confezione;
     }
+  }
+  // Preferred locations: resolved (or the row refused) before anything is written; a changed list bumps the version.
+  const preferred = await resolvePreferred(
+    tx,
+    new Map(
+      [...targets.values()].flatMap((t) =>
+        t.r.value.ubicazioni_preferite !== undefined ? [[t.r.indice, t.r.value.ubicazioni_preferite ?? []]] : [],
+      ),
+    ),
+  );
+  const stored = await loadPreferred(
+    tx,
+    [...targets.values()].flatMap((t) => (t.db && preferred.has(t.r.indice) ? [t.db.id] : [])),
+  );
+  for (const [codice, t] of targets) {
+    const list = preferred.get(t.r.indice);
+    if (list instanceof RowError) {
+      refuse(t.r, list.codice as Parameters<typeof refuse>[1], list.message);
+      targets.delete(codice);
+    } else if (list && t.db && !samePreferred(list, stored.get(t.db.id) ?? [])) t.row.bump = true;
   }
   const written = await writeArticles(
     tx,
     [...targets.values()].map((t) => t.row),
     known.byCode,
   );
+  const replaced = new Map<number, Preferred>();
+  for (const t of targets.values()) {
+    const list = preferred.get(t.r.indice);
+    if (list instanceof RowError || list === undefined) continue;
+    if (t.row.bump || (!t.db && list.length > 0)) replaced.set(written.get(t.row.codice)!.id, list);
+  }
+  await writePreferred(tx, replaced);
   return batch.answer(written, (c) => known.byCode.get(c)?.id);
 }
 

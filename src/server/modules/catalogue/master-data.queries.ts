@@ -67,6 +67,8 @@ export interface KnownArticle {
   modello: string | null;
   ha_varianti: boolean;
   attivo: boolean;
+  /** Canonical decimal text. */
+  confezione: string;
   movimentato: boolean;
   ordinato: boolean;
 }
@@ -91,7 +93,7 @@ export const articlesByCodeOrEan = (codes: string[], eans: string[]) =>
            SELECT v.modello_id FROM codici c JOIN articoli v ON v.codice = c.codice WHERE v.modello_id IS NOT NULL
          )
     SELECT a.id, a.codice, a.ean, a.descrizione, a.unita, a.gestione_lotti, a.costo_standard::text AS costo_standard,
-           a.modello_id, m.codice AS modello, a.ha_varianti, a.attivo,
+           a.modello_id, m.codice AS modello, a.ha_varianti, a.attivo, trim_scale(a.confezione)::text AS confezione,
            EXISTS (SELECT 1 FROM movimenti WHERE articolo_id = a.id) AS movimentato,
            EXISTS (SELECT 1 FROM righe_ordine WHERE articolo_id = a.id) AS ordinato
       FROM wanted w JOIN articoli a ON a.id = w.id LEFT JOIN articoli m ON m.id = a.modello_id`);
@@ -107,15 +109,16 @@ export interface ArticleColumns {
   modello_id: (number | null)[];
   ha_varianti: boolean[];
   attivo: boolean[];
+  confezione: string[];
 }
 
 /** New articles, in one statement (the sync gate on articoli is taken once). */
 export const insertArticles = (c: ArticleColumns) =>
   query<{ id: number; codice: string }>(Prisma.sql`
-    INSERT INTO articoli (codice, descrizione, ean, unita, gestione_lotti, costo_standard, modello_id, ha_varianti, attivo)
+    INSERT INTO articoli (codice, descrizione, ean, unita, gestione_lotti, costo_standard, modello_id, ha_varianti, attivo, confezione)
     SELECT * FROM unnest(${c.codice}::text[], ${c.descrizione}::text[], ${c.ean}::text[], ${c.unita}::text[],
                          ${c.gestione_lotti}::boolean[], ${c.costo_standard}::numeric[], ${c.modello_id}::int[],
-                         ${c.ha_varianti}::boolean[], ${c.attivo}::boolean[])
+                         ${c.ha_varianti}::boolean[], ${c.attivo}::boolean[], ${c.confezione}::numeric[])
     RETURNING id, codice`);
 
 /**
@@ -125,15 +128,22 @@ export const insertArticles = (c: ArticleColumns) =>
 export const lockArticles = (ids: number[]) =>
   query<{ id: number }>(Prisma.sql`SELECT id FROM articoli WHERE id = ANY(${ids}::int[]) ORDER BY id FOR UPDATE`);
 
-/** Changed articles, in one statement: only rows whose values differ are passed, each with every column. */
-export const updateArticles = (ids: number[], c: Omit<ArticleColumns, "codice">) =>
+/**
+ * Changed articles, in one statement: only rows whose values differ are passed, each with every column.
+ * `bump`: the row takes a new version though none of its columns changes (its preferred locations, which live in
+ * ubicazioni_preferite, did): the version trigger keeps a version the statement sets itself (migration
+ * 20261128030000_versione_esplicita).
+ */
+export const updateArticles = (ids: number[], c: Omit<ArticleColumns, "codice">, bump: boolean[]) =>
   query<never>(Prisma.sql`
     UPDATE articoli a
        SET descrizione = u.descrizione, ean = u.ean, unita = u.unita, gestione_lotti = u.gestione_lotti,
-           costo_standard = u.costo_standard, modello_id = u.modello_id, ha_varianti = u.ha_varianti, attivo = u.attivo
+           costo_standard = u.costo_standard, modello_id = u.modello_id, ha_varianti = u.ha_varianti, attivo = u.attivo,
+           confezione = u.confezione, versione = CASE WHEN u.bump THEN nextval('banchina_versioni') ELSE a.versione END
       FROM unnest(${ids}::int[], ${c.descrizione}::text[], ${c.ean}::text[], ${c.unita}::text[], ${c.gestione_lotti}::boolean[],
-                  ${c.costo_standard}::numeric[], ${c.modello_id}::int[], ${c.ha_varianti}::boolean[], ${c.attivo}::boolean[])
-           AS u(id, descrizione, ean, unita, gestione_lotti, costo_standard, modello_id, ha_varianti, attivo)
+                  ${c.costo_standard}::numeric[], ${c.modello_id}::int[], ${c.ha_varianti}::boolean[], ${c.attivo}::boolean[],
+                  ${c.confezione}::numeric[], ${bump}::boolean[])
+           AS u(id, descrizione, ean, unita, gestione_lotti, costo_standard, modello_id, ha_varianti, attivo, confezione, bump)
      WHERE a.id = u.id`);
 
 /** Templates named by a new variant become templates (a template is never stocked: the write checked that). */

@@ -4,6 +4,7 @@ import { idempotentWrite } from "../../trpc/write";
 import { upsertLocationRows } from "./locations-upsert.service";
 import { upsertLocationsInput } from "./locations.schemas";
 import { upsertArticleRows, upsertNamedRows } from "./master-data-upsert.service";
+import { upsertWarehouseRows } from "./warehouses-upsert.service";
 import { upsertArticlesInput, upsertOutput, upsertSuppliersInput, upsertWarehousesInput } from "./master-data.schemas";
 
 /** POST /articoli, /fornitori, /magazzini: master-data upserts by code (API.md section 9). */
@@ -67,7 +68,11 @@ export const masterDataRouter = router({
         path: "/magazzini",
         tags: ["Anagrafiche"],
         summary: "Crea o aggiorna magazzini per codice",
-        description: `${DESCRIPTION}.`,
+        description:
+          `${DESCRIPTION}, \`ubicazione_non_trovata\` (\`ubicazione_ricevimento\` che non è un'ubicazione attiva del magazzino), ` +
+          "`ubicazione_ricevimento_mancante` (gestire le ubicazioni senza un'ubicazione di ricevimento), `giacenza_negativa` (attivarle " +
+          "con una giacenza sotto zero), `ubicazioni_in_uso` (disattivarle con merce in più di un'ubicazione). Attivare " +
+          "`gestione_ubicazioni` scrive un'operazione (`correzione`, \"Attivazione ubicazioni\") che porta la giacenza nell'ubicazione di ricevimento.",
         protect: true,
       },
     })
@@ -76,7 +81,7 @@ export const masterDataRouter = router({
     .mutation(({ ctx, input }) =>
       idempotentWrite(ctx, { path: "/magazzini", input }, async (tx) => ({
         status: 200,
-        body: await upsertNamedRows(tx, "magazzini", input.magazzini),
+        body: await upsertWarehouseRows(tx, ctx.actor, input.magazzini, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),
     ),
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { quantityFromNumber } from "../../lib/decimal";
 import { typeError } from "../../lib/zod";
 import { code, ean, price, text } from "./import.schemas";
 
@@ -48,6 +49,24 @@ export const articleUpsertRow = z
       "Codice del modello di cui l'articolo è una variante (già registrato o in questa chiamata); null: nessun modello",
       true,
     ),
+    confezione: field(
+      "number",
+      "Confezione: quante unità conta una lettura al ricevimento e negli inventari; > 0, al massimo 3 decimali. Predefinita: 1",
+    ),
+    ubicazioni_preferite: z
+      .unknown()
+      .optional()
+      .meta({
+        type: ["array", "null"],
+        items: {
+          type: "object",
+          properties: { magazzino: { type: "string" }, ubicazione: { type: "string" } },
+          required: ["magazzino", "ubicazione"],
+        },
+        description:
+          "Dove proporre lo stoccaggio (API.md §11): codici di magazzino e di un'ubicazione di stoccaggio attiva, al più una per magazzino. " +
+          "Sostituisce l'intero elenco; null o [] lo svuota",
+      } as Record<string, unknown>),
   })
   .meta({ description: ROW_NOTE });
 
@@ -60,7 +79,23 @@ export const namedUpsertRow = z
   .meta({ description: ROW_NOTE });
 
 export const upsertArticlesInput = z.strictObject({ articoli: rowsOf(articleUpsertRow, "articoli") });
-export const upsertWarehousesInput = z.strictObject({ magazzini: rowsOf(namedUpsertRow, "magazzini") });
+export const warehouseUpsertRow = z
+  .looseObject({
+    ...namedUpsertRow.shape,
+    gestione_ubicazioni: field(
+      "boolean",
+      "Il magazzino tiene la giacenza per ubicazione (API.md §11). Attivarla mette la giacenza che c'è nell'ubicazione di ricevimento; " +
+        "disattivarla è rifiutato finché la merce sta in più di un'ubicazione (`ubicazioni_in_uso`). Predefinito: false",
+    ),
+    ubicazione_ricevimento: field(
+      "string",
+      "Codice dell'ubicazione (attiva, di tipo ricevimento, di questo magazzino) dove arriva la merce quando un arrivo non ne indica una",
+      true,
+    ),
+  })
+  .meta({ description: ROW_NOTE });
+
+export const upsertWarehousesInput = z.strictObject({ magazzini: rowsOf(warehouseUpsertRow, "magazzini") });
 export const upsertSuppliersInput = z.strictObject({ fornitori: rowsOf(namedUpsertRow, "fornitori") });
 
 export const upsertOutput = z.object({
@@ -82,6 +117,20 @@ export type UpsertOutput = z.infer<typeof upsertOutput>;
 
 // ---- the rows as the service checks them, one by one ----
 
+/** A pack size: a JSON number (as request quantities) or a decimal string, > 0, at most 3 decimals. */
+const packSize = () =>
+  z
+    .union([z.number(), z.string()], { error: typeError("deve essere un numero maggiore di zero, per esempio 6 o 2.5") })
+    .transform((v, ctx) => {
+      const out =
+        typeof v === "number" ? quantityFromNumber(v) : /^\d{1,12}(\.\d{1,3})?$/.test(v.trim()) ? quantityFromNumber(Number(v)) : null;
+      if (out === null) {
+        ctx.addIssue({ code: "custom", message: `${JSON.stringify(v)} non valida: maggiore di zero, al massimo 3 decimali` });
+        return z.NEVER;
+      }
+      return out;
+    });
+
 const bool = () => z.boolean({ error: typeError("deve essere true o false") });
 
 export const articleRowCheck = z.strictObject({
@@ -93,7 +142,22 @@ export const articleRowCheck = z.strictObject({
   unita: text(10).optional(),
   attivo: bool().optional(),
   modello: code().nullable().optional(),
+  confezione: packSize().optional(),
+  ubicazioni_preferite: z
+    .array(z.strictObject({ magazzino: code(), ubicazione: code() }), {
+      error: typeError("deve essere un elenco [ { magazzino, ubicazione } ]"),
+    })
+    .max(MAX_UPSERT_ROWS, `al massimo ${MAX_UPSERT_ROWS} elementi`)
+    .nullable()
+    .optional(),
 });
 export type ArticleRowCheck = z.infer<typeof articleRowCheck>;
 
 export const namedRowCheck = z.strictObject({ codice: code(), nome: text(200).optional(), attivo: bool().optional() });
+
+/** A warehouse: a named row with its locations settings (API.md section 11). */
+export const warehouseRowCheck = namedRowCheck.extend({
+  gestione_ubicazioni: bool().optional(),
+  ubicazione_ricevimento: code().nullable().optional(),
+});
+export type WarehouseRowCheck = z.infer<typeof warehouseRowCheck>;

@@ -123,6 +123,10 @@ export interface ArticleRow {
   costo_standard: string | null;
   ha_varianti: boolean;
   attivo: boolean;
+  /** Pack size, canonical decimal; absent keeps the stored one (a new article: 1). */
+  confezione?: string;
+  /** Take a new version even when no column differs: the article's preferred locations change with this write. */
+  bump?: boolean;
   /**
    * Template code, null for a template or a plain article. The template is a known article or another
    * row of the same write, never itself a variant (the checks saw to it).
@@ -153,6 +157,7 @@ export async function writeArticles(tx: Tx, articles: ArticleRow[], known: Map<s
   for (const a of articles) {
     const db = known.get(a.codice);
     if (!db) continue;
+    a.confezione ??= db.confezione;
     // A known article's new template is known too, or new in this write (linked once created, below).
     const modelloId = a.modello === null ? null : (known.get(a.modello)?.id ?? -1);
     const same =
@@ -163,7 +168,9 @@ export async function writeArticles(tx: Tx, articles: ArticleRow[], known: Map<s
       db.costo_standard === a.costo_standard &&
       db.modello_id === modelloId &&
       db.ha_varianti === a.ha_varianti &&
-      db.attivo === a.attivo;
+      db.attivo === a.attivo &&
+      db.confezione === a.confezione &&
+      !a.bump;
     out.set(a.codice, { id: db.id, esito: same ? "invariato" : "aggiornato" });
     if (!same) changed.push({ id: db.id, row: a, modello_id: modelloId });
   }
@@ -193,6 +200,7 @@ export async function writeArticles(tx: Tx, articles: ArticleRow[], known: Map<s
       q.updateArticles(
         changed.map((c) => c.id),
         cols,
+        changed.map((c) => c.row.bump === true),
       ),
     );
   }
@@ -210,5 +218,6 @@ function columns(batch: ArticleRow[], modelloId: (a: ArticleRow, i: number) => n
     modello_id: batch.map(modelloId),
     ha_varianti: batch.map((a) => a.ha_varianti),
     attivo: batch.map((a) => a.attivo),
+    confezione: batch.map((a) => a.confezione ?? "1"),
   };
 }

@@ -543,5 +543,16 @@ test("the OpenAPI document has the four upserts, with Idempotency-Key", async ()
   const ref = doc.paths["/articoli"].post.requestBody.content["application/json"].schema.properties.articoli.items.$ref;
   const row = doc.components.schemas[ref.split("/").pop()];
   expect(row).toMatchObject({ required: ["codice"], additionalProperties: false });
-  expect(Object.keys(row.properties)).toEqual(["codice", "descrizione", "ean", "gestione_lotti", "costo", "unita", "attivo", "modello"]);
+  expect(Object.keys(row.properties)).toEqual([
+    "codice",
+    "descrizione",
+    "ean",
+    "gestione_lotti",
+    "costo",
+    "unita",
+    "attivo",
+    "modello",
+    "confezione",
+    "ubicazioni_preferite",
+  ]);
 });

@@ -171,6 +171,8 @@ describe("lists by id", () => {
       modello: null,
       attivo: true,
       versione: expect.any(Number),
+      confezione: "1",
+      ubicazioni_preferite: [],
     });
     expect(all.body.articoli.map((x: any) => [x.codice, x.modello, x.gestione_lotti])).toEqual([
       ["VITE-M6", null, false],
@@ -211,7 +213,17 @@ describe("lists by id", () => {
     const suppliers = (await get("/fornitori?cerca=fornitore%20fb")).body.fornitori;
     expect(suppliers).toEqual([{ id: f.B, codice: "FB", nome: "Fornitore FB", attivo: true, versione: expect.any(Number) }]);
     const warehouses = (await get("/magazzini?cerca=deposito")).body.magazzini;
-    expect(warehouses).toEqual([{ id: m2, codice: "DEPOSITO", nome: "Magazzino DEPOSITO", attivo: true, versione: expect.any(Number) }]);
+    expect(warehouses).toEqual([
+      {
+        id: m2,
+        codice: "DEPOSITO",
+        nome: "Magazzino DEPOSITO",
+        attivo: true,
+        versione: expect.any(Number),
+        gestione_ubicazioni: false,
+        ubicazione_ricevimento: null,
+      },
+    ]);
     expect((await get("/magazzini?attivo=false")).body.magazzini).toEqual([]);
   });
 

@@ -28,6 +28,7 @@ const SEQUENCES = {
   magazzini: "magazzini_id_seq",
   ordini_acquisto: "ordini_acquisto_id_seq",
   eventi: "eventi_id_seq",
+  ubicazioni: "ubicazioni_id_seq",
   versioni: "banchina_versioni",
 } as const;
 
@@ -41,6 +42,7 @@ const LISTS = [
   ["magazzini", "/magazzini", "magazzini", true],
   ["ordini_acquisto", "/ordini-acquisto", "ordini", true],
   ["eventi", "/eventi", "eventi", false],
+  ["ubicazioni", "/ubicazioni", "ubicazioni", true],
 ] as const;
 
 const post = (path: string, body: unknown) => rest("POST", path, { key, body });
@@ -48,7 +50,7 @@ const get = (path: string, k = reader) => rest("GET", path, { key: k });
 const issued = async (seq: string) =>
   Number((await t.pool.query("SELECT coalesce(pg_sequence_last_value($1::regclass), 0) AS n", [seq])).rows[0].n);
 
-/** One write of every synced kind: a movement, a sale, a client, an article, a supplier, a warehouse, an order (and their events). */
+/** One write of every synced kind: a movement, a sale, a client, an article, a supplier, a warehouse, a location, an order (and their events). */
 async function writeOneOfEach(tag: string) {
   const ok = (r: { status: number; body: any }) => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -56,6 +58,7 @@ async function writeOneOfEach(tag: string) {
   };
   ok(await post("/magazzini", { magazzini: [{ codice: `M-${tag}`, nome: "Magazzino" }] }));
   ok(await post("/fornitori", { fornitori: [{ codice: `F-${tag}`, nome: "Fornitore" }] }));
+  ok(await post("/ubicazioni", { ubicazioni: [{ magazzino: `M-${tag}`, codice: `U-${tag}`, tipo: "stoccaggio" }] }));
   ok(await post("/articoli", { articoli: [{ codice: `A-${tag}`, descrizione: "Articolo" }] }));
   const cliente = ok(await post("/clienti", { clienti: [{ codice: `C-${tag}`, ragione_sociale: "Cliente" }] })).righe[0].id;
   const order = { numero: `O-${tag}`, fornitore: `F-${tag}`, data: "2026-11-20", magazzino: "M1", righe: [] as unknown[] };
@@ -127,6 +130,7 @@ describe("GET /cursori", () => {
     expect(new Set(events.map((e: { tipo: string }) => e.tipo))).toEqual(
       new Set([
         "magazzino.modificato",
+        "ubicazione.modificato",
         "fornitore.modificato",
         "articolo.modificato",
         "cliente.modificato",
