@@ -63,7 +63,7 @@ test.beforeAll(async ({ db, key: k }) => {
       { articolo: a.DADO, quantita: "100", prezzo: "1" },
     ],
   });
-  [righe.VITE, righe.LATTE, righe.DADO] = o.righe;
+  [righe.VITE, righe.LATTE, righe.DADO] = o.righe as [number, number, number];
   for (const [riga, q, lotto] of [
     [righe.LATTE, 12, "L2"],
     [righe.VITE, 10, undefined],
@@ -137,8 +137,8 @@ describe("putaway.store", () => {
     const first = await store({}, k);
     const again = await store({}, k);
     expect(again).toEqual(first);
-    expect(await heldIn(t, "RIC", a.VITE)).toBe(6);
-    expect(await heldIn(t, "A-01", a.VITE)).toBe(4);
+    expect(await heldIn(t, "RIC", a.VITE!)).toBe(6);
+    expect(await heldIn(t, "A-01", a.VITE!)).toBe(4);
     const { rows } = await t.pool.query(
       `SELECT m.origine, m.quantita::text AS q, u.codice AS ubicazione FROM movimenti m JOIN ubicazioni u ON u.id = m.ubicazione_id
         WHERE m.operazione_id = $1 ORDER BY m.id`,
