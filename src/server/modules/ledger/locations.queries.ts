@@ -77,6 +77,13 @@ export const unloadLocation = (articolo: number, ubicazione: number, lotto: numb
        AND quantita >= ${quantita}::numeric
     RETURNING id`);
 
+/** Takes the row lock of a location's stock of an article and lot, when the row exists (a move's lower location first). */
+export const lockLocationRow = (articolo: number, ubicazione: number, lotto: number | null) =>
+  query<{ id: number }>(Prisma.sql`
+    SELECT id FROM giacenze_ubicazioni
+     WHERE articolo_id = ${articolo} AND ubicazione_id = ${ubicazione} AND lotto_id IS NOT DISTINCT FROM ${lotto}::int
+       FOR UPDATE`);
+
 /** What a location holds of an article and lot (no row: never held any). */
 export const locationHolding = (articolo: number, ubicazione: number, lotto: number | null) =>
   query<{ quantita: Prisma.Decimal }>(Prisma.sql`
@@ -96,6 +103,16 @@ export const loadLocation = (articolo: number, magazzino: number, ubicazione: nu
 /** Undoes a lot change of a row refused later in the same transaction (the lot's row lock is already held). */
 export const adjustLot = (id: number, delta: string) =>
   query<never>(Prisma.sql`UPDATE lotti SET residua = residua + ${delta}::numeric WHERE id = ${id}`);
+
+/**
+ * Drops a lot that holds nothing and that nothing names: one the refused row itself created (every other
+ * lot came with a movement).
+ */
+export const dropUnusedLot = (id: number) =>
+  query<never>(Prisma.sql`
+    DELETE FROM lotti t WHERE t.id = ${id} AND t.residua = 0
+       AND NOT EXISTS (SELECT 1 FROM movimenti m WHERE m.articolo_id = t.articolo_id AND m.lotto_id = t.id)
+       AND NOT EXISTS (SELECT 1 FROM giacenze_ubicazioni s WHERE s.articolo_id = t.articolo_id AND s.lotto_id = t.id)`);
 
 // ---------------------------------------------------------------- the switch
 
@@ -150,3 +167,18 @@ export const locationDifferences = () =>
        -- FULL JOIN needs an equality: no lot is 0 on both sides (ids start at 1).
        AND COALESCE(s.lotto_id, 0) = COALESCE(l.lotto_id, 0)
      WHERE COALESCE(l.somma, 0) <> COALESCE(s.quantita, 0)`);
+
+/**
+ * In a warehouse that manages locations, articles whose balance differs from the sum of their location
+ * stock: a movement written there without its location (the switch's own transfers net to zero).
+ */
+export const unlocatedStock = () =>
+  query<{ articolo: number; magazzino: number; saldo: string; ubicazioni: string }>(Prisma.sql`
+    SELECT g.articolo_id AS articolo, g.magazzino_id AS magazzino, g.quantita::text AS saldo, COALESCE(s.somma, 0)::text AS ubicazioni
+      FROM giacenze g
+      JOIN magazzini w ON w.id = g.magazzino_id AND w.gestione_ubicazioni
+      LEFT JOIN (SELECT articolo_id, magazzino_id, sum(quantita) AS somma FROM giacenze_ubicazioni GROUP BY 1, 2) s
+        ON s.articolo_id = g.articolo_id AND s.magazzino_id = g.magazzino_id
+     WHERE g.quantita <> COALESCE(s.somma, 0)`);
+
+export const locationStockCount = () => query<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM giacenze_ubicazioni`);

@@ -157,6 +157,42 @@ export async function loadLocation(tx: Tx, key: LocationKey, quantita: string): 
   await first(tx, q.loadLocation(key.articolo.id, key.magazzino, key.ubicazione.id, key.lotto?.id ?? null, quantita));
 }
 
+/** One row's location-stock change: goods out of `from`, into `to` (either may be null), `quantita` > 0. */
+export interface LocationMove {
+  indice: number;
+  from: LocationKey | null;
+  to: LocationKey | null;
+  quantita: string;
+}
+
+/**
+ * Moves the location stock of each row (lock order 4: rows by article, then their lower location, then lot
+ * code; inside a move between two locations the lower location's row first, like a transfer's lots).
+ * An unload is the only step that can fail, and it comes before the row's load, so a refused row has
+ * changed no location stock; the refusals come back by row index (the caller undoes the row's lot change:
+ * `undoLotChange`, or rolls back).
+ */
+export async function moveLocationStock(tx: Tx, moves: LocationMove[]): Promise<Map<number, RowError>> {
+  const lowest = (m: LocationMove) => [m.from, m.to].filter((k): k is LocationKey => k !== null).sort(locationLockOrder)[0]!;
+  const sorted = moves
+    .filter((m) => m.from !== null || m.to !== null)
+    .sort((a, b) => locationLockOrder(lowest(a), lowest(b)) || a.indice - b.indice);
+  const refused = new Map<number, RowError>();
+  for (const m of sorted) {
+    try {
+      if (m.from && m.to && locationLockOrder(m.to, m.from) < 0) {
+        await rows(tx, q.lockLocationRow(m.to.articolo.id, m.to.ubicazione.id, m.to.lotto?.id ?? null));
+      }
+      if (m.from) await unloadLocation(tx, m.from, m.quantita);
+      if (m.to) await loadLocation(tx, m.to, m.quantita);
+    } catch (e) {
+      if (!(e instanceof RowError)) throw e;
+      refused.set(m.indice, e);
+    }
+  }
+  return refused;
+}
+
 /**
  * Gives back a lot change made earlier in the transaction for a row that a later step refused (a
  * location that holds less): lots come before location stock in the lock order, so a row's lot moves
@@ -164,4 +200,6 @@ export async function loadLocation(tx: Tx, key: LocationKey, quantita: string): 
  */
 export async function undoLotChange(tx: Tx, lotto: number, delta: string): Promise<void> {
   await execute(tx, q.adjustLot(lotto, delta));
+  // A destination lot the row created (a transfer's) goes with it, so a refused row leaves nothing behind.
+  if (delta.startsWith("-")) await execute(tx, q.dropUnusedLot(lotto));
 }
