@@ -21,6 +21,11 @@ const a: Record<string, number> = {};
 
 const heldIn = (ubicazione: string, articolo: number, lotto: string | null = null) => held(t, ubicazione, articolo, lotto);
 const align = (body: unknown) => rest("POST", "/giacenze/allinea", { key, body });
+/** Stock placed in a location that holds none of it yet, by a count (this file's subject, independent of the movements' paths). */
+async function place(ubicazione: string, righe: { codice: string; lotto?: string; quantita: number }[]) {
+  const r = await align({ magazzino: w, ubicazione, righe: righe.map(({ quantita, ...x }) => ({ ...x, contato: quantita })) });
+  expect(r.body.scritte).toBe(righe.length);
+}
 const load = (ubicazione: string, righe: unknown[], natura = "carico") =>
   rest("POST", "/movimenti", { key, body: { natura, magazzino: w, righe: righe.map((r) => ({ ubicazione, ...(r as object) })) } });
 
@@ -37,7 +42,16 @@ async function footprint() {
 }
 
 const outcomes = (r: { body: { righe: any[] } }) =>
-  r.body.righe.map((x) => [x.indice, x.articolo?.codice ?? x.codice, x.lotto, x.ubicazione, x.attuale, x.contato, x.delta, x.errore?.codice ?? x.esito]);
+  r.body.righe.map((x) => [
+    x.indice,
+    x.articolo?.codice ?? x.codice,
+    x.lotto,
+    x.ubicazione,
+    x.attuale,
+    x.contato,
+    x.delta,
+    x.errore?.codice ?? x.esito,
+  ]);
 
 test.beforeAll(async ({ db, key: k }) => {
   t = db;
@@ -58,8 +72,8 @@ test.beforeAll(async ({ db, key: k }) => {
 
 describe("counting by location", () => {
   test("attuale is the location's stock; one article in two locations is two units; rows take the top-level location", async () => {
-    expect((await load("BIN", [{ codice: "A", quantita: 5 }])).body.scritte).toBe(1);
-    expect((await load("OUT", [{ codice: "A", quantita: 3 }])).body.scritte).toBe(1);
+    await place("BIN", [{ codice: "A", quantita: 5 }]);
+    await place("OUT", [{ codice: "A", quantita: 3 }]);
     const r = await align({
       magazzino: w,
       ubicazione: "BIN",
@@ -84,8 +98,8 @@ describe("counting by location", () => {
   });
 
   test("lots by location: the lot's residual moves by the difference, not to the count", async () => {
-    await load("BIN", [{ codice: "LOT", lotto: "L5", quantita: 4 }]);
-    await load("OUT", [{ codice: "LOT", lotto: "L5", quantita: 6 }]);
+    await place("BIN", [{ codice: "LOT", lotto: "L5", quantita: 4 }]);
+    await place("OUT", [{ codice: "LOT", lotto: "L5", quantita: 6 }]);
     const r = await align({ magazzino: w, righe: [{ codice: "LOT", lotto: "L5", contato: 1, ubicazione: "BIN" }] });
     expect(outcomes(r)).toEqual([[0, "LOT", "L5", "BIN", "4", "1", "-3", "scritta"]]);
     const lots = await rest("GET", `/articoli/${a.LOT}/lotti?magazzino=${w}`, { key });
@@ -94,7 +108,7 @@ describe("counting by location", () => {
   });
 
   test("row refusals of locations, the other rows written", async () => {
-    await load("BIN", [{ codice: "R", quantita: 2 }]);
+    await place("BIN", [{ codice: "R", quantita: 2 }]);
     const before = await countRows(t, "movimenti");
     const r = await align({
       magazzino: w,
@@ -120,16 +134,35 @@ describe("counting by location", () => {
     expect(r.body.righe[1].errore.messaggio).toContain("NESSUNA");
     expect(await countRows(t, "movimenti")).toBe(before);
     expect(await heldIn("BIN", a.R!)).toBe(2);
-    const p = await rest("POST", "/giacenze/allinea", { key, body: { magazzino: plain, righe: [{ codice: "R", contato: 1, ubicazione: "BIN" }] } });
+    const p = await rest("POST", "/giacenze/allinea", {
+      key,
+      body: { magazzino: plain, righe: [{ codice: "R", contato: 1, ubicazione: "BIN" }] },
+    });
     expect(p.body.righe[0].errore.codice).toBe("ubicazione_non_prevista");
     expect(await countRows(t, "movimenti")).toBe(before);
   });
 
   test.each([
-    ["richiesta_non_valida", "completa without ubicazione", () => ({ magazzino: w, completa: true, righe: [{ codice: "A", contato: 1, ubicazione: "BIN" }] })],
-    ["ubicazione_non_trovata", "an unknown top-level location", () => ({ magazzino: w, ubicazione: "NESSUNA", righe: [{ codice: "A", contato: 1 }] })],
-    ["ubicazione_non_trovata", "another warehouse's", () => ({ magazzino: w, ubicazione: "X-RIC", completa: true, righe: [{ codice: "A", contato: 1 }] })],
-    ["ubicazione_non_prevista", "a location in a warehouse without", () => ({ magazzino: plain, ubicazione: "BIN", righe: [{ codice: "A", contato: 1 }] })],
+    [
+      "richiesta_non_valida",
+      "completa without ubicazione",
+      () => ({ magazzino: w, completa: true, righe: [{ codice: "A", contato: 1, ubicazione: "BIN" }] }),
+    ],
+    [
+      "ubicazione_non_trovata",
+      "an unknown top-level location",
+      () => ({ magazzino: w, ubicazione: "NESSUNA", righe: [{ codice: "A", contato: 1 }] }),
+    ],
+    [
+      "ubicazione_non_trovata",
+      "another warehouse's",
+      () => ({ magazzino: w, ubicazione: "X-RIC", completa: true, righe: [{ codice: "A", contato: 1 }] }),
+    ],
+    [
+      "ubicazione_non_prevista",
+      "a location in a warehouse without",
+      () => ({ magazzino: plain, ubicazione: "BIN", righe: [{ codice: "A", contato: 1 }] }),
+    ],
   ])("whole count refused, nothing written: %s (%s)", async (codice, _why, body) => {
     const before = await footprint();
     const r = await align(body());
@@ -141,13 +174,13 @@ describe("counting by location", () => {
 
 describe("completa: a location counted as a whole", () => {
   test("what the rows do not name is counted zero; simula answers the same and writes nothing; an operator's preview stays blind", async () => {
-    await load("BIN", [
+    await place("BIN", [
       { codice: "C", quantita: 6 },
       { codice: "D", quantita: 2 },
       { codice: "LOT", lotto: "L1", quantita: 4 },
       { codice: "LOT", lotto: "L2", quantita: 1 },
     ]);
-    await load("OUT", [{ codice: "D", quantita: 5 }]);
+    await place("OUT", [{ codice: "D", quantita: 5 }]);
     const body = {
       magazzino: w,
       ubicazione: "BIN",
@@ -185,7 +218,7 @@ describe("completa: a location counted as a whole", () => {
     expect(outcomes(r)).toEqual(expected);
     expect(r.body).toMatchObject({ scritte: 6, invariate: 1, rifiutate: 0 });
     const { rows } = await t.pool.query(
-      `SELECT a.codice, l.codice AS lotto, g.quantita::text AS q FROM giacenze_ubicazioni g JOIN articoli a ON a.id = g.articolo_id
+      `SELECT a.codice, l.codice AS lotto, trim_scale(g.quantita)::text AS q FROM giacenze_ubicazioni g JOIN articoli a ON a.id = g.articolo_id
          LEFT JOIN lotti l ON l.id = g.lotto_id JOIN ubicazioni u ON u.id = g.ubicazione_id
         WHERE u.codice = 'BIN' AND g.quantita > 0 ORDER BY 1, 2`,
     );
@@ -200,13 +233,22 @@ describe("completa: a location counted as a whole", () => {
   });
 
   test("a complete count holds the location: a load into it waits until the count commits, then lands on top", async () => {
-    await load("BIN", [{ codice: "Q", quantita: 10 }]);
+    await place("BIN", [{ codice: "Q", quantita: 10 }]);
     const gate = await t.pool.connect();
     try {
       // Pause the count after its reads: it cannot create its operation while this lock is held.
       await gate.query("BEGIN");
       await gate.query("LOCK TABLE operazioni IN SHARE MODE");
-      const counting = align({ magazzino: w, ubicazione: "BIN", completa: true, righe: [{ codice: "Q", contato: 7 }, { codice: "C", contato: 6 }, { codice: "LOT", lotto: "L1", contato: 3 }] });
+      const counting = align({
+        magazzino: w,
+        ubicazione: "BIN",
+        completa: true,
+        righe: [
+          { codice: "Q", contato: 7 },
+          { codice: "C", contato: 6 },
+          { codice: "LOT", lotto: "L1", contato: 3 },
+        ],
+      });
       await seenWaiting("INSERT INTO operazioni");
       const loading = load("BIN", [{ codice: "Q", quantita: 2 }]);
       // The load waits on the location's gate (an advisory lock), not on anything the count lets go of.
@@ -227,20 +269,35 @@ describe("completa: a location counted as a whole", () => {
   test("a complete count against concurrent unloads and loads of the same bin: the end state is the count plus what committed after it", async () => {
     const art = (await seedArticle(t.prisma, "CORSA")).id;
     const lotArt = (await seedArticle(t.prisma, "CORSA-L", { lotti: true })).id;
-    await load("BIN", [
+    await place("BIN", [
       { codice: "CORSA", quantita: 20 },
       { codice: "CORSA-L", lotto: "K1", quantita: 10 },
     ]);
-    await load("OUT", [{ codice: "CORSA", quantita: 20 }]);
+    await place("OUT", [{ codice: "CORSA", quantita: 20 }]);
     const writers = (n: number) =>
       Array.from({ length: n }, (_, i) =>
         i % 3 === 0
-          ? load("BIN", [{ codice: "CORSA", quantita: 1 }, { codice: "CORSA-L", lotto: "K1", quantita: 1 }], "scarico")
+          ? load(
+              "BIN",
+              [
+                { codice: "CORSA", quantita: 1 },
+                { codice: "CORSA-L", lotto: "K1", quantita: 1 },
+              ],
+              "scarico",
+            )
           : i % 3 === 1
-            ? load("BIN", [{ codice: "CORSA", quantita: 1 }, { codice: "CORSA-L", lotto: "K1", quantita: 1 }])
+            ? load("BIN", [
+                { codice: "CORSA", quantita: 1 },
+                { codice: "CORSA-L", lotto: "K1", quantita: 1 },
+              ])
             : rest("POST", "/movimenti", {
                 key,
-                body: { natura: "trasferimento", magazzino_origine: w, magazzino: w, righe: [{ codice: "CORSA", quantita: 1, ubicazione_origine: "OUT", ubicazione: "BIN" }] },
+                body: {
+                  natura: "trasferimento",
+                  magazzino_origine: w,
+                  magazzino: w,
+                  righe: [{ codice: "CORSA", quantita: 1, ubicazione_origine: "OUT", ubicazione: "BIN" }],
+                },
               }),
       );
     const first = writers(15);

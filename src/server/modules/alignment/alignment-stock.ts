@@ -27,7 +27,8 @@ export interface Unit {
 
 const lotKey = (articolo: number, lotto: string | null) => `${articolo}\u0000${lotto ?? ""}`;
 
-export const unitKey = (u: Pick<Unit, "article" | "lotto" | "ubicazione">) => `${lotKey(u.article.id, u.lotto)}\u0000${u.ubicazione?.id ?? ""}`;
+export const unitKey = (u: Pick<Unit, "article" | "lotto" | "ubicazione">) =>
+  `${lotKey(u.article.id, u.lotto)}\u0000${u.ubicazione?.id ?? ""}`;
 
 /** Where the count's rows were counted, and the location counted as a whole. */
 export interface CountedLocations {
@@ -139,7 +140,9 @@ export async function readCurrent(tx: Tx, magazzino: number, units: Unit[], writ
   const balances = new Map<number, Decimal>();
   const articleIds = [...new Set(units.map((u) => u.article.id))].sort((a, b) => a - b);
   // A count that writes locks every balance it moves; a preview reads those it compares against.
-  const compared = write ? articleIds : [...new Set(units.filter((u) => u.lotto === null && u.ubicazione === null).map((u) => u.article.id))];
+  const compared = write
+    ? articleIds
+    : [...new Set(units.filter((u) => u.lotto === null && u.ubicazione === null).map((u) => u.article.id))];
   if (write && articleIds.length > 0) await execute(tx, q.createMissingBalances(magazzino, articleIds));
   if (compared.length > 0) {
     for (const b of await all(tx, q.balances(magazzino, compared, write))) balances.set(b.articolo_id, new Decimal(b.quantita.toString()));

@@ -20,29 +20,33 @@ export const alignInput = z
         description:
           "true: conta l'ubicazione indicata (obbligatoria) per intero: ogni articolo e lotto che contiene e che le righe non nominano è contato zero",
       }),
-  simula: z
-    .boolean({ error: typeError("deve essere true o false") })
-    .transform((b) => b)
-    .optional()
-    .meta({ description: "true: calcola e risponde senza scrivere nulla (anteprima)" }),
-  righe: z
-    .array(
-      z.strictObject({
-        codice: shortText(64).meta({ description: "Codice articolo (di una variante, per gli articoli con varianti)" }),
-        contato: rawNumber().meta({ description: "Quantità contata, ≥ 0, al massimo 3 decimali" }),
-        lotto: shortText(64)
-          .optional()
-          .meta({ description: "Obbligatorio per gli articoli gestiti a lotti: si conta per (articolo, lotto)" }),
-        ubicazione: LOCATION_CODE.optional().meta({
-          description: "Magazzini con ubicazioni: dove si è contato (codice); si conta per (articolo, lotto, ubicazione)",
+    simula: z
+      .boolean({ error: typeError("deve essere true o false") })
+      .transform((b) => b)
+      .optional()
+      .meta({ description: "true: calcola e risponde senza scrivere nulla (anteprima)" }),
+    righe: z
+      .array(
+        z.strictObject({
+          codice: shortText(64).meta({ description: "Codice articolo (di una variante, per gli articoli con varianti)" }),
+          contato: rawNumber().meta({ description: "Quantità contata, ≥ 0, al massimo 3 decimali" }),
+          lotto: shortText(64)
+            .optional()
+            .meta({ description: "Obbligatorio per gli articoli gestiti a lotti: si conta per (articolo, lotto)" }),
+          ubicazione: LOCATION_CODE.optional().meta({
+            description: "Magazzini con ubicazioni: dove si è contato (codice); si conta per (articolo, lotto, ubicazione)",
+          }),
         }),
-      }),
-    )
-    .min(1, "almeno una riga"),
+      )
+      .min(1, "almeno una riga"),
   })
   .superRefine((b, ctx) => {
     if (b.completa === true && b.ubicazione === undefined)
-      ctx.addIssue({ code: "custom", path: ["ubicazione"], message: "obbligatoria con 'completa': indicare l'ubicazione contata per intero" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["ubicazione"],
+        message: "obbligatoria con 'completa': indicare l'ubicazione contata per intero",
+      });
   });
 export type AlignInput = z.infer<typeof alignInput>;
 

@@ -67,7 +67,9 @@ describe("POST /arrivi in a warehouse with locations", () => {
     expect(r.status).toBe(201);
     expect(await heldIn("RIC", a.VITE!)).toBe(4);
     const mv = await rest("GET", `/movimenti?operazione=${r.body.operazione}`, { key });
-    expect(mv.body.movimenti.map((m: any) => [m.id, m.origine, m.quantita, m.ubicazione])).toEqual([[r.body.movimento, "arrivo", "4", "RIC"]]);
+    expect(mv.body.movimenti.map((m: any) => [m.id, m.origine, m.quantita, m.ubicazione])).toEqual([
+      [r.body.movimento, "arrivo", "4", "RIC"],
+    ]);
   });
 
   test("a named location (single and rows, lots too) takes the goods there", async () => {
@@ -125,10 +127,14 @@ describe("POST /arrivi in a warehouse with locations", () => {
         { riga: o.righe[0], quantita: 2, ubicazione: "A-02" },
       ],
     });
-    expect(r.body.righe.map((x: any) => x.errore?.codice ?? x.esito)).toEqual(["ubicazione_non_trovata", "ubicazione_non_trovata", "registrata"]);
+    expect(r.body.righe.map((x: any) => x.errore?.codice ?? x.esito)).toEqual([
+      "ubicazione_non_trovata",
+      "ubicazione_non_trovata",
+      "registrata",
+    ]);
     expect(r.body.righe[0].errore.messaggio).toContain("NESSUNA");
     const { rows } = await t.pool.query(`SELECT arrivata::text FROM righe_ordine WHERE id = $1`, [o.righe[0]]);
-    expect(rows[0].arrivata).toBe("2");
+    expect(Number(rows[0].arrivata)).toBe(2);
   });
 
   test("a warehouse without locations: no location anywhere", async () => {
@@ -166,7 +172,8 @@ describe("POST /arrivi/{id}/annulla with locations", () => {
     expect(ok.status).toBe(200);
     expect(await heldIn("RIC", a.LATTE!, "L7")).toBe(0);
     expect(await heldIn("A-02", a.LATTE!, "L7")).toBe(0);
-    const mv = await rest("GET", `/movimenti?operazione=${(await t.pool.query(`SELECT operazione_id FROM movimenti WHERE id = $1`, [ok.body.movimento])).rows[0].operazione_id}`, { key });
+    const { rows } = await t.pool.query(`SELECT operazione_id FROM movimenti WHERE id = $1`, [ok.body.movimento]);
+    const mv = await rest("GET", `/movimenti?operazione=${rows[0].operazione_id}`, { key });
     expect(mv.body.movimenti.map((m: any) => [m.origine, m.quantita, m.lotto, m.ubicazione, m.annulla])).toEqual([
       ["annullamento", "-5", "L7", "RIC", r.body.movimento],
     ]);

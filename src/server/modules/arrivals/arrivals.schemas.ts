@@ -115,7 +115,9 @@ export const registerInput = z
     righe: z.array(z.strictObject(arrivalFields)).min(1, "almeno una riga").optional(),
   })
   .superRefine((b, ctx) => {
-    const single = ["riga", "quantita", "lotto", "scadenza", "prezzo", "ubicazione"].filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+    const single = ["riga", "quantita", "lotto", "scadenza", "prezzo", "ubicazione"].filter(
+      (k) => (b as Record<string, unknown>)[k] !== undefined,
+    );
     if (b.righe !== undefined && single.length > 0)
       for (const k of single)
         ctx.addIssue({ code: "custom", path: [k], message: "con 'righe' i campi di riga vanno dentro ciascuna riga" });

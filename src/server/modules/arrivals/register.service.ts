@@ -209,7 +209,7 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
       accepted.push(await acceptRow(tx, note, locked.get(r.riga), r, indice, locations[indice]!));
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
-      if (single) throw new DomainError(e.codice, e.message, { campo: e.campo ?? "riga" });
+      if (single) throw new DomainError(e.codice, e.message, { campo: e === locations[indice] ? "ubicazione" : "riga" });
       refused.set(indice, e);
     }
   }
