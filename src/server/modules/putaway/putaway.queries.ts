@@ -2,7 +2,7 @@ import { Prisma } from "../../db/client";
 import { limit, query } from "../../db/sql";
 
 /** The handheld's copy is bounded: a receiving bay holding more than this is read in its oldest part. */
-export const MAX_WORKLIST_ROWS = 2000;
+const MAX_WORKLIST_ROWS = 2000;
 const MAX_LOCATIONS = 5000;
 const MAX_LABELS = 5000;
 

@@ -95,7 +95,7 @@ export async function storeGoods(tx: Tx, actor: Actor, input: StoreInput, timeZo
     { timeZone, origine: "stoccaggio" },
   );
   const row = out.righe[0];
-  if (!row || row.esito !== "scritta" || row.movimento === undefined || row.movimento_origine === undefined || out.operazione === null) {
+  if (row?.esito !== "scritta" || row.movimento === undefined || row.movimento_origine === undefined || out.operazione === null) {
     const e = row?.errore ?? { codice: "richiesta_non_valida", messaggio: "Stoccaggio non scritto." };
     throw new DomainError(e.codice as never, e.messaggio);
   }
