@@ -68,7 +68,8 @@ async function receive(page: Page, ean: string, quantita: number) {
   await page.goto("/ricevimento");
   await page.getByTestId("campo-ddt").fill(`DDT-ST-${ean.slice(-4)}`);
   await page.getByTestId("campo-magazzino").click();
-  await page.getByRole("option", { name: /Stoccaggio Milano/ }).click();
+  // The dock names warehouses by code.
+  await page.getByRole("option", { name: "ST-MI" }).click();
   await expect(page.getByTestId("campo-scansione")).toBeFocused();
   await scan(page, ean);
   await page.getByTestId("campo-quantita").fill(String(quantita));

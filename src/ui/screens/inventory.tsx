@@ -58,8 +58,15 @@ export function InventoryScreen() {
     <Stack gap="md" maw={1100}>
       <Title order={2}>Inventario: allineamento delle giacenze</Title>
       <Text c="dimmed" size="sm">
-        File CSV <code>codice;contato[;lotto]</code> (intestazione facoltativa, separatore <code>;</code> o <code>,</code>, decimali con la
-        virgola o il punto). Prima si vede l&apos;anteprima, poi si conferma:{" "}
+        {inv.source === "lettura" ? (
+          <>Con il lettore: l&apos;etichetta dell&apos;ubicazione, poi la merce (ogni lettura conta una confezione).</>
+        ) : (
+          <>
+            File CSV <code>codice;contato[;lotto]</code> (intestazione facoltativa, separatore <code>;</code> o <code>,</code>, decimali con
+            la virgola o il punto).
+          </>
+        )}{" "}
+        Prima si vede l&apos;anteprima, poi si conferma:{" "}
         {canConfirm ? "la conferma scrive le correzioni." : "la conferma spetta a un responsabile."}
       </Text>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
