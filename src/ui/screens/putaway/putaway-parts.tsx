@@ -74,14 +74,13 @@ export const PutawayTask = memo(function PutawayTask({
           autoComplete="off"
           data-testid="campo-quantita"
         />
-        <Group grow>
-          <Button size="lg" onClick={onConfirm} loading={saving} disabled={!destination} data-testid="conferma-stoccaggio">
-            Conferma
-          </Button>
-          <Button size="lg" variant="default" onClick={onCancel}>
-            Annulla
-          </Button>
-        </Group>
+        {/* One above the other: at 360 px side by side, "Conferma" would not fit its button. */}
+        <Button size="lg" fullWidth onClick={onConfirm} loading={saving} disabled={!destination} data-testid="conferma-stoccaggio">
+          Conferma
+        </Button>
+        <Button size="md" fullWidth variant="default" onClick={onCancel}>
+          Annulla
+        </Button>
       </Stack>
     </Card>
   );
