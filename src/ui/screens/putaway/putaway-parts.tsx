@@ -169,7 +169,9 @@ export const QueuedPutaways = memo(function QueuedPutaways({
             <Text size="sm" style={{ overflowWrap: "anywhere" }}>
               {qty(q.richiesta.quantita)} × {q.richiesta.codice}: {q.richiesta.da} → {q.richiesta.a}
             </Text>
-            <Badge color={STATE[q.stato].color}>{STATE[q.stato].label}</Badge>
+            <Badge color={STATE[q.stato].color} style={{ flexShrink: 0 }}>
+              {STATE[q.stato].label}
+            </Badge>
           </Group>
           {q.errore && (
             <Text size="sm" c="red.8">
