@@ -46,7 +46,18 @@ export function usePutaway() {
     if (warehouses.data) setKnownWarehouses(warehouses.data.magazzini.map(({ id, nome }) => ({ id, nome })));
   }, [warehouses.data, setKnownWarehouses]);
   const [magazzino, setMagazzinoState] = useRemembered<string | null>("stoccaggio.magazzino", null);
-  const [choice, setChoice] = useRemembered<Choice | null>("stoccaggio.scelta", null);
+  const [choice, setChoiceState] = useRemembered<Choice | null>("stoccaggio.scelta", null);
+  // Scans are read one after the other, faster than the screen renders: each reads the choice the one
+  // before it made, not the last render's.
+  const choiceRef = useRef(choice);
+  choiceRef.current = choice;
+  const setChoice = useCallback(
+    (c: Choice | null) => {
+      choiceRef.current = c;
+      setChoiceState(c);
+    },
+    [setChoiceState],
+  );
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const scanRef = useRef<HTMLInputElement | null>(null);
   const quantityRef = useRef<HTMLInputElement | null>(null);
@@ -132,6 +143,7 @@ export function usePutaway() {
           reading = readCode(code, fresh, queuedRef.current);
         }
       }
+      const choice = choiceRef.current;
       const shown = choice ? c.righe.find((r) => r.id === choice.riga) : undefined;
       switch (reading.kind) {
         case "rifiuto":
@@ -174,7 +186,7 @@ export function usePutaway() {
         }
       }
     },
-    [magazzino, copyRef, refresh, choice, setChoice, say, choose, warehouseName],
+    [magazzino, copyRef, refresh, setChoice, say, choose, warehouseName],
   );
 
   // One code at a time, in the order read: a burst never overtakes the one before it.
@@ -238,7 +250,13 @@ export function usePutaway() {
     }
   }, [row, choice, magazzino, queue, setChoice, say, refresh, focusScan]);
 
-  const setQuantity = useCallback((v: string) => setChoice((c) => (c ? { ...c, quantita: v, typed: true } : c)), [setChoice]);
+  const setQuantity = useCallback(
+    (v: string) => {
+      const c = choiceRef.current;
+      if (c) setChoice({ ...c, quantita: v, typed: true });
+    },
+    [setChoice],
+  );
   const setMagazzino = useCallback(
     (v: string | null) => {
       setMagazzinoState(v);
