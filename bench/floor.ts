@@ -3,6 +3,7 @@ import type { Query } from "../src/server/db/sql";
 import * as alignmentQueries from "../src/server/modules/alignment/alignment.queries";
 import { eanCandidates } from "../src/lib/barcode";
 import * as availabilityQueries from "../src/server/modules/availability/availability.queries";
+import * as locationStockQueries from "../src/server/modules/locations-stock/locations-stock.queries";
 import { authorColumns, type Actor } from "../src/server/modules/auth/actor";
 import { ledgerAppend, lotLockOrder, type LedgerRow } from "../src/server/modules/ledger/ledger.service";
 import { cutPage, SYNC_TABLES } from "../src/server/modules/lists/lists";
@@ -52,6 +53,18 @@ export async function movementsPage(c: pg.ClientBase, dopo: number, limite: numb
 export async function availabilityPage(c: pg.ClientBase, dopo: number, limite: number): Promise<Page> {
   const bound = await syncBound(c, SYNC_TABLES.articoli.tag, SYNC_TABLES.articoli.seq);
   const r = await run(c, "availability_page", availabilityQueries.availabilityPage(dopo, limite + 1, null, {}));
+  return cutPage(
+    r.rows.filter((x): x is typeof x & { id: number } => x.id !== null),
+    limite,
+    bound,
+    dopo,
+  );
+}
+
+/** GET /giacenze-ubicazioni page (locations-stock.service.ts listLocationStock, no filters): bound, then the page. */
+export async function locationStockPage(c: pg.ClientBase, magazzino: number, dopo: number, limite: number): Promise<Page> {
+  const bound = await syncBound(c, SYNC_TABLES.giacenze_ubicazioni.tag, SYNC_TABLES.giacenze_ubicazioni.seq);
+  const r = await run(c, "location_stock_page", locationStockQueries.locationStockPage(magazzino, dopo, {}, limite + 1));
   return cutPage(
     r.rows.filter((x): x is typeof x & { id: number } => x.id !== null),
     limite,

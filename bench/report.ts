@@ -38,6 +38,7 @@ const RATIO_GOALS: [id: string, min: number][] = [
   ["cerca-barcode", 0.6],
   ["scan-movimenti", 0.6],
   ["scan-disponibilita", 0.8],
+  ["scan-giacenze-ubicazioni", 0.8],
   ["scrittori-lettore", 0.5],
 ];
 

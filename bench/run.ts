@@ -20,7 +20,7 @@
  * --webhook-latency set webhook-portata's write rate (default 500/s) and its receiver's answer time
  * (default 100 ms); --webhook-writes where its writes go (default pavimento: PostgreSQL directly).
  *
- * Scenario ids for --only: scan-movimenti, scan-disponibilita, cerca-barcode, post-movimenti,
+ * Scenario ids for --only: scan-movimenti, scan-disponibilita, scan-giacenze-ubicazioni, cerca-barcode, post-movimenti,
  * post-movimenti-ubicazioni, post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, webhook-portata, anello-aperto; and, only when
  * named, tetto-node: the write scenario, the open loop and the movement scan against plain node:http +
  * pg (about the ceiling of any Node service here, bench/bare-server.ts).
@@ -48,6 +48,7 @@ import { webhookThroughput } from "./scenarios/webhook-throughput";
 import type { Ctx, ScenarioResult } from "./scenarios/harness";
 import { registerArrivals } from "./scenarios/register-arrivals";
 import { scanAvailability } from "./scenarios/scan-availability";
+import { scanLocationStock } from "./scenarios/scan-location-stock";
 import { scanMovements } from "./scenarios/scan-movements";
 import { searchBarcode } from "./scenarios/search-barcode";
 import { writeMovements } from "./scenarios/write-movements";
@@ -64,6 +65,7 @@ const TIME_ZONE = "Europe/Rome";
 const ALL = [
   "scan-movimenti",
   "scan-disponibilita",
+  "scan-giacenze-ubicazioni",
   "cerca-barcode",
   "post-movimenti",
   "post-movimenti-ubicazioni",
@@ -81,6 +83,7 @@ type ScenarioId = (typeof ALL)[number] | (typeof EXTRA)[number];
 const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult | ScenarioResult[]>> = {
   "scan-movimenti": scanMovements,
   "scan-disponibilita": scanAvailability,
+  "scan-giacenze-ubicazioni": scanLocationStock,
   "cerca-barcode": searchBarcode,
   "post-movimenti": writeMovements,
   "post-movimenti-ubicazioni": writeMovementsInLocations,

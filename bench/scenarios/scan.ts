@@ -52,6 +52,8 @@ export async function scanScenario(
     warm: string;
   },
 ): Promise<ScenarioResult> {
+  // A path may carry a required filter of its own (?magazzino=N).
+  const sep = o.path.includes("?") ? "&" : "?";
   const expected = await withClient(ctx.pool, async (c) => Number((await c.query<{ n: string }>(o.count)).rows[0]!.n));
   progress(`${o.name}: ${fmtInt(expected)} righe attese, pagine da ${o.limite}`);
   // Warm-up for both, not measured: the tables read once (into the OS cache), 200 pages each way.
@@ -67,7 +69,7 @@ export async function scanScenario(
   {
     let dopo = 0;
     for (let i = 0; i < 200; i++) {
-      const r = await ctx.api.json<{ altri: boolean; cursore: number }>("GET", `${o.path}?limite=${o.limite}&dopo=${dopo}`);
+      const r = await ctx.api.json<{ altri: boolean; cursore: number }>("GET", `${o.path}${sep}limite=${o.limite}&dopo=${dopo}`);
       if (!r.data.altri) break;
       dopo = r.data.cursore;
     }
@@ -85,7 +87,7 @@ export async function scanScenario(
   const [api, apiCpu] = await metered(ctx, () =>
     scan(`${o.name} API`, async (dopo) => {
       const t = performance.now();
-      const r = await ctx.api.request("GET", `${o.path}?limite=${o.limite}&dopo=${dopo}`);
+      const r = await ctx.api.request("GET", `${o.path}${sep}limite=${o.limite}&dopo=${dopo}`);
       if (r.status !== 200) throw new Error(`GET ${o.path}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
       const body = JSON.parse(r.body) as Record<string, unknown> & { altri: boolean; cursore: number };
       const rows = body[o.key] as ({ id: number } | { articolo: { id: number } })[];

@@ -13,6 +13,7 @@ export const NAV: NavItem[] = [
   { href: "/ricevimento/fornitore", label: "Ricevimento per fornitore", role: "operatore", group: "Magazzino" },
   { href: "/stoccaggio", label: "Stoccaggio", role: "operatore", group: "Magazzino" },
   { href: "/inventario", label: "Inventario", role: "operatore", group: "Magazzino" },
+  { href: "/ubicazioni", label: "Ubicazioni", role: "operatore", group: "Magazzino" },
   { href: "/ordini", label: "Ordini", role: "operatore", group: "Magazzino" },
   { href: "/articoli", label: "Articoli", role: "operatore", group: "Magazzino" },
   { href: "/fornitori", label: "Fornitori", role: "operatore", group: "Magazzino" },

@@ -98,6 +98,8 @@ const TABLE: Record<string, { role: Role | "chiave" | null; call: Call }> = {
     role: "operatore",
     call: (c) => c.locationsStock.awaitingPutaway({ magazzino: String(m1) } as never),
   },
+  "locationsStock.whereIs": { role: "operatore", call: (c) => c.locationsStock.whereIs({ id: "1" } as never) },
+  "locationsStock.screenLocations": { role: "operatore", call: (c) => c.locationsStock.screenLocations({}) },
   "movements.list": { role: "responsabile", call: (c) => c.movements.list({}) },
   "movements.newest": { role: "responsabile", call: (c) => c.movements.newest({}) },
   "clients.search": { role: "responsabile", call: (c) => c.clients.search({ cerca: "" }) },

@@ -4,6 +4,7 @@ import { useDebouncedValue } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "../trpc";
+import { WhereIsButton } from "./locations/where-is";
 
 export interface PickedArticle {
   id: number;
@@ -34,6 +35,7 @@ export function ArticlePicker({
   const query = useQuery({ ...trpc.catalogue.articles.queryOptions({ cerca: debounced }), enabled: debounced.length > 0 });
   const found = (query.data?.articoli ?? []).filter((a) => !a.ha_varianti);
   const all = [...picked, ...found.filter((f) => !picked.some((p) => p.id === f.id))];
+  const chosen = value === null ? undefined : all.find((a) => String(a.id) === value);
   return (
     <Select
       label={label}
@@ -41,6 +43,8 @@ export function ArticlePicker({
       searchable
       clearable
       required={required}
+      // "Dov'è?" once an article is chosen: where it lies, before moving or counting it.
+      description={chosen ? <WhereIsButton articolo={chosen.id} codice={chosen.codice} /> : undefined}
       value={value}
       searchValue={search}
       onSearchChange={setSearch}

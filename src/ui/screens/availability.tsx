@@ -34,6 +34,8 @@ export function AvailabilityScreen() {
   });
   const restart = () => setCursors([0]);
   const rows = query.data?.disponibilita ?? [];
+  // Only where a warehouse of the rows manages locations (GET /disponibilita omits it elsewhere).
+  const quarantine = rows.some((r) => r.in_quarantena !== undefined);
   const exportHref = `/api/esportazioni/disponibilita?${new URLSearchParams(filters).toString()}`;
   // The export follows the filters on screen (not the page): the button says which rows it writes.
   const exportScope = [
@@ -104,6 +106,7 @@ export function AvailabilityScreen() {
           { label: "Descrizione", visibleFrom: "sm" },
           { label: "Giacenza", num: true },
           { label: "In arrivo", num: true },
+          ...(quarantine ? [{ label: "In quarantena", num: true }] : []),
           ...(magazzino ? [] : magazzini.map((m) => ({ key: `magazzino-${m.id}`, label: m.codice, num: true }))),
         ]}
       >
@@ -124,6 +127,11 @@ export function AvailabilityScreen() {
             <Table.Td className="num" data-testid="in-arrivo">
               {qty(r.in_arrivo)}
             </Table.Td>
+            {quarantine && (
+              <Table.Td className="num" data-testid="in-quarantena">
+                {qty(r.in_quarantena ?? "0")}
+              </Table.Td>
+            )}
             {!magazzino &&
               magazzini.map((m) => (
                 <Table.Td key={m.id} className="num">

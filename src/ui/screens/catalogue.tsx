@@ -8,6 +8,7 @@ import { money } from "../format";
 import { useSearchText } from "../search-text";
 import { useTRPC } from "../trpc";
 import { LOOKUP_PAGE } from "./catalogue-lookup";
+import { WhereIsButton, WhereIsList } from "./locations/where-is";
 
 /** Master data is read-only on the screens (it comes from the ERP by REST or from the import): look-ups only. */
 
@@ -144,9 +145,12 @@ export function ArticlesScreen() {
               aria-expanded={open === a.id}
             >
               <Table.Td>
-                <Text fw={600} size="sm">
-                  {a.codice}
-                </Text>
+                <Group gap="xs" wrap="nowrap">
+                  <Text fw={600} size="sm">
+                    {a.codice}
+                  </Text>
+                  <WhereIsButton articolo={a.id} codice={a.codice} />
+                </Group>
                 <Text size="xs" c="dimmed" hiddenFrom="sm">
                   {a.descrizione}
                 </Text>
@@ -173,6 +177,10 @@ export function ArticlesScreen() {
                     <Text size="sm">Modello / variante: {kind(a)}</Text>
                     <Text size="sm">Costo standard: {money(a.costo)}</Text>
                     <Text size="sm">Stato: {a.attivo ? "attivo" : "disattivato (non si ordina, non si riceve, non si vende)"}</Text>
+                    <Text size="sm" fw={600} mt="xs">
+                      Ubicazioni
+                    </Text>
+                    <WhereIsList articolo={a.id} />
                   </Stack>
                 </Table.Td>
               </Table.Tr>

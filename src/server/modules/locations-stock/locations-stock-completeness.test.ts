@@ -2,7 +2,7 @@ import { expect } from "vitest";
 import type { TestDb } from "../../testing/db";
 import { rest, seedArticle } from "../../testing/fixtures";
 import { test } from "../../testing/test";
-import { placeStock, seedLocationWarehouse } from "./locations-testing";
+import { moveStock, seedLocationWarehouse, stockRowId } from "./locations-testing";
 
 /**
  * GET /giacenze-ubicazioni keeps the completeness promise of section 4: a location stock row created by a
@@ -18,17 +18,23 @@ const articles: number[] = [];
 test.beforeAll(async ({ db, apiKey }) => {
   t = db;
   key = apiKey.chiave;
-  w = await seedLocationWarehouse(t, "UBI", [
+  w = await seedLocationWarehouse(key, "UBI", [
     { codice: "RIC", tipo: "ricevimento" },
     { codice: "A-01", tipo: "stoccaggio" },
   ]);
   for (let i = 0; i < 3; i++) articles.push((await seedArticle(t.prisma, `C${i}`)).id);
 });
 
+/** A load through POST /movimenti (the ledger creates the location stock row); that row's id. */
+async function load(i: number, ubicazione: "RIC" | "A-01", quantita: number): Promise<number> {
+  await moveStock(key, w.id, { codice: `C${i}`, ubicazione, quantita });
+  return stockRowId(t.pool, articles[i]!, w.at[ubicazione]!);
+}
+
 const page = (dopo: number) => rest("GET", `/giacenze-ubicazioni?magazzino=${w.id}&dopo=${dopo}`, { key });
 
 test("a held insert with a lower id bounds the page until it commits; then both rows are read, once", async () => {
-  const first = await placeStock(t, { articolo: articles[0]!, magazzino: w.id, ubicazione: w.at.RIC!, quantita: 1 });
+  const first = await load(0, "RIC", 1);
   const start = (await page(0)).body.cursore;
   expect(start).toBe(first);
 
@@ -40,7 +46,8 @@ test("a held insert with a lower id bounds the page until it commits; then both 
       [articles[1], w.id, w.at["A-01"]],
     );
     const low = held.rows[0]!.id;
-    const high = await placeStock(t, { articolo: articles[2]!, magazzino: w.id, ubicazione: w.at.RIC!, quantita: 2 });
+    // A writer that commits while the lower id is held (its rows lock nothing the held insert holds).
+    const high = await load(2, "RIC", 2);
     expect(high).toBeGreaterThan(low);
 
     // Without the bound a reader would see the higher id now, store it as its cursor and never see the lower.
@@ -79,7 +86,7 @@ test("a rolled-back insert blocks nobody and never shows", async () => {
   } finally {
     c.release();
   }
-  const later = await placeStock(t, { articolo: articles[1]!, magazzino: w.id, ubicazione: w.at.RIC!, quantita: 3 });
+  const later = await load(1, "RIC", 3);
   const r = await page(start);
   expect(r.body).toEqual({
     giacenze: [{ id: later, ubicazione: "RIC", articolo: { id: articles[1], codice: "C1" }, lotto: null, scadenza: null, quantita: "3" }],

@@ -1,5 +1,6 @@
 import { Prisma } from "../../db/client";
 import { limit, query } from "../../db/sql";
+import { containsPattern } from "../../lib/sql";
 import type { ListLocationStockInput } from "./locations-stock.schemas";
 
 /**
@@ -64,7 +65,8 @@ export interface ArticleLocationRow {
   articolo_id: number | null;
   codice: string;
   descrizione: string;
-  magazzino_trovato: boolean;
+  magazzino_id: number | null;
+  magazzino_codice: string;
   ubicazione: string | null;
   ubicazione_descrizione: string | null;
   tipo: "ricevimento" | "stoccaggio" | "quarantena";
@@ -77,22 +79,66 @@ export interface ArticleLocationRow {
 }
 
 /**
- * Where one article lies in a warehouse: one row per (location, lot) above zero, by location code, then the
- * nearest expiry; `ubicazione` null on the single row of an article that lies nowhere (or an unknown one).
+ * Where one article lies: one row per (warehouse, location, lot) above zero, by location code, then the
+ * nearest expiry; a warehouse where it lies nowhere has one row with `ubicazione` null. `magazzino` null:
+ * every warehouse that manages locations (the screens' "Dov'è?"). An unknown article: `articolo_id` null.
  */
-export const articleLocations = (articolo: number, magazzino: number) =>
+export const articleLocations = (articolo: number, magazzino: number | null) =>
   query<ArticleLocationRow>(Prisma.sql`
-    SELECT a.id AS articolo_id, a.codice, a.descrizione, w.id IS NOT NULL AS magazzino_trovato,
+    SELECT a.id AS articolo_id, a.codice, a.descrizione, w.id AS magazzino_id, w.codice AS magazzino_codice,
            u.codice AS ubicazione, u.descrizione AS ubicazione_descrizione, u.tipo, u.attiva,
            l.codice AS lotto, to_char(l.scadenza, 'YYYY-MM-DD') AS scadenza, trim_scale(g.quantita)::text AS quantita,
-           trim_scale(sum(g.quantita) OVER (PARTITION BY g.ubicazione_id))::text AS in_ubicazione,
-           trim_scale(coalesce(sum(g.quantita) OVER (), 0))::text AS totale
+           trim_scale(sum(g.quantita) OVER (PARTITION BY w.id, g.ubicazione_id))::text AS in_ubicazione,
+           trim_scale(coalesce(sum(g.quantita) OVER (PARTITION BY w.id), 0))::text AS totale
       FROM (SELECT ${articolo}::int AS id) k
       LEFT JOIN articoli a ON a.id = k.id
-      LEFT JOIN magazzini w ON w.id = ${magazzino}::int
+      LEFT JOIN magazzini w ON ${magazzino === null ? Prisma.sql`w.gestione_ubicazioni` : Prisma.sql`w.id = ${magazzino}::int`}
       LEFT JOIN (giacenze_ubicazioni g JOIN ubicazioni u ON u.id = g.ubicazione_id LEFT JOIN lotti l ON l.id = g.lotto_id)
              ON g.articolo_id = a.id AND g.magazzino_id = w.id AND g.quantita > 0
-     ORDER BY u.codice, l.scadenza ASC NULLS LAST, l.codice`);
+     ORDER BY w.id, u.codice, l.scadenza ASC NULLS LAST, l.codice`);
+
+/** The warehouses that manage locations (the locations screen's choice). */
+export const locationWarehouses = () =>
+  query<{ id: number; codice: string; nome: string }>(
+    Prisma.sql`SELECT id, codice, nome FROM magazzini WHERE gestione_ubicazioni ORDER BY id`,
+  );
+
+/** A location on the locations screen, with how many rows (article, lot) and articles it holds above zero. */
+export interface ScreenLocationRow {
+  id: number;
+  codice: string;
+  descrizione: string | null;
+  tipo: "ricevimento" | "stoccaggio" | "quarantena";
+  attiva: boolean;
+  righe: number;
+  articoli: number;
+}
+
+/** The locations screen's page: a warehouse's locations after `dopo` in id order, `take` at most. */
+export const screenLocations = (
+  magazzino: number,
+  dopo: number,
+  f: { cerca?: string | undefined; tipo?: string | undefined; attiva?: boolean | undefined },
+  take: number,
+) => {
+  const filters: Prisma.Sql[] = [];
+  if (f.cerca !== undefined) {
+    const pattern = containsPattern(f.cerca);
+    filters.push(Prisma.sql`AND (u.codice ILIKE ${pattern} OR u.descrizione ILIKE ${pattern})`);
+  }
+  if (f.tipo !== undefined) filters.push(Prisma.sql`AND u.tipo = ${f.tipo}`);
+  if (f.attiva !== undefined) filters.push(Prisma.sql`AND u.attiva = ${f.attiva}`);
+  return query<ScreenLocationRow>(Prisma.sql`
+    SELECT u.id, u.codice, u.descrizione, u.tipo, u.attiva, coalesce(h.righe, 0)::int AS righe, coalesce(h.articoli, 0)::int AS articoli
+      FROM ubicazioni u
+      LEFT JOIN LATERAL (
+        SELECT count(*) AS righe, count(DISTINCT g.articolo_id) AS articoli
+          FROM giacenze_ubicazioni g WHERE g.ubicazione_id = u.id AND g.quantita > 0
+      ) h ON true
+     WHERE u.magazzino_id = ${magazzino}::int AND u.id > ${dopo}::int ${filters.length > 0 ? Prisma.join(filters, " ") : Prisma.empty}
+     ORDER BY u.id
+     ${limit(take)}`);
+};
 
 /** A row waiting for putaway: stock above zero in a receiving location. */
 export interface AwaitingPutawayRow {

@@ -7,8 +7,18 @@ import {
   awaitingPutawayOutput,
   listLocationStockInput,
   listLocationStockOutput,
+  screenLocationsInput,
+  screenLocationsOutput,
+  whereIsInput,
+  whereIsOutput,
 } from "./locations-stock.schemas";
-import { listArticleLocations, listAwaitingPutaway, listLocationStock } from "./locations-stock.service";
+import {
+  listArticleLocations,
+  listAwaitingPutaway,
+  listLocationStock,
+  listScreenLocations,
+  whereIsArticle,
+} from "./locations-stock.service";
 
 // Every role reads these: an operator looks for goods and puts them away (API.md section 11).
 export const locationsStockRouter = router({
@@ -63,4 +73,15 @@ export const locationsStockRouter = router({
     .input(syncParse(awaitingPutawayInput))
     .output(syncParse(awaitingPutawayOutput))
     .query(({ ctx, input }) => listAwaitingPutaway(ctx.db, input, ctx.config.SERVICE_TIME_ZONE)),
+
+  // The screens' reads (not on REST): "Dov'è?" across the location warehouses, and the locations screen's list.
+  whereIs: readProcedure
+    .input(syncParse(whereIsInput))
+    .output(syncParse(whereIsOutput))
+    .query(({ ctx, input }) => whereIsArticle(ctx.db, input.id)),
+
+  screenLocations: readProcedure
+    .input(syncParse(screenLocationsInput))
+    .output(syncParse(screenLocationsOutput))
+    .query(({ ctx, input }) => listScreenLocations(ctx.db, input)),
 });

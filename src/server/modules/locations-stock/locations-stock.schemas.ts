@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { articoloRef, decimalString, pathId, queryInt } from "../../lib/zod";
+import { articoloRef, decimalString, pathId, queryBool, queryInt } from "../../lib/zod";
 import { listParams, pageShape } from "../lists/lists.schemas";
 
 /** Reads of stock by location (API.md section 11): what each location holds, where one article lies, what waits for putaway. */
@@ -30,7 +30,6 @@ export const locationStockRowOutput = z.object({
   scadenza: z.string().nullable().meta({ description: "Scadenza del lotto (AAAA-MM-GG), o null" }),
   quantita: decimalString(),
 });
-export type LocationStockRowOutput = z.infer<typeof locationStockRowOutput>;
 
 export const listLocationStockOutput = z.object({ giacenze: z.array(locationStockRowOutput), ...pageShape });
 
@@ -38,9 +37,7 @@ export const articleLocationsInput = z.strictObject({ id: pathId(), magazzino: w
 
 const articleOutput = z.object({ id: z.number().int(), codice: z.string(), descrizione: z.string() });
 
-export const articleLocationsOutput = z.object({
-  articolo: articleOutput,
-  magazzino: z.number().int(),
+const warehouseLocations = {
   giacenza: decimalString().meta({ description: "Quanto ne tengono in tutto le ubicazioni del magazzino" }),
   ubicazioni: z.array(
     z.object({
@@ -54,7 +51,9 @@ export const articleLocationsOutput = z.object({
         .meta({ description: "I lotti in quell'ubicazione, scadenza più vicina prima; vuoto per un articolo non gestito a lotti" }),
     }),
   ),
-});
+};
+
+export const articleLocationsOutput = z.object({ articolo: articleOutput, magazzino: z.number().int(), ...warehouseLocations });
 export type ArticleLocationsOutput = z.infer<typeof articleLocationsOutput>;
 
 export const MAX_PUTAWAY_ROWS = 500;
@@ -82,3 +81,44 @@ export const awaitingPutawayOutput = z.object({
   altri: z.boolean().meta({ description: "true quando oltre `limite` c'è altra merce da stoccare" }),
 });
 export type AwaitingPutawayOutput = z.infer<typeof awaitingPutawayOutput>;
+
+// ---- the screens' reads (tRPC only) ----
+
+/** "Dov'è?": an article in every warehouse that manages locations. */
+export const whereIsInput = z.strictObject({ id: pathId() });
+export const whereIsOutput = z.object({
+  articolo: articleOutput,
+  magazzini: z.array(z.object({ magazzino: z.object({ id: z.number().int(), codice: z.string() }), ...warehouseLocations })),
+});
+export type WhereIsOutput = z.infer<typeof whereIsOutput>;
+
+export const LOCATION_TYPES = ["ricevimento", "stoccaggio", "quarantena"] as const;
+
+export const screenLocationsInput = z.strictObject({
+  magazzino: queryInt(1, 2_147_483_647).optional(),
+  cerca: z.string().trim().min(1).max(100).optional(),
+  tipo: z.enum(LOCATION_TYPES).optional(),
+  attiva: queryBool().optional(),
+  limite: queryInt(1, 100).optional(),
+  dopo: queryInt(0, 2_147_483_647).optional(),
+});
+export type ScreenLocationsInput = z.infer<typeof screenLocationsInput>;
+
+const namedWarehouse = z.object({ id: z.number().int(), codice: z.string(), nome: z.string() });
+export const screenLocationsOutput = z.object({
+  magazzini: z.array(namedWarehouse),
+  magazzino: z.number().int().nullable(),
+  ubicazioni: z.array(
+    z.object({
+      id: z.number().int(),
+      codice: z.string(),
+      descrizione: z.string().nullable(),
+      tipo: z.enum(LOCATION_TYPES),
+      attiva: z.boolean(),
+      righe: z.number().int(),
+      articoli: z.number().int(),
+    }),
+  ),
+  ...pageShape,
+});
+export type ScreenLocationsOutput = z.infer<typeof screenLocationsOutput>;

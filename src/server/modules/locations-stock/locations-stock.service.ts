@@ -10,6 +10,9 @@ import {
   type ListLocationStockInput,
   MAX_LOCATION_STOCK_PAGE,
   MAX_PUTAWAY_ROWS,
+  type ScreenLocationsInput,
+  type ScreenLocationsOutput,
+  type WhereIsOutput,
 } from "./locations-stock.schemas";
 
 /**
@@ -60,16 +63,20 @@ export async function listLocationStock(db: Db, input: ListLocationStockInput) {
   };
 }
 
-/** GET /articoli/{id}/ubicazioni: where one article lies in a warehouse, location by location, with its lots. */
-export async function listArticleLocations(db: Db, articolo: number, magazzino: number): Promise<ArticleLocationsOutput> {
-  const found = await rows(db, q.articleLocations(articolo, magazzino));
-  const head = found[0];
-  if (!head || head.articolo_id === null) throw new DomainError("non_trovato", `L'articolo ${articolo} non esiste.`);
-  if (!head.magazzino_trovato) throw warehouseNotFound(magazzino);
-  const ubicazioni: ArticleLocationsOutput["ubicazioni"] = [];
+type WarehouseLocations = Omit<ArticleLocationsOutput, "articolo" | "magazzino">;
+
+/** The rows of articleLocations grouped by warehouse, then location (the rows come in that order). */
+function groupLocations(found: q.ArticleLocationRow[]): Map<number, WarehouseLocations> {
+  const byWarehouse = new Map<number, WarehouseLocations>();
   for (const r of found) {
+    if (r.magazzino_id === null) continue;
+    let w = byWarehouse.get(r.magazzino_id);
+    if (!w) {
+      w = { giacenza: r.totale, ubicazioni: [] };
+      byWarehouse.set(r.magazzino_id, w);
+    }
     if (r.ubicazione === null) continue;
-    let at = ubicazioni.at(-1);
+    let at = w.ubicazioni.at(-1);
     if (at?.ubicazione !== r.ubicazione) {
       at = {
         ubicazione: r.ubicazione,
@@ -79,16 +86,47 @@ export async function listArticleLocations(db: Db, articolo: number, magazzino: 
         quantita: r.in_ubicazione,
         lotti: [],
       };
-      ubicazioni.push(at);
+      w.ubicazioni.push(at);
     }
     if (r.lotto !== null) at.lotti.push({ lotto: r.lotto, scadenza: r.scadenza, quantita: r.quantita });
   }
+  return byWarehouse;
+}
+
+const articleNotFound = (articolo: number) => new DomainError("non_trovato", `L'articolo ${articolo} non esiste.`);
+
+/** GET /articoli/{id}/ubicazioni: where one article lies in a warehouse, location by location, with its lots. */
+export async function listArticleLocations(db: Db, articolo: number, magazzino: number): Promise<ArticleLocationsOutput> {
+  const found = await rows(db, q.articleLocations(articolo, magazzino));
+  const head = found[0];
+  if (!head || head.articolo_id === null) throw articleNotFound(articolo);
+  if (head.magazzino_id === null) throw warehouseNotFound(magazzino);
+  const w = groupLocations(found).get(magazzino)!;
+  return { articolo: { id: articolo, codice: head.codice, descrizione: head.descrizione }, magazzino, ...w };
+}
+
+/** The screens' "Dov'è?": where one article lies in every warehouse that manages locations. */
+export async function whereIsArticle(db: Db, articolo: number): Promise<WhereIsOutput> {
+  const found = await rows(db, q.articleLocations(articolo, null));
+  const head = found[0];
+  if (!head || head.articolo_id === null) throw articleNotFound(articolo);
+  const codes = new Map(found.map((r) => [r.magazzino_id, r.magazzino_codice]));
   return {
     articolo: { id: articolo, codice: head.codice, descrizione: head.descrizione },
-    magazzino,
-    giacenza: head.totale,
-    ubicazioni,
+    magazzini: [...groupLocations(found)].map(([id, w]) => ({ magazzino: { id, codice: codes.get(id) ?? "" }, ...w })),
   };
+}
+
+/** The locations screen: a warehouse's locations (by default the first that manages them) and what each holds. */
+export async function listScreenLocations(db: Db, input: ScreenLocationsInput): Promise<ScreenLocationsOutput> {
+  const warehouses = await rows(db, q.locationWarehouses());
+  const magazzino = input.magazzino ?? warehouses[0]?.id;
+  if (magazzino === undefined) return { magazzini: warehouses, magazzino: null, ubicazioni: [], altri: false, cursore: 0 };
+  const limite = input.limite ?? 50;
+  const dopo = input.dopo ?? 0;
+  const found = await rows(db, q.screenLocations(magazzino, dopo, input, limite + 1));
+  const page = found.slice(0, limite);
+  return { magazzini: warehouses, magazzino, ubicazioni: page, altri: found.length > limite, cursore: page.at(-1)?.id ?? dopo };
 }
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect } from "vitest";
 import type { TestDb } from "../../testing/db";
-import { caller, rest, seedArticle, seedKey, seedWarehouse } from "../../testing/fixtures";
+import { caller, rest, seedArticle, seedKey } from "../../testing/fixtures";
 import { test } from "../../testing/test";
-import { placeStock, seedLocationWarehouse } from "./locations-testing";
+import { moveStock, seedLocationWarehouse, stockRowId } from "./locations-testing";
 
 /** GET /giacenze-ubicazioni, /articoli/{id}/ubicazioni, /da-stoccare and availability's `in_quarantena` (API.md section 11). */
 
@@ -13,11 +13,11 @@ let w: { id: number; at: Record<string, number> };
 const a: Record<string, number> = {};
 const row: Record<string, number> = {};
 
-test.beforeAll(async ({ db }) => {
+test.beforeAll(async ({ db, key: writer }) => {
   t = db;
   key = (await seedKey(t.prisma, ["lettura"])).chiave;
-  plain = (await seedWarehouse(t.prisma, "PIANO")).id;
-  w = await seedLocationWarehouse(t, "UBI", [
+  plain = (await rest("POST", "/magazzini", { key: writer, body: { magazzini: [{ codice: "PIANO", nome: "Piano" }] } })).body.righe[0].id;
+  w = await seedLocationWarehouse(writer, "UBI", [
     { codice: "RIC", tipo: "ricevimento" },
     { codice: "A-01", tipo: "stoccaggio", descrizione: "Scaffale A, ripiano 1" },
     { codice: "A-02", tipo: "stoccaggio" },
@@ -25,22 +25,29 @@ test.beforeAll(async ({ db }) => {
   ]);
   for (const c of ["VITE", "DADO", "BULLONE"]) a[c] = (await seedArticle(t.prisma, c)).id;
   a.LATTE = (await seedArticle(t.prisma, "LATTE", { lotti: true })).id;
-  const put = (
-    articolo: string,
-    ubicazione: string,
-    quantita: number,
-    more: { lotto?: string; scadenza?: string; caricata_il?: string } = {},
-  ) => placeStock(t, { articolo: a[articolo]!, magazzino: w.id, ubicazione: w.at[ubicazione]!, quantita, ...more });
-  row.viteRic = await put("VITE", "RIC", 10, { caricata_il: "2026-11-20T08:00:00Z" });
-  row.viteA1 = await put("VITE", "A-01", 5);
-  row.latteA1 = await put("LATTE", "A-01", 3, { lotto: "L1", scadenza: "2026-12-31" });
-  row.latteRic = await put("LATTE", "RIC", 4, { lotto: "L2", scadenza: "2026-12-15", caricata_il: "2026-11-19T07:30:00Z" });
-  row.dadoQ = await put("DADO", "Q-01", 2);
+  const put = (codice: string, ubicazione: string, quantita: number, lot: { lotto?: string; scadenza?: string } = {}) =>
+    moveStock(writer, w.id, { codice, ubicazione, quantita, ...lot });
+  // Loaded in this order: the receiving location's LATTE arrived before its VITE (GET /da-stoccare, oldest first).
+  await put("LATTE", "RIC", 4, { lotto: "L2", scadenza: "2026-12-15" });
+  await put("VITE", "RIC", 10);
+  await put("VITE", "A-01", 5);
+  await put("LATTE", "A-01", 3, { lotto: "L1", scadenza: "2026-12-31" });
+  await put("DADO", "Q-01", 2);
   // A row back at zero: kept (its id is the cursor's), never listed.
-  row.dadoA2 = await put("DADO", "A-02", 1);
-  await put("DADO", "A-02", -1);
+  await put("DADO", "A-02", 1);
+  await moveStock(writer, w.id, { codice: "DADO", ubicazione: "A-02", quantita: 1 }, "scarico");
   // The same article in a warehouse without locations: plain stock, no location row.
-  await t.pool.query("INSERT INTO giacenze (articolo_id, magazzino_id, quantita) VALUES ($1, $2, 7)", [a.DADO, plain]);
+  const r = await rest("POST", "/movimenti", {
+    key: writer,
+    body: { natura: "carico", magazzino: plain, righe: [{ codice: "DADO", quantita: 7 }] },
+  });
+  expect(r.body.scritte).toBe(1);
+  row.latteRic = await stockRowId(t.pool, a.LATTE!, w.at.RIC!, "L2");
+  row.viteRic = await stockRowId(t.pool, a.VITE!, w.at.RIC!);
+  row.viteA1 = await stockRowId(t.pool, a.VITE!, w.at["A-01"]!);
+  row.latteA1 = await stockRowId(t.pool, a.LATTE!, w.at["A-01"]!, "L1");
+  row.dadoQ = await stockRowId(t.pool, a.DADO!, w.at["Q-01"]!);
+  row.dadoA2 = await stockRowId(t.pool, a.DADO!, w.at["A-02"]!);
 });
 
 const get = (path: string) => rest("GET", path, { key });
@@ -51,6 +58,14 @@ describe("GET /giacenze-ubicazioni", () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       giacenze: [
+        {
+          id: row.latteRic,
+          ubicazione: "RIC",
+          articolo: { id: a.LATTE, codice: "LATTE" },
+          lotto: "L2",
+          scadenza: "2026-12-15",
+          quantita: "4",
+        },
         { id: row.viteRic, ubicazione: "RIC", articolo: { id: a.VITE, codice: "VITE" }, lotto: null, scadenza: null, quantita: "10" },
         { id: row.viteA1, ubicazione: "A-01", articolo: { id: a.VITE, codice: "VITE" }, lotto: null, scadenza: null, quantita: "5" },
         {
@@ -60,14 +75,6 @@ describe("GET /giacenze-ubicazioni", () => {
           lotto: "L1",
           scadenza: "2026-12-31",
           quantita: "3",
-        },
-        {
-          id: row.latteRic,
-          ubicazione: "RIC",
-          articolo: { id: a.LATTE, codice: "LATTE" },
-          lotto: "L2",
-          scadenza: "2026-12-15",
-          quantita: "4",
         },
         { id: row.dadoQ, ubicazione: "Q-01", articolo: { id: a.DADO, codice: "DADO" }, lotto: null, scadenza: null, quantita: "2" },
       ],
@@ -82,7 +89,7 @@ describe("GET /giacenze-ubicazioni", () => {
   test("filters: location code, article id, lot code; a code that names nothing lists nothing", async () => {
     const ids = async (q: string) => (await get(`/giacenze-ubicazioni?magazzino=${w.id}&${q}`)).body.giacenze.map((g: any) => g.id);
     expect(await ids("ubicazione=A-01")).toEqual([row.viteA1, row.latteA1]);
-    expect(await ids(`articolo=${a.LATTE}`)).toEqual([row.latteA1, row.latteRic]);
+    expect(await ids(`articolo=${a.LATTE}`)).toEqual([row.latteRic, row.latteA1]);
     expect(await ids("lotto=L2")).toEqual([row.latteRic]);
     expect(await ids(`ubicazione=RIC&articolo=${a.VITE}`)).toEqual([row.viteRic]);
     expect(await ids("ubicazione=Z-99")).toEqual([]);
@@ -98,7 +105,7 @@ describe("GET /giacenze-ubicazioni", () => {
       dopo = r.body.cursore;
       if (!r.body.altri) break;
     }
-    expect(seen).toEqual([row.viteRic, row.viteA1, row.latteA1, row.latteRic, row.dadoQ]);
+    expect(seen).toEqual([row.latteRic, row.viteRic, row.viteA1, row.latteA1, row.dadoQ]);
     const empty = await get(`/giacenze-ubicazioni?magazzino=${w.id}&dopo=${dopo}`);
     expect(empty.body).toEqual({ giacenze: [], altri: false, cursore: dopo });
   });
@@ -203,6 +210,8 @@ describe("GET /articoli/{id}/ubicazioni", () => {
   });
 });
 
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/;
+
 describe("GET /da-stoccare", () => {
   test("what lies in receiving locations, oldest arrival first, without pallet yet", async () => {
     const r = await get(`/da-stoccare?magazzino=${w.id}`);
@@ -216,7 +225,7 @@ describe("GET /da-stoccare", () => {
           scadenza: "2026-12-15",
           ubicazione: "RIC",
           quantita: "4",
-          arrivato_il: "2026-11-19T08:30:00.000+01:00",
+          arrivato_il: expect.stringMatching(ISO_INSTANT),
           sscc: null,
         },
         {
@@ -226,12 +235,15 @@ describe("GET /da-stoccare", () => {
           scadenza: null,
           ubicazione: "RIC",
           quantita: "10",
-          arrivato_il: "2026-11-20T09:00:00.000+01:00",
+          arrivato_il: expect.stringMatching(ISO_INSTANT),
           sscc: null,
         },
       ],
       altri: false,
     });
+    const [first, second] = r.body.da_stoccare.map((d: any) => Date.parse(d.arrivato_il));
+    expect(first).toBeLessThanOrEqual(second);
+    expect(Math.abs(Date.now() - first)).toBeLessThan(600_000);
     const one = await get(`/da-stoccare?magazzino=${w.id}&limite=1`);
     expect(one.body.da_stoccare.map((d: any) => d.id)).toEqual([row.latteRic]);
     expect(one.body.altri).toBe(true);

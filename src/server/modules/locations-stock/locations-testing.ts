@@ -1,75 +1,58 @@
-import type { TestDb } from "../../testing/db";
+import { expect } from "vitest";
+import { rest } from "../../testing/fixtures";
 
 /**
- * Location fixtures for the reads' tests: a warehouse that manages locations, and stock placed in its
- * locations by SQL (location stock, the lot's residual and the warehouse balance together, as the ledger
- * keeps them), so a read can be tested without the writers.
+ * Location fixtures for the reads' tests, through the REST writers as an integrator sets a warehouse up:
+ * POST /magazzini, POST /ubicazioni, then the switch (`gestione_ubicazioni`, the receiving location), and
+ * stock moved by POST /movimenti with `ubicazione`.
  */
 
 export type LocationType = "ricevimento" | "stoccaggio" | "quarantena";
 
-/** A warehouse managing locations; the first location given is its receiving location. Ids by code. */
+async function ok(key: string, path: string, body: unknown) {
+  const r = await rest("POST", path, { key, body });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  expect(r.body.rifiutati ?? r.body.rifiutate, JSON.stringify(r.body)).toBe(0);
+  return r.body;
+}
+
+/** A warehouse managing locations; the first location given is its receiving location. Its id, and location ids by code. */
 export async function seedLocationWarehouse(
-  t: TestDb,
+  key: string,
   codice: string,
   locations: { codice: string; tipo: LocationType; attiva?: boolean; descrizione?: string }[],
 ): Promise<{ id: number; at: Record<string, number> }> {
-  const w = await t.pool.query<{ id: number }>("INSERT INTO magazzini (codice, nome) VALUES ($1, $2) RETURNING id", [
-    codice,
-    `Magazzino ${codice}`,
-  ]);
-  const id = w.rows[0]!.id;
-  const at: Record<string, number> = {};
-  for (const l of locations) {
-    const r = await t.pool.query<{ id: number }>(
-      "INSERT INTO ubicazioni (magazzino_id, codice, tipo, attiva, descrizione) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-      [id, l.codice, l.tipo, l.attiva ?? true, l.descrizione ?? null],
-    );
-    at[l.codice] = r.rows[0]!.id;
-  }
-  await t.pool.query("UPDATE magazzini SET gestione_ubicazioni = true, ubicazione_ricevimento_id = $2 WHERE id = $1", [
-    id,
-    at[locations[0]!.codice],
-  ]);
-  return { id, at };
+  const created = await ok(key, "/magazzini", { magazzini: [{ codice, nome: `Magazzino ${codice}` }] });
+  const placed = await ok(key, "/ubicazioni", { ubicazioni: locations.map((l) => ({ magazzino: codice, ...l })) });
+  await ok(key, "/magazzini", {
+    magazzini: [{ codice, nome: `Magazzino ${codice}`, gestione_ubicazioni: true, ubicazione_ricevimento: locations[0]!.codice }],
+  });
+  const at = Object.fromEntries(placed.righe.map((r: { codice: string; id: number }) => [r.codice, r.id]));
+  return { id: created.righe[0].id, at };
 }
 
-/**
- * Adds `quantita` (negative: takes away) of an article (and lot) to a location; returns the location stock
- * row's id. `caricata_il` is set when the row was empty, as the ledger's load does.
- */
-export async function placeStock(
-  t: TestDb,
-  s: { articolo: number; magazzino: number; ubicazione: number; quantita: number; lotto?: string; scadenza?: string; caricata_il?: string },
+/** One movement row through POST /movimenti (a load by default) in a location; returns the movement's id. */
+export async function moveStock(
+  key: string,
+  magazzino: number,
+  row: { codice: string; quantita: number; ubicazione: string; lotto?: string; scadenza?: string },
+  natura: "carico" | "scarico" = "carico",
 ): Promise<number> {
-  let lotto: number | null = null;
-  if (s.lotto !== undefined) {
-    const l = await t.pool.query<{ id: number }>(
-      `INSERT INTO lotti (articolo_id, magazzino_id, codice, scadenza, residua) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (articolo_id, magazzino_id, codice) DO UPDATE SET residua = lotti.residua + EXCLUDED.residua RETURNING id`,
-      [s.articolo, s.magazzino, s.lotto, s.scadenza ?? null, s.quantita],
-    );
-    lotto = l.rows[0]!.id;
-  }
-  await t.pool.query(
-    `INSERT INTO giacenze (articolo_id, magazzino_id, quantita) VALUES ($1, $2, $3)
-     ON CONFLICT (articolo_id, magazzino_id) DO UPDATE SET quantita = giacenze.quantita + EXCLUDED.quantita`,
-    [s.articolo, s.magazzino, s.quantita],
-  );
-  // Created at zero first: a CHECK sees the inserted row before ON CONFLICT, so a negative would fail there.
-  await t.pool.query(
-    `INSERT INTO giacenze_ubicazioni (articolo_id, magazzino_id, ubicazione_id, lotto_id, quantita)
-     VALUES ($1, $2, $3, $4, 0) ON CONFLICT (articolo_id, ubicazione_id, lotto_id) DO NOTHING`,
-    [s.articolo, s.magazzino, s.ubicazione, lotto],
-  );
-  const r = await t.pool.query<{ id: number }>(
-    `UPDATE giacenze_ubicazioni
-        SET quantita = quantita + $4,
-            caricata_il = CASE WHEN quantita = 0 THEN coalesce($5::timestamptz, now()) ELSE caricata_il END,
-            aggiornata_il = now()
-      WHERE articolo_id = $1 AND ubicazione_id = $2 AND lotto_id IS NOT DISTINCT FROM $3::int
-     RETURNING id`,
-    [s.articolo, s.ubicazione, lotto, s.quantita, s.caricata_il ?? null],
-  );
-  return r.rows[0]!.id;
+  const body = await ok(key, "/movimenti", { natura, magazzino, righe: [row] });
+  return body.righe[0].movimento;
 }
+
+/** The location stock row's id of (article, location code, lot code), as the ledger created it. */
+export const stockRowId = async (
+  pool: { query: (sql: string, values: unknown[]) => Promise<{ rows: { id: number }[] }> },
+  articolo: number,
+  ubicazione: number,
+  lotto: string | null = null,
+) =>
+  (
+    await pool.query(
+      `SELECT g.id FROM giacenze_ubicazioni g LEFT JOIN lotti l ON l.id = g.lotto_id
+        WHERE g.articolo_id = $1 AND g.ubicazione_id = $2 AND l.codice IS NOT DISTINCT FROM $3`,
+      [articolo, ubicazione, lotto],
+    )
+  ).rows[0]!.id;
