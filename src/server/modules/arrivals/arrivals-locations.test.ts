@@ -2,7 +2,9 @@ import { describe, expect } from "vitest";
 import type { TestDb } from "../../testing/db";
 import { countRows, rest, seedArticle, seedOrder, seedSupplier, seedWarehouse } from "../../testing/fixtures";
 import { heldIn as held, seedLocationWarehouse } from "../../testing/location-fixtures";
+import { seedLocations, switchLocations } from "../../testing/locations";
 import { test } from "../../testing/test";
+import type { Actor } from "../auth/actor";
 import { verifyLedger } from "../ledger/verify.service";
 
 /**
@@ -17,6 +19,7 @@ let plain: number;
 let w: number;
 const a: Record<string, number> = {};
 let fornitore: number;
+let actor: Actor;
 
 const heldIn = (ubicazione: string, articolo: number, lotto: string | null = null) => held(t, ubicazione, articolo, lotto);
 
@@ -39,17 +42,18 @@ async function order(righe: { articolo: number; quantita: string }[], magazzino 
   });
 }
 
-test.beforeAll(async ({ db, key: k }) => {
+test.beforeAll(async ({ db, key: k, actor: as }) => {
   t = db;
   key = k;
+  actor = as;
   plain = (await seedWarehouse(t.prisma, "PIANO")).id;
-  w = await seedLocationWarehouse(t, "UBI", [
+  w = await seedLocationWarehouse(t, as, "UBI", [
     { codice: "RIC", tipo: "ricevimento" },
     { codice: "A-01", tipo: "stoccaggio" },
     { codice: "A-02", tipo: "stoccaggio" },
     { codice: "SPENTA", tipo: "stoccaggio", attiva: false },
   ]);
-  await seedLocationWarehouse(t, "ALTRO", [{ codice: "B-RIC", tipo: "ricevimento" }]);
+  await seedLocationWarehouse(t, as, "ALTRO", [{ codice: "B-RIC", tipo: "ricevimento" }]);
   a.VITE = (await seedArticle(t.prisma, "VITE")).id;
   a.LATTE = (await seedArticle(t.prisma, "LATTE", { lotti: true })).id;
   fornitore = (await seedSupplier(t.prisma, "F1")).id;
@@ -202,5 +206,28 @@ describe("POST /arrivi/{id}/annulla with locations", () => {
     expect(refused.body.codice).toBe("merce_spostata");
     expect(refused.body.messaggio).toContain("A-01");
     expect(await footprint()).toEqual(before);
+  });
+
+  test("across the switch: an arrival from before it is taken back from the receiving location; after a switch off, from none", async () => {
+    const late = (await seedWarehouse(t.prisma, "TARDI")).id;
+    const o = await order([{ articolo: a.VITE!, quantita: "10" }], late);
+    const before = await arrive({ magazzino: late, ddt: "D-7", riga: o.righe[0], quantita: 5 });
+    // What stays: the switch moves 7 into the receiving location, the cancellation takes 5 back.
+    expect((await arrive({ magazzino: late, ddt: "D-7", riga: o.righe[0], quantita: 2 })).status).toBe(201);
+    const ids = await seedLocations(t, late, [{ codice: "T-RIC", tipo: "ricevimento" }]);
+    await switchLocations(t, actor, late, true, ids["T-RIC"]!);
+    expect(await heldIn("T-RIC", a.VITE!)).toBe(7);
+    const ok = await cancel(before.body.movimento);
+    expect(ok.status).toBe(200);
+    expect(await heldIn("T-RIC", a.VITE!)).toBe(2);
+    const after = await arrive({ magazzino: late, ddt: "D-7", riga: o.righe[0], quantita: 1 });
+    await switchLocations(t, actor, late, false);
+    const off = await cancel(after.body.movimento);
+    expect(off.status).toBe(200);
+    const { rows } = await t.pool.query(`SELECT ubicazione_id FROM movimenti WHERE id = ANY($1::int[]) ORDER BY id`, [
+      [ok.body.movimento, off.body.movimento],
+    ]);
+    expect(rows.map((r) => r.ubicazione_id)).toEqual([ids["T-RIC"], null]);
+    expect((await verifyLedger(t.prisma)).differenze).toEqual([]);
   });
 });
