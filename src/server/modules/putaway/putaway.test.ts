@@ -33,13 +33,13 @@ async function place(ubicazione: string, articolo: number, quantita: number, lot
   );
 }
 
-test.beforeAll(async ({ db, key: k }) => {
+test.beforeAll(async ({ db, key: k, actor }) => {
   t = db;
   key = k;
   const u = await t.prisma.utente.create({ data: { username: "piero", password_hash: "-", ruolo: "operatore" } });
   operatore = { kind: "utente", id: u.id, username: "piero", ruolo: "operatore" };
   plain = (await seedWarehouse(t.prisma, "PIANO")).id;
-  w = await seedLocationWarehouse(t, "UBI", [
+  w = await seedLocationWarehouse(t, actor, "UBI", [
     { codice: "RIC", tipo: "ricevimento" },
     { codice: "A-01", tipo: "stoccaggio" },
     { codice: "A-02", tipo: "stoccaggio" },
