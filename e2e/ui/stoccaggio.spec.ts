@@ -104,6 +104,10 @@ test("ricevuto per lettura, stoccato con due letture e Invio: la merce è dove d
   await scan(page, "ST-A1");
   await expect(page.getByTestId("destinazione")).toContainText("ST-A1");
   await snap(page, "stoccaggio-destinazione");
+  // A reload keeps the goods shown, the destination read and the quantity: Enter still confirms them.
+  await page.reload();
+  await expect(page.getByTestId("destinazione")).toContainText("ST-A1");
+  await expect(page.getByTestId("campo-scansione")).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("esito")).toContainText("Stoccato: 10 PZ di ST-VITE in ST-A1");
   expect(await held("ST-VITE", "ST-A1")).toBe(10);

@@ -103,6 +103,8 @@ export function usePutaway() {
   const warehouseName = knownWarehouses.find((w) => String(w.id) === magazzino)?.nome ?? "";
 
   const focusScan = useCallback(() => scanRef.current?.focus(), []);
+  // The caret in the scan field from the start (a reload too): Enter there confirms what is shown.
+  useEffect(() => focusScan(), [focusScan]);
   const say = useCallback((f: Feedback) => {
     signal(f.outcome);
     setFeedback(f);
