@@ -111,14 +111,16 @@ export function usePutaway() {
   }, []);
 
   const choose = useCallback(
-    (r: WorklistRow) => {
+    (r: WorklistRow, others = 0) => {
       setChoice({ riga: r.id, a: null, quantita: String(waiting(r, queuedRef.current)), typed: false });
       say({
         outcome: "info",
         title: `${r.articolo.codice}${r.lotto ? ` lotto ${r.lotto}` : ""}: ${qty(waiting(r, queuedRef.current))} ${r.unita} in ${r.ubicazione}`,
-        message: r.proposta
-          ? `Portare in ${r.proposta.ubicazione} (${REASON[r.proposta.motivo]}) e leggerne l'etichetta.`
-          : "Nessuna ubicazione proposta: leggere l'etichetta dell'ubicazione scelta.",
+        message: `${
+          r.proposta
+            ? `Portare in ${r.proposta.ubicazione} (${REASON[r.proposta.motivo]}) e leggerne l'etichetta.`
+            : "Nessuna ubicazione proposta: leggere l'etichetta dell'ubicazione scelta."
+        }${others > 0 ? ` Arrivo più vecchio per primo: ${others === 1 ? "un'altra riga" : `altre ${others} righe`} nell'elenco sotto.` : ""}`,
       });
       focusScan();
     },
@@ -184,7 +186,7 @@ export function usePutaway() {
           if (shown && reading.rows.some((r) => r.id === shown.id))
             return say({ outcome: "info", title: `Ancora ${shown.articolo.codice}`, message: "Merce già mostrata." });
           const next = reading.rows[0];
-          if (next) choose(next);
+          if (next) choose(next, reading.rows.length - 1);
         }
       }
     },
