@@ -148,8 +148,9 @@ test("Dov'è? from the articles search lists the locations and lots GET /articol
   // The panel opens over the search's row, which stays closed.
   await expect(page.getByTestId("dettaglio-UBI-LATTE")).toHaveCount(0);
   await look(page, "dov-e");
-  await page.keyboard.press("Escape");
+  await page.getByTestId("dov-e-UBI-LATTE").click();
   await expect(panel).toBeHidden();
+  await expect(page.getByTestId("dettaglio-UBI-LATTE")).toHaveCount(0);
   // The article's detail lists the same locations.
   await page.getByTestId("articolo-UBI-LATTE").getByText("Attivo").click();
   const detail = page.getByTestId("dettaglio-UBI-LATTE");
