@@ -21,7 +21,7 @@
  * (default 100 ms); --webhook-writes where its writes go (default pavimento: PostgreSQL directly).
  *
  * Scenario ids for --only: scan-movimenti, scan-disponibilita, scan-giacenze-ubicazioni, cerca-barcode, post-movimenti,
- * post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, webhook-portata, anello-aperto; and, only when
+ * post-movimenti-ubicazioni, post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, webhook-portata, anello-aperto; and, only when
  * named, tetto-node: the write scenario, the open loop and the movement scan against plain node:http +
  * pg (about the ceiling of any Node service here, bench/bare-server.ts).
  * Every run also appends one line to bench/results/history.jsonl (kept in git), so a regression shows.
@@ -52,6 +52,7 @@ import { scanLocationStock } from "./scenarios/scan-location-stock";
 import { scanMovements } from "./scenarios/scan-movements";
 import { searchBarcode } from "./scenarios/search-barcode";
 import { writeMovements } from "./scenarios/write-movements";
+import { writeMovementsInLocations } from "./scenarios/write-movements-locations";
 import { upsertArticles } from "./scenarios/upsert-articles";
 import { writersAndReader } from "./scenarios/writers-and-reader";
 import { buildServer, CpuMeter, cpuMs, readMemoryMb, printHelp, runMain, startServer, stopOnExit, type RunningServer } from "./server";
@@ -67,6 +68,7 @@ const ALL = [
   "scan-giacenze-ubicazioni",
   "cerca-barcode",
   "post-movimenti",
+  "post-movimenti-ubicazioni",
   "post-arrivi",
   "allinea",
   "scrittori-lettore",
@@ -84,6 +86,7 @@ const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult | Scenari
   "scan-giacenze-ubicazioni": scanLocationStock,
   "cerca-barcode": searchBarcode,
   "post-movimenti": writeMovements,
+  "post-movimenti-ubicazioni": writeMovementsInLocations,
   "post-arrivi": registerArrivals,
   allinea: alignStock,
   "scrittori-lettore": writersAndReader,

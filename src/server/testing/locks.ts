@@ -1,6 +1,7 @@
 import type pg from "pg";
 
-type Statement = { sql: string; params: unknown[] };
+/** `locking: false`: the statement takes its lock itself (an advisory gate), no FOR UPDATE is added. */
+type Statement = { sql: string; params: unknown[]; locking?: false };
 
 /**
  * Lock-order check. A gate transaction takes `hold` (a row lock the request needs); `send` starts
@@ -17,7 +18,7 @@ export async function waitsWithoutHolding<T>(
   const probe = await pool.connect();
   try {
     await gate.query("BEGIN");
-    await gate.query(`${opts.hold.sql} FOR UPDATE`, opts.hold.params);
+    await gate.query(opts.hold.locking === false ? opts.hold.sql : `${opts.hold.sql} FOR UPDATE`, opts.hold.params);
     const pending = opts.send();
     let waited = false;
     for (let i = 0; i < 100 && !waited; i++) {
@@ -43,4 +44,18 @@ export async function waitsWithoutHolding<T>(
     gate.release();
     probe.release();
   }
+}
+
+/** Waits until some statement whose text contains `text` is waiting on a lock (a deterministic test's step). */
+export async function untilWaiting(pool: pg.Pool, text: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%' || $1 || '%'`,
+      [text],
+    );
+    if (rows[0].n > 0) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`nessuna istruzione in attesa che contenga '${text}'`);
 }

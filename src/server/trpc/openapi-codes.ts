@@ -38,6 +38,21 @@ const ARRIVAL_ROWS = [
   "magazzino_diverso",
 ] as const satisfies readonly RowErrorCode[];
 
+/** A row's location (API.md section 11): every writer of stock resolves it (ledger/locations.service.ts). */
+const LOCATION_ROWS = [
+  "ubicazione_obbligatoria",
+  "ubicazione_non_trovata",
+  "ubicazione_non_prevista",
+  "quantita_insufficiente_ubicazione",
+] as const satisfies readonly RowErrorCode[];
+
+/** The refusals of switching a warehouse's `gestione_ubicazioni` (ledger/locations-switch.service.ts): POST /magazzini rows. */
+const LOCATION_SWITCH_ROWS = [
+  "ubicazione_ricevimento_mancante",
+  "ubicazioni_in_uso",
+  "giacenza_negativa",
+] as const satisfies readonly RowErrorCode[];
+
 export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
   "POST /movimenti": {
     codes: ["magazzino_non_trovato", "operazione_non_trovata", "troppe_righe"],
@@ -52,6 +67,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
       "lotto_non_trovato",
       "lotto_insufficiente",
       "scadenza_diversa",
+      ...LOCATION_ROWS,
     ],
     maxItems: { righe: MAX_MOVEMENT_ROWS },
   },
@@ -86,7 +102,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     maxItems: { articoli: MAX_UPSERT_ROWS },
   },
   "POST /fornitori": { codes: ["troppe_righe"], rows: UPSERT_ROWS, maxItems: { fornitori: MAX_UPSERT_ROWS } },
-  "POST /magazzini": { codes: ["troppe_righe"], rows: UPSERT_ROWS, maxItems: { magazzini: MAX_UPSERT_ROWS } },
+  "POST /magazzini": { codes: ["troppe_righe"], rows: [...UPSERT_ROWS, ...LOCATION_SWITCH_ROWS], maxItems: { magazzini: MAX_UPSERT_ROWS } },
   "POST /clienti": { codes: ["troppe_righe"], rows: UPSERT_ROWS, maxItems: { clienti: MAX_UPSERT_ROWS } },
   "POST /ordini-acquisto": {
     codes: ["troppe_righe"],

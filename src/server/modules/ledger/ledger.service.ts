@@ -9,24 +9,38 @@ import type { Natura, Origine, RiferimentoTipo } from "./ledger.queries";
 
 /**
  * The stock ledger: how stock changes, for every writer (movements, arrivals and their cancellation,
- * the alignment, sales). Stock is the sum of an append-only ledger of movements (`movimenti`; a
- * trigger refuses UPDATE, DELETE and TRUNCATE); the balances (`giacenze`) and lot residuals
- * (`lotti.residua`) move in the same transaction as the movements, and CHECK constraints make a
- * negative lot or an over-received order row impossible even if a code path forgot a lock.
+ * the alignment, sales, the putaway, the locations switch). Stock is the sum of an append-only ledger of
+ * movements (`movimenti`; a trigger refuses UPDATE, DELETE and TRUNCATE); the balances (`giacenze`), lot
+ * residuals (`lotti.residua`) and, in a warehouse that manages locations, the location stock
+ * (`giacenze_ubicazioni`, locations.service.ts) move in the same transaction as the movements, and CHECK
+ * constraints make a negative lot or location, or an over-received order row, impossible even if a code
+ * path forgot a lock.
  *
- * LOCK ORDER. Every writer takes its row locks in this one order, so concurrent requests queue
- * instead of deadlocking:
+ * LOCK ORDER. Every writer takes its locks in this one order, so concurrent requests queue instead of
+ * deadlocking:
  *   0. order keys (supplier, number), advisory, sorted          — order upserts only: `lockOrderKeys`
- *   1. order rows (`righe_ordine`), by id                       — arrivals: `lockOrderRows`; order
+ *   1. gates, taken first by a writer of stock:
+ *      a. the warehouse gate: the warehouse's row (`magazzini`), FOR SHARE by every stock writer of it,
+ *         by id (`loadArticles` with `warehouses`, or `lockWarehouses`); held exclusively (FOR NO KEY
+ *         UPDATE) by the locations switch, so a movement commits before the switch or reads the new flag
+ *         after it (a row lock re-reads the row it waited for; an advisory lock in the same statement
+ *         would leave the statement's older snapshot): locations.queries.ts SHARED_WAREHOUSE_GATE
+ *      b. location gates, advisory (class LOCATION_GATE, the location id), by id: shared by a writer that
+ *         puts goods into the location (`resolveLocations`), exclusive by a complete count of it
+ *         (`lockLocationExclusive`), which so holds the location against loads until it commits
+ *   2. order rows (`righe_ordine`), by id                       — arrivals: `lockOrderRows`; order
  *      upserts and closings: `lockRowsOfOrders` (modules/orders)
- *   2. lots (`lotti`), in `lotLockOrder`: article, then lot code by code points (COLLATE "C"); a
+ *   3. lots (`lotti`), in `lotLockOrder`: article, then lot code by code points (COLLATE "C"); a
  *      transfer, which touches a lot in two warehouses, takes the lower warehouse id first
- *   3. balances (`giacenze`), by (article, warehouse)           — `appendToLedger`, the alignment
- *   4. orders (`ordini_acquisto`), by id                        — arrivals and closings: `recomputeOrders`;
+ *   4. location stock (`giacenze_ubicazioni`), in `locationLockOrder`: article, then location id, then
+ *      lot code; a move between two locations takes the lower location first (`moveLocationStock`)
+ *   5. balances (`giacenze`), by (article, warehouse)           — `appendToLedger`, the alignment
+ *   6. orders (`ordini_acquisto`), by id                        — arrivals and closings: `recomputeOrders`;
  *      order upserts: `lockOrders` then `updateOrders`
- * A writer that creates a row it will hold (a missing lot or balance) creates it at its place in this
- * order. Deterministic tests (src/server/testing/locks.ts) hold one lock and check that a request waits
- * on it without holding the next.
+ * A writer that creates a row it will hold (a missing lot, location stock or balance) creates it at its
+ * place in this order. A row refused after its lot moved (its location holds less) has its lot change
+ * given back (`undoLotChange`). Deterministic tests (src/server/testing/locks.ts) hold one lock and check
+ * that a request waits on it without holding the next.
  */
 
 export type { Origine };
@@ -59,14 +73,14 @@ export interface LedgerContext {
   actor: Actor;
 }
 
-/** Lock order 2: the order in which every writer takes lots (see the module comment). */
+/** Lock order 3: the order in which every writer takes lots (see the module comment). */
 export function lotLockOrder(a: { article: { id: number }; lotto?: string | null; indice: number }, b: typeof a): number {
   const x = a.lotto ?? "";
   const y = b.lotto ?? "";
   return a.article.id - b.article.id || (x < y ? -1 : x > y ? 1 : 0) || a.indice - b.indice;
 }
 
-/** Lock order 3: balances by (article, warehouse), numerically. */
+/** Lock order 5: balances by (article, warehouse), numerically. */
 export function balanceLockOrder(a: { articolo: number; magazzino: number }, b: typeof a): number {
   return a.articolo - b.articolo || a.magazzino - b.magazzino;
 }

@@ -35,6 +35,7 @@ export function warehouseInfo(r: WarehouseRow): WarehouseInfo {
  * The shared warehouse gate (lock order 1a) of the warehouses a request names, by field (`magazzino`,
  * `magazzino_origine`), and what a writer needs of each; refuses the request (magazzino_non_trovato)
  * when one does not exist. A writer that already runs `loadArticles` with `warehouses` has it from there.
+ * @public the writers without an article lookup (arrivals and their cancellation) take the gate here
  */
 export async function lockWarehouses(tx: Tx, fields: Record<string, number | undefined>): Promise<Map<number, WarehouseInfo>> {
   const ids = [...new Set(Object.values(fields).filter((v): v is number => v !== undefined))];
@@ -117,7 +118,10 @@ export async function resolveLocations(
   });
 }
 
-/** The exclusive gate of one location (lock order 1b): a complete count takes it before anything else. */
+/**
+ * The exclusive gate of one location (lock order 1b): a complete count takes it before anything else.
+ * @public the alignment's complete count (`completa`) takes it
+ */
 export async function lockLocationExclusive(tx: Tx, ubicazione: number): Promise<void> {
   await first(tx, q.lockLocationExclusive(ubicazione));
 }

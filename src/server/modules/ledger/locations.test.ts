@@ -257,6 +257,23 @@ describe("POST /movimenti in a warehouse with locations", () => {
     expect(await verifyLedger(t.prisma)).toMatchObject({ ok: true, differenze: [] });
   });
 
+  test("caricata_il: set when goods come into an empty location row, kept while it holds some", async () => {
+    const { w, B } = await locationWarehouse("CA1");
+    const loadB = (quantita: number) =>
+      post({ natura: "carico", magazzino: w, righe: [{ codice: "PALLET-VITI", quantita, ubicazione: "CA1-B" }] });
+    const loadedAt = async () =>
+      (await t.pool.query("SELECT to_char(caricata_il, 'YYYY-MM-DD') AS d FROM giacenze_ubicazioni WHERE ubicazione_id = $1", [B])).rows[0]
+        .d;
+    await loadB(2);
+    await t.pool.query("UPDATE giacenze_ubicazioni SET caricata_il = '2020-01-01' WHERE ubicazione_id = $1", [B]);
+    await loadB(1);
+    expect(await loadedAt()).toBe("2020-01-01");
+    await post({ natura: "scarico", magazzino: w, righe: [{ codice: "PALLET-VITI", quantita: 3, ubicazione: "CA1-B" }] });
+    expect(await loadedAt()).toBe("2020-01-01");
+    await loadB(1);
+    expect(await loadedAt()).not.toBe("2020-01-01");
+  });
+
   test("an inactive location gives its goods out", async () => {
     const { w, X } = await locationWarehouse("IN1");
     await t.pool.query("UPDATE ubicazioni SET attiva = true WHERE id = $1", [X]);

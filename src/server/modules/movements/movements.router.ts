@@ -23,7 +23,7 @@ export const movementsRouter = router({
         tags: ["Movimenti"],
         summary: "Scrive movimenti: carichi, scarichi, trasferimenti",
         description:
-          "Esiti per riga: una riga rifiutata non blocca le altre. Un trasferimento scrive due movimenti nella stessa operazione. Senza `prezzo` vale il prezzo suggerito (ultimo arrivo, ultimo ordine, costo standard).",
+          "Esiti per riga: una riga rifiutata non blocca le altre. Un trasferimento scrive due movimenti nella stessa operazione. Senza `prezzo` vale il prezzo suggerito (ultimo arrivo, ultimo ordine, costo standard). In un magazzino che gestisce le ubicazioni ogni riga indica `ubicazione` (un trasferimento anche `ubicazione_origine`), e un'ubicazione non cede più di quanto contiene (`quantita_insufficiente_ubicazione`); un trasferimento con `magazzino_origine` uguale a `magazzino` sposta la merce tra due ubicazioni diverse di quel magazzino.",
         protect: true,
       },
     })
