@@ -332,6 +332,7 @@ test("the OpenAPI document is served without a key and lists every endpoint with
       "/articoli",
       "/fornitori",
       "/magazzini",
+      "/ubicazioni",
       "/ordini-acquisto",
       "/ordini-acquisto/{id}/chiudi",
       "/eventi",

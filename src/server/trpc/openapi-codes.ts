@@ -1,6 +1,7 @@
 import { ERROR_STATUS, type ErrorCode, type RowErrorCode } from "../lib/errors";
 import { MAX_ALIGNMENT_ROWS } from "../modules/alignment/alignment.schemas";
 import { MAX_ARRIVAL_ROWS } from "../modules/arrivals/arrivals.schemas";
+import { MAX_LOCATION_ROWS } from "../modules/catalogue/locations.schemas";
 import { MAX_UPSERT_ROWS } from "../modules/catalogue/master-data.schemas";
 import { MAX_MOVEMENT_ROWS } from "../modules/movements/movements.schemas";
 import { MAX_ORDER_ROWS_PER_CALL, MAX_ORDERS_PER_CALL } from "../modules/orders/orders.schemas";
@@ -98,11 +99,30 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
   "GET /da-stoccare": { codes: ["magazzino_non_trovato"] },
   "POST /articoli": {
     codes: ["troppe_righe"],
-    rows: [...UPSERT_ROWS, "ean_in_uso", "gestione_lotti_bloccata", "modello_non_trovato"],
+    rows: [
+      ...UPSERT_ROWS,
+      "ean_in_uso",
+      "gestione_lotti_bloccata",
+      "modello_non_trovato",
+      // ubicazioni_preferite (API.md section 11).
+      "magazzino_non_trovato",
+      "ubicazione_non_trovata",
+    ],
     maxItems: { articoli: MAX_UPSERT_ROWS },
   },
   "POST /fornitori": { codes: ["troppe_righe"], rows: UPSERT_ROWS, maxItems: { fornitori: MAX_UPSERT_ROWS } },
-  "POST /magazzini": { codes: ["troppe_righe"], rows: [...UPSERT_ROWS, ...LOCATION_SWITCH_ROWS], maxItems: { magazzini: MAX_UPSERT_ROWS } },
+  "POST /magazzini": {
+    codes: ["troppe_righe"],
+    // The locations settings and the switch (API.md section 11).
+    rows: [...UPSERT_ROWS, "ubicazione_non_trovata", ...LOCATION_SWITCH_ROWS],
+    maxItems: { magazzini: MAX_UPSERT_ROWS },
+  },
+  "POST /ubicazioni": {
+    codes: ["troppe_righe"],
+    rows: [...UPSERT_ROWS, "magazzino_non_trovato", "ubicazione_non_vuota"],
+    maxItems: { ubicazioni: MAX_LOCATION_ROWS },
+  },
+  "GET /ubicazioni": { codes: ["magazzino_non_trovato"] },
   "POST /clienti": { codes: ["troppe_righe"], rows: UPSERT_ROWS, maxItems: { clienti: MAX_UPSERT_ROWS } },
   "POST /ordini-acquisto": {
     codes: ["troppe_righe"],

@@ -1,7 +1,8 @@
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { z } from "zod";
 import { createSchema } from "zod-openapi";
-import { articleRowCheck, namedRowCheck } from "../modules/catalogue/master-data.schemas";
+import { locationRowCheck } from "../modules/catalogue/locations.schemas";
+import { articleRowCheck, namedRowCheck, warehouseRowCheck } from "../modules/catalogue/master-data.schemas";
 import { clientRowCheck } from "../modules/clients/clients-upsert.schemas";
 import { purchaseOrderStrict } from "../modules/orders/orders.schemas";
 
@@ -51,7 +52,8 @@ export function typeParameters(op: Operation, input: z.ZodType | undefined): voi
 const STRICT_ROWS: Record<string, { key: string; component: string; row: z.ZodType }> = {
   "/articoli": { key: "articoli", component: "RigaArticolo", row: articleRowCheck },
   "/fornitori": { key: "fornitori", component: "RigaFornitore", row: namedRowCheck },
-  "/magazzini": { key: "magazzini", component: "RigaMagazzino", row: namedRowCheck },
+  "/magazzini": { key: "magazzini", component: "RigaMagazzino", row: warehouseRowCheck },
+  "/ubicazioni": { key: "ubicazioni", component: "RigaUbicazione", row: locationRowCheck },
   "/clienti": { key: "clienti", component: "RigaCliente", row: clientRowCheck },
   "/ordini-acquisto": { key: "ordini", component: "OrdineAcquistoIngresso", row: purchaseOrderStrict },
 };

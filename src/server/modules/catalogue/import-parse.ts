@@ -4,6 +4,7 @@ import {
   articleInput,
   clientInput,
   importFileInput,
+  locationInput,
   orderInput,
   orderRowInput,
   supplierInput,
@@ -11,6 +12,7 @@ import {
   warehouseInput,
   type ArticleInput,
   type ClientInput,
+  type LocationInput,
   type OrderInput,
   type OrderRowInput,
   type SupplierInput,
@@ -37,6 +39,7 @@ export type ParsedOrder = Located<Omit<OrderInput, "righe">> & { righe: Located<
 /** The items of the file that parsed, each with its path. */
 export interface ParsedFile {
   magazzini: Located<WarehouseInput>[];
+  ubicazioni: Located<LocationInput>[];
   fornitori: Located<SupplierInput>[];
   clienti: Located<ClientInput>[];
   articoli: ParsedArticle[];
@@ -157,6 +160,10 @@ function readLoose(data: unknown): LooseFile {
       if (code !== undefined) loose.modelli.set(template, [...(loose.modelli.get(template) ?? []), code]);
     }
   });
+  arrayIn(data, "ubicazioni").forEach((location, i) => {
+    const code = stringIn(location, "magazzino");
+    if (code !== undefined) loose.references.push({ at: `ubicazioni[${i}].magazzino`, code, section: "magazzini" });
+  });
   arrayIn(data, "ordini").forEach((order, i) => {
     const at = `ordini[${i}]`;
     for (const [key, section] of [
@@ -179,6 +186,7 @@ export function parseFile(data: unknown, problems: Problems): ParsedFile {
   parseAt(importFileInput, data, "", problems);
   return {
     magazzini: parseSection(data, "magazzini", warehouseInput, problems),
+    ubicazioni: parseSection(data, "ubicazioni", locationInput, problems),
     fornitori: parseSection(data, "fornitori", supplierInput, problems),
     clienti: parseSection(data, "clienti", clientInput, problems),
     articoli: parseSection(data, "articoli", articleInput, problems, { key: "varianti", schema: variantInput }).map(

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TIPI_UBICAZIONE } from "../../../lib/domain-lists";
 import { Decimal, MAX_PRICE, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { gtinCheckDigit, isValidGtin } from "../../../lib/gtin";
 import { isoDate, MISSING, shortText, typeError } from "../../lib/zod";
@@ -79,20 +80,44 @@ export const importFileInput = z.strictObject(
     fornitori: list().optional(),
     clienti: list().optional(),
     ordini: list().optional(),
+    ubicazioni: list().optional(),
   },
   {
     error: (iss) =>
       iss.code === "unrecognized_keys"
         ? undefined
-        : "il file deve contenere un oggetto JSON con le sezioni magazzini, articoli, fornitori, clienti, ordini",
+        : "il file deve contenere un oggetto JSON con le sezioni magazzini, ubicazioni, articoli, fornitori, clienti, ordini",
   },
 );
 
 /** `attivo`: absent keeps the stored value (a new item is active). */
 const active = () => z.boolean({ error: typeError("deve essere true o false") }).optional();
 
-export const warehouseInput = z.strictObject({ codice: code(), nome: text(200), attivo: active() }, { error: objectError });
+/** A warehouse, with its locations settings (API.md section 11): the receiving location is one of the file's `ubicazioni` or a stored one. */
+export const warehouseInput = z.strictObject(
+  {
+    codice: code(),
+    nome: text(200),
+    attivo: active(),
+    gestione_ubicazioni: z.boolean({ error: typeError("deve essere true o false") }).optional(),
+    ubicazione_ricevimento: code().nullable().optional(),
+  },
+  { error: objectError },
+);
 export type WarehouseInput = z.infer<typeof warehouseInput>;
+
+/** A location of a warehouse (API.md section 11), by (warehouse code, code) as POST /ubicazioni. */
+export const locationInput = z.strictObject(
+  {
+    magazzino: code(),
+    codice: code(),
+    tipo: z.enum(TIPI_UBICAZIONE, { error: typeError(`deve essere uno tra ${TIPI_UBICAZIONE.join(", ")}`) }),
+    descrizione: text(200).nullable().optional(),
+    attiva: z.boolean({ error: typeError("deve essere true o false") }).optional(),
+  },
+  { error: objectError },
+);
+export type LocationInput = z.infer<typeof locationInput>;
 
 export const supplierInput = z.strictObject({ codice: code(), nome: text(200), attivo: active() }, { error: objectError });
 export type SupplierInput = z.infer<typeof supplierInput>;

@@ -2,6 +2,7 @@ import type { Db, PrismaClient, Tx } from "../../db/client";
 import { execute } from "../../db/sql";
 import { inTransaction } from "../../db/transaction";
 import { DomainError, type FieldProblem } from "../../lib/errors";
+import type { Actor } from "../auth/actor";
 import { NUL_MESSAGE, nulPaths } from "../../lib/nul";
 import { upsertClients } from "../clients/clients-upsert.service";
 import { upsertPurchaseOrders } from "../orders/orders-upsert.service";
@@ -9,12 +10,14 @@ import { MAX_ORDER_ROWS_PER_CALL, MAX_ORDERS_PER_CALL, type OrderUpsertInput } f
 import { checkFile, emptyState, loadImportState, type ArticleTarget, type ImportState } from "./import-check";
 import { parseFile, pathOf, sortByPath, type Located, type ParsedFile, type ParsedOrder, type Problems } from "./import-parse";
 import type { ImportIds } from "./import.schemas";
+import { writeImportLocations } from "./import-locations";
 import * as q from "./master-data.queries";
 import { idsOf, writeArticles, writeNamed } from "./master-data.service";
 
 /**
- * Master data import (API.md section 6): warehouses, articles with variants, suppliers, clients and
- * purchase orders, referenced by code (orders by number), upserted in one transaction.
+ * Master data import (API.md section 6): warehouses (and their locations, section 11), articles with
+ * variants, suppliers, clients and purchase orders, referenced by code (orders by number), upserted in one
+ * transaction.
  *
  * The whole file is checked before anything is written, and every problem is reported with its path
  * in the file (`articoli[3].varianti[0].ean`), so the operator fixes the file in one round.
@@ -69,20 +72,29 @@ export async function validateImport(data: unknown, db: Db): Promise<{ problemi:
  * Validates, then writes everything in one transaction. Any problem: a DomainError whose `dettagli`
  * list every problem (`campo` is the path in the file), and nothing is written.
  */
-export async function importMasterData(prisma: PrismaClient, data: unknown, opts: { timeZone: string }): Promise<ImportOutcome> {
+export async function importMasterData(prisma: PrismaClient, data: unknown, opts: ImportOptions): Promise<ImportOutcome> {
   // A large catalogue takes longer than a request: the transaction gets minutes, not seconds.
   return inTransaction(prisma, (tx) => importInTransaction(tx, data, opts), { timeout: 300_000 });
 }
 
+/**
+ * `actor`: the author of the operation a warehouse's `gestione_ubicazioni` switch writes when it moves stock (the
+ * demo's key); the command line has none, and switches only warehouses that hold nothing (import-locations.ts).
+ */
+interface ImportOptions {
+  timeZone: string;
+  actor?: Actor;
+}
+
 /** The import inside a caller's transaction (the demo seeding imports and writes stock in one). */
-export async function importInTransaction(tx: Tx, data: unknown, opts: { timeZone: string }): Promise<ImportOutcome> {
+export async function importInTransaction(tx: Tx, data: unknown, opts: ImportOptions): Promise<ImportOutcome> {
   // Imports run one at a time: the checks and the writes see one state.
   await execute(tx, q.lockImports());
   // And every master-data table, in one order: no REST upsert writes between the check and the write.
   for (const table of Object.keys(q.MASTER_DATA_LOCKS) as q.MasterDataTable[]) await execute(tx, q.lockMasterData(table));
   const { problemi, plan } = await analyseImport(tx, data);
   if (problemi.length > 0) throw fileProblems(problemi);
-  return { ids: await writeImport(tx, plan, opts.timeZone) };
+  return { ids: await writeImport(tx, plan, opts) };
 }
 
 /** Every problem of the file in one error (`campo` is the path in the file); the transaction rolls back. */
@@ -107,12 +119,15 @@ async function analyseImport(db: Db, data: unknown): Promise<Analysis> {
   return { problemi: sortByPath(problemi), plan: { file, state, articles } };
 }
 
-async function writeImport(tx: Tx, plan: ImportPlan, timeZone: string): Promise<ImportIds> {
+async function writeImport(tx: Tx, plan: ImportPlan, opts: ImportOptions): Promise<ImportIds> {
+  const { timeZone } = opts;
   const { file, state } = plan;
   const values = <T>(items: Located<T>[]) => items.map((i) => i.value);
 
   // The writers of the REST upserts: one write path for a file and for REST.
   const magazzini = idsOf(await writeNamed(tx, "magazzini", values(file.magazzini), state.magazzini));
+  const located = await writeImportLocations(tx, file, { actor: opts.actor ?? null, timeZone });
+  if (located.length > 0) throw fileProblems(sortByPath(located));
   const fornitori = idsOf(await writeNamed(tx, "fornitori", values(file.fornitori), state.fornitori));
   const articleIds = idsOf(
     await writeArticles(

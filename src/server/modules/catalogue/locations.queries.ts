@@ -110,3 +110,9 @@ export const setReceiving = (ids: number[], locations: (number | null)[]) =>
 export const savepoint = () => query<never>(Prisma.sql`SAVEPOINT magazzino`);
 export const releaseSavepoint = () => query<never>(Prisma.sql`RELEASE SAVEPOINT magazzino`);
 export const rollbackToSavepoint = () => query<never>(Prisma.sql`ROLLBACK TO SAVEPOINT magazzino`);
+
+/** Whether a warehouse holds anything: a balance other than zero, or goods in a location. */
+export const warehouseHolding = (id: number) =>
+  query<{ x: number }>(Prisma.sql`
+    SELECT 1 AS x WHERE EXISTS (SELECT 1 FROM giacenze WHERE magazzino_id = ${id}::int AND quantita <> 0)
+                     OR EXISTS (SELECT 1 FROM giacenze_ubicazioni WHERE magazzino_id = ${id}::int AND quantita > 0)`);

@@ -155,6 +155,37 @@ describe("POST /ubicazioni", () => {
     await t.pool.query(`UPDATE magazzini SET ubicazione_ricevimento_id = NULL WHERE id = $1`, [m1]);
   });
 
+  test("Idempotency-Key: the same call replays its answer and writes nothing; another body with the key is refused", async () => {
+    const body = { ubicazioni: [{ magazzino: "UB2", codice: "IK-1", tipo: "stoccaggio" }] };
+    const headers = { "idempotency-key": "ub-ik-1" };
+    const first = await rest("POST", "/ubicazioni", { key, body, headers });
+    const again = await rest("POST", "/ubicazioni", { key, body, headers });
+    expect(again.headers.get("idempotency-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    expect(outcome(again)).toEqual(["creato"]);
+    const other = await rest("POST", "/ubicazioni", {
+      key,
+      body: { ubicazioni: [{ ...body.ubicazioni[0], tipo: "quarantena" }] },
+      headers,
+    });
+    expect(other.status).toBe(422);
+    expect(other.body.codice).toBe("chiave_idempotenza_riutilizzata");
+    expect((await stored(m2, "IK-1")).tipo).toBe("stoccaggio");
+  });
+
+  test("the OpenAPI document: each row as the service checks it, at most 500, the row codes", async () => {
+    const doc = (await rest("GET", "/openapi.json")).body;
+    const op = doc.paths["/ubicazioni"].post;
+    const list = op.requestBody.content["application/json"].schema.properties.ubicazioni;
+    expect(list.maxItems).toBe(500);
+    const row = doc.components.schemas[list.items.$ref.split("/").pop()];
+    expect(row).toMatchObject({ additionalProperties: false });
+    expect(row.required).toEqual(expect.arrayContaining(["magazzino", "codice"]));
+    const codes = op.responses["200"].content["application/json"].schema.properties.righe.items.properties.errore.properties.codice.enum;
+    expect(codes).toEqual(expect.arrayContaining(["codice_non_valido", "magazzino_non_trovato", "ubicazione_non_vuota"]));
+    expect(doc.paths["/ubicazioni"].get).toBeDefined();
+  });
+
   test("troppe_righe: more than 500 rows refuse the call, nothing written", async () => {
     const before = await countRows(t, "ubicazioni");
     const r = await post({
@@ -181,7 +212,7 @@ describe("GET /ubicazioni", () => {
     });
     const m2rows = (await get(`?magazzino=${m2}`)).body.ubicazioni;
     expect(m2rows.every((u: { magazzino: number }) => u.magazzino === m2)).toBe(true);
-    expect(m2rows.map((u: { codice: string }) => u.codice)).toEqual(["A-01-01", "376104250021234560", "0104", "RAMPA-3"]);
+    expect(m2rows.map((u: { codice: string }) => u.codice)).toEqual(["A-01-01", "376104250021234560", "0104", "RAMPA-3", "IK-1"]);
     const ricevimento = (await get(`?magazzino=${m2}&tipo=ricevimento`)).body.ubicazioni;
     expect(ricevimento.map((u: { codice: string }) => u.codice)).toEqual(["RAMPA-3"]);
     const inactive = (await get(`?attiva=false`)).body.ubicazioni;

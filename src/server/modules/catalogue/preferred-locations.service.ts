@@ -63,7 +63,7 @@ export async function resolvePreferred(tx: Tx, lists: Map<number, PreferredInput
         break;
       }
       const u = locations.get(`${m.id}\u0000${p.ubicazione}`);
-      if (!u || !u.attiva) {
+      if (!u?.attiva) {
         refused = problem(
           "ubicazione_non_trovata",
           `l'ubicazione '${p.ubicazione}' ${u ? "è disattivata" : "non esiste"} nel magazzino '${p.magazzino}'.`,

@@ -2,6 +2,7 @@ import type { Tx } from "../../db/client";
 import { execute, rows } from "../../db/sql";
 import { RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
+import { setWarehouseLocations } from "../ledger/locations.queries";
 import { setLocationManagement } from "../ledger/locations-switch.service";
 import { loadLocations } from "./locations-upsert.service";
 import * as lq from "./locations.queries";
@@ -107,7 +108,7 @@ export async function resolveSettings(
     let receiving = now?.ubicazione_ricevimento_id ?? null;
     if (v.ubicazione_ricevimento !== undefined && v.ubicazione_ricevimento !== null) {
       const u = m && locations.get(`${m.id}\u0000${v.ubicazione_ricevimento}`);
-      if (!u || !u.attiva) {
+      if (!u?.attiva) {
         const why = !m
           ? "il magazzino è nuovo e non ha ancora ubicazioni: crearlo, registrarne le ubicazioni (POST /ubicazioni), poi indicarla"
           : u
@@ -148,11 +149,12 @@ export async function resolveSettings(
  * Writes warehouses and their settings: the rows whose `gestione_ubicazioni` stays as it is in a fixed number of
  * statements; each row that switches on its own, under a savepoint, through the ledger's switch
  * (setLocationManagement, which moves the stock and sets the flag). A switch refused by the ledger refuses its
- * row, rolled back whole. Returns what was written (by code) and the rows refused.
+ * row, rolled back whole. Returns what was written (by code) and the rows refused. Without an actor (the command
+ * line's import, which has no author to give an operation) only a warehouse holding nothing switches.
  */
 export async function writeWarehouses(
   tx: Tx,
-  actor: Actor,
+  actor: Actor | null,
   writes: WarehouseWrite[],
   known: Map<string, KnownNamed>,
   opts: { timeZone: string },
@@ -194,7 +196,8 @@ export async function writeWarehouses(
     try {
       await writeNamed(tx, "magazzini", [w.row], known);
       if (receivingChanges(w)) await execute(tx, lq.setReceiving([id], [w.settings!.ubicazione_ricevimento_id]));
-      await setLocationManagement(tx, actor, id, w.settings!.gestione_ubicazioni, opts);
+      if (actor) await setLocationManagement(tx, actor, id, w.settings!.gestione_ubicazioni, opts);
+      else await switchEmpty(tx, id, w.settings!.gestione_ubicazioni);
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
       await execute(tx, lq.rollbackToSavepoint());
@@ -205,4 +208,18 @@ export async function writeWarehouses(
     written.set(w.row.codice, { id, esito: "aggiornato" });
   }
   return { written, refused };
+}
+
+/**
+ * The switch of a warehouse that holds nothing, for a write without an author: no stock to move, so no operation;
+ * the warehouse gate is held (writeWarehouses took it), so nothing comes in before commit.
+ */
+async function switchEmpty(tx: Tx, id: number, on: boolean): Promise<void> {
+  if ((await rows(tx, lq.warehouseHolding(id))).length > 0) {
+    throw new RowError(
+      "campo_non_valido",
+      `campo 'gestione_ubicazioni': il magazzino ha giacenza, e spostarla è un'operazione con il suo autore: cambiarla con POST /magazzini.`,
+    );
+  }
+  await execute(tx, setWarehouseLocations(id, on));
 }

@@ -37,8 +37,9 @@ describe("seedDemoIfEmpty", () => {
     expect(results.map((r) => r.created).sort()).toEqual([false, true]);
     const { rows } = await t.pool.query(`SELECT (SELECT count(*) FROM magazzini)::int AS magazzini,
       (SELECT count(*) FROM chiavi_api)::int AS chiavi, (SELECT count(*) FROM operazioni)::int AS operazioni`);
-    // Opening stock in two warehouses, one delivery note, three sales documents.
-    expect(rows[0]).toEqual({ magazzini: 2, chiavi: 1, operazioni: 6 });
+    // Opening stock in three warehouses, one delivery note, three sales documents (switching on an empty
+    // warehouse's locations writes no operation).
+    expect(rows[0]).toEqual({ magazzini: 3, chiavi: 1, operazioni: 7 });
 
     const created = results.find((r) => r.created)!;
     firstLines = created.lines.join("\n");
@@ -91,6 +92,48 @@ describe("seedDemoIfEmpty", () => {
       /^ATTENZIONE: gli utenti dimostrativi responsabile, amministratore hanno ancora la password iniziale, salvata in .*utenti-demo\.txt\.\n.*npm run -s cli -- demo remove$/,
     );
     expect(demoWarnings([], dataDir)).toEqual([]);
+  });
+
+  test("a warehouse with locations: a receiving bay holding goods to put away, shelves holding stock, a quarantine bin, preferred locations; the ledger explains every location", async () => {
+    const { rows: warehouse } = await t.pool.query(
+      `SELECT m.gestione_ubicazioni, u.codice AS ricevimento FROM magazzini m JOIN ubicazioni u ON u.id = m.ubicazione_ricevimento_id
+        WHERE m.codice = 'PD-LOGISTICA'`,
+    );
+    expect(warehouse).toEqual([{ gestione_ubicazioni: true, ricevimento: "RIC-01" }]);
+    const { rows: kinds } = await t.pool.query(
+      `SELECT u.tipo, count(*)::int AS n FROM ubicazioni u JOIN magazzini m ON m.id = u.magazzino_id
+        WHERE m.codice = 'PD-LOGISTICA' GROUP BY 1 ORDER BY 1`,
+    );
+    expect(kinds).toEqual([
+      { tipo: "quarantena", n: 1 },
+      { tipo: "ricevimento", n: 1 },
+      { tipo: "stoccaggio", n: 12 },
+    ]);
+    const { rows: held } = await t.pool.query(
+      `SELECT u.tipo, count(*)::int AS n FROM giacenze_ubicazioni g JOIN ubicazioni u ON u.id = g.ubicazione_id
+        WHERE g.quantita > 0 GROUP BY 1 ORDER BY 1`,
+    );
+    expect(held).toEqual([
+      { tipo: "quarantena", n: 1 },
+      { tipo: "ricevimento", n: 3 },
+      { tipo: "stoccaggio", n: 5 },
+    ]);
+    const { rows: preferred } = await t.pool.query(
+      `SELECT a.codice, u.codice AS ubicazione FROM ubicazioni_preferite p JOIN articoli a ON a.id = p.articolo_id
+         JOIN ubicazioni u ON u.id = p.ubicazione_id ORDER BY 1`,
+    );
+    expect(preferred.length).toBe(5);
+    expect(preferred).toContainEqual({ codice: "SILIC-TRASP-280", ubicazione: "A-02-01" });
+    // What each location holds is the sum of its movements, and the warehouse's balance the sum of its locations.
+    const { rows: unexplained } = await t.pool.query(`
+      SELECT g.id FROM giacenze_ubicazioni g
+       WHERE g.quantita <> (SELECT coalesce(sum(quantita), 0) FROM movimenti m WHERE m.articolo_id = g.articolo_id
+                              AND m.ubicazione_id = g.ubicazione_id AND m.lotto_id IS NOT DISTINCT FROM g.lotto_id)
+      UNION ALL
+      SELECT g.articolo_id FROM giacenze g JOIN magazzini m ON m.id = g.magazzino_id AND m.gestione_ubicazioni
+       WHERE g.quantita <> (SELECT coalesce(sum(quantita), 0) FROM giacenze_ubicazioni s
+                             WHERE s.articolo_id = g.articolo_id AND s.magazzino_id = g.magazzino_id)`);
+    expect(unexplained).toEqual([]);
   });
 
   test("opening stock is written through the ledger, lots with expiry dates, orders dated in recent days", async () => {

@@ -11,6 +11,7 @@ import { ROLES, type Actor, type Role } from "../auth/actor";
 import { createApiKey, hashApiKey } from "../auth/api-keys.service";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import { importInTransaction } from "../catalogue/import.service";
+import { upsertArticleRows } from "../catalogue/master-data-upsert.service";
 import { writeMovements } from "../movements/movements.service";
 import { lockUsers } from "../users/users.queries";
 import { createUser } from "../users/users.service";
@@ -71,30 +72,56 @@ function writePrivate(file: string, text: string): void {
 
 const CAUSALE = "Giacenza iniziale demo";
 
-/** Opening stock per warehouse; lots expire this many days after the first start. */
-const OPENING_STOCK: Record<string, { codice: string; quantita: number; lotto?: string; scadeTraGiorni?: number }[]> = {
-  "BO-CENTRALE": [
-    { codice: "VITE-TE-M6X40", quantita: 12 },
-    { codice: "TASS-NYL-8", quantita: 20 },
-    { codice: "SILIC-TRASP-280", quantita: 18 },
-    { codice: "NASTRO-AM-50", quantita: 25 },
-    { codice: "GUANTI-NITRILE-M", quantita: 15 },
-    { codice: "GUANTI-NITRILE-L", quantita: 20 },
-    { codice: "GUANTI-NITRILE-XL", quantita: 6 },
-    { codice: "OLIO-EVO-1L", quantita: 40, lotto: "L2611A", scadeTraGiorni: 365 },
-    { codice: "SPAGHETTI-500", quantita: 150, lotto: "P2610-14", scadeTraGiorni: 400 },
-    { codice: "CAFFE-GRANI-1KG", quantita: 24, lotto: "CG-4471", scadeTraGiorni: 240 },
-    { codice: "PELATI-400", quantita: 96, lotto: "PL26-118", scadeTraGiorni: 700 },
-  ],
-  "VR-DEPOSITO": [
-    { codice: "SGRASS-750", quantita: 48 },
-    { codice: "DETERG-PAV-5L", quantita: 12 },
-    { codice: "GUANTI-NITRILE-L", quantita: 10 },
-    { codice: "ALCOL-DEN-1L", quantita: 30, lotto: "AD-2609", scadeTraGiorni: 900 },
-    { codice: "IPOCLORITO-5L", quantita: 20, lotto: "IP-2611", scadeTraGiorni: 180 },
-    // Close to expiry on purpose: the lot lists show it first.
-    { codice: "OLIO-EVO-1L", quantita: 12, lotto: "L2608C", scadeTraGiorni: 30 },
-  ],
+/**
+ * Opening stock per warehouse; lots expire this many days after the first start. In PD-LOGISTICA, which keeps
+ * stock by location, each row names its location: most already put away on the shelves, some still in the
+ * receiving bay (GET /da-stoccare: one of an article already on a shelf, one of a lot already on a shelf, one with
+ * a preferred location), and a lot in quarantine.
+ */
+const OPENING_STOCK: Record<string, { codice: string; quantita: number; lotto?: string; scadeTraGiorni?: number; ubicazione?: string }[]> =
+  {
+    "BO-CENTRALE": [
+      { codice: "VITE-TE-M6X40", quantita: 12 },
+      { codice: "TASS-NYL-8", quantita: 20 },
+      { codice: "SILIC-TRASP-280", quantita: 18 },
+      { codice: "NASTRO-AM-50", quantita: 25 },
+      { codice: "GUANTI-NITRILE-M", quantita: 15 },
+      { codice: "GUANTI-NITRILE-L", quantita: 20 },
+      { codice: "GUANTI-NITRILE-XL", quantita: 6 },
+      { codice: "OLIO-EVO-1L", quantita: 40, lotto: "L2611A", scadeTraGiorni: 365 },
+      { codice: "SPAGHETTI-500", quantita: 150, lotto: "P2610-14", scadeTraGiorni: 400 },
+      { codice: "CAFFE-GRANI-1KG", quantita: 24, lotto: "CG-4471", scadeTraGiorni: 240 },
+      { codice: "PELATI-400", quantita: 96, lotto: "PL26-118", scadeTraGiorni: 700 },
+    ],
+    "VR-DEPOSITO": [
+      { codice: "SGRASS-750", quantita: 48 },
+      { codice: "DETERG-PAV-5L", quantita: 12 },
+      { codice: "GUANTI-NITRILE-L", quantita: 10 },
+      { codice: "ALCOL-DEN-1L", quantita: 30, lotto: "AD-2609", scadeTraGiorni: 900 },
+      { codice: "IPOCLORITO-5L", quantita: 20, lotto: "IP-2611", scadeTraGiorni: 180 },
+      // Close to expiry on purpose: the lot lists show it first.
+      { codice: "OLIO-EVO-1L", quantita: 12, lotto: "L2608C", scadeTraGiorni: 30 },
+    ],
+    "PD-LOGISTICA": [
+      { codice: "VITE-TE-M6X40", quantita: 30, ubicazione: "A-01-01" },
+      { codice: "TASS-NYL-8", quantita: 60, ubicazione: "A-01-02" },
+      { codice: "NASTRO-AM-50", quantita: 24, ubicazione: "A-02-02" },
+      { codice: "NASTRO-AM-50", quantita: 12, ubicazione: "RIC-01" },
+      { codice: "GUANTI-NITRILE-M", quantita: 20, ubicazione: "A-02-03" },
+      { codice: "SILIC-TRASP-280", quantita: 24, ubicazione: "RIC-01" },
+      { codice: "OLIO-EVO-1L", quantita: 30, lotto: "L2611A", scadeTraGiorni: 365, ubicazione: "A-03-01" },
+      { codice: "OLIO-EVO-1L", quantita: 10, lotto: "L2611A", scadeTraGiorni: 365, ubicazione: "RIC-01" },
+      { codice: "PELATI-400", quantita: 48, lotto: "PL26-118", scadeTraGiorni: 700, ubicazione: "Q-01" },
+    ],
+  };
+
+/** Where putaway proposes each article's goods in PD-LOGISTICA (POST /articoli, `ubicazioni_preferite`). */
+const PREFERRED: Record<string, string> = {
+  "VITE-TE-M6X40": "A-01-01",
+  "TASS-NYL-8": "A-01-02",
+  "SILIC-TRASP-280": "A-02-01",
+  "NASTRO-AM-50": "A-02-02",
+  "CAFFE-GRANI-1KG": "A-03-02",
 };
 
 const DAY_MS = 86_400_000;
@@ -148,11 +175,12 @@ export async function seedDemoIfEmpty(
             natura: "carico",
             magazzino: ids.magazzini[magazzino]!,
             causale: CAUSALE,
-            righe: righe.map(({ codice, quantita, lotto, scadeTraGiorni }) => ({
+            righe: righe.map(({ codice, quantita, lotto, scadeTraGiorni, ubicazione }) => ({
               codice,
               quantita,
               lotto,
               scadenza: scadeTraGiorni === undefined ? undefined : addDays(today, scadeTraGiorni),
+              ubicazione,
             })),
           },
           { timeZone: opts.timeZone, origine: "api" },
@@ -162,6 +190,15 @@ export async function seedDemoIfEmpty(
           throw new Error(`Dati dimostrativi incoerenti: ${JSON.stringify(written.righe.filter((r) => r.errore))}`);
         }
       }
+      const preferred = await upsertArticleRows(
+        tx,
+        Object.entries(PREFERRED).map(([codice, ubicazione]) => ({
+          codice,
+          ubicazioni_preferite: [{ magazzino: "PD-LOGISTICA", ubicazione }],
+        })),
+      );
+      if (preferred.rifiutati > 0)
+        throw new Error(`Dati dimostrativi incoerenti: ${JSON.stringify(preferred.righe.filter((r) => r.errore))}`);
       await seedDemoActivity(tx, { actor, timeZone: opts.timeZone, ids, addDays: (days) => addDays(today, days) });
       // Written while the seeding lock is held: an instance that waited on it reads the key file as soon as it
       // goes on (written after commit, it raced that read and printed no key). A failed write must not undo
@@ -188,7 +225,8 @@ export async function seedDemoIfEmpty(
     lines: [
       `Dati dimostrativi caricati: ${n(seeded.ids.magazzini)} magazzini, ${n(seeded.ids.articoli)} articoli, ` +
         `${n(seeded.ids.fornitori)} fornitori, ${n(seeded.ids.ordini)} ordini d'acquisto (uno già ricevuto in parte), ` +
-        `${n(seeded.ids.clienti)} clienti, 3 documenti di vendita.`,
+        `${n(seeded.ids.clienti)} clienti, 3 documenti di vendita; PD-LOGISTICA tiene la merce per ubicazione (scaffali A-01-01 …, ` +
+        "baia RIC-01 con merce da stoccare, quarantena Q-01).",
       "Chiave API dimostrativa (lettura e scrittura), mostrata anche ai prossimi avvii:",
       `  ${seeded.key}`,
       ...tryLines(keyFile, seeded.key),

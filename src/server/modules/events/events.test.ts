@@ -458,7 +458,15 @@ describe("each write records its event, with dati as the lists show them", () =>
     const id = result.body.righe[0].id as number;
     expect(types(events)).toEqual(["magazzino.modificato"]);
     expect(events[0]!.dati).toEqual(await listed("/magazzini", "magazzini", id));
-    expect(events[0]!.dati).toEqual({ id, codice: "EV-MAG", nome: "Magazzino eventi", attivo: true, versione: expect.any(Number) });
+    expect(events[0]!.dati).toEqual({
+      id,
+      codice: "EV-MAG",
+      nome: "Magazzino eventi",
+      attivo: true,
+      versione: expect.any(Number),
+      gestione_ubicazioni: false,
+      ubicazione_ricevimento: null,
+    });
     await recordsNothing(async () =>
       expect((await post("/magazzini", { magazzini: [{ codice: "EV-MAG", nome: "Magazzino eventi", attivo: true }] })).body.invariati).toBe(
         1,
@@ -481,6 +489,20 @@ describe("each write records its event, with dati as the lists show them", () =>
     );
     expect(types(two.events)).toEqual(["magazzino.modificato", "magazzino.modificato"]);
     expect(await eventsAfter(changed.events[0]!.sequenza, "&tipo=magazzino.modificato")).toEqual(two.events);
+  });
+
+  test("POST /ubicazioni: one ubicazione.modificato per location created or changed, as GET /ubicazioni; a repeat records nothing", async () => {
+    const row = { magazzino: "EV-MAG", codice: "EV-U-1", tipo: "stoccaggio", descrizione: "Scaffale" };
+    const { result, events } = await recorded(() => post("/ubicazioni", { ubicazioni: [row] }));
+    expect(result.body.creati).toBe(1);
+    const id = result.body.righe[0].id as number;
+    expect(types(events)).toEqual(["ubicazione.modificato"]);
+    expect(events[0]!.dati).toEqual(await listed("/ubicazioni", "ubicazioni", id));
+    await recordsNothing(async () => expect((await post("/ubicazioni", { ubicazioni: [row] })).body.invariati).toBe(1));
+    const changed = await recorded(() => post("/ubicazioni", { ubicazioni: [{ ...row, attiva: false }] }));
+    expect(types(changed.events)).toEqual(["ubicazione.modificato"]);
+    expect(changed.events[0]!.dati).toMatchObject({ id, attiva: false });
+    expect(changed.events[0]!.dati).toEqual(await listed("/ubicazioni", "ubicazioni", id));
   });
 });
 

@@ -152,6 +152,15 @@ const WRITES: Record<string, Write> = {
     },
     events: ["magazzino.modificato"],
   },
+  "masterData.upsertLocations": {
+    run: async () => {
+      const r = await asKey().masterData.upsertLocations({
+        ubicazioni: [{ magazzino: "M1", codice: `WP-U-${next()}`, tipo: "stoccaggio" }],
+      });
+      expect(r.creati).toBe(1);
+    },
+    events: ["ubicazione.modificato"],
+  },
   "clientsUpsert.upsert": {
     run: async () => {
       const r = await asKey().clientsUpsert.upsert({ clienti: [{ codice: `WP-C-${next()}`, ragione_sociale: "Nuovo" }] });
@@ -349,6 +358,7 @@ const NO_EVENT: Record<string, { why: string; prepare?: () => Promise<void>; run
 /** The tables of stock, orders and master data: what a write changes and a NO_EVENT mutation must not. */
 const DOMAIN_TABLES = [
   "magazzini",
+  "ubicazioni",
   "articoli",
   "lotti",
   "giacenze",

@@ -145,6 +145,11 @@ describe("the id lists of section 9 are complete too", () => {
     ["/fornitori", "fornitori", "INSERT INTO fornitori (codice, nome) VALUES ($1, $1) RETURNING id"],
     ["/magazzini", "magazzini", "INSERT INTO magazzini (codice, nome) VALUES ($1, $1) RETURNING id"],
     ["/articoli", "articoli", "INSERT INTO articoli (codice, descrizione) VALUES ($1, $1) RETURNING id"],
+    [
+      "/ubicazioni",
+      "ubicazioni",
+      "INSERT INTO ubicazioni (magazzino_id, codice, tipo) VALUES ((SELECT min(id) FROM magazzini), $1, 'stoccaggio') RETURNING id",
+    ],
   ])("%s: a row inserted in a longer transaction is not skipped", async (path, k, insert) => {
     const c = await t.pool.connect();
     try {
@@ -175,6 +180,36 @@ describe("the id lists of section 9 are complete too", () => {
       await c.query("COMMIT");
       const after = await get(`/ordini-acquisto?dopo=${low - 1}`);
       expect(after.body.ordini.map((x: any) => x.id)).toEqual([low, high]);
+    } finally {
+      await c.query("ROLLBACK").catch(() => {});
+      c.release();
+    }
+  });
+});
+
+describe("GET /ubicazioni's change feed", () => {
+  test("a held location change with a lower version bounds the feed until it commits, then both show in version order", async () => {
+    const insert = "INSERT INTO ubicazioni (magazzino_id, codice, tipo) VALUES ($1, $2, 'stoccaggio') RETURNING id";
+    const [low, high] = [
+      (await t.pool.query(insert, [m1, "FEED-LOW"])).rows[0].id,
+      (await t.pool.query(insert, [m1, "FEED-HIGH"])).rows[0].id,
+    ];
+    const start = await feedHead("/ubicazioni");
+    const c = await t.pool.connect();
+    try {
+      await c.query("BEGIN");
+      const held = Number(
+        (await c.query("UPDATE ubicazioni SET descrizione = 'lenta' WHERE id = $1 RETURNING versione", [low])).rows[0].versione,
+      );
+      await t.pool.query("UPDATE ubicazioni SET descrizione = 'veloce' WHERE id = $1", [high]);
+      expect(await version("ubicazioni", high)).toBeGreaterThan(held);
+      expect((await get(`/ubicazioni?modificati_dopo=${start}`)).body).toEqual({ ubicazioni: [], altri: true, cursore_versione: start });
+      await c.query("COMMIT");
+      const after = await get(`/ubicazioni?modificati_dopo=${start}`);
+      expect(after.body.ubicazioni.map((u: any) => [u.id, u.descrizione])).toEqual([
+        [low, "lenta"],
+        [high, "veloce"],
+      ]);
     } finally {
       await c.query("ROLLBACK").catch(() => {});
       c.release();
