@@ -145,9 +145,18 @@ test("Dov'è? from the articles search lists the locations and lots GET /articol
     await expect(line).toContainText(u.quantita);
     for (const l of u.lotti) await expect(line).toContainText(`lotto ${l.lotto}`);
   }
+  // The panel opens over the search's row, which stays closed.
+  await expect(page.getByTestId("dettaglio-UBI-LATTE")).toHaveCount(0);
   await look(page, "dov-e");
+  await page.getByTestId("dov-e-UBI-LATTE").click();
+  await expect(panel).toBeHidden();
+  await expect(page.getByTestId("dettaglio-UBI-LATTE")).toHaveCount(0);
+  // The article's detail lists the same locations.
+  await page.getByTestId("articolo-UBI-LATTE").getByText("Attivo").click();
+  const detail = page.getByTestId("dettaglio-UBI-LATTE");
+  for (const u of where.ubicazioni) await expect(detail.getByTestId(`dove-ubicazione-${u.ubicazione}`)).toContainText(u.quantita);
   await page.setViewportSize({ width: 1280, height: 800 });
-  await look(page, "dov-e");
+  await look(page, "articolo-dettaglio");
   await context.close();
 });
 

@@ -121,7 +121,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
   "POST /magazzini": {
     codes: ["troppe_righe"],
     // The locations settings and the switch (API.md section 11).
-    rows: [...UPSERT_ROWS, ...LOCATION_SWITCH_ROWS, "ubicazione_non_trovata"],
+    rows: [...UPSERT_ROWS, "ubicazione_non_trovata", ...LOCATION_SWITCH_ROWS],
     maxItems: { magazzini: MAX_UPSERT_ROWS },
   },
   "POST /ubicazioni": {
