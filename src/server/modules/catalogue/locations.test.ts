@@ -2,6 +2,8 @@ import { describe, expect } from "vitest";
 import type { TestDb } from "../../testing/db";
 import { test } from "../../testing/test";
 import { countRows, rest, seedArticle, seedKey, seedWarehouse } from "../../testing/fixtures";
+import { untilWaiting } from "../../testing/locks";
+import { LOCATION_GATE } from "../ledger/locations.queries";
 
 /**
  * POST /ubicazioni and GET /ubicazioni (API.md section 11): upsert by (warehouse code, code) with the per-row
@@ -155,6 +157,31 @@ describe("POST /ubicazioni", () => {
     await t.pool.query(`UPDATE magazzini SET ubicazione_ricevimento_id = NULL WHERE id = $1`, [m1]);
   });
 
+  test("a deactivation waits for a load into the location in flight (its gate), then sees its goods: ubicazione_non_vuota", async () => {
+    await post({ ubicazioni: [{ magazzino: "UB2", codice: "GATE-1", tipo: "stoccaggio" }] });
+    const loc = await stored(m2, "GATE-1");
+    const art = await seedArticle(t.prisma, "UB-GATE");
+    // A writer putting goods in, as the ledger does: the location's gate shared, then its stock, not yet committed.
+    const writer = await t.pool.connect();
+    try {
+      await writer.query("BEGIN");
+      await writer.query("SELECT pg_advisory_xact_lock_shared($1::int, $2::int)", [LOCATION_GATE, loc.id]);
+      await writer.query("INSERT INTO giacenze_ubicazioni (articolo_id, magazzino_id, ubicazione_id, quantita) VALUES ($1, $2, $3, 3)", [
+        art.id,
+        m2,
+        loc.id,
+      ]);
+      const pending = post({ ubicazioni: [{ magazzino: "UB2", codice: "GATE-1", attiva: false }] });
+      await untilWaiting(t.pool, "pg_advisory_xact_lock");
+      await writer.query("COMMIT");
+      expect(outcome(await pending)).toEqual(["ubicazione_non_vuota"]);
+    } finally {
+      await writer.query("ROLLBACK").catch(() => {});
+      writer.release();
+    }
+    expect((await stored(m2, "GATE-1")).attiva).toBe(true);
+  });
+
   test("Idempotency-Key: the same call replays its answer and writes nothing; another body with the key is refused", async () => {
     const body = { ubicazioni: [{ magazzino: "UB2", codice: "IK-1", tipo: "stoccaggio" }] };
     const headers = { "idempotency-key": "ub-ik-1" };
@@ -212,7 +239,7 @@ describe("GET /ubicazioni", () => {
     });
     const m2rows = (await get(`?magazzino=${m2}`)).body.ubicazioni;
     expect(m2rows.every((u: { magazzino: number }) => u.magazzino === m2)).toBe(true);
-    expect(m2rows.map((u: { codice: string }) => u.codice)).toEqual(["A-01-01", "376104250021234560", "0104", "RAMPA-3", "IK-1"]);
+    expect(m2rows.map((u: { codice: string }) => u.codice)).toEqual(["A-01-01", "376104250021234560", "0104", "RAMPA-3", "GATE-1", "IK-1"]);
     const ricevimento = (await get(`?magazzino=${m2}&tipo=ricevimento`)).body.ubicazioni;
     expect(ricevimento.map((u: { codice: string }) => u.codice)).toEqual(["RAMPA-3"]);
     const inactive = (await get(`?attiva=false`)).body.ubicazioni;
