@@ -159,6 +159,11 @@ describe("counting by location", () => {
       () => ({ magazzino: w, ubicazione: "X-RIC", completa: true, righe: [{ codice: "A", contato: 1 }] }),
     ],
     [
+      "ubicazione_non_trovata",
+      "an inactive top-level location",
+      () => ({ magazzino: w, ubicazione: "SPENTA", completa: true, righe: [{ codice: "A", contato: 1 }] }),
+    ],
+    [
       "ubicazione_non_prevista",
       "a location in a warehouse without",
       () => ({ magazzino: plain, ubicazione: "BIN", righe: [{ codice: "A", contato: 1 }] }),
