@@ -11,6 +11,7 @@ export interface NavItem {
 export const NAV: NavItem[] = [
   { href: "/ricevimento", label: "Ricevimento", role: "operatore", group: "Magazzino" },
   { href: "/ricevimento/fornitore", label: "Ricevimento per fornitore", role: "operatore", group: "Magazzino" },
+  { href: "/stoccaggio", label: "Stoccaggio", role: "operatore", group: "Magazzino" },
   { href: "/inventario", label: "Inventario", role: "operatore", group: "Magazzino" },
   { href: "/ubicazioni", label: "Ubicazioni", role: "operatore", group: "Magazzino" },
   { href: "/ordini", label: "Ordini", role: "operatore", group: "Magazzino" },

@@ -16,6 +16,7 @@ import { lotsRouter } from "../modules/lots/lots.router";
 import { locationsStockRouter } from "../modules/locations-stock/locations-stock.router";
 import { cursorsRouter } from "../modules/lists/cursors.router";
 import { movementsRouter } from "../modules/movements/movements.router";
+import { putawayRouter } from "../modules/putaway/putaway.router";
 import { salesRouter } from "../modules/sales/sales.router";
 import { webhooksRouter } from "../modules/webhooks/webhooks.router";
 import { webhooksRestRouter } from "../modules/webhooks/webhooks-rest.router";
@@ -28,6 +29,8 @@ export const appRouter = router({
   clients: clientsRouter,
   arrivals: arrivalsRouter,
   alignment: alignmentRouter,
+  // The handheld's putaway (API.md section 11), tRPC only.
+  putaway: putawayRouter,
   availability: availabilityRouter,
   // Stock by location, where an article lies, what waits for putaway (API.md section 11).
   locationsStock: locationsStockRouter,

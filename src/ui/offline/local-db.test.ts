@@ -9,7 +9,7 @@ async function databases(): Promise<string[]> {
 
 describe("the handheld's IndexedDB", () => {
   it("keeps a user's screen state by key, lists it in key order, and forgets what is deleted", async () => {
-    const db = await openUserDb<{ stato: { ddt: string }; coda: { quantita: number }; attesi: unknown }>(7);
+    const db = await openUserDb<{ stato: { ddt: string }; coda: { quantita: number }; attesi: unknown; stoccaggio: unknown }>(7);
     await db.put("coda", 2, { quantita: 20 });
     await db.put("coda", 1, { quantita: 10 });
     await db.put("stato", "ricevimento", { ddt: "DDT-1" });
@@ -46,7 +46,7 @@ describe("the handheld's IndexedDB", () => {
     await wipeUserData(3);
     expect(await databases()).not.toContain(userDbName(3));
     expect(await readCurrentUser()).toBeUndefined();
-    expect(USER_DB_VERSION).toBe(1);
+    expect(USER_DB_VERSION).toBe(2);
   });
 
   it("stores no more of the user than id, name and role", async () => {

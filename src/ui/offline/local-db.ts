@@ -46,7 +46,7 @@ function forgetCurrentUser(): Promise<void> {
 }
 
 /** The stores of a user's database. */
-export type UserStore = "stato" | "coda" | "attesi";
+export type UserStore = "stato" | "coda" | "attesi" | "stoccaggio";
 
 /**
  * The schema's versions: each step runs once, in order, when a handheld opens an older database. A new
@@ -55,6 +55,10 @@ export type UserStore = "stato" | "coda" | "attesi";
 const STEPS: ((db: IDBPDatabase) => void)[] = [
   (db) => {
     for (const store of ["stato", "coda", "attesi"] satisfies UserStore[]) db.createObjectStore(store);
+  },
+  // The putaway screen's queue (screens/putaway).
+  (db) => {
+    db.createObjectStore("stoccaggio" satisfies UserStore);
   },
 ];
 export const USER_DB_VERSION = STEPS.length;

@@ -5,6 +5,7 @@ import { describeError } from "../errors";
 import { Frame } from "../app-frame";
 import { NAV } from "../nav";
 import { makeTrpcClient, TrpcProviders } from "../providers";
+import { PutawayScreen } from "../screens/putaway";
 import { ReceivingScreen } from "../screens/receiving";
 import { ReceivingBySupplierScreen } from "../screens/receiving-by-supplier";
 import { roleAtLeast, SessionProvider, type UiUser } from "../session-context";
@@ -18,6 +19,7 @@ import { useOnline } from "./network";
 export const OFFLINE_SCREENS: Record<string, () => ReactNode> = {
   "/ricevimento": () => <ReceivingScreen />,
   "/ricevimento/fornitore": () => <ReceivingBySupplierScreen />,
+  "/stoccaggio": () => <PutawayScreen />,
 };
 
 /** The screen for a path, if the user's role may open it offline. */

@@ -8,7 +8,7 @@ import { money } from "../format";
 import { useSearchText } from "../search-text";
 import { useTRPC } from "../trpc";
 import { LOOKUP_PAGE } from "./catalogue-lookup";
-import { WhereIsButton, WhereIsList } from "./locations/where-is";
+import { ownClick, WhereIsButton, WhereIsList } from "./locations/where-is";
 
 /** Master data is read-only on the screens (it comes from the ERP by REST or from the import): look-ups only. */
 
@@ -139,7 +139,7 @@ export function ArticlesScreen() {
         {articoli.map((a) => (
           <Fragment key={a.id}>
             <Table.Tr
-              onClick={() => setOpen(open === a.id ? null : a.id)}
+              onClick={(e) => ownClick(e) || setOpen(open === a.id ? null : a.id)}
               style={{ cursor: "pointer" }}
               data-testid={`articolo-${a.codice}`}
               aria-expanded={open === a.id}

@@ -19,7 +19,9 @@ import { useWarehouses } from "../hooks";
 import type { ParsedCounts } from "../inventory-csv";
 import { roleAtLeast, useUser } from "../session-context";
 import { AlignmentResult, ConfirmAlignmentModal } from "./inventory/alignment-result";
+import { ScanCount } from "./inventory/scan-count";
 import { useInventory } from "./inventory/use-inventory";
+import { useScanCount } from "./inventory/use-scan-count";
 
 /** The lines of the file that were not read, listed (the first 50) and left out of the alignment. */
 function ParseProblems({ parsed }: { parsed: ParsedCounts }) {
@@ -49,14 +51,22 @@ export function InventoryScreen() {
   const canConfirm = roleAtLeast(user, "responsabile");
   const { options: warehouseOptions, nameOf } = useWarehouses();
   const inv = useInventory();
+  const sc = useScanCount(inv.source === "lettura" ? inv.magazzino : null, inv.dropPreview);
   const warehouse = nameOf(Number(inv.magazzino));
 
   return (
     <Stack gap="md" maw={1100}>
       <Title order={2}>Inventario: allineamento delle giacenze</Title>
       <Text c="dimmed" size="sm">
-        File CSV <code>codice;contato[;lotto]</code> (intestazione facoltativa, separatore <code>;</code> o <code>,</code>, decimali con la
-        virgola o il punto). Prima si vede l&apos;anteprima, poi si conferma:{" "}
+        {inv.source === "lettura" ? (
+          <>Con il lettore: l&apos;etichetta dell&apos;ubicazione, poi la merce (ogni lettura conta una confezione).</>
+        ) : (
+          <>
+            File CSV <code>codice;contato[;lotto]</code> (intestazione facoltativa, separatore <code>;</code> o <code>,</code>, decimali con
+            la virgola o il punto).
+          </>
+        )}{" "}
+        Prima si vede l&apos;anteprima, poi si conferma:{" "}
         {canConfirm ? "la conferma scrive le correzioni." : "la conferma spetta a un responsabile."}
       </Text>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
@@ -71,14 +81,18 @@ export function InventoryScreen() {
         <SegmentedControl
           mt={{ base: 0, sm: 26 }}
           value={inv.source}
-          onChange={(v) => inv.change("source", v as "file" | "testo")}
+          onChange={(v) => inv.change("source", v as "file" | "testo" | "lettura")}
           data={[
+            { value: "lettura", label: "Lettore" },
             { value: "file", label: "Carica file" },
             { value: "testo", label: "Incolla" },
           ]}
+          data-testid="origine-conteggi"
         />
       </SimpleGrid>
-      {inv.source === "file" ? (
+      {inv.source === "lettura" ? (
+        <ScanCount sc={sc} />
+      ) : inv.source === "file" ? (
         <FileInput
           label="File dei conteggi"
           placeholder="Scegliere il file .csv"
@@ -104,7 +118,7 @@ export function InventoryScreen() {
       <Group>
         <Button
           size="lg"
-          onClick={() => void inv.preview()}
+          onClick={() => void inv.preview(inv.source === "lettura" ? { counts: sc.asCounts(), scope: sc.scope } : undefined)}
           loading={inv.running === "anteprima" || inv.parseProgress !== null}
           data-testid="anteprima"
         >

@@ -30,7 +30,6 @@ export const locationStockRowOutput = z.object({
   scadenza: z.string().nullable().meta({ description: "Scadenza del lotto (AAAA-MM-GG), o null" }),
   quantita: decimalString(),
 });
-export type LocationStockRowOutput = z.infer<typeof locationStockRowOutput>;
 
 export const listLocationStockOutput = z.object({ giacenze: z.array(locationStockRowOutput), ...pageShape });
 

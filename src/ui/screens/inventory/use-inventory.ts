@@ -9,6 +9,7 @@ import { csvCell, csvDecimal } from "@/lib/csv";
 import { parseCountsInSlices, type ParsedCounts } from "../../inventory-csv";
 import { useTRPC } from "../../trpc";
 import { useWriteKey } from "../../write-key";
+import type { CountScope } from "./use-scan-count";
 
 export const PAGE = 100;
 
@@ -16,7 +17,8 @@ export type Filter = "tutte" | "differenze" | "rifiutate";
 
 export interface CountsSource {
   magazzino: string | null;
-  source: "file" | "testo";
+  /** A CSV file, pasted text, or the scanner (a location, then its goods: use-scan-count.ts). */
+  source: "file" | "testo" | "lettura";
   file: File | null;
   text: string;
 }
@@ -95,6 +97,7 @@ export function useInventory() {
   const [filter, setFilter] = useState<Filter>("tutte");
   const [page, setPage] = useState(1);
   const [confirming, setConfirming] = useState(false);
+  const [scope, setScope] = useState<CountScope>({ ubicazione: null, completa: false });
   const writeKey = useWriteKey();
   const resolving = useMutation(trpc.catalogue.resolve.mutationOptions());
   const previewing = useMutation(trpc.alignment.align.mutationOptions());
@@ -115,10 +118,23 @@ export function useInventory() {
     reset();
   }
 
-  async function preview() {
+  /** The preview of the counts: from the file or text, or (`scanned`) those read by the scanner with their location. */
+  async function preview(scanned?: { counts: ParsedCounts; scope: CountScope }) {
     setError(null);
     setResult(null);
     if (!magazzino) return setError("Scegliere il magazzino contato.");
+    if (scanned) {
+      setScope(scanned.scope);
+      setParsed(scanned.counts);
+      const { rows, problems } = scanned.counts;
+      // A whole location may be counted empty: no rows, everything it holds counted zero.
+      if ((rows.length === 0 && !scanned.scope.completa) || problems.length > 0) {
+        signal("ko");
+        return setError(problems[0]?.messaggio ?? "Leggere almeno un articolo, o contare l'intera ubicazione.");
+      }
+      return align(scanned.counts, true, scanned.scope);
+    }
+    setScope({ ubicazione: null, completa: false });
     const content = source === "file" ? await file?.text() : text;
     if (!content?.trim()) return setError(source === "file" ? "Scegliere il file CSV dei conteggi." : "Incollare i conteggi.");
     setParseProgress(0);
@@ -154,13 +170,14 @@ export function useInventory() {
     return { ...counts, rows: counts.rows.map((r) => ({ ...r, codice: codeOf.get(r.codice) ?? r.codice })) };
   }
 
-  async function align(counts: ParsedCounts, simula: boolean) {
+  async function align(counts: ParsedCounts, simula: boolean, where: CountScope = scope) {
     try {
       // One call with every row: the preview and the write see the same rows as one unit.
       const request = {
         magazzino: Number(magazzino),
         ...(simula ? { simula: true } : {}),
         causale: "Inventario",
+        ...(where.ubicazione ? { ubicazione: where.ubicazione, ...(where.completa ? { completa: true } : {}) } : {}),
         righe: counts.rows.map((r) => ({ codice: r.codice, contato: r.contato, ...(r.lotto ? { lotto: r.lotto } : {}) })),
       };
       let out: AlignOutput;
@@ -204,6 +221,7 @@ export function useInventory() {
     file,
     text,
     change,
+    dropPreview: reset,
     preview,
     parseProgress,
     parsed,

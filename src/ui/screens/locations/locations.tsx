@@ -55,7 +55,7 @@ export function LocationsScreen() {
           ricevimento).
         </Alert>
       )}
-      <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
+      <SimpleGrid cols={{ base: 2, md: 3 }} spacing="sm">
         <Select
           label="Magazzino"
           data={(data?.magazzini ?? []).map((m) => ({ value: String(m.id), label: `${m.codice} — ${m.nome}` }))}
@@ -86,18 +86,19 @@ export function LocationsScreen() {
           data-testid="cerca-ubicazioni"
           rightSection={query.isFetching ? <Loader size="xs" /> : null}
         />
-        <SegmentedControl
-          value={attiva}
-          onChange={(v) => (setAttiva(v as Active), restart())}
-          data={[
-            { value: "attive", label: "Attive" },
-            { value: "disattivate", label: "Disattivate" },
-            { value: "tutte", label: "Tutte" },
-          ]}
-          style={{ alignSelf: "end" }}
-          data-testid="filtro-attiva"
-        />
       </SimpleGrid>
+      {/* A row of its own: three labels do not fit half of a handheld's width. */}
+      <SegmentedControl
+        value={attiva}
+        onChange={(v) => (setAttiva(v as Active), restart())}
+        data={[
+          { value: "attive", label: "Attive" },
+          { value: "disattivate", label: "Disattivate" },
+          { value: "tutte", label: "Tutte" },
+        ]}
+        maw={420}
+        data-testid="filtro-attiva"
+      />
       {query.error && <Alert color="red">{describeError(query.error).messaggio}</Alert>}
       <DataTable
         minWidth={320}

@@ -55,16 +55,23 @@ export function WhereIsList({ articolo }: { articolo: number }) {
   );
 }
 
+/**
+ * A click a clickable row around must leave alone: on "Dov'è?" (`data-own-click`) or in its panel, which lies
+ * in a portal outside the row's DOM while React still bubbles its events through the row.
+ */
+export const ownClick = (e: { target: EventTarget; currentTarget: Element }) =>
+  !e.currentTarget.contains(e.target as Node) || (e.target as Element).closest("[data-own-click]") !== null;
+
 /** "Dov'è?": a link that opens WhereIsList in a small panel, beside an article search. */
 export function WhereIsButton({ articolo, codice }: { articolo: number; codice: string }) {
   return (
     <Popover width={300} position="bottom-start" shadow="md" withinPortal>
       <Popover.Target>
-        <Anchor component="button" type="button" size="sm" data-testid={`dov-e-${codice}`} onClick={(e) => e.stopPropagation()}>
+        <Anchor component="button" type="button" size="sm" data-testid={`dov-e-${codice}`} data-own-click>
           Dov'è?
         </Anchor>
       </Popover.Target>
-      <Popover.Dropdown data-testid="pannello-dov-e" onClick={(e) => e.stopPropagation()}>
+      <Popover.Dropdown data-testid="pannello-dov-e">
         <Text size="sm" fw={600} mb={4}>
           Dov'è {codice}?
         </Text>

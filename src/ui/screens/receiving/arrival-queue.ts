@@ -26,22 +26,26 @@ export interface ArrivalRequest {
   scadenza?: string;
 }
 
-export interface QueuedArrival {
+/** What every queue of writes kept on the handheld holds (arrivals here, putaways in screens/putaway). */
+export interface QueueItem {
   /** The IndexedDB key: the time it was confirmed, then a random part (the queue's order). */
   id: string;
   chiave: string;
   /** When `chiave` was made: its age decides whether the service may have forgotten it. */
   chiave_il: number;
-  richiesta: ArrivalRequest;
   utente: number;
   /** When the operator confirmed it (ms since the epoch). */
   il: number;
   stato: QueueState;
+  errore?: { codice: string; messaggio: string };
+}
+
+export interface QueuedArrival extends QueueItem {
+  richiesta: ArrivalRequest;
   /** For the list: article code, the row's label, the order's number. */
   codice: string;
   etichetta: string;
   ordine: string;
-  errore?: { codice: string; messaggio: string };
 }
 
 /** A key older than this is not trusted to the service's memory (24 hours, less a margin for clocks and queues). */
@@ -50,38 +54,38 @@ export const KEY_TRUSTED_MS = 20 * 3600_000;
 export type SendResult = { ok: true } | { refused: DescribedError } | { unknown: DescribedError };
 export type SettleResult = { ran: true } | { refused: DescribedError } | { abandoned: true } | { unknown: DescribedError };
 
-export interface FlushDeps {
+export interface FlushDeps<T extends QueueItem = QueuedArrival> {
   userId: number;
   now: () => number;
   newKey: () => string;
-  send: (item: QueuedArrival) => Promise<SendResult>;
+  send: (item: T) => Promise<SendResult>;
   settle: (chiave: string) => Promise<SettleResult>;
-  save: (item: QueuedArrival) => Promise<void>;
-  remove: (item: QueuedArrival) => Promise<void>;
+  save: (item: T) => Promise<void>;
+  remove: (item: T) => Promise<void>;
 }
 
-export interface FlushReport {
-  sent: QueuedArrival[];
+export interface FlushReport<T extends QueueItem = QueuedArrival> {
+  sent: T[];
   /** Settled: it had run. */
-  verified: QueuedArrival[];
+  verified: T[];
   /** Settled: it had never run; sent again under a new key, and done. */
-  resent: QueuedArrival[];
-  refused: QueuedArrival[];
-  toDecide: QueuedArrival[];
+  resent: T[];
+  refused: T[];
+  toDecide: T[];
   /** Why the pass stopped before the end (no answer): the rest waits for the next pass. */
   stopped: DescribedError | null;
 }
 
 /** Whether an item may be sent or settled without asking anyone. */
-export const actionable = (q: QueuedArrival) => q.stato === "in_coda" || q.stato === "incerto";
+export const actionable = (q: QueueItem) => q.stato === "in_coda" || q.stato === "incerto";
 
 /**
  * One pass over the queue, oldest first. The first item without an answer stops the pass, so that the
  * arrivals reach the service in the order they were confirmed. Only the signed-in user's items are
  * touched (a queue is per user; this is the guard of last resort).
  */
-export async function flushQueue(items: QueuedArrival[], deps: FlushDeps): Promise<FlushReport> {
-  const report: FlushReport = { sent: [], verified: [], resent: [], refused: [], toDecide: [], stopped: null };
+export async function flushQueue<T extends QueueItem>(items: T[], deps: FlushDeps<T>): Promise<FlushReport<T>> {
+  const report: FlushReport<T> = { sent: [], verified: [], resent: [], refused: [], toDecide: [], stopped: null };
   const ordered = [...items].sort((a, b) => (a.id < b.id ? -1 : 1));
   for (const original of ordered) {
     if (original.utente !== deps.userId || !actionable(original)) continue;

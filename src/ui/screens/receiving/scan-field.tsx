@@ -13,6 +13,7 @@ export const ScanField = memo(function ScanField({
   busy,
   lastCode,
   onEnter,
+  label = "Codice letto (EAN, etichetta R…, GS1)",
 }: {
   inputRef: React.RefObject<HTMLInputElement | null>;
   /** A code is being looked up. */
@@ -20,12 +21,14 @@ export const ScanField = memo(function ScanField({
   lastCode: string | null;
   /** The text read, trimmed ("" for an empty field). */
   onEnter: (code: string) => void;
+  /** What the screen reads here (the dock: goods; putaway: goods, then a location's label). */
+  label?: string;
 }) {
   return (
     <TextInput
       ref={inputRef}
       className="scan-input"
-      label="Codice letto (EAN, etichetta R…, GS1)"
+      label={label}
       placeholder="Leggere il codice"
       onKeyDown={(e) => {
         if (e.key !== "Enter") return;

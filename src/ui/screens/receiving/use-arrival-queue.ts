@@ -24,6 +24,7 @@ export interface DockDbShape {
   stato: unknown;
   coda: QueuedArrival;
   attesi: ExpectedCopy;
+  stoccaggio: unknown;
   [store: string]: unknown;
 }
 

@@ -1,0 +1,73 @@
+"use client";
+import { ActionIcon, Card, Checkbox, Group, Stack, Text, TextInput } from "@mantine/core";
+import { useRef } from "react";
+import { useScanner } from "../../scanner/use-scanner";
+import { FeedbackPanel } from "../receiving/feedback-panel";
+import { ScanField } from "../receiving/scan-field";
+import type { useScanCount } from "./use-scan-count";
+
+/** The count by scan: the location read, "count it whole", then each (article, lot) with its quantity. */
+export function ScanCount({ sc }: { sc: ReturnType<typeof useScanCount> }) {
+  const scanRef = useRef<HTMLInputElement | null>(null);
+  // Listening only while counting by scanner: a file or pasted text is typed as it is.
+  useScanner((code) => sc.enqueue(code));
+  return (
+    <Stack gap="sm" data-testid="conteggio-lettore">
+      <ScanField
+        inputRef={scanRef}
+        busy={false}
+        lastCode={null}
+        onEnter={(code) => code && sc.enqueue(code)}
+        label={sc.scope.ubicazione ? "Leggere la merce dell'ubicazione" : "Leggere l'etichetta dell'ubicazione, poi la merce"}
+      />
+      {sc.feedback && <FeedbackPanel feedback={sc.feedback} />}
+      <Text data-testid="ubicazione-contata">
+        Ubicazione: {sc.scope.ubicazione ? <b>{sc.scope.ubicazione}</b> : <i>nessuna (si contano le righe lette, dove sono)</i>}
+      </Text>
+      {sc.scope.ubicazione && (
+        <Checkbox
+          size="md"
+          label={`Conta l'intera ubicazione: ciò che ${sc.scope.ubicazione} contiene e non viene letto è contato zero`}
+          checked={sc.scope.completa}
+          onChange={(e) => sc.setCompleta(e.currentTarget.checked)}
+          data-testid="conta-intera"
+        />
+      )}
+      {sc.lines.map((l) => (
+        <Card key={l.key} withBorder padding="xs" data-testid="riga-contata">
+          <Group justify="space-between" wrap="nowrap" align="flex-start">
+            <div style={{ minWidth: 0 }}>
+              <Text fw={700} style={{ overflowWrap: "anywhere" }}>
+                {l.codice}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {l.descrizione}
+              </Text>
+            </div>
+            <ActionIcon variant="subtle" color="red" aria-label={`Togli ${l.codice}`} onClick={() => sc.removeLine(l.key)}>
+              ✕
+            </ActionIcon>
+          </Group>
+          <Group grow gap="xs" mt={4}>
+            <TextInput
+              label={`Contato (${l.unita})`}
+              value={l.contato}
+              onChange={(e) => sc.setLine(l.key, "contato", e.currentTarget.value)}
+              inputMode="decimal"
+              autoComplete="off"
+              data-testid={`contato-${l.codice}`}
+            />
+            {l.gestione_lotti && (
+              <TextInput
+                label="Lotto"
+                value={l.lotto}
+                onChange={(e) => sc.setLine(l.key, "lotto", e.currentTarget.value)}
+                autoComplete="off"
+              />
+            )}
+          </Group>
+        </Card>
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,61 @@
+"use client";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { UserDb } from "../../offline/local-db";
+import { useTRPC } from "../../trpc";
+import type { PutawayCopy } from "./lookup";
+import type { PutawayDbShape } from "./use-putaway-queue";
+
+const REFRESH_MS = 60_000;
+const copyKey = (magazzino: string) => `stoccaggio.copia.${magazzino}`;
+
+/**
+ * The handheld's copy of the warehouse for putaway (putaway.worklist): kept in the user's IndexedDB, so a
+ * dead spot still reads goods and location labels; fetched again while online every minute, at a change
+ * of warehouse and when asked (after a putaway, or a code the copy does not know). `refresh` answers the
+ * fresh copy, or null when the service did not answer.
+ */
+export function usePutawayCopy(magazzino: string | null, db: UserDb<PutawayDbShape> | null, online: boolean) {
+  const trpc = useTRPC();
+  const client = useQueryClient();
+  const [copy, setCopy] = useState<PutawayCopy | null>(null);
+  const copyRef = useRef<PutawayCopy | null>(null);
+
+  useEffect(() => {
+    copyRef.current = null;
+    setCopy(null);
+    if (!db || !magazzino) return;
+    let live = true;
+    void db.get("stato", copyKey(magazzino)).then((kept) => {
+      if (live && kept && !copyRef.current) {
+        copyRef.current = kept as PutawayCopy;
+        setCopy(kept as PutawayCopy);
+      }
+    });
+    return () => {
+      live = false;
+    };
+  }, [db, magazzino]);
+
+  const refresh = useCallback(async (): Promise<PutawayCopy | null> => {
+    if (!db || !magazzino || !online) return null;
+    try {
+      const fresh = await client.fetchQuery({ ...trpc.putaway.worklist.queryOptions({ magazzino: Number(magazzino) }), staleTime: 0 });
+      copyRef.current = fresh;
+      setCopy(fresh);
+      await db.put("stato", copyKey(magazzino), fresh);
+      return fresh;
+    } catch {
+      // No answer: the copy kept stays, with its age.
+      return null;
+    }
+  }, [client, trpc, db, magazzino, online]);
+
+  useEffect(() => {
+    void refresh();
+    const timer = setInterval(() => void refresh(), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [refresh]);
+
+  return { copy, copyRef, refresh };
+}

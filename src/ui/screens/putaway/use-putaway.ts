@@ -1,0 +1,302 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { StoreInput, WorklistRow } from "@/server/modules/putaway/putaway.schemas";
+import { newIdempotencyKey } from "../../errors";
+import { signal } from "../../feedback";
+import { qty } from "../../format";
+import { useRemembered } from "../../hooks";
+import { useScanner } from "../../scanner/use-scanner";
+import { useTRPC } from "../../trpc";
+import type { FlushReport } from "../receiving/arrival-queue";
+import type { Feedback } from "../receiving/types";
+import { destinationProblem, readCode, round3, waiting } from "./lookup";
+import { usePutawayCopy } from "./use-putaway-copy";
+import { type QueuedPutaway, usePutawayQueue } from "./use-putaway-queue";
+
+/** The goods shown and what the operator did with them: kept across a reload (per user, wiped at sign-out). */
+interface Choice {
+  riga: number;
+  /** The destination's code, once its label was read. */
+  a: string | null;
+  quantita: string;
+  /** Someone typed the quantity: it is no longer "all of it". */
+  typed: boolean;
+}
+
+const REASON: Record<NonNullable<WorklistRow["proposta"]>["motivo"], string> = {
+  preferita: "ubicazione preferita dell'articolo",
+  lotto: "contiene già lo stesso lotto",
+  articolo: "contiene già l'articolo",
+};
+
+export const reasonOf = (p: NonNullable<WorklistRow["proposta"]>) => REASON[p.motivo];
+
+/**
+ * The putaway screen (README "Putaway"): scan the goods, then the destination's label, then Enter. Every
+ * code goes through the one scan path (useScanner) and is read against the handheld's copy of the
+ * warehouse, one at a time in the order read; each confirmation is one `putaway.store` with its own
+ * Idempotency-Key, queued on the handheld when the network is away or the answer is lost.
+ */
+export function usePutaway() {
+  const trpc = useTRPC();
+  const warehouses = useQuery(trpc.putaway.warehouses.queryOptions());
+  const [knownWarehouses, setKnownWarehouses] = useRemembered<{ id: number; nome: string }[]>("stoccaggio.magazzini", []);
+  useEffect(() => {
+    if (warehouses.data) setKnownWarehouses(warehouses.data.magazzini.map(({ id, nome }) => ({ id, nome })));
+  }, [warehouses.data, setKnownWarehouses]);
+  const [magazzino, setMagazzinoState] = useRemembered<string | null>("stoccaggio.magazzino", null);
+  const [choice, setChoiceState] = useRemembered<Choice | null>("stoccaggio.scelta", null);
+  // Scans are read one after the other, faster than the screen renders: each reads the choice the one
+  // before it made, not the last render's.
+  const choiceRef = useRef(choice);
+  choiceRef.current = choice;
+  const setChoice = useCallback(
+    (c: Choice | null) => {
+      choiceRef.current = c;
+      setChoiceState(c);
+    },
+    [setChoiceState],
+  );
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const scanRef = useRef<HTMLInputElement | null>(null);
+  const quantityRef = useRef<HTMLInputElement | null>(null);
+
+  const onReport = useCallback((r: FlushReport<QueuedPutaway>) => {
+    const refused = r.refused[0];
+    if (refused) {
+      signal("ko");
+      setFeedback({
+        outcome: "ko",
+        title: "Stoccaggio in coda rifiutato",
+        message: `${refused.errore?.messaggio ?? ""} Decidere nell'elenco «Da inviare».`,
+      });
+      return;
+    }
+    const done = r.sent.length + r.verified.length + r.resent.length;
+    if (done > 0) {
+      void refreshRef.current();
+      setFeedback({
+        outcome: "ok",
+        title: `Inviati dalla coda: ${done === 1 ? "1 stoccaggio" : `${done} stoccaggi`}`,
+        message: "Scritti una volta sola.",
+      });
+    }
+  }, []);
+  const queue = usePutawayQueue(onReport);
+  const { copy, copyRef, refresh } = usePutawayCopy(magazzino, queue.db, queue.online);
+  const refreshRef = useRef(refresh);
+  refreshRef.current = refresh;
+
+  /** What this handheld queued from each row of the copy and has not sent: taken off what the row shows. */
+  const queued = useMemo(() => {
+    const out = new Map<number, number>();
+    for (const q of queue.items) if (q.stato !== "rifiutato") out.set(q.riga, round3((out.get(q.riga) ?? 0) + q.richiesta.quantita));
+    return out;
+  }, [queue.items]);
+  const queuedRef = useRef(queued);
+  queuedRef.current = queued;
+
+  const row = choice && copy ? (copy.righe.find((r) => r.id === choice.riga) ?? null) : null;
+  const rows = useMemo(() => (copy ? copy.righe.filter((r) => waiting(r, queued) > 0) : []), [copy, queued]);
+  const warehouseOptions = knownWarehouses.map((w) => ({ value: String(w.id), label: w.nome }));
+  const warehouseName = knownWarehouses.find((w) => String(w.id) === magazzino)?.nome ?? "";
+
+  const focusScan = useCallback(() => scanRef.current?.focus(), []);
+  // The caret in the scan field from the start (a reload too): Enter there confirms what is shown.
+  useEffect(() => focusScan(), [focusScan]);
+  const say = useCallback((f: Feedback) => {
+    signal(f.outcome);
+    setFeedback(f);
+  }, []);
+
+  const choose = useCallback(
+    (r: WorklistRow, others = 0) => {
+      setChoice({ riga: r.id, a: null, quantita: String(waiting(r, queuedRef.current)), typed: false });
+      say({
+        outcome: "info",
+        title: `${r.articolo.codice}${r.lotto ? ` lotto ${r.lotto}` : ""}: ${qty(waiting(r, queuedRef.current))} ${r.unita} in ${r.ubicazione}`,
+        message: `${
+          r.proposta
+            ? `Portare in ${r.proposta.ubicazione} (${REASON[r.proposta.motivo]}) e leggerne l'etichetta.`
+            : "Nessuna ubicazione proposta: leggere l'etichetta dell'ubicazione scelta."
+        }${others > 0 ? ` Arrivo più vecchio per primo: ${others === 1 ? "un'altra riga" : `altre ${others} righe`} nell'elenco sotto.` : ""}`,
+      });
+      focusScan();
+    },
+    [setChoice, say, focusScan],
+  );
+
+  const handle = useCallback(
+    async (code: string) => {
+      if (!magazzino) return say({ outcome: "ko", title: "Scegliere il magazzino", message: "Prima il magazzino, poi la merce." });
+      let c = copyRef.current;
+      if (!c) c = await refresh();
+      if (!c)
+        return say({
+          outcome: "ko",
+          title: "Elenco non disponibile",
+          message: "Il palmare non ha ancora l'elenco di questo magazzino: collegarsi alla rete.",
+        });
+      let reading = readCode(code, c, queuedRef.current);
+      if (reading.kind === "sconosciuto") {
+        // A location or goods added since the copy was read: asked once more before refusing.
+        const fresh = await refresh();
+        if (fresh) {
+          c = fresh;
+          reading = readCode(code, fresh, queuedRef.current);
+        }
+      }
+      const choice = choiceRef.current;
+      const shown = choice ? c.righe.find((r) => r.id === choice.riga) : undefined;
+      switch (reading.kind) {
+        case "rifiuto":
+          return say({ outcome: "ko", title: reading.title, message: reading.message });
+        case "sconosciuto":
+          return say(
+            shown
+              ? {
+                  outcome: "ko",
+                  title: "Ubicazione sconosciuta",
+                  message: `«${code}» non è un'ubicazione del magazzino ${warehouseName}: leggere l'etichetta dell'ubicazione di destinazione.`,
+                }
+              : { outcome: "ko", title: "Codice sconosciuto", message: reading.message },
+          );
+        case "ubicazione": {
+          if (!shown || !choice)
+            return say({
+              outcome: "ko",
+              title: "Leggere prima la merce",
+              message: `${reading.location.codice} è un'ubicazione: leggere prima l'articolo da stoccare.`,
+            });
+          const problem = destinationProblem(reading.location, shown);
+          if (problem) return say({ outcome: "ko", title: "Ubicazione non valida", message: problem });
+          setChoice({ ...choice, a: reading.location.codice });
+          const other =
+            shown.proposta && shown.proposta.ubicazione !== reading.location.codice
+              ? ` (diversa dalla proposta ${shown.proposta.ubicazione})`
+              : "";
+          return say({
+            outcome: "info",
+            title: `Destinazione ${reading.location.codice}${other}`,
+            message: `Invio per stoccare ${qty(choice.quantita)} ${shown.unita} di ${shown.articolo.codice}.`,
+          });
+        }
+        case "merce": {
+          if (shown && reading.rows.some((r) => r.id === shown.id))
+            return say({ outcome: "info", title: `Ancora ${shown.articolo.codice}`, message: "Merce già mostrata." });
+          const next = reading.rows[0];
+          if (next) choose(next, reading.rows.length - 1);
+        }
+      }
+    },
+    [magazzino, copyRef, refresh, setChoice, say, choose, warehouseName],
+  );
+
+  // One code at a time, in the order read: a burst never overtakes the one before it.
+  const chain = useRef<Promise<void>>(Promise.resolve());
+  const handleRef = useRef(handle);
+  handleRef.current = handle;
+  const enqueue = useCallback((code: string) => {
+    chain.current = chain.current.then(() => handleRef.current(code)).catch(() => undefined);
+  }, []);
+  useScanner((code) => enqueue(code));
+
+  const [saving, setSaving] = useState(false);
+  const confirm = useCallback(async () => {
+    if (!row || !choice || !magazzino) return say({ outcome: "ko", title: "Leggere prima la merce", message: "Nessuna merce scelta." });
+    if (!choice.a)
+      return say({ outcome: "ko", title: "Manca la destinazione", message: "Leggere l'etichetta dell'ubicazione di destinazione." });
+    const q = Number(choice.quantita.replace(",", "."));
+    const max = waiting(row, queuedRef.current);
+    if (!(q > 0) || q > max || round3(q) !== q)
+      return say({ outcome: "ko", title: "Quantità non valida", message: `Tra 0 e ${qty(max)}, al massimo 3 decimali.` });
+    const richiesta: StoreInput = {
+      magazzino: Number(magazzino),
+      codice: row.articolo.codice,
+      lotto: row.lotto,
+      da: row.ubicazione,
+      a: choice.a,
+      quantita: q,
+    };
+    const what = `${qty(q)} ${row.unita} di ${row.articolo.codice} in ${choice.a}`;
+    setSaving(true);
+    try {
+      await queue.lock(async () => {
+        if (!queue.online) {
+          await queue.add({ richiesta, riga: row.id, chiave: newIdempotencyKey(), stato: "in_coda" });
+          setChoice(null);
+          return say({ outcome: "info", title: `In coda: ${what}`, message: "Verrà inviato appena torna la rete." });
+        }
+        const chiave = newIdempotencyKey();
+        const r = await queue.send(richiesta, chiave);
+        if ("ok" in r) {
+          setChoice(null);
+          void refresh();
+          return say({ outcome: "ok", title: `Stoccato: ${what}`, message: "Leggere la prossima merce." });
+        }
+        if ("refused" in r) {
+          if (r.refused.codice.startsWith("ubicazione")) setChoice({ ...choice, a: null });
+          return say({ outcome: "ko", title: "Stoccaggio rifiutato", message: r.refused.messaggio });
+        }
+        // No answer: it may have run. The queue settles it under the same key, never writing it twice.
+        await queue.add({ richiesta, riga: row.id, chiave, stato: "incerto" });
+        setChoice(null);
+        return say({
+          outcome: "info",
+          title: `Esito incerto: ${what}`,
+          message: "Il palmare lo verifica appena il servizio risponde: non verrà scritto due volte.",
+        });
+      });
+    } finally {
+      setSaving(false);
+      focusScan();
+    }
+  }, [row, choice, magazzino, queue, setChoice, say, refresh, focusScan]);
+
+  const setQuantity = useCallback(
+    (v: string) => {
+      const c = choiceRef.current;
+      if (c) setChoice({ ...c, quantita: v, typed: true });
+    },
+    [setChoice],
+  );
+  const setMagazzino = useCallback(
+    (v: string | null) => {
+      setMagazzinoState(v);
+      setChoice(null);
+      setFeedback(null);
+    },
+    [setMagazzinoState, setChoice],
+  );
+  const cancel = useCallback(() => {
+    setChoice(null);
+    setFeedback(null);
+    focusScan();
+  }, [setChoice, focusScan]);
+  /** Enter in the scan field with nothing typed confirms; a code typed by hand is read as a scan. */
+  const onScanEnter = useCallback((code: string) => (code ? enqueue(code) : void confirm()), [enqueue, confirm]);
+
+  return {
+    magazzino,
+    setMagazzino,
+    warehouseOptions,
+    copy,
+    rows,
+    row,
+    choice,
+    left: row ? waiting(row, queued) : 0,
+    feedback,
+    saving,
+    scanRef,
+    quantityRef,
+    queue,
+    queued,
+    choose,
+    confirm,
+    cancel,
+    setQuantity,
+    onScanEnter,
+    enqueue,
+  };
+}
