@@ -4,6 +4,7 @@ import { test } from "../../testing/test";
 import { countRows, rest, seedArticle, seedKey, seedWarehouse } from "../../testing/fixtures";
 import { untilWaiting } from "../../testing/locks";
 import { LOCATION_GATE } from "../ledger/locations.queries";
+import { seedLocations } from "../../testing/locations";
 
 /**
  * POST /ubicazioni and GET /ubicazioni (API.md section 11): upsert by (warehouse code, code) with the per-row
@@ -281,5 +282,38 @@ describe("GET /ubicazioni", () => {
     const events = (await rest("GET", `/eventi?dopo=${from}&tipo=ubicazione.modificato`, { key })).body.eventi;
     const row = (await get(`?magazzino=${m2}&tipo=quarantena`)).body.ubicazioni[0];
     expect(events.map((e: { dati: unknown }) => e.dati)).toEqual([row]);
+  });
+});
+
+// Last: it leaves an inactive location in the database, which the list tests above do not expect.
+describe("deactivation against a queued load", () => {
+  test("a load queued behind a deactivation reads the location as it committed: ubicazione_non_trovata, nothing written", async () => {
+    const m3 = (await seedWarehouse(t.prisma, "UB3")).id;
+    const ids = await seedLocations(t, m3, [
+      { codice: "RIC-3", tipo: "ricevimento" },
+      { codice: "DEST-3", tipo: "stoccaggio" },
+    ]);
+    await t.pool.query(`UPDATE magazzini SET gestione_ubicazioni = true, ubicazione_ricevimento_id = $2 WHERE id = $1`, [m3, ids["RIC-3"]]);
+    const art = await seedArticle(t.prisma, "UB-QUEUED");
+    // The deactivation, as the upsert does it: the location's gate exclusive, then its row, not yet committed.
+    const closer = await t.pool.connect();
+    try {
+      await closer.query("BEGIN");
+      await closer.query("SELECT pg_advisory_xact_lock($1::int, $2::int)", [LOCATION_GATE, ids["DEST-3"]]);
+      await closer.query("UPDATE ubicazioni SET attiva = false WHERE id = $1", [ids["DEST-3"]]);
+      const load = rest("POST", "/movimenti", {
+        key,
+        body: { natura: "carico", magazzino: m3, righe: [{ codice: art.codice, quantita: 2, ubicazione: "DEST-3" }] },
+      });
+      await untilWaiting(t.pool, "pg_advisory_xact_lock_shared");
+      await closer.query("COMMIT");
+      const answer = await load;
+      expect(answer.body.righe[0].errore?.codice).toBe("ubicazione_non_trovata");
+    } finally {
+      await closer.query("ROLLBACK").catch(() => {});
+      closer.release();
+    }
+    const held = await t.pool.query("SELECT count(*)::int AS n FROM giacenze_ubicazioni WHERE ubicazione_id = $1", [ids["DEST-3"]]);
+    expect(held.rows[0].n).toBe(0);
   });
 });

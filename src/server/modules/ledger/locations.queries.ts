@@ -56,12 +56,16 @@ export interface LocationRow {
  */
 export const locationsForWrite = (refs: { magazzino: number[]; codice: string[]; entrata: boolean[] }) =>
   query<LocationRow & { varco: string | null }>(Prisma.sql`
-    SELECT s.id, s.magazzino_id, s.codice, s.attiva,
-           CASE WHEN s.entrata THEN pg_advisory_xact_lock_shared(${LOCATION_GATE}::int, s.id)::text END AS varco
+    SELECT s.id, s.magazzino_id, s.codice, COALESCE(r.attiva, s.attiva) AS attiva, g.varco
       FROM (SELECT u.id, u.magazzino_id, u.codice, u.attiva, bool_or(w.entrata) AS entrata
               FROM unnest(${refs.magazzino}::int[], ${refs.codice}::text[], ${refs.entrata}::bool[]) AS w(magazzino, codice, entrata)
               JOIN ubicazioni u ON u.magazzino_id = w.magazzino AND u.codice = w.codice
-             GROUP BY u.id ORDER BY u.id) s`);
+             GROUP BY u.id ORDER BY u.id) s
+     CROSS JOIN LATERAL (SELECT CASE WHEN s.entrata THEN pg_advisory_xact_lock_shared(${LOCATION_GATE}::int, s.id)::text END AS varco) g
+      -- After the gate, the row itself, locked: the statement's snapshot predates a wait on the gate, and a
+      -- row lock reads the row as a deactivation queued ahead of us committed it (READ COMMITTED follows
+      -- the update), so goods never go into a location deactivated meanwhile.
+      LEFT JOIN LATERAL (SELECT l.attiva FROM ubicazioni l WHERE s.entrata AND g.varco IS NOT NULL AND l.id = s.id FOR SHARE) r ON true`);
 
 /** The exclusive gate of one location (a complete count holds the location against loads until it commits). */
 export const lockLocationExclusive = (id: number) =>
