@@ -62,6 +62,9 @@ export const ERROR_STATUS = {
   ean_in_uso: 422,
   gestione_lotti_bloccata: 422,
   modello_non_trovato: 422,
+  // Labels and printers (API.md section 13).
+  ubicazione_non_trovata: 422,
+  stampante_esistente: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

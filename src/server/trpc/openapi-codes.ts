@@ -106,6 +106,12 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     maxItems: { ordini: MAX_ORDERS_PER_CALL, "ordini.righe": MAX_ORDER_ROWS_PER_CALL },
   },
   "POST /ordini-acquisto/{id}/chiudi": { codes: ["riga_non_trovata"] },
+  // Labels and printers (API.md section 13).
+  "GET /etichette/lotto": { codes: ["articolo_non_trovato"] },
+  "GET /etichette/ubicazione": { codes: ["magazzino_non_trovato", "ubicazione_non_trovata", "troppe_righe"] },
+  "POST /stampanti/{id}/stampa": {
+    codes: ["articolo_non_trovato", "magazzino_non_trovato", "ubicazione_non_trovata", "riga_non_trovata", "troppe_righe"],
+  },
 };
 
 export interface DefaultInputs {

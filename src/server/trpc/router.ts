@@ -19,6 +19,8 @@ import { salesRouter } from "../modules/sales/sales.router";
 import { webhooksRouter } from "../modules/webhooks/webhooks.router";
 import { webhooksRestRouter } from "../modules/webhooks/webhooks-rest.router";
 import { usersRouter } from "../modules/users/users.router";
+import { labelsRouter } from "../modules/labels/labels.router";
+import { printersRouter } from "../modules/printers/printers.router";
 import { router } from "./init";
 
 export const appRouter = router({
@@ -40,6 +42,9 @@ export const appRouter = router({
   cursors: cursorsRouter,
   // A key's own webhook endpoints (API.md section 10, scopes webhook and lettura).
   webhooksRest: webhooksRestRouter,
+  // Labels and printers (API.md section 13).
+  labels: labelsRouter,
+  printers: printersRouter,
   // Operator UI only (no openapi meta: not part of /api/v1).
   session: sessionsRouter,
   catalogue: catalogueRouter,
