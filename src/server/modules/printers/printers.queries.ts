@@ -47,6 +47,15 @@ export const insertJob = (j: { stampante: number; etichetta: unknown; copie: num
     VALUES (${j.stampante}, ${JSON.stringify(j.etichetta)}::jsonb, ${j.copie}, ${j.zpl}, ${j.avviso}, ${j.autore})
     RETURNING id`);
 
+/** "Ristampa": a new job with the bytes of an earlier one, on the same printer. */
+export const copyJob = (id: number, autore: string) =>
+  query<{ id: number }>(Prisma.sql`
+    INSERT INTO stampe (stampante_id, etichetta, copie, zpl, avviso, autore)
+    SELECT s.stampante_id, s.etichetta, s.copie, s.zpl, s.avviso, ${autore}
+      FROM stampe s JOIN stampanti p ON p.id = s.stampante_id AND p.attiva
+     WHERE s.id = ${id}
+    RETURNING id`);
+
 export const jobById = (id: number) =>
   query<JobRow>(Prisma.sql`SELECT ${JOB} FROM stampe s JOIN stampanti p ON p.id = s.stampante_id WHERE s.id = ${id}`);
 

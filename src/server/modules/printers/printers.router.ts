@@ -12,8 +12,9 @@ import {
   printJob,
   recentJobsInput,
   recentJobsOutput,
+  reprintInput,
 } from "./printers.schemas";
-import { addPrinter, getPrintJob, listPrinters, preparePrint, queuePrint, recentPrintJobs } from "./printers.service";
+import { addPrinter, getPrintJob, listPrinters, preparePrint, queuePrint, recentPrintJobs, reprint } from "./printers.service";
 
 const TAGS = ["Stampanti"];
 
@@ -54,6 +55,14 @@ export const printersRouter = router({
     .input(syncParse(recentJobsInput))
     .output(syncParse(recentJobsOutput))
     .query(({ ctx, input }) => recentPrintJobs(ctx.db, input.limite ?? 20)),
+  reprint: writeProcedure
+    .input(syncParse(reprintInput))
+    .output(syncParse(printJob))
+    .mutation(async ({ ctx, input }) => {
+      const job = await reprint(ctx.db, ctx.actor, input.id);
+      wakePrintWorkers();
+      return job;
+    }),
   add: adminProcedure
     .input(addPrinterInput)
     .output(syncParse(addPrinterOutput))

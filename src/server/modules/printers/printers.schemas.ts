@@ -69,5 +69,6 @@ export const printJob = z.object({
 export type PrintJob = z.infer<typeof printJob>;
 
 export const getJobInput = z.strictObject({ id: pathId() });
+export const reprintInput = z.strictObject({ id: idNumber() });
 export const recentJobsInput = z.strictObject({ limite: z.number().int().min(1).max(100).optional() });
 export const recentJobsOutput = z.object({ stampe: z.array(printJob) });

@@ -76,6 +76,15 @@ export async function queuePrint(tx: Tx, actor: Actor, prepared: PreparedPrint, 
   return getPrintJob(tx, inserted!.id);
 }
 
+/** A person's reprint of a job (failed, or a label lost): the same bytes again, as a new job. */
+export async function reprint(db: PrismaClient, actor: Actor, id: number): Promise<PrintJob> {
+  return inTransaction(db, async (tx) => {
+    const copy = await first(tx, q.copyJob(id, authorOf(actor)));
+    if (!copy) throw new DomainError("non_trovato", `La stampa ${id} non esiste.`);
+    return getPrintJob(tx, copy.id);
+  });
+}
+
 function toJob(r: q.JobRow): PrintJob {
   return {
     id: r.id,
