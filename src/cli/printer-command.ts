@@ -35,7 +35,9 @@ function list(args: string[]): Run {
       console.log("Nessuna stampante registrata.");
       return;
     }
-    console.log(table([["id", "nome", "indirizzo", "dimensione"], ...stampanti.map((p) => [String(p.id), p.nome, p.indirizzo, p.dimensione])]));
+    console.log(
+      table([["id", "nome", "indirizzo", "dimensione"], ...stampanti.map((p) => [String(p.id), p.nome, p.indirizzo, p.dimensione])]),
+    );
   };
 }
 

@@ -231,7 +231,12 @@ export async function serveRest(req: RestRequest): Promise<RestResponse> {
     if (carried.error !== undefined)
       return errorResponse(toErrorResponse(carried.error, { requestId, isQuery: method === "GET" }), requestId);
     const binary = carried.ctx.response.binary;
-    if (binary !== undefined) return { status: res.statusCode, headers: { ...res.headers, ...carried.ctx.response.headers, "X-Request-Id": requestId }, body: binary };
+    if (binary !== undefined)
+      return {
+        status: res.statusCode,
+        headers: { ...res.headers, ...carried.ctx.response.headers, "X-Request-Id": requestId },
+        body: binary,
+      };
     return {
       status: res.statusCode,
       headers: { ...res.headers, "Content-Type": "application/json; charset=utf-8", "X-Request-Id": requestId },

@@ -75,14 +75,23 @@ export function PrintersScreen() {
             w={130}
             allowDeselect={false}
           />
-          <Button onClick={() => void add()} loading={adding.saving} disabled={!nome.trim() || !indirizzo.trim()} data-testid="aggiungi-stampante">
+          <Button
+            onClick={() => void add()}
+            loading={adding.saving}
+            disabled={!nome.trim() || !indirizzo.trim()}
+            data-testid="aggiungi-stampante"
+          >
             Aggiungi
           </Button>
         </Group>
         {adding.error && <Alert color="red">{adding.error}</Alert>}
       </Stack>
 
-      <DataTable minWidth={520} striped columns={[{ label: "Nome" }, { label: "Indirizzo" }, { label: "Etichette" }, { label: "Aggiunta" }]}>
+      <DataTable
+        minWidth={520}
+        striped
+        columns={[{ label: "Nome" }, { label: "Indirizzo" }, { label: "Etichette" }, { label: "Aggiunta" }]}
+      >
         {(printers.data?.stampanti ?? []).map((p) => (
           <Table.Tr key={p.id} data-testid={`stampante-${p.id}`}>
             <Table.Td fw={600}>{p.nome}</Table.Td>
@@ -96,7 +105,11 @@ export function PrintersScreen() {
       <Stack gap="xs">
         <Title order={3}>Ultime stampe</Title>
         {reprintError && <Alert color="red">{reprintError}</Alert>}
-        <DataTable minWidth={640} striped columns={[{ label: "Stampa" }, { label: "Stato" }, { label: "Etichetta", wide: true }, { key: "azioni" }]}>
+        <DataTable
+          minWidth={640}
+          striped
+          columns={[{ label: "Stampa" }, { label: "Stato" }, { label: "Etichetta", wide: true }, { key: "azioni" }]}
+        >
           {(jobs.data?.stampe ?? []).map((j) => (
             <Table.Tr key={j.id} data-testid={`stampa-${j.id}`}>
               <Table.Td>

@@ -16,10 +16,7 @@ export interface Gs1Element {
   data: string;
 }
 
-export type LabelSymbol =
-  | { kind: "gs1-128"; elements: Gs1Element[] }
-  | { kind: "code128"; text: string }
-  | { kind: "ean"; digits: string };
+export type LabelSymbol = { kind: "gs1-128"; elements: Gs1Element[] } | { kind: "code128"; text: string } | { kind: "ean"; digits: string };
 
 export interface LabelLine {
   text: string;

@@ -11,7 +11,8 @@ export interface LabelArticleRow {
 export const articleById = (id: number) =>
   query<LabelArticleRow>(Prisma.sql`SELECT id, codice, descrizione, ean FROM articoli WHERE id = ${id}`);
 
-export const warehouseById = (id: number) => query<{ id: number; codice: string }>(Prisma.sql`SELECT id, codice FROM magazzini WHERE id = ${id}`);
+export const warehouseById = (id: number) =>
+  query<{ id: number; codice: string }>(Prisma.sql`SELECT id, codice FROM magazzini WHERE id = ${id}`);
 
 export interface LabelLocationRow {
   codice: string;

@@ -31,7 +31,13 @@ export const labelsRouter = router({
   location: readProcedure
     .meta({
       binary: true,
-      openapi: { method: "GET", path: "/etichette/ubicazione", tags: TAGS, summary: "Etichette di una ubicazione o di un intervallo", protect: true },
+      openapi: {
+        method: "GET",
+        path: "/etichette/ubicazione",
+        tags: TAGS,
+        summary: "Etichette di una ubicazione o di un intervallo",
+        protect: true,
+      },
     })
     .input(syncParse(locationLabelInput))
     .output(labelFileOutput)
@@ -42,7 +48,13 @@ export const labelsRouter = router({
   orderRows: readProcedure
     .meta({
       binary: true,
-      openapi: { method: "GET", path: "/ordini-acquisto/{id}/etichette", tags: TAGS, summary: "Etichette R<riga> di un ordine", protect: true },
+      openapi: {
+        method: "GET",
+        path: "/ordini-acquisto/{id}/etichette",
+        tags: TAGS,
+        summary: "Etichette R<riga> di un ordine",
+        protect: true,
+      },
     })
     .input(syncParse(rowLabelsInput))
     .output(labelFileOutput)

@@ -13,8 +13,13 @@ export const MAX_COPIES = 100;
 export const MAX_LABELS = 500;
 
 const formato = z.enum(["pdf", "zpl"], { error: "deve essere pdf o zpl" }).optional().meta({ description: "pdf (predefinito) o zpl" });
-const dimensione = z.enum(SIZES, { error: `deve essere ${SIZES.join(", ")}` }).optional().meta({ description: "Dimensione in mm; predefinita 100x50" });
-const copie = queryInt(1, MAX_COPIES).optional().meta({ description: `Copie di ogni etichetta, 1..${MAX_COPIES}` });
+const dimensione = z
+  .enum(SIZES, { error: `deve essere ${SIZES.join(", ")}` })
+  .optional()
+  .meta({ description: "Dimensione in mm; predefinita 100x50" });
+const copie = queryInt(1, MAX_COPIES)
+  .optional()
+  .meta({ description: `Copie di ogni etichetta, 1..${MAX_COPIES}` });
 const output = z.object({}).meta({ description: "Il PDF (application/pdf) o lo ZPL (text/plain) delle etichette" });
 export const labelFileOutput = output;
 

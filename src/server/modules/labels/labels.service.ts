@@ -70,7 +70,14 @@ export async function drawLabels(db: ModelDb, spec: LabelSpec): Promise<DrawnLab
         throw new DomainError("riga_non_trovata", `La riga ${spec.riga} non è dell'ordine ${order.numero}.`, { campo: "riga" });
       return {
         labels: righe.map((r) =>
-          rowLabel({ riga: r.riga, posizione: r.posizione, ordine: order.numero, fornitore: order.fornitore.nome, articolo: r.articolo, ordinata: r.ordinata }),
+          rowLabel({
+            riga: r.riga,
+            posizione: r.posizione,
+            ordine: order.numero,
+            fornitore: order.fornitore.nome,
+            articolo: r.articolo,
+            ordinata: r.ordinata,
+          }),
         ),
         nome: `righe-${order.numero}`,
       };
@@ -82,7 +89,8 @@ export async function drawLabels(db: ModelDb, spec: LabelSpec): Promise<DrawnLab
 function locationRange(spec: { ubicazione?: string; da?: string; a?: string }): { da: string; a: string } {
   const refuse = (campo: string, m: string) => new DomainError("filtro_non_valido", m, { campo });
   if (spec.ubicazione !== undefined) {
-    if (spec.da !== undefined || spec.a !== undefined) throw refuse("ubicazione", "Indicare 'ubicazione' oppure l'intervallo 'da'..'a', non entrambi.");
+    if (spec.da !== undefined || spec.a !== undefined)
+      throw refuse("ubicazione", "Indicare 'ubicazione' oppure l'intervallo 'da'..'a', non entrambi.");
     return { da: spec.ubicazione, a: spec.ubicazione };
   }
   if (spec.da === undefined || spec.a === undefined)
@@ -100,14 +108,32 @@ export async function renderLabels(
   const base = drawn.nome.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80);
   const avviso = drawn.avviso ? { avviso: drawn.avviso } : {};
   if (opts.formato === "zpl") {
-    if (size === "a4") throw new DomainError("filtro_non_valido", "Il foglio A4 esiste solo in PDF: per ZPL scegliere 100x50, 100x150 o 50x25.", { campo: "dimensione" });
-    return { bytes: Buffer.from(renderZpl(drawn.labels, size, copies)), contentType: "text/plain; charset=utf-8", filename: `${base}.zpl`, ...avviso };
+    if (size === "a4")
+      throw new DomainError("filtro_non_valido", "Il foglio A4 esiste solo in PDF: per ZPL scegliere 100x50, 100x150 o 50x25.", {
+        campo: "dimensione",
+      });
+    return {
+      bytes: Buffer.from(renderZpl(drawn.labels, size, copies)),
+      contentType: "text/plain; charset=utf-8",
+      filename: `${base}.zpl`,
+      ...avviso,
+    };
   }
-  return { bytes: await renderPdf(drawn.labels, size, copies, drawn.nome), contentType: "application/pdf", filename: `${base}.pdf`, ...avviso };
+  return {
+    bytes: await renderPdf(drawn.labels, size, copies, drawn.nome),
+    contentType: "application/pdf",
+    filename: `${base}.pdf`,
+    ...avviso,
+  };
 }
 
 /** The ZPL of a print job, at the printer's size. */
-export async function printerZpl(db: ModelDb, spec: LabelSpec, size: Size, copies: number): Promise<{ zpl: string; avviso?: "lotto_non_gs1" }> {
+export async function printerZpl(
+  db: ModelDb,
+  spec: LabelSpec,
+  size: Size,
+  copies: number,
+): Promise<{ zpl: string; avviso?: "lotto_non_gs1" }> {
   const drawn = await drawLabels(db, spec);
   return { zpl: renderZpl(drawn.labels, size, copies), ...(drawn.avviso ? { avviso: drawn.avviso } : {}) };
 }

@@ -47,7 +47,13 @@ test.beforeAll(async ({ db, key: k }) => {
 async function file(path: string, k = key) {
   const res = await handleRestRequest(new Request(`http://localhost/api/v1${path}`, { headers: { authorization: `Bearer ${k}` } }));
   const bytes = new Uint8Array(await res.arrayBuffer());
-  return { status: res.status, type: res.headers.get("content-type"), headers: res.headers, bytes, json: () => JSON.parse(Buffer.from(bytes).toString()) };
+  return {
+    status: res.status,
+    type: res.headers.get("content-type"),
+    headers: res.headers,
+    bytes,
+    json: () => JSON.parse(Buffer.from(bytes).toString()),
+  };
 }
 
 const search = (barcode: string) => rest("POST", "/arrivi/cerca", { key, body: { barcode } });
@@ -92,7 +98,10 @@ test("lotto_non_gs1: the label is drawn, the lot beside the GS1 symbol in Code 1
 });
 
 test("lot label refusals: articolo_non_trovato, filtro_non_valido, permesso_negato", async () => {
-  expect((await file(`/etichette/lotto?articolo=999999&lotto=L1`)).json()).toMatchObject({ codice: "articolo_non_trovato", campo: "articolo" });
+  expect((await file(`/etichette/lotto?articolo=999999&lotto=L1`)).json()).toMatchObject({
+    codice: "articolo_non_trovato",
+    campo: "articolo",
+  });
   for (const q of ["formato=png", "dimensione=10x10", "copie=101", "copie=0", "scadenza=2027-02-30", "quantita=1.2345", "colore=rosso"]) {
     const res = await file(`/etichette/lotto?articolo=${art}&lotto=L1&${q}`);
     expect([res.status, res.json().codice], q).toEqual([422, "filtro_non_valido"]);

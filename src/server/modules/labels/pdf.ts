@@ -74,7 +74,12 @@ async function drawLabel(doc: PDFDocument, page: PDFPage, fonts: Fonts, label: L
     page.drawImage(image, { x: x * MM, y: (slotTop - barH) * MM, width: w * MM, height: barH * MM });
     const text = fitted(fonts.regular, symbolHri(s), hri * MM, width);
     const tw = fonts.regular.widthOfTextAtSize(text, hri * MM);
-    page.drawText(text, { x: (box.x + box.w / 2) * MM - tw / 2, y: (slotTop - barH - hri - 0.3) * MM, size: hri * MM, font: fonts.regular });
+    page.drawText(text, {
+      x: (box.x + box.w / 2) * MM - tw / 2,
+      y: (slotTop - barH - hri - 0.3) * MM,
+      size: hri * MM,
+      font: fonts.regular,
+    });
   }
 }
 
@@ -95,7 +100,14 @@ export async function renderPdf(labels: Label[], size: SheetSize, copies: number
         const row = Math.floor(k / A4.cols);
         const x = col * cellW;
         const y = A4.h - (row + 1) * cellH;
-        page.drawRectangle({ x: x * MM, y: y * MM, width: cellW * MM, height: cellH * MM, borderColor: rgb(0.85, 0.85, 0.85), borderWidth: 0.3 });
+        page.drawRectangle({
+          x: x * MM,
+          y: y * MM,
+          width: cellW * MM,
+          height: cellH * MM,
+          borderColor: rgb(0.85, 0.85, 0.85),
+          borderWidth: 0.3,
+        });
         await drawLabel(doc, page, fonts, label, { x: x + 2.5, y: y + 4.7, w: 100, h: 50 });
       }
     }

@@ -33,7 +33,14 @@ const kinds: Record<string, Label> = {
     sscc: "080012340000000011",
     fornitore: { codice: "F01", nome: "Fonti Alpine S.p.A." },
     avviso: "ASN-77",
-    contenuto: { codice: "ACQ-05", descrizione: "Acqua minerale", ean: "8001234567897", quantita: "40", lotto: "L24-118", scadenza: "2027-03-01" },
+    contenuto: {
+      codice: "ACQ-05",
+      descrizione: "Acqua minerale",
+      ean: "8001234567897",
+      quantita: "40",
+      lotto: "L24-118",
+      scadenza: "2027-03-01",
+    },
   }),
 };
 
@@ -97,7 +104,9 @@ test("a lot AI (10) cannot hold: lotto_non_gs1, the lot as Code 128 beside the G
 
 test("(30) only for a whole quantity", () => {
   const ais = (q: string) =>
-    lotLabel({ articolo, lotto: "L", scadenza: null, quantita: q }).symbols.flatMap((s) => (s.kind === "gs1-128" ? s.elements.map((e) => e.ai) : []));
+    lotLabel({ articolo, lotto: "L", scadenza: null, quantita: q }).symbols.flatMap((s) =>
+      s.kind === "gs1-128" ? s.elements.map((e) => e.ai) : [],
+    );
   expect(ais("24")).toContain("30");
   expect(ais("2.5")).not.toContain("30");
 });
@@ -118,16 +127,33 @@ describe("ZPL", () => {
 
   test("FNC1 only between elements, never at the end", () => {
     expect(gs1Code128([{ ai: "00", data: "080012340000000011" }]).data).toBe(">;>800080012340000000011");
-    expect(gs1Code128([{ ai: "10", data: "AB" }, { ai: "17", data: "270301" }]).data).toBe(">;>810>6AB>8>517270301");
+    expect(
+      gs1Code128([
+        { ai: "10", data: "AB" },
+        { ai: "17", data: "270301" },
+      ]).data,
+    ).toBe(">;>810>6AB>8>517270301");
   });
 
   test("^ and ~ in every field never reach the printer as commands", () => {
     const hostile = "X^XZ~JR^FD\\_>";
     const labels = [
       lotLabel({ articolo: { codice: hostile, descrizione: hostile, ean: null }, lotto: hostile, scadenza: null, quantita: null }),
-      lotLabel({ articolo: { codice: hostile, descrizione: hostile, ean: "8001234567897" }, lotto: hostile, scadenza: null, quantita: null }),
+      lotLabel({
+        articolo: { codice: hostile, descrizione: hostile, ean: "8001234567897" },
+        lotto: hostile,
+        scadenza: null,
+        quantita: null,
+      }),
       locationLabel({ magazzino: { codice: hostile }, codice: hostile, descrizione: hostile }),
-      rowLabel({ riga: 1, posizione: 1, ordine: hostile, fornitore: hostile, articolo: { codice: hostile, descrizione: hostile, ean: null, unita: hostile }, ordinata: "1" }),
+      rowLabel({
+        riga: 1,
+        posizione: 1,
+        ordine: hostile,
+        fornitore: hostile,
+        articolo: { codice: hostile, descrizione: hostile, ean: null, unita: hostile },
+        ordinata: "1",
+      }),
       palletLabel({
         sscc: "080012340000000011",
         fornitore: { codice: hostile, nome: hostile },
@@ -139,7 +165,10 @@ describe("ZPL", () => {
       const zpl = renderZpl(labels, size, 1);
       // Only our own commands remain: every ^ and ~ of the text became \5E and \7E.
       expect(zpl).not.toContain("~");
-      for (const command of zpl.match(/\^[A-Z0-9]{2}/g)!) expect(["^XA", "^XZ", "^CI", "^PW", "^LL", "^LH", "^FO", "^A0", "^FB", "^FH", "^FD", "^FS", "^BY", "^BC", "^BE", "^PQ"]).toContain(command);
+      for (const command of zpl.match(/\^[A-Z0-9]{2}/g)!)
+        expect(["^XA", "^XZ", "^CI", "^PW", "^LL", "^LH", "^FO", "^A0", "^FB", "^FH", "^FD", "^FS", "^BY", "^BC", "^BE", "^PQ"]).toContain(
+          command,
+        );
       expect(zpl).toContain("X\\5EXZ\\7EJR\\5EFD\\5C_");
       for (const field of zpl.split("^FD").slice(1)) expect(field.indexOf("^FS")).toBeGreaterThanOrEqual(0);
     }

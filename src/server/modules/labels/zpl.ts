@@ -48,8 +48,9 @@ interface Code128 {
  */
 function code128(parts: (string | null)[], fnc1First: boolean): Code128 {
   const flat: (string | null)[] = fnc1First ? [null] : [];
-  for (const p of parts) if (p === null) flat.push(null);
-  else flat.push(...[...p]);
+  for (const p of parts)
+    if (p === null) flat.push(null);
+    else flat.push(...[...p]);
   let subset: "B" | "C" | undefined;
   let data = "";
   let chars = 0;

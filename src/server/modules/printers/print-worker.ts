@@ -43,7 +43,9 @@ export function sendRaw(host: string, port: number, data: string, timeoutMs: num
         ok: false,
         connected,
         refused: false,
-        motivo: connected ? `esito incerto: la stampante non ha confermato entro ${timeoutMs / 1000} s` : `timeout: nessuna risposta da ${host}:${port} entro ${timeoutMs / 1000} s`,
+        motivo: connected
+          ? `esito incerto: la stampante non ha confermato entro ${timeoutMs / 1000} s`
+          : `timeout: nessuna risposta da ${host}:${port} entro ${timeoutMs / 1000} s`,
       }),
     );
     socket.on("connect", () => {
@@ -90,7 +92,11 @@ export function wakePrintWorkers(): void {
   for (const w of running) w.wake();
 }
 
-export function startPrintWorker(db: PrismaClient, settings: Partial<PrintWorkerSettings> = {}, log: (m: string) => void = console.log): PrintWorker {
+export function startPrintWorker(
+  db: PrismaClient,
+  settings: Partial<PrintWorkerSettings> = {},
+  log: (m: string) => void = console.log,
+): PrintWorker {
   const s = { ...DEFAULT_PRINT_SETTINGS, ...settings };
   // Longer than any send can take (two attempts and the pause): a job still `in_invio` then was cut short.
   const staleSeconds = Math.ceil((3 * s.timeoutMs + s.retryDelayMs) / 1000) + 30;

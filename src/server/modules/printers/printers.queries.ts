@@ -41,7 +41,14 @@ export interface JobRow {
 const JOB = Prisma.sql`s.id, s.stampante_id, p.nome AS stampante_nome, s.stato, s.etichetta, s.copie, s.avviso, s.motivo,
                        s.creata_il, s.inviata_il, s.conclusa_il`;
 
-export const insertJob = (j: { stampante: number; etichetta: unknown; copie: number; zpl: string; avviso: string | null; autore: string }) =>
+export const insertJob = (j: {
+  stampante: number;
+  etichetta: unknown;
+  copie: number;
+  zpl: string;
+  avviso: string | null;
+  autore: string;
+}) =>
   query<{ id: number }>(Prisma.sql`
     INSERT INTO stampe (stampante_id, etichetta, copie, zpl, avviso, autore)
     VALUES (${j.stampante}, ${JSON.stringify(j.etichetta)}::jsonb, ${j.copie}, ${j.zpl}, ${j.avviso}, ${j.autore})

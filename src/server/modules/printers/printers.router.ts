@@ -29,7 +29,13 @@ export const printersRouter = router({
     .meta({
       idempotent: true,
       successStatuses: [202],
-      openapi: { method: "POST", path: "/stampanti/{id}/stampa", tags: TAGS, summary: "Stampa un'etichetta (lavoro in coda)", protect: true },
+      openapi: {
+        method: "POST",
+        path: "/stampanti/{id}/stampa",
+        tags: TAGS,
+        summary: "Stampa un'etichetta (lavoro in coda)",
+        protect: true,
+      },
     })
     .input(syncParse(printInput))
     .output(syncParse(printJob))
@@ -66,5 +72,7 @@ export const printersRouter = router({
   add: adminProcedure
     .input(addPrinterInput)
     .output(syncParse(addPrinterOutput))
-    .mutation(({ ctx, input }) => addPrinter(ctx.db, ctx.actor, { ...input, indirizzo: `${input.indirizzo.host}:${input.indirizzo.porta}` })),
+    .mutation(({ ctx, input }) =>
+      addPrinter(ctx.db, ctx.actor, { ...input, indirizzo: `${input.indirizzo.host}:${input.indirizzo.porta}` }),
+    ),
 });

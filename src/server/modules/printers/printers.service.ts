@@ -43,7 +43,13 @@ export async function addPrinter(db: PrismaClient, by: AuditAuthor, input: AddPr
     const row = await first(tx, q.insertPrinter({ nome, host: indirizzo.host, porta: indirizzo.porta, dimensione }));
     if (!row) throw new DomainError("stampante_esistente", `Esiste già una stampante di nome '${nome}'.`, { campo: "nome" });
     const printer = toPrinter(row);
-    await recordAdminAction(tx, by, "stampante.aggiunta", { tipo: "stampante", id: row.id, nome }, `indirizzo ${printer.indirizzo}, ${dimensione} mm`);
+    await recordAdminAction(
+      tx,
+      by,
+      "stampante.aggiunta",
+      { tipo: "stampante", id: row.id, nome },
+      `indirizzo ${printer.indirizzo}, ${dimensione} mm`,
+    );
     return printer;
   });
 }
@@ -60,7 +66,7 @@ export interface PreparedPrint {
  */
 export async function preparePrint(db: PrismaClient, printerId: number, spec: LabelSpec, copies: number): Promise<PreparedPrint> {
   const stampante = await first(db, q.printerById(printerId));
-  if (!stampante || !stampante.attiva) throw new DomainError("non_trovato", `La stampante ${printerId} non esiste.`);
+  if (!stampante?.attiva) throw new DomainError("non_trovato", `La stampante ${printerId} non esiste.`);
   const { zpl, avviso } = await printerZpl(db, spec, stampante.dimensione as Size, copies);
   return { stampante, zpl, avviso: avviso ?? null };
 }
@@ -71,7 +77,14 @@ const authorOf = (actor: Actor) => (actor.kind === "utente" ? `utente ${actor.us
 export async function queuePrint(tx: Tx, actor: Actor, prepared: PreparedPrint, spec: LabelSpec, copies: number): Promise<PrintJob> {
   const inserted = await first(
     tx,
-    q.insertJob({ stampante: prepared.stampante.id, etichetta: spec, copie: copies, zpl: prepared.zpl, avviso: prepared.avviso, autore: authorOf(actor) }),
+    q.insertJob({
+      stampante: prepared.stampante.id,
+      etichetta: spec,
+      copie: copies,
+      zpl: prepared.zpl,
+      avviso: prepared.avviso,
+      autore: authorOf(actor),
+    }),
   );
   return getPrintJob(tx, inserted!.id);
 }

@@ -68,8 +68,15 @@ test.beforeAll(async ({ db, key: k }) => {
   mag = (await seedWarehouse(t.prisma, "MAG1")).id;
   art = (await seedArticle(t.prisma, "ACQ-05", { ean: "8001234567897", lotti: true })).id;
   const f = (await seedSupplier(t.prisma, "F1")).id;
-  riga = (await seedOrder(t.prisma, { numero: "OA-1", fornitore: f, magazzino: mag, data: "2026-11-20", righe: [{ articolo: art, quantita: "100", prezzo: "1" }] }))
-    .righe[0]!;
+  riga = (
+    await seedOrder(t.prisma, {
+      numero: "OA-1",
+      fornitore: f,
+      magazzino: mag,
+      data: "2026-11-20",
+      righe: [{ articolo: art, quantita: "100", prezzo: "1" }],
+    })
+  ).righe[0]!;
 });
 
 async function addPrinter(nome: string, port: number) {
@@ -80,13 +87,17 @@ const lot = { tipo: "lotto", articolo: 0, lotto: "L24-118", scadenza: "2027-03-0
 test("only an administrator adds a printer; the address is in the administrative log; GET /stampanti lists it", async () => {
   const p = await addPrinter("Banchina 1", 9100);
   expect(p).toMatchObject({ nome: "Banchina 1", indirizzo: "127.0.0.1:9100", dimensione: "100x50", attiva: true });
-  const { rows } = await t.pool.query("SELECT azione, oggetto, dettagli, autore_nome FROM registro_amministrativo ORDER BY id DESC LIMIT 1");
+  const { rows } = await t.pool.query(
+    "SELECT azione, oggetto, dettagli, autore_nome FROM registro_amministrativo ORDER BY id DESC LIMIT 1",
+  );
   expect(rows[0]).toMatchObject({ azione: "stampante.aggiunta", oggetto: "Banchina 1", autore_nome: "amministratore-test" });
   expect(rows[0].dettagli).toContain("127.0.0.1:9100");
   await expect(caller(t, operator, "trpc").printers.add({ nome: "X", indirizzo: "10.0.0.1:9100" })).rejects.toMatchObject({
     cause: { codice: "permesso_negato" },
   });
-  await expect(caller(t, { kind: "chiave", id: 1, nome: "k", permessi: ["lettura", "scrittura"] }).printers.add({ nome: "Y", indirizzo: "h:1" })).rejects.toMatchObject({
+  await expect(
+    caller(t, { kind: "chiave", id: 1, nome: "k", permessi: ["lettura", "scrittura"] }).printers.add({ nome: "Y", indirizzo: "h:1" }),
+  ).rejects.toMatchObject({
     cause: { codice: "permesso_negato" },
   });
   await expect(addPrinter("Banchina 1", 9101)).rejects.toMatchObject({ cause: { codice: "stampante_esistente" } });
@@ -110,7 +121,9 @@ test("a job's ZPL reaches the printer once, even when the request is retried wit
   expect(await jobState(first.body.id)).toMatchObject({ stato: "stampata", motivo: null });
   await new Promise((r) => setTimeout(r, 300));
   expect(printer.received).toHaveLength(1);
-  expect(printer.received[0]).toMatch(/^\^XA\n[\s\S]*\^FH\\\^FD>;>80108001234567897172703013024>810>6L24-118\^FS[\s\S]*\^PQ2,0,1,Y\n\^XZ\n$/);
+  expect(printer.received[0]).toMatch(
+    /^\^XA\n[\s\S]*\^FH\\\^FD>;>80108001234567897172703013024>810>6L24-118\^FS[\s\S]*\^PQ2,0,1,Y\n\^XZ\n$/,
+  );
   await printer.close();
 });
 
@@ -119,7 +132,9 @@ test("two workers (two instances) never send a job twice", async () => {
   const p = await addPrinter("Due istanze", printer.port);
   const ids: number[] = [];
   for (let i = 0; i < 12; i++)
-    ids.push((await rest("POST", `/stampanti/${p.id}/stampa`, { key, body: { etichetta: { ...lot, articolo: art, lotto: `L${i}` } } })).body.id);
+    ids.push(
+      (await rest("POST", `/stampanti/${p.id}/stampa`, { key, body: { etichetta: { ...lot, articolo: art, lotto: `L${i}` } } })).body.id,
+    );
   worker();
   worker();
   for (const id of ids) expect((await jobState(id)).stato).toBe("stampata");
@@ -130,7 +145,10 @@ test("two workers (two instances) never send a job twice", async () => {
 
 test("a printer that is off: the job fails with the reason after one retry, the arrival stays registered", async () => {
   const p = await addPrinter("Spenta", await closedPort());
-  const arrival = await rest("POST", "/arrivi", { key, body: { magazzino: mag, ddt: "DDT-1", riga, quantita: 5, lotto: "L9", scadenza: "2027-01-01" } });
+  const arrival = await rest("POST", "/arrivi", {
+    key,
+    body: { magazzino: mag, ddt: "DDT-1", riga, quantita: 5, lotto: "L9", scadenza: "2027-01-01" },
+  });
   expect(arrival.status).toBe(201);
   const job = await rest("POST", `/stampanti/${p.id}/stampa`, { key, body: { etichetta: { ...lot, articolo: art, lotto: "L9" } } });
   expect(job.status).toBe(202);
@@ -149,7 +167,10 @@ test("a job left in_invio by a stopped instance ends fallita 'esito incerto', ne
     [p.id],
   );
   const [fresh] = (
-    await t.pool.query(`INSERT INTO stampe (stampante_id, stato, etichetta, zpl, autore, inviata_il) VALUES ($1, 'in_invio', '{}', '^XA^XZ', 'test', now()) RETURNING id`, [p.id])
+    await t.pool.query(
+      `INSERT INTO stampe (stampante_id, stato, etichetta, zpl, autore, inviata_il) VALUES ($1, 'in_invio', '{}', '^XA^XZ', 'test', now()) RETURNING id`,
+      [p.id],
+    )
   ).rows;
   worker();
   const job = await jobState(rows[0].id);
@@ -170,22 +191,25 @@ test("print refusals: unknown printer or job (404), a read-only key, copies over
     codice: "richiesta_non_valida",
   });
   expect((await post(`/stampanti/${p.id}/stampa`, { etichetta: { ...lot, articolo: 999999 } })).body.codice).toBe("articolo_non_trovato");
-  expect((await post(`/stampanti/${p.id}/stampa`, { etichetta: { tipo: "ubicazione", magazzino: mag, ubicazione: "NO" } })).body.codice).toBe(
-    "ubicazione_non_trovata",
-  );
-  expect((await post(`/stampanti/${p.id}/stampa`, { etichetta: { tipo: "ubicazione", magazzino: 999999, ubicazione: "NO" } })).body.codice).toBe(
-    "magazzino_non_trovato",
-  );
+  expect(
+    (await post(`/stampanti/${p.id}/stampa`, { etichetta: { tipo: "ubicazione", magazzino: mag, ubicazione: "NO" } })).body.codice,
+  ).toBe("ubicazione_non_trovata");
+  expect(
+    (await post(`/stampanti/${p.id}/stampa`, { etichetta: { tipo: "ubicazione", magazzino: 999999, ubicazione: "NO" } })).body.codice,
+  ).toBe("magazzino_non_trovato");
   expect((await post(`/stampanti/${p.id}/stampa`, { etichetta: { tipo: "riga", ordine: 999999 } })).body.codice).toBe("non_trovato");
   const order = (await t.pool.query("SELECT ordine_id FROM righe_ordine WHERE id = $1", [riga])).rows[0].ordine_id;
-  expect((await post(`/stampanti/${p.id}/stampa`, { etichetta: { tipo: "riga", ordine: order, riga: 999999 } })).body.codice).toBe("riga_non_trovata");
+  expect((await post(`/stampanti/${p.id}/stampa`, { etichetta: { tipo: "riga", ordine: order, riga: 999999 } })).body.codice).toBe(
+    "riga_non_trovata",
+  );
   expect((await post(`/stampanti/${p.id}/stampa`, { etichetta: { tipo: "fattura" } })).body.codice).toBe("richiesta_non_valida");
   expect(await countRows(t, "stampe")).toBe(before);
   const big = (await seedWarehouse(t.prisma, "GRANDE")).id;
-  await t.pool.query(`INSERT INTO ubicazioni (magazzino_id, codice, tipo) SELECT $1, 'X-' || lpad(n::text, 4, '0'), 'stoccaggio' FROM generate_series(1, 501) n`, [
-    big,
-  ]);
-  expect((await post(`/stampanti/${p.id}/stampa`, { etichetta: { tipo: "ubicazione", magazzino: big, da: "X-0001", a: "X-9999" } })).body.codice).toBe(
-    "troppe_righe",
+  await t.pool.query(
+    `INSERT INTO ubicazioni (magazzino_id, codice, tipo) SELECT $1, 'X-' || lpad(n::text, 4, '0'), 'stoccaggio' FROM generate_series(1, 501) n`,
+    [big],
   );
+  expect(
+    (await post(`/stampanti/${p.id}/stampa`, { etichetta: { tipo: "ubicazione", magazzino: big, da: "X-0001", a: "X-9999" } })).body.codice,
+  ).toBe("troppe_righe");
 });

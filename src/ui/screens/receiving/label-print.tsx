@@ -64,7 +64,7 @@ export function LabelAtReceipt({ l }: { l: LabelPrint }) {
           </Text>
         )}
         {l.job && state && (
-          <Group gap="xs" data-testid="stato-stampa">
+          <Group gap="xs" data-testid="stato-stampa" data-stampa={l.job.id}>
             <Badge color={state.color}>{state.label}</Badge>
             {l.job.motivo && (
               <Text size="sm" c="red.8">
