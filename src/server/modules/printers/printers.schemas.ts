@@ -50,7 +50,6 @@ export const printInput = z.strictObject({
     .optional()
     .meta({ description: `Copie di ogni etichetta, 1..${MAX_COPIES}` }),
 });
-export type PrintInput = z.infer<typeof printInput>;
 
 export const PRINT_STATES = ["in_coda", "in_invio", "stampata", "fallita"] as const;
 
