@@ -7,6 +7,7 @@ import { instant } from "../format";
 import { DataTable } from "../data-table";
 import { useTRPC } from "../trpc";
 import { useWrite } from "../write-key";
+import { AdminLog } from "./admin-log";
 
 const SIZES = ["100x50", "100x150", "50x25"] as const;
 const STATE: Record<string, { color: string; label: string }> = {
@@ -105,6 +106,11 @@ export function PrintersScreen() {
       <Stack gap="xs">
         <Title order={3}>Ultime stampe</Title>
         {reprintError && <Alert color="red">{reprintError}</Alert>}
+        {jobs.data?.stampe.length === 0 && (
+          <Text size="sm" c="dimmed">
+            Nessuna stampa finora.
+          </Text>
+        )}
         <DataTable
           minWidth={640}
           striped
@@ -155,6 +161,8 @@ export function PrintersScreen() {
           ))}
         </DataTable>
       </Stack>
+
+      <AdminLog />
     </Stack>
   );
 }

@@ -6,7 +6,14 @@ export const metadata = { title: "Stampanti" };
 export default async function PrintersPage() {
   const session = await openScreen("/stampanti", "amministratore");
   return (
-    <Prefetched session={session} queries={(t) => [t.printers.list.queryOptions({}), t.printers.recent.queryOptions({ limite: 30 })]}>
+    <Prefetched
+      session={session}
+      queries={(t) => [
+        t.printers.list.queryOptions({}),
+        t.printers.recent.queryOptions({ limite: 30 }),
+        t.audit.list.queryOptions({ limite: 25 }),
+      ]}
+    >
       <PrintersScreen />
     </Prefetched>
   );

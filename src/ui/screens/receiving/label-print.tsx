@@ -1,6 +1,6 @@
 "use client";
 import { Alert, Badge, Button, Group, Paper, Select, Stack, Switch, Text } from "@mantine/core";
-import { qty } from "../../format";
+import { day, qty } from "../../format";
 import type { LabelPrint } from "./use-label-print";
 
 const STATE: Record<string, { color: string; label: string }> = {
@@ -27,7 +27,7 @@ export function LabelAtReceipt({ l }: { l: LabelPrint }) {
             data={l.printers.map((p) => ({ value: String(p.id), label: `${p.nome} (${p.dimensione})` }))}
             value={l.printer ? String(l.printer.id) : null}
             onChange={(v) => l.setSettings((s) => ({ ...s, stampante: v === null ? null : Number(v) }))}
-            w={220}
+            w={{ base: "100%", xs: 280 }}
             data-testid="stampante-etichette"
           />
           <Switch
@@ -45,7 +45,7 @@ export function LabelAtReceipt({ l }: { l: LabelPrint }) {
           <Group justify="space-between" gap="xs" wrap="wrap">
             <Text size="sm">
               Lotto <b>{l.offer.lotto}</b> di <b>{l.offer.articolo.codice}</b> · {qty(l.offer.quantita)}
-              {l.offer.scadenza ? ` · scad. ${l.offer.scadenza}` : ""}
+              {l.offer.scadenza ? ` · scad. ${day(l.offer.scadenza)}` : ""}
             </Text>
             <Button
               size="md"
