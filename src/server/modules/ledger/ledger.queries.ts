@@ -82,6 +82,7 @@ export const EVENT_OF_ORIGIN = {
   annullamento: "arrivo.annullato",
   correzione: "giacenze.allineate",
   vendita: "documento_vendita.emesso",
+  reso_fornitore: "reso_fornitore.registrato",
 } as const satisfies Record<Origine, EventType>;
 
 export const insertOperation = (origine: Origine, author: AuthorColumns) =>
