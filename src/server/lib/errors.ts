@@ -14,6 +14,10 @@ export const ERROR_STATUS = {
   chiave_idempotenza_abbandonata: 409,
   arrivo_gia_annullato: 409,
   lotto_consumato: 409,
+  // Pallets (API.md section 12).
+  collo_gia_ricevuto: 409,
+  collo_non_ricevuto: 409,
+  collo_non_trovato: 404,
   // Operator UI only (users administration).
   utente_esistente: 409,
   ultimo_amministratore: 409,
@@ -62,6 +66,12 @@ export const ERROR_STATUS = {
   ean_in_uso: 422,
   gestione_lotti_bloccata: 422,
   modello_non_trovato: 422,
+  // Per-notice refusals of POST /avvisi-spedizione, and the order upsert's riga_in_avviso (API.md section 12).
+  sscc_non_valido: 422,
+  sscc_in_uso: 422,
+  avviso_in_ricevimento: 422,
+  avviso_ripetuto: 422,
+  riga_in_avviso: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -97,6 +107,11 @@ export const ROW_ERROR_CODES = [
   "ean_in_uso",
   "gestione_lotti_bloccata",
   "modello_non_trovato",
+  "sscc_non_valido",
+  "sscc_in_uso",
+  "avviso_in_ricevimento",
+  "avviso_ripetuto",
+  "riga_in_avviso",
 ] as const satisfies readonly ErrorCode[];
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
 

@@ -3,6 +3,7 @@ import { MAX_ALIGNMENT_ROWS } from "../modules/alignment/alignment.schemas";
 import { MAX_ARRIVAL_ROWS } from "../modules/arrivals/arrivals.schemas";
 import { MAX_UPSERT_ROWS } from "../modules/catalogue/master-data.schemas";
 import { MAX_MOVEMENT_ROWS } from "../modules/movements/movements.schemas";
+import { MAX_NOTICES_PER_CALL } from "../modules/notices/notices.schemas";
 import { MAX_ORDER_ROWS_PER_CALL, MAX_ORDERS_PER_CALL } from "../modules/orders/orders.schemas";
 
 /**
@@ -101,11 +102,36 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
       "ordine_evaso",
       "ordine_ripetuto",
       "numero_riga_ripetuto",
+      "riga_in_avviso",
     ],
     // 500 rows in all: one order can hold them all.
     maxItems: { ordini: MAX_ORDERS_PER_CALL, "ordini.righe": MAX_ORDER_ROWS_PER_CALL },
   },
   "POST /ordini-acquisto/{id}/chiudi": { codes: ["riga_non_trovata"] },
+  "POST /avvisi-spedizione": {
+    codes: ["troppe_righe"],
+    rows: [
+      "campo_non_valido",
+      "fornitore_non_trovato",
+      "magazzino_non_trovato",
+      "sscc_non_valido",
+      "sscc_in_uso",
+      "riga_non_trovata",
+      "fornitore_diverso",
+      "magazzino_diverso",
+      "lotto_obbligatorio",
+      "lotto_non_previsto",
+      "quantita_non_valida",
+      "avviso_in_ricevimento",
+      "avviso_ripetuto",
+    ],
+    maxItems: { avvisi: MAX_NOTICES_PER_CALL },
+  },
+  "POST /colli/{sscc}/ricevi": {
+    codes: ["collo_non_trovato", "collo_gia_ricevuto", "magazzino_non_trovato"],
+    rows: [...ARRIVAL_ROWS],
+  },
+  "POST /colli/{sscc}/annulla": { codes: ["collo_non_trovato", "collo_non_ricevuto", "arrivo_gia_annullato", "lotto_consumato"] },
 };
 
 export interface DefaultInputs {

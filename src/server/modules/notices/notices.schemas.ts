@@ -133,11 +133,17 @@ const ssccPath = z.string().meta({ description: "SSCC di 18 cifre" });
 export const receivePalletInput = z.strictObject({
   sscc: ssccPath,
   ddt: shortText(64).meta({ description: "Riferimento del documento di trasporto del fornitore" }),
-  ubicazione: shortText(64).optional().meta({ description: "Codice dell'ubicazione (magazzini con ubicazioni); assente: quella di ricevimento" }),
+  ubicazione: shortText(64)
+    .optional()
+    .meta({ description: "Codice dell'ubicazione (magazzini con ubicazioni); assente: quella di ricevimento" }),
   differenze: z
     .array(
       z.strictObject({
-        indice: z.number().int().min(0).transform((n) => n),
+        indice: z
+          .number()
+          .int()
+          .min(0)
+          .transform((n) => n),
         quantita: rawNumber(),
         motivo: z.enum(MOTIVI_DIFFERENZA, { error: `deve essere uno tra ${MOTIVI_DIFFERENZA.join(", ")}` }),
         nota: shortText(500).optional(),
@@ -157,9 +163,7 @@ const palletRowOutcome = z.object({
   arrivata: decimalString().optional(),
   residua: decimalString().optional(),
   ricevuta: decimalString().optional().meta({ description: "Quanto della riga del collo è entrato" }),
-  differenze: z
-    .array(z.object({ id: z.number().int(), motivo: z.enum(MOTIVI_DIFFERENZA), quantita: decimalString() }))
-    .optional(),
+  differenze: z.array(z.object({ id: z.number().int(), motivo: z.enum(MOTIVI_DIFFERENZA), quantita: decimalString() })).optional(),
   errore: z.object({ codice: z.string(), messaggio: z.string() }).optional(),
 });
 
