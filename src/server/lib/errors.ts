@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   lotto_consumato: 409,
   // Pallets (API.md section 12).
   collo_gia_ricevuto: 409,
+  // Cancelling an arrival whose row a return with riapri has already lowered (API.md section 12).
+  arrivo_reso: 409,
   collo_non_ricevuto: 409,
   collo_non_trovato: 404,
   // Operator UI only (users administration).

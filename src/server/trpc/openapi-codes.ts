@@ -4,6 +4,7 @@ import { MAX_ARRIVAL_ROWS } from "../modules/arrivals/arrivals.schemas";
 import { MAX_UPSERT_ROWS } from "../modules/catalogue/master-data.schemas";
 import { MAX_MOVEMENT_ROWS } from "../modules/movements/movements.schemas";
 import { MAX_NOTICES_PER_CALL } from "../modules/notices/notices.schemas";
+import { MAX_RETURN_ROWS } from "../modules/notices/returns.schemas";
 import { MAX_ORDER_ROWS_PER_CALL, MAX_ORDERS_PER_CALL } from "../modules/orders/orders.schemas";
 
 /**
@@ -64,7 +65,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     rows: ARRIVAL_ROWS,
     maxItems: { righe: MAX_ARRIVAL_ROWS },
   },
-  "POST /arrivi/{id}/annulla": { codes: ["arrivo_gia_annullato", "lotto_consumato"] },
+  "POST /arrivi/{id}/annulla": { codes: ["arrivo_gia_annullato", "lotto_consumato", "arrivo_reso"] },
   "POST /giacenze/allinea": {
     codes: ["magazzino_non_trovato", "troppe_righe"],
     rows: [
@@ -131,7 +132,27 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     codes: ["collo_non_trovato", "collo_gia_ricevuto", "magazzino_non_trovato"],
     rows: [...ARRIVAL_ROWS],
   },
-  "POST /colli/{sscc}/annulla": { codes: ["collo_non_trovato", "collo_non_ricevuto", "arrivo_gia_annullato", "lotto_consumato"] },
+  "POST /colli/{sscc}/annulla": {
+    codes: ["collo_non_trovato", "collo_non_ricevuto", "arrivo_gia_annullato", "lotto_consumato", "arrivo_reso"],
+  },
+  "POST /resi-fornitore": {
+    codes: ["fornitore_non_trovato", "magazzino_non_trovato", "troppe_righe"],
+    rows: [
+      "articolo_non_trovato",
+      "articolo_con_varianti",
+      "articolo_ambiguo",
+      "quantita_non_valida",
+      "lotto_obbligatorio",
+      "lotto_non_previsto",
+      "lotto_non_trovato",
+      "lotto_insufficiente",
+      "riga_non_trovata",
+      "fornitore_diverso",
+      "magazzino_diverso",
+      "quantita_eccessiva",
+    ],
+    maxItems: { righe: MAX_RETURN_ROWS },
+  },
 };
 
 export interface DefaultInputs {
