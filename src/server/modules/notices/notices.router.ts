@@ -1,5 +1,5 @@
 import { syncParse } from "../../lib/zod";
-import { readProcedure, router, writeProcedure } from "../../trpc/init";
+import { readProcedure, requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
 import { listDifferences } from "./differences.service";
 import { upsertNotices } from "./notices-upsert.service";
@@ -22,7 +22,9 @@ import { returnToSupplier } from "./returns.service";
 
 /** Shipping notices, pallets and receiving differences (API.md section 12). */
 export const noticesRouter = router({
+  // Notices come from the ERP (a key); on the screens, as orders, a manager's.
   upsert: writeProcedure
+    .use(requireRole("responsabile"))
     .meta({
       idempotent: true,
       openapi: {

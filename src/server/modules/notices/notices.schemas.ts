@@ -140,10 +140,10 @@ export const receivePalletInput = z.strictObject({
     .array(
       z.strictObject({
         indice: z
-          .number()
-          .int()
-          .min(0)
-          .transform((n) => n),
+          .number({ error: typeError("deve essere un numero intero") })
+          .transform((n) => n)
+          .pipe(z.number().int("deve essere un numero intero").min(0, "non può essere negativo").max(499, "al massimo 499"))
+          .meta({ type: "integer", minimum: 0, maximum: 499 } as Record<string, unknown>),
         quantita: rawNumber(),
         motivo: z.enum(MOTIVI_DIFFERENZA, { error: `deve essere uno tra ${MOTIVI_DIFFERENZA.join(", ")}` }),
         nota: shortText(500).optional(),
