@@ -5,7 +5,7 @@
  */
 
 /** Who wrote a movement: `origine` of API.md section 4. */
-export const ORIGINI = ["api", "schermo", "vendita", "arrivo", "annullamento", "correzione"] as const;
+export const ORIGINI = ["api", "schermo", "vendita", "arrivo", "annullamento", "correzione", "reso_fornitore"] as const;
 export type Origine = (typeof ORIGINI)[number];
 
 /** The event types of API.md section 10. */
@@ -20,5 +20,8 @@ export const EVENT_TYPES = [
   "cliente.modificato",
   "fornitore.modificato",
   "magazzino.modificato",
+  "avviso_spedizione.modificato",
+  "ricevimento.differenza",
+  "reso_fornitore.registrato",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -14,6 +14,12 @@ export const ERROR_STATUS = {
   chiave_idempotenza_abbandonata: 409,
   arrivo_gia_annullato: 409,
   lotto_consumato: 409,
+  // Pallets (API.md section 12).
+  collo_gia_ricevuto: 409,
+  // Cancelling an arrival whose row a return with riapri has already lowered (API.md section 12).
+  arrivo_reso: 409,
+  collo_non_ricevuto: 409,
+  collo_non_trovato: 404,
   // Operator UI only (users administration).
   utente_esistente: 409,
   ultimo_amministratore: 409,
@@ -65,6 +71,12 @@ export const ERROR_STATUS = {
   // Labels and printers (API.md section 13).
   ubicazione_non_trovata: 422,
   stampante_esistente: 409,
+  // Per-notice refusals of POST /avvisi-spedizione, and the order upsert's riga_in_avviso (API.md section 12).
+  sscc_non_valido: 422,
+  sscc_in_uso: 422,
+  avviso_in_ricevimento: 422,
+  avviso_ripetuto: 422,
+  riga_in_avviso: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -100,6 +112,11 @@ export const ROW_ERROR_CODES = [
   "ean_in_uso",
   "gestione_lotti_bloccata",
   "modello_non_trovato",
+  "sscc_non_valido",
+  "sscc_in_uso",
+  "avviso_in_ricevimento",
+  "avviso_ripetuto",
+  "riga_in_avviso",
 ] as const satisfies readonly ErrorCode[];
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
 

@@ -6,6 +6,7 @@ import { clientOutput } from "../modules/clients/clients.schemas";
 import { eventOutput } from "../modules/events/events.schemas";
 import { articleRowOutput, purchaseOrderRowOutput, supplierRowOutput } from "../modules/feeds/feeds.schemas";
 import { movementOutput } from "../modules/movements/movements.schemas";
+import { differenceOutput, noticeOutput } from "../modules/notices/notices.schemas";
 import { saleDocumentOutput } from "../modules/sales/sales.schemas";
 
 /**
@@ -43,6 +44,9 @@ const DATA = {
   "cliente.modificato": clientOutput,
   "fornitore.modificato": supplierRowOutput,
   "magazzino.modificato": warehouseRow,
+  "avviso_spedizione.modificato": noticeOutput.meta({ description: "L'avviso come in GET /avvisi-spedizione" }),
+  "ricevimento.differenza": differenceOutput.meta({ description: "La differenza come in GET /differenze-ricevimento" }),
+  "reso_fornitore.registrato": stockData,
 } satisfies Record<EventType, z.ZodType> & Record<string, z.ZodType>;
 
 /** Shared row schemas, named once in components. */

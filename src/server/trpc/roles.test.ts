@@ -48,6 +48,16 @@ const TABLE: Record<string, { role: Role | "chiave" | null; call: Call }> = {
   "catalogue.suppliers": { role: "operatore", call: (c) => c.catalogue.suppliers() },
   "catalogue.articles": { role: "operatore", call: (c) => c.catalogue.articles({ cerca: "VITE" }) },
   "catalogue.resolve": { role: "operatore", call: (c) => c.catalogue.resolve({ letture: ["vite"] }) },
+  "notices.list": { role: "operatore", call: (c) => c.notices.list({}) },
+  "notices.differences": { role: "operatore", call: (c) => c.notices.differences({}) },
+  "notices.upsert": { role: "responsabile", call: (c) => c.notices.upsert({ avvisi: [{ numero: "RUOLI" }] }) },
+  "notices.receive": { role: "operatore", call: (c) => c.notices.receive({ sscc: "380012340000000999", ddt: "D-RUOLI" }) },
+  "notices.cancel": { role: "operatore", call: (c) => c.notices.cancel({ sscc: "380012340000000999" }) },
+  "notices.returnToSupplier": {
+    role: "operatore",
+    call: (c) =>
+      c.notices.returnToSupplier({ fornitore: "NESSUNO", magazzino: m1, righe: [{ codice: "VITE", quantita: 1, motivo: "ruoli" }] }),
+  },
   "orders.list": { role: "operatore", call: (c) => c.orders.list({}) },
   "orders.printable": { role: "operatore", call: (c) => c.orders.printable({ id: 1 }) },
   "orders.detail": { role: "operatore", call: (c) => c.orders.detail({ id: 1 }) },

@@ -15,6 +15,7 @@ import { idempotencyRouter } from "../modules/idempotency/idempotency.router";
 import { lotsRouter } from "../modules/lots/lots.router";
 import { cursorsRouter } from "../modules/lists/cursors.router";
 import { movementsRouter } from "../modules/movements/movements.router";
+import { noticesRouter } from "../modules/notices/notices.router";
 import { salesRouter } from "../modules/sales/sales.router";
 import { webhooksRouter } from "../modules/webhooks/webhooks.router";
 import { webhooksRestRouter } from "../modules/webhooks/webhooks-rest.router";
@@ -40,6 +41,8 @@ export const appRouter = router({
   events: eventsRouter,
   // Where each list and feed starts "from now" (API.md section 9).
   cursors: cursorsRouter,
+  // Shipping notices, pallets, receiving differences (API.md section 12).
+  notices: noticesRouter,
   // A key's own webhook endpoints (API.md section 10, scopes webhook and lettura).
   webhooksRest: webhooksRestRouter,
   // Labels and printers (API.md section 13).

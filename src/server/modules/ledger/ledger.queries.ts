@@ -82,6 +82,7 @@ export const EVENT_OF_ORIGIN = {
   annullamento: "arrivo.annullato",
   correzione: "giacenze.allineate",
   vendita: "documento_vendita.emesso",
+  reso_fornitore: "reso_fornitore.registrato",
 } as const satisfies Record<Origine, EventType>;
 
 export const insertOperation = (origine: Origine, author: AuthorColumns) =>
@@ -179,7 +180,7 @@ export const orderRowDifferences = () =>
     SELECT r.id AS riga, COALESCE(s.somma, 0)::text AS arrivi, r.arrivata::text AS arrivata
       FROM righe_ordine r LEFT JOIN (
         SELECT riferimento_id, sum(quantita) AS somma FROM movimenti
-         WHERE riferimento_tipo = 'riga_ordine' AND origine IN ('arrivo', 'annullamento') GROUP BY 1) s
+         WHERE riferimento_tipo = 'riga_ordine' AND origine IN ('arrivo', 'annullamento', 'reso_fornitore') GROUP BY 1) s
         ON s.riferimento_id = r.id
      WHERE COALESCE(s.somma, 0) <> r.arrivata
         OR r.stato <> CASE WHEN r.arrivata + r.chiusa = r.ordinata THEN 'evasa' WHEN r.arrivata = 0 THEN 'aperta' ELSE 'parziale' END`);

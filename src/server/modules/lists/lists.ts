@@ -31,6 +31,8 @@ export const SYNC_TABLES = {
   magazzini: { tag: 7, seq: "magazzini_id_seq" },
   ordini_acquisto: { tag: 8, seq: "ordini_acquisto_id_seq" },
   eventi: { tag: 9, seq: "eventi_id_seq" },
+  avvisi_spedizione: { tag: 12, seq: "avvisi_spedizione_id_seq" },
+  differenze_ricevimento: { tag: 13, seq: "differenze_ricevimento_id_seq" },
 } as const;
 export type SyncGate = keyof typeof SYNC_TABLES;
 
