@@ -111,9 +111,18 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
   "POST /ordini-acquisto/{id}/chiudi": { codes: ["riga_non_trovata"] },
   // Labels and printers (API.md section 13).
   "GET /etichette/lotto": { codes: ["articolo_non_trovato"] },
+  "GET /etichette/collo/{sscc}": { codes: ["collo_non_trovato", "sscc_non_valido"] },
   "GET /etichette/ubicazione": { codes: ["magazzino_non_trovato", "ubicazione_non_trovata", "troppe_righe"] },
   "POST /stampanti/{id}/stampa": {
-    codes: ["articolo_non_trovato", "magazzino_non_trovato", "ubicazione_non_trovata", "riga_non_trovata", "troppe_righe"],
+    codes: [
+      "articolo_non_trovato",
+      "magazzino_non_trovato",
+      "ubicazione_non_trovata",
+      "riga_non_trovata",
+      "collo_non_trovato",
+      "sscc_non_valido",
+      "troppe_righe",
+    ],
   },
   "POST /avvisi-spedizione": {
     codes: ["troppe_righe"],

@@ -20,6 +20,7 @@ const STATE: Record<string, { color: string; label: string }> = {
 /** What a print job printed, in a few words. */
 function labelWords(e: Record<string, unknown>): string {
   if (e.tipo === "lotto") return `lotto ${String(e.lotto)} (articolo ${String(e.articolo)})`;
+  if (e.tipo === "collo") return `collo ${String(e.sscc)}`;
   if (e.tipo === "ubicazione") return `ubicazione ${String(e.ubicazione ?? `${String(e.da)}..${String(e.a)}`)}`;
   if (e.tipo === "riga") return `righe dell'ordine ${String(e.ordine)}${e.riga ? `, riga ${String(e.riga)}` : ""}`;
   return String(e.tipo ?? "");

@@ -1,7 +1,7 @@
 import { syncParse } from "../../lib/zod";
 import type { Context } from "../../trpc/context";
 import { readProcedure, router } from "../../trpc/init";
-import { labelFileOutput, locationLabelInput, lotLabelInput, rowLabelsInput } from "./labels.schemas";
+import { labelFileOutput, locationLabelInput, lotLabelInput, palletLabelInput, rowLabelsInput } from "./labels.schemas";
 import { drawLabels, type LabelFile, renderLabels } from "./labels.service";
 
 /** The file goes out as the response's body (rest-handler writes `binary`); the JSON output stays empty. */
@@ -27,6 +27,23 @@ export const labelsRouter = router({
     .query(async ({ ctx, input }) => {
       const { formato, dimensione, copie, ...spec } = input;
       return answerWith(ctx, await renderLabels(await drawLabels(ctx.db, { tipo: "lotto", ...spec }), { formato, dimensione, copie }));
+    }),
+  pallet: readProcedure
+    .meta({
+      binary: true,
+      openapi: {
+        method: "GET",
+        path: "/etichette/collo/{sscc}",
+        tags: TAGS,
+        summary: "Etichetta logistica GS1 di un collo (SSCC)",
+        protect: true,
+      },
+    })
+    .input(syncParse(palletLabelInput))
+    .output(labelFileOutput)
+    .query(async ({ ctx, input }) => {
+      const { formato, dimensione, copie, sscc } = input;
+      return answerWith(ctx, await renderLabels(await drawLabels(ctx.db, { tipo: "collo", sscc }), { formato, dimensione, copie }));
     }),
   location: readProcedure
     .meta({

@@ -49,6 +49,13 @@ export const locationLabelInput = z.strictObject({
   copie,
 });
 
+const ssccText = z
+  .string()
+  .regex(/^\d{1,30}$/, "deve essere un SSCC di 18 cifre")
+  .meta({ description: "SSCC del collo (18 cifre)" });
+
+export const palletLabelInput = z.strictObject({ sscc: ssccText, formato, dimensione, copie });
+
 export const rowLabelsInput = z.strictObject({
   id: pathId(),
   formato,
@@ -89,12 +96,13 @@ export const labelSpec = z.discriminatedUnion(
       da: shortText(64).optional(),
       a: shortText(64).optional(),
     }),
+    z.strictObject({ tipo: z.literal("collo"), sscc: ssccText }),
     z.strictObject({
       tipo: z.literal("riga"),
       ordine: idNumber().meta({ description: "Id dell'ordine d'acquisto" }),
       riga: idNumber().optional().meta({ description: "Solo questa riga (id), invece di tutte" }),
     }),
   ],
-  { error: "tipo deve essere lotto, ubicazione o riga" },
+  { error: "tipo deve essere lotto, collo, ubicazione o riga" },
 );
 export type LabelSpec = z.infer<typeof labelSpec>;

@@ -2,7 +2,9 @@ import type { ModelDb } from "../../db/client";
 import { first, rows } from "../../db/sql";
 import { DomainError } from "../../lib/errors";
 import { getPrintableOrder } from "../orders/orders.service";
-import { type Label, type SheetSize, type Size, locationLabel, lotLabel, rowLabel } from "./label-model";
+import { isValidSscc } from "../../../lib/sscc";
+import { Decimal, canonical } from "../../lib/decimal";
+import { type Label, type PalletLabelData, type SheetSize, type Size, locationLabel, lotLabel, palletLabel, rowLabel } from "./label-model";
 import * as q from "./labels.queries";
 import { type LabelSpec, MAX_LABELS } from "./labels.schemas";
 import { renderPdf } from "./pdf";
@@ -63,6 +65,10 @@ export async function drawLabels(db: ModelDb, spec: LabelSpec): Promise<DrawnLab
         nome: `ubicazioni-${w.codice}-${range.da}${range.da === range.a ? "" : `-${range.a}`}`,
       };
     }
+    case "collo": {
+      const data = await palletData(db, spec.sscc);
+      return { labels: [palletLabel(data)], nome: `collo-${spec.sscc}` };
+    }
     case "riga": {
       const order = await getPrintableOrder(db, spec.ordine);
       const righe = spec.riga === undefined ? order.righe : order.righe.filter((r) => r.riga === spec.riga);
@@ -83,6 +89,36 @@ export async function drawLabels(db: ModelDb, spec: LabelSpec): Promise<DrawnLab
       };
     }
   }
+}
+
+/**
+ * A pallet as its logistic label shows it: the SSCC, supplier and notice always; the content ((02) (37),
+ * and (10) (17) when one lot) only when every row is of one article.
+ */
+async function palletData(db: ModelDb, sscc: string): Promise<PalletLabelData> {
+  if (!isValidSscc(sscc))
+    throw new DomainError("sscc_non_valido", `'${sscc}' non è un SSCC: 18 cifre, l'ultima di controllo GS1.`, { campo: "sscc" });
+  const pallet = await first(db, q.palletBySscc(sscc));
+  if (!pallet) throw new DomainError("collo_non_trovato", `Nessun collo con SSCC ${sscc} negli avvisi di spedizione.`);
+  const content = await rows(db, q.palletContent(sscc));
+  const [one] = content;
+  const single = one !== undefined && content.every((r) => r.articolo_id === one.articolo_id);
+  const oneLot = single && content.every((r) => r.lotto === one.lotto && r.scadenza?.getTime() === one.scadenza?.getTime());
+  return {
+    sscc,
+    fornitore: { codice: pallet.fornitore_codice, nome: pallet.fornitore_nome },
+    avviso: pallet.avviso,
+    contenuto: single
+      ? {
+          codice: one.codice,
+          descrizione: one.descrizione,
+          ean: one.ean,
+          quantita: canonical(content.reduce((sum, r) => sum.plus(r.quantita.toString()), new Decimal(0))),
+          lotto: oneLot ? one.lotto : null,
+          scadenza: oneLot && one.scadenza ? one.scadenza.toISOString().slice(0, 10) : null,
+        }
+      : null,
+  };
 }
 
 /** One location (`ubicazione`) or a range (`da` and `a`), never both, never half a range. */

@@ -158,6 +158,70 @@ test("order row labels: an A4 sheet of ten, each R<riga> found by the search as 
   expect((await file(`/ordini-acquisto/999999/etichette`)).status).toBe(404);
 });
 
+test("pallet label: (00) SSCC, and the content's (02) (17) (37) (10) when one article; both read back by the search", async () => {
+  const upsert = await rest("POST", "/ordini-acquisto", {
+    key,
+    body: {
+      ordini: [
+        {
+          numero: "OA-COLLO",
+          fornitore: "F1",
+          data: "2026-11-25",
+          magazzino: "MAG1",
+          righe: [
+            { numero_riga: 1, articolo: "ACQ-05", quantita: 100, prezzo: "1" },
+            { numero_riga: 2, articolo: "SENZA-EAN", quantita: 10, prezzo: "1" },
+          ],
+        },
+      ],
+    },
+  });
+  expect(upsert.status).toBe(200);
+  const notice = await rest("POST", "/avvisi-spedizione", {
+    key,
+    body: {
+      avvisi: [
+        {
+          numero: "ASN-77",
+          fornitore: "F1",
+          magazzino: "MAG1",
+          colli: [
+            {
+              sscc: "080012340000000011",
+              righe: [{ ordine: "OA-COLLO", numero_riga: 1, quantita: 40, lotto: "L24-118", scadenza: "2027-03-01" }],
+            },
+            {
+              sscc: "080012340000000028",
+              righe: [
+                { ordine: "OA-COLLO", numero_riga: 1, quantita: 10, lotto: "L1", scadenza: "2027-03-01" },
+                { ordine: "OA-COLLO", numero_riga: 2, quantita: 5 },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  });
+  expect(notice.status, JSON.stringify(notice.body)).toBe(200);
+  const res = await file("/etichette/collo/080012340000000011?dimensione=100x150");
+  expect(res.type).toBe("application/pdf");
+  const [reads] = await decodePdf(res.bytes);
+  expect(reads).toContain("]C100080012340000000011");
+  const pallet = await search("]C100080012340000000011");
+  expect(pallet.body.collo).toMatchObject({ sscc: "080012340000000011", avviso: { numero: "ASN-77" } });
+  const content = reads!.find((r) => r.startsWith("]C102"))!;
+  expect(content).toBe("]C10208001234567897172703013740\x1d10L24-118");
+  expect(parseScan(content)).toEqual({ kind: "gs1", gtin: "08001234567897", lotto: "L24-118", scadenza: "2027-03-01" });
+  // Two articles: the SSCC alone.
+  const [mixed] = await decodePdf((await file("/etichette/collo/080012340000000028")).bytes);
+  expect(mixed).toEqual(["]C100080012340000000028"]);
+  const zpl = Buffer.from((await file("/etichette/collo/080012340000000011?formato=zpl")).bytes).toString();
+  expect(zpl).toContain("^FD>;>800080012340000000011^FS");
+  expect((await file("/etichette/collo/080012340000000012")).json()).toMatchObject({ codice: "sscc_non_valido", campo: "sscc" });
+  const unknown = await file("/etichette/collo/080012340000000035");
+  expect([unknown.status, unknown.json().codice]).toEqual([404, "collo_non_trovato"]);
+});
+
 test("the OpenAPI document describes the files", async () => {
   const doc = (await rest("GET", "/openapi.json")).body;
   expect(Object.keys(doc.paths["/etichette/lotto"].get.responses["200"].content)).toEqual(["application/pdf", "text/plain"]);

@@ -203,6 +203,12 @@ test("print refusals: unknown printer or job (404), a read-only key, copies over
     "riga_non_trovata",
   );
   expect((await post(`/stampanti/${p.id}/stampa`, { etichetta: { tipo: "fattura" } })).body.codice).toBe("richiesta_non_valida");
+  expect((await post(`/stampanti/${p.id}/stampa`, { etichetta: { tipo: "collo", sscc: "080012340000000011" } })).body.codice).toBe(
+    "collo_non_trovato",
+  );
+  expect((await post(`/stampanti/${p.id}/stampa`, { etichetta: { tipo: "collo", sscc: "080012340000000012" } })).body.codice).toBe(
+    "sscc_non_valido",
+  );
   expect(await countRows(t, "stampe")).toBe(before);
   const big = (await seedWarehouse(t.prisma, "GRANDE")).id;
   await t.pool.query(
