@@ -343,6 +343,13 @@ test("the OpenAPI document is served without a key and lists every endpoint with
       "/webhook",
       "/webhook/{id}",
       "/webhook/{id}/riprova",
+      "/etichette/lotto",
+      "/etichette/collo/{sscc}",
+      "/etichette/ubicazione",
+      "/ordini-acquisto/{id}/etichette",
+      "/stampanti",
+      "/stampanti/{id}/stampa",
+      "/stampe/{id}",
     ].sort(),
   );
   expect(Object.keys(r.body.paths["/arrivi"].post.responses)).toEqual(expect.arrayContaining(["200", "201", "409", "422"]));

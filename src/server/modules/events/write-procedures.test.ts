@@ -396,6 +396,27 @@ const NO_EVENT: Record<string, { why: string; prepare?: () => Promise<void>; run
     why: "a key's webhook endpoint",
     run: async () => expect((await asWebhookKey().webhooksRest.remove({ id: String(s.restHook.id) } as never)).eliminato).toBe(true),
   },
+  "printers.add": {
+    why: "label printers",
+    run: async () => expect((await asAdmin().printers.add({ nome: `wp-${next()}`, indirizzo: "127.0.0.1:9100" })).attiva).toBe(true),
+  },
+  "printers.print": {
+    why: "a print job: labels describe goods, they change none",
+    prepare: async () => {
+      s.printer = await asAdmin().printers.add({ nome: `wp-stampa-${next()}`, indirizzo: "127.0.0.1:9100" });
+    },
+    run: async () =>
+      expect(
+        (await asKey().printers.print({ id: String(s.printer.id), etichetta: { tipo: "lotto", articolo: 1, lotto: "L1" } } as never)).stato,
+      ).toBe("in_coda"),
+  },
+  "printers.reprint": {
+    why: "a print job again",
+    prepare: async () => {
+      s.job = await asKey().printers.print({ id: String(s.printer.id), etichetta: { tipo: "lotto", articolo: 1, lotto: "L2" } } as never);
+    },
+    run: async () => expect((await asKey().printers.reprint({ id: s.job.id })).stato).toBe("in_coda"),
+  },
 };
 
 /** The tables of stock, orders and master data: what a write changes and a NO_EVENT mutation must not. */
