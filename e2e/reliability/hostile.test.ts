@@ -256,7 +256,8 @@ function check(ep: Endpoint, req: GeneratedRequest, res: Answer, before: Snapsho
     if (sameEndpoint) expect(documentedCodes(ep, res.status), `${body.codice} is not in the document: ${where}`).toContain(body.codice);
     if (res.status === 401) expect(res.headers.get("www-authenticate"), where).toMatch(/^Bearer/);
     if (res.status === 405) expect(res.headers.get("allow"), where).toBeTruthy();
-  } else if (res.text) {
+  } else if (res.text && /^application\/json/.test(res.headers.get("content-type") ?? "")) {
+    // A label's GET answers its PDF or ZPL (API.md section 13): only JSON bodies carry rows.
     body = JSON.parse(res.text);
     for (const row of Array.isArray(body?.righe) && sameEndpoint ? body.righe : []) {
       if (row?.errore)

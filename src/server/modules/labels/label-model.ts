@@ -132,9 +132,9 @@ export interface PalletLabelData {
 /** The GS1 logistic label: (00) SSCC always; (02) (37) (10) (17) when the pallet holds one article. */
 export function palletLabel(d: PalletLabelData): Label {
   const lines: LabelLine[] = [
-    { text: `SSCC ${d.sscc}`, big: true },
-    { text: `${d.fornitore.nome} (${d.fornitore.codice})` },
-    { text: `Avviso ${d.avviso}` },
+    { text: d.fornitore.nome, big: true },
+    { text: `Avviso ${d.avviso} · fornitore ${d.fornitore.codice}` },
+    { text: `SSCC ${d.sscc}` },
   ];
   // The SSCC first: the one symbol a small label keeps.
   const symbols: LabelSymbol[] = [{ kind: "gs1-128", elements: [{ ai: "00", data: d.sscc }] }];

@@ -60,6 +60,8 @@ async function drawLabel(doc: PDFDocument, page: PDFPage, fonts: Fonts, label: L
     top -= 0.8;
   }
   const symbols = label.symbols.slice(0, profile.symbols);
+  // Words and bars apart: a scanner's line across the first bars must not touch the text above.
+  top -= 1.2;
   const each = (top - (box.y + m)) / Math.max(1, symbols.length);
   const hri = profile.small * 0.8;
   for (const [i, s] of symbols.entries()) {
@@ -68,8 +70,9 @@ async function drawLabel(doc: PDFDocument, page: PDFPage, fonts: Fonts, label: L
     const png = await bwipjs.toBuffer({ ...bwipOptions(s), scale: 3, height: 10, includetext: false, paddingwidth: 0 });
     const image = await doc.embedPng(png);
     const modules = image.width / 3;
-    // At most 0.5 mm a module (GS1's logistic X-dimension is 0.495–0.94 mm), never wider than the label.
-    const w = Math.min(box.w - 2 * m, modules * 0.5);
+    // At most 0.5 mm a module (GS1's logistic X-dimension is 0.495–0.94 mm), with ten modules of quiet zone
+    // either side (the label's white margin counts).
+    const w = Math.min(box.w - 2 * m, modules * Math.min(0.5, box.w / (modules + 20)));
     const x = box.x + (box.w - w) / 2;
     page.drawImage(image, { x: x * MM, y: (slotTop - barH) * MM, width: w * MM, height: barH * MM });
     const text = fitted(fonts.regular, symbolHri(s), hri * MM, width);
