@@ -256,7 +256,8 @@ function check(ep: Endpoint, req: GeneratedRequest, res: Answer, before: Snapsho
     if (sameEndpoint) expect(documentedCodes(ep, res.status), `${body.codice} is not in the document: ${where}`).toContain(body.codice);
     if (res.status === 401) expect(res.headers.get("www-authenticate"), where).toMatch(/^Bearer/);
     if (res.status === 405) expect(res.headers.get("allow"), where).toBeTruthy();
-  } else if (res.text) {
+  } else if (res.text && /^application\/json/.test(res.headers.get("content-type") ?? "")) {
+    // A label's GET answers its PDF or ZPL (API.md section 13): only JSON bodies carry rows.
     body = JSON.parse(res.text);
     for (const row of Array.isArray(body?.righe) && sameEndpoint ? body.righe : []) {
       if (row?.errore)
@@ -469,6 +470,9 @@ describe("in process, generated requests to every endpoint of the OpenAPI docume
   test.each(DEEP)("fixed case on every POST: %s", fixedCase);
 });
 
+/** Reads whose required parameters name what the walk below does not supply (labels, print jobs). */
+const NAMES_WHAT_THE_WALK_LACKS = /^\/(etichette\/|stampe\/|ordini-acquisto\/\{id\}\/etichette$)/;
+
 describe("the document walked: authentication and scopes", () => {
   const concrete = (ep: Endpoint) =>
     `${ep.path.replace(/\{\w+\}/g, String(known.movimento![0]))}${ep.query.includes("magazzino") && ep.path.includes("lotti") ? `?magazzino=${known.magazzino![0]}` : ""}`;
@@ -506,6 +510,11 @@ describe("the document walked: authentication and scopes", () => {
         expect(res.status, `${ep.method} ${ep.path} with lettura: ${text}`).toBe(403);
         expect(JSON.parse(text)).toMatchObject({ codice: "permesso_negato", messaggio: expect.any(String) });
         expect(await snapshot(t.pool)).toEqual(before);
+      } else if (NAMES_WHAT_THE_WALK_LACKS.test(ep.path)) {
+        // Past the scope check, a label of an article, location or pallet the walk does not name, or a print
+        // job it never queued, is that thing's refusal (API.md section 13).
+        expect([200, 404, 422], `${ep.method} ${ep.path} with lettura: ${text}`).toContain(res.status);
+        if (res.status >= 400) expect(JSON.parse(text).codice, `${ep.method} ${ep.path} with lettura`).not.toBe("permesso_negato");
       } else {
         expect([200, 201], `${ep.method} ${ep.path} with lettura: ${text}`).toContain(res.status);
       }

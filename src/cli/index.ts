@@ -8,6 +8,7 @@ import { verifyLedger } from "../server/modules/ledger/verify.service";
 import { importCommand } from "./import-command";
 import { userCommand } from "./user-command";
 import { webhookCommand } from "./webhook-command";
+import { printerCommand } from "./printer-command";
 
 /** Administration command line (API.md section 6). Exit codes: 0 done, 1 not done, 2 wrong usage. */
 
@@ -51,6 +52,11 @@ Comandi:
       riattivazione riparte dagli eventi nuovi: le sequenze saltate si consegnano con replay.
   webhook replay ID --da N
       Consegna di nuovo al webhook gli eventi dei suoi tipi dalla sequenza N (inclusa).
+  stampante add --nome NOME --indirizzo HOST[:PORTA] [--dimensione 100x50|100x150|50x25]
+      Registra una stampante di etichette di rete (ZPL grezzo su TCP, porta 9100 se omessa). Il servizio
+      si collegherà a quell'indirizzo: l'aggiunta è annotata nel registro amministrativo.
+  stampante list
+      Elenca le stampanti registrate.
   demo remove
       Toglie gli accessi dimostrativi: gli utenti e la chiave API creati al primo avvio e i file in
       DATA_DIR che ne conservano password e chiave (i dati dimostrativi restano). Rifiutato se non
@@ -107,6 +113,8 @@ function command(name: string, args: string[]): Run {
       return userCommand(args);
     case "webhook":
       return webhookCommand(args);
+    case "stampante":
+      return printerCommand(args);
     case "demo":
       return demoCommand(args);
     case "migrate":

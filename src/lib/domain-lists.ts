@@ -14,6 +14,8 @@ export const ORIGINI = [
   "correzione",
   // Putaway and moves from the putaway screen (API.md section 11).
   "stoccaggio",
+  // Returns to the supplier (API.md section 12).
+  "reso_fornitore",
 ] as const;
 export type Origine = (typeof ORIGINI)[number];
 
@@ -31,6 +33,9 @@ export const EVENT_TYPES = [
   "magazzino.modificato",
   // Locations (API.md section 11).
   "ubicazione.modificato",
+  "avviso_spedizione.modificato",
+  "ricevimento.differenza",
+  "reso_fornitore.registrato",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

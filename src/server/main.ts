@@ -15,6 +15,7 @@ import { startAuthCache, type RunningAuthCache } from "./modules/auth/auth-cache
 import { CLIENT_ADDRESS_HEADER, purgeExpiredSessions } from "./modules/auth/sessions.service";
 import { purgeExpiredIdempotency } from "./modules/idempotency/idempotency.service";
 import { startWebhookWorker, webhookSettings, type WebhookWorker } from "./modules/webhooks/worker";
+import { startPrintWorker, type PrintWorker } from "./modules/printers/print-worker";
 
 /**
  * The service: the Next.js custom server (operator UI, /api/v1, /api/trpc) in front of PostgreSQL,
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
   let app: { close(): Promise<void> } | undefined;
   let purgeTimer: NodeJS.Timeout | undefined;
   let webhooks: WebhookWorker | undefined;
+  let printer: PrintWorker | undefined;
   let authCache: RunningAuthCache | undefined;
   const server = http.createServer();
 
@@ -104,6 +106,8 @@ async function main(): Promise<void> {
     }
     // A delivery in flight ends within its timeout; one cut short by the exit is made again later (at least once).
     await webhooks?.stop().catch((e: unknown) => console.error("Arresto delle consegne webhook non riuscito:", e));
+    // A label being sent finishes (within its timeout); one claimed and cut short ends "esito incerto".
+    await printer?.stop().catch((e: unknown) => console.error("Arresto della coda di stampa non riuscito:", e));
     await app?.close().catch((e: unknown) => console.error("Chiusura di Next non riuscita:", e));
     await authCache?.stop().catch((e: unknown) => console.error("Arresto della cache dell'autenticazione non riuscito:", e));
     setDb(undefined);
@@ -229,6 +233,7 @@ async function main(): Promise<void> {
     log("Per fermare il servizio: Ctrl+C.");
     // Its endpoint locks are session advisory locks: on connections to PostgreSQL itself, never through a pooler.
     webhooks = startWebhookWorker(prisma, db.directUrl, webhookSettings(config), log);
+    printer = startPrintWorker(prisma, {}, log);
     started = true;
     if (stopRequested) return stop(0);
   } catch (e) {

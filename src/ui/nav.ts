@@ -24,4 +24,5 @@ export const NAV: NavItem[] = [
   { href: "/utenti", label: "Utenti", role: "amministratore", group: "Amministrazione" },
   { href: "/chiavi-api", label: "Chiavi API", role: "amministratore", group: "Amministrazione" },
   { href: "/webhook", label: "Webhook", role: "amministratore", group: "Amministrazione" },
+  { href: "/stampanti", label: "Stampanti", role: "amministratore", group: "Amministrazione" },
 ];

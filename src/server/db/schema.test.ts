@@ -62,6 +62,8 @@ function expectedType(f: DmmfField): string {
         return "double precision";
       case "Json":
         return "jsonb";
+      case "Bytes":
+        return "bytea";
       case "Decimal":
         return `numeric(${args?.join(",") ?? "65,30"})`;
       case "DateTime":

@@ -32,7 +32,7 @@ export interface RestRequest {
 export interface RestResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  body: string | Uint8Array;
 }
 
 const PREFIX = "/api/v1";
@@ -230,6 +230,13 @@ export async function serveRest(req: RestRequest): Promise<RestResponse> {
     const res = await callProcedure(method, path + search, body, query, carried);
     if (carried.error !== undefined)
       return errorResponse(toErrorResponse(carried.error, { requestId, isQuery: method === "GET" }), requestId);
+    const binary = carried.ctx.response.binary;
+    if (binary !== undefined)
+      return {
+        status: res.statusCode,
+        headers: { ...res.headers, ...carried.ctx.response.headers, "X-Request-Id": requestId },
+        body: binary,
+      };
     return {
       status: res.statusCode,
       headers: { ...res.headers, "Content-Type": "application/json; charset=utf-8", "X-Request-Id": requestId },
@@ -269,7 +276,7 @@ export async function handleRestRequest(req: Request): Promise<Response> {
     headers: req.headers,
     readBody: (limit) => readFetchBody(req, limit),
   });
-  return new Response(out.body, { status: out.status, headers: out.headers });
+  return new Response(out.body as BodyInit, { status: out.status, headers: out.headers });
 }
 
 /** Reads a Node request's body, stopping past the limit (the socket stays usable for the 413). */

@@ -16,6 +16,12 @@ export const ERROR_STATUS = {
   lotto_consumato: 409,
   // Cancelling an arrival whose location no longer holds the goods (API.md section 11): the message says where they are.
   merce_spostata: 409,
+  // Pallets (API.md section 12).
+  collo_gia_ricevuto: 409,
+  // Cancelling an arrival whose row a return with riapri has already lowered (API.md section 12).
+  arrivo_reso: 409,
+  collo_non_ricevuto: 409,
+  collo_non_trovato: 404,
   // Operator UI only (users administration).
   utente_esistente: 409,
   ultimo_amministratore: 409,
@@ -74,6 +80,14 @@ export const ERROR_STATUS = {
   ubicazione_ricevimento_mancante: 422,
   ubicazioni_in_uso: 422,
   giacenza_negativa: 422,
+  // Labels and printers (API.md section 13).
+  stampante_esistente: 409,
+  // Per-notice refusals of POST /avvisi-spedizione, and the order upsert's riga_in_avviso (API.md section 12).
+  sscc_non_valido: 422,
+  sscc_in_uso: 422,
+  avviso_in_ricevimento: 422,
+  avviso_ripetuto: 422,
+  riga_in_avviso: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -117,6 +131,11 @@ export const ROW_ERROR_CODES = [
   "ubicazione_ricevimento_mancante",
   "ubicazioni_in_uso",
   "giacenza_negativa",
+  "sscc_non_valido",
+  "sscc_in_uso",
+  "avviso_in_ricevimento",
+  "avviso_ripetuto",
+  "riga_in_avviso",
 ] as const satisfies readonly ErrorCode[];
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
 

@@ -8,6 +8,8 @@ import type { ResolvedSession } from "../modules/auth/sessions.service";
 export interface ResponseMeta {
   status?: number;
   headers: Record<string, string>;
+  /** A body that is not JSON (a label's PDF or ZPL): the REST core writes these bytes instead of the procedure's output. */
+  binary?: Uint8Array;
 }
 
 export interface Context {

@@ -13,6 +13,8 @@ export type Meta = {
   successStatuses?: number[];
   /** Writes that accept Idempotency-Key. */
   idempotent?: boolean;
+  /** Answers a file (PDF or ZPL), not JSON: the procedure leaves its bytes in `ctx.response.binary`. */
+  binary?: boolean;
 };
 
 const t = initTRPC

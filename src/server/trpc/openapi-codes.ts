@@ -4,6 +4,8 @@ import { MAX_ARRIVAL_ROWS } from "../modules/arrivals/arrivals.schemas";
 import { MAX_LOCATION_ROWS } from "../modules/catalogue/locations.schemas";
 import { MAX_UPSERT_ROWS } from "../modules/catalogue/master-data.schemas";
 import { MAX_MOVEMENT_ROWS } from "../modules/movements/movements.schemas";
+import { MAX_NOTICES_PER_CALL } from "../modules/notices/notices.schemas";
+import { MAX_RETURN_ROWS } from "../modules/notices/returns.schemas";
 import { MAX_ORDER_ROWS_PER_CALL, MAX_ORDERS_PER_CALL } from "../modules/orders/orders.schemas";
 
 /**
@@ -83,7 +85,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     rows: ARRIVAL_ROWS,
     maxItems: { righe: MAX_ARRIVAL_ROWS },
   },
-  "POST /arrivi/{id}/annulla": { codes: ["arrivo_gia_annullato", "lotto_consumato", "merce_spostata"] },
+  "POST /arrivi/{id}/annulla": { codes: ["arrivo_gia_annullato", "lotto_consumato", "merce_spostata", "arrivo_reso"] },
   "POST /giacenze/allinea": {
     // The top-level `ubicazione` is the envelope's: its fault refuses the call (API.md section 11).
     codes: ["magazzino_non_trovato", "troppe_righe", "ubicazione_non_trovata", "ubicazione_non_prevista"],
@@ -147,11 +149,71 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
       "ordine_evaso",
       "ordine_ripetuto",
       "numero_riga_ripetuto",
+      "riga_in_avviso",
     ],
     // 500 rows in all: one order can hold them all.
     maxItems: { ordini: MAX_ORDERS_PER_CALL, "ordini.righe": MAX_ORDER_ROWS_PER_CALL },
   },
   "POST /ordini-acquisto/{id}/chiudi": { codes: ["riga_non_trovata"] },
+  // Labels and printers (API.md section 13).
+  "GET /etichette/lotto": { codes: ["articolo_non_trovato"] },
+  "GET /etichette/collo/{sscc}": { codes: ["collo_non_trovato", "sscc_non_valido"] },
+  "GET /etichette/ubicazione": { codes: ["magazzino_non_trovato", "ubicazione_non_trovata", "troppe_righe"] },
+  "POST /stampanti/{id}/stampa": {
+    codes: [
+      "articolo_non_trovato",
+      "magazzino_non_trovato",
+      "ubicazione_non_trovata",
+      "riga_non_trovata",
+      "collo_non_trovato",
+      "sscc_non_valido",
+      "troppe_righe",
+    ],
+  },
+  "POST /avvisi-spedizione": {
+    codes: ["troppe_righe"],
+    rows: [
+      "campo_non_valido",
+      "fornitore_non_trovato",
+      "magazzino_non_trovato",
+      "sscc_non_valido",
+      "sscc_in_uso",
+      "riga_non_trovata",
+      "fornitore_diverso",
+      "magazzino_diverso",
+      "lotto_obbligatorio",
+      "lotto_non_previsto",
+      "quantita_non_valida",
+      "avviso_in_ricevimento",
+      "avviso_ripetuto",
+    ],
+    maxItems: { avvisi: MAX_NOTICES_PER_CALL },
+  },
+  "POST /colli/{sscc}/ricevi": {
+    codes: ["collo_non_trovato", "collo_gia_ricevuto", "magazzino_non_trovato"],
+    rows: [...ARRIVAL_ROWS],
+  },
+  "POST /colli/{sscc}/annulla": {
+    codes: ["collo_non_trovato", "collo_non_ricevuto", "arrivo_gia_annullato", "lotto_consumato", "arrivo_reso"],
+  },
+  "POST /resi-fornitore": {
+    codes: ["fornitore_non_trovato", "magazzino_non_trovato", "troppe_righe"],
+    rows: [
+      "articolo_non_trovato",
+      "articolo_con_varianti",
+      "articolo_ambiguo",
+      "quantita_non_valida",
+      "lotto_obbligatorio",
+      "lotto_non_previsto",
+      "lotto_non_trovato",
+      "lotto_insufficiente",
+      "riga_non_trovata",
+      "fornitore_diverso",
+      "magazzino_diverso",
+      "quantita_eccessiva",
+    ],
+    maxItems: { righe: MAX_RETURN_ROWS },
+  },
 };
 
 export interface DefaultInputs {

@@ -12,6 +12,7 @@ import {
   warehouseRowOutput,
 } from "../modules/feeds/feeds.schemas";
 import { movementOutput } from "../modules/movements/movements.schemas";
+import { differenceOutput, noticeOutput } from "../modules/notices/notices.schemas";
 import { saleDocumentOutput } from "../modules/sales/sales.schemas";
 
 /**
@@ -51,6 +52,9 @@ const DATA = {
   "fornitore.modificato": supplierRowOutput,
   "magazzino.modificato": warehouseRow,
   "ubicazione.modificato": locationRow,
+  "avviso_spedizione.modificato": noticeOutput.meta({ description: "L'avviso come in GET /avvisi-spedizione" }),
+  "ricevimento.differenza": differenceOutput.meta({ description: "La differenza come in GET /differenze-ricevimento" }),
+  "reso_fornitore.registrato": stockData,
 } satisfies Record<EventType, z.ZodType> & Record<string, z.ZodType>;
 
 /** Shared row schemas, named once in components. */

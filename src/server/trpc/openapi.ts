@@ -67,6 +67,18 @@ const FIELD_PROBLEM: SchemaObject = {
   properties: { campo: { type: "string" }, messaggio: { type: "string" } },
 };
 
+/** The answer of a label's GET: the file itself (API.md section 13). */
+const LABEL_FILE = {
+  description: "Le etichette: PDF (formato=pdf, predefinito) o ZPL (formato=zpl)",
+  headers: {
+    "X-Avviso": { description: "lotto_non_gs1: il lotto non sta in AI (10) ed è stampato in Code 128 a parte", schema: { type: "string" } },
+  },
+  content: {
+    "application/pdf": { schema: { type: "string", format: "binary" } },
+    "text/plain": { schema: { type: "string", description: "ZPL: un formato ^XA…^XZ per etichetta" } },
+  },
+} as unknown as Operation["responses"][string];
+
 type Procedure = { meta?: Meta & { openapi?: { method: string; path: string } }; input?: z.ZodType };
 
 function procedures(): Map<string, Procedure> {
@@ -109,7 +121,7 @@ export function openApiDocument(): OpenAPIObject {
         query: (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name as string),
       });
       limitArrays(op, maxItems, components);
-      const success = op.responses["200"];
+      const success = meta?.binary ? LABEL_FILE : op.responses["200"];
       typeRowErrors(success, rows);
       const responses: Record<string, unknown> = {};
       for (const s of meta?.successStatuses ?? [200]) responses[String(s)] = success;

@@ -48,6 +48,16 @@ const TABLE: Record<string, { role: Role | "chiave" | null; call: Call }> = {
   "catalogue.suppliers": { role: "operatore", call: (c) => c.catalogue.suppliers() },
   "catalogue.articles": { role: "operatore", call: (c) => c.catalogue.articles({ cerca: "VITE" }) },
   "catalogue.resolve": { role: "operatore", call: (c) => c.catalogue.resolve({ letture: ["vite"] }) },
+  "notices.list": { role: "operatore", call: (c) => c.notices.list({}) },
+  "notices.differences": { role: "operatore", call: (c) => c.notices.differences({}) },
+  "notices.upsert": { role: "responsabile", call: (c) => c.notices.upsert({ avvisi: [{ numero: "RUOLI" }] }) },
+  "notices.receive": { role: "operatore", call: (c) => c.notices.receive({ sscc: "380012340000000999", ddt: "D-RUOLI" }) },
+  "notices.cancel": { role: "operatore", call: (c) => c.notices.cancel({ sscc: "380012340000000999" }) },
+  "notices.returnToSupplier": {
+    role: "operatore",
+    call: (c) =>
+      c.notices.returnToSupplier({ fornitore: "NESSUNO", magazzino: m1, righe: [{ codice: "VITE", quantita: 1, motivo: "ruoli" }] }),
+  },
   "orders.list": { role: "operatore", call: (c) => c.orders.list({}) },
   "orders.printable": { role: "operatore", call: (c) => c.orders.printable({ id: 1 }) },
   "orders.detail": { role: "operatore", call: (c) => c.orders.detail({ id: 1 }) },
@@ -159,6 +169,20 @@ const TABLE: Record<string, { role: Role | "chiave" | null; call: Call }> = {
   "webhooksRest.update": { role: "chiave", call: (c) => c.webhooksRest.update({ id: "999999", attivo: false } as never) },
   "webhooksRest.remove": { role: "chiave", call: (c) => c.webhooksRest.remove({ id: "999999" } as never) },
   "webhooksRest.replay": { role: "chiave", call: (c) => c.webhooksRest.replay({ id: "999999", da: 1 } as never) },
+  // Labels and printers: every role prints (the dock's operators); only an administrator adds a printer.
+  "labels.lot": { role: "operatore", call: (c) => c.labels.lot({ articolo: "999999", lotto: "L1" } as never) },
+  "labels.pallet": { role: "operatore", call: (c) => c.labels.pallet({ sscc: "080012340000000011" } as never) },
+  "labels.location": { role: "operatore", call: (c) => c.labels.location({ magazzino: String(m1), ubicazione: "NO" } as never) },
+  "labels.orderRows": { role: "operatore", call: (c) => c.labels.orderRows({ id: "999999" } as never) },
+  "printers.list": { role: "operatore", call: (c) => c.printers.list({}) },
+  "printers.print": {
+    role: "operatore",
+    call: (c) => c.printers.print({ id: "999999", etichetta: { tipo: "lotto", articolo: 1, lotto: "L1" } } as never),
+  },
+  "printers.job": { role: "operatore", call: (c) => c.printers.job({ id: "999999" } as never) },
+  "printers.recent": { role: "operatore", call: (c) => c.printers.recent({}) },
+  "printers.reprint": { role: "operatore", call: (c) => c.printers.reprint({ id: 999_999 }) },
+  "printers.add": { role: "amministratore", call: (c) => c.printers.add({ nome: "Ruoli", indirizzo: "127.0.0.1:9100" }) },
 };
 
 const RANK: Record<Role, number> = { operatore: 1, responsabile: 2, amministratore: 3 };

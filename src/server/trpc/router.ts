@@ -17,10 +17,13 @@ import { locationsStockRouter } from "../modules/locations-stock/locations-stock
 import { cursorsRouter } from "../modules/lists/cursors.router";
 import { movementsRouter } from "../modules/movements/movements.router";
 import { putawayRouter } from "../modules/putaway/putaway.router";
+import { noticesRouter } from "../modules/notices/notices.router";
 import { salesRouter } from "../modules/sales/sales.router";
 import { webhooksRouter } from "../modules/webhooks/webhooks.router";
 import { webhooksRestRouter } from "../modules/webhooks/webhooks-rest.router";
 import { usersRouter } from "../modules/users/users.router";
+import { labelsRouter } from "../modules/labels/labels.router";
+import { printersRouter } from "../modules/printers/printers.router";
 import { router } from "./init";
 
 export const appRouter = router({
@@ -44,8 +47,13 @@ export const appRouter = router({
   events: eventsRouter,
   // Where each list and feed starts "from now" (API.md section 9).
   cursors: cursorsRouter,
+  // Shipping notices, pallets, receiving differences (API.md section 12).
+  notices: noticesRouter,
   // A key's own webhook endpoints (API.md section 10, scopes webhook and lettura).
   webhooksRest: webhooksRestRouter,
+  // Labels and printers (API.md section 13).
+  labels: labelsRouter,
+  printers: printersRouter,
   // Operator UI only (no openapi meta: not part of /api/v1).
   session: sessionsRouter,
   catalogue: catalogueRouter,

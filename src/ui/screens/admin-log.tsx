@@ -22,6 +22,7 @@ const ACTION_LABEL: Record<string, string> = {
   "webhook.riconsegna": "webhook: riconsegna",
   "webhook.modificato": "webhook modificato",
   "webhook.eliminato": "webhook eliminato",
+  "stampante.aggiunta": "stampante aggiunta",
 };
 
 /** The administrative log (append-only), newest first, a page at a time: on the administrator's screens. */

@@ -11,6 +11,8 @@ import { QueuedArrivals } from "./receiving/queued-arrivals";
 import { ScanField } from "./receiving/scan-field";
 import { CancelArrivalModal, TodayArrivals } from "./receiving/session-arrivals";
 import { useReceiving } from "./receiving/use-receiving";
+import { LabelAtReceipt } from "./receiving/label-print";
+import { useLabelPrint } from "./receiving/use-label-print";
 
 const Heading = memo(function Heading({ onCode }: { onCode: (code: string) => void }) {
   return (
@@ -41,6 +43,7 @@ const Waiting = memo(function Waiting({ codes }: { codes: string[] }) {
  */
 export function ReceivingScreen() {
   const r = useReceiving();
+  const labels = useLabelPrint();
   return (
     <Stack gap="md" maw={900}>
       <Heading onCode={r.enqueue} />
@@ -76,6 +79,8 @@ export function ReceivingScreen() {
         />
       )}
 
+      <LabelAtReceipt l={labels} />
+
       <PendingChoiceModal choice={r.choice} onComplete={r.completePending} onDiscard={r.discardPending} />
 
       <QueuedArrivals
@@ -93,6 +98,7 @@ export function ReceivingScreen() {
         onView={r.today.setView}
         ddt={r.ddt}
         onCancel={r.askCancel}
+        onLabel={labels.printer ? labels.print : undefined}
       />
 
       <CancelArrivalModal

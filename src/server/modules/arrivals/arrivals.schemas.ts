@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { palletOutput } from "../notices/notices.schemas";
 import { articoloRef, decimalString, idNumber, isoDate, pathId, rawNumber, shortText, typeError } from "../../lib/zod";
 
 export const MAX_ARRIVAL_ROWS = 500;
@@ -88,6 +89,7 @@ export const searchOutput = z.object({
   motivo: z.string().optional(),
   motivo_codice: z.enum(MOTIVI).optional(),
   lettura: z.object({ gtin: z.string(), lotto: z.string().nullable(), scadenza: z.string().nullable() }).optional(),
+  collo: palletOutput.optional().meta({ description: "Con un SSCC (18 cifre, o GS1 con (00)): il collo annunciato e le sue righe" }),
 });
 export type SearchOutput = z.infer<typeof searchOutput>;
 

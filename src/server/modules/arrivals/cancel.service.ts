@@ -40,6 +40,13 @@ export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { ti
     throw new DomainError("arrivo_gia_annullato", `L'arrivo ${id} è già stato annullato (movimento ${already.id}).`);
   }
   const quantita = canonical(m.quantita);
+  // A return to the supplier with riapri (API.md section 12) already took this much off the row.
+  if (row.arrivata.lt(m.quantita)) {
+    throw new DomainError(
+      "arrivo_reso",
+      `La riga R${row.id} ha ${canonical(row.arrivata)} arrivati dopo i resi al fornitore: l'arrivo ${id} (${quantita}) non si annulla oltre.`,
+    );
+  }
   if (m.lotto_id !== null) {
     const given = await takeBackFromLot(tx, m.lotto_id, quantita);
     if (!given.ok) {

@@ -6,6 +6,8 @@ import { DomainError } from "../../lib/errors";
 import { assertWarehouses } from "../catalogue/articles";
 import * as q from "./arrivals.queries";
 import { eanCandidates, parseScan } from "../../../lib/barcode";
+import { readSscc } from "../../../lib/sscc";
+import { palletOf } from "../notices/pallet-scan.service";
 import type { ExpectedOrder, ScanInput, ScanOutput, SearchInput, SearchOutput } from "./arrivals.schemas";
 import { remaining } from "./order-rows.service";
 
@@ -136,6 +138,14 @@ async function firstExpectedRow(db: ModelDb, articolo: { id: number; codice: str
 }
 
 async function searchByBarcode(db: ModelDb, barcode: string, magazzino: number | undefined): Promise<ScanOutput> {
+  // An SSCC before any other reading (API.md section 11): a pallet of a shipping notice (section 12).
+  const sscc = readSscc(barcode);
+  if (sscc !== null) {
+    const collo = await palletOf(db, sscc);
+    if (!collo)
+      return empty(`Il collo ${sscc} non è in nessun avviso di spedizione: ricevere la merce riga per riga.`, "codice_sconosciuto");
+    return { ordini: [], totale_ordini: 0, totale_righe: 0, altri: false, cursore: 0, collo };
+  }
   const scan = parseScan(barcode);
   if (scan.kind === "illeggibile") return empty(scan.motivo, "codice_sconosciuto");
   if (scan.kind === "etichetta") {

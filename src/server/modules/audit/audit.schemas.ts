@@ -16,6 +16,7 @@ export const AZIONI = [
   "webhook.riconsegna",
   "webhook.modificato",
   "webhook.eliminato",
+  "stampante.aggiunta",
 ] as const;
 export type Azione = (typeof AZIONI)[number];
 

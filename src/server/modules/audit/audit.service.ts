@@ -18,7 +18,7 @@ export async function recordAdminAction(
   db: Db,
   by: AuditAuthor,
   azione: Azione,
-  oggetto: { tipo: "utente" | "chiave" | "demo" | "webhook"; id: number | null; nome: string },
+  oggetto: { tipo: "utente" | "chiave" | "demo" | "webhook" | "stampante"; id: number | null; nome: string },
   dettagli: string | null = null,
 ): Promise<void> {
   const author =

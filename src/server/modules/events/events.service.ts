@@ -6,6 +6,7 @@ import { toArticleOutput, toLocationOutput, toNamedOutput, toPurchaseOrderOutput
 import { boundAndRows, cutPage } from "../lists/lists";
 import { movementsByIds, type MovementRow } from "../movements/movements.queries";
 import { toMovementOutput } from "../movements/movements.service";
+import { differencesByIds } from "../notices/differences.service";
 import { salesDocumentsByIds } from "../sales/sales.service";
 import * as q from "./events.queries";
 import type { EventOutput, ListEventsInput } from "./events.schemas";
@@ -28,6 +29,7 @@ const STOCK_TYPES: ReadonlySet<string> = new Set([
   "arrivo.annullato",
   "giacenze.allineate",
   "documento_vendita.emesso",
+  "reso_fornitore.registrato",
 ]);
 
 /**
@@ -45,6 +47,8 @@ export async function renderEvents(db: Db, events: q.EventRow[], timeZone: strin
   const documentOf = (ms: MovementRow[]) => ms.find((m) => m.riferimento_tipo === "documento_vendita")?.riferimento_id ?? null;
   const docIds = stock.filter((e) => e.tipo === "documento_vendita.emesso").flatMap((e) => documentOf(movementsOf(e)) ?? []);
   const documents = new Map((await salesDocumentsByIds(db, [...new Set(docIds)])).map((d) => [d.id, d]));
+  const differenceIds = events.filter((e) => e.tipo === "ricevimento.differenza").map((e) => e.dati.id as number);
+  const differences = new Map((await differencesByIds(db, differenceIds)).map((d) => [d.id, d]));
 
   function movementsOf(e: q.EventRow): MovementRow[] {
     return (e.dati.movimenti as number[]).flatMap((id) => movements.get(id) ?? []);
@@ -63,6 +67,10 @@ export async function renderEvents(db: Db, events: q.EventRow[], timeZone: strin
         return toWarehouseOutput(d as unknown as Parameters<typeof toWarehouseOutput>[0]);
       case "ubicazione.modificato":
         return toLocationOutput(d as unknown as Parameters<typeof toLocationOutput>[0]);
+      case "avviso_spedizione.modificato":
+        return d;
+      case "ricevimento.differenza":
+        return differences.get(d.id as number) ?? d;
       case "cliente.modificato":
         return toClientOutput({ ...(d as unknown as Parameters<typeof toClientOutput>[0]), creato_il: d.creato_ms as number }, timeZone);
       default: {

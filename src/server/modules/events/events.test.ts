@@ -506,6 +506,59 @@ describe("each write records its event, with dati as the lists show them", () =>
   });
 });
 
+describe("shipping notices, pallets, differences and returns record their events (API.md section 12)", () => {
+  test("a notice, its pallet received with a difference, a return: each event as its list shows the row", async () => {
+    const o = await post("/ordini-acquisto", {
+      ordini: [
+        {
+          numero: "EV-AV",
+          fornitore: "F1",
+          data: "2026-11-20",
+          magazzino: "M1",
+          righe: [{ numero_riga: 1, articolo: "A", quantita: 5, prezzo: "1" }],
+        },
+      ],
+    });
+    const sscc = "380012340000000029";
+    const n = await recorded(() =>
+      post("/avvisi-spedizione", {
+        avvisi: [
+          {
+            numero: "EV-AV",
+            fornitore: "F1",
+            magazzino: "M1",
+            colli: [{ sscc, righe: [{ ordine: "EV-AV", numero_riga: 1, quantita: 5 }] }],
+          },
+        ],
+      }),
+    );
+    expect(types(n.events)).toEqual(["avviso_spedizione.modificato"]);
+    expect(n.events[0]!.dati).toEqual(await listed("/avvisi-spedizione", "avvisi", n.result.body.righe[0].id));
+    const r = await recorded(() =>
+      post(`/colli/${sscc}/ricevi`, { ddt: "EV-DDT", differenze: [{ indice: 0, quantita: 1, motivo: "mancante" }] }),
+    );
+    expect(types(r.events)).toEqual([
+      "arrivo.registrato",
+      "ricevimento.differenza",
+      "ordine_acquisto.modificato",
+      "avviso_spedizione.modificato",
+    ]);
+    const difference = r.events[1]!.dati;
+    expect(difference).toEqual(await listed("/differenze-ricevimento", "differenze", difference.id));
+    expect(difference).toMatchObject({ sscc, motivo: "mancante", quantita: "1", attesa: "5", ricevuta: "4" });
+    expect(r.events[3]!.dati.stato).toBe("ricevuto");
+    const back = await recorded(() =>
+      post("/resi-fornitore", {
+        fornitore: "F1",
+        magazzino: m1,
+        righe: [{ codice: "A", quantita: 1, motivo: "Difettoso", riga: o.body.righe[0].righe[0].riga, riapri: true }],
+      }),
+    );
+    expect(types(back.events)).toEqual(["reso_fornitore.registrato", "ordine_acquisto.modificato"]);
+    expect(back.events[0]!.dati.movimenti[0]).toMatchObject({ origine: "reso_fornitore", quantita: "-1" });
+  });
+});
+
 // ---- writes that change nothing, and refused writes, record nothing --------------------------------------
 
 describe("a write that changes nothing or is refused records no event", () => {

@@ -108,6 +108,58 @@ const WRITES: Record<string, Write> = {
     },
     events: ["arrivo.annullato", "ordine_acquisto.modificato"],
   },
+  "notices.upsert": {
+    prepare: async () => {
+      s.noticeOrder = await openOrder();
+    },
+    run: async () => {
+      const r = await asKey().notices.upsert({
+        avvisi: [
+          {
+            numero: `AV-${next()}`,
+            fornitore: "F1",
+            magazzino: "M1",
+            colli: [{ sscc: "380012340000000012", righe: [{ ordine: s.noticeOrder.numero, numero_riga: 1, quantita: 4 }] }],
+          },
+        ],
+      });
+      expect(r.creati).toBe(1);
+    },
+    events: ["avviso_spedizione.modificato"],
+  },
+  "notices.receive": {
+    run: async () => {
+      const r = await asKey().notices.receive({
+        sscc: "380012340000000012",
+        ddt: `DDT-${next()}`,
+        differenze: [{ indice: 0, quantita: 1, motivo: "danneggiato" }],
+      });
+      expect(r).toMatchObject({ registrate: 1, collo: { stato: "ricevuto" } });
+    },
+    events: ["arrivo.registrato", "ricevimento.differenza", "ordine_acquisto.modificato", "avviso_spedizione.modificato"],
+  },
+  "notices.cancel": {
+    run: async () => {
+      const r = await asKey().notices.cancel({ sscc: "380012340000000012" });
+      expect(r).toMatchObject({ annullati: 1, collo: { stato: "atteso" } });
+    },
+    events: ["arrivo.annullato", "ordine_acquisto.modificato", "avviso_spedizione.modificato"],
+  },
+  "notices.returnToSupplier": {
+    prepare: async () => {
+      s.returned = await openOrder();
+      await asKey().arrivals.register({ magazzino: m1, ddt: `DDT-${next()}`, riga: s.returned.riga, quantita: 5 });
+    },
+    run: async () => {
+      const r = await asKey().notices.returnToSupplier({
+        fornitore: "F1",
+        magazzino: m1,
+        righe: [{ codice: "A", quantita: 2, motivo: "Difettoso", riga: s.returned.riga, riapri: true }],
+      });
+      expect(r).toMatchObject({ scritte: 1, righe: [{ riga: { arrivata: "3" } }] });
+    },
+    events: ["reso_fornitore.registrato", "ordine_acquisto.modificato"],
+  },
   "alignment.align": {
     run: async () => {
       const r = await asKey().alignment.align({ magazzino: m1, righe: [{ codice: "A", contato: 1234.5 }] });
@@ -353,6 +405,27 @@ const NO_EVENT: Record<string, { why: string; prepare?: () => Promise<void>; run
     why: "a key's webhook endpoint",
     run: async () => expect((await asWebhookKey().webhooksRest.remove({ id: String(s.restHook.id) } as never)).eliminato).toBe(true),
   },
+  "printers.add": {
+    why: "label printers",
+    run: async () => expect((await asAdmin().printers.add({ nome: `wp-${next()}`, indirizzo: "127.0.0.1:9100" })).attiva).toBe(true),
+  },
+  "printers.print": {
+    why: "a print job: labels describe goods, they change none",
+    prepare: async () => {
+      s.printer = await asAdmin().printers.add({ nome: `wp-stampa-${next()}`, indirizzo: "127.0.0.1:9100" });
+    },
+    run: async () =>
+      expect(
+        (await asKey().printers.print({ id: String(s.printer.id), etichetta: { tipo: "lotto", articolo: 1, lotto: "L1" } } as never)).stato,
+      ).toBe("in_coda"),
+  },
+  "printers.reprint": {
+    why: "a print job again",
+    prepare: async () => {
+      s.job = await asKey().printers.print({ id: String(s.printer.id), etichetta: { tipo: "lotto", articolo: 1, lotto: "L2" } } as never);
+    },
+    run: async () => expect((await asKey().printers.reprint({ id: s.job.id })).stato).toBe("in_coda"),
+  },
 };
 
 /** The tables of stock, orders and master data: what a write changes and a NO_EVENT mutation must not. */
@@ -371,6 +444,9 @@ const DOMAIN_TABLES = [
   "documenti_vendita",
   "righe_documento_vendita",
   "numeratori",
+  "avvisi_spedizione",
+  "colli",
+  "righe_collo",
 ];
 
 async function domainSnapshot(): Promise<Record<string, string>> {

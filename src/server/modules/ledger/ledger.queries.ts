@@ -86,6 +86,7 @@ export const EVENT_OF_ORIGIN = {
   correzione: "giacenze.allineate",
   vendita: "documento_vendita.emesso",
   stoccaggio: "movimenti.registrati",
+  reso_fornitore: "reso_fornitore.registrato",
 } as const satisfies Record<Origine, EventType>;
 
 export const insertOperation = (origine: Origine, author: AuthorColumns) =>
@@ -183,7 +184,7 @@ export const orderRowDifferences = () =>
     SELECT r.id AS riga, COALESCE(s.somma, 0)::text AS arrivi, r.arrivata::text AS arrivata
       FROM righe_ordine r LEFT JOIN (
         SELECT riferimento_id, sum(quantita) AS somma FROM movimenti
-         WHERE riferimento_tipo = 'riga_ordine' AND origine IN ('arrivo', 'annullamento') GROUP BY 1) s
+         WHERE riferimento_tipo = 'riga_ordine' AND origine IN ('arrivo', 'annullamento', 'reso_fornitore') GROUP BY 1) s
         ON s.riferimento_id = r.id
      WHERE COALESCE(s.somma, 0) <> r.arrivata
         OR r.stato <> CASE WHEN r.arrivata + r.chiusa = r.ordinata THEN 'evasa' WHEN r.arrivata = 0 THEN 'aperta' ELSE 'parziale' END`);

@@ -34,6 +34,8 @@ export const SYNC_TABLES = {
   // Locations (API.md section 11, migration 20261128000000_ubicazioni).
   ubicazioni: { tag: 10, seq: "ubicazioni_id_seq" },
   giacenze_ubicazioni: { tag: 11, seq: "giacenze_ubicazioni_id_seq" },
+  avvisi_spedizione: { tag: 12, seq: "avvisi_spedizione_id_seq" },
+  differenze_ricevimento: { tag: 13, seq: "differenze_ricevimento_id_seq" },
 } as const;
 export type SyncGate = keyof typeof SYNC_TABLES;
 

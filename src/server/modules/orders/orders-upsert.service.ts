@@ -282,6 +282,13 @@ const inactive = (r: WantedRow) =>
   new RowError("articolo_non_attivo", `${r.at}: l'articolo '${r.codice}' non è attivo e non si ordina: riattivarlo o togliere la riga.`);
 
 /** What changes on an existing order, or null when the request says what the order already is. */
+/** A row announced by a shipping notice not yet received keeps its place and its article (API.md section 12). */
+const announced = (c: Checked, r: q.LockedOrderRow) =>
+  new RowError(
+    "riga_in_avviso",
+    `Ordine ${c.input.numero}, riga ${r.numero_riga} (R${r.id}, ${r.codice}): è annunciata dall'avviso di spedizione ${r.in_avviso}, non ancora ricevuto; non si toglie né cambia articolo finché l'avviso la annuncia.`,
+  );
+
 function planChange(c: Checked, known: q.ExistingOrderRow, current: q.LockedOrderRow[]): Change | null {
   const byNumber = new Map(current.map((r) => [r.numero_riga, r]));
   const change: Change = {
@@ -308,6 +315,7 @@ function planChange(c: Checked, known: q.ExistingOrderRow, current: q.LockedOrde
         `${w.at}: la riga R${r.id} ha arrivi registrati per l'articolo '${r.codice}' e non può passare a '${w.codice}': chiuderla e aggiungere una riga nuova.`,
       );
     }
+    if (r.articolo_id !== w.articolo && r.in_avviso !== null) throw announced(c, r);
     if (ordinata.lt(r.arrivata)) {
       throw new RowError(
         "quantita_sotto_arrivata",
@@ -332,6 +340,7 @@ function planChange(c: Checked, known: q.ExistingOrderRow, current: q.LockedOrde
         `Ordine ${c.input.numero}, riga ${r.numero_riga} (R${r.id}, ${r.codice}): ha arrivi registrati e non può essere tolta; per non attenderne altri, chiuderla con POST /ordini-acquisto/${known.id}/chiudi.`,
       );
     }
+    if (r.in_avviso !== null) throw announced(c, r);
     change.remove.push(r.id);
   }
   if (!change.header && change.update.length === 0 && change.insert.length === 0 && change.remove.length === 0) return null;

@@ -59,6 +59,8 @@ export interface LockedOrderRow {
   motivo_chiusura: string | null;
   /** Some movement (an arrival, even cancelled) points at the row: the ledger's history needs it as it is. */
   movimentata: boolean;
+  /** A shipping notice not yet received that announces the row (API.md section 12: riga_in_avviso), or null. */
+  in_avviso: string | null;
 }
 
 /** Lock order 1: every row of these orders, by id (ORDER BY sorts before FOR UPDATE locks). */
@@ -66,7 +68,9 @@ export const lockRowsOfOrders = (ordini: number[]) =>
   query<LockedOrderRow>(Prisma.sql`
     SELECT r.id, r.ordine_id, r.numero_riga, r.articolo_id, a.codice, r.ordinata::text AS ordinata, r.arrivata::text AS arrivata,
            r.chiusa::text AS chiusa, r.prezzo::text AS prezzo, r.motivo_chiusura,
-           EXISTS (SELECT 1 FROM movimenti m WHERE m.riferimento_tipo = 'riga_ordine' AND m.riferimento_id = r.id) AS movimentata
+           EXISTS (SELECT 1 FROM movimenti m WHERE m.riferimento_tipo = 'riga_ordine' AND m.riferimento_id = r.id) AS movimentata,
+           (SELECT av.numero FROM righe_collo rc JOIN colli k ON k.id = rc.collo_id JOIN avvisi_spedizione av ON av.id = k.avviso_id
+             WHERE rc.riga_ordine_id = r.id AND k.ricevimento_id IS NULL ORDER BY av.id LIMIT 1) AS in_avviso
       FROM righe_ordine r JOIN articoli a ON a.id = r.articolo_id
      WHERE r.ordine_id = ANY(${ordini}::int[])
      ORDER BY r.id

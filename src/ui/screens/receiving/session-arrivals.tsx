@@ -6,7 +6,16 @@ import { instant, qty } from "../../format";
 import type { ArrivalsView, TodayArrival } from "./use-today-arrivals";
 
 /** One arrival of today: memoised too, so a new arrival renders its own row, not the whole list again. */
-const ArrivalRow = memo(function ArrivalRow({ a, onCancel }: { a: TodayArrival; onCancel: (a: TodayArrival) => void }) {
+const ArrivalRow = memo(function ArrivalRow({
+  a,
+  onCancel,
+  onLabel,
+}: {
+  a: TodayArrival;
+  onCancel: (a: TodayArrival) => void;
+  /** Reprints the lot's label (absent: no printer chosen on this device). */
+  onLabel?: (a: TodayArrival) => void;
+}) {
   return (
     <Table.Tr data-testid={`arrivo-${a.movimento}`} style={a.annullato ? { opacity: 0.55 } : undefined}>
       <Table.Td>
@@ -21,6 +30,11 @@ const ArrivalRow = memo(function ArrivalRow({ a, onCancel }: { a: TodayArrival; 
       </Table.Td>
       <Table.Td className="num">{qty(a.quantita)}</Table.Td>
       <Table.Td>
+        {onLabel && a.lotto && !a.annullato && (
+          <Button size="sm" variant="default" mb={4} onClick={() => onLabel(a)} data-testid={`etichetta-${a.movimento}`}>
+            Etichetta
+          </Button>
+        )}
         {a.annullato ? (
           <Badge color="gray">Annullato</Badge>
         ) : a.annullabile ? (
@@ -51,6 +65,7 @@ export const TodayArrivals = memo(function TodayArrivals({
   onView,
   ddt,
   onCancel,
+  onLabel,
 }: {
   arrivals: TodayArrival[] | null;
   /** The list could not be read from the service. */
@@ -59,6 +74,7 @@ export const TodayArrivals = memo(function TodayArrivals({
   onView: (v: ArrivalsView) => void;
   ddt: string;
   onCancel: (a: TodayArrival) => void;
+  onLabel?: (a: TodayArrival) => void;
 }) {
   const empty =
     view === "ddt"
@@ -90,7 +106,7 @@ export const TodayArrivals = memo(function TodayArrivals({
           columns={[{ label: "Articolo" }, { label: "Q.tà", num: true }, { key: "azioni" }]}
         >
           {arrivals.map((a) => (
-            <ArrivalRow key={a.movimento} a={a} onCancel={onCancel} />
+            <ArrivalRow key={a.movimento} a={a} onCancel={onCancel} onLabel={onLabel} />
           ))}
         </DataTable>
       )}

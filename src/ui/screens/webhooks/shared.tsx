@@ -27,6 +27,9 @@ export const EVENT_LABEL: Record<EventType, string> = {
   "fornitore.modificato": "fornitore nuovo o modificato",
   "magazzino.modificato": "magazzino nuovo o modificato",
   "ubicazione.modificato": "ubicazione nuova o modificata",
+  "avviso_spedizione.modificato": "avviso di spedizione nuovo, modificato o ricevuto",
+  "ricevimento.differenza": "differenza al ricevimento",
+  "reso_fornitore.registrato": "reso al fornitore registrato",
 };
 
 export const STATE_LABEL: Record<DeliveryState, string> = { in_attesa: "in attesa", consegnata: "consegnata", fallita: "fallita" };

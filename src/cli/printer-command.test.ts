@@ -1,0 +1,48 @@
+import { spawn } from "node:child_process";
+import { expect } from "vitest";
+import type { TestDb } from "../server/testing/db";
+import { test } from "../server/testing/test";
+
+/** `stampante add|list` as an administrator at a terminal runs it (API.md section 13). */
+
+let t: TestDb;
+test.beforeAll(async ({ db }) => {
+  t = db;
+});
+
+function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", ...args], {
+      env: { ...process.env, DATABASE_URL: t.url },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+test("stampante add registers the printer (port 9100 by default) and logs its address; list shows it", async () => {
+  const added = await cli("stampante", "add", "--nome", "Banchina 2", "--indirizzo", "192.168.1.50", "--dimensione", "100x150");
+  expect(added).toMatchObject({ code: 0, stdout: "Stampante 1 'Banchina 2' aggiunta: 192.168.1.50:9100, etichette 100x150 mm.\n" });
+  const { rows } = await t.pool.query("SELECT autore_tipo, azione, dettagli FROM registro_amministrativo");
+  expect(rows).toEqual([
+    { autore_tipo: "riga_di_comando", azione: "stampante.aggiunta", dettagli: "indirizzo 192.168.1.50:9100, 100x150 mm" },
+  ]);
+  const list = await cli("stampante", "list");
+  expect(list.stdout).toMatch(/1\s+Banchina 2\s+192\.168\.1\.50:9100\s+100x150/);
+});
+
+test("refusals: a name taken (1), a bad address, size or missing option (2)", async () => {
+  await cli("stampante", "add", "--nome", "Doppia", "--indirizzo", "10.0.0.9:9100");
+  expect(await cli("stampante", "add", "--nome", "Doppia", "--indirizzo", "10.0.0.9:9100")).toMatchObject({
+    code: 1,
+    stderr: expect.stringContaining("Esiste già"),
+  });
+  expect((await cli("stampante", "add", "--nome", "X", "--indirizzo", "10.0.0.9:70000")).code).toBe(2);
+  expect((await cli("stampante", "add", "--nome", "X", "--indirizzo", "10.0.0.9", "--dimensione", "a4")).code).toBe(2);
+  expect(await cli("stampante", "add", "--nome", "X")).toMatchObject({ code: 2, stderr: expect.stringContaining("indicare --indirizzo") });
+});

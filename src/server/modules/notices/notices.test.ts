@@ -1,0 +1,372 @@
+import { describe, expect } from "vitest";
+import { gtinCheckDigit } from "../../../lib/gtin";
+import type { TestDb } from "../../testing/db";
+import { countRows, rest, seedArticle, seedKey, seedSupplier, seedWarehouse } from "../../testing/fixtures";
+import { test } from "../../testing/test";
+
+/** API.md section 12: notices (upsert, list, events), one receipt per pallet, its cancellation. */
+
+let t: TestDb;
+let key: string;
+let m1: number;
+
+/** A valid SSCC: extension 3, a company prefix, a serial, the GS1 check digit. */
+const sscc = (n: number) => {
+  const body = `38001234${String(n).padStart(9, "0")}`;
+  return `${body}${gtinCheckDigit(body)}`;
+};
+
+test.beforeAll(async ({ db }) => {
+  t = db;
+  m1 = (await seedWarehouse(t.prisma, "M1")).id;
+  await seedWarehouse(t.prisma, "M2");
+  await seedArticle(t.prisma, "A");
+  await seedArticle(t.prisma, "B");
+  await seedArticle(t.prisma, "LOT", { lotti: true });
+  await seedSupplier(t.prisma, "FA");
+  await seedSupplier(t.prisma, "FB");
+  key = (await seedKey(t.prisma)).chiave;
+});
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) => rest("POST", path, { key, body, headers });
+const get = (path: string) => rest("GET", path, { key });
+
+async function order(numero: string, righe: [number, string, number][], over: Record<string, unknown> = {}) {
+  const r = await post("/ordini-acquisto", {
+    ordini: [
+      {
+        numero,
+        fornitore: "FA",
+        data: "2026-11-20",
+        magazzino: "M1",
+        ...over,
+        righe: righe.map(([numero_riga, articolo, quantita]) => ({ numero_riga, articolo, quantita, prezzo: "1" })),
+      },
+    ],
+  });
+  expect(r.body.righe[0].esito).toBe("creato");
+  return r.body.righe[0] as { id: number; righe: { numero_riga: number; riga: number }[] };
+}
+
+type NRow = { ordine: string; numero_riga: number; quantita: number; lotto?: string; scadenza?: string };
+const notice = (numero: string, colli: { sscc: string; righe: NRow[] }[], over: Record<string, unknown> = {}) => ({
+  numero,
+  fornitore: "FA",
+  magazzino: "M1",
+  ...over,
+  colli,
+});
+
+async function rowOf(riga: number) {
+  const { rows } = await t.pool.query("SELECT arrivata::text, chiusa::text FROM righe_ordine WHERE id = $1", [riga]);
+  return rows[0] as { arrivata: string; chiusa: string };
+}
+
+async function written() {
+  return {
+    avvisi: await countRows(t, "avvisi_spedizione"),
+    colli: await countRows(t, "colli"),
+    righe: await countRows(t, "righe_collo"),
+    ricevimenti: await countRows(t, "ricevimenti_collo"),
+    differenze: await countRows(t, "differenze_ricevimento"),
+    movimenti: await countRows(t, "movimenti"),
+    versioni: (await t.pool.query("SELECT coalesce(string_agg(id || ':' || versione, ',' ORDER BY id), '') AS v FROM avvisi_spedizione"))
+      .rows[0].v,
+  };
+}
+
+describe("POST /avvisi-spedizione", () => {
+  test("creates a notice, lists it with its pallets, records its event; the same call again is invariato", async () => {
+    const o = await order("O-1", [
+      [1, "A", 10],
+      [2, "B", 5],
+    ]);
+    const body = {
+      avvisi: [
+        notice(
+          "AV-1",
+          [
+            { sscc: sscc(1), righe: [{ ordine: "O-1", numero_riga: 1, quantita: 4 }] },
+            {
+              sscc: sscc(2),
+              righe: [
+                { ordine: "O-1", numero_riga: 2, quantita: 5 },
+                { ordine: "O-1", numero_riga: 1, quantita: 6 },
+              ],
+            },
+          ],
+          { data_prevista: "2026-11-30" },
+        ),
+      ],
+    };
+    const r = await post("/avvisi-spedizione", body);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ creati: 1, rifiutati: 0, righe: [{ indice: 0, numero: "AV-1", esito: "creato" }] });
+    const id = r.body.righe[0].id;
+
+    const list = await get("/avvisi-spedizione");
+    expect(list.status).toBe(200);
+    const n = list.body.avvisi.find((a: { id: number }) => a.id === id);
+    expect(n).toMatchObject({
+      numero: "AV-1",
+      fornitore: { codice: "FA" },
+      magazzino: m1,
+      data_prevista: "2026-11-30",
+      stato: "atteso",
+      colli: [
+        { sscc: sscc(1), stato: "atteso", righe: [{ indice: 0, riga: o.righe[0]!.riga, numero_riga: 1, quantita: "4", lotto: null }] },
+        {
+          sscc: sscc(2),
+          stato: "atteso",
+          righe: [
+            { indice: 0, quantita: "5" },
+            { indice: 1, quantita: "6" },
+          ],
+        },
+      ],
+    });
+    const events = await get("/eventi?tipo=avviso_spedizione.modificato");
+    expect(events.body.eventi.at(-1).dati).toEqual(n);
+
+    const before = await written();
+    const again = await post("/avvisi-spedizione", body);
+    expect(again.body).toMatchObject({ invariati: 1, righe: [{ esito: "invariato", id }] });
+    expect(await written()).toEqual(before);
+
+    const feed = await get(`/avvisi-spedizione?modificati_dopo=${n.versione - 1}`);
+    expect(feed.body.avvisi.map((a: { id: number }) => a.id)).toEqual([id]);
+    expect(feed.body.cursore_versione).toBe(n.versione);
+  });
+
+  test("every refusal refuses its notice only and writes nothing of it", async () => {
+    await order("O-2", [
+      [1, "A", 10],
+      [2, "LOT", 10],
+    ]);
+    await order("O-FB", [[1, "A", 10]], { fornitore: "FB" });
+    await order("O-M2", [[1, "A", 10]], { magazzino: "M2" });
+    await post("/avvisi-spedizione", {
+      avvisi: [notice("AV-TAKEN", [{ sscc: sscc(50), righe: [{ ordine: "O-2", numero_riga: 1, quantita: 1 }] }])],
+    });
+    const ok = (n: number, righe: NRow[] = [{ ordine: "O-2", numero_riga: 1, quantita: 1 }]) => [{ sscc: sscc(n), righe }];
+    const cases: [unknown, string][] = [
+      [notice("X-1", ok(60), { fornitore: "NOPE" }), "fornitore_non_trovato"],
+      [notice("X-2", ok(61), { magazzino: "NOPE" }), "magazzino_non_trovato"],
+      [notice("X-3", [{ sscc: "380012340000000001", righe: [{ ordine: "O-2", numero_riga: 1, quantita: 1 }] }]), "sscc_non_valido"],
+      [notice("X-4", ok(50)), "sscc_in_uso"],
+      [notice("X-5", ok(62, [{ ordine: "O-2", numero_riga: 9, quantita: 1 }])), "riga_non_trovata"],
+      [notice("X-6", ok(63, [{ ordine: "O-FB", numero_riga: 1, quantita: 1 }])), "fornitore_diverso"],
+      [notice("X-7", ok(64, [{ ordine: "O-M2", numero_riga: 1, quantita: 1 }])), "magazzino_diverso"],
+      [notice("X-8", ok(65, [{ ordine: "O-2", numero_riga: 2, quantita: 1 }])), "lotto_obbligatorio"],
+      [notice("X-9", ok(66, [{ ordine: "O-2", numero_riga: 1, quantita: 1, lotto: "L1" }])), "lotto_non_previsto"],
+      [notice("X-10", ok(67, [{ ordine: "O-2", numero_riga: 1, quantita: 0 }])), "quantita_non_valida"],
+      [notice("X-11", ok(68), { data_prevista: "2026-13-45" }), "campo_non_valido"],
+      [notice("X-12", ok(69)), "avviso_ripetuto"],
+      [notice("X-12", ok(70)), "avviso_ripetuto"],
+    ];
+    const before = await written();
+    const r = await post("/avvisi-spedizione", { avvisi: cases.map((c) => c[0]) });
+    expect(r.status).toBe(200);
+    expect(r.body.rifiutati).toBe(cases.length);
+    expect(r.body.righe.map((x: { errore: { codice: string } }) => x.errore.codice)).toEqual(cases.map((c) => c[1]));
+    expect(await written()).toEqual(before);
+
+    const tooMany = await post("/avvisi-spedizione", { avvisi: Array.from({ length: 101 }, (_, i) => notice(`T-${i}`, ok(100 + i))) });
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.codice).toBe("troppe_righe");
+    expect(await written()).toEqual(before);
+  });
+
+  test("a notice is replaced before a receipt and refused after it (avviso_in_ricevimento)", async () => {
+    const o = await order("O-3", [[1, "A", 10]]);
+    const first = await post("/avvisi-spedizione", {
+      avvisi: [notice("AV-3", [{ sscc: sscc(3), righe: [{ ordine: "O-3", numero_riga: 1, quantita: 2 }] }])],
+    });
+    const id = first.body.righe[0].id;
+    const replaced = await post("/avvisi-spedizione", {
+      avvisi: [notice("AV-3", [{ sscc: sscc(4), righe: [{ ordine: "O-3", numero_riga: 1, quantita: 3 }] }])],
+    });
+    expect(replaced.body.righe[0]).toMatchObject({ esito: "aggiornato", id });
+    // The first SSCC is free again; the new one is the notice's.
+    expect((await t.pool.query("SELECT sscc FROM colli WHERE avviso_id = $1", [id])).rows).toEqual([{ sscc: sscc(4) }]);
+
+    expect((await post(`/colli/${sscc(4)}/ricevi`, { ddt: "D-3" })).status).toBe(200);
+    expect((await rowOf(o.righe[0]!.riga)).arrivata).toBe("3.000");
+    const before = await written();
+    const refused = await post("/avvisi-spedizione", {
+      avvisi: [notice("AV-3", [{ sscc: sscc(5), righe: [{ ordine: "O-3", numero_riga: 1, quantita: 1 }] }])],
+    });
+    expect(refused.body.righe[0].errore.codice).toBe("avviso_in_ricevimento");
+    expect(await written()).toEqual(before);
+  });
+
+  test("an order upsert may not remove a row a notice announces (riga_in_avviso)", async () => {
+    await order("O-4", [
+      [1, "A", 10],
+      [2, "B", 10],
+    ]);
+    await post("/avvisi-spedizione", {
+      avvisi: [notice("AV-4", [{ sscc: sscc(6), righe: [{ ordine: "O-4", numero_riga: 2, quantita: 1 }] }])],
+    });
+    const r = await post("/ordini-acquisto", {
+      ordini: [
+        {
+          numero: "O-4",
+          fornitore: "FA",
+          data: "2026-11-20",
+          magazzino: "M1",
+          righe: [{ numero_riga: 1, articolo: "A", quantita: 10, prezzo: "1" }],
+        },
+      ],
+    });
+    expect(r.body.righe[0].errore.codice).toBe("riga_in_avviso");
+    const changed = await post("/ordini-acquisto", {
+      ordini: [
+        {
+          numero: "O-4",
+          fornitore: "FA",
+          data: "2026-11-20",
+          magazzino: "M1",
+          righe: [
+            { numero_riga: 1, articolo: "A", quantita: 10, prezzo: "1" },
+            { numero_riga: 2, articolo: "A", quantita: 10, prezzo: "1" },
+          ],
+        },
+      ],
+    });
+    expect(changed.body.righe[0].errore.codice).toBe("riga_in_avviso");
+  });
+});
+
+describe("POST /colli/{sscc}/ricevi and /annulla", () => {
+  test("one scan receives the pallet: declared differences are not received, what exceeds the row is eccedente", async () => {
+    const o = await order("O-5", [
+      [1, "A", 10],
+      [2, "B", 3],
+    ]);
+    await post("/avvisi-spedizione", {
+      avvisi: [
+        notice("AV-5", [
+          {
+            sscc: sscc(7),
+            righe: [
+              { ordine: "O-5", numero_riga: 1, quantita: 8 },
+              { ordine: "O-5", numero_riga: 2, quantita: 5 },
+            ],
+          },
+        ]),
+      ],
+    });
+    const scan = await post("/arrivi/cerca", { barcode: `(00)${sscc(7)}` });
+    expect(scan.body.collo).toMatchObject({ sscc: sscc(7), stato: "atteso", avviso: { numero: "AV-5" } });
+    expect(scan.body.collo.righe.map((r: { quantita: string; residua: string }) => [r.quantita, r.residua])).toEqual([
+      ["8", "10"],
+      ["5", "3"],
+    ]);
+
+    const r = await post(`/colli/${sscc(7)}/ricevi`, {
+      ddt: "D-5",
+      differenze: [{ indice: 0, quantita: 1, motivo: "danneggiato", nota: "Cartone schiacciato" }],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ registrate: 2, rifiutate: 0, collo: { sscc: sscc(7), stato: "ricevuto" } });
+    expect(r.body.righe[0]).toMatchObject({ esito: "registrata", ricevuta: "7", differenze: [{ motivo: "danneggiato", quantita: "1" }] });
+    expect(r.body.righe[1]).toMatchObject({ esito: "registrata", ricevuta: "3", differenze: [{ motivo: "eccedente", quantita: "2" }] });
+    expect(await rowOf(o.righe[0]!.riga)).toMatchObject({ arrivata: "7.000" });
+    expect(await rowOf(o.righe[1]!.riga)).toMatchObject({ arrivata: "3.000" });
+
+    const diffs = await get("/differenze-ricevimento?motivo=danneggiato");
+    expect(diffs.body.differenze.at(-1)).toMatchObject({
+      sscc: sscc(7),
+      avviso: { numero: "AV-5" },
+      attesa: "8",
+      ricevuta: "7",
+      quantita: "1",
+      nota: "Cartone schiacciato",
+      annullata: false,
+      autore: { tipo: "chiave" },
+    });
+    const ev = await get("/eventi?tipo=ricevimento.differenza");
+    expect(
+      ev.body.eventi
+        .map((e: { dati: { motivo: string } }) => e.dati.motivo)
+        .slice(-2)
+        .sort(),
+    ).toEqual(["danneggiato", "eccedente"]);
+
+    const twice = await post(`/colli/${sscc(7)}/ricevi`, { ddt: "D-5" });
+    expect(twice.status).toBe(409);
+    expect(twice.body.codice).toBe("collo_gia_ricevuto");
+  });
+
+  test("five concurrent receipts of one pallet: one receipt, four collo_gia_ricevuto", async () => {
+    const o = await order("O-6", [[1, "A", 10]]);
+    await post("/avvisi-spedizione", {
+      avvisi: [notice("AV-6", [{ sscc: sscc(8), righe: [{ ordine: "O-6", numero_riga: 1, quantita: 4 }] }])],
+    });
+    const all = await Promise.all(Array.from({ length: 5 }, (_, i) => post(`/colli/${sscc(8)}/ricevi`, { ddt: `D-6-${i}` })));
+    expect(all.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    for (const r of all.filter((x) => x.status === 409)) expect(r.body.codice).toBe("collo_gia_ricevuto");
+    expect((await rowOf(o.righe[0]!.riga)).arrivata).toBe("4.000");
+    const { rows } = await t.pool.query(
+      "SELECT count(*)::int AS n FROM ricevimenti_collo r JOIN colli k ON k.id = r.collo_id WHERE k.sscc = $1",
+      [sscc(8)],
+    );
+    expect(rows[0].n).toBe(1);
+  });
+
+  test("cancel undoes every arrival and voids the differences; the pallet is received again", async () => {
+    const o = await order("O-7", [
+      [1, "A", 10],
+      [2, "B", 10],
+    ]);
+    await post("/avvisi-spedizione", {
+      avvisi: [
+        notice("AV-7", [
+          {
+            sscc: sscc(9),
+            righe: [
+              { ordine: "O-7", numero_riga: 1, quantita: 4 },
+              { ordine: "O-7", numero_riga: 2, quantita: 2 },
+            ],
+          },
+        ]),
+      ],
+    });
+    const notYet = await post(`/colli/${sscc(9)}/annulla`, {});
+    expect(notYet.status).toBe(409);
+    expect(notYet.body.codice).toBe("collo_non_ricevuto");
+
+    await post(`/colli/${sscc(9)}/ricevi`, { ddt: "D-7", differenze: [{ indice: 1, quantita: 2, motivo: "mancante" }] });
+    expect(await rowOf(o.righe[1]!.riga)).toMatchObject({ arrivata: "0.000" });
+    const c = await post(`/colli/${sscc(9)}/annulla`, {}, { "Idempotency-Key": "annulla-7" });
+    expect(c.status).toBe(200);
+    expect(c.body).toMatchObject({ annullati: 1, differenze_annullate: 1, collo: { stato: "atteso" } });
+    expect((await rowOf(o.righe[0]!.riga)).arrivata).toBe("0.000");
+    const replay = await post(`/colli/${sscc(9)}/annulla`, {}, { "Idempotency-Key": "annulla-7" });
+    expect(replay.body).toEqual(c.body);
+
+    const again = await post(`/colli/${sscc(9)}/ricevi`, { ddt: "D-7B" });
+    expect(again.body).toMatchObject({ registrate: 2, collo: { stato: "ricevuto" } });
+    expect(await rowOf(o.righe[0]!.riga)).toMatchObject({ arrivata: "4.000" });
+    expect(await rowOf(o.righe[1]!.riga)).toMatchObject({ arrivata: "2.000" });
+    const { rows } = await t.pool.query("SELECT annullata FROM differenze_ricevimento WHERE sscc = $1", [sscc(9)]);
+    expect(rows).toEqual([{ annullata: true }]);
+    const list = await get("/avvisi-spedizione?stato=ricevuto");
+    expect(list.body.avvisi.map((a: { numero: string }) => a.numero)).toContain("AV-7");
+  });
+
+  test("an unknown or malformed SSCC is collo_non_trovato, and a scan of it says so", async () => {
+    const before = await written();
+    for (const code of [sscc(999), "123"]) {
+      const r = await post(`/colli/${code}/ricevi`, { ddt: "D-X" });
+      expect(r.status).toBe(404);
+      expect(r.body.codice).toBe("collo_non_trovato");
+      const c = await post(`/colli/${code}/annulla`, {});
+      expect(c.body.codice).toBe("collo_non_trovato");
+    }
+    expect(await written()).toEqual(before);
+    const scan = await post("/arrivi/cerca", { barcode: sscc(999) });
+    expect(scan.body).toMatchObject({ ordini: [], motivo_codice: "codice_sconosciuto" });
+  });
+});

@@ -1,0 +1,31 @@
+import type { ModelDb } from "../../db/client";
+import { first, rows } from "../../db/sql";
+import type { PalletOutput } from "./notices.schemas";
+import * as q from "./notices.queries";
+
+/**
+ * A scanned SSCC (API.md section 12), for POST /arrivi/cerca and the receiving screen: apart from
+ * pallets.service.ts, which writes through the arrivals' services, so the search can call it without a cycle.
+ */
+
+/** The pallet a scan of its SSCC shows (POST /arrivi/cerca `collo`), or null when no notice announces it. */
+export async function palletOf(db: ModelDb, sscc: string): Promise<PalletOutput | null> {
+  const pallet = await first(db, q.palletBySscc(sscc));
+  if (!pallet) return null;
+  const righe = await rows(db, q.palletRows(pallet.id));
+  return {
+    sscc: pallet.sscc,
+    avviso: { id: pallet.avviso_id, numero: pallet.avviso_numero },
+    stato: pallet.ricevimento_id === null ? "atteso" : "ricevuto",
+    righe: righe.map((r) => ({
+      indice: r.indice,
+      riga: r.riga,
+      ordine: { id: r.ordine_id, numero: r.ordine_numero },
+      articolo: { id: r.articolo_id, codice: r.articolo_codice },
+      quantita: r.quantita,
+      lotto: r.lotto,
+      scadenza: r.scadenza,
+      residua: r.residua,
+    })),
+  };
+}

@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { idNumber, rawNumber, shortText, typeError } from "../../lib/zod";
+
+/** POST /resi-fornitore (API.md section 12). */
+
+export const MAX_RETURN_ROWS = 500;
+
+export const returnInput = z.strictObject({
+  fornitore: shortText(64).meta({ description: "Codice del fornitore a cui si rende" }),
+  magazzino: idNumber(),
+  ddt: shortText(64).optional().meta({ description: "Il documento di trasporto del reso" }),
+  righe: z
+    .array(
+      z
+        .strictObject({
+          ean: shortText(64).optional(),
+          codice: shortText(64).optional(),
+          quantita: rawNumber(),
+          lotto: shortText(64).optional(),
+          motivo: shortText(200),
+          riga: idNumber().optional().meta({ description: "La riga d'ordine (del fornitore) che la merce resa aveva consegnato" }),
+          riapri: z
+            .boolean({ error: typeError("deve essere true o false") })
+            .transform((b) => b)
+            .optional()
+            .meta({ description: "true: la quantità resa torna attesa sulla riga (`arrivata` scende)" }),
+        })
+        .refine((r) => r.ean !== undefined || r.codice !== undefined, {
+          message: "indicare l'articolo con 'codice' o 'ean'",
+          path: ["codice"],
+        })
+        .refine((r) => !r.riapri || r.riga !== undefined, { message: "'riapri' richiede 'riga'", path: ["riapri"] }),
+    )
+    .min(1, "almeno una riga"),
+});
+export type ReturnInput = z.infer<typeof returnInput>;
+
+export const returnOutput = z.object({
+  operazione: z.number().int().nullable(),
+  scritte: z.number().int(),
+  rifiutate: z.number().int(),
+  righe: z.array(
+    z.object({
+      indice: z.number().int(),
+      esito: z.enum(["scritta", "rifiutata"]),
+      movimento: z.number().int().optional(),
+      operazione: z.number().int().optional(),
+      riga: z
+        .object({ riga: z.number().int(), arrivata: z.string(), residua: z.string() })
+        .optional()
+        .meta({ description: "Con `riapri`: la riga d'ordine dopo il reso" }),
+      errore: z.object({ codice: z.string(), messaggio: z.string() }).optional(),
+    }),
+  ),
+});
+export type ReturnOutput = z.infer<typeof returnOutput>;

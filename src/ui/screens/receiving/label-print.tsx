@@ -1,0 +1,89 @@
+"use client";
+import { Alert, Badge, Button, Group, Paper, Select, Stack, Switch, Text } from "@mantine/core";
+import { day, qty } from "../../format";
+import type { LabelPrint } from "./use-label-print";
+
+const STATE: Record<string, { color: string; label: string }> = {
+  in_coda: { color: "blue", label: "In coda" },
+  in_invio: { color: "blue", label: "In stampa…" },
+  stampata: { color: "green", label: "Stampata" },
+  fallita: { color: "red", label: "Non stampata" },
+};
+
+/**
+ * The receiving screen's label panel: this device's printer and automatic printing, the label of the lot
+ * just received (one tap, or F2) and what became of its job, with "Ristampa" when it failed.
+ */
+export function LabelAtReceipt({ l }: { l: LabelPrint }) {
+  if (l.printers.length === 0 && !l.offer) return null;
+  const state = l.job ? STATE[l.job.stato] : undefined;
+  return (
+    <Paper withBorder p="sm" data-testid="etichette-ricevimento">
+      <Stack gap="xs">
+        <Group gap="sm" align="end" wrap="wrap">
+          <Select
+            label="Stampante di etichette"
+            placeholder={l.printers.length === 0 ? "Nessuna stampante registrata" : "Scegliere"}
+            data={l.printers.map((p) => ({ value: String(p.id), label: `${p.nome} (${p.dimensione})` }))}
+            value={l.printer ? String(l.printer.id) : null}
+            onChange={(v) => l.setSettings((s) => ({ ...s, stampante: v === null ? null : Number(v) }))}
+            w={{ base: "100%", xs: 280 }}
+            data-testid="stampante-etichette"
+          />
+          <Switch
+            label="Stampa automatica su questo dispositivo"
+            checked={l.settings.automatica}
+            disabled={!l.printer}
+            onChange={(e) => {
+              const automatica = e.currentTarget.checked;
+              l.setSettings((s) => ({ ...s, automatica }));
+            }}
+            data-testid="stampa-automatica"
+          />
+        </Group>
+        {l.offer && (
+          <Group justify="space-between" gap="xs" wrap="wrap">
+            <Text size="sm">
+              Lotto <b>{l.offer.lotto}</b> di <b>{l.offer.articolo.codice}</b> · {qty(l.offer.quantita)}
+              {l.offer.scadenza ? ` · scad. ${day(l.offer.scadenza)}` : ""}
+            </Text>
+            <Button
+              size="md"
+              onClick={() => l.offer && void l.print(l.offer)}
+              disabled={!l.printer}
+              loading={l.busy}
+              data-testid="stampa-etichetta"
+            >
+              Stampa etichetta (F2)
+            </Button>
+          </Group>
+        )}
+        {l.offer && !l.printer && (
+          <Text size="sm" c="dimmed">
+            Scegliere la stampante di questo dispositivo per stampare.
+          </Text>
+        )}
+        {l.job && state && (
+          <Group gap="xs" data-testid="stato-stampa" data-stampa={l.job.id}>
+            <Badge color={state.color}>{state.label}</Badge>
+            {l.job.motivo && (
+              <Text size="sm" c="red.8">
+                {l.job.motivo}
+              </Text>
+            )}
+            {l.job.stato === "fallita" && l.job && (
+              <Button size="xs" variant="light" onClick={() => l.job && void l.reprintJob(l.job.id)} data-testid="ristampa">
+                Ristampa
+              </Button>
+            )}
+          </Group>
+        )}
+        {l.error && (
+          <Alert color="red" p="xs">
+            {l.error}
+          </Alert>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

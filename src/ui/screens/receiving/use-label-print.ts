@@ -1,0 +1,116 @@
+"use client";
+import { useHotkeys, useLocalStorage } from "@mantine/hooks";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { describeWriteError } from "../../errors";
+import { useStableActions } from "../../stable-actions";
+import { useTRPC } from "../../trpc";
+import { useWriteKey } from "../../write-key";
+import type { TodayArrival } from "./use-today-arrivals";
+
+/** This device's label printing: which printer, and whether a lot arrival prints its label by itself. */
+export interface LabelSettings {
+  stampante: number | null;
+  automatica: boolean;
+}
+
+/** Per device, not per user: the printer is the one on this dock, whoever holds the handheld. */
+const STORAGE = "banchina.etichette";
+const FINAL = new Set(["stampata", "fallita"]);
+
+/**
+ * The lot label at receipt (API.md section 13): after an arrival of a lot article the screen offers its
+ * label at once (the button, or F2), and a device set to print automatically sends it to its printer
+ * without a key press. Arrivals are seen in the user's own list of today, which the screen refreshes
+ * after every registration; printing is a job the service queues, so a printer that is off never holds
+ * up the next scan. Today's arrivals reprint their label from the list.
+ */
+export function useLabelPrint() {
+  const trpc = useTRPC();
+  const [settings, setSettings] = useLocalStorage<LabelSettings>({
+    key: STORAGE,
+    defaultValue: { stampante: null, automatica: false },
+    getInitialValueInEffect: true,
+  });
+  const printers = useQuery(trpc.printers.list.queryOptions({}));
+  const mine = useQuery(trpc.arrivals.today.queryOptions({ mine: true }));
+
+  // The arrivals already there when the screen opened are not "just registered".
+  const seen = useRef<number | null>(null);
+  const [offer, setOffer] = useState<TodayArrival | null>(null);
+  const [jobId, setJobId] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const key = useWriteKey();
+  const printing = useMutation(trpc.printers.print.mutationOptions({ trpc: { context: key.context } }));
+  const reprinting = useMutation(trpc.printers.reprint.mutationOptions());
+  const job = useQuery({
+    ...trpc.printers.job.queryOptions({ id: String(jobId ?? 0) }),
+    enabled: jobId !== null,
+    refetchInterval: (q) => (q.state.data && FINAL.has(q.state.data.stato) ? false : 400),
+  });
+
+  const printer = printers.data?.stampanti.find((p) => p.id === settings.stampante && p.attiva) ?? null;
+
+  async function print(a: TodayArrival) {
+    if (!printer || !a.lotto) return;
+    setError(null);
+    const request = {
+      id: String(printer.id),
+      etichetta: { tipo: "lotto" as const, articolo: a.articolo.id, lotto: a.lotto, scadenza: a.scadenza, quantita: Number(a.quantita) },
+    };
+    key.for({ ...request, movimento: a.movimento });
+    try {
+      const out = await printing.mutateAsync(request);
+      key.settle();
+      setJobId(out.id);
+    } catch (e) {
+      key.settle(e);
+      setError(describeWriteError(e).messaggio);
+    }
+  }
+
+  async function reprintJob(id: number) {
+    setError(null);
+    try {
+      setJobId((await reprinting.mutateAsync({ id })).id);
+    } catch (e) {
+      setError(describeWriteError(e).messaggio);
+    }
+  }
+
+  // A new lot arrival of this user: offered, and printed when the device prints by itself.
+  const newest = mine.data?.arrivi.find((a) => !a.annullato);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to a new arrival only; print reads the settings of that moment
+  useEffect(() => {
+    if (!mine.data) return;
+    const top = newest?.movimento ?? 0;
+    if (seen.current === null) {
+      seen.current = top;
+      return;
+    }
+    if (!newest || top <= seen.current) return;
+    seen.current = top;
+    if (!newest.lotto) return;
+    setOffer(newest);
+    setJobId(null);
+    if (settings.automatica && printer) void print(newest);
+  }, [mine.data, newest?.movimento]);
+
+  const actions = useStableActions({ print, reprintJob });
+  useHotkeys([["F2", () => offer && void actions.print(offer)]], []);
+
+  return {
+    settings,
+    setSettings,
+    printers: printers.data?.stampanti.filter((p) => p.attiva) ?? [],
+    printer,
+    offer,
+    ...actions,
+    busy: printing.isPending || reprinting.isPending,
+    job: job.data ?? null,
+    error,
+  };
+}
+
+export type LabelPrint = ReturnType<typeof useLabelPrint>;
