@@ -86,7 +86,7 @@ function verifyCommand(args: string[]): Run {
     const report = await verifyLedger(db.prisma);
     const c = report.controllati;
     console.log(
-      `Controllati: ${c.movimenti} movimenti, ${c.giacenze} giacenze, ${c.lotti} lotti, ${c.righe_ordine} righe d'ordine, ${c.ordini} ordini.`,
+      `Controllati: ${c.movimenti} movimenti, ${c.giacenze} giacenze, ${c.lotti} lotti, ${c.righe_ordine} righe d'ordine, ${c.ordini} ordini, ${c.giacenze_ubicazioni} giacenze per ubicazione.`,
     );
     if (report.ok) {
       console.log("Nessuna differenza: tutto coincide con il registro dei movimenti.");

@@ -5,7 +5,18 @@
  */
 
 /** Who wrote a movement: `origine` of API.md section 4. */
-export const ORIGINI = ["api", "schermo", "vendita", "arrivo", "annullamento", "correzione", "reso_fornitore"] as const;
+export const ORIGINI = [
+  "api",
+  "schermo",
+  "vendita",
+  "arrivo",
+  "annullamento",
+  "correzione",
+  // Putaway and moves from the putaway screen (API.md section 11).
+  "stoccaggio",
+  // Returns to the supplier (API.md section 12).
+  "reso_fornitore",
+] as const;
 export type Origine = (typeof ORIGINI)[number];
 
 /** The event types of API.md section 10. */

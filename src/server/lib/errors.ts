@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   arrivo_reso: 409,
   collo_non_ricevuto: 409,
   collo_non_trovato: 404,
+  // Cancelling an arrival whose location no longer holds the goods (API.md section 11): the message says where they are.
+  merce_spostata: 409,
   // Operator UI only (users administration).
   utente_esistente: 409,
   ultimo_amministratore: 409,
@@ -74,6 +76,14 @@ export const ERROR_STATUS = {
   avviso_in_ricevimento: 422,
   avviso_ripetuto: 422,
   riga_in_avviso: 422,
+  // Row refusal codes of locations (API.md section 11): the ledger's location rules and the warehouse switch.
+  ubicazione_obbligatoria: 422,
+  ubicazione_non_trovata: 422,
+  ubicazione_non_prevista: 422,
+  quantita_insufficiente_ubicazione: 422,
+  ubicazione_ricevimento_mancante: 422,
+  ubicazioni_in_uso: 422,
+  giacenza_negativa: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -114,6 +124,13 @@ export const ROW_ERROR_CODES = [
   "avviso_in_ricevimento",
   "avviso_ripetuto",
   "riga_in_avviso",
+  "ubicazione_obbligatoria",
+  "ubicazione_non_trovata",
+  "ubicazione_non_prevista",
+  "quantita_insufficiente_ubicazione",
+  "ubicazione_ricevimento_mancante",
+  "ubicazioni_in_uso",
+  "giacenza_negativa",
 ] as const satisfies readonly ErrorCode[];
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
 

@@ -38,6 +38,9 @@ const ARRIVAL_ROWS = [
   "scadenza_diversa",
   "fornitore_diverso",
   "magazzino_diverso",
+  // Warehouses with locations (API.md section 11).
+  "ubicazione_non_trovata",
+  "ubicazione_non_prevista",
 ] as const satisfies readonly RowErrorCode[];
 
 export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
@@ -65,9 +68,10 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     rows: ARRIVAL_ROWS,
     maxItems: { righe: MAX_ARRIVAL_ROWS },
   },
-  "POST /arrivi/{id}/annulla": { codes: ["arrivo_gia_annullato", "lotto_consumato", "arrivo_reso"] },
+  "POST /arrivi/{id}/annulla": { codes: ["arrivo_gia_annullato", "lotto_consumato", "merce_spostata", "arrivo_reso"] },
   "POST /giacenze/allinea": {
-    codes: ["magazzino_non_trovato", "troppe_righe"],
+    // The top-level `ubicazione` is the envelope's: its fault refuses the call (API.md section 11).
+    codes: ["magazzino_non_trovato", "troppe_righe", "ubicazione_non_trovata", "ubicazione_non_prevista"],
     rows: [
       "articolo_non_trovato",
       "articolo_con_varianti",
@@ -75,6 +79,9 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
       "lotto_obbligatorio",
       "lotto_non_previsto",
       "articolo_ripetuto",
+      "ubicazione_obbligatoria",
+      "ubicazione_non_trovata",
+      "ubicazione_non_prevista",
     ],
     maxItems: { righe: MAX_ALIGNMENT_ROWS },
   },

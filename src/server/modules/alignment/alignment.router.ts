@@ -14,7 +14,7 @@ export const alignmentRouter = router({
         tags: ["Giacenze"],
         summary: "Allinea le giacenze ai valori contati (inventario)",
         description:
-          "Il servizio legge la quantità attuale e scrive la differenza come movimento `correzione`, atomicamente. Ripetere la stessa chiamata non scrive nulla (tutte `invariata`). `simula: true` risponde senza scrivere. Fino a 10.000 righe.",
+          "Il servizio legge la quantità attuale e scrive la differenza come movimento `correzione`, atomicamente. Ripetere la stessa chiamata non scrive nulla (tutte `invariata`). `simula: true` risponde senza scrivere. Fino a 10.000 righe. Nei magazzini con ubicazioni si conta per (articolo, lotto, ubicazione); con `completa: true` l'ubicazione indicata è contata per intero: ciò che contiene e le righe non nominano è contato zero (righe `implicita`, dopo quelle della richiesta).",
         protect: true,
       },
     })

@@ -3,26 +3,51 @@ import { articoloRef, decimalString, idNumber, rawNumber, shortText, typeError }
 
 export const MAX_ALIGNMENT_ROWS = 10_000;
 
-export const alignInput = z.strictObject({
-  magazzino: idNumber(),
-  causale: shortText(200).optional(),
-  simula: z
-    .boolean({ error: typeError("deve essere true o false") })
-    .transform((b) => b)
-    .optional()
-    .meta({ description: "true: calcola e risponde senza scrivere nulla (anteprima)" }),
-  righe: z
-    .array(
-      z.strictObject({
-        codice: shortText(64).meta({ description: "Codice articolo (di una variante, per gli articoli con varianti)" }),
-        contato: rawNumber().meta({ description: "Quantità contata, ≥ 0, al massimo 3 decimali" }),
-        lotto: shortText(64)
-          .optional()
-          .meta({ description: "Obbligatorio per gli articoli gestiti a lotti: si conta per (articolo, lotto)" }),
+const LOCATION_CODE = shortText(64);
+
+export const alignInput = z
+  .strictObject({
+    magazzino: idNumber(),
+    causale: shortText(200).optional(),
+    ubicazione: LOCATION_CODE.optional().meta({
+      description: "Magazzini con ubicazioni: l'ubicazione di ogni riga che non ne indica una (codice)",
+    }),
+    completa: z
+      .boolean({ error: typeError("deve essere true o false") })
+      .transform((b) => b)
+      .optional()
+      .meta({
+        description:
+          "true: conta l'ubicazione indicata (obbligatoria) per intero: ogni articolo e lotto che contiene e che le righe non nominano è contato zero",
       }),
-    )
-    .min(1, "almeno una riga"),
-});
+    simula: z
+      .boolean({ error: typeError("deve essere true o false") })
+      .transform((b) => b)
+      .optional()
+      .meta({ description: "true: calcola e risponde senza scrivere nulla (anteprima)" }),
+    righe: z
+      .array(
+        z.strictObject({
+          codice: shortText(64).meta({ description: "Codice articolo (di una variante, per gli articoli con varianti)" }),
+          contato: rawNumber().meta({ description: "Quantità contata, ≥ 0, al massimo 3 decimali" }),
+          lotto: shortText(64)
+            .optional()
+            .meta({ description: "Obbligatorio per gli articoli gestiti a lotti: si conta per (articolo, lotto)" }),
+          ubicazione: LOCATION_CODE.optional().meta({
+            description: "Magazzini con ubicazioni: dove si è contato (codice); si conta per (articolo, lotto, ubicazione)",
+          }),
+        }),
+      )
+      .min(1, "almeno una riga"),
+  })
+  .superRefine((b, ctx) => {
+    if (b.completa === true && b.ubicazione === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["ubicazione"],
+        message: "obbligatoria con 'completa': indicare l'ubicazione contata per intero",
+      });
+  });
 export type AlignInput = z.infer<typeof alignInput>;
 
 export const alignRow = z.object({
@@ -30,6 +55,11 @@ export const alignRow = z.object({
   articolo: articoloRef.nullable(),
   codice: z.string().optional().meta({ description: "Il codice ricevuto, quando non corrisponde a un articolo" }),
   lotto: z.string().nullable(),
+  ubicazione: z.string().nullable().meta({ description: "L'ubicazione contata (codice); null nei magazzini senza ubicazioni" }),
+  implicita: z.literal(true).optional().meta({
+    description:
+      "Con `completa`: un articolo (e lotto) che l'ubicazione contiene e che le righe non nominano, contato zero; `indice` prosegue dopo le righe della richiesta",
+  }),
   attuale: decimalString().nullable(),
   contato: decimalString().nullable(),
   delta: decimalString().nullable(),

@@ -1,29 +1,24 @@
 import type { Tx } from "../../db/client";
-import { execute, rows as all } from "../../db/sql";
+import { execute } from "../../db/sql";
 import { businessDate } from "../../lib/dates";
 import { canonical, countFromNumber, Decimal } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import { assertRole, hasRole, type Actor } from "../auth/actor";
-import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";
-import { appendToLedger, lotLockOrder, type LedgerRow } from "../ledger/ledger.service";
+import { loadArticles, resolveArticle } from "../catalogue/articles";
+import { appendToLedger, type LedgerRow } from "../ledger/ledger.service";
+import { loadLocation, locationLockOrder, unloadLocation, type LocationKey } from "../ledger/locations.service";
+import { countedLocations, implicitUnits, readCurrent, unitKey, type Unit } from "./alignment-stock";
 import * as q from "./alignment.queries";
 import { MAX_ALIGNMENT_ROWS, type AlignInput, type AlignOutput, type AlignRow } from "./alignment.schemas";
 
 /**
  * Inventory alignment (POST /giacenze/allinea): the counted quantity per unit (article, or article and
- * lot) against the current one, the difference written as `correzione` movements. Set-based: a fixed
- * number of statements whatever the row count. Atomic: the balance rows (and lots) are locked before
- * they are read, so a movement racing the alignment waits for it and lands on top of the count.
+ * lot; in a warehouse with locations, and location) against the current one, the difference written as
+ * `correzione` movements. Set-based outside locations: a fixed number of statements whatever the row
+ * count (location stock moves one statement per changed unit, through the ledger's loadLocation /
+ * unloadLocation). Atomic: the rows compared are locked before they are read (alignment-stock.ts), so a
+ * movement racing the alignment waits for it and lands on top of the count.
  */
-
-interface Unit {
-  indice: number;
-  article: ArticleInfo;
-  lotto: string | null;
-  contato: string;
-}
-
-const unitKey = (articolo: number, lotto: string | null) => `${articolo}\u0000${lotto ?? ""}`;
 
 /**
  * The count as declared, echoed on refused rows too: the JSON number as a canonical decimal string (its
@@ -61,12 +56,16 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
   }
   const magazzino = input.magazzino;
   const write = input.simula !== true;
-
+  // The warehouse's gate with the articles (lock order 1a), then the counted locations' gates (1b).
   const index = await loadArticles(tx, input.righe, { warehouses: { magazzino } });
+  const where = await countedLocations(tx, index.magazzini, input, write);
   const rows: AlignRow[] = [];
   const units: Unit[] = [];
+  // Articles of refused rows counted in the location counted as a whole: not zeroed by it.
+  const refusedInWhole = new Set<number>();
   input.righe.forEach((r, indice) => {
     const lotto = r.lotto ?? null;
+    const ubicazione = where.rows[indice]!;
     try {
       const article = resolveArticle(index, { codice: r.codice });
       const contato = countFromNumber(r.contato);
@@ -76,15 +75,18 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
         throw new RowError("lotto_obbligatorio", `L'articolo ${article.codice} è gestito a lotti: contare per lotto e indicare 'lotto'.`);
       if (!article.gestione_lotti && lotto !== null)
         throw new RowError("lotto_non_previsto", `L'articolo ${article.codice} non è gestito a lotti: togliere 'lotto'.`);
-      units.push({ indice, article, lotto, contato });
+      if (ubicazione instanceof RowError) throw ubicazione;
+      units.push({ indice, article, lotto, ubicazione, contato });
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
       const known = index.byCode.get(r.codice);
+      if (known && where.whole && !(ubicazione instanceof RowError) && ubicazione?.id === where.whole.id) refusedInWhole.add(known.id);
       rows[indice] = {
         indice,
         articolo: known ? { id: known.id, codice: known.codice } : null,
         ...(known ? {} : { codice: r.codice }),
         lotto,
+        ubicazione: r.ubicazione ?? input.ubicazione ?? null,
         attuale: null,
         contato: declared(r.contato),
         delta: null,
@@ -93,109 +95,85 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
       };
     }
   });
-
   // Every occurrence of a repeated unit is refused: which of two counts is right is for a person to say.
   const occurrences = new Map<string, number>();
-  for (const u of units) occurrences.set(unitKey(u.article.id, u.lotto), (occurrences.get(unitKey(u.article.id, u.lotto)) ?? 0) + 1);
+  for (const u of units) occurrences.set(unitKey(u), (occurrences.get(unitKey(u)) ?? 0) + 1);
   const valid = units.filter((u) => {
-    if (occurrences.get(unitKey(u.article.id, u.lotto))! === 1) return true;
+    if (occurrences.get(unitKey(u))! === 1) return true;
+    if (u.ubicazione?.id === where.whole?.id) refusedInWhole.add(u.article.id);
     rows[u.indice] = {
-      indice: u.indice,
-      articolo: { id: u.article.id, codice: u.article.codice },
-      lotto: u.lotto,
+      ...shown(u),
       attuale: null,
-      contato: canonical(u.contato),
       delta: null,
       esito: "rifiutata",
       errore: new RowError(
         "articolo_ripetuto",
-        `${u.article.codice}${u.lotto ? ` lotto ${u.lotto}` : ""} compare più volte nel conteggio (${occurrences.get(unitKey(u.article.id, u.lotto))} righe): indicarlo una volta sola.`,
+        `${u.article.codice}${u.lotto ? ` lotto ${u.lotto}` : ""}${u.ubicazione ? ` nell'ubicazione ${u.ubicazione.codice}` : ""} compare più volte nel conteggio (${occurrences.get(unitKey(u))} righe): indicarlo una volta sola.`,
       ).toBody(),
     };
     return false;
   });
 
   if (isBlindPreview(actor, input)) {
-    for (const u of valid) {
-      rows[u.indice] = {
-        indice: u.indice,
-        articolo: { id: u.article.id, codice: u.article.codice },
-        lotto: u.lotto,
-        attuale: null,
-        contato: canonical(u.contato),
-        delta: null,
-        esito: "contata",
-      };
-    }
+    // What else a location holds is stock too: a blind preview shows the rows counted, not the units `completa` adds.
+    for (const u of valid) rows[u.indice] = { ...shown(u), attuale: null, delta: null, esito: "contata" };
     return { operazione: null, scritte: 0, invariate: 0, rifiutate: rows.length - valid.length, righe: rows };
   }
 
-  const plain = valid.filter((u) => u.lotto === null);
-  // In lotLockOrder, the order the lock statement below takes them in too.
-  const lotted = valid.filter((u) => u.lotto !== null).sort(lotLockOrder);
-  const current = new Map<string, { quantita: string; lotId?: number }>();
-  const articleIds = [...new Set(valid.map((u) => u.article.id))].sort((a, b) => a - b);
-
-  // Lots before balances, as every writer locks them (a movement takes its lot, then its balances).
-  // That includes creating missing rows: a new balance row is held until commit, so creating balances
-  // before locking the lots would deadlock with a movement that holds a lot and waits for a balance.
-  if (lotted.length > 0) {
-    const articoli = lotted.map((u) => u.article.id);
-    const codici = lotted.map((u) => u.lotto!);
-    // Lots that do not exist yet are created, so that they can be locked like the others.
-    if (write) await execute(tx, q.createMissingLots(magazzino, articoli, codici));
-    const lots = await all(tx, q.lots(magazzino, articoli, codici, write));
-    for (const l of lots) current.set(unitKey(l.articolo_id, l.codice), { quantita: l.residua.toString(), lotId: l.id });
-  }
-  if (write && articleIds.length > 0) {
-    // Likewise the balances that do not exist yet.
-    await execute(tx, q.createMissingBalances(magazzino, articleIds));
-  }
-  if (plain.length > 0 || (write && articleIds.length > 0)) {
-    const balances = await all(tx, q.balances(magazzino, write ? articleIds : plain.map((u) => u.article.id), write));
-    for (const b of balances)
-      if (!current.has(unitKey(b.articolo_id, null))) current.set(unitKey(b.articolo_id, null), { quantita: b.quantita.toString() });
-  }
-
+  const implicit = where.whole ? await implicitUnits(tx, where.whole, valid, refusedInWhole) : [];
+  const currentOf = await readCurrent(tx, magazzino, [...valid, ...implicit], write);
   const ledger: LedgerRow[] = [];
   const ledgerIndex: number[] = [];
-  const lotUpdates: { id: number; residua: string }[] = [];
-  for (const u of valid) {
-    const now = current.get(unitKey(u.article.id, u.lotto));
-    const attuale = new Decimal(now?.quantita ?? 0);
-    const delta = new Decimal(u.contato).minus(attuale);
+  const lotResiduals = new Map<number, Decimal>();
+  const moves: { key: LocationKey; delta: Decimal }[] = [];
+  let next = input.righe.length;
+  for (const u of [...valid, ...implicit]) {
+    const now = currentOf(u);
+    // A unit of the location counted whole that went out meanwhile (read again under its lock) is not reported.
+    if (u.implicita && now.attuale.isZero()) continue;
+    if (u.implicita) u.indice = next++;
+    const delta = new Decimal(u.contato).minus(now.attuale);
     rows[u.indice] = {
-      indice: u.indice,
-      articolo: { id: u.article.id, codice: u.article.codice },
-      lotto: u.lotto,
-      attuale: canonical(attuale),
-      contato: canonical(u.contato),
+      ...shown(u),
+      attuale: canonical(now.attuale),
       delta: canonical(delta),
       esito: delta.isZero() ? "invariata" : "scritta",
     };
     if (delta.isZero()) continue;
-    if (now?.lotId !== undefined) lotUpdates.push({ id: now.lotId, residua: u.contato });
+    // A lot's residual is its stock in the warehouse: with locations, the sum over them, so it moves by the difference.
+    if (now.lot) lotResiduals.set(now.lot.id, (lotResiduals.get(now.lot.id) ?? now.lot.residua).plus(delta));
+    if (u.ubicazione && (u.lotto === null || now.lot)) {
+      const lotto = now.lot ? { id: now.lot.id, codice: u.lotto! } : null;
+      moves.push({ key: { articolo: u.article, magazzino, ubicazione: u.ubicazione, lotto }, delta });
+    }
     ledger.push({
       natura: delta.isPositive() ? "carico" : "scarico",
       magazzino,
       articolo: u.article.id,
       quantita: delta.toFixed(),
       prezzo: null,
-      lotto: now?.lotId ?? null,
+      lotto: now.lot?.id ?? null,
+      ubicazione: u.ubicazione?.id ?? null,
     });
     ledgerIndex.push(u.indice);
   }
 
   let operazione: number | null = null;
   if (write && ledger.length > 0) {
-    if (lotUpdates.length > 0) {
+    if (lotResiduals.size > 0) {
       await execute(
         tx,
         q.setLotResiduals(
-          lotUpdates.map((l) => l.id),
-          lotUpdates.map((l) => l.residua),
+          [...lotResiduals.keys()],
+          [...lotResiduals.values()].map((r) => r.toFixed()),
         ),
       );
+    }
+    // Lock order 4, rows already locked by readCurrent: the location stock moves through the ledger's guarded statements.
+    moves.sort((a, b) => locationLockOrder(a.key, b.key));
+    for (const m of moves) {
+      if (m.delta.isPositive()) await loadLocation(tx, m.key, m.delta.toFixed());
+      else await unloadLocation(tx, m.key, m.delta.negated().toFixed());
     }
     const written = await appendToLedger(
       tx,
@@ -215,4 +193,16 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
   }
   const count = (esito: AlignRow["esito"]) => rows.filter((r) => r.esito === esito).length;
   return { operazione, scritte: count("scritta"), invariate: count("invariata"), rifiutate: count("rifiutata"), righe: rows };
+}
+
+/** A unit's identity and count as every row of the answer shows them. */
+function shown(u: Unit): Pick<AlignRow, "indice" | "articolo" | "lotto" | "ubicazione" | "contato" | "implicita"> {
+  return {
+    indice: u.indice,
+    articolo: { id: u.article.id, codice: u.article.codice },
+    lotto: u.lotto,
+    ubicazione: u.ubicazione?.codice ?? null,
+    contato: canonical(u.contato),
+    ...(u.implicita ? { implicita: true as const } : {}),
+  };
 }

@@ -255,6 +255,9 @@ export interface ArrivalMovementRow {
   lotto_id: number | null;
   /** The lot's code. */
   lotto: string | null;
+  /** Where the arrival put the goods (null: a warehouse without locations when it arrived). */
+  ubicazione_id: number | null;
+  ubicazione: string | null;
   /** The article's code. */
   codice: string;
   utente_id: number | null;
@@ -265,9 +268,18 @@ export interface ArrivalMovementRow {
 export const arrivalMovement = (id: number) =>
   query<ArrivalMovementRow>(Prisma.sql`
     SELECT m.id, m.origine, m.riferimento_tipo, m.riferimento_id, m.articolo_id, m.magazzino_id, m.quantita, m.prezzo,
-           m.lotto_id, l.codice AS lotto, a.codice, m.utente_id, m.data
+           m.lotto_id, l.codice AS lotto, m.ubicazione_id, u.codice AS ubicazione, a.codice, m.utente_id, m.data
       FROM movimenti m JOIN articoli a ON a.id = m.articolo_id LEFT JOIN lotti l ON l.id = m.lotto_id
+      LEFT JOIN ubicazioni u ON u.id = m.ubicazione_id
      WHERE m.id = ${id}`);
+
+/** Where an article (and lot) lies in a warehouse's locations now, the most first: what merce_spostata names. */
+export const whereGoodsAre = (articolo: number, magazzino: number, lotto: number | null) =>
+  query<{ codice: string; quantita: Prisma.Decimal }>(Prisma.sql`
+    SELECT u.codice, g.quantita FROM giacenze_ubicazioni g JOIN ubicazioni u ON u.id = g.ubicazione_id
+     WHERE g.articolo_id = ${articolo} AND g.magazzino_id = ${magazzino} AND g.lotto_id IS NOT DISTINCT FROM ${lotto}::int
+       AND g.quantita > 0
+     ORDER BY g.quantita DESC, u.codice LIMIT 20`);
 
 /** The movement that cancelled a movement, if any. */
 export const cancellationOf = (id: number) => query<{ id: number }>(Prisma.sql`SELECT id FROM movimenti WHERE annulla_id = ${id}`);

@@ -92,6 +92,8 @@ export const arrivalsRouter = router({
         path: "/arrivi/{id}/annulla",
         tags: ["Arrivi"],
         summary: "Annulla un arrivo registrato (movimento di storno)",
+        description:
+          "Nei magazzini con ubicazioni la merce torna indietro dall'ubicazione in cui l'arrivo l'ha messa; se lì non c'è più, 409 `merce_spostata` dice dove si trova: riportarla, poi annullare.",
         protect: true,
       },
     })

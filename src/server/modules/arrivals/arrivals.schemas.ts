@@ -99,6 +99,9 @@ const arrivalFields = {
   lotto: shortText(64).optional(),
   scadenza: isoDate().optional(),
   prezzo: z.string({ error: typeError('deve essere una stringa decimale, per esempio "12.50"') }).optional(),
+  ubicazione: shortText(64)
+    .optional()
+    .meta({ description: "Magazzini con ubicazioni: dove arriva la merce (codice); assente: l'ubicazione di ricevimento del magazzino" }),
 };
 
 export const registerInput = z
@@ -110,10 +113,13 @@ export const registerInput = z
     lotto: arrivalFields.lotto,
     scadenza: arrivalFields.scadenza,
     prezzo: arrivalFields.prezzo,
+    ubicazione: arrivalFields.ubicazione,
     righe: z.array(z.strictObject(arrivalFields)).min(1, "almeno una riga").optional(),
   })
   .superRefine((b, ctx) => {
-    const single = ["riga", "quantita", "lotto", "scadenza", "prezzo"].filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+    const single = ["riga", "quantita", "lotto", "scadenza", "prezzo", "ubicazione"].filter(
+      (k) => (b as Record<string, unknown>)[k] !== undefined,
+    );
     if (b.righe !== undefined && single.length > 0)
       for (const k of single)
         ctx.addIssue({ code: "custom", path: [k], message: "con 'righe' i campi di riga vanno dentro ciascuna riga" });

@@ -1,11 +1,13 @@
 import type { Tx } from "../../db/client";
-import { first, rowsThenCommit } from "../../db/sql";
+import { first, rows, rowsThenCommit } from "../../db/sql";
 import { businessDate, formatDate } from "../../lib/dates";
 import { canonical } from "../../lib/decimal";
-import { DomainError } from "../../lib/errors";
+import { DomainError, RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
 import { appended, ledgerAppend, takeBackFromLot } from "../ledger/ledger.service";
+import { lockWarehouses, unloadLocation, type ResolvedLocation, type WarehouseInfo } from "../ledger/locations.service";
 import * as q from "./arrivals.queries";
+import type { ArrivalMovementRow } from "./arrivals.queries";
 import type { CancelOutput } from "./arrivals.schemas";
 import { lockOrderRows, moveArrived, recomputeOrdersStatements, statesOf } from "./order-rows.service";
 
@@ -30,6 +32,8 @@ export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { ti
   }
   const refused = cancelRefusal(actor, m, opts.timeZone);
   if (refused !== null) throw new DomainError("permesso_negato", refused);
+  // The warehouse's gate before any row lock, as every stock writer takes it.
+  const warehouse = (await lockWarehouses(tx, { magazzino: m.magazzino_id })).get(m.magazzino_id)!;
   const row = (await lockOrderRows(tx, [m.riferimento_id])).get(m.riferimento_id)!;
   const already = await first(tx, q.cancellationOf(id));
   if (already) {
@@ -52,6 +56,17 @@ export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { ti
       );
     }
   }
+  const location = takeBackLocation(m, warehouse);
+  if (location !== null) {
+    const lotto = m.lotto_id === null ? null : { id: m.lotto_id, codice: m.lotto! };
+    const key = { articolo: { id: m.articolo_id, codice: m.codice }, magazzino: m.magazzino_id, ubicazione: location, lotto };
+    try {
+      await unloadLocation(tx, key, quantita);
+    } catch (e) {
+      if (!(e instanceof RowError) || e.codice !== "quantita_insufficiente_ubicazione") throw e;
+      throw await goodsMoved(tx, m, location.codice, quantita);
+    }
+  }
   const moved = await moveArrived(tx, row.id, `-${quantita}`);
   // The reversal and the order's new state in one write with the COMMIT: each statement still runs after
   // the one before it, in the lock order (the balance, then the order).
@@ -67,6 +82,7 @@ export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { ti
           quantita: `-${quantita}`,
           prezzo: m.prezzo === null ? null : canonical(m.prezzo),
           lotto: m.lotto_id,
+          ubicazione: location?.id ?? null,
           riferimento: { tipo: "riga_ordine", id: row.id },
           annulla: id,
         },
@@ -82,4 +98,29 @@ export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { ti
     riga: { riga: row.id, arrivata: moved.arrivata, residua: moved.residua },
     ordine: { id: row.ordine_id, stato: states.get(row.ordine_id)! },
   };
+}
+
+/**
+ * The location a cancellation takes the goods back from: where the arrival put them; for an arrival
+ * registered before the warehouse switched locations on, the receiving location, where the switch placed
+ * them. Null when the warehouse does not manage locations (now): switching off took the goods out of them.
+ */
+function takeBackLocation(m: ArrivalMovementRow, warehouse: WarehouseInfo): ResolvedLocation {
+  if (!warehouse.gestione_ubicazioni) return null;
+  if (m.ubicazione_id !== null) return { id: m.ubicazione_id, codice: m.ubicazione! };
+  return warehouse.ricevimento;
+}
+
+/** merce_spostata: the location no longer holds what arrived; the message says where that article (and lot) lies now. */
+async function goodsMoved(tx: Tx, m: ArrivalMovementRow, from: string, quantita: string): Promise<DomainError> {
+  const where = await rows(tx, q.whereGoodsAre(m.articolo_id, m.magazzino_id, m.lotto_id));
+  const what = `${quantita} di ${m.codice}${m.lotto === null ? "" : ` (lotto '${m.lotto}')`}`;
+  const now =
+    where.length === 0
+      ? "non è più in nessuna ubicazione del magazzino"
+      : `ora si trova in ${where.map((w) => `${w.codice}: ${canonical(w.quantita)}`).join(", ")}`;
+  return new DomainError(
+    "merce_spostata",
+    `La merce dell'arrivo ${m.id} (${what}) non è più tutta nell'ubicazione ${from}: ${now}. Riportarla in ${from}, poi annullare l'arrivo.`,
+  );
 }

@@ -4,7 +4,6 @@ import { businessDate } from "../../lib/dates";
 import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
-import { assertWarehouses } from "../catalogue/articles";
 import {
   appended,
   deliveryNoteOperation,
@@ -15,6 +14,14 @@ import {
   lotLockOrder,
   type LedgerRow,
 } from "../ledger/ledger.service";
+import {
+  loadLocation,
+  locationLockOrder,
+  lockWarehouses,
+  resolveLocations,
+  type LocationKey,
+  type ResolvedLocation,
+} from "../ledger/locations.service";
 import * as q from "./arrivals.queries";
 import { isSingleArrival, MAX_ARRIVAL_ROWS, type ArrivalRowInput, type RegisterInput, type RegisterOutput } from "./arrivals.schemas";
 import {
@@ -38,6 +45,8 @@ interface Accepted {
   lottoCodice: string | undefined;
   scadenza: string | undefined;
   lotto: number | null;
+  /** Where the goods land: null in a warehouse without locations. */
+  ubicazione: ResolvedLocation;
   arrivata: string;
   residua: string;
 }
@@ -58,7 +67,9 @@ async function acceptRow(
   row: LockedRow | undefined,
   input: ArrivalRowInput,
   indice: number,
+  location: ResolvedLocation | RowError,
 ): Promise<Accepted> {
+  if (location instanceof RowError) throw location;
   if (!row) throw new RowError("riga_non_trovata", `La riga d'ordine ${input.riga} non esiste: controllare l'etichetta R${input.riga}.`);
   // One delivery note comes from one supplier: the first row's order names it.
   note.fornitore ??= { id: row.fornitore_id, codice: row.fornitore_codice };
@@ -135,7 +146,26 @@ async function acceptRow(
   // A later row of the same request on the same order row sees this one's quantity.
   row.arrivata = new Prisma.Decimal(moved.arrivata);
   if (row.gestione_lotti && input.scadenza !== undefined && note.expiries.get(lotKey) === null) note.expiries.set(lotKey, input.scadenza);
-  return { indice, row, quantita, prezzo, lottoCodice: input.lotto, scadenza: input.scadenza, lotto: null, ...moved };
+  return { indice, row, quantita, prezzo, lottoCodice: input.lotto, scadenza: input.scadenza, lotto: null, ubicazione: location, ...moved };
+}
+
+/** Lock order 4: the accepted rows' goods into their locations (their lots are loaded already). */
+async function loadLocations(tx: Tx, magazzino: number, accepted: Accepted[]): Promise<void> {
+  const keys: { key: LocationKey; quantita: string }[] = [];
+  for (const a of accepted) {
+    if (a.ubicazione === null) continue;
+    keys.push({
+      key: {
+        articolo: { id: a.row.articolo_id, codice: a.row.codice },
+        magazzino,
+        ubicazione: a.ubicazione,
+        lotto: a.lotto === null ? null : { id: a.lotto, codice: a.lottoCodice! },
+      },
+      quantita: a.quantita,
+    });
+  }
+  keys.sort((x, y) => locationLockOrder(x.key, y.key));
+  for (const k of keys) await loadLocation(tx, k.key, k.quantita);
 }
 
 /**
@@ -145,15 +175,28 @@ async function acceptRow(
 export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInput, opts: { timeZone: string }): Promise<RegisterOutput> {
   const single = isSingleArrival(input);
   const rows: ArrivalRowInput[] = input.righe ?? [
-    { riga: input.riga!, quantita: input.quantita, lotto: input.lotto, scadenza: input.scadenza, prezzo: input.prezzo },
+    {
+      riga: input.riga!,
+      quantita: input.quantita,
+      lotto: input.lotto,
+      scadenza: input.scadenza,
+      prezzo: input.prezzo,
+      ubicazione: input.ubicazione,
+    },
   ];
   if (rows.length > MAX_ARRIVAL_ROWS) {
     throw new DomainError("troppe_righe", `Al massimo ${MAX_ARRIVAL_ROWS} righe per chiamata: ricevute ${rows.length}.`, {
       campo: "righe",
     });
   }
-  await assertWarehouses(tx, { magazzino: input.magazzino });
-  // Order rows, then lots (lotLockOrder), then balances and orders: the order every writer takes them in.
+  // The gates first (the warehouse's, then those of the locations the goods go into), then order rows,
+  // lots (lotLockOrder), location stock, balances and orders: the order every writer takes them in.
+  const warehouses = await lockWarehouses(tx, { magazzino: input.magazzino });
+  const locations = await resolveLocations(
+    tx,
+    warehouses,
+    rows.map((r) => ({ magazzino: input.magazzino, codice: r.ubicazione, entrata: true, ricevimento: true })),
+  );
   const locked = await lockOrderRows(
     tx,
     rows.map((r) => r.riga),
@@ -163,10 +206,10 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
   const note: DeliveryNote = { fornitore: null, magazzino: input.magazzino, expiries: new Map() };
   for (const [indice, r] of rows.entries()) {
     try {
-      accepted.push(await acceptRow(tx, note, locked.get(r.riga), r, indice));
+      accepted.push(await acceptRow(tx, note, locked.get(r.riga), r, indice, locations[indice]!));
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
-      if (single) throw new DomainError(e.codice, e.message, { campo: "riga" });
+      if (single) throw new DomainError(e.codice, e.message, { campo: e === locations[indice] ? "ubicazione" : "riga" });
       refused.set(indice, e);
     }
   }
@@ -190,6 +233,7 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
       throw e;
     }
   }
+  await loadLocations(tx, input.magazzino, accepted);
 
   let operazione: number | null = null;
   let movementIds: number[] = [];
@@ -203,6 +247,7 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
       quantita: a.quantita,
       prezzo: a.prezzo,
       lotto: a.lotto,
+      ubicazione: a.ubicazione?.id ?? null,
       riferimento: { tipo: "riga_ordine", id: a.row.id },
     }));
     // The arrival's end in one write with its COMMIT: the movements, the articles' last purchase price

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import { rows as rowsOf } from "../../db/sql";
 import { DomainError, RowError } from "../../lib/errors";
+import { warehouseInfo } from "../ledger/locations.service";
 import * as q from "./catalogue.queries";
 import type { ArticleInfo } from "./catalogue.queries";
 
@@ -50,8 +51,9 @@ export async function assertWarehouses(db: Db, fields: WarehouseFields): Promise
 /**
  * Loads every article the rows mention, by code and by EAN, in one query; with `withPrice`, each
  * with its suggested purchase price (last arrival, else last purchase order, else standard cost).
- * With `warehouses`, the same statement checks that the request's warehouses exist and refuses the
- * request (magazzino_non_trovato) when one does not: a write's first round trip does both.
+ * With `warehouses`, the same statement takes their shared gate (lock order 1a, ledger.service.ts), reads
+ * their locations settings (`magazzini`) and refuses the request (magazzino_non_trovato) when one does not
+ * exist: a write's first round trip does all of it.
  */
 export async function loadArticles(db: Db, refs: ArticleRef[], opts: { withPrice?: boolean; warehouses?: WarehouseFields } = {}) {
   const codici = [...new Set(refs.flatMap((r) => (r.codice === undefined ? [] : [r.codice])))];
@@ -61,7 +63,8 @@ export async function loadArticles(db: Db, refs: ArticleRef[], opts: { withPrice
     db,
     q.articlesAndWarehouses({ codici, eans, warehouseIds: warehouseIds(opts.warehouses ?? {}) }, opts.withPrice ?? false),
   );
-  if (opts.warehouses) assertWarehousesFound(opts.warehouses, new Set(found[0]?.magazzini_trovati ?? []));
+  const magazzini = new Map((found[0]?.magazzini_trovati ?? []).map((w) => [w.id, warehouseInfo(w)]));
+  if (opts.warehouses) assertWarehousesFound(opts.warehouses, new Set(magazzini.keys()));
   const rows: ArticleInfo[] = found.filter((r) => r.id !== null).map(({ magazzini_trovati: _, ...article }) => article);
   const byCode = new Map(rows.map((r) => [r.codice, r]));
   const byEan = new Map(rows.filter((r) => r.ean !== null).map((r) => [r.ean!, r]));
@@ -71,7 +74,7 @@ export async function loadArticles(db: Db, refs: ArticleRef[], opts: { withPrice
     const vs = await rowsOf(db, q.variantsOf(templates));
     for (const v of vs) variants.set(v.modello_id, [...(variants.get(v.modello_id) ?? []), v.codice]);
   }
-  return { byCode, byEan, variants };
+  return { byCode, byEan, variants, magazzini };
 }
 
 export type ArticleIndex = Awaited<ReturnType<typeof loadArticles>>;

@@ -1,5 +1,6 @@
 import { Prisma } from "../../db/client";
 import { limit, query } from "../../db/sql";
+import { SHARED_WAREHOUSE_GATE, type WarehouseRow } from "../ledger/locations.queries";
 
 /** What a write needs to know about an article. */
 export interface ArticleInfo {
@@ -47,15 +48,16 @@ export const articlesMatching = (text: string, pattern: string, limite: number) 
 export const warehousesAmong = (ids: number[]) => query<{ id: number }>(Prisma.sql`SELECT id FROM magazzini WHERE id = ANY(${ids}::int[])`);
 
 /**
- * The warehouses found among `warehouseIds` (one row at least), then one row per article with one of
- * the codes or EANs; the article columns are null when none matched. With `withPrice`, each article
- * with its SUGGESTED_PRICE.
+ * The warehouses found among `warehouseIds` (one row at least), under their shared gate (lock order 1a,
+ * SHARED_WAREHOUSE_GATE) and with their locations settings, then one row per article with one of the
+ * codes or EANs; the article columns are null when none matched. With `withPrice`, each article with its
+ * SUGGESTED_PRICE.
  */
 export function articlesAndWarehouses(refs: { codici: string[]; eans: string[]; warehouseIds: number[] }, withPrice: boolean) {
   const price = withPrice ? Prisma.sql`, ${SUGGESTED_PRICE} AS prezzo_suggerito` : Prisma.empty;
-  return query<ArticleInfo & { magazzini_trovati: number[] }>(Prisma.sql`
+  return query<ArticleInfo & { magazzini_trovati: WarehouseRow[] }>(Prisma.sql`
     SELECT w.trovati AS magazzini_trovati, a.id, a.codice, a.ean, a.descrizione, a.gestione_lotti, a.ha_varianti, a.attivo ${price}
-      FROM (SELECT coalesce(array_agg(id), '{}') AS trovati FROM magazzini WHERE id = ANY(${refs.warehouseIds}::int[])) w
+      FROM (SELECT coalesce(jsonb_agg(to_jsonb(g)), '[]') AS trovati FROM (${SHARED_WAREHOUSE_GATE(refs.warehouseIds)}) g) w
       LEFT JOIN articoli a ON a.codice = ANY(${refs.codici}::text[]) OR a.ean = ANY(${refs.eans}::text[])`);
 }
 

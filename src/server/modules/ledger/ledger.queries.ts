@@ -21,6 +21,8 @@ export interface LedgerColumns {
   quantita: string[];
   prezzo: (string | null)[];
   lotto: (number | null)[];
+  /** The location (`ubicazioni.id`): null outside warehouses that manage locations. */
+  ubicazione: (number | null)[];
   rif_tipo: (RiferimentoTipo | null)[];
   rif_id: (number | null)[];
   annulla: (number | null)[];
@@ -55,13 +57,14 @@ export const appendLedger = (
       RETURNING id
     ), mov AS (
       INSERT INTO movimenti (operazione_id, data, origine, natura, causale, magazzino_id, articolo_id, quantita,
-                             prezzo, lotto_id, riferimento_tipo, riferimento_id, annulla_id, chiave_api_id, utente_id)
+                             prezzo, lotto_id, ubicazione_id, riferimento_tipo, riferimento_id, annulla_id, chiave_api_id, utente_id)
       SELECT COALESCE((SELECT id FROM op), ${op.id}::int), ${op.data}::date, ${op.origine}, natura,
-             ${op.causale}, magazzino, articolo, quantita, prezzo, lotto, rif_tipo, rif_id, annulla,
+             ${op.causale}, magazzino, articolo, quantita, prezzo, lotto, ubicazione, rif_tipo, rif_id, annulla,
              ${op.author.chiave_api_id}::int, ${op.author.utente_id}::int
         FROM unnest(${m.natura}::text[], ${m.magazzino}::int[], ${m.articolo}::int[], ${m.quantita}::numeric[],
-                    ${m.prezzo}::numeric[], ${m.lotto}::int[], ${m.rif_tipo}::text[], ${m.rif_id}::int[], ${m.annulla}::int[])
-             WITH ORDINALITY AS t(natura, magazzino, articolo, quantita, prezzo, lotto, rif_tipo, rif_id, annulla, ord)
+                    ${m.prezzo}::numeric[], ${m.lotto}::int[], ${m.ubicazione}::int[], ${m.rif_tipo}::text[], ${m.rif_id}::int[],
+                    ${m.annulla}::int[])
+             WITH ORDINALITY AS t(natura, magazzino, articolo, quantita, prezzo, lotto, ubicazione, rif_tipo, rif_id, annulla, ord)
        ORDER BY ord
       RETURNING id, operazione_id
     ), evento AS (
@@ -82,6 +85,7 @@ export const EVENT_OF_ORIGIN = {
   annullamento: "arrivo.annullato",
   correzione: "giacenze.allineate",
   vendita: "documento_vendita.emesso",
+  stoccaggio: "movimenti.registrati",
   reso_fornitore: "reso_fornitore.registrato",
 } as const satisfies Record<Origine, EventType>;
 

@@ -40,6 +40,12 @@ export interface LedgerRow {
   quantita: string;
   prezzo: string | null;
   lotto: number | null;
+  /**
+   * The location (`ubicazioni.id`) in a warehouse that manages locations, else null. The caller moves the
+   * location's stock (locations.service.ts) before the append, as it moves lots. Optional: a writer
+   * that never touches a location warehouse (and the floor's statements) leaves it out.
+   */
+  ubicazione?: number | null;
   riferimento?: { tipo: RiferimentoTipo; id: number };
   annulla?: number;
 }
@@ -117,6 +123,7 @@ export function ledgerAppend(ctx: LedgerContext, ledger: LedgerRow[]) {
       quantita: ledger.map((r) => r.quantita),
       prezzo: ledger.map((r) => r.prezzo),
       lotto: ledger.map((r) => r.lotto),
+      ubicazione: ledger.map((r) => r.ubicazione ?? null),
       rif_tipo: ledger.map((r) => r.riferimento?.tipo ?? null),
       rif_id: ledger.map((r) => r.riferimento?.id ?? null),
       annulla: ledger.map((r) => r.annulla ?? null),

@@ -1,15 +1,18 @@
 import { Prisma, type PrismaClient } from "../../db/client";
 import { first, rows } from "../../db/sql";
 import * as q from "./ledger.queries";
+import * as lq from "./locations.queries";
 
 /**
  * The ledger check (`npm run -s cli -- verify`): everything maintained alongside the ledger is
  * recomputed from it and compared. Set-based; read-only; one snapshot (REPEATABLE READ) so that
- * writers running meanwhile cannot make a consistent database look inconsistent.
+ * writers running meanwhile cannot make a consistent database look inconsistent. Location stock
+ * (`giacenze_ubicazioni`) is recomputed by (article, location, lot), and a warehouse that manages
+ * locations must hold each article's whole balance in its locations.
  */
 
 export interface Difference {
-  tipo: "giacenza" | "lotto" | "riga_ordine" | "stato_ordine";
+  tipo: "giacenza" | "lotto" | "riga_ordine" | "stato_ordine" | "giacenza_ubicazione" | "giacenza_senza_ubicazione";
   chiave: string;
   atteso: string;
   trovato: string;
@@ -17,7 +20,14 @@ export interface Difference {
 
 export interface VerifyReport {
   ok: boolean;
-  controllati: { giacenze: number; lotti: number; righe_ordine: number; ordini: number; movimenti: number };
+  controllati: {
+    giacenze: number;
+    lotti: number;
+    righe_ordine: number;
+    ordini: number;
+    movimenti: number;
+    giacenze_ubicazioni: number;
+  };
   differenze: Difference[];
 }
 
@@ -28,7 +38,9 @@ export async function verifyLedger(prisma: PrismaClient): Promise<VerifyReport> 
       const lots = await rows(tx, q.lotDifferences());
       const orderRows = await rows(tx, q.orderRowDifferences());
       const orders = await rows(tx, q.orderStateDifferences());
-      const counts = (await first(tx, q.ledgerCounts()))!;
+      const locations = await rows(tx, lq.locationDifferences());
+      const unlocated = await rows(tx, lq.unlocatedStock());
+      const counts = { ...(await first(tx, q.ledgerCounts()))!, giacenze_ubicazioni: (await first(tx, lq.locationStockCount()))!.n };
       const differenze: Difference[] = [
         ...balances.map((b) => ({
           tipo: "giacenza" as const,
@@ -39,6 +51,18 @@ export async function verifyLedger(prisma: PrismaClient): Promise<VerifyReport> 
         ...lots.map((l) => ({ tipo: "lotto" as const, chiave: `lotto ${l.lotto} (${l.codice})`, atteso: l.ledger, trovato: l.residua })),
         ...orderRows.map((r) => ({ tipo: "riga_ordine" as const, chiave: `riga ${r.riga}`, atteso: r.arrivi, trovato: r.arrivata })),
         ...orders.map((o) => ({ tipo: "stato_ordine" as const, chiave: `ordine ${o.ordine}`, atteso: o.atteso, trovato: o.stato })),
+        ...locations.map((l) => ({
+          tipo: "giacenza_ubicazione" as const,
+          chiave: `articolo ${l.articolo} ubicazione ${l.ubicazione} lotto ${l.lotto ?? "-"}`,
+          atteso: l.ledger,
+          trovato: l.quantita,
+        })),
+        ...unlocated.map((u) => ({
+          tipo: "giacenza_senza_ubicazione" as const,
+          chiave: `articolo ${u.articolo} magazzino ${u.magazzino}`,
+          atteso: u.saldo,
+          trovato: u.ubicazioni,
+        })),
       ];
       return { ok: differenze.length === 0, controllati: counts, differenze };
     },

@@ -26,6 +26,8 @@ export interface MovementRow {
   quantita: string;
   prezzo: string | null;
   lotto: string | null;
+  /** The location's code; null outside warehouses that manage locations. */
+  ubicazione: string | null;
   riferimento_tipo: "riga_ordine" | "documento_vendita" | "movimento" | null;
   riferimento_id: number | null;
   annulla_id: number | null;
@@ -89,11 +91,12 @@ const movementsSql = (
     SELECT m.id, m.operazione_id, to_char(m.data, 'YYYY-MM-DD') AS data,
            floor(extract(epoch FROM m.registrato_il) * 1000)::float8 AS registrato_ms, m.origine, m.natura, m.causale,
            m.magazzino_id, m.articolo_id, a.codice AS articolo_codice, trim_scale(m.quantita)::text AS quantita,
-           trim_scale(m.prezzo)::text AS prezzo, l.codice AS lotto, m.riferimento_tipo, m.riferimento_id, m.annulla_id,
+           trim_scale(m.prezzo)::text AS prezzo, l.codice AS lotto, ub.codice AS ubicazione, m.riferimento_tipo, m.riferimento_id, m.annulla_id,
            m.chiave_api_id, m.utente_id, COALESCE(k.nome, u.username) AS autore_nome${extra.column}
       FROM movimenti m
       JOIN articoli a ON a.id = m.articolo_id
       LEFT JOIN lotti l ON l.id = m.lotto_id
+      LEFT JOIN ubicazioni ub ON ub.id = m.ubicazione_id
       LEFT JOIN chiavi_api k ON k.id = m.chiave_api_id
       LEFT JOIN utenti u ON u.id = m.utente_id
       ${extra.join}

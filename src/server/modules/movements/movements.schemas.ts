@@ -19,11 +19,22 @@ export const writeMovementsRowInput = z
       .meta({ description: "Prezzo unitario come stringa decimale (al massimo 4 decimali)" }),
     lotto: shortText(64).optional(),
     scadenza: isoDate().optional().meta({ description: "Scadenza di un lotto nuovo (solo `carico`)" }),
+    ubicazione: shortText(64).optional().meta({
+      description:
+        "Codice dell'ubicazione (magazzini che gestiscono le ubicazioni: obbligatoria; altrimenti non ammessa): dove la merce entra (carico, trasferimento) o da dove esce (scarico)",
+    }),
+    ubicazione_origine: shortText(64)
+      .optional()
+      .meta({ description: "Solo `trasferimento`: l'ubicazione da cui la merce esce, nel magazzino di origine" }),
   })
   .refine((r) => r.ean !== undefined || r.codice !== undefined, {
     message: "indicare l'articolo con 'codice' o 'ean'",
     path: ["codice"],
   });
+
+/** The refusal of a transfer inside one warehouse that is not a move between two of its locations. */
+export const SAME_WAREHOUSE =
+  "deve essere diverso da 'magazzino' (nello stesso magazzino solo tra due ubicazioni diverse di un magazzino che gestisce le ubicazioni)";
 
 export const writeMovementsInput = z
   .strictObject({
@@ -39,11 +50,19 @@ export const writeMovementsInput = z
       ctx.addIssue({ code: "custom", path: ["magazzino_origine"], message: "obbligatorio per un trasferimento" });
     if (b.natura !== "trasferimento" && b.magazzino_origine !== undefined)
       ctx.addIssue({ code: "custom", path: ["magazzino_origine"], message: "ammesso solo per un trasferimento" });
-    if (b.natura === "trasferimento" && b.magazzino_origine === b.magazzino)
-      ctx.addIssue({ code: "custom", path: ["magazzino_origine"], message: "deve essere diverso da 'magazzino'" });
+    // Inside one warehouse only between two different locations (API.md section 11): every row names both.
+    // Whether the warehouse manages locations is the service's check, with the same refusal.
+    if (
+      b.natura === "trasferimento" &&
+      b.magazzino_origine === b.magazzino &&
+      !b.righe.every((r) => r.ubicazione !== undefined && r.ubicazione_origine !== undefined && r.ubicazione !== r.ubicazione_origine)
+    )
+      ctx.addIssue({ code: "custom", path: ["magazzino_origine"], message: SAME_WAREHOUSE });
     b.righe.forEach((r, i) => {
       if (r.scadenza !== undefined && b.natura !== "carico")
         ctx.addIssue({ code: "custom", path: ["righe", i, "scadenza"], message: "ammessa solo su un carico (crea il lotto)" });
+      if (r.ubicazione_origine !== undefined && b.natura !== "trasferimento")
+        ctx.addIssue({ code: "custom", path: ["righe", i, "ubicazione_origine"], message: "ammessa solo per un trasferimento" });
     });
   });
 export type WriteMovementsInput = z.infer<typeof writeMovementsInput>;
@@ -78,6 +97,7 @@ export const movementOutput = z.object({
   quantita: decimalString(),
   prezzo: decimalString().nullable(),
   lotto: z.string().nullable(),
+  ubicazione: z.string().nullable().meta({ description: "Codice dell'ubicazione; null nei magazzini senza ubicazioni" }),
   riferimento: z.object({ tipo: z.enum(["riga_ordine", "documento_vendita", "movimento"]), id: z.number().int() }).nullable(),
   annulla: z.number().int().nullable(),
   autore: z

@@ -6,9 +6,20 @@ import { DomainError, RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";
 import { appendToLedger, loadLot, lockLot, lotLockOrder, operationExists, unloadLot, type LedgerRow } from "../ledger/ledger.service";
+import {
+  type LocationKey,
+  type LocationMove,
+  type LocationRef,
+  moveLocationStock,
+  type ResolvedLocation,
+  resolveLocations,
+  undoLotChange,
+  type WarehouseInfo,
+} from "../ledger/locations.service";
 import { assertPeriod, boundAndRows, cutPage, newestPage, syncBound } from "../lists/lists";
 import {
   MAX_MOVEMENT_ROWS,
+  SAME_WAREHOUSE,
   type ListMovementsInput,
   type MovementOutput,
   type NewestMovementsInput,
@@ -32,14 +43,23 @@ interface PlannedRow {
   prezzo: string | undefined;
   lotto: string | undefined;
   scadenza: string | undefined;
+  ubicazione: string | undefined;
+  ubicazione_origine: string | undefined;
+  /** Resolved locations: where goods go in (`to`) and come out (`from`); null outside location warehouses. */
+  to?: ResolvedLocation;
+  from?: ResolvedLocation;
 }
 
-/** POST /movimenti and the screens' manual movement: loads, unloads, transfers, with per-row outcomes. */
+/**
+ * POST /movimenti, the screens' manual movement and the putaway screen (`stoccaggio`): loads, unloads,
+ * transfers, with per-row outcomes. In a warehouse that manages locations each row names its location
+ * (a transfer: `ubicazione_origine` too), and a transfer may stay in one warehouse, between two locations.
+ */
 export async function writeMovements(
   tx: Tx,
   actor: Actor,
   input: WriteMovementsInput,
-  opts: { timeZone: string; origine: "api" | "schermo" },
+  opts: { timeZone: string; origine: "api" | "schermo" | "stoccaggio" },
 ): Promise<WriteMovementsOutput> {
   if (input.righe.length > MAX_MOVEMENT_ROWS) {
     throw new DomainError("troppe_righe", `Al massimo ${MAX_MOVEMENT_ROWS} righe per chiamata: ricevute ${input.righe.length}.`, {
@@ -50,6 +70,9 @@ export async function writeMovements(
     withPrice: input.righe.some((r) => r.prezzo === undefined),
     warehouses: { magazzino: input.magazzino, magazzino_origine: input.magazzino_origine },
   });
+  if (input.magazzino_origine === input.magazzino && !index.magazzini.get(input.magazzino)?.gestione_ubicazioni) {
+    throw new DomainError("richiesta_non_valida", `Campo 'magazzino_origine': ${SAME_WAREHOUSE}.`, { campo: "magazzino_origine" });
+  }
   if (input.operazione !== undefined) {
     // A key (or a user) appends only to its own operations (API.md section 5).
     if (!(await operationExists(tx, input.operazione, opts.origine, actor))) {
@@ -90,16 +113,29 @@ export async function writeMovements(
       if (!article.gestione_lotti && (r.lotto !== undefined || r.scadenza !== undefined)) {
         throw new RowError("lotto_non_previsto", `L'articolo ${article.codice} non è gestito a lotti: togliere 'lotto' e 'scadenza'.`);
       }
-      planned.push({ indice, article, quantita, prezzo, lotto: r.lotto, scadenza: r.scadenza });
+      planned.push({
+        indice,
+        article,
+        quantita,
+        prezzo,
+        lotto: r.lotto,
+        scadenza: r.scadenza,
+        ubicazione: r.ubicazione,
+        ubicazione_origine: r.ubicazione_origine,
+      });
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
       outcomes[indice] = { indice, esito: "rifiutata", errore: e.toBody() };
     }
   });
+  // Locations (and the gates of those goods go into) before any row lock: lock order 1b.
+  const refusedAt = await resolveRowLocations(tx, index.magazzini, input, planned);
+  for (const [indice, e] of refusedAt) outcomes[indice] = { indice, esito: "rifiutata", errore: e.toBody() };
+  const located = planned.filter((p) => !refusedAt.has(p.indice));
 
   // Lots first, in lotLockOrder (a transfer: the lower warehouse id first). The ledger keeps the rows' order.
   const lots = new Map<number, { from: number | null; to: number | null }>();
-  const lotted = planned.filter((p) => p.lotto !== undefined).sort(lotLockOrder);
+  const lotted = located.filter((p) => p.lotto !== undefined).sort(lotLockOrder);
   for (const p of lotted) {
     try {
       if (input.natura === "carico") {
@@ -127,21 +163,25 @@ export async function writeMovements(
     }
   }
 
+  await moveRowLocations(tx, input, located, lots, outcomes);
+
   const ledger: LedgerRow[] = [];
   const ledgerOf: { indice: number; first: number; count: number }[] = [];
-  for (const p of planned) {
+  for (const p of located) {
     if (outcomes[p.indice]) continue;
     const lot = lots.get(p.indice) ?? { from: null, to: null };
     const prezzo = p.prezzo ?? canonicalOrNull(p.article.prezzo_suggerito);
     const base = { natura: input.natura, articolo: p.article.id, prezzo } as const;
+    const from = p.from?.id ?? null;
+    const to = p.to?.id ?? null;
     const lines: LedgerRow[] =
       input.natura === "carico"
-        ? [{ ...base, magazzino: input.magazzino, quantita: p.quantita, lotto: lot.to }]
+        ? [{ ...base, magazzino: input.magazzino, quantita: p.quantita, lotto: lot.to, ubicazione: to }]
         : input.natura === "scarico"
-          ? [{ ...base, magazzino: input.magazzino, quantita: `-${p.quantita}`, lotto: lot.from }]
+          ? [{ ...base, magazzino: input.magazzino, quantita: `-${p.quantita}`, lotto: lot.from, ubicazione: from }]
           : [
-              { ...base, magazzino: input.magazzino_origine!, quantita: `-${p.quantita}`, lotto: lot.from },
-              { ...base, magazzino: input.magazzino, quantita: p.quantita, lotto: lot.to },
+              { ...base, magazzino: input.magazzino_origine!, quantita: `-${p.quantita}`, lotto: lot.from, ubicazione: from },
+              { ...base, magazzino: input.magazzino, quantita: p.quantita, lotto: lot.to, ubicazione: to },
             ];
     ledgerOf.push({ indice: p.indice, first: ledger.length, count: lines.length });
     ledger.push(...lines);
@@ -175,6 +215,80 @@ export async function writeMovements(
   return { operazione, scritte, rifiutate: outcomes.length - scritte, righe: outcomes };
 }
 
+/**
+ * Resolves each row's locations (resolveLocations: its row codes), into `p.to` / `p.from`; the refused
+ * rows by index. No statement unless a warehouse of the request manages locations and a row names one.
+ */
+async function resolveRowLocations(
+  tx: Tx,
+  warehouses: Map<number, WarehouseInfo>,
+  input: WriteMovementsInput,
+  planned: PlannedRow[],
+): Promise<Map<number, RowError>> {
+  const into = input.natura !== "scarico";
+  const outOf = input.natura !== "carico";
+  const source = input.magazzino_origine ?? input.magazzino;
+  const refs: LocationRef[] = planned.flatMap((p) => [
+    ...(into ? [{ magazzino: input.magazzino, codice: p.ubicazione, entrata: true }] : []),
+    ...(outOf
+      ? [
+          input.natura === "trasferimento"
+            ? { magazzino: source, codice: p.ubicazione_origine, entrata: false, campo: "ubicazione_origine" }
+            : { magazzino: source, codice: p.ubicazione, entrata: false },
+        ]
+      : []),
+  ]);
+  const resolved = await resolveLocations(tx, warehouses, refs);
+  const per = into && outOf ? 2 : 1;
+  const refused = new Map<number, RowError>();
+  planned.forEach((p, i) => {
+    const to = into ? resolved[i * per]! : null;
+    const from = outOf ? resolved[i * per + per - 1]! : null;
+    const error = [to, from].find((x) => x instanceof RowError);
+    if (error) refused.set(p.indice, error);
+    else [p.to, p.from] = [to as ResolvedLocation, from as ResolvedLocation];
+  });
+  return refused;
+}
+
+/**
+ * Location stock moves after the lots (lock order 4): a row whose location holds less is refused, and its
+ * lot change is given back (undoLotChange), so nothing of it stays written.
+ */
+async function moveRowLocations(
+  tx: Tx,
+  input: WriteMovementsInput,
+  rowsToMove: PlannedRow[],
+  lots: Map<number, { from: number | null; to: number | null }>,
+  outcomes: WriteMovementsOutput["righe"],
+): Promise<void> {
+  const source = input.magazzino_origine ?? input.magazzino;
+  const moves: LocationMove[] = rowsToMove
+    .filter((p) => !outcomes[p.indice] && (p.from || p.to))
+    .map((p) => {
+      const lot = lots.get(p.indice) ?? { from: null, to: null };
+      const key = (magazzino: number, ubicazione: ResolvedLocation | undefined, lotto: number | null): LocationKey | null =>
+        ubicazione
+          ? {
+              articolo: p.article,
+              magazzino,
+              ubicazione,
+              lotto: lotto === null ? null : { id: lotto, codice: p.lotto! },
+            }
+          : null;
+      return { indice: p.indice, from: key(source, p.from, lot.from), to: key(input.magazzino, p.to, lot.to), quantita: p.quantita };
+    });
+  if (moves.length === 0) return;
+  const refused = await moveLocationStock(tx, moves);
+  for (const [indice, e] of refused) {
+    const lot = lots.get(indice);
+    const quantita = rowsToMove.find((p) => p.indice === indice)!.quantita;
+    if (lot?.from) await undoLotChange(tx, lot.from, quantita);
+    if (lot?.to) await undoLotChange(tx, lot.to, `-${quantita}`);
+    outcomes[indice] = { indice, esito: "rifiutata", errore: e.toBody() };
+  }
+}
+
 /** A movement as the contract shows it (GET /movimenti, and the movements an event carries). */
 export function toMovementOutput(r: MovementRow, timeZone: string): MovementOutput {
   return {
@@ -190,6 +304,7 @@ export function toMovementOutput(r: MovementRow, timeZone: string): MovementOutp
     quantita: r.quantita,
     prezzo: r.prezzo,
     lotto: r.lotto,
+    ubicazione: r.ubicazione,
     riferimento: r.riferimento_tipo && r.riferimento_id !== null ? { tipo: r.riferimento_tipo, id: r.riferimento_id } : null,
     annulla: r.annulla_id,
     autore:

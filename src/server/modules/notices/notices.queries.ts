@@ -199,9 +199,11 @@ export const palletBySscc = (sscc: string) =>
 
 export const insertReceipt = (r: { collo: number; operazione: number | null; ddt: string; movimenti: number[]; author: AuthorColumns }) =>
   query<{ id: number }>(Prisma.sql`
-    INSERT INTO ricevimenti_collo (collo_id, operazione_id, ddt, movimenti, chiave_api_id, utente_id)
+    INSERT INTO ricevimenti_collo (collo_id, operazione_id, ddt, movimenti, chiave_api_id, utente_id, ubicazione_id)
     VALUES (${r.collo}::int, ${r.operazione}::int, ${r.ddt}, ${r.movimenti}::int[], ${r.author.chiave_api_id}::int,
-            ${r.author.utente_id}::int)
+            ${r.author.utente_id}::int,
+            -- Where the arrivals landed (the receiving location unless the request named one): putaway by SSCC reads it.
+            (SELECT m.ubicazione_id FROM movimenti m WHERE m.id = ${r.movimenti[0] ?? null}::int))
     RETURNING id`);
 
 /** The pallet's standing receipt; guarded, so a second one can never stand beside it. */

@@ -27,6 +27,9 @@ export const createSaleRowInput = z
     sconto: percentString("10").optional().meta({ description: 'Sconto in percentuale (predefinito "0")' }),
     aliquota_iva: percentString("22").meta({ description: "Aliquota IVA in percentuale" }),
     lotto: shortText(64).optional(),
+    ubicazione: shortText(64)
+      .optional()
+      .meta({ description: "Codice dell'ubicazione da cui esce la merce (obbligatoria nei magazzini che gestiscono le ubicazioni)" }),
   })
   .refine((r) => r.ean !== undefined || r.codice !== undefined, {
     message: "indicare l'articolo con 'codice' o 'ean'",

@@ -7,6 +7,7 @@ import { authorColumns, type Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleIndex, type ArticleInfo } from "../catalogue/articles";
 import { assertPeriod, boundAndRows, cutPage, newestPage, syncBound } from "../lists/lists";
 import { appendToLedger, createOperation, lotLockOrder, unloadLot, type LedgerRow } from "../ledger/ledger.service";
+import { moveLocationStock, type ResolvedLocation, resolveLocations } from "../ledger/locations.service";
 import { suggestedPrices } from "../movements/movements.service";
 import * as q from "./sales.queries";
 import type { DocumentRow } from "./sales.queries";
@@ -62,6 +63,9 @@ interface PlannedRow {
   aliquota_iva: string;
   lotto: string | undefined;
   lottoId: number | null;
+  ubicazione: string | undefined;
+  /** The location the goods leave (null outside location warehouses). */
+  from: ResolvedLocation;
 }
 
 /** Row checks that need no lock: the article, the numbers, whether a lot is expected. */
@@ -91,7 +95,18 @@ function checkRow(index: ArticleIndex, r: CreateSaleInput["righe"][number], indi
   if (!article.gestione_lotti && r.lotto !== undefined) {
     throw new RowError("lotto_non_previsto", `L'articolo ${article.codice} non è gestito a lotti: togliere 'lotto'.`);
   }
-  return { indice, article, quantita, prezzo, sconto: r.sconto ?? "0", aliquota_iva: r.aliquota_iva, lotto: r.lotto, lottoId: null };
+  return {
+    indice,
+    article,
+    quantita,
+    prezzo,
+    sconto: r.sconto ?? "0",
+    aliquota_iva: r.aliquota_iva,
+    lotto: r.lotto,
+    lottoId: null,
+    ubicazione: r.ubicazione,
+    from: null,
+  };
 }
 
 /** All-or-nothing: one refused row refuses the document, and the error lists every refused row. */
@@ -135,8 +150,19 @@ export async function createSale(tx: Tx, actor: Actor, input: CreateSaleInput, o
       refused.set(i, e);
     }
   });
-  // Lots are taken in lotLockOrder, even when another row is already refused, to report every row.
-  const lotted = planned.filter((p) => p.lotto !== undefined).sort(lotLockOrder);
+  // Locations first (lock order 1b), then lots in lotLockOrder, then location stock (lock order 4), even
+  // when another row is already refused, to report every row.
+  const locations = await resolveLocations(
+    tx,
+    index.magazzini,
+    planned.map((p) => ({ magazzino: input.magazzino, codice: p.ubicazione, entrata: false })),
+  );
+  planned.forEach((p, i) => {
+    const l = locations[i]!;
+    if (l instanceof RowError) refused.set(p.indice, l);
+    else p.from = l;
+  });
+  const lotted = planned.filter((p) => p.lotto !== undefined && !refused.has(p.indice)).sort(lotLockOrder);
   for (const p of lotted) {
     try {
       p.lottoId = (await unloadLot(tx, p.article, input.magazzino, p.lotto!, p.quantita)).id;
@@ -145,6 +171,20 @@ export async function createSale(tx: Tx, actor: Actor, input: CreateSaleInput, o
       refused.set(p.indice, e);
     }
   }
+  const moves = planned
+    .filter((p) => p.from !== null && !refused.has(p.indice))
+    .map((p) => ({
+      indice: p.indice,
+      from: {
+        articolo: p.article,
+        magazzino: input.magazzino,
+        ubicazione: p.from!,
+        lotto: p.lottoId === null ? null : { id: p.lottoId, codice: p.lotto! },
+      },
+      to: null,
+      quantita: p.quantita,
+    }));
+  if (moves.length > 0) for (const [i, e] of await moveLocationStock(tx, moves)) refused.set(i, e);
   // Throwing rolls the transaction back, lot decrements included.
   if (refused.size > 0) throw refuseDocument(refused);
 
@@ -195,6 +235,7 @@ export async function createSale(tx: Tx, actor: Actor, input: CreateSaleInput, o
     quantita: `-${p.quantita}`,
     prezzo: costs.get(p.article.id) ?? null,
     lotto: p.lottoId,
+    ubicazione: p.from?.id ?? null,
     riferimento: { tipo: "documento_vendita", id: documento },
   }));
   const { ids: movimenti } = await appendToLedger(

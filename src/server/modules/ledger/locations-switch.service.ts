@@ -1,0 +1,136 @@
+import type { Tx } from "../../db/client";
+import { execute, first, rows } from "../../db/sql";
+import { businessDate } from "../../lib/dates";
+import { canonical } from "../../lib/decimal";
+import { RowError } from "../../lib/errors";
+import type { Actor } from "../auth/actor";
+import { appendToLedger, type LedgerRow } from "./ledger.service";
+import * as q from "./locations.queries";
+import { type LocationKey, loadLocation, unloadLocation } from "./locations.service";
+
+export const SWITCH_ON_CAUSALE = "Attivazione ubicazioni";
+export const SWITCH_OFF_CAUSALE = "Disattivazione ubicazioni";
+
+/**
+ * Switches a warehouse's `gestione_ubicazioni` (API.md section 11, "Switching on"). The caller (the POST
+ * /magazzini upsert) stores `ubicazione_ricevimento_id` first and calls this in the same transaction; this
+ * function alone sets the flag. It takes the warehouse gate exclusively first (its row, FOR NO KEY UPDATE:
+ * see locations.queries.ts), so every stock writer of the warehouse either committed before (and its
+ * stock is moved here) or waits and then reads the new flag, and is checked by the new rules.
+ *
+ * On: refused without a receiving location (ubicazione_ricevimento_mancante) and while a balance (of an
+ * article, or the part of it no lot explains) is below zero (giacenza_negativa); the stock is already in
+ * the warehouse, so one operation (`correzione`, "Attivazione ubicazioni") moves each (article, lot)
+ * from "no location" into the receiving location: a transfer inside the warehouse, −q without location
+ * and +q in the receiving location. The balance does not change; the ledger explains the location stock.
+ * Off: refused while the stock lies in more than one location (ubicazioni_in_uso); what lies in one is
+ * moved back out to "no location" the same way, so `verify` stays exact.
+ * Nothing to do (the flag is already `on`): no write. Returns the operation written, or null.
+ */
+export async function setLocationManagement(
+  tx: Tx,
+  actor: Actor,
+  magazzinoId: number,
+  on: boolean,
+  opts: { timeZone: string },
+): Promise<{ operazione: number | null }> {
+  const warehouse = await first(tx, q.lockWarehouseExclusive(magazzinoId));
+  if (!warehouse) throw new Error(`setLocationManagement: il magazzino ${magazzinoId} non esiste`);
+  if (warehouse.gestione_ubicazioni === on) return { operazione: null };
+  const ledger = on ? await placeInReceiving(tx, warehouse) : await takeOutOfLocations(tx, warehouse);
+  let operazione: number | null = null;
+  if (ledger.length > 0) {
+    const written = await appendToLedger(
+      tx,
+      {
+        operazione: "nuova",
+        origine: "correzione",
+        causale: on ? SWITCH_ON_CAUSALE : SWITCH_OFF_CAUSALE,
+        data: businessDate(opts.timeZone),
+        actor,
+      },
+      ledger,
+    );
+    operazione = written.operazione;
+  }
+  await execute(tx, q.setWarehouseLocations(magazzinoId, on));
+  return { operazione };
+}
+
+async function placeInReceiving(tx: Tx, warehouse: q.WarehouseRow): Promise<LedgerRow[]> {
+  if (warehouse.ubicazione_ricevimento_id === null) {
+    throw new RowError(
+      "ubicazione_ricevimento_mancante",
+      `Il magazzino ${warehouse.id} non ha un'ubicazione di ricevimento: indicarla in 'ubicazione_ricevimento' per gestire le ubicazioni.`,
+    );
+  }
+  const ricevimento = { id: warehouse.ubicazione_ricevimento_id, codice: warehouse.ubicazione_ricevimento! };
+  // Sorted by article, then lot code: lock order 4 for one location.
+  const stock = await rows(tx, q.warehouseStockByLot(warehouse.id));
+  const negative = stock.filter((s) => s.quantita.startsWith("-"));
+  if (negative.length > 0) {
+    const named = negative
+      .slice(0, 5)
+      .map((s) => `${s.articolo_codice}${s.lotto_codice ? ` (lotto '${s.lotto_codice}')` : ""}: ${canonical(s.quantita)}`);
+    throw new RowError(
+      "giacenza_negativa",
+      `Il magazzino ${warehouse.id} ha giacenze sotto zero (${named.join("; ")}${negative.length > 5 ? "; …" : ""}): allinearle prima di attivare le ubicazioni.`,
+    );
+  }
+  const ledger: LedgerRow[] = [];
+  for (const s of stock) {
+    const key: LocationKey = {
+      articolo: { id: s.articolo, codice: s.articolo_codice },
+      magazzino: warehouse.id,
+      ubicazione: ricevimento,
+      lotto: s.lotto === null ? null : { id: s.lotto, codice: s.lotto_codice! },
+    };
+    await loadLocation(tx, key, s.quantita);
+    ledger.push(...transfer(warehouse.id, s.articolo, s.lotto, s.quantita, null, ricevimento.id));
+  }
+  return ledger;
+}
+
+async function takeOutOfLocations(tx: Tx, warehouse: q.WarehouseRow): Promise<LedgerRow[]> {
+  // Sorted by article, location, lot code: lock order 4.
+  const stock = await rows(tx, q.warehouseLocationStock(warehouse.id));
+  const locations = [...new Set(stock.map((s) => s.ubicazione_codice))];
+  if (locations.length > 1) {
+    const named = locations.slice(0, 10).join(", ");
+    throw new RowError(
+      "ubicazioni_in_uso",
+      `Il magazzino ${warehouse.id} ha merce in ${locations.length} ubicazioni (${named}${locations.length > 10 ? ", …" : ""}): raccoglierla in una sola prima di disattivare le ubicazioni.`,
+    );
+  }
+  const ledger: LedgerRow[] = [];
+  for (const s of stock) {
+    await unloadLocation(
+      tx,
+      {
+        articolo: { id: s.articolo, codice: s.articolo_codice },
+        magazzino: warehouse.id,
+        ubicazione: { id: s.ubicazione, codice: s.ubicazione_codice },
+        lotto: s.lotto === null ? null : { id: s.lotto, codice: s.lotto_codice! },
+      },
+      s.quantita,
+    );
+    ledger.push(...transfer(warehouse.id, s.articolo, s.lotto, s.quantita, s.ubicazione, null));
+  }
+  return ledger;
+}
+
+/** A transfer inside one warehouse, from one location (null: none) to another: the balance does not move. */
+function transfer(
+  magazzino: number,
+  articolo: number,
+  lotto: number | null,
+  quantita: string,
+  from: number | null,
+  to: number | null,
+): LedgerRow[] {
+  const base = { natura: "trasferimento", magazzino, articolo, prezzo: null, lotto } as const;
+  return [
+    { ...base, quantita: `-${quantita}`, ubicazione: from },
+    { ...base, quantita, ubicazione: to },
+  ];
+}
