@@ -14,6 +14,7 @@ import { importInTransaction } from "../catalogue/import.service";
 import { writeMovements } from "../movements/movements.service";
 import { lockUsers } from "../users/users.queries";
 import { createUser } from "../users/users.service";
+import { seedDemoNotice } from "./demo-notice";
 import { seedDemoActivity } from "./demo-activity";
 import demoData from "./demo-data.json";
 import * as q from "./demo.queries";
@@ -163,6 +164,7 @@ export async function seedDemoIfEmpty(
         }
       }
       await seedDemoActivity(tx, { actor, timeZone: opts.timeZone, ids, addDays: (days) => addDays(today, days) });
+      await seedDemoNotice(tx);
       // Written while the seeding lock is held: an instance that waited on it reads the key file as soon as it
       // goes on (written after commit, it raced that read and printed no key). A failed write must not undo
       // the data: the key is shown below anyway, with the reason.

@@ -10,12 +10,15 @@ import {
   listDifferencesOutput,
   listNoticesInput,
   listNoticesOutput,
+  palletInput,
+  palletOutput,
   receivePalletInput,
   receivePalletOutput,
   upsertNoticesInput,
   upsertNoticesOutput,
 } from "./notices.schemas";
 import { listNotices } from "./notices.service";
+import { palletOf } from "./pallet-scan.service";
 import { cancelPallet, receivePallet } from "./pallets.service";
 import { returnInput, returnOutput } from "./returns.schemas";
 import { returnToSupplier } from "./returns.service";
@@ -112,6 +115,12 @@ export const noticesRouter = router({
         body: await cancelPallet(tx, ctx.actor, input.sscc, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),
     ),
+
+  // The receiving screen's pallet (tRPC only): the rows of a scanned SSCC, null when no notice announces it.
+  pallet: readProcedure
+    .input(syncParse(palletInput))
+    .output(syncParse(palletOutput.nullable()))
+    .query(({ ctx, input }) => palletOf(ctx.db, input.sscc)),
 
   differences: readProcedure
     .meta({

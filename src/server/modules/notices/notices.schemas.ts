@@ -128,6 +128,8 @@ export const palletOutput = z.object({
 });
 export type PalletOutput = z.infer<typeof palletOutput>;
 
+export const palletInput = z.strictObject({ sscc: z.string().regex(/^\d{18}$/, "18 cifre") });
+
 const ssccPath = z.string().meta({ description: "SSCC di 18 cifre" });
 
 export const receivePalletInput = z.strictObject({
