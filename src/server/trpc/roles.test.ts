@@ -49,6 +49,7 @@ const TABLE: Record<string, { role: Role | "chiave" | null; call: Call }> = {
   "catalogue.articles": { role: "operatore", call: (c) => c.catalogue.articles({ cerca: "VITE" }) },
   "catalogue.resolve": { role: "operatore", call: (c) => c.catalogue.resolve({ letture: ["vite"] }) },
   "notices.list": { role: "operatore", call: (c) => c.notices.list({}) },
+  "notices.fillRates": { role: "responsabile", call: (c) => c.notices.fillRates({ da: "2026-11-01", a: "2026-11-30" }) },
   "notices.pallet": { role: "operatore", call: (c) => c.notices.pallet({ sscc: "380012340000000999" }) },
   "notices.differences": { role: "operatore", call: (c) => c.notices.differences({}) },
   "notices.upsert": { role: "responsabile", call: (c) => c.notices.upsert({ avvisi: [{ numero: "RUOLI" }] }) },

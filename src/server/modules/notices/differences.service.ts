@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import { rows } from "../../db/sql";
 import { assertPeriod, boundAndRows, cutPage } from "../lists/lists";
-import type { DifferenceOutput, ListDifferencesInput, MotivoDifferenza } from "./notices.schemas";
+import type { DifferenceOutput, FillRateOutput, ListDifferencesInput, MotivoDifferenza } from "./notices.schemas";
 import { MAX_NOTICE_PAGE } from "./notices.schemas";
 import * as q from "./notices.queries";
 
@@ -49,4 +49,18 @@ export async function listDifferences(db: Db, input: ListDifferencesInput) {
   });
   const page = cutPage(window, limite, bound, dopo);
   return { differenze: page.rows.map(toDifferenceOutput), altri: page.altri, cursore: page.cursore };
+}
+
+/** Each supplier's fill rate (received over announced) over the notices of a period, with its differences by reason. */
+export async function fillRates(db: Db, input: { da: string; a: string }): Promise<FillRateOutput> {
+  assertPeriod(input.da, input.a);
+  const found = await rows(db, q.fillRates(input.da, input.a));
+  return {
+    fornitori: found.map((r) => ({
+      fornitore: { id: r.fornitore_id, codice: r.fornitore_codice },
+      annunciata: r.annunciata,
+      ricevuta: r.ricevuta,
+      differenze: r.differenze,
+    })),
+  };
 }

@@ -1,11 +1,13 @@
 import { syncParse } from "../../lib/zod";
 import { readProcedure, requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
-import { listDifferences } from "./differences.service";
+import { fillRates, listDifferences } from "./differences.service";
 import { upsertNotices } from "./notices-upsert.service";
 import {
   cancelPalletInput,
   cancelPalletOutput,
+  fillRateInput,
+  fillRateOutput,
   listDifferencesInput,
   listDifferencesOutput,
   listNoticesInput,
@@ -121,6 +123,13 @@ export const noticesRouter = router({
     .input(syncParse(palletInput))
     .output(syncParse(palletOutput.nullable()))
     .query(({ ctx, input }) => palletOf(ctx.db, input.sscc)),
+
+  // The manager's screen (tRPC only): fill rate per supplier over a period.
+  fillRates: readProcedure
+    .use(requireRole("responsabile"))
+    .input(syncParse(fillRateInput))
+    .output(syncParse(fillRateOutput))
+    .query(({ ctx, input }) => fillRates(ctx.db, input)),
 
   differences: readProcedure
     .meta({

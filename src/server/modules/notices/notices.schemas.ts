@@ -225,3 +225,17 @@ export const listDifferencesOutput = z.object({
   altri: z.boolean(),
   cursore: z.number().int(),
 });
+
+/** The manager's screen (tRPC only): each supplier's fill rate over a period. */
+export const fillRateInput = z.strictObject({ da: isoDate(), a: isoDate() });
+export const fillRateOutput = z.object({
+  fornitori: z.array(
+    z.object({
+      fornitore: z.object({ id: z.number().int(), codice: z.string() }),
+      annunciata: decimalString(),
+      ricevuta: decimalString(),
+      differenze: z.record(z.string(), decimalString()),
+    }),
+  ),
+});
+export type FillRateOutput = z.infer<typeof fillRateOutput>;
