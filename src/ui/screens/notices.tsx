@@ -24,7 +24,13 @@ function FillRateChart({ rows }: { rows: FillRateOutput["fornitori"] }) {
   const rowHeight = 2 * bar + 26;
   return (
     <Stack gap={4} data-testid="grafico-riempimento">
-      <svg viewBox={`0 0 320 ${rows.length * rowHeight}`} width="100%" role="img" aria-label="Tasso di riempimento per fornitore">
+      <svg
+        viewBox={`0 0 320 ${rows.length * rowHeight}`}
+        width={480}
+        style={{ maxWidth: "100%", height: "auto" }}
+        role="img"
+        aria-label="Tasso di riempimento per fornitore"
+      >
         {rows.map((r, i) => {
           const y = i * rowHeight;
           const rate = Number(r.annunciata) > 0 ? Math.round((Number(r.ricevuta) / Number(r.annunciata)) * 100) : 0;
@@ -33,12 +39,12 @@ function FillRateChart({ rows }: { rows: FillRateOutput["fornitori"] }) {
               <text x={0} y={y + 12} fontSize={12} fontWeight={600}>
                 {r.fornitore.codice} · {rate}%
               </text>
-              <rect x={0} y={y + 16} width={(Number(r.annunciata) / max) * 250} height={bar} fill="#adb5bd" />
-              <text x={(Number(r.annunciata) / max) * 250 + 4} y={y + 28} fontSize={11}>
+              <rect x={0} y={y + 16} width={(Number(r.annunciata) / max) * 200} height={bar} fill="#adb5bd" />
+              <text x={(Number(r.annunciata) / max) * 200 + 4} y={y + 28} fontSize={11}>
                 {qty(r.annunciata)} annunciati
               </text>
-              <rect x={0} y={y + 16 + bar} width={(Number(r.ricevuta) / max) * 250} height={bar} fill="#2f9e44" />
-              <text x={(Number(r.ricevuta) / max) * 250 + 4} y={y + 28 + bar} fontSize={11}>
+              <rect x={0} y={y + 16 + bar} width={(Number(r.ricevuta) / max) * 200} height={bar} fill="#2f9e44" />
+              <text x={(Number(r.ricevuta) / max) * 200 + 4} y={y + 28 + bar} fontSize={11}>
                 {qty(r.ricevuta)} ricevuti
               </text>
             </g>

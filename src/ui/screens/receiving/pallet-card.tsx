@@ -85,15 +85,17 @@ export function PalletCard({
   return (
     <Card withBorder padding="sm" data-testid="collo">
       <Stack gap="sm">
-        <Group justify="space-between" wrap="nowrap">
-          <div>
-            <Text fw={700}>Collo {collo.sscc}</Text>
+        <div>
+          <Text fw={700} style={{ overflowWrap: "anywhere" }}>
+            Collo {collo.sscc}
+          </Text>
+          <Group gap="xs">
             <Text size="sm" c="dimmed">
               Avviso {collo.avviso.numero} · {collo.righe.length} righe
             </Text>
-          </div>
-          <Badge color={collo.stato === "ricevuto" ? "gray" : "blue"}>{collo.stato === "ricevuto" ? "ricevuto" : "atteso"}</Badge>
-        </Group>
+            <Badge color={collo.stato === "ricevuto" ? "gray" : "blue"}>{collo.stato === "ricevuto" ? "ricevuto" : "atteso"}</Badge>
+          </Group>
+        </div>
         {collo.righe.map((r) => {
           const m = marks[r.indice];
           const over = Number(r.quantita) > Number(r.residua);
@@ -149,14 +151,12 @@ export function PalletCard({
             {error}
           </Text>
         )}
-        <Group grow>
-          <Button variant="default" onClick={onClose}>
-            Chiudi
-          </Button>
-          <Button size="lg" onClick={onReceive} loading={saving} disabled={collo.stato === "ricevuto"} data-testid="ricevi-collo">
-            Ricevi collo
-          </Button>
-        </Group>
+        <Button size="xl" fullWidth onClick={onReceive} loading={saving} disabled={collo.stato === "ricevuto"} data-testid="ricevi-collo">
+          Ricevi collo (Invio)
+        </Button>
+        <Button variant="default" onClick={onClose}>
+          Chiudi senza ricevere
+        </Button>
       </Stack>
     </Card>
   );
