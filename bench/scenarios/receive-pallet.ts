@@ -14,51 +14,50 @@ const sscc = (serial: number) => {
   return `${body}${gtinCheckDigit(body)}`;
 };
 
-interface OpenRow {
-  numero: string;
-  numero_riga: number;
-  fornitore: string;
-  magazzino: string;
-}
-
 /**
  * POST /colli/{sscc}/ricevi of a 40-row pallet (one unit per row, no differences), one client, against its
- * floor (floor.receivePallet). The pallets are announced first (POST /avvisi-spedizione) from the open rows
- * of articles without lots, 40 rows of one supplier and warehouse each, half for each side.
+ * floor (floor.receivePallet). The bench's open orders have a few rows per supplier and warehouse, so the
+ * scenario orders what its pallets bring first: orders of 40 rows (articles without lots) of one supplier,
+ * then one notice per pallet (POST /ordini-acquisto, POST /avvisi-spedizione, outside the measure), half of
+ * the pallets for each side.
  */
 export async function receivePallets(ctx: Ctx): Promise<ScenarioResult> {
   const name = `POST /colli/{sscc}/ricevi, collo di ${ROWS} righe, 1 client`;
-  const open = await withClient(
-    ctx.pool,
-    async (c) =>
-      (
-        await c.query<OpenRow>(`
-        SELECT o.numero, r.numero_riga, f.codice AS fornitore, m.codice AS magazzino
-          FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id JOIN articoli a ON a.id = r.articolo_id
-          JOIN fornitori f ON f.id = o.fornitore_id JOIN magazzini m ON m.id = o.magazzino_id
-         WHERE r.arrivata + r.chiusa + 1 <= r.ordinata AND NOT a.gestione_lotti AND a.attivo AND o.stato <> 'evaso'
-           AND NOT EXISTS (SELECT 1 FROM righe_collo rc WHERE rc.riga_ordine_id = r.id)
-         ORDER BY f.codice, m.codice, r.id`)
-      ).rows,
-  );
-  // Pallets of one supplier and warehouse each; a row is in one pallet only.
-  const groups = new Map<string, OpenRow[]>();
-  for (const r of open) groups.set(`${r.fornitore}|${r.magazzino}`, [...(groups.get(`${r.fornitore}|${r.magazzino}`) ?? []), r]);
-  const pallets: { sscc: string; rows: OpenRow[] }[] = [];
-  for (const rows of groups.values())
-    for (let i = 0; i + ROWS <= rows.length && pallets.length < 2 * PALLETS_PER_SIDE; i += ROWS)
-      pallets.push({ sscc: sscc((Date.now() % 1_000_000_000) * 1000 + pallets.length), rows: rows.slice(i, i + ROWS) });
-  progress(
-    `${name}: ${fmtInt(pallets.length)} colli annunciati da ${fmtInt(open.length)} righe aperte, durata ${seconds(ctx.durationMs)} per lato`,
-  );
-  for (let i = 0; i < pallets.length; i += 12) {
-    const avvisi = pallets.slice(i, i + 12).map((p, j) => ({
-      numero: `BENCH-AV-${p.sscc}-${j}`,
-      fornitore: p.rows[0]!.fornitore,
-      magazzino: p.rows[0]!.magazzino,
-      colli: [{ sscc: p.sscc, righe: p.rows.map((r) => ({ ordine: r.numero, numero_riga: r.numero_riga, quantita: 1 })) }],
-    }));
-    await ctx.api.json("POST", "/avvisi-spedizione", { avvisi });
+  const { articoli, fornitore, magazzino } = await withClient(ctx.pool, async (c) => ({
+    articoli: (
+      await c.query<{ codice: string }>(
+        `SELECT codice FROM articoli WHERE NOT gestione_lotti AND NOT ha_varianti AND attivo ORDER BY id LIMIT ${ROWS}`,
+      )
+    ).rows.map((r) => r.codice),
+    fornitore: (await c.query<{ codice: string }>("SELECT codice FROM fornitori ORDER BY id LIMIT 1")).rows[0]!.codice,
+    magazzino: (await c.query<{ codice: string }>("SELECT codice FROM magazzini ORDER BY id LIMIT 1")).rows[0]!.codice,
+  }));
+  const run = Date.now() % 1_000_000;
+  const pallets = Array.from({ length: 2 * PALLETS_PER_SIDE }, (_, i) => ({
+    sscc: sscc(run * 1000 + i),
+    ordine: `BENCH-COLLO-${run}-${i}`,
+  }));
+  progress(`${name}: ${fmtInt(pallets.length)} colli da annunciare (ordini e avvisi), durata ${seconds(ctx.durationMs)} per lato`);
+  const perCall = Math.floor(500 / ROWS);
+  for (let i = 0; i < pallets.length; i += perCall) {
+    const batch = pallets.slice(i, i + perCall);
+    await ctx.api.json("POST", "/ordini-acquisto", {
+      ordini: batch.map((p) => ({
+        numero: p.ordine,
+        fornitore,
+        data: businessDate(ctx.timeZone),
+        magazzino,
+        righe: articoli.map((articolo, j) => ({ numero_riga: j + 1, articolo, quantita: 1, prezzo: "1" })),
+      })),
+    });
+    await ctx.api.json("POST", "/avvisi-spedizione", {
+      avvisi: batch.map((p) => ({
+        numero: p.ordine,
+        fornitore,
+        magazzino,
+        colli: [{ sscc: p.sscc, righe: articoli.map((_, j) => ({ ordine: p.ordine, numero_riga: j + 1, quantita: 1 })) }],
+      })),
+    });
   }
   const floorQueue = pallets.filter((_, i) => i % 2 === 0);
   const apiQueue = pallets.filter((_, i) => i % 2 === 1);
