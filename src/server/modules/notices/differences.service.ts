@@ -1,5 +1,7 @@
-import type { Db } from "../../db/client";
-import { rows } from "../../db/sql";
+import type { Db, Tx } from "../../db/client";
+import { execute, rows } from "../../db/sql";
+import { businessDate } from "../../lib/dates";
+import { type Actor, authorColumns } from "../auth/actor";
 import { assertPeriod, boundAndRows, cutPage } from "../lists/lists";
 import type { DifferenceOutput, FillRateOutput, ListDifferencesInput, MotivoDifferenza } from "./notices.schemas";
 import { MAX_NOTICE_PAGE } from "./notices.schemas";
@@ -63,4 +65,31 @@ export async function fillRates(db: Db, input: { da: string; a: string }): Promi
       differenze: r.differenze,
     })),
   };
+}
+
+/** Differences declared beside arrivals of POST /arrivi (no pallet): recorded in the arrival's transaction. */
+export async function recordArrivalDifferences(
+  tx: Tx,
+  actor: Actor,
+  items: {
+    fornitore: number;
+    riga: number;
+    articolo: number;
+    attesa: string;
+    ricevuta: string;
+    quantita: string;
+    motivo: MotivoDifferenza;
+    nota: string | null;
+  }[],
+  opts: { timeZone: string },
+): Promise<void> {
+  if (items.length === 0) return;
+  const data = businessDate(opts.timeZone);
+  await execute(
+    tx,
+    q.insertDifferences(
+      items.map((d) => ({ ...d, data, avviso: null, collo: null, ricevimento: null, sscc: null })),
+      authorColumns(actor),
+    ),
+  );
 }

@@ -239,3 +239,10 @@ export const fillRateOutput = z.object({
   ),
 });
 export type FillRateOutput = z.infer<typeof fillRateOutput>;
+
+/** A difference declared beside an arrival of POST /arrivi (section 12: it needs its quantita). */
+export const arrivalDifference = z.strictObject({
+  quantita: rawNumber(),
+  motivo: z.enum(MOTIVI_DIFFERENZA, { error: `deve essere uno tra ${MOTIVI_DIFFERENZA.join(", ")}` }),
+  nota: shortText(500).optional(),
+});

@@ -191,3 +191,45 @@ describe("in a warehouse that manages locations", () => {
     expect((await verifyLedger(t.prisma)).differenze).toEqual([]);
   });
 });
+
+describe("a difference declared on POST /arrivi", () => {
+  test("beside an arrival it is recorded with the arrival, listed and evented; a bad quantity refuses the row", async () => {
+    const { riga } = await orderRow(0);
+    const r = await post("/arrivi", {
+      magazzino: m1,
+      ddt: "D-DIFF",
+      riga,
+      quantita: 7,
+      differenza: { quantita: 3, motivo: "mancante", nota: "Cartone vuoto" },
+    });
+    expect(r.status).toBe(201);
+    const list = await rest("GET", "/differenze-ricevimento?motivo=mancante", { key });
+    expect(list.body.differenze.at(-1)).toMatchObject({
+      riga,
+      attesa: "10",
+      ricevuta: "7",
+      quantita: "3",
+      nota: "Cartone vuoto",
+      sscc: null,
+      avviso: null,
+    });
+    const events = await rest("GET", "/eventi?tipo=ricevimento.differenza", { key });
+    expect(events.body.eventi.at(-1).dati.id).toBe(list.body.differenze.at(-1).id);
+    const bad = await post("/arrivi", { magazzino: m1, ddt: "D-DIFF", riga, quantita: 1, differenza: { quantita: 0, motivo: "mancante" } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.codice).toBe("quantita_non_valida");
+    expect(await arrivata(riga)).toBe("7.000");
+  });
+});
+
+test("a row of several refused for its difference's quantity leaves its order row as it was", async () => {
+  const { riga } = await orderRow(0);
+  const r = await post("/arrivi", {
+    magazzino: m1,
+    ddt: "D-DIFF-2",
+    righe: [{ riga, quantita: 2, differenza: { quantita: -1, motivo: "danneggiato" } }],
+  });
+  expect(r.body.righe[0].errore.codice).toBe("quantita_non_valida");
+  expect(await arrivata(riga)).toBe("0.000");
+  expect((await verifyLedger(t.prisma)).differenze).toEqual([]);
+});
