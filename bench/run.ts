@@ -21,7 +21,8 @@
  * (default 100 ms); --webhook-writes where its writes go (default pavimento: PostgreSQL directly).
  *
  * Scenario ids for --only: scan-movimenti, scan-disponibilita, scan-giacenze-ubicazioni, cerca-barcode, post-movimenti,
- * post-movimenti-ubicazioni, post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, webhook-portata, anello-aperto; and, only when
+ * post-movimenti-ubicazioni, post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, webhook-portata, anello-aperto,
+ * ricevi-collo; and, only when
  * named, tetto-node: the write scenario, the open loop and the movement scan against plain node:http +
  * pg (about the ceiling of any Node service here, bench/bare-server.ts).
  * Every run also appends one line to bench/results/history.jsonl (kept in git), so a regression shows.
@@ -47,6 +48,7 @@ import { openLoop } from "./scenarios/open-loop";
 import { webhookThroughput } from "./scenarios/webhook-throughput";
 import type { Ctx, ScenarioResult } from "./scenarios/harness";
 import { registerArrivals } from "./scenarios/register-arrivals";
+import { receivePallets } from "./scenarios/receive-pallet";
 import { scanAvailability } from "./scenarios/scan-availability";
 import { scanLocationStock } from "./scenarios/scan-location-stock";
 import { scanMovements } from "./scenarios/scan-movements";
@@ -76,6 +78,7 @@ const ALL = [
   "eventi-webhook",
   "webhook-portata",
   "anello-aperto",
+  "ricevi-collo",
 ] as const;
 /** Diagnoses, run only when --only names them. */
 const EXTRA = ["tetto-node"] as const;
@@ -95,6 +98,7 @@ const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult | Scenari
   "webhook-portata": webhookThroughput,
   "anello-aperto": openLoop,
   "tetto-node": bareNode,
+  "ricevi-collo": receivePallets,
 };
 
 function options() {

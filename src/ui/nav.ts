@@ -21,6 +21,7 @@ export const NAV: NavItem[] = [
   { href: "/movimenti", label: "Movimenti", role: "responsabile", group: "Gestione" },
   { href: "/movimenti/nuovo", label: "Nuovo movimento", role: "responsabile", group: "Gestione" },
   { href: "/vendite", label: "Documenti di vendita", role: "responsabile", group: "Gestione" },
+  { href: "/avvisi", label: "Avvisi e differenze", role: "responsabile", group: "Gestione" },
   { href: "/utenti", label: "Utenti", role: "amministratore", group: "Amministrazione" },
   { href: "/chiavi-api", label: "Chiavi API", role: "amministratore", group: "Amministrazione" },
   { href: "/webhook", label: "Webhook", role: "amministratore", group: "Amministrazione" },

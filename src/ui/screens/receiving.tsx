@@ -5,11 +5,13 @@ import { ScannerSettingsButton } from "../scanner/scanner-settings";
 import { CameraScanner } from "./camera-scanner";
 import { DeliveryFields } from "./receiving/delivery-fields";
 import { ExpectedRowCard } from "./receiving/expected-row-card";
+import { PalletCard } from "./receiving/pallet-card";
 import { FeedbackPanel, ReadingPanel } from "./receiving/feedback-panel";
 import { PendingChoiceModal } from "./receiving/pending-choice";
 import { QueuedArrivals } from "./receiving/queued-arrivals";
 import { ScanField } from "./receiving/scan-field";
 import { CancelArrivalModal, TodayArrivals } from "./receiving/session-arrivals";
+import { usePallet } from "./receiving/use-pallet";
 import { useReceiving } from "./receiving/use-receiving";
 import { LabelAtReceipt } from "./receiving/label-print";
 import { useLabelPrint } from "./receiving/use-label-print";
@@ -42,11 +44,15 @@ const Waiting = memo(function Waiting({ codes }: { codes: string[] }) {
  * renders only when what it shows changed (the operator waits for that render after every Enter).
  */
 export function ReceivingScreen() {
-  const r = useReceiving();
+  const p = usePallet();
+  const r = useReceiving({ intercept: p.intercept });
   const labels = useLabelPrint();
+  const onCode = (code: string) => p.intercept(code) || r.enqueue(code);
+  // Enter with nothing typed while a pallet is shown receives the pallet.
+  const onScanEnter = (code: string) => (p.collo && !code ? void p.receive(r.ddt) : r.onScanEnter(code));
   return (
     <Stack gap="md" maw={900}>
-      <Heading onCode={r.enqueue} />
+      <Heading onCode={onCode} />
 
       <DeliveryFields
         ddt={r.ddt}
@@ -59,7 +65,20 @@ export function ReceivingScreen() {
         onDone={r.focusScan}
       />
 
-      <ScanField inputRef={r.scanRef} busy={r.searchBusy} lastCode={r.lastCode} onEnter={r.onScanEnter} />
+      <ScanField inputRef={r.scanRef} busy={r.searchBusy} lastCode={r.lastCode} onEnter={onScanEnter} />
+
+      {p.message && <FeedbackPanel feedback={{ outcome: p.message.outcome, title: "Collo", message: p.message.text }} />}
+      {p.collo && (
+        <PalletCard
+          collo={p.collo}
+          marks={p.marks}
+          onMark={p.mark}
+          onReceive={() => void p.receive(r.ddt)}
+          onClose={p.close}
+          saving={p.saving}
+          error={p.error}
+        />
+      )}
 
       {r.reading ? <ReadingPanel code={r.reading.code} /> : r.feedback && <FeedbackPanel feedback={r.feedback} />}
       <Waiting codes={r.waiting} />

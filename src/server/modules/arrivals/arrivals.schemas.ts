@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { palletOutput } from "../notices/notices.schemas";
+import { arrivalDifference, palletOutput } from "../notices/notices.schemas";
 import { articoloRef, decimalString, idNumber, isoDate, pathId, rawNumber, shortText, typeError } from "../../lib/zod";
 
 export const MAX_ARRIVAL_ROWS = 500;
@@ -102,6 +102,9 @@ const arrivalFields = {
   ubicazione: shortText(64)
     .optional()
     .meta({ description: "Magazzini con ubicazioni: dove arriva la merce (codice); assente: l'ubicazione di ricevimento del magazzino" }),
+  differenza: arrivalDifference
+    .optional()
+    .meta({ description: "Differenza dichiarata accanto all'arrivo (mancante, danneggiato, eccedente, errato): non ricevuta, registrata" }),
 };
 
 export const registerInput = z
@@ -114,10 +117,11 @@ export const registerInput = z
     scadenza: arrivalFields.scadenza,
     prezzo: arrivalFields.prezzo,
     ubicazione: arrivalFields.ubicazione,
+    differenza: arrivalFields.differenza,
     righe: z.array(z.strictObject(arrivalFields)).min(1, "almeno una riga").optional(),
   })
   .superRefine((b, ctx) => {
-    const single = ["riga", "quantita", "lotto", "scadenza", "prezzo", "ubicazione"].filter(
+    const single = ["riga", "quantita", "lotto", "scadenza", "prezzo", "ubicazione", "differenza"].filter(
       (k) => (b as Record<string, unknown>)[k] !== undefined,
     );
     if (b.righe !== undefined && single.length > 0)

@@ -22,6 +22,8 @@ import {
   type LocationKey,
   type ResolvedLocation,
 } from "../ledger/locations.service";
+import { recordArrivalDifferences } from "../notices/differences.service";
+import type { MotivoDifferenza } from "../notices/notices.schemas";
 import * as q from "./arrivals.queries";
 import { isSingleArrival, MAX_ARRIVAL_ROWS, type ArrivalRowInput, type RegisterInput, type RegisterOutput } from "./arrivals.schemas";
 import {
@@ -36,6 +38,14 @@ import {
 
 /** POST /arrivi: goods received against order rows, one row or several (per-row outcomes). */
 
+/** A declared difference's quantity (API.md section 12: "needs its quantita"), as any quantity. */
+function declaredQuantity(n: number): string {
+  const q = quantityFromNumber(n);
+  if (q === null)
+    throw new RowError("quantita_non_valida", `Quantità della differenza ${n} non valida: maggiore di zero, al massimo 3 decimali.`);
+  return q;
+}
+
 interface Accepted {
   indice: number;
   row: LockedRow;
@@ -49,6 +59,8 @@ interface Accepted {
   ubicazione: ResolvedLocation;
   arrivata: string;
   residua: string;
+  /** A difference declared beside the arrival (API.md section 12), recorded with it. */
+  differenza?: { quantita: string; motivo: MotivoDifferenza; nota: string | null };
 }
 
 /** The delivery note's supplier: the first row's order's (the first row of the request that names an existing order row). */
@@ -142,11 +154,28 @@ async function acceptRow(
       );
     prezzo = p;
   }
+  // Checked before the row moves: a refused row leaves it as it was.
+  const differenza = input.differenza && {
+    quantita: declaredQuantity(input.differenza.quantita),
+    motivo: input.differenza.motivo,
+    nota: input.differenza.nota ?? null,
+  };
   const moved = await moveArrived(tx, row.id, quantita);
   // A later row of the same request on the same order row sees this one's quantity.
   row.arrivata = new Prisma.Decimal(moved.arrivata);
   if (row.gestione_lotti && input.scadenza !== undefined && note.expiries.get(lotKey) === null) note.expiries.set(lotKey, input.scadenza);
-  return { indice, row, quantita, prezzo, lottoCodice: input.lotto, scadenza: input.scadenza, lotto: null, ubicazione: location, ...moved };
+  return {
+    indice,
+    row,
+    quantita,
+    prezzo,
+    lottoCodice: input.lotto,
+    scadenza: input.scadenza,
+    lotto: null,
+    ubicazione: location,
+    ...moved,
+    differenza,
+  };
 }
 
 /** Lock order 4: the accepted rows' goods into their locations (their lots are loaded already). */
@@ -182,6 +211,7 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
       scadenza: input.scadenza,
       prezzo: input.prezzo,
       ubicazione: input.ubicazione,
+      differenza: input.differenza,
     },
   ];
   if (rows.length > MAX_ARRIVAL_ROWS) {
@@ -240,6 +270,25 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
   let states = new Map<number, OrderState>();
   if (accepted.length > 0) {
     operazione = await deliveryNoteOperation(tx, note.fornitore!.id, input.ddt, actor);
+    await recordArrivalDifferences(
+      tx,
+      actor,
+      accepted.flatMap((a) =>
+        a.differenza
+          ? [
+              {
+                fornitore: a.row.fornitore_id,
+                riga: a.row.id,
+                articolo: a.row.articolo_id,
+                attesa: new Decimal(a.residua).plus(a.quantita).toFixed(),
+                ricevuta: a.quantita,
+                ...a.differenza,
+              },
+            ]
+          : [],
+      ),
+      opts,
+    );
     const ledger: LedgerRow[] = accepted.map((a) => ({
       natura: "carico",
       magazzino: input.magazzino,

@@ -15,6 +15,7 @@ import { upsertArticleRows } from "../catalogue/master-data-upsert.service";
 import { writeMovements } from "../movements/movements.service";
 import { lockUsers } from "../users/users.queries";
 import { createUser } from "../users/users.service";
+import { seedDemoNotice } from "./demo-notice";
 import { seedDemoActivity } from "./demo-activity";
 import demoData from "./demo-data.json";
 import * as q from "./demo.queries";
@@ -200,6 +201,7 @@ export async function seedDemoIfEmpty(
       if (preferred.rifiutati > 0)
         throw new Error(`Dati dimostrativi incoerenti: ${JSON.stringify(preferred.righe.filter((r) => r.errore))}`);
       await seedDemoActivity(tx, { actor, timeZone: opts.timeZone, ids, addDays: (days) => addDays(today, days) });
+      await seedDemoNotice(tx);
       // Written while the seeding lock is held: an instance that waited on it reads the key file as soon as it
       // goes on (written after commit, it raced that read and printed no key). A failed write must not undo
       // the data: the key is shown below anyway, with the reason.

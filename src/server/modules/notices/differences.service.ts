@@ -1,7 +1,9 @@
-import type { Db } from "../../db/client";
-import { rows } from "../../db/sql";
+import type { Db, Tx } from "../../db/client";
+import { execute, rows } from "../../db/sql";
+import { businessDate } from "../../lib/dates";
+import { type Actor, authorColumns } from "../auth/actor";
 import { assertPeriod, boundAndRows, cutPage } from "../lists/lists";
-import type { DifferenceOutput, ListDifferencesInput, MotivoDifferenza } from "./notices.schemas";
+import type { DifferenceOutput, FillRateOutput, ListDifferencesInput, MotivoDifferenza } from "./notices.schemas";
 import { MAX_NOTICE_PAGE } from "./notices.schemas";
 import * as q from "./notices.queries";
 
@@ -49,4 +51,45 @@ export async function listDifferences(db: Db, input: ListDifferencesInput) {
   });
   const page = cutPage(window, limite, bound, dopo);
   return { differenze: page.rows.map(toDifferenceOutput), altri: page.altri, cursore: page.cursore };
+}
+
+/** Each supplier's fill rate (received over announced) over the notices of a period, with its differences by reason. */
+export async function fillRates(db: Db, input: { da: string; a: string }): Promise<FillRateOutput> {
+  assertPeriod(input.da, input.a);
+  const found = await rows(db, q.fillRates(input.da, input.a));
+  return {
+    fornitori: found.map((r) => ({
+      fornitore: { id: r.fornitore_id, codice: r.fornitore_codice },
+      annunciata: r.annunciata,
+      ricevuta: r.ricevuta,
+      differenze: r.differenze,
+    })),
+  };
+}
+
+/** Differences declared beside arrivals of POST /arrivi (no pallet): recorded in the arrival's transaction. */
+export async function recordArrivalDifferences(
+  tx: Tx,
+  actor: Actor,
+  items: {
+    fornitore: number;
+    riga: number;
+    articolo: number;
+    attesa: string;
+    ricevuta: string;
+    quantita: string;
+    motivo: MotivoDifferenza;
+    nota: string | null;
+  }[],
+  opts: { timeZone: string },
+): Promise<void> {
+  if (items.length === 0) return;
+  const data = businessDate(opts.timeZone);
+  await execute(
+    tx,
+    q.insertDifferences(
+      items.map((d) => ({ ...d, data, avviso: null, collo: null, ricevimento: null, sscc: null })),
+      authorColumns(actor),
+    ),
+  );
 }

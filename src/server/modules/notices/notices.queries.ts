@@ -199,9 +199,11 @@ export const palletBySscc = (sscc: string) =>
 
 export const insertReceipt = (r: { collo: number; operazione: number | null; ddt: string; movimenti: number[]; author: AuthorColumns }) =>
   query<{ id: number }>(Prisma.sql`
-    INSERT INTO ricevimenti_collo (collo_id, operazione_id, ddt, movimenti, chiave_api_id, utente_id)
+    INSERT INTO ricevimenti_collo (collo_id, operazione_id, ddt, movimenti, chiave_api_id, utente_id, ubicazione_id)
     VALUES (${r.collo}::int, ${r.operazione}::int, ${r.ddt}, ${r.movimenti}::int[], ${r.author.chiave_api_id}::int,
-            ${r.author.utente_id}::int)
+            ${r.author.utente_id}::int,
+            -- Where the arrivals landed (the receiving location unless the request named one): putaway by SSCC reads it.
+            (SELECT m.ubicazione_id FROM movimenti m WHERE m.id = ${r.movimenti[0] ?? null}::int))
     RETURNING id`);
 
 /** The pallet's standing receipt; guarded, so a second one can never stand beside it. */
@@ -310,3 +312,37 @@ export const differencesPage = (dopo: number, take: number, f: { fornitore?: num
   ];
   return query<DifferenceRow>(Prisma.sql`${differenceSelect} WHERE ${Prisma.join(conditions, " AND ")} ORDER BY d.id ${limit(take)}`);
 };
+
+// ---------------------------------------------------------------- fill rate (the manager's screen)
+
+export interface FillRateRow {
+  fornitore_id: number;
+  fornitore_codice: string;
+  annunciata: string;
+  ricevuta: string;
+  /** Declared or eccedente, not voided, by reason: {motivo: quantity}. */
+  differenze: Record<string, string>;
+}
+
+/**
+ * Each supplier's announced and received quantity over the notices of a period (by expected date, else the
+ * day the notice was created): received is what the standing receipts of those pallets brought in.
+ */
+export const fillRates = (da: string, a: string) =>
+  query<FillRateRow>(Prisma.sql`
+    WITH avvisi AS (
+      SELECT id, fornitore_id FROM avvisi_spedizione
+       WHERE coalesce(data_prevista, creato_il::date) BETWEEN ${da}::date AND ${a}::date
+    )
+    SELECT f.id AS fornitore_id, f.codice AS fornitore_codice,
+           trim_scale(coalesce((SELECT sum(r.quantita) FROM righe_collo r JOIN colli k ON k.id = r.collo_id
+                                 JOIN avvisi av ON av.id = k.avviso_id WHERE av.fornitore_id = f.id), 0))::text AS annunciata,
+           trim_scale(coalesce((SELECT sum(m.quantita) FROM colli k JOIN avvisi av ON av.id = k.avviso_id
+                                 JOIN ricevimenti_collo rc ON rc.id = k.ricevimento_id
+                                 JOIN movimenti m ON m.id = ANY(rc.movimenti) WHERE av.fornitore_id = f.id), 0))::text AS ricevuta,
+           (SELECT coalesce(jsonb_object_agg(x.motivo, x.q), '{}'::jsonb) FROM (
+              SELECT d.motivo, trim_scale(sum(d.quantita))::text AS q FROM differenze_ricevimento d
+                JOIN avvisi av ON av.id = d.avviso_id WHERE av.fornitore_id = f.id AND NOT d.annullata GROUP BY d.motivo) x) AS differenze
+      FROM fornitori f
+     WHERE f.id IN (SELECT fornitore_id FROM avvisi)
+     ORDER BY f.codice`);

@@ -1,21 +1,26 @@
 import { syncParse } from "../../lib/zod";
 import { readProcedure, requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
-import { listDifferences } from "./differences.service";
+import { fillRates, listDifferences } from "./differences.service";
 import { upsertNotices } from "./notices-upsert.service";
 import {
   cancelPalletInput,
   cancelPalletOutput,
+  fillRateInput,
+  fillRateOutput,
   listDifferencesInput,
   listDifferencesOutput,
   listNoticesInput,
   listNoticesOutput,
+  palletInput,
+  palletOutput,
   receivePalletInput,
   receivePalletOutput,
   upsertNoticesInput,
   upsertNoticesOutput,
 } from "./notices.schemas";
 import { listNotices } from "./notices.service";
+import { palletOf } from "./pallet-scan.service";
 import { cancelPallet, receivePallet } from "./pallets.service";
 import { returnInput, returnOutput } from "./returns.schemas";
 import { returnToSupplier } from "./returns.service";
@@ -112,6 +117,19 @@ export const noticesRouter = router({
         body: await cancelPallet(tx, ctx.actor, input.sscc, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),
     ),
+
+  // The receiving screen's pallet (tRPC only): the rows of a scanned SSCC, null when no notice announces it.
+  pallet: readProcedure
+    .input(syncParse(palletInput))
+    .output(syncParse(palletOutput.nullable()))
+    .query(({ ctx, input }) => palletOf(ctx.db, input.sscc)),
+
+  // The manager's screen (tRPC only): fill rate per supplier over a period.
+  fillRates: readProcedure
+    .use(requireRole("responsabile"))
+    .input(syncParse(fillRateInput))
+    .output(syncParse(fillRateOutput))
+    .query(({ ctx, input }) => fillRates(ctx.db, input)),
 
   differences: readProcedure
     .meta({

@@ -128,6 +128,8 @@ export const palletOutput = z.object({
 });
 export type PalletOutput = z.infer<typeof palletOutput>;
 
+export const palletInput = z.strictObject({ sscc: z.string().regex(/^\d{18}$/, "18 cifre") });
+
 const ssccPath = z.string().meta({ description: "SSCC di 18 cifre" });
 
 export const receivePalletInput = z.strictObject({
@@ -222,4 +224,25 @@ export const listDifferencesOutput = z.object({
   differenze: z.array(differenceOutput),
   altri: z.boolean(),
   cursore: z.number().int(),
+});
+
+/** The manager's screen (tRPC only): each supplier's fill rate over a period. */
+export const fillRateInput = z.strictObject({ da: isoDate(), a: isoDate() });
+export const fillRateOutput = z.object({
+  fornitori: z.array(
+    z.object({
+      fornitore: z.object({ id: z.number().int(), codice: z.string() }),
+      annunciata: decimalString(),
+      ricevuta: decimalString(),
+      differenze: z.record(z.string(), decimalString()),
+    }),
+  ),
+});
+export type FillRateOutput = z.infer<typeof fillRateOutput>;
+
+/** A difference declared beside an arrival of POST /arrivi (section 12: it needs its quantita). */
+export const arrivalDifference = z.strictObject({
+  quantita: rawNumber(),
+  motivo: z.enum(MOTIVI_DIFFERENZA, { error: `deve essere uno tra ${MOTIVI_DIFFERENZA.join(", ")}` }),
+  nota: shortText(500).optional(),
 });

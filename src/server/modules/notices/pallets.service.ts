@@ -138,6 +138,7 @@ export async function receivePallet(
             quantita: p.take.toNumber(),
             lotto: p.row.lotto ?? undefined,
             scadenza: p.row.scadenza ?? undefined,
+            ubicazione: input.ubicazione,
           })),
         },
         opts,

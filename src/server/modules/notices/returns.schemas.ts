@@ -17,6 +17,7 @@ export const returnInput = z.strictObject({
           codice: shortText(64).optional(),
           quantita: rawNumber(),
           lotto: shortText(64).optional(),
+          ubicazione: shortText(64).optional().meta({ description: "Magazzini con ubicazioni: da dove esce la merce (codice)" }),
           motivo: shortText(200),
           riga: idNumber().optional().meta({ description: "La riga d'ordine (del fornitore) che la merce resa aveva consegnato" }),
           riapri: z

@@ -7,6 +7,7 @@ import type { Actor } from "../auth/actor";
 import { lockOrderRows, moveArrived, recomputeOrdersStatements } from "../arrivals/order-rows.service";
 import { type ArticleInfo, loadArticles, resolveArticle } from "../catalogue/articles";
 import { appended, ledgerAppend, type LedgerRow, lotLockOrder, unloadLot } from "../ledger/ledger.service";
+import { moveLocationStock, type ResolvedLocation, resolveLocations, undoLotChange } from "../ledger/locations.service";
 import * as q from "./notices.queries";
 import { MAX_RETURN_ROWS, type ReturnInput, type ReturnOutput } from "./returns.schemas";
 
@@ -21,8 +22,9 @@ import { MAX_RETURN_ROWS, type ReturnInput, type ReturnOutput } from "./returns.
  * that reopened. A later cancellation of an arrival of that row that would take `arrivata` below zero is
  * `arrivo_reso` (cancel.service.ts).
  *
- * Locks, in the ledger's order: the order rows named with `riapri` (by id), the lots (lotLockOrder), the
- * balances (the append), the orders last (their states recomputed).
+ * Locks, in the ledger's order: the warehouse gate (with the articles), the order rows named (by id), the
+ * lots (lotLockOrder), the location stock (a warehouse that manages locations: each row's `ubicazione`, the
+ * checks of any unload), the balances (the append), the orders last (their states recomputed).
  *
  * Decision: the contract gives each row a `motivo` but the ledger has one `causale` per operation: the
  * causale names the supplier, the delivery note and the rows' reasons.
@@ -37,6 +39,8 @@ interface Planned {
   riapri: boolean;
   prezzo: string | null;
   lotId: number | null;
+  /** Where the goods leave from: null outside warehouses that manage locations. */
+  from: ResolvedLocation;
 }
 
 export async function returnToSupplier(tx: Tx, actor: Actor, input: ReturnInput, opts: { timeZone: string }): Promise<ReturnOutput> {
@@ -47,6 +51,12 @@ export async function returnToSupplier(tx: Tx, actor: Actor, input: ReturnInput,
   const [supplier] = await rows(tx, q.suppliersByCode([input.fornitore]));
   if (!supplier) throw new DomainError("fornitore_non_trovato", `Fornitore '${input.fornitore}' sconosciuto.`, { campo: "fornitore" });
   const index = await loadArticles(tx, input.righe, { warehouses: { magazzino: input.magazzino } });
+  // Locations right after the warehouse gate (lock order 1b), before any row lock: the rule of every writer.
+  const locations = await resolveLocations(
+    tx,
+    index.magazzini,
+    input.righe.map((r) => ({ magazzino: input.magazzino, codice: r.ubicazione, entrata: false })),
+  );
   // Lock order 1 before any lot: the rows a return may reopen, and the rows it names for their price.
   const named = input.righe.flatMap((r) => (r.riga === undefined ? [] : [r.riga]));
   const locked = named.length > 0 ? await lockOrderRows(tx, named) : new Map();
@@ -57,6 +67,8 @@ export async function returnToSupplier(tx: Tx, actor: Actor, input: ReturnInput,
   for (const [indice, r] of input.righe.entries()) {
     try {
       const article = resolveArticle(index, r);
+      const from = locations[indice]!;
+      if (from instanceof RowError) throw from;
       const quantita = quantityFromNumber(r.quantita);
       if (quantita === null)
         throw new RowError("quantita_non_valida", `Quantità ${r.quantita} non valida: maggiore di zero, al massimo 3 decimali.`);
@@ -88,7 +100,7 @@ export async function returnToSupplier(tx: Tx, actor: Actor, input: ReturnInput,
           reopened.set(row.id, (reopened.get(row.id) ?? new Decimal(0)).plus(quantita));
         }
       }
-      planned.push({ indice, article, quantita, lotto: r.lotto, riga: r.riga, riapri: r.riapri === true, prezzo, lotId: null });
+      planned.push({ indice, article, quantita, lotto: r.lotto, riga: r.riga, riapri: r.riapri === true, prezzo, lotId: null, from });
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
       outcomes[indice] = { indice, esito: "rifiutata", errore: e.toBody() };
@@ -103,6 +115,28 @@ export async function returnToSupplier(tx: Tx, actor: Actor, input: ReturnInput,
       // A refused row reopens nothing.
       if (p.riapri) reopened.set(p.riga!, reopened.get(p.riga!)!.minus(p.quantita));
     }
+  }
+  // Location stock after the lots (lock order 4): a location that holds less refuses its row, whose lot is given back.
+  const located = planned.filter((p) => !outcomes[p.indice] && p.from !== null);
+  const refusedAt = await moveLocationStock(
+    tx,
+    located.map((p) => ({
+      indice: p.indice,
+      from: {
+        articolo: { id: p.article.id, codice: p.article.codice },
+        magazzino: input.magazzino,
+        ubicazione: p.from!,
+        lotto: p.lotId === null ? null : { id: p.lotId, codice: p.lotto! },
+      },
+      to: null,
+      quantita: p.quantita,
+    })),
+  );
+  for (const [indice, e] of refusedAt) {
+    const p = planned.find((x) => x.indice === indice)!;
+    if (p.lotId !== null) await undoLotChange(tx, p.lotId, p.quantita);
+    outcomes[indice] = { indice, esito: "rifiutata", errore: e.toBody() };
+    if (p.riapri) reopened.set(p.riga!, reopened.get(p.riga!)!.minus(p.quantita));
   }
   const accepted = planned.filter((p) => !outcomes[p.indice]);
   if (accepted.length === 0) return { operazione: null, scritte: 0, rifiutate: outcomes.length, righe: outcomes };
@@ -119,6 +153,7 @@ export async function returnToSupplier(tx: Tx, actor: Actor, input: ReturnInput,
     quantita: `-${p.quantita}`,
     prezzo: p.prezzo,
     lotto: p.lotId,
+    ubicazione: p.from?.id ?? null,
     riferimento: p.riapri ? { tipo: "riga_ordine", id: p.riga! } : undefined,
   }));
   const orders = [...moved.keys()].map((riga) => locked.get(riga)!.ordine_id);

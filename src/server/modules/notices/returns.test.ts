@@ -2,6 +2,9 @@ import { describe, expect } from "vitest";
 import type { TestDb } from "../../testing/db";
 import { rest, seedArticle, seedKey, seedSupplier, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
+import { gtinCheckDigit } from "../../../lib/gtin";
+import type { Actor } from "../auth/actor";
+import { seedLocations, switchLocations } from "../../testing/locations";
 import { verifyLedger } from "../ledger/verify.service";
 
 /** POST /resi-fornitore (API.md section 12): unloads with origine reso_fornitore; `riapri` lowers `arrivata`. */
@@ -12,8 +15,11 @@ let m1: number;
 let m2: number;
 let n = 0;
 
-test.beforeAll(async ({ db }) => {
+let actor: Actor;
+
+test.beforeAll(async ({ db, actor: a }) => {
   t = db;
+  actor = a;
   m1 = (await seedWarehouse(t.prisma, "M1")).id;
   m2 = (await seedWarehouse(t.prisma, "M2")).id;
   await seedArticle(t.prisma, "A");
@@ -147,4 +153,83 @@ describe("POST /resi-fornitore", () => {
     }
     expect((await verifyLedger(t.prisma)).differenze).toEqual([]);
   });
+});
+
+describe("in a warehouse that manages locations", () => {
+  test("a pallet lands in the receiving location (its receipt records it); a return names the location it leaves from", async () => {
+    const m3 = (await seedWarehouse(t.prisma, "M3")).id;
+    const loc = await seedLocations(t, m3, [{ codice: "RIC", tipo: "ricevimento" }, { codice: "A-01" }]);
+    await switchLocations(t, actor, m3, true, loc.RIC!);
+    const { riga } = await orderRow(0, { magazzino: "M3" });
+    const body = "38001234000000777";
+    const sscc = `${body}${gtinCheckDigit(body)}`;
+    const ordine = (
+      await t.pool.query("SELECT o.numero FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id WHERE r.id = $1", [riga])
+    ).rows[0].numero;
+    const n = await post("/avvisi-spedizione", {
+      avvisi: [{ numero: "AV-LOC", fornitore: "FA", magazzino: "M3", colli: [{ sscc, righe: [{ ordine, numero_riga: 1, quantita: 4 }] }] }],
+    });
+    expect(n.body.creati).toBe(1);
+    const r = await post(`/colli/${sscc}/ricevi`, { ddt: "D-LOC" });
+    expect(r.body).toMatchObject({ registrate: 1, collo: { stato: "ricevuto" } });
+    const held = await t.pool.query("SELECT ubicazione_id, quantita::text FROM giacenze_ubicazioni WHERE ubicazione_id = $1", [loc.RIC]);
+    expect(held.rows).toEqual([{ ubicazione_id: loc.RIC, quantita: "4.000" }]);
+    const receipt = await t.pool.query(
+      "SELECT ubicazione_id FROM ricevimenti_collo r JOIN colli k ON k.id = r.collo_id WHERE k.sscc = $1",
+      [sscc],
+    );
+    expect(receipt.rows).toEqual([{ ubicazione_id: loc.RIC }]);
+
+    const missing = await give([{ codice: "A", quantita: 1, motivo: "x" }], { magazzino: m3 });
+    expect(missing.body.righe[0].errore.codice).toBe("ubicazione_obbligatoria");
+    const tooMuch = await give([{ codice: "A", quantita: 5, motivo: "x", ubicazione: "RIC" }], { magazzino: m3 });
+    expect(tooMuch.body.righe[0].errore.codice).toBe("quantita_insufficiente_ubicazione");
+    const ok = await give([{ codice: "A", quantita: 1, motivo: "x", ubicazione: "RIC", riga, riapri: true }], { magazzino: m3 });
+    expect(ok.body).toMatchObject({ scritte: 1, righe: [{ riga: { arrivata: "3" } }] });
+    const after = await t.pool.query("SELECT quantita::text FROM giacenze_ubicazioni WHERE ubicazione_id = $1", [loc.RIC]);
+    expect(after.rows).toEqual([{ quantita: "3.000" }]);
+    expect((await verifyLedger(t.prisma)).differenze).toEqual([]);
+  });
+});
+
+describe("a difference declared on POST /arrivi", () => {
+  test("beside an arrival it is recorded with the arrival, listed and evented; a bad quantity refuses the row", async () => {
+    const { riga } = await orderRow(0);
+    const r = await post("/arrivi", {
+      magazzino: m1,
+      ddt: "D-DIFF",
+      riga,
+      quantita: 7,
+      differenza: { quantita: 3, motivo: "mancante", nota: "Cartone vuoto" },
+    });
+    expect(r.status).toBe(201);
+    const list = await rest("GET", "/differenze-ricevimento?motivo=mancante", { key });
+    expect(list.body.differenze.at(-1)).toMatchObject({
+      riga,
+      attesa: "10",
+      ricevuta: "7",
+      quantita: "3",
+      nota: "Cartone vuoto",
+      sscc: null,
+      avviso: null,
+    });
+    const events = await rest("GET", "/eventi?tipo=ricevimento.differenza", { key });
+    expect(events.body.eventi.at(-1).dati.id).toBe(list.body.differenze.at(-1).id);
+    const bad = await post("/arrivi", { magazzino: m1, ddt: "D-DIFF", riga, quantita: 1, differenza: { quantita: 0, motivo: "mancante" } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.codice).toBe("quantita_non_valida");
+    expect(await arrivata(riga)).toBe("7.000");
+  });
+});
+
+test("a row of several refused for its difference's quantity leaves its order row as it was", async () => {
+  const { riga } = await orderRow(0);
+  const r = await post("/arrivi", {
+    magazzino: m1,
+    ddt: "D-DIFF-2",
+    righe: [{ riga, quantita: 2, differenza: { quantita: -1, motivo: "danneggiato" } }],
+  });
+  expect(r.body.righe[0].errore.codice).toBe("quantita_non_valida");
+  expect(await arrivata(riga)).toBe("0.000");
+  expect((await verifyLedger(t.prisma)).differenze).toEqual([]);
 });

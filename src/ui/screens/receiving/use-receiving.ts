@@ -34,7 +34,7 @@ export type { Current, Feedback, Order, PendingChoice, Row } from "./types";
  * scan registers it first; otherwise the screen stops on a choice, and the codes read meanwhile wait.
  * The row, its fields and the codes waiting are kept on the device for the signed-in user.
  */
-export function useReceiving() {
+export function useReceiving(opts: { intercept?: (code: string) => boolean } = {}) {
   const { shortOptions: warehouseOptions, magazzini, nameOf: warehouseName } = useWarehouses();
   const [ddt, setDdtState] = useRemembered("ddt", "");
   const [magazzino, setMagazzino] = useRemembered<string | null>("magazzino", null);
@@ -146,7 +146,8 @@ export function useReceiving() {
     document.addEventListener("keydown", onKey, true);
     return () => document.removeEventListener("keydown", onKey, true);
   }, [focusScan]);
-  useScanner((code, target) => onScan(code, target));
+  // A pallet's SSCC goes to its own view (usePallet) before the row-by-row queue.
+  useScanner((code, target) => opts.intercept?.(code) || onScan(code, target));
 
   // The first start: the warehouse of the only warehouse there is.
   useEffect(() => {
@@ -337,6 +338,7 @@ export function useReceiving() {
 
   /** Enter in the scan field (a person's typing; a scanner's burst never gets here): a code, or the row shown is registered. */
   function onScanEnter(code: string) {
+    if (code && opts.intercept?.(code)) return;
     if (code) enqueue(code);
     else if (currentRef.current) void registration.register();
   }

@@ -1,0 +1,163 @@
+"use client";
+import { Badge, Button, Card, Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
+import { useState } from "react";
+import type { PalletOutput } from "../../../server/modules/notices/notices.schemas";
+import { qty } from "../../format";
+import type { PalletMark } from "./use-pallet";
+
+const REASONS = [
+  { value: "mancante", label: "Manca" },
+  { value: "danneggiato", label: "Danneggiato" },
+  { value: "errato", label: "Errato" },
+] as const;
+
+type Row = PalletOutput["righe"][number];
+
+/** One row's difference, being written: quantity (default the whole row), reason, note. */
+function MarkEditor({
+  row,
+  mark,
+  onSave,
+  onCancel,
+}: {
+  row: Row;
+  mark?: PalletMark;
+  onSave: (m: PalletMark | null) => void;
+  onCancel: () => void;
+}) {
+  const [quantita, setQuantita] = useState<number | string>(mark?.quantita ?? Number(row.quantita));
+  const [motivo, setMotivo] = useState<PalletMark["motivo"]>(mark?.motivo ?? "danneggiato");
+  const [nota, setNota] = useState(mark?.nota ?? "");
+  const valid = typeof quantita === "number" && quantita > 0 && quantita <= Number(row.quantita);
+  return (
+    <Stack gap="xs" data-testid={`differenza-${row.indice}`}>
+      <SegmentedControl
+        fullWidth
+        value={motivo}
+        onChange={(v) => setMotivo(v as PalletMark["motivo"])}
+        data={[...REASONS]}
+        data-testid="motivo"
+      />
+      <NumberInput
+        label="Quantità non ricevuta"
+        value={quantita}
+        onChange={setQuantita}
+        min={0}
+        max={Number(row.quantita)}
+        decimalScale={3}
+        data-testid="quantita-differenza"
+      />
+      <TextInput label="Nota" value={nota} onChange={(e) => setNota(e.currentTarget.value)} maxLength={500} />
+      <Group grow>
+        <Button variant="default" onClick={mark ? () => onSave(null) : onCancel}>
+          {mark ? "Togli" : "Annulla"}
+        </Button>
+        <Button disabled={!valid} onClick={() => onSave({ quantita: quantita as number, motivo, nota })} data-testid="salva-differenza">
+          Salva
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * The pallet a scanned SSCC announced: its rows (article, quantity, lot, what the order row still expects), a
+ * difference per row, and Ricevi collo (Enter in the scan field does the same).
+ */
+export function PalletCard({
+  collo,
+  marks,
+  onMark,
+  onReceive,
+  onClose,
+  saving,
+  error,
+}: {
+  collo: PalletOutput;
+  marks: Record<number, PalletMark>;
+  onMark: (indice: number, m: PalletMark | null) => void;
+  onReceive: () => void;
+  onClose: () => void;
+  saving: boolean;
+  error: string | null;
+}) {
+  const [editing, setEditing] = useState<number | null>(null);
+  return (
+    <Card withBorder padding="sm" data-testid="collo">
+      <Stack gap="sm">
+        <div>
+          <Text fw={700} style={{ overflowWrap: "anywhere" }}>
+            Collo {collo.sscc}
+          </Text>
+          <Group gap="xs">
+            <Text size="sm" c="dimmed">
+              Avviso {collo.avviso.numero} · {collo.righe.length} righe
+            </Text>
+            <Badge color={collo.stato === "ricevuto" ? "gray" : "blue"}>{collo.stato === "ricevuto" ? "ricevuto" : "atteso"}</Badge>
+          </Group>
+        </div>
+        {collo.righe.map((r) => {
+          const m = marks[r.indice];
+          const over = Number(r.quantita) > Number(r.residua);
+          return (
+            <Card key={r.indice} withBorder padding="xs" data-testid={`riga-collo-${r.indice}`}>
+              <Group justify="space-between" wrap="nowrap" align="flex-start">
+                <div style={{ minWidth: 0 }}>
+                  <Text fw={600} style={{ overflowWrap: "anywhere" }}>
+                    {r.articolo.codice}
+                  </Text>
+                  <Text size="sm" c="dimmed">
+                    Ordine {r.ordine.numero}
+                    {r.lotto ? ` · lotto ${r.lotto}` : ""}
+                    {r.scadenza ? ` · scad. ${r.scadenza}` : ""}
+                  </Text>
+                  {over && (
+                    <Text size="sm" c="orange.9">
+                      L'ordine ne attende {qty(r.residua)}: il resto sarà annotato come eccedente
+                    </Text>
+                  )}
+                </div>
+                <Text fw={700} size="xl" data-testid="quantita-collo">
+                  {qty(r.quantita)}
+                </Text>
+              </Group>
+              {m && editing !== r.indice && (
+                <Badge color="red" mt={4} data-testid="differenza-segnata">
+                  {m.motivo} {m.quantita}
+                </Badge>
+              )}
+              {editing === r.indice ? (
+                <MarkEditor
+                  row={r}
+                  mark={m}
+                  onSave={(x) => {
+                    onMark(r.indice, x);
+                    setEditing(null);
+                  }}
+                  onCancel={() => setEditing(null)}
+                />
+              ) : (
+                collo.stato !== "ricevuto" && (
+                  <Button variant="subtle" size="compact-md" mt={4} onClick={() => setEditing(r.indice)} data-testid="segna-differenza">
+                    {m ? "Cambia differenza" : "Segna differenza"}
+                  </Button>
+                )
+              )}
+            </Card>
+          );
+        })}
+        {error && (
+          <Text c="red.8" size="sm">
+            {error}
+          </Text>
+        )}
+        <Button size="xl" fullWidth onClick={onReceive} loading={saving} disabled={collo.stato === "ricevuto"} data-testid="ricevi-collo">
+          Ricevi collo (Invio)
+        </Button>
+        <Button variant="default" onClick={onClose}>
+          Chiudi senza ricevere
+        </Button>
+      </Stack>
+    </Card>
+  );
+}
