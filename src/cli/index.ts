@@ -35,8 +35,9 @@ Comandi:
   webhook create --url URL --eventi TIPO[,TIPO] [--descrizione TESTO] [--per-richiesta N] [--parallela]
       Registra un webhook per i tipi di evento indicati (movimenti.registrati, arrivo.registrato,
       arrivo.annullato, giacenze.allineate, documento_vendita.emesso, ordine_acquisto.modificato,
-      articolo.modificato, cliente.modificato, fornitore.modificato, magazzino.modificato) e stampa
-      il suo segreto, da solo,
+      articolo.modificato, cliente.modificato, fornitore.modificato, magazzino.modificato,
+      ubicazione.modificato, avviso_spedizione.modificato, ricevimento.differenza,
+      reso_fornitore.registrato) e stampa il suo segreto, da solo,
       su stdout: è mostrato solo questa volta. Gli indirizzi di reti private, di loopback e link-local
       sono rifiutati, salvo WEBHOOK_ALLOW_PRIVATE_NETWORKS=true. --per-richiesta N (1-100, predefinito 1):
       eventi per richiesta, in un corpo { "eventi": [...] } quando N > 1; --parallela: più richieste

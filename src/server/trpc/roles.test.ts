@@ -114,6 +114,13 @@ const TABLE: Record<string, { role: Role | "chiave" | null; call: Call }> = {
   },
   "locationsStock.whereIs": { role: "operatore", call: (c) => c.locationsStock.whereIs({ id: "1" } as never) },
   "locationsStock.screenLocations": { role: "operatore", call: (c) => c.locationsStock.screenLocations({}) },
+  "putaway.warehouses": { role: "operatore", call: (c) => c.putaway.warehouses() },
+  "putaway.worklist": { role: "operatore", call: (c) => c.putaway.worklist({ magazzino: m1 }) },
+  "putaway.identify": { role: "operatore", call: (c) => c.putaway.identify({ magazzino: m1, codice: "VITE" }) },
+  "putaway.store": {
+    role: "operatore",
+    call: (c) => c.putaway.store({ magazzino: m1, codice: "VITE", lotto: null, da: "NO", a: "NO2", quantita: 1 }),
+  },
   "movements.list": { role: "responsabile", call: (c) => c.movements.list({}) },
   "movements.newest": { role: "responsabile", call: (c) => c.movements.newest({}) },
   "clients.search": { role: "responsabile", call: (c) => c.clients.search({ cerca: "" }) },

@@ -2,6 +2,7 @@ import { describe, expect } from "vitest";
 import type { Actor } from "../auth/actor";
 import type { TestDb } from "../../testing/db";
 import { caller, countRows, rest, seedArticle, seedSession, seedWarehouse } from "../../testing/fixtures";
+import { seedLocationWarehouse } from "../../testing/location-fixtures";
 import { test } from "../../testing/test";
 import { appRouter } from "../../trpc/router";
 import { createUser } from "../users/users.service";
@@ -83,6 +84,25 @@ const WRITES: Record<string, Write> = {
     run: async () => {
       const r = await asKey().movements.write({ natura: "carico", magazzino: m1, righe: [{ codice: "A", quantita: 5 }] });
       expect(r.scritte).toBe(1);
+    },
+    events: ["movimenti.registrati"],
+  },
+  "putaway.store": {
+    prepare: async () => {
+      s.putaway = await seedLocationWarehouse(t, keyActor, "WP-UBI", [
+        { codice: "WP-RIC", tipo: "ricevimento" },
+        { codice: "WP-A1", tipo: "stoccaggio" },
+      ]);
+      const r = await asKey().movements.write({
+        natura: "carico",
+        magazzino: s.putaway,
+        righe: [{ codice: "A", quantita: 3, ubicazione: "WP-RIC" }],
+      });
+      expect(r.scritte).toBe(1);
+    },
+    run: async () => {
+      const r = await asKey().putaway.store({ magazzino: s.putaway, codice: "A", lotto: null, da: "WP-RIC", a: "WP-A1", quantita: 3 });
+      expect(r.operazione).toBeGreaterThan(0);
     },
     events: ["movimenti.registrati"],
   },
@@ -247,6 +267,10 @@ const NO_EVENT: Record<string, { why: string; prepare?: () => Promise<void>; run
   "arrivals.scan": {
     why: "a read sent as a mutation for its body (the receiving screen's scan)",
     run: async () => expect((await asKey().arrivals.scan({ barcode: "8001234567897", magazzino: m1 })).ordini.length).toBeGreaterThan(0),
+  },
+  "putaway.identify": {
+    why: "a read sent as a mutation so that a scan is never cached (the inventory screen's scans)",
+    run: async () => expect((await asKey().putaway.identify({ magazzino: m1, codice: "A" })).tipo).toBe("articolo"),
   },
   "idempotency.settle": {
     why: "settles an Idempotency-Key: at most an abandonment record, never the request",
