@@ -131,7 +131,8 @@ test("uscire cancella dal palmare i dati dell'utente e l'utente memorizzato", as
   // The user's database as a screen leaves it (src/ui/offline/local-db.ts), with something queued in it.
   await page.evaluate(async (name) => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const r = indexedDB.open(name, 1);
+      // No version: the screens may have opened it already at theirs (local-db.ts); new, it gets its queue.
+      const r = indexedDB.open(name);
       r.onupgradeneeded = () => r.result.createObjectStore("coda");
       r.onsuccess = () => resolve(r.result);
       r.onerror = () => reject(r.error);

@@ -8,7 +8,7 @@ import { ean13, seed, today } from "../support/seed";
  * in the receiving location, two scans and Enter put them away, a bin is counted by its label and its goods.
  * Every outcome is checked through /api/v1 (GET /giacenze-ubicazioni), never only on screen.
  */
-const EAN = { VITE: ean13("805999020001"), DADO: ean13("805999020002"), PERSO: ean13("805999020003"), CONTA: ean13("805999020004") };
+const EAN = { VITE: ean13("805999030001"), DADO: ean13("805999030002"), PERSO: ean13("805999030003"), CONTA: ean13("805999030004") };
 
 let users: Record<"operatore" | "responsabile", User>;
 let key: string;
