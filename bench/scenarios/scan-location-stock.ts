@@ -10,7 +10,8 @@ import { scanScenario } from "./scan";
  * ledger, so they are taken away again at the end: the ledger check (`verify`) never sees them.
  */
 
-const CODE = "BENCH-UBI";
+// Not the write scenario's BENCH-UBI: both run in one bench, each with a warehouse of its own.
+const CODE = "BENCH-UBI-SCAN";
 
 async function seed(ctx: Ctx): Promise<number> {
   const locations = Math.max(20, Math.round(2_000 * ctx.scale));
