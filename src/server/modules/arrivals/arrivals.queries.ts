@@ -187,13 +187,15 @@ export interface LockedRow {
   /** Closed short: no longer expected. */
   chiusa: Prisma.Decimal;
   prezzo: Prisma.Decimal;
+  /** The order's state as locked: what a row of quantity 0 with only a difference answers (nothing moved). */
+  stato: "aperto" | "parziale" | "evaso";
 }
 
 /** Lock order 1: the order rows, in one statement, by id (ORDER BY sorts before FOR UPDATE locks). */
 export const lockOrderRows = (ids: number[]) =>
   query<LockedRow>(Prisma.sql`
     SELECT r.id, r.ordine_id, o.numero, o.fornitore_id, f.codice AS fornitore_codice, o.magazzino_id, w.codice AS magazzino_codice, r.articolo_id, a.codice, a.gestione_lotti, a.attivo,
-           r.ordinata, r.arrivata, r.chiusa, r.prezzo
+           r.ordinata, r.arrivata, r.chiusa, r.prezzo, o.stato
       FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id JOIN articoli a ON a.id = r.articolo_id
       JOIN fornitori f ON f.id = o.fornitore_id JOIN magazzini w ON w.id = o.magazzino_id
      WHERE r.id = ANY(${ids}::int[])

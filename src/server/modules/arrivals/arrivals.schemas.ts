@@ -142,12 +142,17 @@ const orderState = z.object({ id: z.number().int(), stato: z.enum(["aperto", "pa
 
 export const registerOutput = z.union([
   z.object({
-    movimento: z.number().int(),
-    operazione: z.number().int(),
+    movimento: z.number().int().nullable().meta({ description: "null: quantità 0 con la sola differenza, nessun movimento" }),
+    operazione: z.number().int().nullable(),
     riga: z.number().int(),
     arrivata: decimalString(),
     residua: decimalString(),
     ordine: orderState,
+    differenza: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: "Id della differenza registrata con la riga (GET /differenze-ricevimento)" }),
   }),
   z.object({
     operazione: z.number().int().nullable(),
@@ -158,9 +163,10 @@ export const registerOutput = z.union([
         indice: z.number().int(),
         riga: z.number().int(),
         esito: z.enum(["registrata", "rifiutata"]),
-        movimento: z.number().int().optional(),
+        movimento: z.number().int().optional().meta({ description: "Assente con quantità 0 e la sola differenza" }),
         arrivata: decimalString().optional(),
         residua: decimalString().optional(),
+        differenza: z.number().int().optional().meta({ description: "Id della differenza registrata con la riga" }),
         errore: z.object({ codice: z.string(), messaggio: z.string() }).optional(),
       }),
     ),

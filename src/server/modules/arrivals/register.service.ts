@@ -61,6 +61,8 @@ interface Accepted {
   residua: string;
   /** A difference declared beside the arrival (API.md section 12), recorded with it. */
   differenza?: { quantita: string; motivo: MotivoDifferenza; nota: string | null };
+  /** Quantity 0 with a difference (API.md section 12, "alone with a quantity of 0 received"): no movement. */
+  soloDifferenza: boolean;
 }
 
 /** The delivery note's supplier: the first row's order's (the first row of the request that names an existing order row). */
@@ -117,7 +119,10 @@ async function acceptRow(
     );
   }
   let quantita = residua.toFixed();
-  if (input.quantita !== undefined) {
+  // Nothing received, only a difference declared: the row is recorded without moving (no lot, no location).
+  const soloDifferenza = input.quantita === 0 && input.differenza !== undefined;
+  if (soloDifferenza) quantita = "0";
+  else if (input.quantita !== undefined) {
     const q = quantityFromNumber(input.quantita);
     if (q === null)
       throw new RowError(
@@ -133,7 +138,7 @@ async function acceptRow(
     }
     quantita = q;
   }
-  if (row.gestione_lotti && input.lotto === undefined)
+  if (row.gestione_lotti && input.lotto === undefined && !soloDifferenza)
     throw new RowError("lotto_obbligatorio", `L'articolo ${row.codice} è gestito a lotti: indicare il lotto (e la scadenza, se c'è).`);
   if (!row.gestione_lotti && (input.lotto !== undefined || input.scadenza !== undefined))
     throw new RowError("lotto_non_previsto", `L'articolo ${row.codice} non è gestito a lotti: togliere lotto e scadenza.`);
@@ -160,6 +165,21 @@ async function acceptRow(
     motivo: input.differenza.motivo,
     nota: input.differenza.nota ?? null,
   };
+  if (soloDifferenza)
+    return {
+      indice,
+      row,
+      quantita,
+      prezzo,
+      lottoCodice: undefined,
+      scadenza: undefined,
+      lotto: null,
+      ubicazione: null,
+      arrivata: canonical(row.arrivata),
+      residua: canonical(residua),
+      differenza,
+      soloDifferenza,
+    };
   const moved = await moveArrived(tx, row.id, quantita);
   // A later row of the same request on the same order row sees this one's quantity.
   row.arrivata = new Prisma.Decimal(moved.arrivata);
@@ -175,6 +195,7 @@ async function acceptRow(
     ubicazione: location,
     ...moved,
     differenza,
+    soloDifferenza,
   };
 }
 
@@ -243,7 +264,9 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
       refused.set(indice, e);
     }
   }
-  const lotted = accepted
+  // What is received moves stock; a row of quantity 0 with a difference only records the difference.
+  const received = accepted.filter((a) => !a.soloDifferenza);
+  const lotted = received
     .filter((a) => a.lottoCodice !== undefined)
     .map((a) => ({ a, article: { id: a.row.articolo_id }, lotto: a.lottoCodice, indice: a.indice }))
     .sort(lotLockOrder);
@@ -263,33 +286,35 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
       throw e;
     }
   }
-  await loadLocations(tx, input.magazzino, accepted);
+  await loadLocations(tx, input.magazzino, received);
 
   let operazione: number | null = null;
   let movementIds: number[] = [];
   let states = new Map<number, OrderState>();
-  if (accepted.length > 0) {
+  // Recorded before the arrival's end, which commits with its last statements.
+  const differenceIds = await recordArrivalDifferences(
+    tx,
+    actor,
+    accepted.flatMap((a) =>
+      a.differenza
+        ? [
+            {
+              fornitore: a.row.fornitore_id,
+              riga: a.row.id,
+              articolo: a.row.articolo_id,
+              attesa: new Decimal(a.residua).plus(a.quantita).toFixed(),
+              ricevuta: a.quantita,
+              ...a.differenza,
+            },
+          ]
+        : [],
+    ),
+    opts,
+  );
+  const differenceOf = new Map(accepted.filter((a) => a.differenza).map((a, i) => [a.indice, differenceIds[i]!]));
+  if (received.length > 0) {
     operazione = await deliveryNoteOperation(tx, note.fornitore!.id, input.ddt, actor);
-    await recordArrivalDifferences(
-      tx,
-      actor,
-      accepted.flatMap((a) =>
-        a.differenza
-          ? [
-              {
-                fornitore: a.row.fornitore_id,
-                riga: a.row.id,
-                articolo: a.row.articolo_id,
-                attesa: new Decimal(a.residua).plus(a.quantita).toFixed(),
-                ricevuta: a.quantita,
-                ...a.differenza,
-              },
-            ]
-          : [],
-      ),
-      opts,
-    );
-    const ledger: LedgerRow[] = accepted.map((a) => ({
+    const ledger: LedgerRow[] = received.map((a) => ({
       natura: "carico",
       magazzino: input.magazzino,
       articolo: a.row.articolo_id,
@@ -302,7 +327,7 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
     // The arrival's end in one write with its COMMIT: the movements, the articles' last purchase price
     // (the suggested price of POST /movimenti), then the orders locked and their states recomputed. Each
     // statement still runs after the one before it, in the lock order; none waits on another's answer.
-    const lastPrice = new Map(accepted.map((a) => [a.row.articolo_id, a.prezzo]));
+    const lastPrice = new Map(received.map((a) => [a.row.articolo_id, a.prezzo]));
     const articles = [...lastPrice.keys()].sort((a, b) => a - b);
     const [inserted, , , recomputed] = await rowsThenCommit(
       tx,
@@ -311,7 +336,7 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
         articles,
         articles.map((id) => lastPrice.get(id)!),
       ),
-      ...recomputeOrdersStatements(accepted.map((a) => a.row.ordine_id)),
+      ...recomputeOrdersStatements(received.map((a) => a.row.ordine_id)),
     );
     movementIds = appended(inserted).ids;
     states = statesOf(recomputed);
@@ -319,16 +344,19 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
 
   if (single) {
     const a = accepted[0]!;
+    const differenza = differenceOf.get(a.indice);
     return {
-      movimento: movementIds[0]!,
-      operazione: operazione!,
+      movimento: a.soloDifferenza ? null : movementIds[0]!,
+      operazione,
       riga: a.row.id,
       arrivata: a.arrivata,
       residua: a.residua,
-      ordine: { id: a.row.ordine_id, stato: states.get(a.row.ordine_id)! },
+      ordine: { id: a.row.ordine_id, stato: states.get(a.row.ordine_id) ?? a.row.stato },
+      ...(differenza !== undefined && { differenza }),
     };
   }
-  const byIndex = new Map(accepted.map((a, i) => [a.indice, { a, movimento: movementIds[i]! }]));
+  const movementOf = new Map(received.map((a, i) => [a.indice, movementIds[i]!]));
+  const byIndex = new Map(accepted.map((a) => [a.indice, { a, movimento: movementOf.get(a.indice) }]));
   return {
     operazione,
     registrate: accepted.length,
@@ -340,9 +368,10 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
           indice,
           riga: r.riga,
           esito: "registrata" as const,
-          movimento: ok.movimento,
+          ...(ok.movimento !== undefined && { movimento: ok.movimento }),
           arrivata: ok.a.arrivata,
           residua: ok.a.residua,
+          ...(differenceOf.has(indice) && { differenza: differenceOf.get(indice)! }),
         };
       return { indice, riga: r.riga, esito: "rifiutata" as const, errore: refused.get(indice)!.toBody() };
     }),

@@ -1,5 +1,5 @@
 import type { Db, Tx } from "../../db/client";
-import { execute, rows } from "../../db/sql";
+import { rows } from "../../db/sql";
 import { businessDate } from "../../lib/dates";
 import { type Actor, authorColumns } from "../auth/actor";
 import { assertPeriod, boundAndRows, cutPage } from "../lists/lists";
@@ -68,7 +68,7 @@ export async function fillRates(db: Db, input: { da: string; a: string }): Promi
   };
 }
 
-/** Differences declared beside arrivals of POST /arrivi (no pallet): recorded in the arrival's transaction. */
+/** Differences declared beside arrivals of POST /arrivi (no pallet): recorded in the arrival's transaction; their ids in order. */
 export async function recordArrivalDifferences(
   tx: Tx,
   actor: Actor,
@@ -83,14 +83,15 @@ export async function recordArrivalDifferences(
     nota: string | null;
   }[],
   opts: { timeZone: string },
-): Promise<void> {
-  if (items.length === 0) return;
+): Promise<number[]> {
+  if (items.length === 0) return [];
   const data = businessDate(opts.timeZone);
-  await execute(
+  const inserted = await rows(
     tx,
     q.insertDifferences(
       items.map((d) => ({ ...d, data, avviso: null, collo: null, ricevimento: null, sscc: null })),
       authorColumns(actor),
     ),
   );
+  return inserted.map((r) => r.id);
 }
