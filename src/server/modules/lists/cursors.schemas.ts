@@ -31,6 +31,8 @@ export const startingCursorsOutput = z.object({
   magazzini: feedCursors("GET /magazzini"),
   ordini_acquisto: feedCursors("GET /ordini-acquisto"),
   ubicazioni: feedCursors("GET /ubicazioni"),
+  avvisi_spedizione: feedCursors("GET /avvisi-spedizione"),
+  differenze_ricevimento: idCursor("GET /differenze-ricevimento"),
   eventi: idCursor("GET /eventi"),
 });
 export type StartingCursors = z.infer<typeof startingCursorsOutput>;

@@ -26,6 +26,10 @@ export async function startingCursors(db: Db): Promise<StartingCursors> {
     magazzini: feed("magazzini"),
     ordini_acquisto: feed("ordini_acquisto"),
     ubicazioni: feed("ubicazioni"),
+    // Shipping notices and receiving differences (API.md section 12): GET /giacenze-ubicazioni is left out,
+    // it requires a warehouse.
+    avvisi_spedizione: feed("avvisi_spedizione"),
+    differenze_ricevimento: at("differenze_ricevimento"),
     eventi: at("eventi"),
   };
 }

@@ -4,6 +4,7 @@ import type { TestDb } from "../../testing/db";
 import { caller, rest, seedKey } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 import { DomainError } from "../../lib/errors";
+import { gtinCheckDigit } from "../../../lib/gtin";
 
 /**
  * GET /cursori and `cursore_non_valido` (API.md section 9): where a client starts every list "from now",
@@ -29,6 +30,8 @@ const SEQUENCES = {
   ordini_acquisto: "ordini_acquisto_id_seq",
   eventi: "eventi_id_seq",
   ubicazioni: "ubicazioni_id_seq",
+  avvisi_spedizione: "avvisi_spedizione_id_seq",
+  differenze_ricevimento: "differenze_ricevimento_id_seq",
   versioni: "banchina_versioni",
 } as const;
 
@@ -43,7 +46,15 @@ const LISTS = [
   ["ordini_acquisto", "/ordini-acquisto", "ordini", true],
   ["eventi", "/eventi", "eventi", false],
   ["ubicazioni", "/ubicazioni", "ubicazioni", true],
+  ["avvisi_spedizione", "/avvisi-spedizione", "avvisi", true],
+  ["differenze_ricevimento", "/differenze-ricevimento", "differenze", false],
 ] as const;
+
+/** An SSCC of this file's (company prefix 8007123): extension 3, a serial, the GS1 check digit. */
+const sscc = (serial: number) => {
+  const body = `38007123${String(serial).padStart(9, "0")}`;
+  return `${body}${gtinCheckDigit(body)}`;
+};
 
 const post = (path: string, body: unknown) => rest("POST", path, { key, body });
 const get = (path: string, k = reader) => rest("GET", path, { key: k });
@@ -63,7 +74,21 @@ async function writeOneOfEach(tag: string) {
   const cliente = ok(await post("/clienti", { clienti: [{ codice: `C-${tag}`, ragione_sociale: "Cliente" }] })).righe[0].id;
   const order = { numero: `O-${tag}`, fornitore: `F-${tag}`, data: "2026-11-20", magazzino: "M1", righe: [] as unknown[] };
   order.righe.push({ numero_riga: 1, articolo: `A-${tag}`, quantita: 1, prezzo: "1" });
-  expect(ok(await post("/ordini-acquisto", { ordini: [order] })).creati).toBe(1);
+  const written = ok(await post("/ordini-acquisto", { ordini: [order] }));
+  expect(written.creati).toBe(1);
+  // A shipping notice of that order, and a difference declared on it with nothing received.
+  const notice = { numero: `AV-${tag}`, fornitore: `F-${tag}`, magazzino: "M1" };
+  const colli = [{ sscc: sscc(700 + Number(tag)), righe: [{ ordine: `O-${tag}`, numero_riga: 1, quantita: 1 }] }];
+  expect(ok(await post("/avvisi-spedizione", { avvisi: [{ ...notice, colli }] })).creati).toBe(1);
+  const riga = written.righe[0].righe[0].riga;
+  const difference = await post("/arrivi", {
+    magazzino: m1,
+    ddt: `DDT-${tag}`,
+    riga,
+    quantita: 0,
+    differenza: { quantita: 1, motivo: "mancante" },
+  });
+  expect(difference.status, JSON.stringify(difference.body)).toBe(201);
   expect(ok(await post("/movimenti", { natura: "carico", magazzino: m1, righe: [{ codice: `A-${tag}`, quantita: 5 }] })).scritte).toBe(1);
   const sale = await caller(t, manager, "trpc").sales.create({
     tipo: "scontrino",
@@ -135,6 +160,8 @@ describe("GET /cursori", () => {
         "articolo.modificato",
         "cliente.modificato",
         "ordine_acquisto.modificato",
+        "avviso_spedizione.modificato",
+        "ricevimento.differenza",
         "movimenti.registrati",
         "documento_vendita.emesso",
       ]),
@@ -160,6 +187,15 @@ describe("GET /cursori", () => {
           "INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('C-LENTO', 'In attesa', current_date) RETURNING id, versione",
         )
       ).rows[0];
+      const heldDifference = Number(
+        (
+          await held.query(
+            `INSERT INTO differenze_ricevimento (data, fornitore_id, riga_ordine_id, articolo_id, ricevuta, quantita, motivo)
+             SELECT data, fornitore_id, riga_ordine_id, articolo_id, 0, 1, 'mancante' FROM differenze_ricevimento ORDER BY id LIMIT 1
+             RETURNING id`,
+          )
+        ).rows[0].id,
+      );
       // Committed writes after it, with higher ids and versions.
       await writeOneOfEach("2");
       expect(await issued(SEQUENCES.movimenti)).toBeGreaterThan(movement);
@@ -168,6 +204,8 @@ describe("GET /cursori", () => {
       const during = (await get("/cursori")).body;
       expect(during.movimenti).toBe(movement - 1);
       expect(during.clienti.dopo).toBe(client.id - 1);
+      expect(during.differenze_ricevimento).toBe(heldDifference - 1);
+      expect(await issued(SEQUENCES.differenze_ricevimento)).toBeGreaterThan(heldDifference);
       expect(during.clienti.modificati_dopo).toBeLessThan(Number(client.versione));
       expect(during.articoli.modificati_dopo).toBe(during.clienti.modificati_dopo);
       // Lists nobody holds are not held back.
@@ -179,6 +217,9 @@ describe("GET /cursori", () => {
       expect(movements.length).toBeGreaterThan(1);
       const clients = (await get(`/clienti?dopo=${during.clienti.dopo}&limite=100`)).body.clienti.map((c: { codice: string }) => c.codice);
       expect(clients).toEqual(["C-LENTO", "C-2"]);
+      const differences = (await get(`/differenze-ricevimento?dopo=${during.differenze_ricevimento}&limite=100`)).body.differenze;
+      expect(differences.map((d: { id: number }) => d.id)[0]).toBe(heldDifference);
+      expect(differences.length).toBe(2);
       const changed = (await get(`/clienti?modificati_dopo=${during.clienti.modificati_dopo}&limite=100`)).body.clienti;
       expect(changed.map((c: { codice: string }) => c.codice)).toContain("C-LENTO");
     } finally {
