@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Tx } from "../../db/client";
-import { execute, first, rows } from "../../db/sql";
+import { execute, first, rows, rowsInOrder } from "../../db/sql";
 import { canonical, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import { isValidSscc } from "../../../lib/sscc";
@@ -116,13 +116,9 @@ export async function upsertNotices(tx: Tx, input: UpsertNoticesInput): Promise<
   await execute(tx, q.lockNoticeKeys(ids, numeri));
   const stored = new Map((await rows(tx, q.lockNotices(ids, numeri))).map((n) => [key(n.fornitore_id, n.numero), n]));
   const named = unique.flatMap(({ a }) => a.colli.flatMap((c) => c.righe.map((r) => ({ ordine: r.ordine, numero_riga: r.numero_riga }))));
-  const orderRows = await rows(
-    tx,
-    q.orderRowsByNumber(
-      named.map((n) => n.ordine),
-      named.map((n) => n.numero_riga),
-    ),
-  );
+  const ordini = named.map((n) => n.ordine);
+  const righe = named.map((n) => n.numero_riga);
+  const [, orderRows] = await rowsInOrder(tx, q.orderRowsByNumber(ordini, righe, true), q.orderRowsByNumber(ordini, righe, false));
   const ssccs = unique.flatMap(({ a }) => a.colli.map((c) => c.sscc));
   const used = new Map((await rows(tx, q.palletsBySscc(distinct(ssccs)))).map((p) => [p.sscc, p]));
   const ssccCount = new Map<string, number>();

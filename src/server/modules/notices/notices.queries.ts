@@ -36,10 +36,12 @@ export interface NamedOrderRow {
 
 /**
  * The order rows a notice names by (order number, line number), of any supplier (another supplier's is
- * `fornitore_diverso`), held FOR SHARE until the notice commits: an order upsert that would remove a row or
- * change its article waits, then sees the notice (`riga_in_avviso`).
+ * `fornitore_diverso`). `lock`: held FOR SHARE until the notice commits, so an order upsert that would remove a
+ * row, change its article or its order's warehouse waits, then sees the notice (`riga_in_avviso`). The upsert
+ * reads them twice in one write (rowsInOrder): the locking statement's snapshot predates a wait on an order
+ * upsert that held the rows, whose new warehouse only the second statement, started after the wait, sees.
  */
-export const orderRowsByNumber = (numeri: string[], righe: number[]) =>
+export const orderRowsByNumber = (numeri: string[], righe: number[], lock: boolean) =>
   query<NamedOrderRow>(Prisma.sql`
     SELECT r.id, o.numero, r.numero_riga, o.fornitore_id, f.codice AS fornitore_codice, o.magazzino_id,
            m.codice AS magazzino_codice, o.stato, a.codice, a.gestione_lotti
@@ -49,8 +51,12 @@ export const orderRowsByNumber = (numeri: string[], righe: number[]) =>
       JOIN magazzini m ON m.id = o.magazzino_id
       JOIN articoli a ON a.id = r.articolo_id
      WHERE (o.numero, r.numero_riga) IN (SELECT * FROM unnest(${numeri}::text[], ${righe}::int[]))
-     ORDER BY r.id
-       FOR SHARE OF r`);
+     ORDER BY r.id${
+       lock
+         ? Prisma.sql`
+       FOR SHARE OF r`
+         : Prisma.empty
+     }`);
 
 export interface StoredNotice {
   id: number;

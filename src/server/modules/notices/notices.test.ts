@@ -9,6 +9,7 @@ import { test } from "../../testing/test";
 let t: TestDb;
 let key: string;
 let m1: number;
+let m2: number;
 
 /** A valid SSCC: extension 3, a company prefix, a serial, the GS1 check digit. */
 const sscc = (n: number) => {
@@ -19,7 +20,7 @@ const sscc = (n: number) => {
 test.beforeAll(async ({ db }) => {
   t = db;
   m1 = (await seedWarehouse(t.prisma, "M1")).id;
-  await seedWarehouse(t.prisma, "M2");
+  m2 = (await seedWarehouse(t.prisma, "M2")).id;
   await seedArticle(t.prisma, "A");
   await seedArticle(t.prisma, "B");
   await seedArticle(t.prisma, "LOT", { lotti: true });
@@ -235,6 +236,56 @@ describe("POST /avvisi-spedizione", () => {
       ],
     });
     expect(changed.body.righe[0].errore.codice).toBe("riga_in_avviso");
+  });
+});
+
+describe("an order's warehouse while a notice announces its rows", () => {
+  const orderIn = (numero: string, magazzino: string, data = "2026-11-20") => ({
+    ordini: [{ numero, fornitore: "FA", data, magazzino, righe: [{ numero_riga: 1, articolo: "A", quantita: 10, prezzo: "1" }] }],
+  });
+  const orderState = async (numero: string) =>
+    (await t.pool.query("SELECT magazzino_id, versione::text, data::text FROM ordini_acquisto WHERE numero = $1", [numero])).rows[0];
+
+  test("changing it is riga_in_avviso, nothing written; the date still changes; received, the warehouse may change", async () => {
+    await order("O-WH-1", [[1, "A", 10]]);
+    const av = await post("/avvisi-spedizione", {
+      avvisi: [notice("AV-WH-1", [{ sscc: sscc(60), righe: [{ ordine: "O-WH-1", numero_riga: 1, quantita: 4 }] }])],
+    });
+    expect(av.body.creati).toBe(1);
+    const before = await orderState("O-WH-1");
+    const events = await countRows(t, "eventi");
+    const r = await post("/ordini-acquisto", orderIn("O-WH-1", "M2"));
+    expect(r.status).toBe(200);
+    expect(r.body.righe[0]).toMatchObject({ esito: "rifiutato", errore: { codice: "riga_in_avviso" } });
+    expect(r.body.righe[0].errore.messaggio).toContain("AV-WH-1");
+    expect(r.body.righe[0].errore.messaggio).toContain("magazzino");
+    expect(await orderState("O-WH-1")).toEqual(before);
+    expect(await countRows(t, "eventi")).toBe(events);
+    // Another change of the header, the warehouse kept, is no business of the notice.
+    expect((await post("/ordini-acquisto", orderIn("O-WH-1", "M1", "2026-11-21"))).body.righe[0].esito).toBe("aggiornato");
+    // Received, the pallet no longer announces the row.
+    expect((await post(`/colli/${sscc(60)}/ricevi`, { ddt: "DDT-WH-1" })).status).toBe(200);
+    expect((await post("/ordini-acquisto", orderIn("O-WH-1", "M2", "2026-11-21"))).body.righe[0].esito).toBe("aggiornato");
+  });
+
+  test("a notice and a warehouse change racing: never both; whichever commits first wins, the other is refused", async () => {
+    for (let round = 0; round < 8; round++) {
+      const numero = `O-WH-R${round}`;
+      await order(numero, [[1, "A", 10]]);
+      const [noticeCall, orderCall] = await Promise.all([
+        post("/avvisi-spedizione", {
+          avvisi: [notice(`AV-WH-R${round}`, [{ sscc: sscc(100 + round), righe: [{ ordine: numero, numero_riga: 1, quantita: 1 }] }])],
+        }),
+        post("/ordini-acquisto", orderIn(numero, "M2")),
+      ]);
+      const noticeOk = noticeCall.body.righe[0].esito === "creato";
+      const orderOk = orderCall.body.righe[0].esito === "aggiornato";
+      expect(noticeOk !== orderOk, `round ${round}: ${JSON.stringify([noticeCall.body.righe[0], orderCall.body.righe[0]])}`).toBe(true);
+      if (noticeOk) expect(orderCall.body.righe[0].errore.codice).toBe("riga_in_avviso");
+      else expect(noticeCall.body.righe[0].errore.codice).toBe("magazzino_diverso");
+      const w = (await orderState(numero)).magazzino_id;
+      expect(w).toBe(noticeOk ? m1 : m2);
+    }
   });
 });
 

@@ -39,7 +39,7 @@ export async function closePurchaseOrder(tx: Tx, input: CloseOrderInput): Promis
     }
     if (!named.includes(r)) named.push(r);
   }
-  const open = (r: q.LockedOrderRow) => new Decimal(r.ordinata).minus(r.arrivata).minus(r.chiusa);
+  const open = (r: Pick<q.LockedOrderRow, "ordinata" | "arrivata" | "chiusa">) => new Decimal(r.ordinata).minus(r.arrivata).minus(r.chiusa);
   const closing = named.filter((r) => open(r).gt(0));
   let stato = order.stato;
   if (closing.length > 0) {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Tx } from "../../db/client";
-import { execute, rows } from "../../db/sql";
+import { execute, rows, rowsInOrder } from "../../db/sql";
 import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import {
@@ -155,7 +155,13 @@ export async function upsertPurchaseOrders(tx: Tx, input: UpsertOrdersInput): Pr
       )
     ).map((o) => [key(o.fornitore_id, o.numero), o]),
   );
-  const lockedRows = existing.size > 0 ? await rows(tx, q.lockRowsOfOrders([...existing.values()].map((o) => o.id))) : [];
+  const lockedRows =
+    existing.size > 0
+      ? await lockRows(
+          tx,
+          [...existing.values()].map((o) => o.id),
+        )
+      : [];
   const rowsOf = new Map<number, q.LockedOrderRow[]>();
   for (const r of lockedRows) rowsOf.set(r.ordine_id, [...(rowsOf.get(r.ordine_id) ?? []), r]);
 
@@ -282,6 +288,13 @@ const inactive = (r: WantedRow) =>
   new RowError("articolo_non_attivo", `${r.at}: l'articolo '${r.codice}' non è attivo e non si ordina: riattivarlo o togliere la riga.`);
 
 /** What changes on an existing order, or null when the request says what the order already is. */
+/** The rows of existing orders, locked, each with the notice that announces it (read after the lock: the queries say why). */
+async function lockRows(tx: Tx, ordini: number[]): Promise<q.LockedOrderRow[]> {
+  const [locked, announced] = await rowsInOrder(tx, q.lockRowsOfOrders(ordini), q.announcedRows(ordini));
+  const notices = new Map(announced.map((a) => [a.id, a.in_avviso]));
+  return locked.map((r) => ({ ...r, in_avviso: notices.get(r.id) ?? null }));
+}
+
 /** A row announced by a shipping notice not yet received keeps its place and its article (API.md section 12). */
 const announced = (c: Checked, r: q.LockedOrderRow) =>
   new RowError(
@@ -299,6 +312,14 @@ function planChange(c: Checked, known: q.ExistingOrderRow, current: q.LockedOrde
     insert: [],
     remove: [],
   };
+  // The notice was checked against the order's warehouse (magazzino_diverso) and its pallets land there: while
+  // one not yet received announces a row, the order keeps its warehouse (the contract's rule, by its reason).
+  const held = known.magazzino_id !== c.magazzino ? current.find((r) => r.in_avviso !== null) : undefined;
+  if (held)
+    throw new RowError(
+      "riga_in_avviso",
+      `Ordine ${c.input.numero}: la riga ${held.numero_riga} (R${held.id}, ${held.codice}) è annunciata dall'avviso di spedizione ${held.in_avviso}, non ancora ricevuto, nel magazzino attuale dell'ordine; il magazzino non cambia finché l'avviso la annuncia (riceverlo, o sostituire l'avviso senza la riga).`,
+    );
   for (const w of c.rows) {
     const r = byNumber.get(w.numero_riga);
     if (!r) {

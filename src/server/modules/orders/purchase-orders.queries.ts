@@ -63,18 +63,29 @@ export interface LockedOrderRow {
   in_avviso: string | null;
 }
 
-/** Lock order 1: every row of these orders, by id (ORDER BY sorts before FOR UPDATE locks). */
+/**
+ * Lock order 2: every row of these orders, by id (ORDER BY sorts before FOR UPDATE locks). `in_avviso` is not
+ * read here: this statement's snapshot predates a wait on a notice that held the rows FOR SHARE, whose pallets
+ * it would miss; announcedRows, the next statement, reads it after the wait.
+ */
 export const lockRowsOfOrders = (ordini: number[]) =>
-  query<LockedOrderRow>(Prisma.sql`
+  query<Omit<LockedOrderRow, "in_avviso">>(Prisma.sql`
     SELECT r.id, r.ordine_id, r.numero_riga, r.articolo_id, a.codice, r.ordinata::text AS ordinata, r.arrivata::text AS arrivata,
            r.chiusa::text AS chiusa, r.prezzo::text AS prezzo, r.motivo_chiusura,
-           EXISTS (SELECT 1 FROM movimenti m WHERE m.riferimento_tipo = 'riga_ordine' AND m.riferimento_id = r.id) AS movimentata,
-           (SELECT av.numero FROM righe_collo rc JOIN colli k ON k.id = rc.collo_id JOIN avvisi_spedizione av ON av.id = k.avviso_id
-             WHERE rc.riga_ordine_id = r.id AND k.ricevimento_id IS NULL ORDER BY av.id LIMIT 1) AS in_avviso
+           EXISTS (SELECT 1 FROM movimenti m WHERE m.riferimento_tipo = 'riga_ordine' AND m.riferimento_id = r.id) AS movimentata
       FROM righe_ordine r JOIN articoli a ON a.id = r.articolo_id
      WHERE r.ordine_id = ANY(${ordini}::int[])
      ORDER BY r.id
        FOR UPDATE OF r`);
+
+/** The rows of these orders that a shipping notice not yet received announces, with the first such notice's number. */
+export const announcedRows = (ordini: number[]) =>
+  query<{ id: number; in_avviso: string }>(Prisma.sql`
+    SELECT DISTINCT ON (rc.riga_ordine_id) rc.riga_ordine_id AS id, av.numero AS in_avviso
+      FROM righe_ordine r JOIN righe_collo rc ON rc.riga_ordine_id = r.id
+      JOIN colli k ON k.id = rc.collo_id JOIN avvisi_spedizione av ON av.id = k.avviso_id
+     WHERE r.ordine_id = ANY(${ordini}::int[]) AND k.ricevimento_id IS NULL
+     ORDER BY rc.riga_ordine_id, av.id`);
 
 /** New orders; their rows follow (insertRows). The unique key (supplier, number) is held by lockOrderKeys. */
 export const insertOrders = (o: { numero: string[]; fornitore: number[]; magazzino: number[]; data: string[] }) =>
