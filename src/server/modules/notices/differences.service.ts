@@ -1,6 +1,7 @@
 import type { Db, Tx } from "../../db/client";
 import { rows } from "../../db/sql";
 import { businessDate } from "../../lib/dates";
+import { canonical, Decimal } from "../../lib/decimal";
 import { type Actor, authorColumns } from "../auth/actor";
 import { assertPeriod, boundAndRows, cutPage } from "../lists/lists";
 import type { DifferenceOutput, FillRateOutput, ListDifferencesInput, MotivoDifferenza } from "./notices.schemas";
@@ -55,17 +56,25 @@ export async function listDifferences(db: Db, input: ListDifferencesInput) {
 }
 
 /** Each supplier's fill rate (received over announced) over the notices of a period, with its differences by reason. */
-export async function fillRates(db: Db, input: { da: string; a: string }): Promise<FillRateOutput> {
+export async function fillRates(db: Db, input: { da: string; a: string; fornitore?: number }): Promise<FillRateOutput> {
   assertPeriod(input.da, input.a);
-  const found = await rows(db, q.fillRates(input.da, input.a));
+  const found = await rows(db, q.fillRates(input.da, input.a, input.fornitore ?? null));
   return {
     fornitori: found.map((r) => ({
       fornitore: { id: r.fornitore_id, codice: r.fornitore_codice },
       annunciata: r.annunciata,
       ricevuta: r.ricevuta,
+      tasso: fillRate(r.ricevuta, r.annunciata),
       differenze: r.differenze,
     })),
   };
+}
+
+/** Received over announced, to 4 decimals (half up), canonical; null when nothing was announced. */
+export function fillRate(ricevuta: string, annunciata: string): string | null {
+  const announced = new Decimal(annunciata);
+  if (announced.isZero()) return null;
+  return canonical(new Decimal(ricevuta).div(announced).toDecimalPlaces(4, Decimal.ROUND_HALF_UP));
 }
 
 /** Differences declared beside arrivals of POST /arrivi (no pallet): recorded in the arrival's transaction; their ids in order. */

@@ -321,7 +321,7 @@ export const differencesPage = (dopo: number, take: number, f: { fornitore?: num
   return query<DifferenceRow>(Prisma.sql`${differenceSelect} WHERE ${Prisma.join(conditions, " AND ")} ORDER BY d.id ${limit(take)}`);
 };
 
-// ---------------------------------------------------------------- fill rate (the manager's screen)
+// ---------------------------------------------------------------- fill rate (the manager's screen, GET /differenze-ricevimento/tasso-riempimento)
 
 export interface FillRateRow {
   fornitore_id: number;
@@ -336,11 +336,12 @@ export interface FillRateRow {
  * Each supplier's announced and received quantity over the notices of a period (by expected date, else the
  * day the notice was created): received is what the standing receipts of those pallets brought in.
  */
-export const fillRates = (da: string, a: string) =>
+export const fillRates = (da: string, a: string, fornitore: number | null) =>
   query<FillRateRow>(Prisma.sql`
     WITH avvisi AS (
       SELECT id, fornitore_id FROM avvisi_spedizione
        WHERE coalesce(data_prevista, creato_il::date) BETWEEN ${da}::date AND ${a}::date
+         AND (${fornitore}::int IS NULL OR fornitore_id = ${fornitore}::int)
     )
     SELECT f.id AS fornitore_id, f.codice AS fornitore_codice,
            trim_scale(coalesce((SELECT sum(r.quantita) FROM righe_collo r JOIN colli k ON k.id = r.collo_id

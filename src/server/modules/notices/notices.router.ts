@@ -153,9 +153,23 @@ export const noticesRouter = router({
     .output(syncParse(palletOutput.nullable()))
     .query(({ ctx, input }) => palletOf(ctx.db, input.sscc)),
 
-  // The manager's screen (tRPC only): fill rate per supplier over a period.
+  // The managers' screen reads the same procedure (without `fornitore`).
   fillRates: readProcedure
     .use(requireRole("responsabile"))
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/differenze-ricevimento/tasso-riempimento",
+        tags: ["Avvisi di spedizione"],
+        summary: "Tasso di riempimento per fornitore: ricevuto su annunciato negli avvisi di un periodo, con le differenze per motivo",
+        description:
+          "Sugli avvisi con data prevista (o, senza, data di creazione) tra `da` e `a` inclusi: `annunciata` è quanto dicono i loro colli, " +
+          "`ricevuta` quanto hanno portato i ricevimenti non annullati, `tasso` il rapporto (4 decimali; null se nulla è annunciato), " +
+          "`differenze` le quantità delle differenze non annullate per motivo. Un fornitore senza avvisi nel periodo non compare. " +
+          "Filtro `fornitore` (id). `da` dopo `a`: `filtro_non_valido`.",
+        protect: true,
+      },
+    })
     .input(syncParse(fillRateInput))
     .output(syncParse(fillRateOutput))
     .query(({ ctx, input }) => fillRates(ctx.db, input)),

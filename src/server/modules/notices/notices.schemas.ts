@@ -227,15 +227,27 @@ export const listDifferencesOutput = z.object({
   cursore: z.number().int(),
 });
 
-/** The manager's screen (tRPC only): each supplier's fill rate over a period. */
-export const fillRateInput = z.strictObject({ da: isoDate(), a: isoDate() });
+/**
+ * Each supplier's fill rate over a period: GET /differenze-ricevimento/tasso-riempimento and the managers' screen
+ * (the screen passes no `fornitore`; REST sends every parameter as text, hence the string pipes).
+ */
+export const fillRateInput = z.strictObject({
+  da: isoDate().meta({ description: "Primo giorno del periodo (AAAA-MM-GG), sulla data prevista degli avvisi (o di creazione)" }),
+  a: isoDate().meta({ description: "Ultimo giorno del periodo (AAAA-MM-GG), incluso" }),
+  fornitore: queryInt(1, 2_147_483_647).optional().meta({ description: "Id fornitore: solo il suo tasso" }),
+});
 export const fillRateOutput = z.object({
   fornitori: z.array(
     z.object({
       fornitore: z.object({ id: z.number().int(), codice: z.string() }),
-      annunciata: decimalString(),
-      ricevuta: decimalString(),
-      differenze: z.record(z.string(), decimalString()),
+      annunciata: decimalString().meta({ description: "Quantità annunciata dagli avvisi del periodo" }),
+      ricevuta: decimalString().meta({ description: "Quantità ricevuta dai loro colli (ricevimenti non annullati)" }),
+      tasso: decimalString()
+        .nullable()
+        .meta({ description: 'ricevuta / annunciata, fino a 4 decimali ("0.95" = 95%); null se nulla è annunciato' }),
+      differenze: z
+        .record(z.string(), decimalString())
+        .meta({ description: "Quantità delle differenze non annullate per motivo (mancante, danneggiato, eccedente, errato)" }),
     }),
   ),
 });
