@@ -105,14 +105,14 @@ export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { ti
  * registered before the warehouse switched locations on, the receiving location, where the switch placed
  * them. Null when the warehouse does not manage locations (now): switching off took the goods out of them.
  */
-function takeBackLocation(m: ArrivalMovementRow, warehouse: WarehouseInfo): ResolvedLocation {
+export function takeBackLocation(m: ArrivalMovementRow, warehouse: WarehouseInfo): ResolvedLocation {
   if (!warehouse.gestione_ubicazioni) return null;
   if (m.ubicazione_id !== null) return { id: m.ubicazione_id, codice: m.ubicazione! };
   return warehouse.ricevimento;
 }
 
 /** merce_spostata: the location no longer holds what arrived; the message says where that article (and lot) lies now. */
-async function goodsMoved(tx: Tx, m: ArrivalMovementRow, from: string, quantita: string): Promise<DomainError> {
+export async function goodsMoved(tx: Tx, m: ArrivalMovementRow, from: string, quantita: string): Promise<DomainError> {
   const where = await rows(tx, q.whereGoodsAre(m.articolo_id, m.magazzino_id, m.lotto_id));
   const what = `${quantita} di ${m.codice}${m.lotto === null ? "" : ` (lotto '${m.lotto}')`}`;
   const now =

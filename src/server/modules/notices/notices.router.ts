@@ -23,7 +23,8 @@ import {
 } from "./notices.schemas";
 import { listNotices } from "./notices.service";
 import { palletOf } from "./pallet-scan.service";
-import { cancelPallet, receivePallet } from "./pallets.service";
+import { cancelPallet } from "./pallet-cancel.service";
+import { receivePallet } from "./pallets.service";
 import {
   addDifferencePhotoInput,
   addPhotoInput,

@@ -34,7 +34,8 @@ function ssccOf(raw: string): string {
   return sscc;
 }
 
-async function lockedPallet(tx: Tx, raw: string): Promise<q.LockedPallet> {
+/** The pallet and its notice, locked (FOR UPDATE): receipts and cancellations of one notice's pallets queue here. */
+export async function lockedPallet(tx: Tx, raw: string): Promise<q.LockedPallet> {
   const sscc = ssccOf(raw);
   const pallet = await first(tx, q.lockPallet(sscc));
   if (!pallet)
@@ -225,27 +226,4 @@ export async function receivePallet(
     righe: outcomeRows.map((r) => (byRow.has(r.indice) ? { ...r, differenze: byRow.get(r.indice) } : r)),
     collo: { sscc: pallet.sscc, stato: "ricevuto" },
   };
-}
-
-export async function cancelPallet(tx: Tx, actor: Actor, raw: string, opts: { timeZone: string }): Promise<CancelPalletOutput> {
-  const pallet = await lockedPallet(tx, raw);
-  if (pallet.ricevimento_id === null)
-    throw new DomainError("collo_non_ricevuto", `Il collo ${pallet.sscc} non risulta ricevuto: non c'è nulla da annullare.`, {
-      campo: "sscc",
-    });
-  const receipt = (await first(tx, q.receiptOf(pallet.ricevimento_id)))!;
-  const movements = receipt.movimenti.length > 0 ? await rows(tx, q.receiptMovements(receipt.movimenti)) : [];
-  // Every order row at once, by id (lock order 1), before the cancellations take lots and balances.
-  await lockOrderRows(
-    tx,
-    movements.map((m) => m.riferimento_id),
-  );
-  const righe: CancelPalletOutput["righe"] = [];
-  for (const m of movements) {
-    const out = await holdingCommit(tx, () => cancelArrival(tx, actor, m.id, opts));
-    righe.push({ annullato: out.annullato, movimento: out.movimento, riga: out.riga });
-  }
-  const [voided] = await rows(tx, q.cancelReceipt(pallet.id, receipt.id));
-  await execute(tx, q.touchNotice(pallet.avviso_id));
-  return { annullati: righe.length, righe, differenze_annullate: voided?.annullate ?? 0, collo: { sscc: pallet.sscc, stato: "atteso" } };
 }
