@@ -1,6 +1,6 @@
 "use client";
-import { Badge, Card, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
-import { useQuery } from "@tanstack/react-query";
+import { Badge, Button, Card, Group, Image, Modal, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { useQueries, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { FillRateOutput } from "../../server/modules/notices/notices.schemas";
 import { DataTable } from "../data-table";
@@ -33,7 +33,8 @@ function FillRateChart({ rows }: { rows: FillRateOutput["fornitori"] }) {
       >
         {rows.map((r, i) => {
           const y = i * rowHeight;
-          const rate = Number(r.annunciata) > 0 ? Math.round((Number(r.ricevuta) / Number(r.annunciata)) * 100) : 0;
+          // The service's rate (GET /differenze-ricevimento/tasso-riempimento reads the same), as a percentage.
+          const rate = r.tasso === null ? 0 : Math.round(Number(r.tasso) * 100);
           return (
             <g key={r.fornitore.id}>
               <text x={0} y={y + 12} fontSize={12} fontWeight={600}>
@@ -66,6 +67,57 @@ function FillRateChart({ rows }: { rows: FillRateOutput["fornitori"] }) {
         ),
       )}
     </Stack>
+  );
+}
+
+/**
+ * A difference's photos (the receiving screen takes them): loaded only when asked for, each as a thumbnail
+ * that opens the image large. The bytes come through tRPC in base64 (the REST read is for API keys).
+ */
+function DifferencePhotos({ id, count }: { id: number; count: number }) {
+  const trpc = useTRPC();
+  const [open, setOpen] = useState(false);
+  const [large, setLarge] = useState<string | null>(null);
+  // Photos are numbered 1..count in the order they were sent.
+  const numbers = Array.from({ length: count }, (_, i) => i + 1);
+  const photos = useQueries({
+    queries: numbers.map((n) => ({
+      ...trpc.notices.differencePhoto.queryOptions({ differenza: id, n }),
+      enabled: open,
+      staleTime: Number.POSITIVE_INFINITY,
+    })),
+  });
+  if (count === 0) return <Text c="dimmed">—</Text>;
+  if (!open)
+    return (
+      <Button size="compact-sm" variant="light" onClick={() => setOpen(true)} data-testid={`foto-${id}`}>
+        Foto ({count})
+      </Button>
+    );
+  return (
+    <Group gap={4} data-testid={`miniature-${id}`}>
+      {numbers.map((n) => {
+        const p = photos[n - 1]!;
+        return p.data ? (
+          <button
+            key={n}
+            type="button"
+            onClick={() => setLarge(`data:${p.data.tipo};base64,${p.data.dati}`)}
+            style={{ padding: 0, border: 0, background: "none", cursor: "zoom-in" }}
+            aria-label={`Foto ${n} della differenza ${id}: ingrandire`}
+          >
+            <Image src={`data:${p.data.tipo};base64,${p.data.dati}`} w={48} h={48} fit="cover" radius="sm" alt={`Foto ${n}`} />
+          </button>
+        ) : (
+          <Text key={n} size="xs" c={p.isError ? "red" : "dimmed"}>
+            {p.isError ? `foto ${n} non leggibile` : "…"}
+          </Text>
+        );
+      })}
+      <Modal opened={large !== null} onClose={() => setLarge(null)} title={`Differenza ${id}`} size="xl">
+        {large && <Image src={large} alt={`Foto della differenza ${id}`} fit="contain" mah="75vh" />}
+      </Modal>
+    </Group>
   );
 }
 
@@ -115,6 +167,7 @@ export function NoticesScreen() {
           { label: "Collo" },
           { label: "Data" },
           { label: "Nota", wide: true },
+          { label: "Foto" },
         ]}
       >
         {(differences.data?.differenze ?? [])
@@ -137,6 +190,9 @@ export function NoticesScreen() {
               <Table.Td style={{ overflowWrap: "anywhere" }}>{d.sscc ?? "—"}</Table.Td>
               <Table.Td>{d.data}</Table.Td>
               <Table.Td>{d.nota ?? ""}</Table.Td>
+              <Table.Td>
+                <DifferencePhotos id={d.id} count={d.foto} />
+              </Table.Td>
             </Table.Tr>
           ))}
       </DataTable>

@@ -194,3 +194,20 @@ describe("tRPC notices.addDifferencePhoto / differencePhoto (the UI)", () => {
     expect(await photos()).toBe(before);
   });
 });
+
+test("the OpenAPI document: the upload's body is the image, the read answers it, with their codes", async () => {
+  const doc = (await rest("GET", "/openapi.json")).body;
+  const post = doc.paths["/differenze-ricevimento/{id}/foto"].post;
+  expect(Object.keys(post.requestBody.content).sort()).toEqual(["image/jpeg", "image/png"]);
+  expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(["201", "404", "413", "415", "422"]));
+  const refusals = JSON.stringify(post.responses["422"]);
+  for (const codice of ["foto_non_valida", "troppe_foto"]) expect(refusals).toContain(codice);
+  expect(post.parameters.some((p: { name: string }) => p.name === "Idempotency-Key")).toBe(true);
+  const get = doc.paths["/differenze-ricevimento/{id}/foto/{n}"].get;
+  expect(Object.keys(get.responses["200"].content).sort()).toEqual(["image/jpeg", "image/png"]);
+  expect(doc.paths["/differenze-ricevimento/tasso-riempimento"].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+    "a",
+    "da",
+    "fornitore",
+  ]);
+});
