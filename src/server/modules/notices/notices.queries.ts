@@ -220,13 +220,6 @@ export const markReceived = (collo: number, ricevimento: number) =>
 export const receiptOf = (id: number) =>
   query<{ id: number; movimenti: number[] }>(Prisma.sql`SELECT id, movimenti FROM ricevimenti_collo WHERE id = ${id}::int`);
 
-/** The receipt's arrivals in the order their locks are taken (article, then lot by code points). */
-export const receiptMovements = (ids: number[]) =>
-  query<{ id: number; riferimento_id: number }>(Prisma.sql`
-    SELECT m.id, m.riferimento_id FROM movimenti m LEFT JOIN lotti l ON l.id = m.lotto_id
-     WHERE m.id = ANY(${ids}::int[])
-     ORDER BY m.articolo_id, l.codice COLLATE "C" NULLS FIRST, m.id`);
-
 /** A cancelled receipt: the pallet is expected again, its differences no longer count. */
 export const cancelReceipt = (collo: number, ricevimento: number) =>
   query<{ annullate: number }>(Prisma.sql`

@@ -5,10 +5,9 @@ import { canonical, Decimal, quantityFromNumber } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
 import { readSscc } from "../../../lib/sscc";
 import { type Actor, authorColumns } from "../auth/actor";
-import { cancelArrival } from "../arrivals/cancel.service";
 import { lockOrderRows, remaining } from "../arrivals/order-rows.service";
 import { registerArrivals } from "../arrivals/register.service";
-import type { CancelPalletOutput, MotivoDifferenza, ReceivePalletInput, ReceivePalletOutput } from "./notices.schemas";
+import type { MotivoDifferenza, ReceivePalletInput, ReceivePalletOutput } from "./notices.schemas";
 import * as q from "./notices.queries";
 
 /**
