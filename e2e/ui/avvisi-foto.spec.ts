@@ -85,5 +85,5 @@ test("/avvisi: the difference says it has a photo; asked, the thumbnail shows an
   await expect(thumbnails.getByRole("img")).toHaveCount(1);
   await snap(page, "avvisi-foto");
   await thumbnails.getByRole("button").click();
-  await expect(page.getByRole("dialog").getByRole("img")).toBeVisible();
+  await expect(page.getByRole("dialog").getByAltText(`Foto della differenza ${difference}`)).toBeVisible();
 });
