@@ -38,7 +38,12 @@ export interface DeviceQueueOptions<T extends QueueItem> {
    * as the Idempotency-Key record names it (it may depend on the item: /colli/{sscc}/ricevi), and the message
    * when the stored answer is a refusal without one.
    */
-  settle: { percorso: (item: T) => string; rifiutata: string };
+  settle: {
+    percorso: (item: T) => string;
+    rifiutata: string;
+    /** Refusals that mean the write's aim already holds (a pallet already received): settled as done. */
+    fatto?: readonly string[];
+  };
   nouns: QueueNouns;
   /** Every pass's report, after the list was read again. */
   onReport: (r: FlushReport<T>) => void;
@@ -121,7 +126,10 @@ export function useDeviceQueue<T extends QueueItem, S extends UserDbShape = User
         now: Date.now,
         newKey: newIdempotencyKey,
         send: (q) => opts.current.send(q),
-        settle: (chiave, q) => settleAt(opts.current.settle.percorso(q), chiave),
+        settle: async (chiave, q) => {
+          const s = await settleAt(opts.current.settle.percorso(q), chiave);
+          return "refused" in s && opts.current.settle.fatto?.includes(s.refused.codice) ? { ran: true } : s;
+        },
         save: (q) => db.put(store, q.id, q as S[UserStore]),
         remove: (q) => db.delete(store, q.id),
       }),
