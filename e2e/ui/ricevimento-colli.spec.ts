@@ -1,7 +1,7 @@
 import net from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import { newSession, scan, shellInstalled, snap, type User } from "../support/app";
-import { seed, today } from "../support/seed";
+import { ean13, seed, today } from "../support/seed";
 
 /**
  * Pallets on the handheld when the network does not help, at 360 px with a keyboard-wedge scanner (API.md
@@ -58,7 +58,7 @@ test.beforeAll(async () => {
   });
   await new Promise<void>((r) => printer.listen(0, "127.0.0.1", r));
   port = (printer.address() as net.AddressInfo).port;
-  const articles = ["A", "B", "C", "D"];
+  const articles = ["A", "B", "C", "D", "E"];
   const data = {
     magazzini: [{ codice: "DOCK-M1", nome: "Banchina colli" }],
     fornitori: [{ codice: "FORN-DOCK-1", nome: "Fornitore Dock" }],
@@ -80,7 +80,7 @@ test.beforeAll(async () => {
         numero: "DOCK-AV-1",
         fornitore: "FORN-DOCK-1",
         magazzino: "DOCK-M1",
-        colli: [1, 2, 3, 4].map((k) => ({ sscc: sscc(k), righe: [{ ordine: "DOCK-OA-1", numero_riga: k, quantita: 10 + k }] })),
+        colli: [1, 2, 3, 4, 5].map((k) => ({ sscc: sscc(k), righe: [{ ordine: "DOCK-OA-1", numero_riga: k, quantita: 10 + k }] })),
       },
     ],
   });
@@ -232,5 +232,50 @@ test("ricevuto un collo, la sua etichetta si offre: F2 la stampa; in automatico 
   await page.keyboard.press("Enter");
   await expect.poll(() => labels.length, { timeout: 15_000 }).toBe(2);
   expect(labels[1]).toContain(sscc(4));
+  await context.close();
+});
+
+/** A 1×1 PNG: what the camera gives, as small as it gets. */
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+
+test("una riga segnata danneggiata con la sua foto: la lettura subito dopo va nel campo di scansione; ricevuto il collo, la foto è sulla differenza", async ({
+  browser,
+}) => {
+  const { page, context } = await newSession(browser, users.operatore);
+  await prepare(page, "DDT-DOCK-5");
+  await scan(page, `(00)${sscc(5)}`);
+  const pallet = page.getByTestId("collo");
+  await expect(pallet.getByTestId("riga-collo-0")).toContainText("DOCK-E");
+  await pallet.getByTestId("segna-differenza").click();
+  await pallet.getByTestId("quantita-differenza").fill("3");
+  await pallet.getByTestId("salva-differenza").click();
+  await expect(pallet.getByTestId("differenza-segnata")).toHaveText(/danneggiato 3/);
+  await pallet.getByTestId("foto-differenza-file").setInputFiles({ name: "danno.png", mimeType: "image/png", buffer: PNG });
+  await expect(pallet.getByTestId("foto-allegata")).toBeVisible();
+  // The scan right after: in the scan field, read as a scan (an EAN nobody expects), the pallet still there.
+  await expect(page.getByTestId("campo-scansione")).toBeFocused();
+  const stray = ean13("800720000009");
+  await scan(page, stray);
+  await expect(page.getByTestId("esito")).toContainText(stray);
+  await expect(pallet.getByTestId("foto-allegata")).toBeVisible();
+  await snap(page, "collo-foto");
+  await page.getByTestId("ricevi-collo").click();
+  await expect(page.getByText(/Foto inviate: 1\./)).toBeVisible({ timeout: 15_000 });
+
+  const diffs = (await api("GET", "/differenze-ricevimento?motivo=danneggiato")).body.differenze as {
+    sscc: string;
+    quantita: string;
+    foto: number;
+    id: number;
+  }[];
+  const mine = diffs.filter((d) => d.sscc === sscc(5));
+  expect(mine).toHaveLength(1);
+  expect(mine[0]).toMatchObject({ quantita: "3", foto: 1 });
+  const photo = await fetch(`http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1/differenze-ricevimento/${mine[0]!.id}/foto/1`, {
+    headers: { authorization: `Bearer ${key}`, connection: "close" },
+  });
+  expect(photo.status).toBe(200);
+  expect(photo.headers.get("content-type")).toContain("image/jpeg");
+  expect((await arrived())["DOCK-E"]).toBe("12");
   await context.close();
 });

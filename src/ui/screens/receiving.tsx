@@ -74,6 +74,9 @@ export function ReceivingScreen() {
           collo={p.collo}
           marks={p.marks}
           onMark={p.mark}
+          photos={p.photos}
+          onPhoto={p.attachPhoto}
+          onFocusScan={r.focusScan}
           onReceive={() => void p.receive(r.ddt)}
           onClose={p.close}
           saving={p.saving}

@@ -2,12 +2,14 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { readSscc } from "../../../lib/sscc";
-import type { MotivoDifferenza, PalletOutput } from "../../../server/modules/notices/notices.schemas";
+import type { MotivoDifferenza, PalletOutput, ReceivePalletOutput } from "../../../server/modules/notices/notices.schemas";
 import { describeError, newIdempotencyKey } from "../../errors";
+import { useMutationCall } from "../../hooks";
 import { type Outcome, signal } from "../../feedback";
 import type { FlushReport } from "../../offline/device-queue";
 import { useTRPC } from "../../trpc";
-import { useWrite } from "../../write-key";
+import { useWrite, useWriteKey } from "../../write-key";
+import { photoForUpload } from "./photo";
 import { lookUpPallet, type QueuedPallet } from "./pallet-copy";
 import { usePalletCopy } from "./use-pallet-copy";
 import { usePalletQueue } from "./use-pallet-queue";
@@ -36,6 +38,9 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
   const [collo, setCollo] = useState<PalletOutput | null>(null);
   const [marks, setMarks] = useState<Record<number, PalletMark>>({});
   const [message, setMessage] = useState<{ outcome: Outcome; text: string } | null>(null);
+  const [photos, setPhotos] = useState<Record<number, Blob>>({});
+  const photoKey = useWriteKey();
+  const uploadPhoto = useMutationCall(trpc.notices.addDifferencePhoto.mutationOptions({ trpc: { context: photoKey.context } }));
   const write = useWrite((context) => trpc.notices.receive.mutationOptions({ trpc: { context } }));
   const queue = usePalletQueue(onReport);
   const copy = usePalletCopy(queue.db, queue.online);
@@ -78,6 +83,7 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
       return say("ko", `Collo ${sscc}: ${describeError(e).messaggio}`);
     }
     setMarks({});
+    setPhotos({});
     setCollo(found);
     if (!found) return say("ko", `Il collo ${sscc} non è in nessun avviso di spedizione: ricevere la merce riga per riga.`);
     if (found.stato === "ricevuto") return say("ko", `Il collo ${sscc} (avviso ${found.avviso.numero}) è già stato ricevuto.`);
@@ -105,23 +111,27 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
     if (!queue.online) {
       // The key is fixed now: whatever happens to the answers later, the service receives the pallet once.
       await queue.add({ richiesta, chiave: newIdempotencyKey(), stato: "in_coda", avviso: collo.avviso.numero, righe: collo.righe.length });
-      say("ok", `Collo ${collo.sscc} in coda: sarà ricevuto al ritorno della rete, una volta sola.`);
+      const lost = Object.keys(photos).length > 0 ? " Le foto non si inviano senza rete: allegarle dalla pagina Avvisi." : "";
+      say("ok", `Collo ${collo.sscc} in coda: sarà ricevuto al ritorno della rete, una volta sola.${lost}`);
       setCollo(null);
       setMarks({});
+      setPhotos({});
       return;
     }
     const out = await write.run(richiesta);
     if (!out) return;
     const refused = out.righe.filter((r) => r.esito === "rifiutata");
     const noted = out.righe.reduce((n, r) => n + (r.differenze?.length ?? 0), 0);
-    say(
-      refused.length > 0 ? "ko" : "ok",
+    const text =
       `Collo ${collo.sscc} ricevuto: ${out.registrate} righe registrate` +
-        (noted > 0 ? `, ${noted} differenze annotate` : "") +
-        (refused.length > 0 ? `; rifiutate: ${refused.map((r) => `riga ${r.indice + 1} (${r.errore?.messaggio})`).join("; ")}` : "."),
-    );
+      (noted > 0 ? `, ${noted} differenze annotate` : "") +
+      (refused.length > 0 ? `; rifiutate: ${refused.map((r) => `riga ${r.indice + 1} (${r.errore?.messaggio})`).join("; ")}` : ".");
+    say(refused.length > 0 ? "ko" : "ok", text);
+    const toUpload = photos;
     setCollo(null);
     setMarks({});
+    setPhotos({});
+    if (Object.keys(toUpload).length > 0) void sendPhotos(out, toUpload, marks, text, refused.length > 0 ? "ko" : "ok");
     // Today's arrivals and the orders' figures moved.
     void client.invalidateQueries();
     void copy.refresh();
@@ -132,7 +142,51 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
       );
   }
 
+  /**
+   * The photos, once the receipt created the differences they show: each to its row's difference of the
+   * reason marked (the receipt's answer lists them with ids). One at a time, each with its key, so a retry
+   * after a dead spot stores it once. The outcome is added to the receipt's message.
+   */
+  async function sendPhotos(
+    out: ReceivePalletOutput,
+    toUpload: Record<number, Blob>,
+    marked: Record<number, PalletMark>,
+    text: string,
+    outcome: Outcome,
+  ) {
+    const failed: string[] = [];
+    let sent = 0;
+    for (const [indice, file] of Object.entries(toUpload)) {
+      const row = out.righe.find((r) => r.indice === Number(indice));
+      const d = row?.differenze?.find((x) => x.motivo === marked[Number(indice)]?.motivo);
+      if (!d) {
+        failed.push(`riga ${Number(indice) + 1} (nessuna differenza registrata)`);
+        continue;
+      }
+      try {
+        const body = { differenza: d.id, ...(await photoForUpload(file)) };
+        photoKey.for(body);
+        await uploadPhoto(body);
+        photoKey.settle();
+        sent++;
+      } catch (e) {
+        photoKey.settle(e);
+        failed.push(`riga ${Number(indice) + 1} (${e instanceof Error && !("data" in e) ? e.message : describeError(e).messaggio})`);
+      }
+    }
+    const tail = (sent > 0 ? ` Foto inviate: ${sent}.` : "") + (failed.length > 0 ? ` Foto non inviate: ${failed.join("; ")}.` : "");
+    say(failed.length > 0 ? "ko" : outcome, `${text}${tail}`);
+  }
+
+  function attachPhoto(indice: number, file: Blob | null) {
+    setPhotos((all) => {
+      const { [indice]: _, ...rest } = all;
+      return file === null ? rest : { ...rest, [indice]: file };
+    });
+  }
+
   function mark(indice: number, m: PalletMark | null) {
+    if (m === null) attachPhoto(indice, null);
     setMarks((all) => {
       const { [indice]: _, ...rest } = all;
       return m === null ? rest : { ...rest, [indice]: m };
@@ -143,6 +197,8 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
     collo,
     marks,
     mark,
+    photos,
+    attachPhoto,
     message,
     intercept,
     receive,
