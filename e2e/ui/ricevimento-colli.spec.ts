@@ -84,7 +84,9 @@ test.beforeAll(async () => {
       },
     ],
   });
-  expect(n.body.creati, JSON.stringify(n.body)).toBe(1);
+  // A retried worker runs this again after pallets were received: the notice is then already there.
+  const again = n.body.righe?.[0]?.errore?.codice === "avviso_in_ricevimento";
+  expect(n.body.creati === 1 || again, JSON.stringify(n.body)).toBe(true);
 });
 
 test.afterAll(async () => {
@@ -177,7 +179,8 @@ test("offline, poi la risposta dell'invio dalla coda si perde: verificato con la
   await page.route("**/api/trpc/notices.receive*", async (route) => {
     sent++;
     await route.fetch();
-    await route.abort("failed");
+    // The client may have given up already (its own timeout): either way the answer never reaches it.
+    await route.abort("failed").catch(() => undefined);
   });
   await context.setOffline(false);
   await expect.poll(() => sent, { timeout: 30_000 }).toBe(1);

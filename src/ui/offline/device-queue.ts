@@ -115,3 +115,11 @@ export async function flushQueue<T extends QueueItem>(items: T[], deps: FlushDep
   }
   return report;
 }
+
+/**
+ * A settled key's answer as the queue reads it: a stored refusal whose code says the write's aim already
+ * holds (`fatto`: a pallet already received) counts as having run, so the item leaves the queue as done.
+ */
+export function settledAs(s: SettleResult, fatto: readonly string[] = []): SettleResult {
+  return "refused" in s && fatto.includes(s.refused.codice) ? { ran: true } : s;
+}

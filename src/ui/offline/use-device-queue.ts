@@ -8,7 +8,7 @@ import { openUserDb, type UserDb, type UserDbShape, type UserStore } from "./loc
 import { useOnline } from "./network";
 import { registerSignOutGuard } from "./sign-out-guards";
 import { setWaitingCount } from "./waiting";
-import { actionable, type FlushReport, flushQueue, type QueueItem, type SendResult, type SettleResult } from "./device-queue";
+import { actionable, type FlushReport, flushQueue, type QueueItem, type SendResult, type SettleResult, settledAs } from "./device-queue";
 
 /** One thing at a time on a queue and the screen's writes: a settle and a send of the same item never cross. */
 export class Mutex {
@@ -126,10 +126,7 @@ export function useDeviceQueue<T extends QueueItem, S extends UserDbShape = User
         now: Date.now,
         newKey: newIdempotencyKey,
         send: (q) => opts.current.send(q),
-        settle: async (chiave, q) => {
-          const s = await settleAt(opts.current.settle.percorso(q), chiave);
-          return "refused" in s && opts.current.settle.fatto?.includes(s.refused.codice) ? { ran: true } : s;
-        },
+        settle: async (chiave, q) => settledAs(await settleAt(opts.current.settle.percorso(q), chiave), opts.current.settle.fatto),
         save: (q) => db.put(store, q.id, q as S[UserStore]),
         remove: (q) => db.delete(store, q.id),
       }),
