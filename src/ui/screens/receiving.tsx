@@ -1,6 +1,6 @@
 "use client";
 import { Group, Stack, Text, Title } from "@mantine/core";
-import { memo } from "react";
+import { memo, useEffect } from "react";
 import { ScannerSettingsButton } from "../scanner/scanner-settings";
 import { CameraScanner } from "./camera-scanner";
 import { DeliveryFields } from "./receiving/delivery-fields";
@@ -48,6 +48,8 @@ export function ReceivingScreen() {
   const labels = useLabelPrint();
   const p = usePallet(labels.offerPallet);
   const r = useReceiving({ intercept: p.intercept });
+  const { setWarehouse } = p;
+  useEffect(() => setWarehouse(r.magazzino), [setWarehouse, r.magazzino]);
   const onCode = (code: string) => p.intercept(code) || r.enqueue(code);
   // Enter with nothing typed while a pallet is shown receives the pallet.
   const onScanEnter = (code: string) => (p.collo && !code ? void p.receive(r.ddt) : r.onScanEnter(code));

@@ -15,9 +15,11 @@ const MAX_PAGES = 50;
 
 /**
  * The handheld's copy of the announced pallets (pallet-copy.ts), kept in the user's IndexedDB and fetched
- * again every minute while online and after a receipt. `copyRef` is what a scan reads offline.
+ * again every minute while online and after a receipt. `copyRef` is what a scan reads offline. Fetched only
+ * once the operator chose a warehouse (`active`), as the expected rows' copy: the screen's page brings its
+ * first reads with it and asks for nothing more until the operator starts.
  */
-export function usePalletCopy(db: UserDb | null, online: boolean) {
+export function usePalletCopy(db: UserDb | null, online: boolean, active: boolean) {
   const trpc = useTRPC();
   const client = useQueryClient();
   const copyRef = useRef<PalletCopy | null>(null);
@@ -32,7 +34,7 @@ export function usePalletCopy(db: UserDb | null, online: boolean) {
   }, [db]);
 
   const refresh = useCallback(async () => {
-    if (!db || !online || fetching.current) return;
+    if (!db || !online || !active || fetching.current) return;
     fetching.current = true;
     try {
       const avvisi: NoticeOutput[] = [];
@@ -55,7 +57,7 @@ export function usePalletCopy(db: UserDb | null, online: boolean) {
     } finally {
       fetching.current = false;
     }
-  }, [client, trpc, db, online]);
+  }, [client, trpc, db, online, active]);
 
   useEffect(() => {
     void refresh();

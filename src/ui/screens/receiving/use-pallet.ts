@@ -43,7 +43,9 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
   const uploadPhoto = useMutationCall(trpc.notices.addDifferencePhoto.mutationOptions({ trpc: { context: photoKey.context } }));
   const write = useWrite((context) => trpc.notices.receive.mutationOptions({ trpc: { context } }));
   const queue = usePalletQueue(onReport);
-  const copy = usePalletCopy(queue.db, queue.online);
+  // The receiving warehouse chosen on the screen (useReceiving's): the copy is fetched once there is one.
+  const [warehouse, setWarehouse] = useState<string | null>(null);
+  const copy = usePalletCopy(queue.db, queue.online, warehouse !== null);
 
   function say(outcome: Outcome, text: string) {
     signal(outcome);
@@ -203,6 +205,7 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
     intercept,
     receive,
     queue,
+    setWarehouse,
     discardQueued: queue.remove,
     sendQueuedAgain: queue.sendAgain,
     saving: write.saving,
