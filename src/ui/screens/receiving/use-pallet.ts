@@ -113,7 +113,10 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
     if (!queue.online) {
       // The key is fixed now: whatever happens to the answers later, the service receives the pallet once.
       await queue.add({ richiesta, chiave: newIdempotencyKey(), stato: "in_coda", avviso: collo.avviso.numero, righe: collo.righe.length });
-      const lost = Object.keys(photos).length > 0 ? " Le foto non si inviano senza rete: allegarle dalla pagina Avvisi." : "";
+      const lost =
+        Object.keys(photos).length > 0
+          ? " Senza rete le foto non si inviano e non sono state conservate: avvisare il responsabile della differenza."
+          : "";
       say("ok", `Collo ${collo.sscc} in coda: sarà ricevuto al ritorno della rete, una volta sola.${lost}`);
       setCollo(null);
       setMarks({});
