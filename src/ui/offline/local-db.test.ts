@@ -46,7 +46,8 @@ describe("the handheld's IndexedDB", () => {
     await wipeUserData(3);
     expect(await databases()).not.toContain(userDbName(3));
     expect(await readCurrentUser()).toBeUndefined();
-    expect(USER_DB_VERSION).toBe(2);
+    // Stores: stato, coda, attesi; stoccaggio (putaway); colli (pallet receipts queued offline).
+    expect(USER_DB_VERSION).toBe(3);
   });
 
   it("stores no more of the user than id, name and role", async () => {

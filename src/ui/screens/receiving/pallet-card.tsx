@@ -1,6 +1,6 @@
 "use client";
 import { Badge, Button, Card, Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { PalletOutput } from "../../../server/modules/notices/notices.schemas";
 import { qty } from "../../format";
 import type { PalletMark } from "./use-pallet";
@@ -61,6 +61,65 @@ function MarkEditor({
 }
 
 /**
+ * A photo of the row's difference, from the device's camera where it has one (`capture`: the rear camera
+ * opens directly; elsewhere the file picker). The input is never focusable and the scan field takes the focus
+ * back as soon as the photo is chosen (or the picker closed): a scan right after goes where scans go.
+ */
+function PhotoButton({
+  indice,
+  photo,
+  onPhoto,
+  onDone,
+}: {
+  indice: number;
+  photo: Blob | undefined;
+  onPhoto: (indice: number, file: Blob | null) => void;
+  onDone: () => void;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <Group gap="xs" mt={4}>
+      <input
+        ref={input}
+        type="file"
+        accept="image/*"
+        capture="environment"
+        tabIndex={-1}
+        hidden
+        data-testid="foto-differenza-file"
+        onChange={(e) => {
+          const file = e.currentTarget.files?.[0];
+          if (file) onPhoto(indice, file);
+          e.currentTarget.value = "";
+          onDone();
+        }}
+      />
+      <Button
+        variant="light"
+        size="compact-md"
+        onClick={() => {
+          input.current?.click();
+          onDone();
+        }}
+        data-testid="foto-differenza"
+      >
+        {photo ? "Cambia foto" : "Foto della differenza"}
+      </Button>
+      {photo && (
+        <>
+          <Badge color="teal" data-testid="foto-allegata">
+            Foto allegata
+          </Badge>
+          <Button variant="subtle" size="compact-sm" color="red" onClick={() => onPhoto(indice, null)}>
+            Togli foto
+          </Button>
+        </>
+      )}
+    </Group>
+  );
+}
+
+/**
  * The pallet a scanned SSCC announced: its rows (article, quantity, lot, what the order row still expects), a
  * difference per row, and Ricevi collo (Enter in the scan field does the same).
  */
@@ -68,6 +127,9 @@ export function PalletCard({
   collo,
   marks,
   onMark,
+  photos,
+  onPhoto,
+  onFocusScan,
   onReceive,
   onClose,
   saving,
@@ -76,6 +138,10 @@ export function PalletCard({
   collo: PalletOutput;
   marks: Record<number, PalletMark>;
   onMark: (indice: number, m: PalletMark | null) => void;
+  /** A photo per marked row, uploaded once the receipt created the difference. */
+  photos: Record<number, Blob>;
+  onPhoto: (indice: number, file: Blob | null) => void;
+  onFocusScan: () => void;
   onReceive: () => void;
   onClose: () => void;
   saving: boolean;
@@ -125,6 +191,9 @@ export function PalletCard({
                 <Badge color="red" mt={4} data-testid="differenza-segnata">
                   {m.motivo} {m.quantita}
                 </Badge>
+              )}
+              {m && editing !== r.indice && collo.stato !== "ricevuto" && (
+                <PhotoButton indice={r.indice} photo={photos[r.indice]} onPhoto={onPhoto} onDone={onFocusScan} />
               )}
               {editing === r.indice ? (
                 <MarkEditor
