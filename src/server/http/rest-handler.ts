@@ -8,6 +8,7 @@ import type { HeaderReader } from "../lib/headers";
 import { createContextInner, type Context } from "../trpc/context";
 import { openApiDocument, routeTable } from "../trpc/openapi";
 import { appRouter } from "../trpc/router";
+import { binaryBody, isBinaryUpload } from "./binary-body";
 import { toErrorResponse, type ErrorResponse } from "./errors";
 
 /**
@@ -199,6 +200,8 @@ export async function serveRest(req: RestRequest): Promise<RestResponse> {
           throw new DomainError("filtro_non_valido", `Il parametro '${key}' è ripetuto: indicarlo una volta sola.`, { campo: key });
         query[key] = [value];
       }
+    } else if (isBinaryUpload(path)) {
+      body = await binaryBody(req, params);
     } else {
       // A write takes its data from the body only: a query parameter is never silently ignored.
       for (const key of params.keys()) {

@@ -90,6 +90,9 @@ export const ERROR_STATUS = {
   avviso_in_ricevimento: 422,
   avviso_ripetuto: 422,
   riga_in_avviso: 422,
+  // Photos of a receiving difference (API.md section 12): bytes that are not the declared image, a sixth photo.
+  foto_non_valida: 422,
+  troppe_foto: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

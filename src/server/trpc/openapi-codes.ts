@@ -189,6 +189,8 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     ],
     maxItems: { avvisi: MAX_NOTICES_PER_CALL },
   },
+  // Photos of a difference (API.md section 12): 415 a type that is not JPEG or PNG, 413 over 5 MB.
+  "POST /differenze-ricevimento/{id}/foto": { codes: ["foto_non_valida", "troppe_foto"] },
   "POST /colli/{sscc}/ricevi": {
     codes: ["collo_non_trovato", "collo_gia_ricevuto", "magazzino_non_trovato"],
     rows: [...ARRIVAL_ROWS],

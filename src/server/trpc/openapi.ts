@@ -79,6 +79,17 @@ const LABEL_FILE = {
   },
 } as unknown as Operation["responses"][string];
 
+/** A photo of a receiving difference (API.md section 12): the image, as sent and as answered. */
+const PHOTO_CONTENT = {
+  "image/jpeg": { schema: { type: "string", format: "binary" } },
+  "image/png": { schema: { type: "string", format: "binary" } },
+};
+const PHOTO_FILE = {
+  description: "L'immagine, con il Content-Type con cui è stata inviata",
+  content: PHOTO_CONTENT,
+} as unknown as Operation["responses"][string];
+const PHOTO_BODY = { required: true, description: "L'immagine (JPEG o PNG, al massimo 5 MB)", content: PHOTO_CONTENT };
+
 type Procedure = { meta?: Meta & { openapi?: { method: string; path: string } }; input?: z.ZodType };
 
 function procedures(): Map<string, Procedure> {
@@ -121,7 +132,9 @@ export function openApiDocument(): OpenAPIObject {
         query: (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name as string),
       });
       limitArrays(op, maxItems, components);
-      const success = meta?.binary ? LABEL_FILE : op.responses["200"];
+      const photo = path.startsWith("/differenze-ricevimento/{id}/foto");
+      if (photo && method === "post") (op as { requestBody?: unknown }).requestBody = PHOTO_BODY;
+      const success = meta?.binary ? (photo ? PHOTO_FILE : LABEL_FILE) : op.responses["200"];
       typeRowErrors(success, rows);
       const responses: Record<string, unknown> = {};
       for (const s of meta?.successStatuses ?? [200]) responses[String(s)] = success;

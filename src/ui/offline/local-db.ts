@@ -46,7 +46,7 @@ function forgetCurrentUser(): Promise<void> {
 }
 
 /** The stores of a user's database. */
-export type UserStore = "stato" | "coda" | "attesi" | "stoccaggio";
+export type UserStore = "stato" | "coda" | "attesi" | "stoccaggio" | "colli";
 
 /**
  * The schema's versions: each step runs once, in order, when a handheld opens an older database. A new
@@ -60,6 +60,10 @@ const STEPS: ((db: IDBPDatabase) => void)[] = [
   (db) => {
     db.createObjectStore("stoccaggio" satisfies UserStore);
   },
+  // The receiving screen's queue of pallet receipts (screens/receiving/use-pallet-queue.ts).
+  (db) => {
+    db.createObjectStore("colli" satisfies UserStore);
+  },
 ];
 export const USER_DB_VERSION = STEPS.length;
 
@@ -67,8 +71,11 @@ export function userDbName(userId: number): string {
   return `banchina-utente-${userId}`;
 }
 
-/** Values of each store, as the screen that uses them declares them. */
-export type UserDbShape = Record<UserStore, unknown>;
+/**
+ * Values of each store, as the screen that uses them declares them. The stores added later are optional, so
+ * a screen's shape written before them stays valid (it never reads them).
+ */
+export type UserDbShape = Record<Exclude<UserStore, "colli">, unknown> & Partial<Record<"colli", unknown>>;
 
 /** A user's database as key → value stores (keys given by the caller; lists come back in key order). */
 export interface UserDb<S extends UserDbShape = UserDbShape> {

@@ -9,6 +9,7 @@ import { PalletCard } from "./receiving/pallet-card";
 import { FeedbackPanel, ReadingPanel } from "./receiving/feedback-panel";
 import { PendingChoiceModal } from "./receiving/pending-choice";
 import { QueuedArrivals } from "./receiving/queued-arrivals";
+import { QueuedPallets } from "./receiving/queued-pallets";
 import { ScanField } from "./receiving/scan-field";
 import { CancelArrivalModal, TodayArrivals } from "./receiving/session-arrivals";
 import { usePallet } from "./receiving/use-pallet";
@@ -44,9 +45,9 @@ const Waiting = memo(function Waiting({ codes }: { codes: string[] }) {
  * renders only when what it shows changed (the operator waits for that render after every Enter).
  */
 export function ReceivingScreen() {
-  const p = usePallet();
-  const r = useReceiving({ intercept: p.intercept });
   const labels = useLabelPrint();
+  const p = usePallet(labels.offerPallet);
+  const r = useReceiving({ intercept: p.intercept });
   const onCode = (code: string) => p.intercept(code) || r.enqueue(code);
   // Enter with nothing typed while a pallet is shown receives the pallet.
   const onScanEnter = (code: string) => (p.collo && !code ? void p.receive(r.ddt) : r.onScanEnter(code));
@@ -101,6 +102,8 @@ export function ReceivingScreen() {
       <LabelAtReceipt l={labels} />
 
       <PendingChoiceModal choice={r.choice} onComplete={r.completePending} onDiscard={r.discardPending} />
+
+      <QueuedPallets items={p.queue.items} onDiscard={p.discardQueued} onSendAgain={p.sendQueuedAgain} />
 
       <QueuedArrivals
         items={r.queue.items}

@@ -298,7 +298,38 @@ const WRITES: Record<string, Write> = {
 };
 
 /** Mutations that change no stock, order or master data: they record no event. Each call must succeed. */
+/** A receiving difference to hang photos on (as a pallet's receipt records one). */
+async function aDifference(): Promise<number> {
+  const o = await openOrder();
+  const { rows } = await t.pool.query(
+    `INSERT INTO differenze_ricevimento (data, fornitore_id, riga_ordine_id, articolo_id, ricevuta, quantita, motivo)
+     SELECT '2026-11-28', o.fornitore_id, r.id, r.articolo_id, 1, 1, 'danneggiato'
+       FROM righe_ordine r JOIN ordini_acquisto o ON o.id = r.ordine_id WHERE r.id = $1 RETURNING id`,
+    [o.riga],
+  );
+  return rows[0].id;
+}
+const JPEG_BASE64 = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]).toString("base64");
+
 const NO_EVENT: Record<string, { why: string; prepare?: () => Promise<void>; run: () => Promise<unknown> }> = {
+  "notices.addPhoto": {
+    why: "a photo of a receiving difference: evidence beside it, not stock, order or master data",
+    prepare: async () => {
+      s.photoDifference = await aDifference();
+    },
+    run: async () =>
+      expect((await asKey().notices.addPhoto({ id: String(s.photoDifference), tipo: "image/jpeg", dati: JPEG_BASE64 } as never)).n).toBe(1),
+  },
+  "notices.addDifferencePhoto": {
+    why: "the receiving screen's photo of a difference (as notices.addPhoto)",
+    prepare: async () => {
+      s.photoDifference = await aDifference();
+    },
+    run: async () =>
+      expect(
+        (await asManager().notices.addDifferencePhoto({ differenza: s.photoDifference, tipo: "image/jpeg", dati: JPEG_BASE64 })).n,
+      ).toBe(1),
+  },
   "arrivals.search": {
     why: "a read sent as POST (POST /arrivi/cerca)",
     run: async () => expect((await asKey().arrivals.search({ barcode: "8001234567897" })).ordini.length).toBeGreaterThan(0),

@@ -33,6 +33,7 @@ export const toDifferenceOutput = (r: q.DifferenceRow): DifferenceOutput => ({
       : r.utente_id !== null
         ? { tipo: "utente", id: r.utente_id, nome: r.autore_nome ?? "" }
         : null,
+  foto: r.foto,
 });
 
 /** Differences by id, as the list shows them (the events of `ricevimento.differenza`). */

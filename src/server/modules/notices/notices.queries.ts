@@ -285,13 +285,15 @@ export interface DifferenceRow {
   chiave_api_id: number | null;
   utente_id: number | null;
   autore_nome: string | null;
+  foto: number;
 }
 
 const differenceSelect = Prisma.sql`
     SELECT d.id, to_char(d.data, 'YYYY-MM-DD') AS data, d.fornitore_id, f.codice AS fornitore_codice, d.avviso_id,
            av.numero AS avviso_numero, d.sscc, d.riga_ordine_id AS riga, d.articolo_id, a.codice AS articolo_codice,
            trim_scale(d.attesa)::text AS attesa, trim_scale(d.ricevuta)::text AS ricevuta, trim_scale(d.quantita)::text AS quantita,
-           d.motivo, d.nota, d.annullata, d.chiave_api_id, d.utente_id, COALESCE(ka.nome, u.username) AS autore_nome
+           d.motivo, d.nota, d.annullata, d.chiave_api_id, d.utente_id, COALESCE(ka.nome, u.username) AS autore_nome,
+           (SELECT count(*)::int FROM foto_differenze fd WHERE fd.differenza_id = d.id) AS foto
       FROM differenze_ricevimento d
       JOIN fornitori f ON f.id = d.fornitore_id
       JOIN articoli a ON a.id = d.articolo_id

@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { syncParse } from "../../lib/zod";
+import type { Context } from "../../trpc/context";
 import { readProcedure, requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
 import { fillRates, listDifferences } from "./differences.service";
@@ -22,8 +24,35 @@ import {
 import { listNotices } from "./notices.service";
 import { palletOf } from "./pallet-scan.service";
 import { cancelPallet, receivePallet } from "./pallets.service";
+import {
+  addDifferencePhotoInput,
+  addPhotoInput,
+  differencePhotoInput,
+  differencePhotoOutput,
+  photoAddedOutput,
+  photoFileOutput,
+  photoInput,
+} from "./photos.schemas";
+import { addPhoto, fromBase64, photoOf } from "./photos.service";
 import { returnInput, returnOutput } from "./returns.schemas";
 import { returnToSupplier } from "./returns.service";
+
+/** A photo goes out as the response's body (rest-handler writes `binary`, as for labels); the JSON output stays empty. */
+function answerWithPhoto(ctx: Context, id: number, n: number, photo: { tipo: string; dati: Uint8Array }): Record<string, never> {
+  ctx.response.binary = photo.dati;
+  ctx.response.headers["Content-Type"] = photo.tipo;
+  ctx.response.headers["Content-Disposition"] =
+    `inline; filename="differenza-${id}-foto-${n}.${photo.tipo === "image/png" ? "png" : "jpg"}"`;
+  ctx.response.headers["Cache-Control"] = "private, max-age=3600";
+  return {};
+}
+
+/** The request an Idempotency-Key compares: the image by its SHA-256, not its megabytes of base64. */
+const photoRequest = (id: number, tipo: string, bytes: Uint8Array) => ({
+  id,
+  tipo,
+  sha256: createHash("sha256").update(bytes).digest("hex"),
+});
 
 /** Shipping notices, pallets and receiving differences (API.md section 12). */
 export const noticesRouter = router({
@@ -171,4 +200,73 @@ export const noticesRouter = router({
         body: await returnToSupplier(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),
     ),
+
+  addPhoto: writeProcedure
+    .meta({
+      idempotent: true,
+      successStatuses: [201],
+      openapi: {
+        method: "POST",
+        path: "/differenze-ricevimento/{id}/foto",
+        tags: ["Avvisi di spedizione"],
+        summary: "Aggiunge una foto a una differenza di ricevimento (corpo: l'immagine JPEG o PNG)",
+        description:
+          "Il corpo è l'immagine stessa, con `Content-Type: image/jpeg` o `image/png` (altri tipi: 415 `tipo_contenuto_non_supportato`), " +
+          "fino a 5 MB (oltre: 413 `richiesta_troppo_grande`); un contenuto che non è l'immagine dichiarata è 422 `foto_non_valida`. " +
+          "Al massimo 5 foto per differenza (422 `troppe_foto`); differenza sconosciuta: 404 `non_trovato`. Risponde 201 con il numero " +
+          "della foto (1..5) e il percorso da cui leggerla.",
+        protect: true,
+      },
+    })
+    .input(syncParse(addPhotoInput))
+    .output(syncParse(photoAddedOutput))
+    .mutation(({ ctx, input }) => {
+      const bytes = fromBase64(input.dati);
+      return idempotentWrite(
+        ctx,
+        { path: `/differenze-ricevimento/${input.id}/foto`, input: photoRequest(input.id, input.tipo, bytes) },
+        async (tx) => ({ status: 201, body: await addPhoto(tx, input.id, input.tipo, bytes) }),
+      );
+    }),
+
+  // The receiving screen (tRPC only): a photo taken on the device, in base64, for a difference its receipt recorded.
+  addDifferencePhoto: writeProcedure
+    .input(syncParse(addDifferencePhotoInput))
+    .output(syncParse(photoAddedOutput))
+    .mutation(({ ctx, input }) => {
+      const bytes = fromBase64(input.dati);
+      return idempotentWrite(
+        ctx,
+        { path: `/differenze-ricevimento/${input.differenza}/foto`, input: photoRequest(input.differenza, input.tipo, bytes) },
+        async (tx) => ({ status: 201, body: await addPhoto(tx, input.differenza, input.tipo, bytes) }),
+      );
+    }),
+
+  photo: readProcedure
+    .use(requireRole("responsabile"))
+    .meta({
+      binary: true,
+      openapi: {
+        method: "GET",
+        path: "/differenze-ricevimento/{id}/foto/{n}",
+        tags: ["Avvisi di spedizione"],
+        summary: "Una foto di una differenza di ricevimento: l'immagine, con il suo Content-Type",
+        description:
+          "`n` da 1 nell'ordine di invio (il `foto` della lista dice quante sono). 404 `non_trovato`: differenza o foto sconosciuta.",
+        protect: true,
+      },
+    })
+    .input(syncParse(photoInput))
+    .output(photoFileOutput)
+    .query(async ({ ctx, input }) => answerWithPhoto(ctx, input.id, input.n, await photoOf(ctx.db, input.id, input.n))),
+
+  // The managers' screen (tRPC only): a photo in base64, shown as a data URL.
+  differencePhoto: readProcedure
+    .use(requireRole("responsabile"))
+    .input(syncParse(differencePhotoInput))
+    .output(syncParse(differencePhotoOutput))
+    .query(async ({ ctx, input }) => {
+      const photo = await photoOf(ctx.db, input.differenza, input.n);
+      return { tipo: photo.tipo, dati: Buffer.from(photo.dati).toString("base64") };
+    }),
 });

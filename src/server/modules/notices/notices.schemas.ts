@@ -209,6 +209,7 @@ export const differenceOutput = z.object({
   nota: z.string().nullable(),
   annullata: z.boolean().meta({ description: "true: il ricevimento del suo collo è stato annullato, la differenza non conta più" }),
   autore: z.object({ tipo: z.enum(["chiave", "utente"]), id: z.number().int(), nome: z.string() }).nullable(),
+  foto: z.number().int().meta({ description: "Quante foto ha (0..5): GET /differenze-ricevimento/{id}/foto/{n}, n da 1" }),
 });
 export type DifferenceOutput = z.infer<typeof differenceOutput>;
 

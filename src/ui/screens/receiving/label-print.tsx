@@ -15,7 +15,7 @@ const STATE: Record<string, { color: string; label: string }> = {
  * just received (one tap, or F2) and what became of its job, with "Ristampa" when it failed.
  */
 export function LabelAtReceipt({ l }: { l: LabelPrint }) {
-  if (l.printers.length === 0 && !l.offer) return null;
+  if (l.printers.length === 0 && !l.offer && !l.pallet) return null;
   const state = l.job ? STATE[l.job.stato] : undefined;
   return (
     <Paper withBorder p="sm" data-testid="etichette-ricevimento">
@@ -58,7 +58,23 @@ export function LabelAtReceipt({ l }: { l: LabelPrint }) {
             </Button>
           </Group>
         )}
-        {l.offer && !l.printer && (
+        {l.pallet && (
+          <Group justify="space-between" gap="xs" wrap="wrap">
+            <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+              Collo <b>{l.pallet}</b>
+            </Text>
+            <Button
+              size="md"
+              onClick={() => l.pallet && void l.printPallet(l.pallet)}
+              disabled={!l.printer}
+              loading={l.busy}
+              data-testid="stampa-etichetta-collo"
+            >
+              Stampa etichetta del collo (F2)
+            </Button>
+          </Group>
+        )}
+        {(l.offer || l.pallet) && !l.printer && (
           <Text size="sm" c="dimmed">
             Scegliere la stampante di questo dispositivo per stampare.
           </Text>

@@ -23,7 +23,8 @@ const FINAL = new Set(["stampata", "fallita"]);
  * label at once (the button, or F2), and a device set to print automatically sends it to its printer
  * without a key press. Arrivals are seen in the user's own list of today, which the screen refreshes
  * after every registration; printing is a job the service queues, so a printer that is off never holds
- * up the next scan. Today's arrivals reprint their label from the list.
+ * up the next scan. Today's arrivals reprint their label from the list. A pallet received whole offers the
+ * pallet's label (`tipo: "collo"`, its SSCC) the same way, one key or by itself (`offerPallet`).
  */
 export function useLabelPrint() {
   const trpc = useTRPC();
@@ -38,6 +39,7 @@ export function useLabelPrint() {
   // The arrivals already there when the screen opened are not "just registered".
   const seen = useRef<number | null>(null);
   const [offer, setOffer] = useState<TodayArrival | null>(null);
+  const [pallet, setPallet] = useState<string | null>(null);
   const [jobId, setJobId] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -70,6 +72,34 @@ export function useLabelPrint() {
     }
   }
 
+  async function printPallet(sscc: string) {
+    if (!printer) return;
+    setError(null);
+    const request = { id: String(printer.id), etichetta: { tipo: "collo" as const, sscc } };
+    key.for(request);
+    try {
+      const out = await printing.mutateAsync(request);
+      key.settle();
+      setJobId(out.id);
+    } catch (e) {
+      key.settle(e);
+      setError(describeWriteError(e).messaggio);
+    }
+  }
+
+  /**
+   * A pallet just received: its label offered (printed at once when the device prints by itself). Its
+   * arrivals, `movimenti`, count as seen: a lot among them must not replace the pallet's offer when today's
+   * list comes back.
+   */
+  function offerPallet(sscc: string, movimenti: number[]) {
+    seen.current = Math.max(seen.current ?? 0, ...movimenti);
+    setOffer(null);
+    setPallet(sscc);
+    setJobId(null);
+    if (settings.automatica && printer) void printPallet(sscc);
+  }
+
   async function reprintJob(id: number) {
     setError(null);
     try {
@@ -92,13 +122,16 @@ export function useLabelPrint() {
     if (!newest || top <= seen.current) return;
     seen.current = top;
     if (!newest.lotto) return;
+    setPallet(null);
     setOffer(newest);
     setJobId(null);
     if (settings.automatica && printer) void print(newest);
   }, [mine.data, newest?.movimento]);
 
-  const actions = useStableActions({ print, reprintJob });
-  useHotkeys([["F2", () => offer && void actions.print(offer)]], []);
+  const actions = useStableActions({ print, printPallet, offerPallet, reprintJob });
+  // F2: the label on offer, the lot's or the pallet's (only one is offered at a time).
+  const f2 = useStableActions({ press: () => (pallet ? void printPallet(pallet) : offer && void print(offer)) });
+  useHotkeys([["F2", () => f2.press()]], []);
 
   return {
     settings,
@@ -106,6 +139,7 @@ export function useLabelPrint() {
     printers: printers.data?.stampanti.filter((p) => p.attiva) ?? [],
     printer,
     offer,
+    pallet,
     ...actions,
     busy: printing.isPending || reprinting.isPending,
     job: job.data ?? null,

@@ -1,0 +1,67 @@
+"use client";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef } from "react";
+import type { NoticeOutput } from "../../../server/modules/notices/notices.schemas";
+import type { UserDb } from "../../offline/local-db";
+import { useTRPC } from "../../trpc";
+import type { ExpectedCopy } from "./local-lookup";
+import { type PalletCopy, palletsFromNotices } from "./pallet-copy";
+
+const REFRESH_MS = 60_000;
+/** The key of the pallets' copy in the store "attesi" (whose other keys are warehouse ids). */
+const KEY = "colli";
+/** A guard against a feed that never ends: 50 pages of 100 notices is far beyond a dock's open notices. */
+const MAX_PAGES = 50;
+
+/**
+ * The handheld's copy of the announced pallets (pallet-copy.ts), kept in the user's IndexedDB and fetched
+ * again every minute while online and after a receipt. `copyRef` is what a scan reads offline.
+ */
+export function usePalletCopy(db: UserDb | null, online: boolean) {
+  const trpc = useTRPC();
+  const client = useQueryClient();
+  const copyRef = useRef<PalletCopy | null>(null);
+  const fetching = useRef(false);
+
+  useEffect(() => {
+    copyRef.current = null;
+    if (!db) return;
+    void db.get("attesi", KEY).then((kept) => {
+      copyRef.current ??= (kept as PalletCopy | undefined) ?? null;
+    });
+  }, [db]);
+
+  const refresh = useCallback(async () => {
+    if (!db || !online || fetching.current) return;
+    fetching.current = true;
+    try {
+      const avvisi: NoticeOutput[] = [];
+      for (const stato of ["atteso", "in_ricevimento"] as const) {
+        let dopo = "0";
+        for (let page = 0; page < MAX_PAGES; page++) {
+          const out = await client.fetchQuery({ ...trpc.notices.list.queryOptions({ stato, limite: "100", dopo }), staleTime: 0 });
+          avvisi.push(...out.avvisi);
+          if (!out.altri || out.cursore === undefined) break;
+          dopo = String(out.cursore);
+        }
+      }
+      // The remainders of the rows, from the expected copies of every warehouse kept on the device.
+      const righe = (await db.entries("attesi")).flatMap((e) => (e.key === KEY ? [] : ((e.value as ExpectedCopy).righe ?? [])));
+      const fresh = palletsFromNotices(avvisi, { righe } as ExpectedCopy, Date.now());
+      copyRef.current = fresh;
+      await db.put("attesi", KEY, fresh);
+    } catch {
+      // No answer: the copy kept stays.
+    } finally {
+      fetching.current = false;
+    }
+  }, [client, trpc, db, online]);
+
+  useEffect(() => {
+    void refresh();
+    const timer = setInterval(() => void refresh(), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [refresh]);
+
+  return { copyRef, refresh };
+}

@@ -1,0 +1,45 @@
+"use client";
+import { useCallback, useState } from "react";
+import { describeError, outcomeUnknown } from "../../errors";
+import { useMutationCall } from "../../hooks";
+import type { FlushReport, SendResult } from "../../offline/device-queue";
+import { useDeviceQueue } from "../../offline/use-device-queue";
+import { useTRPC } from "../../trpc";
+import type { CallContext } from "../../write-key";
+import type { QueuedPallet } from "./pallet-copy";
+
+/** The pallet was received already: by this device's earlier send whose answer was lost, or at another bay. */
+const ALREADY = "collo_gia_ricevuto";
+
+/**
+ * The pallet receipts confirmed offline (store "colli"), each with the Idempotency-Key fixed when Enter queued
+ * it: a resend under that key replays the first receipt instead of receiving twice. A receipt answered
+ * `collo_gia_ricevuto` is done, not an error for the operator: the pallet is in, which is what the queue was for.
+ */
+export function usePalletQueue(onReport: (r: FlushReport<QueuedPallet>) => void) {
+  const trpc = useTRPC();
+  const [callContext] = useState<CallContext>({});
+  const receiveCall = useMutationCall(trpc.notices.receive.mutationOptions({ trpc: { context: callContext } }));
+
+  const send = useCallback(
+    async (q: QueuedPallet): Promise<SendResult> => {
+      callContext.idempotencyKey = q.chiave;
+      try {
+        await receiveCall(q.richiesta);
+        return { ok: true };
+      } catch (e) {
+        const err = describeError(e);
+        if (err.codice === ALREADY) return { ok: true };
+        return outcomeUnknown(err) ? { unknown: err } : { refused: err };
+      }
+    },
+    [callContext, receiveCall],
+  );
+
+  return useDeviceQueue<QueuedPallet>("colli", {
+    send,
+    settle: { percorso: (q) => `/colli/${q.richiesta.sscc}/ricevi`, rifiutata: "Ricevimento del collo rifiutato.", fatto: [ALREADY] },
+    nouns: { one: "collo", many: "colli", where: "nel ricevimento" },
+    onReport,
+  });
+}
