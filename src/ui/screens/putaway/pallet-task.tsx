@@ -62,7 +62,7 @@ export const PalletTask = memo(function PalletTask({
           Destinazione: {destination ? <b>{destination}</b> : <i>leggere l'etichetta dell'ubicazione</i>}
         </Text>
         <Button size="lg" fullWidth onClick={onConfirm} loading={saving} disabled={!destination} data-testid="conferma-stoccaggio">
-          Conferma: tutto il collo
+          Conferma
         </Button>
         <Button size="md" fullWidth variant="default" onClick={onCancel}>
           Annulla
