@@ -117,6 +117,8 @@ export const palletParts = (magazzino: number, ricevimento: number | null) =>
       JOIN articoli a ON a.id = m.articolo_id
       LEFT JOIN lotti l ON l.id = m.lotto_id
      WHERE rc.annullato_il IS NULL AND m.magazzino_id = ${magazzino}::int AND m.quantita > 0 AND g.quantita > 0
+       -- The receipts that landed in this warehouse's receiving locations (index ricevimenti_collo_ubicazione_id_idx).
+       AND rc.ubicazione_id IN (SELECT id FROM ubicazioni WHERE magazzino_id = ${magazzino}::int AND tipo = 'ricevimento')
        ${ricevimento === null ? Prisma.empty : Prisma.sql`AND rc.id = ${ricevimento}::int`}
        AND NOT EXISTS (SELECT 1 FROM stoccaggi_collo s WHERE s.ricevimento_id = rc.id)
        AND NOT EXISTS (SELECT 1 FROM movimenti c WHERE c.annulla_id = m.id)
