@@ -170,6 +170,11 @@ test("un collo per SSCC: lettura, proposta, etichetta dell'ubicazione, Invio; tu
   await scan(page, "STE-A2");
   await expect(page.getByTestId("destinazione")).toContainText("STE-A2");
   await snap(page, "stoccaggio-collo");
+  // A reload keeps the pallet shown and the destination read: Enter still confirms them.
+  await page.reload();
+  await expect(page.getByTestId("collo-da-stoccare")).toContainText(`Collo ${SSCC.UNO}`);
+  await expect(page.getByTestId("destinazione")).toContainText("STE-A2");
+  await expect(page.getByTestId("campo-scansione")).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("esito")).toContainText(`Stoccato: collo ${SSCC.UNO} in STE-A2`);
 
