@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   arrivo_reso: 409,
   collo_non_ricevuto: 409,
   collo_non_trovato: 404,
+  // Putaway by SSCC (API.md section 11): the pallet's receipt was already put away (or nothing of it is left in receiving).
+  collo_gia_stoccato: 409,
   // Operator UI only (users administration).
   utente_esistente: 409,
   ultimo_amministratore: 409,

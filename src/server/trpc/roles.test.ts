@@ -121,6 +121,7 @@ const TABLE: Record<string, { role: Role | "chiave" | null; call: Call }> = {
     role: "operatore",
     call: (c) => c.putaway.store({ magazzino: m1, codice: "VITE", lotto: null, da: "NO", a: "NO2", quantita: 1 }),
   },
+  "putaway.storePallet": { role: "operatore", call: (c) => c.putaway.storePallet({ magazzino: m1, sscc: "380073250000009995", a: "NO" }) },
   "movements.list": { role: "responsabile", call: (c) => c.movements.list({}) },
   "movements.newest": { role: "responsabile", call: (c) => c.movements.newest({}) },
   "clients.search": { role: "responsabile", call: (c) => c.clients.search({ cerca: "" }) },

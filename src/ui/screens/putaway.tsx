@@ -4,7 +4,9 @@ import { ScannerSettingsButton } from "../scanner/scanner-settings";
 import { CameraScanner } from "./camera-scanner";
 import { PutawayTask, QueuedPutaways, WaitingGoods } from "./putaway/putaway-parts";
 import { usePutaway } from "./putaway/use-putaway";
+import { PalletTask } from "./putaway/pallet-task";
 import { FeedbackPanel } from "./receiving/feedback-panel";
+import { LabelAtReceipt } from "./receiving/label-print";
 import { ScanField } from "./receiving/scan-field";
 
 /** Putaway on a handheld: the goods' code, the destination's label, Enter. State and calls in usePutaway. */
@@ -33,10 +35,13 @@ export function PutawayScreen() {
         busy={false}
         lastCode={null}
         onEnter={p.onScanEnter}
-        label={p.row ? "Leggere l'etichetta dell'ubicazione di destinazione" : "Leggere la merce (EAN, GS1, etichetta R…)"}
+        label={p.row ? "Leggere l'etichetta dell'ubicazione di destinazione" : "Leggere la merce (EAN, GS1, etichetta R, SSCC del collo)"}
       />
       {p.feedback && <FeedbackPanel feedback={p.feedback} />}
-      {p.row && p.choice && (
+      {p.pallet && p.choice && (
+        <PalletTask pallet={p.pallet} destination={p.choice.a} saving={p.saving} onConfirm={() => void p.confirm()} onCancel={p.cancel} />
+      )}
+      {p.row && p.choice && !p.choice.sscc && (
         <PutawayTask
           row={p.row}
           left={p.left}
@@ -49,6 +54,7 @@ export function PutawayScreen() {
           onCancel={p.cancel}
         />
       )}
+      <LabelAtReceipt l={p.labelPanel} />
       <QueuedPutaways
         items={p.queue.items}
         online={p.queue.online}

@@ -106,6 +106,45 @@ const WRITES: Record<string, Write> = {
     },
     events: ["movimenti.registrati"],
   },
+  "putaway.storePallet": {
+    prepare: async () => {
+      await seedLocationWarehouse(t, keyActor, "WP-PAL", [
+        { codice: "WPP-RIC", tipo: "ricevimento" },
+        { codice: "WPP-A1", tipo: "stoccaggio" },
+      ]);
+      const numero = `WP-${next()}`;
+      const o = await asKey().orders.upsert({
+        ordini: [
+          {
+            numero,
+            fornitore: "F1",
+            data: "2026-11-20",
+            magazzino: "WP-PAL",
+            righe: [{ numero_riga: 1, articolo: "A", quantita: 9, prezzo: "1" }],
+          },
+        ],
+      });
+      expect(o.creati).toBe(1);
+      const n = await asKey().notices.upsert({
+        avvisi: [
+          {
+            numero,
+            fornitore: "F1",
+            magazzino: "WP-PAL",
+            colli: [{ sscc: "380073250000009995", righe: [{ ordine: numero, numero_riga: 1, quantita: 4 }] }],
+          },
+        ],
+      });
+      expect(n.creati).toBe(1);
+      expect(await asKey().notices.receive({ sscc: "380073250000009995", ddt: `DDT-${next()}` })).toMatchObject({ registrate: 1 });
+      s.palletWarehouse = (await t.pool.query(`SELECT id FROM magazzini WHERE codice = 'WP-PAL'`)).rows[0].id;
+    },
+    run: async () => {
+      const r = await asKey().putaway.storePallet({ magazzino: s.palletWarehouse, sscc: "380073250000009995", a: "WPP-A1" });
+      expect(r.righe).toHaveLength(1);
+    },
+    events: ["movimenti.registrati"],
+  },
   "arrivals.register": {
     prepare: async () => {
       s.arrival = await openOrder();

@@ -153,17 +153,31 @@ export interface AwaitingPutawayRow {
   quantita: string;
   /** Milliseconds since the epoch: formatted in the service zone. */
   arrivato_ms: number;
+  /**
+   * The oldest pallet (API.md section 12) standing (received, not cancelled, not yet put away by its SSCC)
+   * whose arrivals brought this article and lot into this location; null when none did.
+   */
+  sscc: string | null;
 }
 
-/** What lies in the warehouse's receiving locations, oldest arrival first, `take` rows at most. */
+/** What lies in the warehouse's receiving locations, oldest arrival first, `take` rows at most, each with its pallet. */
 export const awaitingPutaway = (magazzino: number, take: number) =>
   query<AwaitingPutawayRow>(Prisma.sql`
     SELECT w.magazzino_trovato, p.id, p.articolo_id, a.codice, a.descrizione, l.codice AS lotto,
            to_char(l.scadenza, 'YYYY-MM-DD') AS scadenza, p.ubicazione, trim_scale(p.quantita)::text AS quantita,
-           floor(extract(epoch FROM p.caricata_il) * 1000)::float8 AS arrivato_ms
+           floor(extract(epoch FROM p.caricata_il) * 1000)::float8 AS arrivato_ms,
+           (SELECT k.sscc FROM ricevimenti_collo rc
+              JOIN colli k ON k.ricevimento_id = rc.id
+              JOIN movimenti m ON m.id = ANY(rc.movimenti)
+             WHERE rc.ubicazione_id = p.ubicazione_id AND rc.annullato_il IS NULL
+               AND m.articolo_id = p.articolo_id AND m.lotto_id IS NOT DISTINCT FROM p.lotto_id
+               AND m.ubicazione_id = p.ubicazione_id AND m.quantita > 0
+               AND NOT EXISTS (SELECT 1 FROM stoccaggi_collo s WHERE s.ricevimento_id = rc.id)
+               AND NOT EXISTS (SELECT 1 FROM movimenti c WHERE c.annulla_id = m.id)
+             ORDER BY rc.ricevuto_il, rc.id LIMIT 1) AS sscc
       FROM (SELECT EXISTS (SELECT 1 FROM magazzini WHERE id = ${magazzino}::int) AS magazzino_trovato) w
       LEFT JOIN LATERAL (
-        SELECT g.id, g.articolo_id, g.lotto_id, g.quantita, g.caricata_il, u.codice AS ubicazione
+        SELECT g.id, g.articolo_id, g.lotto_id, g.ubicazione_id, g.quantita, g.caricata_il, u.codice AS ubicazione
           FROM ubicazioni u
           JOIN giacenze_ubicazioni g ON g.ubicazione_id = u.id
          WHERE w.magazzino_trovato AND u.magazzino_id = ${magazzino}::int AND u.tipo = 'ricevimento' AND g.quantita > 0

@@ -131,8 +131,9 @@ export async function listScreenLocations(db: Db, input: ScreenLocationsInput): 
 
 /**
  * GET /da-stoccare: what lies in the warehouse's receiving locations, oldest arrival first (`caricata_il`:
- * when goods came into the row while it was empty). `sscc` stays null until the pallets of section 12 say
- * which pallet the goods came on.
+ * when goods came into the row while it was empty). `sscc`: the oldest pallet still waiting whose goods
+ * lie in the row (a row may hold several pallets' goods and goods received line by line; scanning that SSCC
+ * on /stoccaggio moves that pallet's part of it).
  */
 export async function listAwaitingPutaway(
   db: Db,
@@ -152,7 +153,7 @@ export async function listAwaitingPutaway(
       ubicazione: r.ubicazione,
       quantita: r.quantita,
       arrivato_il: formatInstant(timeZone, r.arrivato_ms),
-      sscc: null,
+      sscc: r.sscc,
     })),
     altri: shown.length > limite,
   };

@@ -85,3 +85,67 @@ export const articleForCount = (id: number) =>
 
 export const articleOfOrderRow = (riga: number) =>
   query<{ articolo_id: number }>(Prisma.sql`SELECT articolo_id FROM righe_ordine WHERE id = ${riga}`);
+
+/** What of a pallet still lies in a receiving location: one part per (article, lot, location) of its arrivals. */
+export interface PalletPartRecord {
+  sscc: string;
+  ricevimento_id: number;
+  /** giacenze_ubicazioni.id: the row of the handheld's copy (and of GET /da-stoccare) it is part of. */
+  giacenza_id: number;
+  codice: string;
+  lotto: string | null;
+  ubicazione: string;
+  quantita: Prisma.Decimal;
+}
+
+/**
+ * The pallets received into this warehouse, standing (not cancelled) and not yet put away by their SSCC,
+ * with what of each is still in a receiving location: what the pallet's arrivals brought of an (article,
+ * lot) there, less what no longer lies there (the location's stock of it, when smaller: goods of the
+ * pallet put away by an article scan, or given out). Oldest receipt first. `ricevimento` narrows it to one.
+ */
+export const palletParts = (magazzino: number, ricevimento: number | null) =>
+  query<PalletPartRecord>(Prisma.sql`
+    SELECT k.sscc, rc.id AS ricevimento_id, g.id AS giacenza_id, a.codice, l.codice AS lotto, u.codice AS ubicazione,
+           least(sum(m.quantita), g.quantita) AS quantita
+      FROM ricevimenti_collo rc
+      JOIN colli k ON k.ricevimento_id = rc.id
+      JOIN movimenti m ON m.id = ANY(rc.movimenti)
+      JOIN ubicazioni u ON u.id = m.ubicazione_id AND u.tipo = 'ricevimento'
+      JOIN giacenze_ubicazioni g ON g.articolo_id = m.articolo_id AND g.ubicazione_id = m.ubicazione_id
+                                AND g.lotto_id IS NOT DISTINCT FROM m.lotto_id
+      JOIN articoli a ON a.id = m.articolo_id
+      LEFT JOIN lotti l ON l.id = m.lotto_id
+     WHERE rc.annullato_il IS NULL AND m.magazzino_id = ${magazzino}::int AND m.quantita > 0 AND g.quantita > 0
+       -- The receipts that landed in this warehouse's receiving locations (index ricevimenti_collo_ubicazione_id_idx).
+       AND rc.ubicazione_id IN (SELECT id FROM ubicazioni WHERE magazzino_id = ${magazzino}::int AND tipo = 'ricevimento')
+       ${ricevimento === null ? Prisma.empty : Prisma.sql`AND rc.id = ${ricevimento}::int`}
+       AND NOT EXISTS (SELECT 1 FROM stoccaggi_collo s WHERE s.ricevimento_id = rc.id)
+       AND NOT EXISTS (SELECT 1 FROM movimenti c WHERE c.annulla_id = m.id)
+     GROUP BY rc.ricevuto_il, rc.id, k.sscc, g.id, g.quantita, a.codice, l.codice, u.codice
+     ORDER BY rc.ricevuto_il, rc.id, min(m.id)
+     ${limit(MAX_WORKLIST_ROWS)}`);
+
+/**
+ * The pallet, its row locked FOR SHARE: a receipt or a cancellation of it (which take it FOR UPDATE, after
+ * its notice) is waited for, and read as it committed. Two putaways share it; the record below orders them.
+ */
+export const lockPalletForPutaway = (sscc: string) =>
+  query<{ ricevimento_id: number | null; magazzino_id: number }>(Prisma.sql`
+    SELECT k.ricevimento_id, a.magazzino_id FROM colli k JOIN avvisi_spedizione a ON a.id = k.avviso_id
+     WHERE k.sscc = ${sscc} FOR SHARE OF k`);
+
+/** The record of a pallet put away; nothing returned: another putaway of this receipt committed first. */
+export const recordPalletPutaway = (ricevimento: number, destinazione: string, magazzino: number) =>
+  query<{ ricevimento_id: number }>(Prisma.sql`
+    INSERT INTO stoccaggi_collo (ricevimento_id, ubicazione_id)
+    VALUES (${ricevimento}::int, (SELECT id FROM ubicazioni WHERE magazzino_id = ${magazzino}::int AND codice = ${destinazione}))
+    ON CONFLICT (ricevimento_id) DO NOTHING RETURNING ricevimento_id`);
+
+export const palletPutawayDone = (ricevimento: number) =>
+  query<{ stoccato_il: Date; ubicazione: string | null; operazione_id: number | null }>(Prisma.sql`
+    SELECT s.stoccato_il, u.codice AS ubicazione, s.operazione_id FROM stoccaggi_collo s
+      LEFT JOIN ubicazioni u ON u.id = s.ubicazione_id WHERE s.ricevimento_id = ${ricevimento}::int`);
+
+export const setPalletPutawayOperation = (ricevimento: number, operazione: number) =>
+  query<never>(Prisma.sql`UPDATE stoccaggi_collo SET operazione_id = ${operazione}::int WHERE ricevimento_id = ${ricevimento}::int`);

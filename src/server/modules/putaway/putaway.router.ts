@@ -7,9 +7,12 @@ import {
   putawayWarehousesOutput,
   storeInput,
   storeOutput,
+  storePalletInput,
+  storePalletOutput,
   worklistInput,
   worklistOutput,
 } from "./putaway.schemas";
+import { storePallet } from "./pallet-putaway.service";
 import { identifyCode, putawayWarehouses, storeGoods, worklist } from "./putaway.service";
 
 /**
@@ -37,6 +40,17 @@ export const putawayRouter = router({
       idempotentWrite(ctx, { path: "/stoccaggio", input }, async (tx) => ({
         status: 200,
         body: await storeGoods(tx, ctx.actor, input, ctx.config.SERVICE_TIME_ZONE),
+      })),
+    ),
+
+  // A pallet by its SSCC: one operation, one transfer per (article, lot); its own path for the key's record.
+  storePallet: writeProcedure
+    .input(syncParse(storePalletInput))
+    .output(syncParse(storePalletOutput))
+    .mutation(({ ctx, input }) =>
+      idempotentWrite(ctx, { path: "/stoccaggio/collo", input }, async (tx) => ({
+        status: 200,
+        body: await storePallet(tx, ctx.actor, input, ctx.config.SERVICE_TIME_ZONE),
       })),
     ),
 });

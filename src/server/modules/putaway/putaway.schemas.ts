@@ -39,6 +39,8 @@ export const worklistOutput = z.object({
   righe: z.array(worklistRow),
   ubicazioni: z.array(z.object({ codice: z.string(), tipo: z.enum(["ricevimento", "stoccaggio", "quarantena"]), attiva: z.boolean() })),
   etichette: z.array(z.object({ riga: z.number().int(), articolo: z.number().int() })),
+  /** Pallets received and not yet put away by their SSCC: what of each is still in receiving, by row of `righe`. */
+  colli: z.array(z.object({ sscc: z.string(), parti: z.array(z.object({ riga: z.number().int(), quantita: z.string() })) })),
 });
 export type WorklistOutput = z.infer<typeof worklistOutput>;
 
@@ -58,6 +60,21 @@ export const storeOutput = z.object({
   movimento: z.number().int(),
   movimento_origine: z.number().int(),
 });
+
+/** A pallet put away by its SSCC: all of what of it is still in receiving goes to one destination. */
+export const storePalletInput = z.strictObject({ magazzino: idNumber(), sscc: shortText(64), a: shortText(64) });
+export type StorePalletInput = z.infer<typeof storePalletInput>;
+
+export const storePalletOutput = z.object({
+  operazione: z.number().int(),
+  sscc: z.string(),
+  a: z.string(),
+  /** One transfer per (article, lot). */
+  righe: z.array(
+    z.object({ articolo: z.string(), lotto: z.string().nullable(), da: z.string(), quantita: z.string(), movimento: z.number().int() }),
+  ),
+});
+export type StorePalletOutput = z.infer<typeof storePalletOutput>;
 
 /** A code read by a counting handheld (the inventory screen): a location of the warehouse, or an article. */
 export const identifyInput = z.strictObject({ magazzino: idNumber(), codice: z.string().trim().min(1).max(200) });

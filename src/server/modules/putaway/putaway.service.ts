@@ -9,6 +9,7 @@ import * as q from "./putaway.queries";
 import type { IdentifyOutput, StoreInput, WorklistOutput, WorklistRow } from "./putaway.schemas";
 import { parseScan } from "../../../lib/barcode";
 import { resolveArticles } from "../catalogue/catalogue.service";
+import { palletsWaiting } from "./pallet-putaway.service";
 
 /** The warehouses whose goods are put away (those that manage locations), for the handheld's choice. */
 export async function putawayWarehouses(db: Db) {
@@ -39,7 +40,11 @@ async function assertManagesLocations(db: Db, magazzino: number): Promise<void> 
 /** The putaway screen's copy of a warehouse (putaway.schemas.ts `worklistOutput`). */
 export async function worklist(db: Db, magazzino: number, timeZone: string): Promise<WorklistOutput> {
   await assertManagesLocations(db, magazzino);
-  const [records, locations] = await Promise.all([rows(db, q.worklist(magazzino)), rows(db, q.locationsOf(magazzino))]);
+  const [records, locations, colli] = await Promise.all([
+    rows(db, q.worklist(magazzino)),
+    rows(db, q.locationsOf(magazzino)),
+    palletsWaiting(db, magazzino),
+  ]);
   const articles = [...new Set(records.map((r) => r.articolo_id))];
   const labels = articles.length === 0 ? [] : await rows(db, q.labelsOf(magazzino, articles));
   return {
@@ -61,6 +66,7 @@ export async function worklist(db: Db, magazzino: number, timeZone: string): Pro
     })),
     ubicazioni: locations,
     etichette: labels,
+    colli,
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WorklistRow } from "@/server/modules/putaway/putaway.schemas";
-import { destinationProblem, isSscc, type PutawayCopy, readCode } from "./lookup";
+import { destinationProblem, palletDestinationProblem, palletProposal, type PutawayCopy, readCode } from "./lookup";
 
 const row = (id: number, over: Partial<WorklistRow> = {}): WorklistRow => ({
   id,
@@ -28,13 +28,46 @@ const copy = (righe: WorklistRow[]): PutawayCopy => ({
     { codice: "OLD", tipo: "stoccaggio", attiva: false },
   ],
   etichette: [{ riga: 55, articolo: 7 }],
+  colli: [],
 });
 
 describe("readCode", () => {
-  it("reads an SSCC before anything else, as a parcel not handled yet", () => {
-    expect(isSscc("003123456789012344")).toBe(true);
-    expect(readCode("003123456789012344", copy([row(1)]), new Map())).toMatchObject({ kind: "rifiuto", title: "Collo non gestito" });
-    expect(isSscc("003123456789012345")).toBe(false);
+  it("reads an SSCC before anything else: a pallet of the copy, with what of it still waits", () => {
+    const c = copy([row(1), row(2, { lotto: "L1", quantita: "3", proposta: { ubicazione: "A-01-02", motivo: "lotto" } })]);
+    c.colli = [
+      {
+        sscc: "380073250000000015",
+        parti: [
+          { riga: 1, quantita: "2" },
+          { riga: 2, quantita: "5" },
+        ],
+      },
+    ];
+    const r = readCode("(00)380073250000000015", c, new Map([[1, 9]]));
+    expect(r.kind).toBe("collo");
+    if (r.kind !== "collo") return;
+    // Row 1 shows 10, 9 of them queued: 1 of the pallet's 2 waits; row 2 holds 3 of its 5.
+    expect(r.pallet.parts.map((p) => [p.row.id, p.quantita])).toEqual([
+      [1, 1],
+      [2, 3],
+    ]);
+    expect(palletProposal(r.pallet)).toEqual({ ubicazione: "A-01-02", motivo: "lotto" });
+    expect(palletDestinationProblem({ codice: "RIC", tipo: "ricevimento", attiva: true }, r.pallet)).toMatch(/già in RIC/);
+    expect(readCode("380073250000000015", c, new Map(), new Set(["380073250000000015"]))).toMatchObject({ title: "Collo già in coda" });
+    expect(
+      readCode(
+        "380073250000000015",
+        c,
+        new Map([
+          [1, 10],
+          [2, 3],
+        ]),
+      ),
+    ).toMatchObject({ title: "Collo già stoccato" });
+    // An SSCC the copy does not know is asked again of the service, then refused.
+    expect(readCode("003123456789012344", c, new Map())).toMatchObject({ kind: "sconosciuto", message: expect.stringContaining("collo") });
+    // 18 digits with a wrong check digit are not an SSCC.
+    expect(readCode("003123456789012345", c, new Map()).kind).not.toBe("collo");
   });
 
   it("reads a location of the warehouse in any case", () => {

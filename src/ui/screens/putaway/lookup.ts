@@ -1,22 +1,30 @@
 import type { WorklistOutput, WorklistRow } from "@/server/modules/putaway/putaway.schemas";
 import { eanCandidates, parseScan } from "../../../lib/barcode";
-import { gtinCheckDigit } from "../../../lib/gtin";
+import { readSscc } from "../../../lib/sscc";
 
 export type PutawayCopy = WorklistOutput;
 export type Location = WorklistOutput["ubicazioni"][number];
 
+/** One row of the copy as part of a pallet: what of the pallet lies in it and still waits. */
+export interface PalletPart {
+  row: WorklistRow;
+  quantita: number;
+}
+
+/** A pallet (its SSCC) with what of it still waits in receiving, by row of the copy. */
+export interface Pallet {
+  sscc: string;
+  parts: PalletPart[];
+}
+
 /** What a code read on the putaway screen is. */
 export type Reading =
   | { kind: "merce"; rows: WorklistRow[]; lotto: string | null }
+  | { kind: "collo"; pallet: Pallet }
   | { kind: "ubicazione"; location: Location }
   | { kind: "rifiuto"; title: string; message: string }
   /** Neither a location of this warehouse nor goods waiting in its receiving locations. */
-  | { kind: "sconosciuto"; message: string };
-
-/** API.md section 11: 18 digits with a valid check digit are an SSCC, before any other reading. */
-export function isSscc(code: string): boolean {
-  return /^\d{18}$/.test(code) && gtinCheckDigit(code.slice(0, -1)) === Number(code.at(-1));
-}
+  | { kind: "sconosciuto"; message: string; collo?: boolean };
 
 const same = (a: string, b: string) => a.trim().toUpperCase() === b.trim().toUpperCase();
 
@@ -34,14 +42,15 @@ export function waiting(row: WorklistRow, queued: ReadonlyMap<number, number>): 
  * destination; an EAN, a GS1 code's GTIN (and its lot), an `R<riga>` label or an article code are goods,
  * their rows oldest arrival first, those this handheld queued in full left out.
  */
-export function readCode(code: string, copy: PutawayCopy, queued: ReadonlyMap<number, number>): Reading {
+export function readCode(
+  code: string,
+  copy: PutawayCopy,
+  queued: ReadonlyMap<number, number>,
+  queuedPallets: ReadonlySet<string> = new Set(),
+): Reading {
   const text = code.trim();
-  if (isSscc(text))
-    return {
-      kind: "rifiuto",
-      title: "Collo non gestito",
-      message: `SSCC ${text}: lo stoccaggio per collo non è ancora disponibile. Leggere il codice dell'articolo (EAN o GS1) o l'etichetta R della riga.`,
-    };
+  const sscc = readSscc(text);
+  if (sscc !== null) return readPallet(sscc, copy, queued, queuedPallets);
   const location = copy.ubicazioni.find((u) => same(u.codice, text));
   if (location) return { kind: "ubicazione", location };
 
@@ -93,5 +102,64 @@ export function destinationProblem(location: Location, row: WorklistRow): string
   if (!location.attiva) return `L'ubicazione ${location.codice} non è attiva: non riceve merce. Leggere un'altra ubicazione.`;
   if (same(location.codice, row.ubicazione))
     return `La merce è già in ${location.codice}: leggere l'etichetta dell'ubicazione di destinazione.`;
+  return null;
+}
+
+/**
+ * The pallet an SSCC names, from the copy (so an SSCC read offline works as online): what of it still
+ * waits, each part no more than its row shows after what this handheld queued. A pallet unknown to the
+ * copy is "sconosciuto" (the screen asks the service once more before refusing it).
+ */
+export function palletOf(sscc: string, copy: PutawayCopy, queued: ReadonlyMap<number, number>): Pallet | null {
+  // A copy kept by an older version of the screen has no pallets.
+  const known = (copy.colli ?? []).find((c) => c.sscc === sscc);
+  if (!known) return null;
+  const parts: PalletPart[] = [];
+  for (const p of known.parti) {
+    const row = copy.righe.find((r) => r.id === p.riga);
+    const quantita = row ? Math.min(round3(Number(p.quantita)), waiting(row, queued)) : 0;
+    if (row && quantita > 0) parts.push({ row, quantita });
+  }
+  return { sscc, parts };
+}
+
+function readPallet(sscc: string, copy: PutawayCopy, queued: ReadonlyMap<number, number>, queuedPallets: ReadonlySet<string>): Reading {
+  if (queuedPallets.has(sscc))
+    return {
+      kind: "rifiuto",
+      title: "Collo già in coda",
+      message: `Il collo ${sscc} è già in coda su questo palmare: verrà inviato una volta sola.`,
+    };
+  const pallet = palletOf(sscc, copy, queued);
+  if (!pallet)
+    return {
+      kind: "sconosciuto",
+      message: `Il collo ${sscc} non è da stoccare in questo magazzino: non ricevuto, già stoccato o di un altro magazzino.`,
+      collo: true,
+    };
+  if (pallet.parts.length === 0)
+    return {
+      kind: "rifiuto",
+      title: "Collo già stoccato",
+      message: `Del collo ${sscc} non resta nulla nelle ubicazioni di ricevimento (o è già in coda su questo palmare).`,
+    };
+  return { kind: "collo", pallet };
+}
+
+/**
+ * Where a pallet goes: a pallet moves whole, so one destination for all of it, the proposal of its largest
+ * part (the first of equal ones); when that part has none, the next largest that has one.
+ */
+export function palletProposal(pallet: Pallet): WorklistRow["proposta"] {
+  const bySize = [...pallet.parts].sort((a, b) => b.quantita - a.quantita);
+  return bySize.find((p) => p.row.proposta)?.row.proposta ?? null;
+}
+
+/** Why a location read cannot take the pallet shown (null: it can). */
+export function palletDestinationProblem(location: Location, pallet: Pallet): string | null {
+  for (const p of pallet.parts) {
+    const problem = destinationProblem(location, p.row);
+    if (problem) return problem;
+  }
   return null;
 }

@@ -3,10 +3,10 @@ import { Badge, Button, Card, Group, Stack, Text, TextInput, Title } from "@mant
 import { memo } from "react";
 import type { WorklistRow } from "@/server/modules/putaway/putaway.schemas";
 import { instant, qty } from "../../format";
-import type { QueueState } from "../receiving/arrival-queue";
+import type { QueueState } from "../../offline/device-queue";
 import { round3 } from "./lookup";
 import { reasonOf } from "./use-putaway";
-import type { QueuedPutaway } from "./use-putaway-queue";
+import { isPalletRequest, type QueuedPutaway } from "./use-putaway-queue";
 
 /** The goods shown: where they are, where they should go, where they will go, how many. */
 export const PutawayTask = memo(function PutawayTask({
@@ -167,7 +167,9 @@ export const QueuedPutaways = memo(function QueuedPutaways({
         <Card key={q.id} withBorder padding="xs" data-testid="stoccaggio-in-coda" data-stato={q.stato}>
           <Group justify="space-between" wrap="nowrap">
             <Text size="sm" style={{ overflowWrap: "anywhere" }}>
-              {qty(q.richiesta.quantita)} × {q.richiesta.codice}: {q.richiesta.da} → {q.richiesta.a}
+              {isPalletRequest(q.richiesta)
+                ? `Collo ${q.richiesta.sscc} → ${q.richiesta.a}`
+                : `${qty(q.richiesta.quantita)} × ${q.richiesta.codice}: ${q.richiesta.da} → ${q.richiesta.a}`}
             </Text>
             <Badge color={STATE[q.stato].color} style={{ flexShrink: 0 }}>
               {STATE[q.stato].label}

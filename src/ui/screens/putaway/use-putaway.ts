@@ -1,18 +1,19 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { StoreInput, WorklistRow } from "@/server/modules/putaway/putaway.schemas";
+import type { StoreInput, StorePalletInput, WorklistRow } from "@/server/modules/putaway/putaway.schemas";
 import { newIdempotencyKey } from "../../errors";
 import { signal } from "../../feedback";
 import { qty } from "../../format";
 import { useRemembered } from "../../hooks";
 import { useScanner } from "../../scanner/use-scanner";
 import { useTRPC } from "../../trpc";
-import type { FlushReport } from "../receiving/arrival-queue";
+import type { FlushReport } from "../../offline/device-queue";
 import type { Feedback } from "../receiving/types";
-import { destinationProblem, readCode, round3, waiting } from "./lookup";
+import { destinationProblem, type Pallet, palletDestinationProblem, palletOf, palletProposal, readCode, round3, waiting } from "./lookup";
 import { usePutawayCopy } from "./use-putaway-copy";
-import { type QueuedPutaway, usePutawayQueue } from "./use-putaway-queue";
+import { usePutawayLabel } from "./use-putaway-label";
+import { isPalletRequest, partsOf, type QueuedPutaway, usePutawayQueue } from "./use-putaway-queue";
 
 /** The goods shown and what the operator did with them: kept across a reload (per user, wiped at sign-out). */
 interface Choice {
@@ -22,6 +23,8 @@ interface Choice {
   quantita: string;
   /** Someone typed the quantity: it is no longer "all of it". */
   typed: boolean;
+  /** A pallet read by its SSCC: all of what of it waits goes to one destination (`riga`: its first part). */
+  sscc?: string | null;
 }
 
 const REASON: Record<NonNullable<WorklistRow["proposta"]>["motivo"], string> = {
@@ -91,13 +94,24 @@ export function usePutaway() {
   /** What this handheld queued from each row of the copy and has not sent: taken off what the row shows. */
   const queued = useMemo(() => {
     const out = new Map<number, number>();
-    for (const q of queue.items) if (q.stato !== "rifiutato") out.set(q.riga, round3((out.get(q.riga) ?? 0) + q.richiesta.quantita));
+    for (const q of queue.items)
+      if (q.stato !== "rifiutato") for (const p of partsOf(q)) out.set(p.riga, round3((out.get(p.riga) ?? 0) + p.quantita));
     return out;
   }, [queue.items]);
   const queuedRef = useRef(queued);
   queuedRef.current = queued;
+  /** The pallets this handheld queued: an SSCC is queued once. */
+  const queuedPallets = useMemo(
+    () =>
+      new Set(queue.items.filter((q) => q.stato !== "rifiutato").flatMap((q) => (isPalletRequest(q.richiesta) ? [q.richiesta.sscc] : []))),
+    [queue.items],
+  );
+  const queuedPalletsRef = useRef(queuedPallets);
+  queuedPalletsRef.current = queuedPallets;
+  const { offerLot, offerPallet, panel: labelPanel } = usePutawayLabel();
 
   const row = choice && copy ? (copy.righe.find((r) => r.id === choice.riga) ?? null) : null;
+  const pallet = choice?.sscc && copy ? palletOf(choice.sscc, copy, queued) : null;
   const rows = useMemo(() => (copy ? copy.righe.filter((r) => waiting(r, queued) > 0) : []), [copy, queued]);
   const warehouseOptions = knownWarehouses.map((w) => ({ value: String(w.id), label: w.nome }));
   const warehouseName = knownWarehouses.find((w) => String(w.id) === magazzino)?.nome ?? "";
@@ -109,6 +123,24 @@ export function usePutaway() {
     signal(f.outcome);
     setFeedback(f);
   }, []);
+
+  const choosePallet = useCallback(
+    (p: Pallet) => {
+      const first = p.parts[0];
+      if (!first) return;
+      const proposal = palletProposal(p);
+      setChoice({ riga: first.row.id, a: null, quantita: "", typed: false, sscc: p.sscc });
+      say({
+        outcome: "info",
+        title: `Collo ${p.sscc}: ${p.parts.length === 1 ? "1 riga" : `${p.parts.length} righe`} in ${first.row.ubicazione}`,
+        message: proposal
+          ? `Il collo si sposta intero: portarlo in ${proposal.ubicazione} (${REASON[proposal.motivo]}, della sua riga più grande) e leggerne l'etichetta.`
+          : "Il collo si sposta intero. Nessuna ubicazione proposta: leggere l'etichetta dell'ubicazione scelta.",
+      });
+      focusScan();
+    },
+    [setChoice, say, focusScan],
+  );
 
   const choose = useCallback(
     (r: WorklistRow, others = 0) => {
@@ -138,23 +170,24 @@ export function usePutaway() {
           title: "Elenco non disponibile",
           message: "Il palmare non ha ancora l'elenco di questo magazzino: collegarsi alla rete.",
         });
-      let reading = readCode(code, c, queuedRef.current);
+      let reading = readCode(code, c, queuedRef.current, queuedPalletsRef.current);
       if (reading.kind === "sconosciuto") {
-        // A location or goods added since the copy was read: asked once more before refusing.
+        // A location, goods or a pallet added since the copy was read: asked once more before refusing.
         const fresh = await refresh();
         if (fresh) {
           c = fresh;
-          reading = readCode(code, fresh, queuedRef.current);
+          reading = readCode(code, fresh, queuedRef.current, queuedPalletsRef.current);
         }
       }
       const choice = choiceRef.current;
       const shown = choice ? c.righe.find((r) => r.id === choice.riga) : undefined;
+      const shownPallet = choice?.sscc ? palletOf(choice.sscc, c, queuedRef.current) : null;
       switch (reading.kind) {
         case "rifiuto":
           return say({ outcome: "ko", title: reading.title, message: reading.message });
         case "sconosciuto":
           return say(
-            shown
+            shown && !reading.collo
               ? {
                   outcome: "ko",
                   title: "Ubicazione sconosciuta",
@@ -169,28 +202,36 @@ export function usePutaway() {
               title: "Leggere prima la merce",
               message: `${reading.location.codice} è un'ubicazione: leggere prima l'articolo da stoccare.`,
             });
-          const problem = destinationProblem(reading.location, shown);
+          const problem = shownPallet
+            ? palletDestinationProblem(reading.location, shownPallet)
+            : destinationProblem(reading.location, shown);
           if (problem) return say({ outcome: "ko", title: "Ubicazione non valida", message: problem });
           setChoice({ ...choice, a: reading.location.codice });
+          const proposta = shownPallet ? palletProposal(shownPallet) : shown.proposta;
           const other =
-            shown.proposta && shown.proposta.ubicazione !== reading.location.codice
-              ? ` (diversa dalla proposta ${shown.proposta.ubicazione})`
-              : "";
+            proposta && proposta.ubicazione !== reading.location.codice ? ` (diversa dalla proposta ${proposta.ubicazione})` : "";
           return say({
             outcome: "info",
             title: `Destinazione ${reading.location.codice}${other}`,
-            message: `Invio per stoccare ${qty(choice.quantita)} ${shown.unita} di ${shown.articolo.codice}.`,
+            message: shownPallet
+              ? `Invio per stoccare tutto il collo ${shownPallet.sscc}.`
+              : `Invio per stoccare ${qty(choice.quantita)} ${shown.unita} di ${shown.articolo.codice}.`,
           });
         }
+        case "collo": {
+          if (shownPallet && shownPallet.sscc === reading.pallet.sscc)
+            return say({ outcome: "info", title: `Ancora il collo ${reading.pallet.sscc}`, message: "Collo già mostrato." });
+          return choosePallet(reading.pallet);
+        }
         case "merce": {
-          if (shown && reading.rows.some((r) => r.id === shown.id))
+          if (shown && !shownPallet && reading.rows.some((r) => r.id === shown.id))
             return say({ outcome: "info", title: `Ancora ${shown.articolo.codice}`, message: "Merce già mostrata." });
           const next = reading.rows[0];
           if (next) choose(next, reading.rows.length - 1);
         }
       }
     },
-    [magazzino, copyRef, refresh, setChoice, say, choose, warehouseName],
+    [magazzino, copyRef, refresh, setChoice, say, choose, choosePallet, warehouseName],
   );
 
   // One code at a time, in the order read: a burst never overtakes the one before it.
@@ -203,10 +244,64 @@ export function usePutaway() {
   useScanner((code) => enqueue(code));
 
   const [saving, setSaving] = useState(false);
+  /** A pallet's putaway: all of what of it waits, one request (one operation on the service), queued as one. */
+  const confirmPallet = useCallback(
+    async (p: Pallet, a: string) => {
+      if (!magazzino || p.parts.length === 0) return;
+      const richiesta: StorePalletInput = { magazzino: Number(magazzino), sscc: p.sscc, a };
+      const parti = p.parts.map((x) => ({ riga: x.row.id, quantita: x.quantita }));
+      const riga = parti[0]?.riga ?? 0;
+      const what = `collo ${p.sscc} in ${a}`;
+      await queue.lock(async () => {
+        if (!queue.online) {
+          await queue.add({ richiesta, riga, parti, chiave: newIdempotencyKey(), stato: "in_coda" });
+          setChoice(null);
+          return say({ outcome: "info", title: `In coda: ${what}`, message: "Verrà inviato appena torna la rete, una volta sola." });
+        }
+        const chiave = newIdempotencyKey();
+        const r = await queue.send(richiesta, chiave);
+        if ("ok" in r) {
+          setChoice(null);
+          void refresh();
+          offerPallet(p.sscc);
+          return say({ outcome: "ok", title: `Stoccato: ${what}`, message: "Leggere la prossima merce." });
+        }
+        if ("refused" in r) {
+          if (r.refused.codice.startsWith("ubicazione")) setChoice({ ...(choiceRef.current as Choice), a: null });
+          if (r.refused.codice === "collo_gia_stoccato") {
+            setChoice(null);
+            void refresh();
+          }
+          return say({ outcome: "ko", title: "Stoccaggio del collo rifiutato", message: r.refused.messaggio });
+        }
+        await queue.add({ richiesta, riga, parti, chiave, stato: "incerto" });
+        setChoice(null);
+        return say({
+          outcome: "info",
+          title: `Esito incerto: ${what}`,
+          message: "Il palmare lo verifica appena il servizio risponde: non verrà scritto due volte.",
+        });
+      });
+    },
+    [magazzino, queue, setChoice, say, refresh, offerPallet],
+  );
+
   const confirm = useCallback(async () => {
     if (!row || !choice || !magazzino) return say({ outcome: "ko", title: "Leggere prima la merce", message: "Nessuna merce scelta." });
     if (!choice.a)
       return say({ outcome: "ko", title: "Manca la destinazione", message: "Leggere l'etichetta dell'ubicazione di destinazione." });
+    if (choice.sscc) {
+      if (!pallet || pallet.parts.length === 0)
+        return say({ outcome: "ko", title: "Collo già stoccato", message: `Del collo ${choice.sscc} non resta nulla da stoccare.` });
+      setSaving(true);
+      try {
+        await confirmPallet(pallet, choice.a);
+      } finally {
+        setSaving(false);
+        focusScan();
+      }
+      return;
+    }
     const q = Number(choice.quantita.replace(",", "."));
     const max = waiting(row, queuedRef.current);
     if (!(q > 0) || q > max || round3(q) !== q)
@@ -233,6 +328,7 @@ export function usePutaway() {
         if ("ok" in r) {
           setChoice(null);
           void refresh();
+          if (row.lotto) offerLot(row, q);
           return say({ outcome: "ok", title: `Stoccato: ${what}`, message: "Leggere la prossima merce." });
         }
         if ("refused" in r) {
@@ -252,7 +348,7 @@ export function usePutaway() {
       setSaving(false);
       focusScan();
     }
-  }, [row, choice, magazzino, queue, setChoice, say, refresh, focusScan]);
+  }, [row, choice, magazzino, pallet, confirmPallet, queue, setChoice, say, refresh, focusScan, offerLot]);
 
   const setQuantity = useCallback(
     (v: string) => {
@@ -284,7 +380,9 @@ export function usePutaway() {
     copy,
     rows,
     row,
+    pallet,
     choice,
+    labelPanel,
     left: row ? waiting(row, queued) : 0,
     feedback,
     saving,

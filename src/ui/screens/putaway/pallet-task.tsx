@@ -1,0 +1,73 @@
+"use client";
+import { Button, Card, Stack, Table, Text } from "@mantine/core";
+import { memo } from "react";
+import { qty } from "../../format";
+import { type Pallet, palletProposal } from "./lookup";
+import { reasonOf } from "./use-putaway";
+
+/**
+ * A pallet read by its SSCC: what of it still waits in receiving, where it should go (one destination: a
+ * pallet moves whole), where it will go. No quantity: all of it moves, in one operation.
+ */
+export const PalletTask = memo(function PalletTask({
+  pallet,
+  destination,
+  saving,
+  onConfirm,
+  onCancel,
+}: {
+  pallet: Pallet;
+  destination: string | null;
+  saving: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const proposal = palletProposal(pallet);
+  return (
+    <Card withBorder padding="md" data-testid="collo-da-stoccare" data-sscc={pallet.sscc}>
+      <Stack gap={6}>
+        <Text fw={800} size="lg" lh={1.2} style={{ overflowWrap: "anywhere" }}>
+          Collo {pallet.sscc}
+        </Text>
+        <Text size="sm">
+          Da <b data-testid="ubicazione-origine">{pallet.parts[0]?.row.ubicazione}</b>:{" "}
+          {pallet.parts.length === 1 ? "1 riga" : `${pallet.parts.length} righe`}
+        </Text>
+        <Table withRowBorders={false} verticalSpacing={2} horizontalSpacing={4} fz="sm" data-testid="righe-collo">
+          <Table.Tbody>
+            {pallet.parts.map((p) => (
+              <Table.Tr key={p.row.id}>
+                <Table.Td style={{ overflowWrap: "anywhere" }}>
+                  <b>{p.row.articolo.codice}</b>
+                  {p.row.lotto ? ` · ${p.row.lotto}` : ""}
+                </Table.Td>
+                <Table.Td ta="right" style={{ whiteSpace: "nowrap" }}>
+                  {qty(p.quantita)} {p.row.unita}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+        <Text data-testid="proposta">
+          Proposta:{" "}
+          {proposal ? (
+            <>
+              <b style={{ fontSize: "1.3rem" }}>{proposal.ubicazione}</b> ({reasonOf(proposal)}, riga più grande del collo)
+            </>
+          ) : (
+            "nessuna (gli articoli del collo non sono ancora in nessuna ubicazione)"
+          )}
+        </Text>
+        <Text size="lg" data-testid="destinazione">
+          Destinazione: {destination ? <b>{destination}</b> : <i>leggere l'etichetta dell'ubicazione</i>}
+        </Text>
+        <Button size="lg" fullWidth onClick={onConfirm} loading={saving} disabled={!destination} data-testid="conferma-stoccaggio">
+          Conferma
+        </Button>
+        <Button size="md" fullWidth variant="default" onClick={onCancel}>
+          Annulla
+        </Button>
+      </Stack>
+    </Card>
+  );
+});
