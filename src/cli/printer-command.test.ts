@@ -73,12 +73,19 @@ test("stampante disable and enable, logged; list shows the state", async () => {
   expect(await azione()).toBe("stampante.riattivata");
 });
 
-test("update/disable refusals: nothing to change, a bad id or address (2), an unknown printer (1); nothing logged", async () => {
-  const before = (await t.pool.query("SELECT count(*)::int AS n FROM registro_amministrativo")).rows[0].n;
+const logged = async () => (await t.pool.query("SELECT count(*)::int AS n FROM registro_amministrativo")).rows[0].n;
+
+test("update refusals: nothing to change, a bad id (2), a bad address (2); nothing logged", async () => {
+  const before = await logged();
   expect(await cli("stampante", "update", "1")).toMatchObject({ code: 2, stderr: expect.stringContaining("indicare che cosa cambiare") });
   expect(await cli("stampante", "update", "x", "--nome", "N")).toMatchObject({ code: 2, stderr: expect.stringContaining("numero intero") });
   expect((await cli("stampante", "update", "1", "--indirizzo", "h:0")).code).toBe(2);
+  expect(await logged()).toBe(before);
+});
+
+test("disable refusals: no id (2), an unknown printer (1); nothing logged", async () => {
+  const before = await logged();
   expect(await cli("stampante", "disable")).toMatchObject({ code: 2, stderr: expect.stringContaining("indicare l'id") });
   expect(await cli("stampante", "disable", "999999")).toMatchObject({ code: 1, stderr: expect.stringContaining("non esiste") });
-  expect((await t.pool.query("SELECT count(*)::int AS n FROM registro_amministrativo")).rows[0].n).toBe(before);
+  expect(await logged()).toBe(before);
 });
