@@ -126,3 +126,35 @@ test("l'amministratore aggiunge la stampante; l'operatore riceve un lotto e ne s
   await context.close();
   await admin.context.close();
 });
+
+test("l'amministratore modifica l'indirizzo di una stampante e la disattiva, a 360 e a 1280 px", async ({ browser }) => {
+  test.setTimeout(120_000);
+  for (const width of [360, 1280] as const) {
+    const nome = `PRN-TEST-MOD-${width}`;
+    const admin = await newSession(browser, users.amministratore, width);
+    const { page } = admin;
+    await page.goto("/stampanti");
+    await page.getByTestId("stampante-nome").fill(nome);
+    await page.getByTestId("stampante-indirizzo").fill("127.0.0.1:9301");
+    await page.getByTestId("aggiungi-stampante").click();
+    const listed = async () => (await api("/stampanti")).body.stampanti.find((p: { nome: string }) => p.nome === nome);
+    await expect.poll(async () => (await listed())?.indirizzo).toBe("127.0.0.1:9301");
+    const row = page.getByTestId(`stampante-${(await listed()).id}`);
+
+    await row.getByTestId("modifica-stampante").click();
+    await page.getByTestId("modifica-indirizzo").fill("127.0.0.1:9302");
+    if (width === 360) await snap(page, "stampanti-modifica"); // snap draws 360 and 1280
+    await page.getByTestId("salva-stampante").click();
+    await expect(row).toContainText("127.0.0.1:9302");
+    expect(await listed()).toMatchObject({ indirizzo: "127.0.0.1:9302", attiva: true });
+    // The administrative log on the same screen names the old and the new address.
+    await expect(page.getByText("indirizzo 127.0.0.1:9301 → 127.0.0.1:9302").first()).toBeVisible();
+
+    await row.getByTestId("modifica-stampante").click();
+    await page.getByTestId("attiva-stampante").click();
+    await expect(row.getByTestId("stato-stampante")).toHaveText("disattivata");
+    expect(await listed()).toMatchObject({ attiva: false });
+    if (width === 1280) await snap(page, "stampanti-disattivata");
+    await admin.context.close();
+  }
+});

@@ -57,7 +57,14 @@ Comandi:
       Registra una stampante di etichette di rete (ZPL grezzo su TCP, porta 9100 se omessa). Il servizio
       si collegherà a quell'indirizzo: l'aggiunta è annotata nel registro amministrativo.
   stampante list
-      Elenca le stampanti registrate.
+      Elenca le stampanti registrate, attive e disattivate.
+  stampante update ID [--nome NOME] [--indirizzo HOST[:PORTA]] [--dimensione 100x50|100x150|50x25]
+      Cambia nome, indirizzo o dimensione delle etichette di una stampante (il cambio è annotato nel
+      registro amministrativo, con l'indirizzo vecchio e il nuovo).
+  stampante disable ID
+  stampante enable ID
+      Disattiva o riattiva una stampante. Disattivata non riceve stampe né è proposta ai dispositivi;
+      le sue stampe ancora in coda finiscono fallite, da ristampare su un'altra stampante.
   demo remove
       Toglie gli accessi dimostrativi: gli utenti e la chiave API creati al primo avvio e i file in
       DATA_DIR che ne conservano password e chiave (i dati dimostrativi restano). Rifiutato se non

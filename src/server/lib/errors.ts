@@ -84,6 +84,8 @@ export const ERROR_STATUS = {
   giacenza_negativa: 422,
   // Labels and printers (API.md section 13).
   stampante_esistente: 409,
+  // A print job to a printer an administrator deactivated: it stays listed (attiva false) and receives nothing.
+  stampante_disattivata: 422,
   // Per-notice refusals of POST /avvisi-spedizione, and the order upsert's riga_in_avviso (API.md section 12).
   sscc_non_valido: 422,
   sscc_in_uso: 422,

@@ -168,6 +168,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
       "collo_non_trovato",
       "sscc_non_valido",
       "troppe_righe",
+      "stampante_disattivata",
     ],
   },
   "POST /avvisi-spedizione": {

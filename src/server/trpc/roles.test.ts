@@ -179,7 +179,7 @@ const TABLE: Record<string, { role: Role | "chiave" | null; call: Call }> = {
   "webhooksRest.update": { role: "chiave", call: (c) => c.webhooksRest.update({ id: "999999", attivo: false } as never) },
   "webhooksRest.remove": { role: "chiave", call: (c) => c.webhooksRest.remove({ id: "999999" } as never) },
   "webhooksRest.replay": { role: "chiave", call: (c) => c.webhooksRest.replay({ id: "999999", da: 1 } as never) },
-  // Labels and printers: every role prints (the dock's operators); only an administrator adds a printer.
+  // Labels and printers: every role prints (the dock's operators); only an administrator adds, changes or deactivates a printer.
   "labels.lot": { role: "operatore", call: (c) => c.labels.lot({ articolo: "999999", lotto: "L1" } as never) },
   "labels.pallet": { role: "operatore", call: (c) => c.labels.pallet({ sscc: "080012340000000011" } as never) },
   "labels.location": { role: "operatore", call: (c) => c.labels.location({ magazzino: String(m1), ubicazione: "NO" } as never) },
@@ -193,6 +193,8 @@ const TABLE: Record<string, { role: Role | "chiave" | null; call: Call }> = {
   "printers.recent": { role: "operatore", call: (c) => c.printers.recent({}) },
   "printers.reprint": { role: "operatore", call: (c) => c.printers.reprint({ id: 999_999 }) },
   "printers.add": { role: "amministratore", call: (c) => c.printers.add({ nome: "Ruoli", indirizzo: "127.0.0.1:9100" }) },
+  "printers.update": { role: "amministratore", call: (c) => c.printers.update({ id: 999_999, indirizzo: "127.0.0.1:9101" }) },
+  "printers.setActive": { role: "amministratore", call: (c) => c.printers.setActive({ id: 999_999, attiva: false }) },
 };
 
 const RANK: Record<Role, number> = { operatore: 1, responsabile: 2, amministratore: 3 };

@@ -23,6 +23,9 @@ const ACTION_LABEL: Record<string, string> = {
   "webhook.modificato": "webhook modificato",
   "webhook.eliminato": "webhook eliminato",
   "stampante.aggiunta": "stampante aggiunta",
+  "stampante.modificata": "stampante modificata",
+  "stampante.disattivata": "stampante disattivata",
+  "stampante.riattivata": "stampante riattivata",
 };
 
 /** The administrative log (append-only), newest first, a page at a time: on the administrator's screens. */

@@ -8,8 +8,8 @@ import { DataTable } from "../data-table";
 import { useTRPC } from "../trpc";
 import { useWrite } from "../write-key";
 import { AdminLog } from "./admin-log";
+import { type EditablePrinter, PRINTER_SIZES as SIZES, PrinterEdit } from "./printer-edit";
 
-const SIZES = ["100x50", "100x150", "50x25"] as const;
 const STATE: Record<string, { color: string; label: string }> = {
   in_coda: { color: "blue", label: "in coda" },
   in_invio: { color: "blue", label: "in invio" },
@@ -28,7 +28,8 @@ function labelWords(e: Record<string, unknown>): string {
 
 /**
  * /stampanti: the network label printers (ZPL over TCP) and the latest print jobs. Only an administrator
- * adds a printer (the service will connect to its address; the administrative log keeps it); a failed job
+ * adds, changes or deactivates a printer (the service will connect to its address; the administrative log
+ * keeps it; a deactivated printer stays listed, greyed, and receives nothing); a failed job
  * is reprinted by a person ("Ristampa"), since its outcome may be unknown.
  */
 export function PrintersScreen() {
@@ -42,6 +43,13 @@ export function PrintersScreen() {
   const adding = useWrite((context) => trpc.printers.add.mutationOptions({ trpc: { context } }));
   const reprint = useMutation(trpc.printers.reprint.mutationOptions());
   const [reprintError, setReprintError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<EditablePrinter | null>(null);
+
+  function refreshPrinters() {
+    void client.invalidateQueries({ queryKey: trpc.printers.list.queryKey() });
+    void client.invalidateQueries({ queryKey: trpc.printers.recent.queryKey() });
+    void client.invalidateQueries({ queryKey: trpc.audit.list.queryKey() });
+  }
 
   async function add() {
     const out = await adding.run({ nome, indirizzo, dimensione });
@@ -90,19 +98,37 @@ export function PrintersScreen() {
       </Stack>
 
       <DataTable
-        minWidth={520}
+        minWidth={620}
         striped
-        columns={[{ label: "Nome" }, { label: "Indirizzo" }, { label: "Etichette" }, { label: "Aggiunta" }]}
+        columns={[
+          { label: "Nome" },
+          { label: "Indirizzo" },
+          { label: "Etichette" },
+          { label: "Stato" },
+          { label: "Aggiunta" },
+          { key: "azioni" },
+        ]}
       >
         {(printers.data?.stampanti ?? []).map((p) => (
-          <Table.Tr key={p.id} data-testid={`stampante-${p.id}`}>
+          <Table.Tr key={p.id} data-testid={`stampante-${p.id}`} c={p.attiva ? undefined : "dimmed"}>
             <Table.Td fw={600}>{p.nome}</Table.Td>
             <Table.Td>{p.indirizzo}</Table.Td>
             <Table.Td>{p.dimensione}</Table.Td>
+            <Table.Td>
+              <Badge color={p.attiva ? "green" : "gray"} variant="light" data-testid="stato-stampante">
+                {p.attiva ? "attiva" : "disattivata"}
+              </Badge>
+            </Table.Td>
             <Table.Td>{instant(p.creata_il)}</Table.Td>
+            <Table.Td>
+              <Button size="xs" variant="light" onClick={() => setEditing(p)} data-testid="modifica-stampante">
+                Modifica
+              </Button>
+            </Table.Td>
           </Table.Tr>
         ))}
       </DataTable>
+      {editing && <PrinterEdit printer={editing} onClose={() => setEditing(null)} onSaved={refreshPrinters} />}
 
       <Stack gap="xs">
         <Title order={3}>Ultime stampe</Title>

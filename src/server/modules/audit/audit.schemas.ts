@@ -17,6 +17,9 @@ export const AZIONI = [
   "webhook.modificato",
   "webhook.eliminato",
   "stampante.aggiunta",
+  "stampante.modificata",
+  "stampante.disattivata",
+  "stampante.riattivata",
 ] as const;
 export type Azione = (typeof AZIONI)[number];
 

@@ -503,6 +503,21 @@ const NO_EVENT: Record<string, { why: string; prepare?: () => Promise<void>; run
     why: "label printers",
     run: async () => expect((await asAdmin().printers.add({ nome: `wp-${next()}`, indirizzo: "127.0.0.1:9100" })).attiva).toBe(true),
   },
+  "printers.update": {
+    why: "a label printer's address",
+    prepare: async () => {
+      s.edited = await asAdmin().printers.add({ nome: `wp-modifica-${next()}`, indirizzo: "127.0.0.1:9100" });
+    },
+    run: async () =>
+      expect((await asAdmin().printers.update({ id: s.edited.id, indirizzo: "127.0.0.1:9102" })).indirizzo).toBe("127.0.0.1:9102"),
+  },
+  "printers.setActive": {
+    why: "a label printer taken out of service",
+    prepare: async () => {
+      s.retired = await asAdmin().printers.add({ nome: `wp-disattiva-${next()}`, indirizzo: "127.0.0.1:9100" });
+    },
+    run: async () => expect((await asAdmin().printers.setActive({ id: s.retired.id, attiva: false })).attiva).toBe(false),
+  },
   "printers.print": {
     why: "a print job: labels describe goods, they change none",
     prepare: async () => {

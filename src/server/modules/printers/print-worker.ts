@@ -20,17 +20,37 @@ export interface PrintWorkerSettings {
   pollMs: number;
   /** Jobs sent at once. */
   concurrency: number;
+  /** How one attempt is made (sendRaw); tests wrap it to count the attempts. */
+  send: Sender;
 }
 
-export const DEFAULT_PRINT_SETTINGS: PrintWorkerSettings = { timeoutMs: 5000, retryDelayMs: 1000, pollMs: 1000, concurrency: 4 };
+export const DEFAULT_PRINT_SETTINGS: PrintWorkerSettings = {
+  timeoutMs: 5000,
+  retryDelayMs: 1000,
+  pollMs: 1000,
+  concurrency: 4,
+  send: sendRaw,
+};
 
-type SendOutcome = { ok: true } | { ok: false; connected: boolean; refused: boolean; motivo: string };
+export type SendOutcome = { ok: true } | { ok: false; connected: boolean; refused: boolean; motivo: string };
 
-/** One attempt: connect, write, close. Resolves once the bytes were handed to the system, or with why not. */
+/** One attempt at sending a job's bytes; the worker's default is sendRaw, tests may wrap it to count attempts. */
+export type Sender = (host: string, port: number, data: string, timeoutMs: number) => Promise<SendOutcome>;
+
+/**
+ * One attempt: connect, write, half-close, then wait for the printer to close its side. A raw-port printer
+ * closes once it has read everything we sent, so its close is the only sign the job arrived; bytes merely
+ * handed to our kernel prove nothing (a printer that accepts and never reads would look printed). So:
+ * a printer that never closes is a timeout, and a reset or an error after connecting leaves the outcome
+ * unknown ("esito incerto"). Neither is retried: the printer may hold the bytes, and a retry could print twice.
+ */
 export function sendRaw(host: string, port: number, data: string, timeoutMs: number): Promise<SendOutcome> {
   return new Promise((resolve) => {
     let connected = false;
+    let flushed = false;
     let settled = false;
+    const where = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+    const seconds = timeoutMs / 1000;
     const socket = net.connect({ host, port });
     const settle = (o: SendOutcome) => {
       if (settled) return;
@@ -38,19 +58,37 @@ export function sendRaw(host: string, port: number, data: string, timeoutMs: num
       socket.destroy();
       resolve(o);
     };
+    // An idle timeout: it restarts on every byte in either direction, so a long job still sending is not cut.
     socket.setTimeout(timeoutMs, () =>
       settle({
         ok: false,
         connected,
         refused: false,
         motivo: connected
-          ? `esito incerto: la stampante non ha confermato entro ${timeoutMs / 1000} s`
-          : `timeout: nessuna risposta da ${host}:${port} entro ${timeoutMs / 1000} s`,
+          ? `timeout: la stampante ${where} non ha confermato la ricezione entro ${seconds} s (esito incerto: ristampare se l'etichetta non è uscita)`
+          : `timeout: nessuna risposta da ${where} entro ${seconds} s`,
       }),
     );
     socket.on("connect", () => {
       connected = true;
-      socket.end(data, () => settle({ ok: true }));
+      socket.end(data, () => {
+        flushed = true;
+      });
+    });
+    // Whatever the printer answers (status bytes) is read and ignored: reading keeps the close observable.
+    socket.on("data", () => {});
+    socket.on("close", (hadError) => {
+      if (hadError) return; // the error handler settled it
+      settle(
+        flushed
+          ? { ok: true }
+          : {
+              ok: false,
+              connected,
+              refused: false,
+              motivo: `esito incerto: la stampante ${where} ha chiuso la connessione prima di ricevere tutto`,
+            },
+      );
     });
     socket.on("error", (e: NodeJS.ErrnoException) =>
       settle({
@@ -58,10 +96,10 @@ export function sendRaw(host: string, port: number, data: string, timeoutMs: num
         connected,
         refused: e.code === "ECONNREFUSED",
         motivo: connected
-          ? `esito incerto: connessione interrotta durante l'invio (${e.code ?? e.message})`
+          ? `esito incerto: connessione con ${where} interrotta durante l'invio (${e.code ?? e.message}); ristampare se l'etichetta non è uscita`
           : e.code === "ECONNREFUSED"
-            ? `connessione rifiutata da ${host}:${port}`
-            : `stampante non raggiungibile a ${host}:${port} (${e.code ?? e.message})`,
+            ? `connessione rifiutata da ${where}`
+            : `stampante non raggiungibile a ${where} (${e.code ?? e.message})`,
       }),
     );
   });
@@ -71,10 +109,11 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Sends one claimed job, retrying once a refused connection; records the outcome. */
 async function deliver(db: PrismaClient, job: q.ClaimedJob, s: PrintWorkerSettings): Promise<void> {
-  let outcome = await sendRaw(job.host, job.porta, job.zpl, s.timeoutMs);
-  if (!outcome.ok && outcome.refused) {
+  let outcome = await s.send(job.host, job.porta, job.zpl, s.timeoutMs);
+  // Only a refused connection is tried again: nothing reached the printer. Any other failure may have printed.
+  if (!outcome.ok && !outcome.connected && outcome.refused) {
     await pause(s.retryDelayMs);
-    outcome = await sendRaw(job.host, job.porta, job.zpl, s.timeoutMs);
+    outcome = await s.send(job.host, job.porta, job.zpl, s.timeoutMs);
     if (!outcome.ok && outcome.refused) outcome = { ...outcome, motivo: `${outcome.motivo} (2 tentativi)` };
   }
   await first(db, q.finishJob(job.id, outcome.ok ? "stampata" : "fallita", outcome.ok ? null : outcome.motivo));

@@ -24,6 +24,25 @@ export const insertPrinter = (p: { nome: string; host: string; porta: number; di
     ON CONFLICT (nome) DO NOTHING
     RETURNING ${PRINTER}`);
 
+export const printerForUpdate = (id: number) => query<PrinterRow>(Prisma.sql`SELECT ${PRINTER} FROM stampanti WHERE id = ${id} FOR UPDATE`);
+
+/** Changes a printer unless the new name is another's (then no row). */
+export const updatePrinter = (id: number, p: { nome: string; host: string; porta: number; dimensione: string }) =>
+  query<PrinterRow>(Prisma.sql`
+    UPDATE stampanti SET nome = ${p.nome}, host = ${p.host}, porta = ${p.porta}, dimensione = ${p.dimensione}
+     WHERE id = ${id} AND NOT EXISTS (SELECT 1 FROM stampanti o WHERE o.nome = ${p.nome} AND o.id <> ${id})
+    RETURNING ${PRINTER}`);
+
+export const setPrinterActive = (id: number, attiva: boolean) =>
+  query<PrinterRow>(Prisma.sql`UPDATE stampanti SET attiva = ${attiva} WHERE id = ${id} RETURNING ${PRINTER}`);
+
+/** A deactivated printer's queued jobs end here: nothing is sent to a printer taken out of service. */
+export const failQueuedJobs = (printerId: number, motivo: string) =>
+  query<{ id: number }>(Prisma.sql`
+    UPDATE stampe SET stato = 'fallita', motivo = ${motivo}, conclusa_il = now()
+     WHERE stampante_id = ${printerId} AND stato = 'in_coda'
+    RETURNING id`);
+
 export interface JobRow {
   id: number;
   stampante_id: number;
@@ -51,8 +70,16 @@ export const insertJob = (j: {
 }) =>
   query<{ id: number }>(Prisma.sql`
     INSERT INTO stampe (stampante_id, etichetta, copie, zpl, avviso, autore)
-    VALUES (${j.stampante}, ${JSON.stringify(j.etichetta)}::jsonb, ${j.copie}, ${j.zpl}, ${j.avviso}, ${j.autore})
+    SELECT p.id, ${JSON.stringify(j.etichetta)}::jsonb, ${j.copie}, ${j.zpl}, ${j.avviso}, ${j.autore}
+      FROM stampanti p WHERE p.id = ${j.stampante} AND p.attiva
+       FOR SHARE
     RETURNING id`);
+
+/**
+ * Both inserts queue only on a printer still active, its row share-locked: a deactivation (which updates that
+ * row, then fails the printer's queued jobs) either waits for this job and fails it, or commits first and this
+ * inserts nothing. Without the lock a job could slip in after the deactivation and be sent.
+ */
 
 /** "Ristampa": a new job with the bytes of an earlier one, on the same printer. */
 export const copyJob = (id: number, autore: string) =>
@@ -61,6 +88,7 @@ export const copyJob = (id: number, autore: string) =>
     SELECT s.stampante_id, s.etichetta, s.copie, s.zpl, s.avviso, ${autore}
       FROM stampe s JOIN stampanti p ON p.id = s.stampante_id AND p.attiva
      WHERE s.id = ${id}
+       FOR SHARE OF p
     RETURNING id`);
 
 export const jobById = (id: number) =>

@@ -5,6 +5,7 @@ import { wakePrintWorkers } from "./print-worker";
 import {
   addPrinterInput,
   addPrinterOutput,
+  formatAddress,
   getJobInput,
   listPrintersInput,
   listPrintersOutput,
@@ -13,12 +14,24 @@ import {
   recentJobsInput,
   recentJobsOutput,
   reprintInput,
+  setPrinterActiveInput,
+  updatePrinterInput,
 } from "./printers.schemas";
-import { addPrinter, getPrintJob, listPrinters, preparePrint, queuePrint, recentPrintJobs, reprint } from "./printers.service";
+import {
+  addPrinter,
+  getPrintJob,
+  listPrinters,
+  preparePrint,
+  queuePrint,
+  recentPrintJobs,
+  reprint,
+  setPrinterActive,
+  updatePrinter,
+} from "./printers.service";
 
 const TAGS = ["Stampanti"];
 
-/** Label printers: listed by REST and on the screens, added by an administrator, jobs queued by REST and the screens. */
+/** Label printers: listed by REST and on the screens, added, changed and deactivated by an administrator, jobs queued by REST and the screens. */
 export const printersRouter = router({
   list: readProcedure
     .meta({ openapi: { method: "GET", path: "/stampanti", tags: TAGS, summary: "Stampanti di etichette registrate", protect: true } })
@@ -72,7 +85,15 @@ export const printersRouter = router({
   add: adminProcedure
     .input(addPrinterInput)
     .output(syncParse(addPrinterOutput))
+    .mutation(({ ctx, input }) => addPrinter(ctx.db, ctx.actor, { ...input, indirizzo: formatAddress(input.indirizzo) })),
+  update: adminProcedure
+    .input(updatePrinterInput)
+    .output(syncParse(addPrinterOutput))
     .mutation(({ ctx, input }) =>
-      addPrinter(ctx.db, ctx.actor, { ...input, indirizzo: `${input.indirizzo.host}:${input.indirizzo.porta}` }),
+      updatePrinter(ctx.db, ctx.actor, { ...input, indirizzo: input.indirizzo && formatAddress(input.indirizzo) }),
     ),
+  setActive: adminProcedure
+    .input(syncParse(setPrinterActiveInput))
+    .output(syncParse(addPrinterOutput))
+    .mutation(({ ctx, input }) => setPrinterActive(ctx.db, ctx.actor, input.id, input.attiva)),
 });

@@ -21,12 +21,27 @@ export const printerAddress = z
     return { host: m[1] ?? m[2]!, porta: port };
   });
 
+/** host:porta as printerAddress reads it back (an IPv6 address in brackets). */
+export const formatAddress = (a: { host: string; porta: number }) =>
+  a.host.includes(":") ? `[${a.host}]:${a.porta}` : `${a.host}:${a.porta}`;
+
 export const addPrinterInput = z.strictObject({
   nome: shortText(80),
   indirizzo: printerAddress,
   dimensione: z.enum(SIZES, { error: `deve essere ${SIZES.join(", ")}` }).optional(),
 });
 export type AddPrinterInput = z.input<typeof addPrinterInput>;
+
+/** An administrator's change of a printer: only the fields given change. */
+export const updatePrinterInput = z.strictObject({
+  id: idNumber(),
+  nome: shortText(80).optional(),
+  indirizzo: printerAddress.optional(),
+  dimensione: z.enum(SIZES, { error: `deve essere ${SIZES.join(", ")}` }).optional(),
+});
+export type UpdatePrinterInput = z.input<typeof updatePrinterInput>;
+
+export const setPrinterActiveInput = z.strictObject({ id: idNumber(), attiva: z.boolean({ error: "deve essere true o false" }) });
 
 const printer = z.object({
   id: z.number().int(),

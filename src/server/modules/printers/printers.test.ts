@@ -4,7 +4,7 @@ import type { TestDb } from "../../testing/db";
 import { caller, countRows, rest, seedArticle, seedKey, seedOrder, seedSupplier, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
-import { type PrintWorker, startPrintWorker } from "./print-worker";
+import { type PrintWorker, type PrintWorkerSettings, type Sender, sendRaw, startPrintWorker } from "./print-worker";
 
 /**
  * Printers and print jobs (API.md section 13): a TCP listener on loopback is the printer. The job's bytes
@@ -47,14 +47,52 @@ const workers: PrintWorker[] = [];
 afterAll(async () => {
   await Promise.all(workers.map((w) => w.stop()));
 });
-const worker = () => {
-  const w = startPrintWorker(t.prisma, { timeoutMs: 2000, retryDelayMs: 50, pollMs: 100 }, () => {});
+const worker = (settings: Partial<PrintWorkerSettings> = {}) => {
+  const w = startPrintWorker(t.prisma, { timeoutMs: 2000, retryDelayMs: 50, pollMs: 100, ...settings }, () => {});
   workers.push(w);
   return w;
 };
+/** The only worker running (the earlier tests' stopped): what it counts is every attempt made. */
+async function soleWorker(settings: Partial<PrintWorkerSettings> = {}) {
+  await Promise.all(workers.splice(0).map((w) => w.stop()));
+  return worker(settings);
+}
+/** sendRaw, counting its attempts per port. */
+function countingSender() {
+  const attempts = new Map<number, number>();
+  const send: Sender = (host, port, data, timeoutMs) => {
+    attempts.set(port, (attempts.get(port) ?? 0) + 1);
+    return sendRaw(host, port, data, timeoutMs);
+  };
+  return { send, attempts: (port: number) => attempts.get(port) ?? 0 };
+}
+
+/** A misbehaving printer on loopback: `onSocket` decides what it does with each connection, counted. */
+async function oddPrinter(onSocket: (socket: net.Socket, received: Buffer[]) => void) {
+  const sockets = new Set<net.Socket>();
+  const received: Buffer[] = [];
+  let connections = 0;
+  const server = net.createServer((socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on("error", () => {});
+    onSocket(socket, received);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    connections: () => connections,
+    bytes: () => Buffer.concat(received).toString(),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
 
 async function jobState(id: number) {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 600; i++) {
     const job = (await rest("GET", `/stampe/${id}`, { key })).body;
     if (job.stato === "stampata" || job.stato === "fallita") return job;
     await new Promise((r) => setTimeout(r, 50));
@@ -218,4 +256,58 @@ test("print refusals: unknown printer or job (404), a read-only key, copies over
   expect(
     (await post(`/stampanti/${p.id}/stampa`, { etichetta: { tipo: "ubicazione", magazzino: big, da: "X-0001", a: "X-9999" } })).body.codice,
   ).toBe("troppe_righe");
+});
+
+test("a printer that accepts and never reads nor closes: fallita with the timeout, sent once and never retried", async () => {
+  // The listener never reads: the bytes sit in its buffer; nothing tells the service they printed.
+  const printer = await oddPrinter((socket) => socket.pause());
+  const p = await addPrinter("PRN-TEST-MUTA", printer.port);
+  const sender = countingSender();
+  await soleWorker({ timeoutMs: 300, send: sender.send });
+  const job = await rest("POST", `/stampanti/${p.id}/stampa`, { key, body: { etichetta: { ...lot, articolo: art } } });
+  const done = await jobState(job.body.id);
+  expect(done.stato).toBe("fallita");
+  expect(done.motivo).toMatch(/^timeout: la stampante 127\.0\.0\.1:\d+ non ha confermato la ricezione entro 0\.3 s \(esito incerto/);
+  expect([sender.attempts(printer.port), printer.connections()]).toEqual([1, 1]);
+  // Final: a later round of the worker leaves it alone (the job is not queued again).
+  const again = await rest("POST", `/stampanti/${p.id}/stampa`, { key, body: { etichetta: { ...lot, articolo: art } } });
+  expect((await jobState(again.body.id)).stato).toBe("fallita");
+  expect([sender.attempts(printer.port), printer.connections()]).toEqual([2, 2]);
+  expect((await rest("GET", `/stampe/${job.body.id}`, { key })).body).toMatchObject({ stato: "fallita", motivo: done.motivo });
+  await printer.close();
+});
+
+test("a printer that reads the bytes then resets the connection: fallita 'esito incerto', never sent again", async () => {
+  const printer = await oddPrinter((socket, received) =>
+    socket.once("data", (chunk) => {
+      received.push(chunk);
+      socket.resetAndDestroy();
+    }),
+  );
+  const p = await addPrinter("PRN-TEST-RESET", printer.port);
+  const sender = countingSender();
+  await soleWorker({ send: sender.send });
+  const job = await rest("POST", `/stampanti/${p.id}/stampa`, { key, body: { etichetta: { ...lot, articolo: art } } });
+  const done = await jobState(job.body.id);
+  expect(done.stato).toBe("fallita");
+  expect(done.motivo).toMatch(/^esito incerto: connessione con 127\.0\.0\.1:\d+ interrotta durante l'invio \(ECONNRESET\)/);
+  expect(printer.bytes()).toMatch(/^\^XA/);
+  expect([sender.attempts(printer.port), printer.connections()]).toEqual([1, 1]);
+  // A person decides: "ristampa" is a new job; the failed one stays as it was.
+  const reprinted = await caller(t, operator, "trpc").printers.reprint({ id: job.body.id });
+  expect(reprinted.id).not.toBe(job.body.id);
+  expect((await jobState(reprinted.id)).stato).toBe("fallita");
+  expect([sender.attempts(printer.port), printer.connections()]).toEqual([2, 2]);
+  await printer.close();
+});
+
+test("a refused connection is tried exactly once more, then fallita", async () => {
+  const port = await closedPort();
+  const p = await addPrinter("PRN-TEST-RIFIUTA", port);
+  const sender = countingSender();
+  await soleWorker({ send: sender.send });
+  const job = await rest("POST", `/stampanti/${p.id}/stampa`, { key, body: { etichetta: { ...lot, articolo: art } } });
+  const done = await jobState(job.body.id);
+  expect(done).toMatchObject({ stato: "fallita", motivo: `connessione rifiutata da 127.0.0.1:${port} (2 tentativi)` });
+  expect(sender.attempts(port)).toBe(2);
 });
