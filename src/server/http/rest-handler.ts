@@ -1,15 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { DomainError } from "../lib/errors";
 import type { HeaderReader } from "../lib/headers";
 import { createContextInner, type Context } from "../trpc/context";
-import { openApiDocument, routeTable } from "../trpc/openapi";
-import { appRouter } from "../trpc/router";
+import { openApiDocument } from "../trpc/openapi";
 import { binaryBody, isBinaryUpload } from "./binary-body";
 import { toErrorResponse, type ErrorResponse } from "./errors";
+import { callRestProcedure, matchRoute } from "./rest-routes";
 
 /**
  * The REST facade (/api/v1): the contract's transport rules around trpc-to-openapi. Here: request ids,
@@ -107,64 +106,6 @@ function parseJsonObject(bytes: Uint8Array, emptyOk: boolean): Record<string, un
   return parsed as Record<string, unknown>;
 }
 
-/** State of one request, carried on the request object handed to trpc-to-openapi. */
-interface Carried {
-  ctx: Context;
-  error?: unknown;
-}
-
-/**
- * A request object for trpc-to-openapi's handler. Its prototype is Fetch's `Request` so that the
- * library takes the cheap paths: the content type and the abort signal read from here, instead of
- * rebuilding a whole `Request` out of a Node message for every call. The body is the already-parsed
- * JSON, the query the already-checked parameters (one value each).
- */
-function libraryRequest(method: string, url: string, body: unknown, query: Record<string, string[]>, carried: Carried): Request {
-  return Object.create(Request.prototype, {
-    method: { value: method },
-    url: { value: url },
-    headers: { value: { get: (name: string) => (name === "content-type" ? "application/json" : null) } },
-    body: { value: body },
-    query: { value: query },
-    signal: { value: NEVER_ABORTED },
-    banchina: { value: carried },
-  }) as Request;
-}
-const NEVER_ABORTED = new AbortController().signal;
-
-/** Built once: the library's handler indexes every procedure's path when created. */
-let openApiHandler: ((req: Request, res: unknown) => Promise<void>) | undefined;
-function libraryHandler() {
-  openApiHandler ??= createOpenApiNodeHttpHandler({
-    router: appRouter,
-    createContext: ({ req }: { req: unknown }) => (req as { banchina: Carried }).banchina.ctx,
-    onError: ({ error, req }: { error: unknown; req: unknown }) => {
-      (req as { banchina: Carried }).banchina.error = error;
-    },
-    responseMeta: ({ ctx }: { ctx?: Context }) => ({ status: ctx?.response.status ?? 200, headers: ctx?.response.headers ?? {} }),
-  } as never) as unknown as (req: Request, res: unknown) => Promise<void>;
-  return openApiHandler;
-}
-
-/** Runs the procedure through the library's handler; resolves with what it answered. */
-function callProcedure(method: string, url: string, body: unknown, query: Record<string, string[]>, carried: Carried) {
-  return new Promise<{ statusCode: number; headers: Record<string, string>; body: string }>((resolve, reject) => {
-    const res = {
-      statusCode: 200,
-      headers: {} as Record<string, string>,
-      body: "",
-      setHeader(name: string, value: string | string[]) {
-        res.headers[name] = Array.isArray(value) ? value.join(", ") : value;
-      },
-      end(text: string) {
-        res.body = text;
-        resolve(res);
-      },
-    };
-    libraryHandler()(libraryRequest(method, url, body, query, carried), res).catch(reject);
-  });
-}
-
 export async function serveRest(req: RestRequest): Promise<RestResponse> {
   const requestId = randomUUID();
   const config = getConfig();
@@ -177,20 +118,18 @@ export async function serveRest(req: RestRequest): Promise<RestResponse> {
     if (path === "/openapi.json" && (method === "GET" || method === "HEAD")) {
       return json(200, openApiDocument(), { "Cache-Control": "no-cache" }, requestId);
     }
-    const route = routeTable().find((r) => r.pattern.test(path));
-    if (!route) throw new DomainError("non_trovato", `Percorso sconosciuto: ${pathname}. I percorsi sono in /api/v1/openapi.json.`);
-    if (!route.methods.includes(method)) {
-      throw new DomainError(
-        "metodo_non_consentito",
-        `Metodo ${method} non consentito su ${pathname}: usare ${route.methods.join(" o ")}.`,
-        {
-          headers: { Allow: route.methods.join(", ") },
-        },
-      );
+    const matched = matchRoute(path);
+    if (!matched) throw new DomainError("non_trovato", `Percorso sconosciuto: ${pathname}. I percorsi sono in /api/v1/openapi.json.`);
+    const { route } = matched;
+    const entry = route.methods.get(method);
+    if (!entry) {
+      throw new DomainError("metodo_non_consentito", `Metodo ${method} non consentito su ${pathname}: usare ${route.allow.join(" o ")}.`, {
+        headers: { Allow: route.allow.join(", ") },
+      });
     }
 
     const params = new URLSearchParams(search);
-    const query: Record<string, string[]> = {};
+    const query: Record<string, string> = {};
     let body: Record<string, unknown> | undefined;
     if (method === "GET") {
       for (const [key, value] of params) {
@@ -198,7 +137,7 @@ export async function serveRest(req: RestRequest): Promise<RestResponse> {
         if (key in Object.prototype) throw new DomainError("filtro_non_valido", `Parametro sconosciuto '${key}'.`, { campo: key });
         if (key in query)
           throw new DomainError("filtro_non_valido", `Il parametro '${key}' è ripetuto: indicarlo una volta sola.`, { campo: key });
-        query[key] = [value];
+        query[key] = value;
       }
     } else if (isBinaryUpload(path)) {
       body = await binaryBody(req, params);
@@ -227,23 +166,15 @@ export async function serveRest(req: RestRequest): Promise<RestResponse> {
       }
     }
 
-    const carried: Carried = {
-      ctx: createContextInner({ db: getDb(), config, headers: req.headers, channel: "rest", requestId }),
-    };
-    const res = await callProcedure(method, path + search, body, query, carried);
-    if (carried.error !== undefined)
-      return errorResponse(toErrorResponse(carried.error, { requestId, isQuery: method === "GET" }), requestId);
-    const binary = carried.ctx.response.binary;
-    if (binary !== undefined)
-      return {
-        status: res.statusCode,
-        headers: { ...res.headers, ...carried.ctx.response.headers, "X-Request-Id": requestId },
-        body: binary,
-      };
+    const ctx = createContextInner({ db: getDb(), config, headers: req.headers, channel: "rest", requestId });
+    const data = await callRestProcedure(entry, ctx, matched.params, body, query);
+    const headers = { ...ctx.response.headers, "X-Request-Id": requestId };
+    const binary = ctx.response.binary;
+    if (binary !== undefined) return { status: ctx.response.status ?? 200, headers, body: binary };
     return {
-      status: res.statusCode,
-      headers: { ...res.headers, "Content-Type": "application/json; charset=utf-8", "X-Request-Id": requestId },
-      body: res.body,
+      status: ctx.response.status ?? 200,
+      headers: { ...headers, "Content-Type": "application/json; charset=utf-8" },
+      body: JSON.stringify(data),
     };
   } catch (e) {
     return errorResponse(toErrorResponse(e, { requestId, isQuery: method === "GET" }), requestId);

@@ -1,0 +1,123 @@
+import type { AnyProcedure } from "@trpc/server";
+import {
+  coerceSchema,
+  forEachOpenApiProcedure,
+  getInputOutputParsers,
+  instanceofZodTypeLikeVoid,
+  instanceofZodTypeObject,
+  instanceofZodTypeOptional,
+  normalizePath,
+  unwrapZodType,
+} from "trpc-to-openapi";
+import { ZodArray } from "zod/v4";
+import type { Context } from "../trpc/context";
+import { appRouter } from "../trpc/router";
+
+/**
+ * The REST routes, worked out once at start from the procedures' OpenAPI meta, the way trpc-to-openapi's
+ * node handler reads them (its `createProcedureCache`, `getInputOutputParsers`, `unwrapZodType`,
+ * `coerceSchema`) — but that handler repeats the work on every request: a `new URL`, a scan of every
+ * procedure's pattern, the input schema unwrapped and walked to set `coerce` again, the array parameters
+ * found again, a caller proxy built to reach one procedure (bench/layers.ts measured the whole at about a
+ * third of the stack's cost per request). Here each is done once; a request matches its path, builds its
+ * input as the library does, and calls the procedure as tRPC's own caller does. The library still draws
+ * the OpenAPI document (trpc/openapi.ts), so what is documented and what is served come from one meta.
+ */
+
+export interface RestProcedure {
+  /** The procedure's dotted path in the router (`movements.list`). */
+  path: string;
+  type: "query" | "mutation";
+  procedure: AnyProcedure;
+  /** The input is void: the procedure takes none (trpc-to-openapi leaves it undefined). */
+  noInput: boolean;
+  /** Query parameters declared as arrays: a single value is wrapped, as the library does. */
+  arrayParams: string[];
+}
+
+export interface RestRoute {
+  /** The path's pattern, path parameters as named groups. Case-sensitive, as the document's paths are. */
+  pattern: RegExp;
+  /** Path without parameters: matched by string comparison first. */
+  literal: string | undefined;
+  methods: Map<string, RestProcedure>;
+  /** For 405's Allow header. */
+  allow: string[];
+}
+
+function arrayParamsOf(schema: unknown): string[] {
+  if (!instanceofZodTypeObject(schema as never)) return [];
+  const keys: string[] = [];
+  for (const [key, shape] of Object.entries((schema as { shape: Record<string, unknown> }).shape)) {
+    const inner = instanceofZodTypeOptional(shape as never) ? (shape as { unwrap(): unknown }).unwrap() : shape;
+    if (inner instanceof ZodArray) keys.push(key);
+  }
+  return keys;
+}
+
+function build(): RestRoute[] {
+  const byPath = new Map<string, RestRoute>();
+  forEachOpenApiProcedure(appRouter._def.procedures as never, ({ path, type, procedure, meta }) => {
+    if (type === "subscription") return;
+    const openapi = (meta as { openapi: { method: string; path: string } }).openapi;
+    const documented = normalizePath(openapi.path);
+    let route = byPath.get(documented);
+    if (!route) {
+      const literal = documented.includes("{") ? undefined : documented;
+      const pattern = new RegExp(`^${documented.replace(/\{(\w+)\}/g, (_, key: string) => `(?<${key}>[^/]+)`)}$`);
+      route = { pattern, literal, methods: new Map(), allow: [] };
+      byPath.set(documented, route);
+    }
+    const { inputParser } = getInputOutputParsers(procedure as never);
+    const unwrapped = unwrapZodType(inputParser as never, true);
+    // What the library sets on every request, once: number and boolean fields take strings.
+    if (instanceofZodTypeObject(unwrapped)) coerceSchema(unwrapped as never);
+    const method = openapi.method.toUpperCase();
+    route.methods.set(method, {
+      path,
+      type: type as RestProcedure["type"],
+      procedure: procedure as AnyProcedure,
+      noInput: instanceofZodTypeLikeVoid(unwrapped),
+      arrayParams: method === "GET" ? arrayParamsOf(unwrapped) : [],
+    });
+    route.allow.push(method);
+  });
+  return [...byPath.values()];
+}
+
+let routes: RestRoute[] | undefined;
+let literals: Map<string, RestRoute> | undefined;
+
+/** The route of a path (without /api/v1 and the query), with its path parameters; undefined: unknown path. */
+export function matchRoute(path: string): { route: RestRoute; params: Record<string, string> } | undefined {
+  routes ??= build();
+  literals ??= new Map(routes.filter((r) => r.literal !== undefined).map((r) => [r.literal as string, r]));
+  const exact = literals.get(path);
+  if (exact) return { route: exact, params: {} };
+  for (const route of routes) {
+    if (route.literal !== undefined) continue;
+    const m = route.pattern.exec(path);
+    if (m) return { route, params: { ...m.groups } };
+  }
+  return undefined;
+}
+
+/**
+ * Calls the procedure with the request's input as trpc-to-openapi builds it: the body (or the query, one
+ * value per parameter, arrays wrapped) with the path parameters over it. Resolves with the procedure's output;
+ * rejects with tRPC's error (its cause the domain error), which the REST core maps to the contract's body.
+ */
+export function callRestProcedure(
+  entry: RestProcedure,
+  ctx: Context,
+  params: Record<string, string>,
+  body: Record<string, unknown> | undefined,
+  query: Record<string, string>,
+): Promise<unknown> {
+  let input: Record<string, unknown> | undefined;
+  if (!entry.noInput) {
+    input = { ...(body ?? query), ...params };
+    for (const key of entry.arrayParams) if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
+  }
+  return entry.procedure({ ctx, path: entry.path, type: entry.type, getRawInput: async () => input, signal: undefined, batchIndex: 0 } as never);
+}
