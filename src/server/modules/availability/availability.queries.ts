@@ -59,6 +59,31 @@ function expected(a: string | undefined, inWarehouse: Prisma.Sql) {
 }
 
 /**
+ * Stock at the end of day `a` by (article, warehouse) of the page's id range, without reading the history
+ * before a's month: the monthly net changes (`movimenti_mensili`, kept by a trigger on the ledger's
+ * INSERT) of the months before a's month, plus the movements of a's month up to `a` (by the index on
+ * (articolo_id, data)). So its cost is the page's articles × the months with activity, plus one month of
+ * their movements, whatever the ledger holds. `quarantena`: only what lies in locations of type quarantena.
+ */
+function asOf(a: string, inWarehouse: (column: Prisma.Sql) => Prisma.Sql, quarantena: boolean) {
+  const monthlyLocation = quarantena ? Prisma.sql`JOIN ubicazioni u ON u.id = mm.ubicazione_id AND u.tipo = 'quarantena'` : Prisma.empty;
+  const ledgerLocation = quarantena ? Prisma.sql`JOIN ubicazioni u ON u.id = m.ubicazione_id AND u.tipo = 'quarantena'` : Prisma.empty;
+  return Prisma.sql`
+    SELECT x.articolo_id, x.magazzino_id, sum(x.quantita) AS quantita
+      FROM (SELECT mm.articolo_id, mm.magazzino_id, mm.quantita
+              FROM movimenti_mensili mm ${monthlyLocation}, limiti l
+             WHERE mm.articolo_id > l.primo_escluso AND mm.articolo_id <= l.ultimo
+                   AND mm.mese < date_trunc('month', ${a}::date)::date ${inWarehouse(Prisma.sql`mm.magazzino_id`)}
+            UNION ALL
+            SELECT m.articolo_id, m.magazzino_id, m.quantita
+              FROM movimenti m ${ledgerLocation}, limiti l
+             WHERE m.articolo_id > l.primo_escluso AND m.articolo_id <= l.ultimo
+                   AND m.data >= date_trunc('month', ${a}::date)::date AND m.data <= ${a}::date
+                   ${inWarehouse(Prisma.sql`m.magazzino_id`)}) x
+     GROUP BY x.articolo_id, x.magazzino_id`;
+}
+
+/**
  * The availability page in one statement (see availability.service.ts listAvailability): `take` articles
  * at most after `dopo` (the page size plus one); `magazzino` null for every warehouse.
  */
@@ -76,14 +101,9 @@ export const availabilityPage = (
           SELECT g.articolo_id, g.magazzino_id, g.quantita
             FROM giacenze g, limiti l
            WHERE g.articolo_id > l.primo_escluso AND g.articolo_id <= l.ultimo ${inWarehouse(Prisma.sql`g.magazzino_id`)}`
-      : Prisma.sql`
-          SELECT m.articolo_id, m.magazzino_id, sum(m.quantita) AS quantita
-            FROM movimenti m, limiti l
-           WHERE m.articolo_id > l.primo_escluso AND m.articolo_id <= l.ultimo AND m.data <= ${filters.a}::date
-                 ${inWarehouse(Prisma.sql`m.magazzino_id`)}
-           GROUP BY m.articolo_id, m.magazzino_id`;
+      : asOf(filters.a, inWarehouse, false);
   // Stock in quarantena locations (API.md section 11), by (article, warehouse) as `saldi`; with `a`, from the
-  // ledger's movements into and out of them (the locations' type as it is today).
+  // ledger's movements into and out of them (the locations' type as it is today), read as the balances are.
   const quarantined =
     filters.a === undefined
       ? Prisma.sql`
@@ -92,12 +112,7 @@ export const availabilityPage = (
            WHERE g.articolo_id > l.primo_escluso AND g.articolo_id <= l.ultimo AND u.tipo = 'quarantena'
                  ${inWarehouse(Prisma.sql`g.magazzino_id`)}
            GROUP BY g.articolo_id, g.magazzino_id`
-      : Prisma.sql`
-          SELECT m.articolo_id, m.magazzino_id, sum(m.quantita) AS quantita
-            FROM movimenti m JOIN ubicazioni u ON u.id = m.ubicazione_id, limiti l
-           WHERE m.articolo_id > l.primo_escluso AND m.articolo_id <= l.ultimo AND m.data <= ${filters.a}::date
-                 AND u.tipo = 'quarantena' ${inWarehouse(Prisma.sql`m.magazzino_id`)}
-           GROUP BY m.articolo_id, m.magazzino_id`;
+      : asOf(filters.a, inWarehouse, true);
   // LEFT JOIN, not CROSS JOIN: a catalogue with no warehouse at all still lists its articles.
   const warehouses = magazzino === null ? Prisma.sql`true` : Prisma.sql`w.id = ${magazzino}::int`;
   const breakdown =
