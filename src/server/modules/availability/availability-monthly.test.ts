@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import type { TestDb } from "../../testing/db";
 import { rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
+import { waitsWithoutHolding } from "../../testing/locks";
 import { test } from "../../testing/test";
 import { verifyLedger } from "../ledger/verify.service";
 
@@ -128,6 +129,26 @@ test("concurrent writers on the same article keep the monthly rows equal to the 
   const today = (await t.pool.query("SELECT to_char(max(data), 'YYYY-MM-DD') AS d FROM movimenti WHERE articolo_id = $1", [art])).rows[0].d;
   const balance = await rest("GET", `/disponibilita?dopo=${art - 1}&limite=1`, { key });
   expect(await asOf(today)).toBe(balance.body.disponibilita[0].giacenza);
+});
+
+test("lock order: a writer reaches its monthly row already holding the balance of that (article, warehouse)", async () => {
+  // Only the ledger's trigger writes monthly rows, at the end of the append statement, after the statement's
+  // balance upsert: whoever touches the monthly row of (article, warehouse) holds that balance, so two
+  // writers queue on the balance and never meet first on a monthly row (no deadlock, whatever else they lock).
+  const month = (await t.pool.query("SELECT date_trunc('month', max(data))::date AS m FROM movimenti WHERE articolo_id = $1", [art])).rows[0].m;
+  const r = await waitsWithoutHolding(t.pool, {
+    hold: {
+      sql: "SELECT 1 FROM movimenti_mensili WHERE articolo_id = $1 AND magazzino_id = $2 AND ubicazione_id = 0 AND mese = $3",
+      params: [art, m1, month],
+    },
+    probe: { sql: "SELECT 1 FROM giacenze WHERE articolo_id = $1 AND magazzino_id = $2", params: [art, m1] },
+    table: "INSERT INTO giacenze",
+    send: () => rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: m1, righe: [{ codice: "GRW-A", quantita: 1 }] } }),
+  });
+  expect(r.waited).toBe(true);
+  expect(r.free).toBe(false);
+  expect(r.result.status).toBe(200);
+  expect((await verifyLedger(t.prisma)).differenze).toEqual([]);
 });
 
 test("verify names a tampered monthly row, and one that is missing", async () => {
