@@ -135,7 +135,8 @@ test("lock order: a writer reaches its monthly row already holding the balance o
   // Only the ledger's trigger writes monthly rows, at the end of the append statement, after the statement's
   // balance upsert: whoever touches the monthly row of (article, warehouse) holds that balance, so two
   // writers queue on the balance and never meet first on a monthly row (no deadlock, whatever else they lock).
-  const month = (await t.pool.query("SELECT date_trunc('month', max(data))::date AS m FROM movimenti WHERE articolo_id = $1", [art])).rows[0].m;
+  const month = (await t.pool.query("SELECT date_trunc('month', max(data))::date AS m FROM movimenti WHERE articolo_id = $1", [art]))
+    .rows[0].m;
   const r = await waitsWithoutHolding(t.pool, {
     hold: {
       sql: "SELECT 1 FROM movimenti_mensili WHERE articolo_id = $1 AND magazzino_id = $2 AND ubicazione_id = 0 AND mese = $3",
@@ -152,10 +153,10 @@ test("lock order: a writer reaches its monthly row already holding the balance o
 });
 
 test("verify names a tampered monthly row, and one that is missing", async () => {
-  await t.pool.query("UPDATE movimenti_mensili SET quantita = quantita + 1 WHERE articolo_id = $1 AND magazzino_id = $2 AND mese = '2025-12-01'", [
-    art,
-    m1,
-  ]);
+  await t.pool.query(
+    "UPDATE movimenti_mensili SET quantita = quantita + 1 WHERE articolo_id = $1 AND magazzino_id = $2 AND mese = '2025-12-01'",
+    [art, m1],
+  );
   await t.pool.query("DELETE FROM movimenti_mensili WHERE articolo_id = $1 AND magazzino_id = $2 AND mese = '2025-11-01'", [art, m2]);
   const r = await verifyLedger(t.prisma);
   expect(r.ok).toBe(false);
@@ -164,11 +165,14 @@ test("verify names a tampered monthly row, and one that is missing", async () =>
     { tipo: "movimenti_mensili", chiave: `articolo ${art} magazzino ${m2} ubicazione - mese 2025-11`, atteso: "7.000", trovato: "0" },
   ]);
   // Put back, so the rest of the file starts from a clean ledger.
-  await t.pool.query("UPDATE movimenti_mensili SET quantita = quantita - 1 WHERE articolo_id = $1 AND magazzino_id = $2 AND mese = '2025-12-01'", [
+  await t.pool.query(
+    "UPDATE movimenti_mensili SET quantita = quantita - 1 WHERE articolo_id = $1 AND magazzino_id = $2 AND mese = '2025-12-01'",
+    [art, m1],
+  );
+  await t.pool.query("INSERT INTO movimenti_mensili (articolo_id, magazzino_id, mese, quantita) VALUES ($1, $2, '2025-11-01', 7)", [
     art,
-    m1,
+    m2,
   ]);
-  await t.pool.query("INSERT INTO movimenti_mensili (articolo_id, magazzino_id, mese, quantita) VALUES ($1, $2, '2025-11-01', 7)", [art, m2]);
   expect((await verifyLedger(t.prisma)).ok).toBe(true);
 });
 
