@@ -26,7 +26,7 @@ export interface AvailabilityRow {
  * (arrivals, less their cancellations, each on its business date), since `arrivata` is the ledger's net sum.
  * An order `evaso` today counts only through arrivals after that day. Closed quantities keep no date: they
  * count as closed on every day. `dopo_il_giorno` reads the ledger after that day only, so a recent day
- * costs a few movements, not the history.
+ * costs a few movements, not the history (bounded by the activity since `a`, not by the years before it).
  */
 function expected(a: string | undefined, inWarehouse: Prisma.Sql) {
   if (a === undefined) {
@@ -39,12 +39,19 @@ function expected(a: string | undefined, inWarehouse: Prisma.Sql) {
        GROUP BY r.articolo_id
     )`;
   }
-  return Prisma.sql`dopo_il_giorno AS (
-      SELECT m.riferimento_id AS riga_id, sum(m.quantita) AS arrivata
+  // MATERIALIZED: the page's movements after the day, found by (articolo_id, data), and only then the
+  // arrivals among them. Left to itself the planner ANDs in the index of every order-row movement of the
+  // ledger (riferimento_tipo), a bitmap as long as the history: each page would cost more as years go by.
+  return Prisma.sql`dopo_il_giorno_movimenti AS MATERIALIZED (
+      SELECT m.riferimento_tipo, m.riferimento_id, m.origine, m.quantita
         FROM movimenti m, limiti l
-       WHERE m.data > ${a}::date AND m.riferimento_tipo = 'riga_ordine' AND m.origine IN ('arrivo', 'annullamento')
-             AND m.articolo_id > l.primo_escluso AND m.articolo_id <= l.ultimo
-       GROUP BY m.riferimento_id
+       WHERE m.data > ${a}::date AND m.articolo_id > l.primo_escluso AND m.articolo_id <= l.ultimo
+    ),
+    dopo_il_giorno AS (
+      SELECT d.riferimento_id AS riga_id, sum(d.quantita) AS arrivata
+        FROM dopo_il_giorno_movimenti d
+       WHERE d.riferimento_tipo = 'riga_ordine' AND d.origine IN ('arrivo', 'annullamento')
+       GROUP BY d.riferimento_id
     ),
     arrivi AS (
       SELECT r.articolo_id, sum(greatest(r.ordinata - r.arrivata - r.chiusa + coalesce(d.arrivata, 0), 0)) AS in_arrivo
