@@ -166,7 +166,10 @@ export async function eventsFromZero(ctx: Ctx): Promise<ScenarioResult> {
       const r = await run(c, "events_page", eventsQueries.eventsPage(dopo, null, HEAD_LIMIT + 1));
       const page = cutPage(r.rows, HEAD_LIMIT, b, dopo);
       const ids = page.rows.flatMap((e) => (e.dati.movimenti as number[] | undefined) ?? []);
-      if (ids.length) await run(c, "events_movements", movementsQueries.movementsByIds(ids));
+      if (ids.length) {
+        const m = movementsQueries.movementsByIds(ids); // its text depends on the page (LIMIT): not a named statement
+        await c.query(m.sql.text, m.sql.values);
+      }
       return page;
     },
   });
