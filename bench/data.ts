@@ -251,15 +251,17 @@ export async function generate(db: pg.Client, c: Counts): Promise<Generated> {
        FROM movimenti GROUP BY 1, 2, 3, 4`,
   );
   // The events the ledger's append would have recorded, one per operation (ledger.queries.ts EVENT_OF_ORIGIN),
-  // so the events feed read from 0 (scan-eventi) reads a history as long as the ledger's.
+  // so the events feed read from 0 (testa-eventi) reads a history as long as the ledger's. The opening
+  // inventory (operation 1, tens of thousands of rows) is recorded as the alignment would write it, by calls of
+  // 500 rows appended to one operation: one event per call, not one event whose size grows with the scale.
   await step(
     "eventi (uno per operazione, come li scrive il registro)",
     `INSERT INTO eventi (id, tipo, creato_il, dati)
-     SELECT row_number() OVER (ORDER BY operazione_id),
+     SELECT row_number() OVER (ORDER BY operazione_id, CASE WHEN operazione_id = 1 THEN (id - 1) / 500 ELSE 0 END),
             CASE min(origine) WHEN 'arrivo' THEN 'arrivo.registrato' WHEN 'correzione' THEN 'giacenze.allineate'
                               WHEN 'vendita' THEN 'documento_vendita.emesso' ELSE 'movimenti.registrati' END,
             max(registrato_il), jsonb_build_object('operazione', operazione_id, 'movimenti', jsonb_agg(id ORDER BY id))
-       FROM movimenti GROUP BY operazione_id`,
+       FROM movimenti GROUP BY operazione_id, CASE WHEN operazione_id = 1 THEN (id - 1) / 500 ELSE 0 END`,
   );
   // The movement id of each planned row, for the sales rows that point at theirs.
   await db.query(`CREATE TEMP TABLE id_mov AS SELECT seq, $1::int + row_number() OVER (ORDER BY seq) AS id FROM piano_mov`, [k]);
