@@ -242,6 +242,27 @@ export async function generate(db: pg.Client, c: Counts): Promise<Generated> {
     for (const ix of ledgerIndexes) await db.query(ix.def);
     progress(`dati: ${ledgerIndexes.length} indici di movimenti ricostruiti (${seconds(performance.now() - t)})`);
   }
+  // Replica mode leaves the ledger's INSERT trigger out: the monthly net changes that as-of reads start from
+  // (migration 20261128330000) are derived here, as the migration back-fills them, in one statement.
+  await step(
+    "movimenti mensili (variazioni nette per articolo, magazzino, mese)",
+    `INSERT INTO movimenti_mensili (articolo_id, magazzino_id, ubicazione_id, mese, quantita)
+     SELECT articolo_id, magazzino_id, coalesce(ubicazione_id, 0), date_trunc('month', data)::date, sum(quantita)
+       FROM movimenti GROUP BY 1, 2, 3, 4`,
+  );
+  // The events the ledger's append would have recorded, one per operation (ledger.queries.ts EVENT_OF_ORIGIN),
+  // so the events feed read from 0 (testa-eventi) reads a history as long as the ledger's. The opening
+  // inventory (operation 1, tens of thousands of rows) is recorded as the alignment would write it, by calls of
+  // 500 rows appended to one operation: one event per call, not one event whose size grows with the scale.
+  await step(
+    "eventi (uno per operazione, come li scrive il registro)",
+    `INSERT INTO eventi (id, tipo, creato_il, dati)
+     SELECT row_number() OVER (ORDER BY operazione_id, CASE WHEN operazione_id = 1 THEN (id - 1) / 500 ELSE 0 END),
+            CASE min(origine) WHEN 'arrivo' THEN 'arrivo.registrato' WHEN 'correzione' THEN 'giacenze.allineate'
+                              WHEN 'vendita' THEN 'documento_vendita.emesso' ELSE 'movimenti.registrati' END,
+            max(registrato_il), jsonb_build_object('operazione', operazione_id, 'movimenti', jsonb_agg(id ORDER BY id))
+       FROM movimenti GROUP BY operazione_id, CASE WHEN operazione_id = 1 THEN (id - 1) / 500 ELSE 0 END`,
+  );
   // The movement id of each planned row, for the sales rows that point at theirs.
   await db.query(`CREATE TEMP TABLE id_mov AS SELECT seq, $1::int + row_number() OVER (ORDER BY seq) AS id FROM piano_mov`, [k]);
 
@@ -328,6 +349,7 @@ export async function generate(db: pg.Client, c: Counts): Promise<Generated> {
     ["ordini_acquisto", "ordini_acquisto_id_seq"],
     ["righe_ordine", "righe_ordine_id_seq"],
     ["documenti_vendita", "documenti_vendita_id_seq"],
+    ["eventi", "eventi_id_seq"],
   ] as const) {
     // The sync bound of the lists reads these sequences: they must stand at the highest id.
     await db.query(`SELECT setval('${seq}', (SELECT max(id) FROM ${table}))`);
@@ -367,7 +389,9 @@ export async function generate(db: pg.Client, c: Counts): Promise<Generated> {
       UNION ALL SELECT 13, 'righe d''ordine aperte', count(*)::int FROM righe_ordine WHERE arrivata < ordinata
       UNION ALL SELECT 14, 'righe d''ordine ricevute', count(*)::int FROM righe_ordine WHERE arrivata = ordinata
       UNION ALL SELECT 15, 'documenti di vendita', count(*)::int FROM documenti_vendita
-      UNION ALL SELECT 16, 'righe di vendita', count(*)::int FROM righe_documento_vendita) x
+      UNION ALL SELECT 16, 'righe di vendita', count(*)::int FROM righe_documento_vendita
+      UNION ALL SELECT 17, 'movimenti mensili', count(*)::int FROM movimenti_mensili
+      UNION ALL SELECT 18, 'eventi', count(*)::int FROM eventi) x
      ORDER BY o`);
   for (const row of r.rows) tables[row.t] = row.n;
   return { counts: c, tables, ms: performance.now() - t0 };

@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --scale F] [--duration S] [--only id,id] [--rebuild | --no-build] [--cpu-prof] [--env K=V]
  *                 [--pg setting=value] [--pg-stats] [--keep] [--pooler] [--webhook-rate N] [--webhook-latency MS]
- *                 [--webhook-writes pavimento|api]`
+ *                 [--webhook-writes pavimento|api] [--senza-mensili]`
  *
  * Builds the production server into .next-bench when needed, starts an embedded PostgreSQL of its own
  * in a temporary directory, generates the data set (scale 1: 100,000 articles, 1,000,000 movements, …),
@@ -22,7 +22,10 @@
  *
  * Scenario ids for --only: scan-movimenti, scan-disponibilita, scan-giacenze-ubicazioni, cerca-barcode, post-movimenti,
  * post-movimenti-ubicazioni, post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, webhook-portata, anello-aperto,
- * ricevi-collo; and, only when
+ * ricevi-collo, scan-disponibilita-passato, testa-movimenti, testa-eventi, verify (the growth mode's reads: compare
+ * two runs' files with `npx tsx bench/growth.ts A.json B.json`); --senza-mensili drops the ledger's monthly
+ * trigger and its index after the generation (the ledger as before migration 20261128330000: what they cost the
+ * write; the final verify then reports the monthly rows it left behind); and, only when
  * named, tetto-node: the write scenario, the open loop and the movement scan against plain node:http +
  * pg (about the ceiling of any Node service here, bench/bare-server.ts).
  * Every run also appends one line to bench/results/history.jsonl (kept in git), so a regression shows.
@@ -44,6 +47,8 @@ import { evaluateTargets, textCpuTable, textTable, textTargets, writeResults, ty
 import { alignStock } from "./scenarios/align-stock";
 import { bareNode } from "./scenarios/bare-node";
 import { eventsAndWebhooks } from "./scenarios/events-webhooks";
+import { eventsFromZero, movementsFromZero, scanAvailabilityAsOf } from "./scenarios/growth";
+import { verifyScenario } from "./scenarios/verify-ledger";
 import { openLoop } from "./scenarios/open-loop";
 import { webhookThroughput } from "./scenarios/webhook-throughput";
 import type { Ctx, ScenarioResult } from "./scenarios/harness";
@@ -79,6 +84,10 @@ const ALL = [
   "webhook-portata",
   "anello-aperto",
   "ricevi-collo",
+  "scan-disponibilita-passato",
+  "testa-movimenti",
+  "testa-eventi",
+  "verify",
 ] as const;
 /** Diagnoses, run only when --only names them. */
 const EXTRA = ["tetto-node"] as const;
@@ -99,6 +108,10 @@ const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult | Scenari
   "anello-aperto": openLoop,
   "tetto-node": bareNode,
   "ricevi-collo": receivePallets,
+  "scan-disponibilita-passato": scanAvailabilityAsOf,
+  "testa-movimenti": movementsFromZero,
+  "testa-eventi": eventsFromZero,
+  verify: verifyScenario,
 };
 
 function options() {
@@ -118,6 +131,7 @@ function options() {
       "webhook-rate": { type: "string", default: "500" },
       "webhook-latency": { type: "string", default: "100" },
       "webhook-writes": { type: "string", default: "pavimento" },
+      "senza-mensili": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -151,6 +165,7 @@ function options() {
     pgStats: values["pg-stats"],
     keep: values.keep,
     pooler: values.pooler,
+    withoutMonthly: values["senza-mensili"],
     webhook: {
       rate: positive(values["webhook-rate"], "--webhook-rate"),
       latencyMs: positive(values["webhook-latency"], "--webhook-latency"),
@@ -233,6 +248,10 @@ async function main(): Promise<void> {
   stopOnExit.add(() => closePrisma(prisma));
   const verifyAfterGeneration = await verify(prisma, "dopo la generazione");
   if (!verifyAfterGeneration.ok) throw new Error("i dati generati non superano verify");
+  if (opts.withoutMonthly) {
+    await admin.query('DROP TRIGGER "movimenti_mensili" ON movimenti; DROP INDEX "movimenti_articolo_id_data_idx"');
+    progress("--senza-mensili: tolti il trigger dei movimenti mensili e l'indice (articolo_id, data) di movimenti");
+  }
   // A very high limit: the benchmark measures the service, not its rate limiter.
   const key = await createApiKey(prisma, {
     nome: "bench",

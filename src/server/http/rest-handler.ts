@@ -4,7 +4,7 @@ import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { DomainError } from "../lib/errors";
 import type { HeaderReader } from "../lib/headers";
-import { createContextInner, type Context } from "../trpc/context";
+import { createContextInner } from "../trpc/context";
 import { openApiDocument } from "../trpc/openapi";
 import { binaryBody, isBinaryUpload } from "./binary-body";
 import { toErrorResponse, type ErrorResponse } from "./errors";

@@ -119,5 +119,12 @@ export function callRestProcedure(
     input = { ...(body ?? query), ...params };
     for (const key of entry.arrayParams) if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
   }
-  return entry.procedure({ ctx, path: entry.path, type: entry.type, getRawInput: async () => input, signal: undefined, batchIndex: 0 } as never);
+  return entry.procedure({
+    ctx,
+    path: entry.path,
+    type: entry.type,
+    getRawInput: async () => input,
+    signal: undefined,
+    batchIndex: 0,
+  } as never);
 }

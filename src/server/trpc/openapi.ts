@@ -201,14 +201,3 @@ function dropSafeIntegerBounds(node: unknown): void {
     for (const child of Object.values(o)) dropSafeIntegerBounds(child);
   }
 }
-
-let routes: { pattern: RegExp; methods: string[] }[] | undefined;
-
-/** Known paths and their methods, for 404 versus 405; built once, on the first request. */
-export function routeTable(): { pattern: RegExp; methods: string[] }[] {
-  routes ??= Object.entries(openApiDocument().paths ?? {}).map(([path, item]) => ({
-    pattern: new RegExp(`^${path.replace(/\{\w+\}/g, "[^/]+")}$`),
-    methods: Object.keys(item as object).map((m) => m.toUpperCase()),
-  }));
-  return routes;
-}

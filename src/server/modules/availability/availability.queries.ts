@@ -26,7 +26,7 @@ export interface AvailabilityRow {
  * (arrivals, less their cancellations, each on its business date), since `arrivata` is the ledger's net sum.
  * An order `evaso` today counts only through arrivals after that day. Closed quantities keep no date: they
  * count as closed on every day. `dopo_il_giorno` reads the ledger after that day only, so a recent day
- * costs a few movements, not the history.
+ * costs a few movements, not the history (bounded by the activity since `a`, not by the years before it).
  */
 function expected(a: string | undefined, inWarehouse: Prisma.Sql) {
   if (a === undefined) {
@@ -39,12 +39,19 @@ function expected(a: string | undefined, inWarehouse: Prisma.Sql) {
        GROUP BY r.articolo_id
     )`;
   }
-  return Prisma.sql`dopo_il_giorno AS (
-      SELECT m.riferimento_id AS riga_id, sum(m.quantita) AS arrivata
+  // MATERIALIZED: the page's movements after the day, found by (articolo_id, data), and only then the
+  // arrivals among them. Left to itself the planner ANDs in the index of every order-row movement of the
+  // ledger (riferimento_tipo), a bitmap as long as the history: each page would cost more as years go by.
+  return Prisma.sql`dopo_il_giorno_movimenti AS MATERIALIZED (
+      SELECT m.riferimento_tipo, m.riferimento_id, m.origine, m.quantita
         FROM movimenti m, limiti l
-       WHERE m.data > ${a}::date AND m.riferimento_tipo = 'riga_ordine' AND m.origine IN ('arrivo', 'annullamento')
-             AND m.articolo_id > l.primo_escluso AND m.articolo_id <= l.ultimo
-       GROUP BY m.riferimento_id
+       WHERE m.data > ${a}::date AND m.articolo_id > l.primo_escluso AND m.articolo_id <= l.ultimo
+    ),
+    dopo_il_giorno AS (
+      SELECT d.riferimento_id AS riga_id, sum(d.quantita) AS arrivata
+        FROM dopo_il_giorno_movimenti d
+       WHERE d.riferimento_tipo = 'riga_ordine' AND d.origine IN ('arrivo', 'annullamento')
+       GROUP BY d.riferimento_id
     ),
     arrivi AS (
       SELECT r.articolo_id, sum(greatest(r.ordinata - r.arrivata - r.chiusa + coalesce(d.arrivata, 0), 0)) AS in_arrivo
@@ -56,6 +63,31 @@ function expected(a: string | undefined, inWarehouse: Prisma.Sql) {
              AND (o.stato <> 'evaso' OR d.riga_id IS NOT NULL) ${inWarehouse}
        GROUP BY r.articolo_id
     )`;
+}
+
+/**
+ * Stock at the end of day `a` by (article, warehouse) of the page's id range, without reading the history
+ * before a's month: the monthly net changes (`movimenti_mensili`, kept by a trigger on the ledger's
+ * INSERT) of the months before a's month, plus the movements of a's month up to `a` (by the index on
+ * (articolo_id, data)). So its cost is the page's articles × the months with activity, plus one month of
+ * their movements, whatever the ledger holds. `quarantena`: only what lies in locations of type quarantena.
+ */
+function asOf(a: string, inWarehouse: (column: Prisma.Sql) => Prisma.Sql, quarantena: boolean) {
+  const monthlyLocation = quarantena ? Prisma.sql`JOIN ubicazioni u ON u.id = mm.ubicazione_id AND u.tipo = 'quarantena'` : Prisma.empty;
+  const ledgerLocation = quarantena ? Prisma.sql`JOIN ubicazioni u ON u.id = m.ubicazione_id AND u.tipo = 'quarantena'` : Prisma.empty;
+  return Prisma.sql`
+    SELECT x.articolo_id, x.magazzino_id, sum(x.quantita) AS quantita
+      FROM (SELECT mm.articolo_id, mm.magazzino_id, mm.quantita
+              FROM movimenti_mensili mm ${monthlyLocation}, limiti l
+             WHERE mm.articolo_id > l.primo_escluso AND mm.articolo_id <= l.ultimo
+                   AND mm.mese < date_trunc('month', ${a}::date)::date ${inWarehouse(Prisma.sql`mm.magazzino_id`)}
+            UNION ALL
+            SELECT m.articolo_id, m.magazzino_id, m.quantita
+              FROM movimenti m ${ledgerLocation}, limiti l
+             WHERE m.articolo_id > l.primo_escluso AND m.articolo_id <= l.ultimo
+                   AND m.data >= date_trunc('month', ${a}::date)::date AND m.data <= ${a}::date
+                   ${inWarehouse(Prisma.sql`m.magazzino_id`)}) x
+     GROUP BY x.articolo_id, x.magazzino_id`;
 }
 
 /**
@@ -76,14 +108,9 @@ export const availabilityPage = (
           SELECT g.articolo_id, g.magazzino_id, g.quantita
             FROM giacenze g, limiti l
            WHERE g.articolo_id > l.primo_escluso AND g.articolo_id <= l.ultimo ${inWarehouse(Prisma.sql`g.magazzino_id`)}`
-      : Prisma.sql`
-          SELECT m.articolo_id, m.magazzino_id, sum(m.quantita) AS quantita
-            FROM movimenti m, limiti l
-           WHERE m.articolo_id > l.primo_escluso AND m.articolo_id <= l.ultimo AND m.data <= ${filters.a}::date
-                 ${inWarehouse(Prisma.sql`m.magazzino_id`)}
-           GROUP BY m.articolo_id, m.magazzino_id`;
+      : asOf(filters.a, inWarehouse, false);
   // Stock in quarantena locations (API.md section 11), by (article, warehouse) as `saldi`; with `a`, from the
-  // ledger's movements into and out of them (the locations' type as it is today).
+  // ledger's movements into and out of them (the locations' type as it is today), read as the balances are.
   const quarantined =
     filters.a === undefined
       ? Prisma.sql`
@@ -92,12 +119,7 @@ export const availabilityPage = (
            WHERE g.articolo_id > l.primo_escluso AND g.articolo_id <= l.ultimo AND u.tipo = 'quarantena'
                  ${inWarehouse(Prisma.sql`g.magazzino_id`)}
            GROUP BY g.articolo_id, g.magazzino_id`
-      : Prisma.sql`
-          SELECT m.articolo_id, m.magazzino_id, sum(m.quantita) AS quantita
-            FROM movimenti m JOIN ubicazioni u ON u.id = m.ubicazione_id, limiti l
-           WHERE m.articolo_id > l.primo_escluso AND m.articolo_id <= l.ultimo AND m.data <= ${filters.a}::date
-                 AND u.tipo = 'quarantena' ${inWarehouse(Prisma.sql`m.magazzino_id`)}
-           GROUP BY m.articolo_id, m.magazzino_id`;
+      : asOf(filters.a, inWarehouse, true);
   // LEFT JOIN, not CROSS JOIN: a catalogue with no warehouse at all still lists its articles.
   const warehouses = magazzino === null ? Prisma.sql`true` : Prisma.sql`w.id = ${magazzino}::int`;
   const breakdown =

@@ -167,6 +167,22 @@ export const balanceDifferences = () =>
       FULL JOIN giacenze g ON g.articolo_id = l.articolo_id AND g.magazzino_id = l.magazzino_id
      WHERE COALESCE(l.somma, 0) <> COALESCE(g.quantita, 0)`);
 
+/**
+ * Monthly net changes (`movimenti_mensili`, kept by the ledger's INSERT trigger, read by as-of availability)
+ * that differ from the movements of their month: recomputed from the whole ledger, like the balances.
+ */
+export const monthlyDifferences = () =>
+  query<{ articolo: number; magazzino: number; ubicazione: number; mese: string; ledger: string; mensile: string }>(Prisma.sql`
+    SELECT COALESCE(l.articolo_id, t.articolo_id) AS articolo, COALESCE(l.magazzino_id, t.magazzino_id) AS magazzino,
+           COALESCE(l.ubicazione_id, t.ubicazione_id) AS ubicazione, to_char(COALESCE(l.mese, t.mese), 'YYYY-MM') AS mese,
+           COALESCE(l.somma, 0)::text AS ledger, COALESCE(t.quantita, 0)::text AS mensile
+      FROM (SELECT articolo_id, magazzino_id, coalesce(ubicazione_id, 0) AS ubicazione_id, date_trunc('month', data)::date AS mese,
+                   sum(quantita) AS somma
+              FROM movimenti GROUP BY 1, 2, 3, 4) l
+      FULL JOIN movimenti_mensili t
+        ON t.articolo_id = l.articolo_id AND t.magazzino_id = l.magazzino_id AND t.ubicazione_id = l.ubicazione_id AND t.mese = l.mese
+     WHERE COALESCE(l.somma, 0) <> COALESCE(t.quantita, 0)`);
+
 /** Lots whose residual differs from the sum of their movements. */
 export const lotDifferences = () =>
   query<{ lotto: number; codice: string; ledger: string; residua: string }>(Prisma.sql`

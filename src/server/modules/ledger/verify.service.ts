@@ -8,11 +8,12 @@ import * as lq from "./locations.queries";
  * recomputed from it and compared. Set-based; read-only; one snapshot (REPEATABLE READ) so that
  * writers running meanwhile cannot make a consistent database look inconsistent. Location stock
  * (`giacenze_ubicazioni`) is recomputed by (article, location, lot), and a warehouse that manages
- * locations must hold each article's whole balance in its locations.
+ * locations must hold each article's whole balance in its locations. The monthly net changes that as-of
+ * availability starts from (`movimenti_mensili`) are recomputed by (article, warehouse, location, month).
  */
 
 export interface Difference {
-  tipo: "giacenza" | "lotto" | "riga_ordine" | "stato_ordine" | "giacenza_ubicazione" | "giacenza_senza_ubicazione";
+  tipo: "giacenza" | "lotto" | "riga_ordine" | "stato_ordine" | "giacenza_ubicazione" | "giacenza_senza_ubicazione" | "movimenti_mensili";
   chiave: string;
   atteso: string;
   trovato: string;
@@ -35,6 +36,7 @@ export async function verifyLedger(prisma: PrismaClient): Promise<VerifyReport> 
   return prisma.$transaction(
     async (tx) => {
       const balances = await rows(tx, q.balanceDifferences());
+      const monthly = await rows(tx, q.monthlyDifferences());
       const lots = await rows(tx, q.lotDifferences());
       const orderRows = await rows(tx, q.orderRowDifferences());
       const orders = await rows(tx, q.orderStateDifferences());
@@ -47,6 +49,12 @@ export async function verifyLedger(prisma: PrismaClient): Promise<VerifyReport> 
           chiave: `articolo ${b.articolo} magazzino ${b.magazzino}`,
           atteso: b.ledger,
           trovato: b.saldo,
+        })),
+        ...monthly.map((m) => ({
+          tipo: "movimenti_mensili" as const,
+          chiave: `articolo ${m.articolo} magazzino ${m.magazzino} ubicazione ${m.ubicazione || "-"} mese ${m.mese}`,
+          atteso: m.ledger,
+          trovato: m.mensile,
         })),
         ...lots.map((l) => ({ tipo: "lotto" as const, chiave: `lotto ${l.lotto} (${l.codice})`, atteso: l.ledger, trovato: l.residua })),
         ...orderRows.map((r) => ({ tipo: "riga_ordine" as const, chiave: `riga ${r.riga}`, atteso: r.arrivi, trovato: r.arrivata })),

@@ -2,9 +2,8 @@ import { qty } from "../../format";
 import type { FlushDeps as DeviceFlushDeps, FlushReport as DeviceFlushReport, QueueItem } from "../../offline/device-queue";
 import type { Feedback } from "./types";
 
-// The queue's pass is the device's, shared with the putaway screen (which imports it from here).
+// The queue's pass is the device's (offline/device-queue.ts); the receiving screen's files import it from here.
 export {
-  actionable,
   flushQueue,
   KEY_TRUSTED_MS,
   type QueueItem,

@@ -1,0 +1,87 @@
+/**
+ * `npx tsx bench/growth.ts SMALL.json LARGE.json [--md]`: the growth table of issue 27 from two result files of
+ * `npm run bench` (bench/results/bench-<time>.json), typically `--scale 1` and `--scale 5`.
+ *
+ * Per scenario present in both, the cost of one unit of work on each side, API and floor: for a rate (rows/s of
+ * a scan, requests/s) its inverse, in ms per row or per request; for a time (`s`: the alignment, verify) the
+ * time itself. The ratio is large over small: 1.00 means flat, the goal is at most 1.2 (verify is exempt: it
+ * recomputes the whole ledger by design, so it is expected to grow with it). Also the p50 latency ratio (per
+ * page of a scan, per request otherwise) and the server + PostgreSQL CPU per operation. Two runs on a shared
+ * machine differ by their noise too: read a ratio near 1.2 against the same scenario's floor ratio.
+ */
+import fs from "node:fs";
+import type { Report } from "./report";
+import type { ScenarioResult, SideResult } from "./scenarios/harness";
+
+const GOAL = 1.2;
+const EXEMPT = new Set(["verify"]);
+
+function cost(s: ScenarioResult, side: SideResult): number {
+  return s.unit === "s" ? side.figure * 1000 : 1000 / side.figure;
+}
+
+function cpu(side: SideResult): number | null {
+  return side.cpu ? side.cpu.perOp.server + side.cpu.perOp.postgres : null;
+}
+
+const unitOf = (s: ScenarioResult) => (s.unit === "righe/s" ? "ms/riga" : s.unit === "s" ? "ms" : "ms/richiesta");
+const f = (x: number | null, d = 3) => (x === null || !Number.isFinite(x) ? "-" : x.toFixed(d));
+
+function growthRows(small: Report, large: Report): string[][] {
+  const out: string[][] = [];
+  for (const a of small.scenarios) {
+    const b = large.scenarios.find((s) => s.id === a.id);
+    if (!b) continue;
+    const r = cost(b, b.api) / cost(a, a.api);
+    const rf = cost(b, b.floor) / cost(a, a.floor);
+    const ca = cpu(a.api);
+    const cb = cpu(b.api);
+    out.push([
+      a.id,
+      unitOf(a),
+      f(cost(a, a.api)),
+      f(cost(b, b.api)),
+      f(r, 2),
+      f(rf, 2),
+      f(b.api.p50 / a.api.p50, 2),
+      ca !== null && cb !== null ? f(cb / ca, 2) : "-",
+      EXEMPT.has(a.id) ? "esente" : r <= GOAL ? "sì" : "NO",
+    ]);
+  }
+  return out;
+}
+
+function main(): void {
+  const files = process.argv.slice(2).filter((x) => !x.startsWith("--"));
+  if (files.length !== 2) {
+    console.error("uso: npx tsx bench/growth.ts PICCOLA.json GRANDE.json [--md]");
+    process.exit(2);
+  }
+  const [small, large] = files.map((p) => JSON.parse(fs.readFileSync(p!, "utf8")) as Report) as [Report, Report];
+  const head = [
+    "scenario",
+    "unità",
+    `API scala ${small.scale}`,
+    `API scala ${large.scale}`,
+    "rapporto API",
+    "rapporto pavimento",
+    "rapporto p50",
+    "rapporto CPU/op",
+    `entro ${GOAL}`,
+  ];
+  const rows = growthRows(small, large);
+  if (process.argv.includes("--md")) {
+    console.log(`| ${head.join(" | ")} |`);
+    console.log(`|${head.map((_, i) => (i < 2 ? "---" : "---:")).join("|")}|`);
+    for (const r of rows) console.log(`| ${r.join(" | ")} |`);
+  } else {
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    for (const r of [head, ...rows]) console.log(r.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  "));
+  }
+  console.log(
+    `\nscala ${small.scale}: ${small.data.movimenti ?? "?"} movimenti, ${small.data.articoli ?? "?"} articoli; ` +
+      `scala ${large.scale}: ${large.data.movimenti ?? "?"} movimenti, ${large.data.articoli ?? "?"} articoli`,
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();
