@@ -1,10 +1,7 @@
 "use client";
-import { useHotkeys } from "@mantine/hooks";
-import { useState } from "react";
 import type { WorklistRow } from "@/server/modules/putaway/putaway.schemas";
 import { useStableActions } from "../../stable-actions";
 import { useLabelPrint } from "../receiving/use-label-print";
-import type { TodayArrival } from "../receiving/use-today-arrivals";
 
 /**
  * The label after a putaway (issue 26, API.md section 13), on the receiving screen's printing
@@ -17,51 +14,18 @@ import type { TodayArrival } from "../receiving/use-today-arrivals";
  * device is set so.
  */
 export function usePutawayLabel() {
-  const l = useLabelPrint();
-  const [lot, setLot] = useState<TodayArrival | null>(null);
-  const [pallet, setPallet] = useState<string | null>(null);
+  const l = useLabelPrint({ arrivals: false });
 
   /** What was put away of a lot article: its lot label on offer. */
   function offerLot(row: WorklistRow, quantita: number) {
-    // useLabelPrint prints a lot label from an arrival of today (it reads its article, lot, expiry,
-    // quantity and movement); the other fields are not read. `movimento` only names the offer in the
-    // print's Idempotency-Key: a new one per putaway. (Asked of the receiving screen's owner: a narrower
-    // type, /work/wt/signals/putaway-needs.md.)
-    const offer: TodayArrival = {
-      movimento: Date.now(),
-      operazione: 0,
-      riga: 0,
-      etichetta: "",
-      articolo: row.articolo,
-      descrizione: row.descrizione,
-      quantita: String(quantita),
-      lotto: row.lotto,
-      scadenza: row.scadenza,
-      ddt: "",
-      ordine: { id: 0, numero: "" },
-      fornitore: { id: 0, nome: "" },
-      magazzino: 0,
-      utente: null,
-      registrato_il: "",
-      annullato: false,
-      annullabile: false,
-    };
-    setPallet(null);
-    setLot(offer);
-    if (l.settings.automatica && l.printer) void l.print(offer);
+    // `movimento` names the offer in the print's Idempotency-Key: a new one per putaway.
+    l.offerLot({ movimento: Date.now(), articolo: row.articolo, lotto: row.lotto, scadenza: row.scadenza, quantita: String(quantita) });
   }
 
   /** A pallet put away whole: its label on offer. */
   function offerPallet(sscc: string) {
-    setLot(null);
-    setPallet(sscc);
-    if (l.settings.automatica && l.printer) void l.printPallet(sscc);
+    l.offerPallet(sscc, []);
   }
 
-  const actions = useStableActions({ offerLot, offerPallet });
-  const f2 = useStableActions({ press: () => (pallet ? void l.printPallet(pallet) : lot && void l.print(lot)) });
-  useHotkeys([["F2", () => f2.press()]], []);
-
-  // The panel of the receiving screen (LabelAtReceipt) shows this screen's offer, never an arrival's.
-  return { ...actions, panel: { ...l, offer: lot, pallet } };
+  return { ...useStableActions({ offerLot, offerPallet }), panel: l };
 }

@@ -14,6 +14,9 @@ export interface LabelSettings {
   automatica: boolean;
 }
 
+/** What a lot label is drawn from: an arrival of today, or what a putaway just moved. */
+export type LotLabel = Pick<TodayArrival, "movimento" | "articolo" | "lotto" | "scadenza" | "quantita">;
+
 /** Per device, not per user: the printer is the one on this dock, whoever holds the handheld. */
 const STORAGE = "banchina.etichette";
 const FINAL = new Set(["stampata", "fallita"]);
@@ -24,9 +27,12 @@ const FINAL = new Set(["stampata", "fallita"]);
  * without a key press. Arrivals are seen in the user's own list of today, which the screen refreshes
  * after every registration; printing is a job the service queues, so a printer that is off never holds
  * up the next scan. Today's arrivals reprint their label from the list. A pallet received whole offers the
- * pallet's label (`tipo: "collo"`, its SSCC) the same way, one key or by itself (`offerPallet`).
+ * pallet's label (`tipo: "collo"`, its SSCC) the same way, one key or by itself (`offerPallet`). Another
+ * screen (putaway) offers its own labels (`offerLot`, `offerPallet`) with `arrivals: false`: the user's
+ * arrivals of today are then not watched, so F2 never prints one of them there.
  */
-export function useLabelPrint() {
+export function useLabelPrint(opts: { arrivals?: boolean } = {}) {
+  const watchArrivals = opts.arrivals ?? true;
   const trpc = useTRPC();
   const [settings, setSettings] = useLocalStorage<LabelSettings>({
     key: STORAGE,
@@ -34,11 +40,11 @@ export function useLabelPrint() {
     getInitialValueInEffect: true,
   });
   const printers = useQuery(trpc.printers.list.queryOptions({}));
-  const mine = useQuery(trpc.arrivals.today.queryOptions({ mine: true }));
+  const mine = useQuery({ ...trpc.arrivals.today.queryOptions({ mine: true }), enabled: watchArrivals });
 
   // The arrivals already there when the screen opened are not "just registered".
   const seen = useRef<number | null>(null);
-  const [offer, setOffer] = useState<TodayArrival | null>(null);
+  const [offer, setOffer] = useState<LotLabel | null>(null);
   const [pallet, setPallet] = useState<string | null>(null);
   const [jobId, setJobId] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -54,7 +60,7 @@ export function useLabelPrint() {
 
   const printer = printers.data?.stampanti.find((p) => p.id === settings.stampante && p.attiva) ?? null;
 
-  async function print(a: TodayArrival) {
+  async function print(a: LotLabel) {
     if (!printer || !a.lotto) return;
     setError(null);
     const request = {
@@ -100,6 +106,14 @@ export function useLabelPrint() {
     if (settings.automatica && printer) void printPallet(sscc);
   }
 
+  /** A lot label not from an arrival (what a putaway moved): offered, printed at once when the device prints by itself. */
+  function offerLot(l: LotLabel) {
+    setPallet(null);
+    setOffer(l);
+    setJobId(null);
+    if (settings.automatica && printer) void print(l);
+  }
+
   async function reprintJob(id: number) {
     setError(null);
     try {
@@ -128,7 +142,7 @@ export function useLabelPrint() {
     if (settings.automatica && printer) void print(newest);
   }, [mine.data, newest?.movimento]);
 
-  const actions = useStableActions({ print, printPallet, offerPallet, reprintJob });
+  const actions = useStableActions({ print, printPallet, offerPallet, offerLot, reprintJob });
   // F2: the label on offer, the lot's or the pallet's (only one is offered at a time).
   const f2 = useStableActions({ press: () => (pallet ? void printPallet(pallet) : offer && void print(offer)) });
   useHotkeys([["F2", () => f2.press()]], []);
