@@ -60,14 +60,10 @@ export function useLabelPrint(opts: { arrivals?: boolean } = {}) {
 
   const printer = printers.data?.stampanti.find((p) => p.id === settings.stampante && p.attiva) ?? null;
 
-  async function print(a: LotLabel) {
-    if (!printer || !a.lotto) return;
+  /** Queues one print job under this device's write key (a retried request never prints twice). */
+  async function submit(request: Parameters<typeof printing.mutateAsync>[0], keyed: object) {
     setError(null);
-    const request = {
-      id: String(printer.id),
-      etichetta: { tipo: "lotto" as const, articolo: a.articolo.id, lotto: a.lotto, scadenza: a.scadenza, quantita: Number(a.quantita) },
-    };
-    key.for({ ...request, movimento: a.movimento });
+    key.for(keyed);
     try {
       const out = await printing.mutateAsync(request);
       key.settle();
@@ -78,19 +74,19 @@ export function useLabelPrint(opts: { arrivals?: boolean } = {}) {
     }
   }
 
+  async function print(a: LotLabel) {
+    if (!printer || !a.lotto) return;
+    const request = {
+      id: String(printer.id),
+      etichetta: { tipo: "lotto" as const, articolo: a.articolo.id, lotto: a.lotto, scadenza: a.scadenza, quantita: Number(a.quantita) },
+    };
+    await submit(request, { ...request, movimento: a.movimento });
+  }
+
   async function printPallet(sscc: string) {
     if (!printer) return;
-    setError(null);
     const request = { id: String(printer.id), etichetta: { tipo: "collo" as const, sscc } };
-    key.for(request);
-    try {
-      const out = await printing.mutateAsync(request);
-      key.settle();
-      setJobId(out.id);
-    } catch (e) {
-      key.settle(e);
-      setError(describeWriteError(e).messaggio);
-    }
+    await submit(request, request);
   }
 
   /**
