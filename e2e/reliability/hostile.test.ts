@@ -470,20 +470,29 @@ describe("in process, generated requests to every endpoint of the OpenAPI docume
   test.each(DEEP)("fixed case on every POST: %s", fixedCase);
 });
 
-/** Reads whose required parameters name what the walk below does not supply (labels, print jobs). */
-const NAMES_WHAT_THE_WALK_LACKS = /^\/(etichette\/|stampe\/|ordini-acquisto\/\{id\}\/etichette$)/;
+/**
+ * Reads whose required parameters name what the walk below does not supply (labels, print jobs, a difference's
+ * photo, the fill rate's period).
+ */
+const NAMES_WHAT_THE_WALK_LACKS =
+  /^\/(etichette\/|stampe\/|ordini-acquisto\/\{id\}\/etichette$|differenze-ricevimento\/\{id\}\/foto\/|differenze-ricevimento\/tasso-riempimento$)/;
 
 describe("the document walked: authentication and scopes", () => {
   const concrete = (ep: Endpoint) =>
     `${ep.path.replace(/\{\w+\}/g, String(known.movimento![0]))}${ep.method === "GET" && ep.query.includes("magazzino") ? `?magazzino=${known.magazzino![0]}` : ""}`;
   const withBody = (ep: Endpoint) => ep.method === "POST" || ep.method === "PATCH";
+  // A difference's photo takes the image as its body (API.md section 12): sent as such, the walk reaches the
+  // key's check, as with the JSON of every other write (a wrong body type is refused first, as everywhere).
+  const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
   const send = (ep: Endpoint, headers: Record<string, string>) =>
-    rawRest(
-      ep.method,
-      concrete(ep),
-      withBody(ep) ? { ...headers, "content-type": "application/json" } : headers,
-      withBody(ep) ? JSON.stringify(examples[`${ep.method} ${ep.path}`]) : undefined,
-    );
+    ep.method === "POST" && ep.path.endsWith("/foto")
+      ? rawRest(ep.method, concrete(ep), { ...headers, "content-type": "image/png" }, PNG)
+      : rawRest(
+          ep.method,
+          concrete(ep),
+          withBody(ep) ? { ...headers, "content-type": "application/json" } : headers,
+          withBody(ep) ? JSON.stringify(examples[`${ep.method} ${ep.path}`]) : undefined,
+        );
 
   test("without a key every endpoint is 401 with WWW-Authenticate: Bearer; with a lettura key every write and /webhook is 403; reads pass", async () => {
     const rows: string[] = [];
@@ -511,8 +520,8 @@ describe("the document walked: authentication and scopes", () => {
         expect(JSON.parse(text)).toMatchObject({ codice: "permesso_negato", messaggio: expect.any(String) });
         expect(await snapshot(t.pool)).toEqual(before);
       } else if (NAMES_WHAT_THE_WALK_LACKS.test(ep.path)) {
-        // Past the scope check, a label of an article, location or pallet the walk does not name, or a print
-        // job it never queued, is that thing's refusal (API.md section 13).
+        // Past the scope check, a label of an article, location or pallet the walk does not name, a print job it
+        // never queued or a photo it never sent, is that thing's refusal (API.md sections 12 and 13).
         expect([200, 404, 422], `${ep.method} ${ep.path} with lettura: ${text}`).toContain(res.status);
         if (res.status >= 400) expect(JSON.parse(text).codice, `${ep.method} ${ep.path} with lettura`).not.toBe("permesso_negato");
       } else {

@@ -36,7 +36,7 @@ function photoType(contentType: string | null): PhotoType {
 export async function binaryBody(req: RestRequest, params: URLSearchParams): Promise<Record<string, unknown>> {
   for (const key of params.keys())
     throw new DomainError("filtro_non_valido", `Parametro '${key}' non previsto: la foto è il corpo della richiesta.`, { campo: key });
-  const tipo = photoType(req.headers.get("content-type"));
+  // The size before the type, in the JSON core's order: a body over the limit is 413 whatever it claims to be.
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > MAX_PHOTO_BYTES) throw photoTooLarge();
   let bytes: Uint8Array;
@@ -47,5 +47,6 @@ export async function binaryBody(req: RestRequest, params: URLSearchParams): Pro
     if (e instanceof DomainError && e.codice === "richiesta_troppo_grande") throw photoTooLarge();
     throw e;
   }
+  const tipo = photoType(req.headers.get("content-type"));
   return { tipo, dati: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64") };
 }

@@ -55,6 +55,13 @@ const TABLE: Record<string, { role: Role | "chiave" | null; call: Call }> = {
   "notices.upsert": { role: "responsabile", call: (c) => c.notices.upsert({ avvisi: [{ numero: "RUOLI" }] }) },
   "notices.receive": { role: "operatore", call: (c) => c.notices.receive({ sscc: "380012340000000999", ddt: "D-RUOLI" }) },
   "notices.cancel": { role: "operatore", call: (c) => c.notices.cancel({ sscc: "380012340000000999" }) },
+  "notices.addPhoto": { role: "operatore", call: (c) => c.notices.addPhoto({ id: "999999", tipo: "image/png", dati: "iVBORw0KGgo=" }) },
+  "notices.addDifferencePhoto": {
+    role: "operatore",
+    call: (c) => c.notices.addDifferencePhoto({ differenza: 999999, tipo: "image/png", dati: "iVBORw0KGgo=" }),
+  },
+  "notices.photo": { role: "responsabile", call: (c) => c.notices.photo({ id: "999999", n: "1" }) },
+  "notices.differencePhoto": { role: "responsabile", call: (c) => c.notices.differencePhoto({ differenza: 999999, n: 1 }) },
   "notices.returnToSupplier": {
     role: "operatore",
     call: (c) =>
