@@ -11,9 +11,10 @@ import { toErrorResponse, type ErrorResponse } from "./errors";
 import { callRestProcedure, matchRoute } from "./rest-routes";
 
 /**
- * The REST facade (/api/v1): the contract's transport rules around trpc-to-openapi. Here: request ids,
- * 404 versus 405, content type, body size, JSON shape, repeated query parameters, and the contract's
- * error body for every failure. Procedures do the rest.
+ * The REST facade (/api/v1): the contract's transport rules around the procedures that trpc-to-openapi
+ * documents. Here: request ids, 404 versus 405, content type, body size, JSON shape, repeated query
+ * parameters, and the contract's error body for every failure; rest-routes.ts finds the procedure and calls
+ * it as the library's handler would. Procedures do the rest.
  *
  * The core (`serveRest`) reads a transport-neutral request: the custom server hands it Node's request
  * as is (`serveNodeRest`), the Next route and the tests a Fetch `Request` (`handleRestRequest`).
