@@ -154,11 +154,12 @@ export async function syncReader(c: Across): Promise<void> {
       for (let i = 0; i < 15; i++) {
         await conn.query("BEGIN");
         const op = await conn.query("INSERT INTO operazioni (origine) VALUES ('api') RETURNING id");
+        // The ledger's lock order: the balance, then the movement (whose insert takes its monthly row).
+        await conn.query("UPDATE giacenze SET quantita = quantita + 1 WHERE articolo_id = $1 AND magazzino_id = $2", [c.plain[0], c.m1]);
         await conn.query(
           "INSERT INTO movimenti (operazione_id, data, origine, natura, magazzino_id, articolo_id, quantita) VALUES ($1, current_date, 'api', 'carico', $2, $3, 1)",
           [op.rows[0].id, c.m1, c.plain[0]],
         );
-        await conn.query("UPDATE giacenze SET quantita = quantita + 1 WHERE articolo_id = $1 AND magazzino_id = $2", [c.plain[0], c.m1]);
         await new Promise((r) => setTimeout(r, 5 + Math.random() * 30));
         await conn.query("COMMIT");
       }

@@ -16,16 +16,22 @@ test.beforeAll(async ({ db, apiKey }) => {
   t = db;
   await seedWarehouse(t.prisma);
   await seedArticle(t.prisma, "A1");
+  // The held row's article is not the one the committed writes move: a movement's insert takes that article's
+  // monthly row (movimenti_mensili), which a real writer reaches only holding its balance, so a raw insert of
+  // the same article would hold back the committed write instead of racing it.
+  heldArticle = (await seedArticle(t.prisma, "A-TENUTO")).id;
   key = apiKey.chiave;
 });
+
+let heldArticle: number;
 
 async function insertMovementInOpenTransaction(c: pg.PoolClient): Promise<number> {
   await c.query("BEGIN");
   const op = await c.query("INSERT INTO operazioni (origine) VALUES ('api') RETURNING id");
   const m = await c.query(
     `INSERT INTO movimenti (operazione_id, data, origine, natura, magazzino_id, articolo_id, quantita)
-     VALUES ($1, current_date, 'api', 'carico', 1, 1, 1) RETURNING id`,
-    [op.rows[0].id],
+     VALUES ($1, current_date, 'api', 'carico', 1, $2, 1) RETURNING id`,
+    [op.rows[0].id, heldArticle],
   );
   return m.rows[0].id;
 }

@@ -193,7 +193,8 @@ newestCases({
       const inserted = await c.query(
         `INSERT INTO movimenti (operazione_id, data, origine, natura, magazzino_id, articolo_id, quantita)
          VALUES ($1, current_date, 'api', 'carico', $2, $3, 1) RETURNING id`,
-        [o.rows[0].id, m1, art.DADO],
+        // Not the committed write's article: the insert takes that article's monthly row (movimenti_mensili).
+        [o.rows[0].id, m1, art.VITE],
       );
       return inserted.rows[0].id;
     },
