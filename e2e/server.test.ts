@@ -159,6 +159,15 @@ describe("il servizio avviato come da `npm start`", () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ stato: "ok" });
     expect(health.headers.get("x-request-id")).toBeTruthy();
+    expect(health.headers.get("cache-control")).toBe("no-store");
+    const postHealth = await fetch(`${service.base}/api/health`, { method: "POST" });
+    expect(postHealth.status).toBe(405);
+    expect(postHealth.headers.get("allow")).toBe("GET, HEAD");
+    expect((await postHealth.json()).codice).toBe("metodo_non_consentito");
+
+    // Pages load Next at their first request (main.ts); two at once wait for the same load.
+    const [first, second] = await Promise.all([fetch(`${service.base}/accesso`), fetch(`${service.base}/accesso`)]);
+    expect([first.status, second.status]).toEqual([200, 200]);
 
     const doc = await fetch(`${service.base}/api/v1/openapi.json`);
     expect(doc.status).toBe(200);

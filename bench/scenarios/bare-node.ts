@@ -10,6 +10,34 @@ import { scanMovements } from "./scan-movements";
 import { writeMovements } from "./write-movements";
 
 /**
+ * bench/bare-server.ts started beside the service, on the same database: the context of a scenario run
+ * against it instead (its `api`, its pid for the CPU meter, `bare` set). `stop` ends it.
+ */
+export async function startBareServer(ctx: Ctx): Promise<{ ctx: Ctx; stop(): void }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "..", "bare-server.ts")], {
+    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: ctx.databaseUrl, PORT: String(port), SERVICE_TIME_ZONE: ctx.timeZone },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const kill = () => void child.kill("SIGTERM");
+  stopOnExit.add(kill);
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (b: Buffer) => b.toString().includes("pronto") && resolve());
+    child.once("exit", (code) => reject(new Error(`bare-server.ts si è fermato (uscita ${code})`)));
+  });
+  progress(`tetto-node: server node:http + pg senza framework sulla porta ${port}, pid ${child.pid}`);
+  const api = new ApiClient(port, ctx.key.chiave, 32);
+  return {
+    ctx: { ...ctx, api, serverPid: child.pid!, cpu: ctx.cpu.forServer(child.pid!), bare: true },
+    stop() {
+      api.close();
+      kill();
+      stopOnExit.delete(kill);
+    },
+  };
+}
+
+/**
  * `tetto-node` (only with --only): the POST /movimenti scenario, the open loop and the movement scan,
  * each with its floor, run against bench/bare-server.ts (plain `node:http` and `pg`, none of our stack)
  * instead of the service. Their ratios are about the most a Node HTTP service can reach on this machine
@@ -17,20 +45,7 @@ import { writeMovements } from "./write-movements";
  * trpc-to-openapi, zod, our layers).
  */
 export async function bareNode(ctx: Ctx): Promise<ScenarioResult[]> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "..", "bare-server.ts")], {
-    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: ctx.databaseUrl, PORT: String(port), SERVICE_TIME_ZONE: ctx.timeZone },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const stop = () => void child.kill("SIGTERM");
-  stopOnExit.add(stop);
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (b: Buffer) => b.toString().includes("pronto") && resolve());
-    child.once("exit", (code) => reject(new Error(`bare-server.ts si è fermato (uscita ${code})`)));
-  });
-  progress(`tetto-node: server node:http + pg senza framework sulla porta ${port}, pid ${child.pid}`);
-  const api = new ApiClient(port, ctx.key.chiave, 32);
-  const bare: Ctx = { ...ctx, api, serverPid: child.pid!, cpu: ctx.cpu.forServer(child.pid!) };
+  const bare = await startBareServer(ctx);
   // Named apart from the service's rows, and left out of the goals (report.ts matches their ids).
   const named = (r: ScenarioResult): ScenarioResult => ({
     ...r,
@@ -38,10 +53,8 @@ export async function bareNode(ctx: Ctx): Promise<ScenarioResult[]> {
     name: `${r.name}: node:http + pg, senza framework`,
   });
   try {
-    return [named(await writeMovements(bare)), named(await openLoop(bare)), named(await scanMovements(bare))];
+    return [named(await writeMovements(bare.ctx)), named(await openLoop(bare.ctx)), named(await scanMovements(bare.ctx))];
   } finally {
-    api.close();
-    stop();
-    stopOnExit.delete(stop);
+    bare.stop();
   }
 }

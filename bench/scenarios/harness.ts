@@ -21,6 +21,8 @@ export interface Ctx {
   durationMs: number;
   timeZone: string;
   cpu: CpuMeter;
+  /** The scenario runs against bench/bare-server.ts (`tetto-node`), not the service. */
+  bare?: boolean;
   /** --pg-stats: each measured side ends with the statements PostgreSQL spent most time in. */
   pgStats?: boolean;
   /** webhook-portata: the write rate (per second), the receiver's answer time (ms), through which side the writes go. */
