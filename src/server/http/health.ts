@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import { DomainError } from "../lib/errors";
 import { databaseStatus } from "../modules/health/health.service";
+import { writeNodeResponse } from "./rest-handler";
 
 /**
  * GET /api/health, with no auth: load balancers and the UI's offline detection ask whether the service is
@@ -15,28 +16,26 @@ export function isHealthPath(url: string | undefined): boolean {
 
 export async function serveHealth(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const requestId = randomUUID();
-  const head = { "Content-Type": "application/json; charset=utf-8", "X-Request-Id": requestId, "Cache-Control": "no-store" };
-  const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-    const text = JSON.stringify(body);
-    res.writeHead(status, { ...head, ...headers, "Content-Length": String(Buffer.byteLength(text)) });
-    res.end(req.method === "HEAD" ? undefined : text);
-  };
-  req.resume();
-  if (req.method !== "GET" && req.method !== "HEAD") {
-    const error = new DomainError("metodo_non_consentito", `Metodo ${req.method} non consentito su /api/health: usare GET.`, {
-      headers: { Allow: "GET, HEAD" },
+  const answer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+    writeNodeResponse(req, res, {
+      status,
+      headers: { "Content-Type": "application/json; charset=utf-8", "X-Request-Id": requestId, "Cache-Control": "no-store", ...headers },
+      body: JSON.stringify(body),
     });
-    return send(error.status, error.toBody(), error.headers);
+  const refuse = (error: DomainError) => answer(error.status, error.toBody(), error.headers);
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    return refuse(
+      new DomainError("metodo_non_consentito", `Metodo ${req.method} non consentito su /api/health: usare GET.`, {
+        headers: { Allow: "GET, HEAD" },
+      }),
+    );
   }
   const status = await databaseStatus();
-  if (status.ok) return send(200, { stato: "ok" });
+  if (status.ok) return answer(200, { stato: "ok" });
   console.error(`[${requestId}] controllo di salute: database non raggiungibile:`, status.error);
-  const error = new DomainError(
-    "servizio_non_disponibile",
-    "Il database non è raggiungibile in questo momento: riprovare tra qualche secondo.",
-    {
+  refuse(
+    new DomainError("servizio_non_disponibile", "Il database non è raggiungibile in questo momento: riprovare tra qualche secondo.", {
       headers: { "Retry-After": "5" },
-    },
+    }),
   );
-  send(error.status, error.toBody(), error.headers);
 }

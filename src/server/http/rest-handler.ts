@@ -260,14 +260,23 @@ function nodeHeaders(req: IncomingMessage): HeaderReader {
  * routing and the Fetch conversions (bench/layers.ts measures what they cost).
  */
 export async function serveNodeRest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const method = req.method ?? "GET";
-  const out = await serveRest({ method, url: req.url ?? "/", headers: nodeHeaders(req), readBody: (limit) => readNodeBody(req, limit) });
+  const out = await serveRest({
+    method: req.method ?? "GET",
+    url: req.url ?? "/",
+    headers: nodeHeaders(req),
+    readBody: (limit) => readNodeBody(req, limit),
+  });
+  writeNodeResponse(req, res, out);
+}
+
+/** Writes an answer of the REST core's shape on Node's response (also /api/health's, http/health.ts). */
+export function writeNodeResponse(req: IncomingMessage, res: ServerResponse, out: RestResponse): void {
   // The JSON text is encoded once: its bytes give the length and are what is written.
   const bytes = Buffer.from(out.body);
   const headers: Record<string, string> = { ...out.headers, "Content-Length": String(bytes.byteLength) };
   if (!req.complete) drainRest(req);
   res.writeHead(out.status, headers);
-  res.end(method === "HEAD" ? undefined : bytes);
+  res.end(req.method === "HEAD" ? undefined : bytes);
 }
 
 /** The most of a refused body read and dropped before the connection is cut. */
