@@ -8,7 +8,8 @@
  * round trip, as the service's append carries its COMMIT), and a JSON answer. Two round trips to
  * PostgreSQL, as the service's. And GET /api/v1/movimenti?limite=&dopo= (the movement scan): the sync
  * bound and the page sent together (pg's pipeline mode: one round trip, as the service's), the rows
- * shaped as the contract shows them (toMovementOutput), JSON. Not a product: a measuring stick for
+ * shaped as the contract shows them (toMovementOutput), JSON. And GET /api/v1/giacenze-ubicazioni?magazzino=&limite=&dopo=
+ * (the location-stock scan, issue 24) the same way, with the service's statement. Not a product: a measuring stick for
  * what the stack itself costs.
  *
  *   DATABASE_URL=… PORT=… SERVICE_TIME_ZONE=… node --import tsx bench/bare-server.ts
@@ -21,9 +22,11 @@ import * as catalogue from "../src/server/modules/catalogue/catalogue.queries";
 import { ledgerAppend } from "../src/server/modules/ledger/ledger.service";
 import { cutPage, SYNC_TABLES } from "../src/server/modules/lists/lists";
 import * as lists from "../src/server/modules/lists/lists.queries";
+import * as locationStock from "../src/server/modules/locations-stock/locations-stock.queries";
 import * as movements from "../src/server/modules/movements/movements.queries";
 import { toMovementOutput } from "../src/server/modules/movements/movements.service";
 import type { MovementRow } from "../src/server/modules/movements/movements.queries";
+import type { LocationStockRow } from "../src/server/modules/locations-stock/locations-stock.queries";
 
 const TIME_ZONE = process.env.SERVICE_TIME_ZONE ?? "Europe/Rome";
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, pipeline: true } as pg.PoolConfig);
@@ -104,6 +107,39 @@ async function movementPage(search: URLSearchParams): Promise<[number, unknown]>
   }
 }
 
+async function locationStockPage(search: URLSearchParams): Promise<[number, unknown]> {
+  const magazzino = Number(search.get("magazzino"));
+  const limite = Number(search.get("limite") ?? 500);
+  const dopo = Number(search.get("dopo") ?? 0);
+  if (![magazzino, limite, dopo].every(Number.isInteger) || limite < 1 || limite > 1000 || dopo < 0) {
+    return [400, { codice: "filtro_non_valido" }];
+  }
+  const { tag, seq } = SYNC_TABLES.giacenze_ubicazioni;
+  const bound = lists.syncBound(tag, seq);
+  const page = locationStock.locationStockPage(magazzino, dopo, {}, limite + 1);
+  const c = await pool.connect();
+  try {
+    const [b, rows] = await Promise.all([
+      c.query<{ b: string | null }>({ name: "bound", text: bound.sql.text, values: bound.sql.values }),
+      c.query<LocationStockRow>({ name: `location_stock_${limite}`, text: page.sql.text, values: page.sql.values }),
+    ]);
+    if (rows.rows[0] && !rows.rows[0].magazzino_trovato) return [404, { codice: "magazzino_non_trovato" }];
+    const found = rows.rows.filter((r): r is LocationStockRow & { id: number } => r.id !== null);
+    const cut = cutPage(found, limite, Number(b.rows[0]?.b ?? 0), dopo);
+    const giacenze = cut.rows.map((r) => ({
+      id: r.id,
+      ubicazione: r.ubicazione,
+      articolo: { id: r.articolo_id, codice: r.articolo_codice },
+      lotto: r.lotto,
+      scadenza: r.scadenza,
+      quantita: r.quantita,
+    }));
+    return [200, { giacenze, altri: cut.altri, cursore: cut.cursore }];
+  } finally {
+    c.release();
+  }
+}
+
 const server = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on("data", (b: Buffer) => chunks.push(b));
@@ -113,6 +149,9 @@ const server = http.createServer((req, res) => {
     if (keyId === undefined) return answer(res, 401, { codice: "non_autenticato" });
     if (req.method === "GET" && req.url?.startsWith("/api/v1/movimenti?")) {
       return reply(res, movementPage(new URLSearchParams(req.url.slice(req.url.indexOf("?")))));
+    }
+    if (req.method === "GET" && req.url?.startsWith("/api/v1/giacenze-ubicazioni?")) {
+      return reply(res, locationStockPage(new URLSearchParams(req.url.slice(req.url.indexOf("?")))));
     }
     if (req.method !== "POST" || req.url !== "/api/v1/movimenti") return answer(res, 404, { codice: "non_trovato" });
     let body: Record<string, unknown>;

@@ -6,6 +6,7 @@ import { stopOnExit } from "../server";
 import { progress } from "../util";
 import type { Ctx, ScenarioResult } from "./harness";
 import { openLoop } from "./open-loop";
+import { scanLocationStock } from "./scan-location-stock";
 import { scanMovements } from "./scan-movements";
 import { writeMovements } from "./write-movements";
 
@@ -38,7 +39,8 @@ export async function startBareServer(ctx: Ctx): Promise<{ ctx: Ctx; stop(): voi
 }
 
 /**
- * `tetto-node` (only with --only): the POST /movimenti scenario, the open loop and the movement scan,
+ * `tetto-node` (only with --only): the POST /movimenti scenario, the open loop, the movement scan and the
+ * location-stock scan,
  * each with its floor, run against bench/bare-server.ts (plain `node:http` and `pg`, none of our stack)
  * instead of the service. Their ratios are about the most a Node HTTP service can reach on this machine
  * for the same database work: what separates the service's from them is the cost of the stack (tRPC,
@@ -53,7 +55,12 @@ export async function bareNode(ctx: Ctx): Promise<ScenarioResult[]> {
     name: `${r.name}: node:http + pg, senza framework`,
   });
   try {
-    return [named(await writeMovements(bare.ctx)), named(await openLoop(bare.ctx)), named(await scanMovements(bare.ctx))];
+    return [
+      named(await writeMovements(bare.ctx)),
+      named(await openLoop(bare.ctx)),
+      named(await scanMovements(bare.ctx)),
+      named(await scanLocationStock(bare.ctx)),
+    ];
   } finally {
     bare.stop();
   }
