@@ -2,6 +2,7 @@ import type pg from "pg";
 import type { Query } from "../../src/server/db/sql";
 import * as availabilityQueries from "../../src/server/modules/availability/availability.queries";
 import * as eventsQueries from "../../src/server/modules/events/events.queries";
+import { withinMovementBudget } from "../../src/server/modules/events/events.service";
 import { cutPage, SYNC_TABLES } from "../../src/server/modules/lists/lists";
 import * as listsQueries from "../../src/server/modules/lists/lists.queries";
 import * as movementsQueries from "../../src/server/modules/movements/movements.queries";
@@ -159,12 +160,12 @@ export async function eventsFromZero(ctx: Ctx): Promise<ScenarioResult> {
     path: "/eventi",
     key: "eventi",
     idOf: (r) => r.sequenza as number,
-    // events.service.ts listEvents: bound, the page, then its movements (what rendering the stock events
+    // events.service.ts listEvents: bound, the page (cut to its movement budget), then its movements (what rendering the stock events
     // reads; the delivery notes and sales documents of the page are left out: a few rows by id).
     floorPage: async (c, dopo) => {
       const b = await bound(c, "eventi");
       const r = await run(c, "events_page", eventsQueries.eventsPage(dopo, null, HEAD_LIMIT + 1));
-      const page = cutPage(r.rows, HEAD_LIMIT, b, dopo);
+      const page = withinMovementBudget(cutPage(r.rows, HEAD_LIMIT, b, dopo));
       const ids = page.rows.flatMap((e) => (e.dati.movimenti as number[] | undefined) ?? []);
       if (ids.length) {
         const m = movementsQueries.movementsByIds(ids); // its text depends on the page (LIMIT): not a named statement

@@ -89,7 +89,35 @@ export async function renderEvents(db: Db, events: q.EventRow[], timeZone: strin
   return events.map((e) => ({ id: e.uid, sequenza: e.id, tipo: e.tipo, creato_il: formatInstant(timeZone, e.creato_ms), dati: dati(e) }));
 }
 
-/** GET /eventi: events in sequence order, of the types asked, complete under concurrent writers (API.md section 4). */
+/**
+ * The most movements one page of GET /eventi carries. A stock event carries every movement of its call
+ * (up to 500: MAX_MOVEMENT_ROWS), so 100 of them would be 50,000 movements, about 14 MB of JSON built in the
+ * server's memory for one answer (the bench's events feed from 0 took the server from 197 to 291 MB).
+ */
+export const MAX_PAGE_MOVEMENTS = 5_000;
+
+/**
+ * A page cut where its events' movements would pass MAX_PAGE_MOVEMENTS: it ends at the event before, with
+ * `altri` true and the cursor on its last event, so paging on loses nothing. The first event always stays
+ * (one event alone may carry more), so a page is never empty while events follow.
+ */
+export function withinMovementBudget<T extends Pick<q.EventRow, "id" | "tipo" | "dati">>(page: {
+  rows: T[];
+  altri: boolean;
+  cursore: number;
+}) {
+  let carried = 0;
+  for (const [i, e] of page.rows.entries()) {
+    if (STOCK_TYPES.has(e.tipo)) carried += (e.dati.movimenti as number[]).length;
+    if (carried > MAX_PAGE_MOVEMENTS && i > 0) return { rows: page.rows.slice(0, i), altri: true, cursore: page.rows[i - 1]!.id };
+  }
+  return page;
+}
+
+/**
+ * GET /eventi: events in sequence order, of the types asked, complete under concurrent writers (API.md
+ * section 4): `limite` events at most, fewer when their movements pass MAX_PAGE_MOVEMENTS.
+ */
 export async function listEvents(db: Db, input: ListEventsInput, timeZone: string) {
   const limite = input.limite ?? 100;
   const dopo = input.dopo ?? 0;
@@ -97,6 +125,6 @@ export async function listEvents(db: Db, input: ListEventsInput, timeZone: strin
     campo: "dopo",
     valore: dopo,
   });
-  const page = cutPage(window, limite, bound, dopo);
+  const page = withinMovementBudget(cutPage(window, limite, bound, dopo));
   return { eventi: await renderEvents(db, page.rows, timeZone), altri: page.altri, cursore: page.cursore };
 }

@@ -2,7 +2,9 @@ import { describe, expect } from "vitest";
 import { getConfig } from "../../config";
 import { DomainError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
+import { MAX_MOVEMENT_ROWS } from "../movements/movements.schemas";
 import { writeMovements } from "../movements/movements.service";
+import { MAX_PAGE_MOVEMENTS } from "./events.service";
 import type { TestDb } from "../../testing/db";
 import { caller, countRows, rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
@@ -778,6 +780,31 @@ describe("GET /eventi", () => {
     expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
     // And the same events as one page of 100 returns.
     expect(seen).toEqual(await eventsAfter(0));
+  });
+
+  test("a page stops before the event that would take its movements past MAX_PAGE_MOVEMENTS; paging on loses none", async () => {
+    const before = await lastSeq();
+    const calls = MAX_PAGE_MOVEMENTS / MAX_MOVEMENT_ROWS + 1;
+    const righe = Array.from({ length: MAX_MOVEMENT_ROWS }, () => ({ codice: "B", quantita: 1 }));
+    for (let i = 0; i < calls; i++) {
+      const r = await post("/movimenti", { natura: "carico", magazzino: m1, righe });
+      expect(r.body.scritte, JSON.stringify(r.body)).toBe(MAX_MOVEMENT_ROWS);
+      // A master-data event between them carries no movement: it never stops a page.
+      await post("/fornitori", { fornitori: [{ codice: `FB${i}`, nome: `Fornitore ${i}` }] });
+    }
+    const first = await get(`/eventi?dopo=${before}&limite=100`);
+    const carried = (p: { eventi: Evento[] }) => p.eventi.reduce((n, e) => n + (e.dati.movimenti?.length ?? 0), 0);
+    // 10 calls of 500 fill the budget exactly, with the supplier after the 10th: the 11th call's event would pass it.
+    expect(types(first.eventi)).toEqual(Array.from({ length: calls - 1 }, () => ["movimenti.registrati", "fornitore.modificato"]).flat());
+    expect(carried(first)).toBe(MAX_PAGE_MOVEMENTS);
+    expect(first.altri).toBe(true);
+    expect(first.cursore).toBe(first.eventi.at(-1).sequenza);
+    const second = await get(`/eventi?dopo=${first.cursore}&limite=100`);
+    expect(types(second.eventi)).toEqual(["movimenti.registrati", "fornitore.modificato"]);
+    expect(second.altri).toBe(false);
+    // Together, every event recorded, once, in order: as the table holds them.
+    const table = (await t.pool.query("SELECT id FROM eventi WHERE id > $1 ORDER BY id", [before])).rows.map((r) => r.id);
+    expect([...first.eventi, ...second.eventi].map((e) => e.sequenza)).toEqual(table);
   });
 });
 
