@@ -10,7 +10,7 @@ import type { AvailabilityRowOutput, ListAvailabilityInput } from "./availabilit
  * listed one by one), zero stock included, paged by article id like every list.
  *
  * One statement computes the page: the page's articles first, then balances and open order rows
- * restricted to that id range, so the cost follows the page size, not the catalogue. Stock comes from
+ * joined to those articles, so the cost follows the page size, not the catalogue. Stock comes from
  * the maintained balances (`giacenze`); only `a` sums the ledger, because a past day has no balance.
  * With `a`, `in_arrivo` is also that day's: what the orders dated up to it still expected at its end, from
  * the ledger's arrivals (availability.queries.ts `expected`), so a snapshot of a past day does not mix its

@@ -80,7 +80,13 @@ export const movementsByIds = (ids: number[]) => movements(Prisma.sql`m.id = ANY
 
 const movements = (where: Prisma.Sql, take: number, order: "asc" | "desc") => query<MovementRow>(movementsSql(where, take, order));
 
-/** The list's statement; `extra` adds a column and its join (the screen's cancellation of an arrival). */
+/**
+ * The list's statement; `extra` adds a column and its join (the screen's cancellation of an arrival). The
+ * page's movements are chosen first, in a subquery with its LIMIT, and only its rows are joined: the
+ * generic plan guesses a third of the ledger for `m.id > $1`, and with the joins outside the LIMIT it
+ * sized Memoize caches for that many articles and lots, set up on every call: 10.7 ms for the first page
+ * of 100 at scale 5 (500,000 articles), 1.3 ms with the subquery (EXPLAIN ANALYZE).
+ */
 const movementsSql = (
   where: Prisma.Sql,
   take: number,
@@ -93,13 +99,14 @@ const movementsSql = (
            m.magazzino_id, m.articolo_id, a.codice AS articolo_codice, trim_scale(m.quantita)::text AS quantita,
            trim_scale(m.prezzo)::text AS prezzo, l.codice AS lotto, ub.codice AS ubicazione, m.riferimento_tipo, m.riferimento_id, m.annulla_id,
            m.chiave_api_id, m.utente_id, COALESCE(k.nome, u.username) AS autore_nome${extra.column}
-      FROM movimenti m
+      FROM (SELECT * FROM movimenti m
+             WHERE ${where}
+             ORDER BY m.id ${order === "asc" ? Prisma.empty : Prisma.raw("DESC")}
+             ${limit(take)}) m
       JOIN articoli a ON a.id = m.articolo_id
       LEFT JOIN lotti l ON l.id = m.lotto_id
       LEFT JOIN ubicazioni ub ON ub.id = m.ubicazione_id
       LEFT JOIN chiavi_api k ON k.id = m.chiave_api_id
       LEFT JOIN utenti u ON u.id = m.utente_id
       ${extra.join}
-     WHERE ${where}
-     ORDER BY m.id ${order === "asc" ? Prisma.empty : Prisma.raw("DESC")}
-     ${limit(take)}`;
+     ORDER BY m.id ${order === "asc" ? Prisma.empty : Prisma.raw("DESC")}`;
