@@ -1,15 +1,15 @@
 "use client";
 import { useForm } from "@mantine/form";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ScanOutput as SearchOutput } from "@/server/modules/arrivals/arrivals.schemas";
 import { describeError } from "../../errors";
 import { signal, type Outcome } from "../../feedback";
 import { qty } from "../../format";
 import { useRemembered, useWarehouses } from "../../hooks";
 import { setWaitingCount } from "../../offline/waiting";
-import { isEditable, type ScanTarget, useScanner } from "../../scanner/use-scanner";
+import { type ScanTarget, useScanner } from "../../scanner/use-scanner";
 import { useStableActions } from "../../stable-actions";
-import { useFocusRequest } from "./use-focus-request";
+import { useDockFocus } from "./use-dock-focus";
 import { useKeptOptions, useKeptRow } from "./use-kept-row";
 import { lotField } from "./lot-field";
 import { problemOf, shownFeedback } from "./row-rules";
@@ -46,12 +46,7 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
   const [held, setHeldState] = useState<string[]>([]);
   const [waiting, setWaiting] = useState<string[]>([]);
   const [choice, setChoiceState] = useState<PendingChoice | null>(null);
-  const scanRef = useRef<HTMLInputElement>(null);
-  const ddtRef = useRef<HTMLInputElement>(null);
-  const warehouseRef = useRef<HTMLInputElement>(null);
-  const quantityRef = useRef<HTMLInputElement>(null);
-  const lotRef = useRef<HTMLInputElement>(null);
-  const expiryRef = useRef<HTMLInputElement>(null);
+  const { scanRef, ddtRef, warehouseRef, rowRefs, focusScan, focusField } = useDockFocus();
   const today = useTodayArrivals(
     ddt,
     (f) => say(f.outcome, f.title, f.message),
@@ -130,22 +125,6 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
     }
   });
 
-  const focusScan = useCallback(() => {
-    requestAnimationFrame(() => scanRef.current?.focus());
-  }, []);
-
-  // A person's keystroke that lands nowhere in particular goes to the scan field; a scanner's burst goes to
-  // the scan logic wherever it lands (useScanner, below).
-  useEffect(() => {
-    focusScan();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
-      if (isEditable(document.activeElement) || document.querySelector("[role=dialog]")) return;
-      if (e.key.length === 1 || e.key === "Enter") scanRef.current?.focus();
-    };
-    document.addEventListener("keydown", onKey, true);
-    return () => document.removeEventListener("keydown", onKey, true);
-  }, [focusScan]);
   // A pallet's SSCC goes to its own view (usePallet) before the row-by-row queue.
   useScanner((code, target) => opts.intercept?.(code) || onScan(code, target));
 
@@ -158,15 +137,6 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
     signal(outcome);
     setFeedback({ outcome, title, message });
   }
-
-  const focusField = useFocusRequest({
-    ddt: ddtRef,
-    magazzino: warehouseRef,
-    quantita: quantityRef,
-    lotto: lotRef,
-    scadenza: expiryRef,
-    scan: scanRef,
-  });
 
   /** A new row shown (its quantity the remainder, proposed, not settled); the lot of a row that needs one gets the caret. */
   function show(res: SearchOutput, order: Order, row: Row, code: string, before?: Feedback) {
@@ -424,7 +394,6 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
     },
     sendQueuedAgain: (q: QueuedArrival) => void queue.sendAgain(q),
   });
-  const [rowRefs] = useState(() => ({ quantity: quantityRef, lot: lotRef, expiry: expiryRef }));
 
   return {
     warehouseOptions: warehouses,
