@@ -1,9 +1,9 @@
 "use client";
-import { Button, Card, Stack, Table, Text } from "@mantine/core";
+import { Card, Stack, Table, Text } from "@mantine/core";
 import { memo } from "react";
 import { qty } from "../../format";
 import { type Pallet, palletProposal } from "./lookup";
-import { ProposalAndDestination } from "./putaway-parts";
+import { ConfirmPutaway, ProposalAndDestination } from "./putaway-parts";
 
 /**
  * A pallet read by its SSCC: what of it still waits in receiving, where it should go (one destination: a
@@ -53,12 +53,7 @@ export const PalletTask = memo(function PalletTask({
           noProposal="gli articoli del collo non sono ancora in nessuna ubicazione"
           destination={destination}
         />
-        <Button size="lg" fullWidth onClick={onConfirm} loading={saving} disabled={!destination} data-testid="conferma-stoccaggio">
-          Conferma
-        </Button>
-        <Button size="md" fullWidth variant="default" onClick={onCancel}>
-          Annulla
-        </Button>
+        <ConfirmPutaway destination={destination} saving={saving} onConfirm={onConfirm} onCancel={onCancel} />
       </Stack>
     </Card>
   );

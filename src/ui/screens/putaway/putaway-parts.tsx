@@ -45,6 +45,31 @@ export function ProposalAndDestination({
   );
 }
 
+/** Conferma, usable once the destination's label was read, and Annulla: the same for goods and for a pallet. */
+export function ConfirmPutaway({
+  destination,
+  saving,
+  onConfirm,
+  onCancel,
+}: {
+  destination: string | null;
+  saving: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <>
+      {/* One above the other: at 360 px side by side, "Conferma" would not fit its button. */}
+      <Button size="lg" fullWidth onClick={onConfirm} loading={saving} disabled={!destination} data-testid="conferma-stoccaggio">
+        Conferma
+      </Button>
+      <Button size="md" fullWidth variant="default" onClick={onCancel}>
+        Annulla
+      </Button>
+    </>
+  );
+}
+
 /** The goods shown: where they are, where they should go, where they will go, how many. */
 export const PutawayTask = memo(function PutawayTask({
   row,
@@ -103,13 +128,7 @@ export const PutawayTask = memo(function PutawayTask({
           autoComplete="off"
           data-testid="campo-quantita"
         />
-        {/* One above the other: at 360 px side by side, "Conferma" would not fit its button. */}
-        <Button size="lg" fullWidth onClick={onConfirm} loading={saving} disabled={!destination} data-testid="conferma-stoccaggio">
-          Conferma
-        </Button>
-        <Button size="md" fullWidth variant="default" onClick={onCancel}>
-          Annulla
-        </Button>
+        <ConfirmPutaway destination={destination} saving={saving} onConfirm={onConfirm} onCancel={onCancel} />
       </Stack>
     </Card>
   );
