@@ -1,31 +1,20 @@
 import { expect, test } from "@playwright/test";
+import { api } from "../support/api";
 import { newSession, snap, type User } from "../support/app";
+import { seedNotice, ssccSeries } from "../support/notices";
 import { seed, today } from "../support/seed";
 
 /** API.md section 12: a difference's photo, sent by REST as the image itself, shown on /avvisi to the manager. */
 
 const BASE = () => `http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1`;
-/** An SSCC of this spec's own (company prefix 8007123): extension 3, a serial, the GS1 check digit. */
-function sscc(serial: number): string {
-  const body = `38007123${String(serial).padStart(9, "0")}`;
-  let sum = 0;
-  for (let i = body.length - 1, w = 3; i >= 0; i--, w = 4 - w) sum += Number(body[i]) * w;
-  return `${body}${(10 - (sum % 10)) % 10}`;
-}
+/** The SSCCs of this spec's own pallets. */
+const sscc = ssccSeries("8007123");
 /** A 1×1 red PNG: enough for a thumbnail. */
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==", "base64");
 
 let users: Record<"responsabile", User>;
 let key: string;
 let difference: number;
-const api = async (method: string, path: string, body?: unknown) => {
-  const r = await fetch(`${BASE()}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: r.status, body: (await r.json()) as any };
-};
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
@@ -46,19 +35,14 @@ test.beforeAll(async () => {
   const s = seed("avvisi-foto", { data, roles: ["responsabile"] });
   users = s.users;
   key = s.key;
-  const n = await api("POST", "/avvisi-spedizione", {
-    avvisi: [
-      {
-        numero: "PAL-FOTO-AV",
-        fornitore: "FORN-PAL-FOTO",
-        magazzino: "PAL-FOTO-M",
-        data_prevista: today(),
-        colli: [{ sscc: sscc(81), righe: [{ ordine: "PAL-FOTO-OA", numero_riga: 1, quantita: 20 }] }],
-      },
-    ],
+  await seedNotice(key, {
+    numero: "PAL-FOTO-AV",
+    fornitore: "FORN-PAL-FOTO",
+    magazzino: "PAL-FOTO-M",
+    data_prevista: today(),
+    colli: [{ sscc: sscc(81), righe: [{ ordine: "PAL-FOTO-OA", numero_riga: 1, quantita: 20 }] }],
   });
-  expect(n.body.creati, JSON.stringify(n.body)).toBe(1);
-  const r = await api("POST", `/colli/${sscc(81)}/ricevi`, {
+  const r = await api(key, "POST", `/colli/${sscc(81)}/ricevi`, {
     ddt: "DDT-PAL-FOTO",
     differenze: [{ indice: 0, quantita: 3, motivo: "danneggiato", nota: "Scatola schiacciata" }],
   });

@@ -1,28 +1,16 @@
 import { expect, test } from "@playwright/test";
+import { api } from "../support/api";
 import { newSession, scan, snap, type User } from "../support/app";
+import { seedNotice, ssccSeries } from "../support/notices";
 import { seed, today } from "../support/seed";
 
 /** API.md section 12 on the handheld: one scan of a pallet's SSCC, a row marked damaged, Enter receives it all. */
 
-const BASE = () => `http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1`;
-/** A valid SSCC of the spec's own: extension 3, a prefix, a serial, the GS1 check digit. */
-function sscc(serial: number): string {
-  const body = `38059990${String(serial).padStart(9, "0")}`;
-  let sum = 0;
-  for (let i = body.length - 1, w = 3; i >= 0; i--, w = 4 - w) sum += Number(body[i]) * w;
-  return `${body}${(10 - (sum % 10)) % 10}`;
-}
+/** The SSCCs of this spec's own pallets. */
+const sscc = ssccSeries("8059990");
 
 let users: Record<"operatore" | "responsabile", User>;
 let key: string;
-const api = async (method: string, path: string, body?: unknown) => {
-  const r = await fetch(`${BASE()}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: r.status, body: (await r.json()) as any };
-};
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
@@ -49,25 +37,20 @@ test.beforeAll(async () => {
   const s = seed("colli", { data, roles: ["operatore", "responsabile"] });
   users = s.users;
   key = s.key;
-  const n = await api("POST", "/avvisi-spedizione", {
-    avvisi: [
+  await seedNotice(key, {
+    numero: "COL-AV-1",
+    fornitore: "COL-FERR",
+    magazzino: "COL-M1",
+    colli: [
       {
-        numero: "COL-AV-1",
-        fornitore: "COL-FERR",
-        magazzino: "COL-M1",
-        colli: [
-          {
-            sscc: sscc(1),
-            righe: [
-              { ordine: "COL-OA-1", numero_riga: 1, quantita: 12 },
-              { ordine: "COL-OA-1", numero_riga: 2, quantita: 10 },
-            ],
-          },
+        sscc: sscc(1),
+        righe: [
+          { ordine: "COL-OA-1", numero_riga: 1, quantita: 12 },
+          { ordine: "COL-OA-1", numero_riga: 2, quantita: 10 },
         ],
       },
     ],
   });
-  expect(n.body.creati, JSON.stringify(n.body)).toBe(1);
 });
 
 test("un SSCC letto mostra il collo; una riga segnata danneggiata, Invio: l'ordine mostra l'arrivato, le differenze il danno", async ({
@@ -99,9 +82,9 @@ test("un SSCC letto mostra il collo; una riga segnata danneggiata, Invio: l'ordi
   await expect(pallet).toHaveCount(0);
 
   // What arrived, through the API: the damaged 2 never came in.
-  const orders = await api("GET", "/ordini-acquisto?cerca=COL-OA-1");
+  const orders = await api(key, "GET", "/ordini-acquisto?cerca=COL-OA-1");
   expect(orders.body.ordini[0].righe.map((r: { arrivata: string }) => r.arrivata)).toEqual(["10", "10"]);
-  const diffs = await api("GET", "/differenze-ricevimento?motivo=danneggiato");
+  const diffs = await api(key, "GET", "/differenze-ricevimento?motivo=danneggiato");
   const mine = diffs.body.differenze.filter((d: { sscc: string }) => d.sscc === sscc(1));
   expect(mine).toHaveLength(1);
   expect(mine[0]).toMatchObject({ quantita: "2", attesa: "12", ricevuta: "10", articolo: { codice: "COL-VITE" } });

@@ -2,6 +2,7 @@ import net from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import { api, orderRow } from "../support/api";
 import { newSession, scan, snap, type User } from "../support/app";
+import { seedNotice, ssccSeries } from "../support/notices";
 import { ean13, seed, today } from "../support/seed";
 
 /**
@@ -12,12 +13,7 @@ import { ean13, seed, today } from "../support/seed";
  * outcome is read back through /api/v1 (GET /giacenze-ubicazioni, GET /movimenti, GET /stampe/{id}).
  */
 const EAN = { BULLONE: ean13("800730000101"), OLIO: ean13("800730000102") };
-const GS1 = (n: number) => {
-  const body = `38007325${String(n).padStart(9, "0")}`;
-  const digits = [...body].reverse().map(Number);
-  const sum = digits.reduce((s, d, i) => s + d * (i % 2 === 0 ? 3 : 1), 0);
-  return `${body}${(10 - (sum % 10)) % 10}`;
-};
+const GS1 = ssccSeries("8007325");
 const SSCC = { UNO: GS1(900001), DUE: GS1(900002) };
 
 let users: Record<"operatore" | "amministratore", User>;
@@ -100,8 +96,11 @@ test.beforeAll(async ({ browser }) => {
       { ordine: "STO-OA-1", numero_riga: 2, quantita: 24, lotto: "OL-26", scadenza: "2027-06-30" },
     ],
   });
-  await ok("/avvisi-spedizione", {
-    avvisi: [{ numero: "AV-STO-E1", fornitore: "FORN-STO-E", magazzino: "MAG-STO-E", colli: [pallet(SSCC.UNO), pallet(SSCC.DUE)] }],
+  await seedNotice(key, {
+    numero: "AV-STO-E1",
+    fornitore: "FORN-STO-E",
+    magazzino: "MAG-STO-E",
+    colli: [pallet(SSCC.UNO), pallet(SSCC.DUE)],
   });
   // A worker restarted after a failure seeds again: a pallet received already stays received.
   for (const sscc of [SSCC.UNO, SSCC.DUE]) {

@@ -1,9 +1,9 @@
 "use client";
-import { Button, Card, Stack, Table, Text } from "@mantine/core";
+import { Card, Stack, Table, Text } from "@mantine/core";
 import { memo } from "react";
 import { qty } from "../../format";
 import { type Pallet, palletProposal } from "./lookup";
-import { reasonOf } from "./use-putaway";
+import { ConfirmPutaway, ProposalAndDestination } from "./putaway-parts";
 
 /**
  * A pallet read by its SSCC: what of it still waits in receiving, where it should go (one destination: a
@@ -22,7 +22,6 @@ export const PalletTask = memo(function PalletTask({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
-  const proposal = palletProposal(pallet);
   return (
     <Card withBorder padding="md" data-testid="collo-da-stoccare" data-sscc={pallet.sscc}>
       <Stack gap={6}>
@@ -48,25 +47,13 @@ export const PalletTask = memo(function PalletTask({
             ))}
           </Table.Tbody>
         </Table>
-        <Text data-testid="proposta">
-          Proposta:{" "}
-          {proposal ? (
-            <>
-              <b style={{ fontSize: "1.3rem" }}>{proposal.ubicazione}</b> ({reasonOf(proposal)}, riga più grande del collo)
-            </>
-          ) : (
-            "nessuna (gli articoli del collo non sono ancora in nessuna ubicazione)"
-          )}
-        </Text>
-        <Text size="lg" data-testid="destinazione">
-          Destinazione: {destination ? <b>{destination}</b> : <i>leggere l'etichetta dell'ubicazione</i>}
-        </Text>
-        <Button size="lg" fullWidth onClick={onConfirm} loading={saving} disabled={!destination} data-testid="conferma-stoccaggio">
-          Conferma
-        </Button>
-        <Button size="md" fullWidth variant="default" onClick={onCancel}>
-          Annulla
-        </Button>
+        <ProposalAndDestination
+          proposal={palletProposal(pallet)}
+          proposalNote="riga più grande del collo"
+          noProposal="gli articoli del collo non sono ancora in nessuna ubicazione"
+          destination={destination}
+        />
+        <ConfirmPutaway destination={destination} saving={saving} onConfirm={onConfirm} onCancel={onCancel} />
       </Stack>
     </Card>
   );

@@ -8,6 +8,68 @@ import { round3 } from "./lookup";
 import { reasonOf } from "./use-putaway";
 import { isPalletRequest, type QueuedPutaway } from "./use-putaway-queue";
 
+/**
+ * Where the goods should go (the proposal, large enough to read with the handheld at arm's length, and its
+ * reason) and where they will go (the location label read): the same two lines for goods and for a pallet.
+ */
+export function ProposalAndDestination({
+  proposal,
+  proposalNote,
+  noProposal,
+  destination,
+}: {
+  proposal: WorklistRow["proposta"];
+  /** Said after the proposal's reason: what the proposal was taken from. */
+  proposalNote?: string;
+  /** Why there is no proposal. */
+  noProposal: string;
+  destination: string | null;
+}) {
+  return (
+    <>
+      <Text data-testid="proposta">
+        Proposta:{" "}
+        {proposal ? (
+          <>
+            <b style={{ fontSize: "1.3rem" }}>{proposal.ubicazione}</b> ({reasonOf(proposal)}
+            {proposalNote ? `, ${proposalNote}` : ""})
+          </>
+        ) : (
+          `nessuna (${noProposal})`
+        )}
+      </Text>
+      <Text size="lg" data-testid="destinazione">
+        Destinazione: {destination ? <b>{destination}</b> : <i>leggere l'etichetta dell'ubicazione</i>}
+      </Text>
+    </>
+  );
+}
+
+/** Conferma, usable once the destination's label was read, and Annulla: the same for goods and for a pallet. */
+export function ConfirmPutaway({
+  destination,
+  saving,
+  onConfirm,
+  onCancel,
+}: {
+  destination: string | null;
+  saving: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <>
+      {/* One above the other: at 360 px side by side, "Conferma" would not fit its button. */}
+      <Button size="lg" fullWidth onClick={onConfirm} loading={saving} disabled={!destination} data-testid="conferma-stoccaggio">
+        Conferma
+      </Button>
+      <Button size="md" fullWidth variant="default" onClick={onCancel}>
+        Annulla
+      </Button>
+    </>
+  );
+}
+
 /** The goods shown: where they are, where they should go, where they will go, how many. */
 export const PutawayTask = memo(function PutawayTask({
   row,
@@ -46,19 +108,11 @@ export const PutawayTask = memo(function PutawayTask({
         <Text>
           Da <b data-testid="ubicazione-origine">{row.ubicazione}</b>: {qty(left)} {row.unita}
         </Text>
-        <Text data-testid="proposta">
-          Proposta:{" "}
-          {row.proposta ? (
-            <>
-              <b style={{ fontSize: "1.3rem" }}>{row.proposta.ubicazione}</b> ({reasonOf(row.proposta)})
-            </>
-          ) : (
-            "nessuna (l'articolo non è ancora in nessuna ubicazione)"
-          )}
-        </Text>
-        <Text size="lg" data-testid="destinazione">
-          Destinazione: {destination ? <b>{destination}</b> : <i>leggere l'etichetta dell'ubicazione</i>}
-        </Text>
+        <ProposalAndDestination
+          proposal={row.proposta}
+          noProposal="l'articolo non è ancora in nessuna ubicazione"
+          destination={destination}
+        />
         <TextInput
           ref={quantityRef}
           label={`Quantità (${row.unita}), tutto: ${qty(left)}`}
@@ -74,13 +128,7 @@ export const PutawayTask = memo(function PutawayTask({
           autoComplete="off"
           data-testid="campo-quantita"
         />
-        {/* One above the other: at 360 px side by side, "Conferma" would not fit its button. */}
-        <Button size="lg" fullWidth onClick={onConfirm} loading={saving} disabled={!destination} data-testid="conferma-stoccaggio">
-          Conferma
-        </Button>
-        <Button size="md" fullWidth variant="default" onClick={onCancel}>
-          Annulla
-        </Button>
+        <ConfirmPutaway destination={destination} saving={saving} onConfirm={onConfirm} onCancel={onCancel} />
       </Stack>
     </Card>
   );

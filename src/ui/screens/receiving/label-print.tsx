@@ -1,5 +1,6 @@
 "use client";
 import { Alert, Badge, Button, Group, Paper, Select, Stack, Switch, Text } from "@mantine/core";
+import type { ReactNode } from "react";
 import { day, qty } from "../../format";
 import type { LabelPrint } from "./use-label-print";
 
@@ -9,6 +10,30 @@ const STATE: Record<string, { color: string; label: string }> = {
   stampata: { color: "green", label: "Stampata" },
   fallita: { color: "red", label: "Non stampata" },
 };
+
+/** A label on offer: what it is for (the children), and its button, usable once this device has a printer. */
+function PrintOffer({
+  l,
+  onPrint,
+  button,
+  testId,
+  children,
+}: {
+  l: LabelPrint;
+  onPrint: () => void;
+  button: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <Group justify="space-between" gap="xs" wrap="wrap">
+      {children}
+      <Button size="md" onClick={onPrint} disabled={!l.printer} loading={l.busy} data-testid={testId}>
+        {button}
+      </Button>
+    </Group>
+  );
+}
 
 /**
  * The receiving screen's label panel: this device's printer and automatic printing, the label of the lot
@@ -42,37 +67,24 @@ export function LabelAtReceipt({ l }: { l: LabelPrint }) {
           />
         </Group>
         {l.offer && (
-          <Group justify="space-between" gap="xs" wrap="wrap">
+          <PrintOffer l={l} onPrint={() => l.offer && void l.print(l.offer)} button="Stampa etichetta (F2)" testId="stampa-etichetta">
             <Text size="sm">
               Lotto <b>{l.offer.lotto}</b> di <b>{l.offer.articolo.codice}</b> · {qty(l.offer.quantita)}
               {l.offer.scadenza ? ` · scad. ${day(l.offer.scadenza)}` : ""}
             </Text>
-            <Button
-              size="md"
-              onClick={() => l.offer && void l.print(l.offer)}
-              disabled={!l.printer}
-              loading={l.busy}
-              data-testid="stampa-etichetta"
-            >
-              Stampa etichetta (F2)
-            </Button>
-          </Group>
+          </PrintOffer>
         )}
         {l.pallet && (
-          <Group justify="space-between" gap="xs" wrap="wrap">
+          <PrintOffer
+            l={l}
+            onPrint={() => l.pallet && void l.printPallet(l.pallet)}
+            button="Stampa etichetta del collo (F2)"
+            testId="stampa-etichetta-collo"
+          >
             <Text size="sm" style={{ overflowWrap: "anywhere" }}>
               Collo <b>{l.pallet}</b>
             </Text>
-            <Button
-              size="md"
-              onClick={() => l.pallet && void l.printPallet(l.pallet)}
-              disabled={!l.printer}
-              loading={l.busy}
-              data-testid="stampa-etichetta-collo"
-            >
-              Stampa etichetta del collo (F2)
-            </Button>
-          </Group>
+          </PrintOffer>
         )}
         {(l.offer || l.pallet) && !l.printer && (
           <Text size="sm" c="dimmed">

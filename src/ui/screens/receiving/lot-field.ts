@@ -3,7 +3,7 @@ import type { ScanOutput } from "@/server/modules/arrivals/arrivals.schemas";
 import { describeError } from "../../errors";
 import { type LotReading, readLot } from "./row-rules";
 import { type ArrivalFields, type Current, type Feedback, sameCode } from "./types";
-import type { FocusTarget } from "./use-focus-request";
+import type { FocusTarget } from "./use-dock-focus";
 
 type Lot = Extract<LotReading, { kind: "lotto" }>;
 

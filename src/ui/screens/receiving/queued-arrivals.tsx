@@ -1,21 +1,18 @@
 "use client";
-import { Badge, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { Stack, Text, Title } from "@mantine/core";
 import { memo, useEffect, useState } from "react";
 import { day, instant, qty } from "../../format";
 import { useMutationCall } from "../../hooks";
 import { useTRPC } from "../../trpc";
-import type { QueuedArrival, QueueState } from "./arrival-queue";
+import type { QueuedArrival } from "./arrival-queue";
 import type { ExpectedCopy } from "./local-lookup";
+import { QueuedCard } from "./queued-card";
 
-const STATE: Record<QueueState, { label: string; color: string; note: string }> = {
-  in_coda: { label: "In coda", color: "indigo", note: "Sarà inviato appena il servizio risponde." },
-  incerto: { label: "Da verificare", color: "orange", note: "Inviato senza risposta: sarà verificato, e registrato una volta sola." },
-  rifiutato: { label: "Rifiutato", color: "red", note: "" },
-  da_decidere: {
-    label: "Da decidere",
-    color: "red",
-    note: "In coda da più di 20 ore: il servizio potrebbe averne dimenticato la chiave. Controllare gli arrivi della riga, poi inviarlo o scartarlo.",
-  },
+const NOTES = {
+  in_coda: "Sarà inviato appena il servizio risponde.",
+  incerto: "Inviato senza risposta: sarà verificato, e registrato una volta sola.",
+  da_decidere:
+    "In coda da più di 20 ore: il servizio potrebbe averne dimenticato la chiave. Controllare gli arrivi della riga, poi inviarlo o scartarlo.",
 };
 
 /**
@@ -59,12 +56,15 @@ const Item = memo(function Item({
   onDiscard: (q: QueuedArrival) => void;
   onSendAgain: (q: QueuedArrival) => void;
 }) {
-  const s = STATE[q.stato];
-  const decide = q.stato === "rifiutato" || q.stato === "da_decidere";
   return (
-    <Card withBorder padding="sm" data-testid={`coda-${q.richiesta.riga}`} data-stato={q.stato}>
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <div style={{ minWidth: 0 }}>
+    <QueuedCard
+      item={q}
+      notes={NOTES}
+      testId={`coda-${q.richiesta.riga}`}
+      sendTestId={`coda-invia-${q.richiesta.riga}`}
+      discardTestId={`coda-scarta-${q.richiesta.riga}`}
+      heading={
+        <>
           <Text fw={700}>
             {qty(q.richiesta.quantita)} × {q.codice}
           </Text>
@@ -72,26 +72,12 @@ const Item = memo(function Item({
             {instant(new Date(q.il).toISOString())} · {q.etichetta} · {q.ordine} · DDT {q.richiesta.ddt}
             {q.richiesta.lotto ? ` · lotto ${q.richiesta.lotto}` : ""}
           </Text>
-        </div>
-        <Badge color={s.color} style={{ flexShrink: 0 }}>
-          {s.label}
-        </Badge>
-      </Group>
-      <Text size="sm" mt={4}>
-        {q.stato === "rifiutato" ? q.errore?.messaggio : s.note}
-      </Text>
-      {decide && <RowArrivals etichetta={q.etichetta} />}
-      {decide && (
-        <Group grow mt="xs">
-          <Button size="md" variant="light" onClick={() => onSendAgain(q)} data-testid={`coda-invia-${q.richiesta.riga}`}>
-            Invia
-          </Button>
-          <Button size="md" color="red" variant="light" onClick={() => onDiscard(q)} data-testid={`coda-scarta-${q.richiesta.riga}`}>
-            Scarta
-          </Button>
-        </Group>
-      )}
-    </Card>
+        </>
+      }
+      beforeDecision={<RowArrivals etichetta={q.etichetta} />}
+      onSendAgain={() => onSendAgain(q)}
+      onDiscard={() => onDiscard(q)}
+    />
   );
 });
 

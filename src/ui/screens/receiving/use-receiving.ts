@@ -1,15 +1,15 @@
 "use client";
 import { useForm } from "@mantine/form";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ScanOutput as SearchOutput } from "@/server/modules/arrivals/arrivals.schemas";
 import { describeError } from "../../errors";
 import { signal, type Outcome } from "../../feedback";
 import { qty } from "../../format";
 import { useRemembered, useWarehouses } from "../../hooks";
 import { setWaitingCount } from "../../offline/waiting";
-import { isEditable, type ScanTarget, useScanner } from "../../scanner/use-scanner";
+import { type ScanTarget, useScanner } from "../../scanner/use-scanner";
 import { useStableActions } from "../../stable-actions";
-import { useFocusRequest } from "./use-focus-request";
+import { useDockFocus } from "./use-dock-focus";
 import { useKeptOptions, useKeptRow } from "./use-kept-row";
 import { lotField } from "./lot-field";
 import { problemOf, shownFeedback } from "./row-rules";
@@ -17,6 +17,7 @@ import type { ArrivalFields, Current, Feedback, Order, PendingChoice, Problem, R
 import { sameCode } from "./types";
 import { type FlushReport, type QueuedArrival, reportFeedback } from "./arrival-queue";
 import { useDockService } from "./use-dock-service";
+import { useScanQueue } from "./use-scan-queue";
 import { useRegistration } from "./use-registration";
 import { useTodayArrivals } from "./use-today-arrivals";
 
@@ -44,14 +45,10 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
   const [reading, setReadingState] = useState<{ code: string } | null>(null);
   const [lastCode, setLastCode] = useState<string | null>(null);
   const [held, setHeldState] = useState<string[]>([]);
-  const [waiting, setWaiting] = useState<string[]>([]);
+  const scans = useScanQueue((s) => readCode(s.code, s.res, s.before));
+  const { waiting } = scans;
   const [choice, setChoiceState] = useState<PendingChoice | null>(null);
-  const scanRef = useRef<HTMLInputElement>(null);
-  const ddtRef = useRef<HTMLInputElement>(null);
-  const warehouseRef = useRef<HTMLInputElement>(null);
-  const quantityRef = useRef<HTMLInputElement>(null);
-  const lotRef = useRef<HTMLInputElement>(null);
-  const expiryRef = useRef<HTMLInputElement>(null);
+  const { scanRef, ddtRef, warehouseRef, rowRefs, focusScan, focusField } = useDockFocus();
   const today = useTodayArrivals(
     ddt,
     (f) => say(f.outcome, f.title, f.message),
@@ -61,17 +58,12 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
   const { queue, copy } = dock;
   const warehouses = useKeptOptions(queue.db, warehouseOptions);
 
-  // The scan queue and the state its steps read after an await: refs, never a render's stale values.
+  // The state the scan queue's steps read after an await: refs, never a render's stale values.
   const live = useRef({ ddt, magazzino, ddtSupplier: today.ddtSupplier });
   live.current = { ddt, magazzino, ddtSupplier: today.ddtSupplier };
   const currentRef = useRef<Current | null>(null);
   const heldRef = useRef<string[]>([]);
   const choiceRef = useRef<PendingChoice | null>(null);
-  const blockedRef = useRef(false);
-  // A code read, with its answer when it was already looked up (a product code read into the lot field).
-  // `before`: what happened to the row that waited for it (registered, discarded), said with the new row.
-  const scans = useRef<{ code: string; res?: SearchOutput; before?: Feedback }[]>([]);
-  const pumping = useRef(false);
 
   // The supplier each delivery note was registered for on this screen, before the service's list says so.
   const ddtSuppliers = useRef(new Map<string, { id: number; nome: string }>());
@@ -108,7 +100,6 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
     choiceRef.current = c;
     setChoiceState(c);
   };
-  const showWaiting = () => setWaiting(scans.current.map((q) => q.code));
   // The offline banner counts the codes read and not yet looked up while the service cannot be reached.
   useEffect(() => {
     setWaitingCount("ricevimento-codici", queue.online ? 0 : waiting.length + held.length);
@@ -124,28 +115,10 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
       say("info", "Riga ripresa", `${k.current.row.articolo.codice}: la riga lasciata in sospeso. Controllare la quantità, poi Invio.`);
     }
     if (k.codes.length > 0) {
-      scans.current.push(...k.codes.map((code) => ({ code })));
-      showWaiting();
-      void pump();
+      scans.add(k.codes.map((code) => ({ code })));
     }
   });
 
-  const focusScan = useCallback(() => {
-    requestAnimationFrame(() => scanRef.current?.focus());
-  }, []);
-
-  // A person's keystroke that lands nowhere in particular goes to the scan field; a scanner's burst goes to
-  // the scan logic wherever it lands (useScanner, below).
-  useEffect(() => {
-    focusScan();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
-      if (isEditable(document.activeElement) || document.querySelector("[role=dialog]")) return;
-      if (e.key.length === 1 || e.key === "Enter") scanRef.current?.focus();
-    };
-    document.addEventListener("keydown", onKey, true);
-    return () => document.removeEventListener("keydown", onKey, true);
-  }, [focusScan]);
   // A pallet's SSCC goes to its own view (usePallet) before the row-by-row queue.
   useScanner((code, target) => opts.intercept?.(code) || onScan(code, target));
 
@@ -158,15 +131,6 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
     signal(outcome);
     setFeedback({ outcome, title, message });
   }
-
-  const focusField = useFocusRequest({
-    ddt: ddtRef,
-    magazzino: warehouseRef,
-    quantita: quantityRef,
-    lotto: lotRef,
-    scadenza: expiryRef,
-    scan: scanRef,
-  });
 
   /** A new row shown (its quantity the remainder, proposed, not settled); the lot of a row that needs one gets the caret. */
   function show(res: SearchOutput, order: Order, row: Row, code: string, before?: Feedback) {
@@ -185,9 +149,7 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
     const codes = heldRef.current;
     if (codes.length === 0) return;
     setHeld([]);
-    scans.current.unshift(...codes.map((code, i) => ({ code, ...(i === 0 && before ? { before } : {}) })));
-    showWaiting();
-    void pump();
+    scans.addFirst(codes.map((code, i) => ({ code, ...(i === 0 && before ? { before } : {}) })));
   }
 
   /** A code looked up (by the service, or offline in the device's copy), its reading shown meanwhile. */
@@ -280,32 +242,14 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
 
   /** The screen stops: the row shown cannot be registered as it is; the code read (and the next ones) wait. */
   function stopOn(row: Current, problem: Problem, code?: string) {
-    const codes = [...heldRef.current, ...(code ? [code] : []), ...scans.current.splice(0).map((q) => q.code)];
-    showWaiting();
+    const codes = [...heldRef.current, ...(code ? [code] : []), ...scans.takeAll()];
     setHeld(codes);
     setChoice({ row, problem, codes });
     say("ko", "Riga non ancora registrata", `${row.row.articolo.codice}: ${problem.message}`);
   }
 
-  async function pump() {
-    if (pumping.current) return;
-    pumping.current = true;
-    try {
-      // A dialog open (a cancellation being confirmed) holds the queue: the codes wait, shown, until it closes.
-      while (!blockedRef.current && scans.current.length > 0) {
-        const next = scans.current.shift()!;
-        showWaiting();
-        await readCode(next.code, next.res, next.before);
-      }
-    } finally {
-      pumping.current = false;
-    }
-  }
-
   function enqueue(code: string) {
-    scans.current.push({ code });
-    showWaiting();
-    void pump();
+    scans.add([{ code }]);
   }
 
   /** Every code read (the scanner anywhere, the camera, typed in the scan field): to its place. */
@@ -315,11 +259,7 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
     say: (f) => say(f.outcome, f.title, f.message),
     focus: focusField,
     lookUp,
-    asScan: (code, res) => {
-      scans.current.push({ code, res });
-      showWaiting();
-      void pump();
-    },
+    asScan: (code, res) => scans.add([{ code, res }]),
     register: () => void registration.register(),
   });
 
@@ -377,14 +317,13 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
 
   /** A dialog of the screen opens (a cancellation to confirm): codes read meanwhile wait for it. */
   function askCancel(a: Parameters<typeof today.setToCancel>[0]) {
-    blockedRef.current = a !== null;
+    if (a !== null) scans.pause();
     today.setToCancel(a);
     if (a === null) resume();
   }
   function resume() {
-    blockedRef.current = false;
     focusScan();
-    void pump();
+    scans.resume();
   }
 
   function setDdt(value: string) {
@@ -424,7 +363,6 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
     },
     sendQueuedAgain: (q: QueuedArrival) => void queue.sendAgain(q),
   });
-  const [rowRefs] = useState(() => ({ quantity: quantityRef, lot: lotRef, expiry: expiryRef }));
 
   return {
     warehouseOptions: warehouses,
