@@ -8,9 +8,10 @@
  * round trip, as the service's append carries its COMMIT), and a JSON answer. Two round trips to
  * PostgreSQL, as the service's. And GET /api/v1/movimenti?limite=&dopo= (the movement scan): the sync
  * bound and the page sent together (pg's pipeline mode: one round trip, as the service's), the rows
- * shaped as the contract shows them (toMovementOutput), JSON. And GET /api/v1/giacenze-ubicazioni?magazzino=&limite=&dopo=
- * (the location-stock scan, issue 24) the same way, with the service's statement. Not a product: a measuring stick for
- * what the stack itself costs.
+ * shaped as the contract shows them (toMovementOutput), JSON. And GET
+ * /api/v1/giacenze-ubicazioni?magazzino=&limite=&dopo= (the location-stock scan, issue 24) the same way,
+ * with the service's statement and row mapping (toLocationStockOutput). Not a product: a measuring stick
+ * for what the stack itself costs.
  *
  *   DATABASE_URL=… PORT=… SERVICE_TIME_ZONE=… node --import tsx bench/bare-server.ts
  */
@@ -22,6 +23,7 @@ import * as catalogue from "../src/server/modules/catalogue/catalogue.queries";
 import { ledgerAppend } from "../src/server/modules/ledger/ledger.service";
 import { cutPage, SYNC_TABLES } from "../src/server/modules/lists/lists";
 import * as lists from "../src/server/modules/lists/lists.queries";
+import { toLocationStockOutput } from "../src/server/modules/locations-stock/locations-stock.service";
 import * as locationStock from "../src/server/modules/locations-stock/locations-stock.queries";
 import * as movements from "../src/server/modules/movements/movements.queries";
 import { toMovementOutput } from "../src/server/modules/movements/movements.service";
@@ -126,15 +128,7 @@ async function locationStockPage(search: URLSearchParams): Promise<[number, unkn
     if (rows.rows[0] && !rows.rows[0].magazzino_trovato) return [404, { codice: "magazzino_non_trovato" }];
     const found = rows.rows.filter((r): r is LocationStockRow & { id: number } => r.id !== null);
     const cut = cutPage(found, limite, Number(b.rows[0]?.b ?? 0), dopo);
-    const giacenze = cut.rows.map((r) => ({
-      id: r.id,
-      ubicazione: r.ubicazione,
-      articolo: { id: r.articolo_id, codice: r.articolo_codice },
-      lotto: r.lotto,
-      scadenza: r.scadenza,
-      quantita: r.quantita,
-    }));
-    return [200, { giacenze, altri: cut.altri, cursore: cut.cursore }];
+    return [200, { giacenze: cut.rows.map(toLocationStockOutput), altri: cut.altri, cursore: cut.cursore }];
   } finally {
     c.release();
   }

@@ -7,7 +7,14 @@ import { expect } from "@playwright/test";
 export async function api(key: string, method: "GET" | "POST", path: string, body?: unknown) {
   const r = await fetch(`http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1${path}`, {
     method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    // Closed after each answer: a kept-alive socket left idle here is closed by the service while the next
+    // spec's seeding blocks this worker (execFileSync), and that spec's first fetch would pick it up dead
+    // ("other side closed": stoccaggio.spec.ts's beforeAll, once in a full run).
+    headers: {
+      authorization: `Bearer ${key}`,
+      connection: "close",
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await r.text();

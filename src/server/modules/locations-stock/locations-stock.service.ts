@@ -49,19 +49,18 @@ export async function listLocationStock(db: Db, input: ListLocationStockInput) {
     bound,
     dopo,
   );
-  return {
-    giacenze: page.rows.map((r) => ({
-      id: r.id,
-      ubicazione: r.ubicazione,
-      articolo: { id: r.articolo_id, codice: r.articolo_codice },
-      lotto: r.lotto,
-      scadenza: r.scadenza,
-      quantita: r.quantita,
-    })),
-    altri: page.altri,
-    cursore: page.cursore,
-  };
+  return { giacenze: page.rows.map(toLocationStockOutput), altri: page.altri, cursore: page.cursore };
 }
+
+/** A row of GET /giacenze-ubicazioni as the contract shows it (also the bench's bare server's). */
+export const toLocationStockOutput = (r: q.LocationStockRow & { id: number }) => ({
+  id: r.id,
+  ubicazione: r.ubicazione,
+  articolo: { id: r.articolo_id, codice: r.articolo_codice },
+  lotto: r.lotto,
+  scadenza: r.scadenza,
+  quantita: r.quantita,
+});
 
 type WarehouseLocations = Omit<ArticleLocationsOutput, "articolo" | "magazzino">;
 
