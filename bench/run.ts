@@ -14,7 +14,8 @@
  * `npx tsx bench/profile.ts FILE`); --env sets a server variable (e.g. DB_POOL_SIZE=20); --pg sets a
  * PostgreSQL setting (e.g. log_min_duration_statement=0); --pg-stats prints, after each measured side,
  * the statements PostgreSQL spent most time in (pg_stat_statements: calls, mean and total time);
- * --keep leaves the temporary directory with PostgreSQL's and the server's logs; --pooler puts PgBouncer in
+ * --keep leaves the temporary directory with PostgreSQL's and the server's logs (BENCH_SERVER_FLAGS in the
+ * environment adds V8 flags to the server's, e.g. --trace-gc, whose lines go to that log); --pooler puts PgBouncer in
  * transaction mode (Debian's package) between the server's pool and PostgreSQL, as README "Several instances
  * behind a pooler" deploys it (DATABASE_URL the pooler, DATABASE_DIRECT_URL PostgreSQL). --webhook-rate and
  * --webhook-latency set webhook-portata's write rate (default 500/s) and its receiver's answer time

@@ -128,6 +128,8 @@ export async function startServer(
   // As `npm start` runs it (its V8 flags and scripts/start.mjs): the bench measures the service as it is run.
   const nodeArgs = npmStartArgs(root);
   if (opts.cpuProfDir) nodeArgs.unshift("--cpu-prof", `--cpu-prof-dir=${opts.cpuProfDir}`);
+  // Diagnosis only (e.g. BENCH_SERVER_FLAGS=--trace-gc): V8 flags NODE_OPTIONS refuses; the output goes to the server's log.
+  if (process.env.BENCH_SERVER_FLAGS) nodeArgs.unshift(...process.env.BENCH_SERVER_FLAGS.split(" "));
   const child: ChildProcess = spawn(process.execPath, nodeArgs, {
     cwd: root,
     env,

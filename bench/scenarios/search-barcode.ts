@@ -1,6 +1,6 @@
 import * as floor from "../floor";
 import { fmtInt, progress, rng, seconds } from "../util";
-import { concurrentSides, withClient, type Ctx, type ScenarioResult } from "./harness";
+import { concurrentSides, SIDE_SLICES, withClient, type Ctx, type ScenarioResult } from "./harness";
 
 export async function searchBarcode(ctx: Ctx): Promise<ScenarioResult> {
   const name = "POST /arrivi/cerca per EAN, 16 client";
@@ -53,6 +53,7 @@ export async function searchBarcode(ctx: Ctx): Promise<ScenarioResult> {
     label: "cerca",
     clients,
     warmUpMs: 500,
+    slices: SIDE_SLICES,
     floor: async (conn, c, i, warmUp) => {
       const found = await floor.searchByEan(conn, pick(c, warmUp ? i + 100_000 : i));
       if (!warmUp && found) floorFound++;

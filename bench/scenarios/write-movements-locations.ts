@@ -1,7 +1,7 @@
 import { businessDate } from "../../src/server/lib/dates";
 import * as floor from "../floor";
 import { progress, rng, seconds } from "../util";
-import { concurrentSides, withClient, type Ctx, type ScenarioResult } from "./harness";
+import { concurrentSides, SIDE_SLICES, withClient, type Ctx, type ScenarioResult } from "./harness";
 import { plainArticles, type Article } from "./movement-requests";
 
 /**
@@ -71,6 +71,7 @@ export async function writeMovementsInLocations(ctx: Ctx): Promise<ScenarioResul
     label: "movimenti",
     clients,
     warmUpMs: 1_000,
+    slices: SIDE_SLICES,
     floor: async (conn, c, i) => {
       const m = floorPlans[c]!(i);
       await floor.writeMovementInLocation(conn, {

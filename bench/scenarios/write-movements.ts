@@ -1,5 +1,5 @@
 import { progress, seconds } from "../util";
-import { concurrentSides, type Ctx, type ScenarioResult } from "./harness";
+import { concurrentSides, SIDE_SLICES, type Ctx, type ScenarioResult } from "./harness";
 import { apiMovement, floorMovement, movementPlan, plainArticles } from "./movement-requests";
 
 export async function writeMovements(ctx: Ctx): Promise<ScenarioResult> {
@@ -19,6 +19,7 @@ export async function writeMovements(ctx: Ctx): Promise<ScenarioResult> {
     label: "movimenti",
     clients,
     warmUpMs: 1_000,
+    slices: SIDE_SLICES,
     floor: async (conn, c, i) => (await floorMovement(ctx, conn, plans[c]!(i)), true),
     api: async (c, i) => (await apiMovement(ctx, plans[c]!(i)), true),
   });

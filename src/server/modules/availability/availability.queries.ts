@@ -11,12 +11,15 @@ export interface AvailabilityRow {
   descrizione: string;
   giacenza: string;
   in_arrivo: string;
-  magazzini: number[] | null;
-  giacenze_magazzini: string[] | null;
+  /**
+   * The breakdown per warehouse, by id, in the contract's shape, built as JSON by PostgreSQL: one JSON.parse
+   * in the driver instead of three text arrays parsed character by character in JS (the largest CPU cost of a
+   * page in the server's profile). `in_quarantena` only where the warehouse manages locations; null when the
+   * catalogue has no warehouse at all (or with `magazzino`).
+   */
+  magazzini: { magazzino: number; giacenza: string; in_quarantena?: string }[] | null;
   /** What lies in quarantena locations; null unless a warehouse of the row manages locations. */
   in_quarantena: string | null;
-  /** Per warehouse of the breakdown (same order as `magazzini`): null where it does not manage locations. */
-  quarantena_magazzini: (string | null)[] | null;
 }
 
 /**
@@ -135,11 +138,12 @@ export const availabilityPage = (
   const warehouses = magazzino === null ? Prisma.sql`true` : Prisma.sql`w.id = ${magazzino}::int`;
   const breakdown =
     magazzino === null
-      ? Prisma.sql`array_agg(w.id ORDER BY w.id) FILTER (WHERE w.id IS NOT NULL) AS magazzini,
-                   array_agg(trim_scale(coalesce(s.quantita, 0))::text ORDER BY w.id) FILTER (WHERE w.id IS NOT NULL) AS giacenze_magazzini,
-                   array_agg(CASE WHEN w.gestione_ubicazioni THEN trim_scale(coalesce(z.quantita, 0))::text END ORDER BY w.id)
-                     FILTER (WHERE w.id IS NOT NULL) AS quarantena_magazzini`
-      : Prisma.sql`NULL::int[] AS magazzini, NULL::text[] AS giacenze_magazzini, NULL::text[] AS quarantena_magazzini`;
+      ? Prisma.sql`json_agg(CASE WHEN w.gestione_ubicazioni
+                     THEN json_build_object('magazzino', w.id, 'giacenza', trim_scale(coalesce(s.quantita, 0))::text,
+                                            'in_quarantena', trim_scale(coalesce(z.quantita, 0))::text)
+                     ELSE json_build_object('magazzino', w.id, 'giacenza', trim_scale(coalesce(s.quantita, 0))::text) END
+                     ORDER BY w.id) FILTER (WHERE w.id IS NOT NULL) AS magazzini`
+      : Prisma.sql`NULL::json AS magazzini`;
 
   // `cerca`: a substring of the code or the description; LIKE's wildcards in the text are literal.
   const pattern = filters.cerca === undefined ? null : containsPattern(filters.cerca);
@@ -166,8 +170,7 @@ export const availabilityPage = (
     ),
     ${expected(filters.a, inWarehouse(Prisma.sql`o.magazzino_id`))}
     SELECT f.magazzino_trovato, g.id, g.codice, g.descrizione, trim_scale(g.giacenza)::text AS giacenza,
-           trim_scale(coalesce(r.in_arrivo, 0))::text AS in_arrivo, g.magazzini, g.giacenze_magazzini,
-           g.in_quarantena, g.quarantena_magazzini
+           trim_scale(coalesce(r.in_arrivo, 0))::text AS in_arrivo, g.magazzini, g.in_quarantena
       FROM (SELECT ${magazzino}::int IS NULL OR EXISTS (SELECT 1 FROM magazzini WHERE id = ${magazzino}::int) AS magazzino_trovato) f
       -- An unknown warehouse must be refused even past the end of the catalogue, hence this outer row.
       LEFT JOIN giacenze_pagina g ON f.magazzino_trovato

@@ -57,14 +57,7 @@ function toAvailabilityOutput(r: AvailabilityRow & { id: number }, withBreakdown
   };
   // Only where a warehouse of the row manages locations (API.md section 11): elsewhere the row is unchanged.
   if (r.in_quarantena !== null) out.in_quarantena = r.in_quarantena;
-  if (withBreakdown) {
-    // array_agg over no warehouse at all is NULL, not an empty array.
-    const quantities = r.giacenze_magazzini ?? [];
-    const quarantined = r.quarantena_magazzini ?? [];
-    out.magazzini = (r.magazzini ?? []).map((magazzino, i) => {
-      const q = quarantined[i];
-      return q == null ? { magazzino, giacenza: quantities[i]! } : { magazzino, giacenza: quantities[i]!, in_quarantena: q };
-    });
-  }
+  // json_agg over no warehouse at all is NULL, not an empty array.
+  if (withBreakdown) out.magazzini = r.magazzini ?? [];
   return out;
 }
