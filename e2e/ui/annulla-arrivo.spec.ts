@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { newSession, snap, type User } from "../support/app";
+import { api } from "../support/api";
 import { type ImportedIds, seed, today } from "../support/seed";
 
 // A responsabile cancels any arrival (an operator's, of any day) from the order detail and from /movimenti;
@@ -10,17 +11,6 @@ let key: string;
 
 /** The rows of the spec's orders, by article code: `riga` is the order row's id. */
 const righe: Record<string, { riga: number; numero_riga: number }> = {};
-
-async function api(path: string, init: { method?: string; body?: unknown } = {}) {
-  const r = await fetch(`http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1${path}`, {
-    method: init.method ?? "GET",
-    // Closed after each answer: a kept-alive socket left idle here is closed by the service while the next
-    // spec's seeding blocks this worker (execFileSync), and that spec's first fetch would pick it up dead.
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", connection: "close" },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: r.status, body: await r.json() };
-}
 
 test.beforeAll(async () => {
   test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
@@ -63,7 +53,7 @@ test.beforeAll(async () => {
   const seeded = seed("annulla", { data, roles: ["operatore", "responsabile"] });
   ({ ids, key, users } = seeded);
   for (const numero of ["ANN-OA-1", "ANN-OA-2", "ANN-OA-3"]) {
-    const listed = await api(`/ordini-acquisto?cerca=${numero}`);
+    const listed = await api(key, "GET", `/ordini-acquisto?cerca=${numero}`);
     for (const r of listed.body.ordini[0].righe) righe[r.articolo.codice] = { riga: r.riga, numero_riga: r.numero_riga };
   }
 });
@@ -82,7 +72,7 @@ async function arriveAs(page: Page, body: Record<string, unknown>): Promise<numb
 
 /** The order row as the API has it now. */
 async function rowOf(numero: string, codice: string) {
-  const listed = await api(`/ordini-acquisto?cerca=${numero}`);
+  const listed = await api(key, "GET", `/ordini-acquisto?cerca=${numero}`);
   return (listed.body.ordini[0].righe as { articolo: { codice: string }; arrivata: string; residua: string }[]).find(
     (r) => r.articolo.codice === codice,
   )!;
@@ -90,7 +80,7 @@ async function rowOf(numero: string, codice: string) {
 
 /** The reversals written for an arrival (GET /movimenti, origine annullamento). */
 async function reversalsOf(movimento: number) {
-  const listed = await api(`/movimenti?origine=annullamento&limite=100`);
+  const listed = await api(key, "GET", `/movimenti?origine=annullamento&limite=100`);
   return (listed.body.movimenti as { annulla: number | null; quantita: string; lotto: string | null }[]).filter(
     (m) => m.annulla === movimento,
   );
@@ -148,7 +138,7 @@ test("dall'ordine, un responsabile annulla l'arrivo sbagliato di un operatore: l
   expect(await reversalsOf(wrong)).toEqual([expect.objectContaining({ quantita: "-8", lotto: "L-ANN-1" })]);
   expect(await rowOf("ANN-OA-1", "ANN-LATTE")).toMatchObject({ arrivata: "0", residua: "20" });
   expect(await rowOf("ANN-OA-1", "ANN-VITE")).toMatchObject({ arrivata: "4", residua: "6" });
-  const lots = await api(`/articoli/${ids.articoli["ANN-LATTE"]}/lotti?magazzino=${ids.magazzini["ANN-M1"]}`);
+  const lots = await api(key, "GET", `/articoli/${ids.articoli["ANN-LATTE"]}/lotti?magazzino=${ids.magazzini["ANN-M1"]}`);
   expect(lots.body.lotti).toEqual([]);
   await context.close();
 });
@@ -168,7 +158,7 @@ test("da /movimenti: «Annulla arrivo»; un arrivo già annullato altrove lo dic
   await expect(dialog).toContainText("in ANN-M1");
 
   // Meanwhile someone else cancels it (an integrator, here): the confirmation is refused, in words, with no retry offered.
-  expect((await api(`/arrivi/${first}/annulla`, { method: "POST", body: {} })).status).toBe(200);
+  expect((await api(key, "POST", `/arrivi/${first}/annulla`, {})).status).toBe(200);
   await dialog.getByTestId("conferma-annulla-arrivo").click();
   await expect(dialog.getByTestId("errore-annulla-arrivo")).toContainText("era già stato annullato");
   await expect(dialog.getByTestId("errore-annulla-arrivo")).not.toContainText("arrivo_gia_annullato");
@@ -203,9 +193,10 @@ test("un lotto già scaricato non restituisce l'arrivo: il rifiuto dice cosa far
   const dock = await newSession(browser, users.operatore, 1280);
   const arrival = await arriveAs(dock.page, { riga: righe["ANN-FARINA"]!.riga, quantita: 10, lotto: "L-FAR" });
   await dock.context.close();
-  const unload = await api("/movimenti", {
-    method: "POST",
-    body: { natura: "scarico", magazzino: ids.magazzini["ANN-M1"], righe: [{ codice: "ANN-FARINA", quantita: 4, lotto: "L-FAR" }] },
+  const unload = await api(key, "POST", "/movimenti", {
+    natura: "scarico",
+    magazzino: ids.magazzini["ANN-M1"],
+    righe: [{ codice: "ANN-FARINA", quantita: 4, lotto: "L-FAR" }],
   });
   expect(unload.body.scritte).toBe(1);
 

@@ -1,6 +1,7 @@
 import net from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import { newSession, scan, snap, type User } from "../support/app";
+import { api } from "../support/api";
 import { ean13, seed, today } from "../support/seed";
 
 // Labels at receipt (API.md section 13): an administrator registers a printer on /stampanti (a TCP listener on
@@ -13,13 +14,6 @@ let key: string;
 const received: { at: number; zpl: string }[] = [];
 let printer: net.Server;
 let port: number;
-
-async function api(path: string) {
-  const r = await fetch(`http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1${path}`, {
-    headers: { authorization: `Bearer ${key}`, connection: "close" },
-  });
-  return { status: r.status, body: await r.json() };
-}
 
 test.beforeAll(async () => {
   test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
@@ -74,7 +68,7 @@ test("l'amministratore aggiunge la stampante; l'operatore riceve un lotto e ne s
   await admin.page.getByTestId("stampante-indirizzo").fill(`127.0.0.1:${port}`);
   await admin.page.getByTestId("aggiungi-stampante").click();
   await expect(admin.page.getByText(`127.0.0.1:${port}`).first()).toBeVisible();
-  const listed = (await api("/stampanti")).body.stampanti.find((p: { nome: string }) => p.nome === "Banchina E2E");
+  const listed = (await api(key, "GET", "/stampanti")).body.stampanti.find((p: { nome: string }) => p.nome === "Banchina E2E");
   expect(listed).toMatchObject({ indirizzo: `127.0.0.1:${port}`, dimensione: "100x50" });
   await snap(admin.page, "stampanti");
 
@@ -97,7 +91,7 @@ test("l'amministratore aggiunge la stampante; l'operatore riceve un lotto e ne s
   expect(received[0]!.zpl).toMatch(/^\^XA\n/);
   expect(received[0]!.zpl).toContain(`^FD>;>8010${EAN}172711303024>810>6P26-77^FS`);
   const first = await jobOf(page);
-  await expect.poll(async () => (await api(`/stampe/${first}`)).body.stato).toBe("stampata");
+  await expect.poll(async () => (await api(key, "GET", `/stampe/${first}`)).body.stato).toBe("stampata");
   await expect(page.getByTestId("stato-stampa")).toContainText("Stampata");
   await snap(page, "ricevimento-etichetta");
 
@@ -116,7 +110,7 @@ test("l'amministratore aggiunge la stampante; l'operatore riceve un lotto e ne s
   await expect(page.getByTestId("esito")).toContainText("Registrato: 12 × ETI-PASTA");
   const second = await jobOf(page);
   expect(second).not.toBe(first);
-  await expect.poll(async () => (await api(`/stampe/${second}`)).body.stato).toBe("stampata");
+  await expect.poll(async () => (await api(key, "GET", `/stampe/${second}`)).body.stato).toBe("stampata");
 
   // Reprint from today's arrivals: a third label, the same lot.
   const arrivals = page.getByTestId("arrivi-oggi");
@@ -137,7 +131,7 @@ test("l'amministratore modifica l'indirizzo di una stampante e la disattiva, a 3
     await page.getByTestId("stampante-nome").fill(nome);
     await page.getByTestId("stampante-indirizzo").fill("127.0.0.1:9301");
     await page.getByTestId("aggiungi-stampante").click();
-    const listed = async () => (await api("/stampanti")).body.stampanti.find((p: { nome: string }) => p.nome === nome);
+    const listed = async () => (await api(key, "GET", "/stampanti")).body.stampanti.find((p: { nome: string }) => p.nome === nome);
     await expect.poll(async () => (await listed())?.indirizzo).toBe("127.0.0.1:9301");
     const row = page.getByTestId(`stampante-${(await listed()).id}`);
 

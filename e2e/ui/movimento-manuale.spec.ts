@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { newSession, snap, type User } from "../support/app";
+import { api } from "../support/api";
 import { type ImportedIds, seed, seedStock } from "../support/seed";
 
 // The manual movement screen in a warehouse person's words: an unload or a transfer of a lot article takes
@@ -9,18 +10,9 @@ let users: Record<"responsabile", User>;
 let ids: ImportedIds;
 let key: string;
 
-async function api(path: string) {
-  const r = await fetch(`http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1${path}`, {
-    // Closed after each answer: a kept-alive socket left idle here is closed by the service while the next
-    // spec's seeding blocks this worker (execFileSync), and that spec's first fetch would pick it up dead.
-    headers: { authorization: `Bearer ${key}`, connection: "close" },
-  });
-  return r.json();
-}
-
 /** The open lots of an article in a warehouse, as GET /articoli/{id}/lotti has them: code → [residual, expiry]. */
 async function lotsOf(codice: string, magazzino: string) {
-  const body = await api(`/articoli/${ids.articoli[codice]}/lotti?magazzino=${ids.magazzini[magazzino]}`);
+  const { body } = await api(key, "GET", `/articoli/${ids.articoli[codice]}/lotti?magazzino=${ids.magazzini[magazzino]}`);
   return Object.fromEntries(
     (body.lotti as { lotto: string; residua: string; scadenza: string | null }[]).map((l) => [l.lotto, [l.residua, l.scadenza]]),
   );
@@ -28,7 +20,7 @@ async function lotsOf(codice: string, magazzino: string) {
 
 /** The movements of one operation. */
 async function operation(n: number) {
-  return (await api(`/movimenti?operazione=${n}`)).movimenti as {
+  return (await api(key, "GET", `/movimenti?operazione=${n}`)).body.movimenti as {
     origine: string;
     quantita: string;
     lotto: string | null;
@@ -149,7 +141,9 @@ test("messaggi in parole: lotto mancante, lotto insufficiente; la riga scritta l
   await expect(result).toContainText("5 × MOV-LATTE, lotto L-A, da MOV-M1");
   const written = await operation(await operationShown(page));
   expect(written.map((m) => [m.articolo.codice, m.quantita, m.lotto])).toEqual([["MOV-LATTE", "-5", "L-A"]]);
-  const tape = (await api(`/movimenti?articolo=${ids.articoli["MOV-NASTRO"]}&origine=schermo`)).movimenti as { quantita: string }[];
+  const tape = (await api(key, "GET", `/movimenti?articolo=${ids.articoli["MOV-NASTRO"]}&origine=schermo`)).body.movimenti as {
+    quantita: string;
+  }[];
   expect(tape.map((m) => m.quantita)).toEqual(["-2"]);
   expect(await lotsOf("MOV-LATTE", "MOV-M1")).toEqual({ "L-B": ["9", "2027-06-30"] });
   await context.close();

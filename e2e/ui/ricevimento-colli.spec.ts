@@ -2,6 +2,7 @@ import net from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import { newSession, scan, shellInstalled, snap, type User } from "../support/app";
 import { seedNotice, ssccSeries } from "../support/notices";
+import { api } from "../support/api";
 import { ean13, seed, today } from "../support/seed";
 
 /**
@@ -21,24 +22,15 @@ const labels: string[] = [];
 let printer: net.Server;
 let port: number;
 
-async function api(method: string, path: string, body?: unknown) {
-  const r = await fetch(`http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, connection: "close", ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: r.status, body: (await r.json()) as any };
-}
-
 /** What arrived on the order's rows, by article code (GET /ordini-acquisto). */
 async function arrived(): Promise<Record<string, string>> {
-  const o = (await api("GET", "/ordini-acquisto?cerca=DOCK-OA-1")).body.ordini[0];
+  const o = (await api(key, "GET", "/ordini-acquisto?cerca=DOCK-OA-1")).body.ordini[0];
   return Object.fromEntries(o.righe.map((r: { articolo: { codice: string }; arrivata: string }) => [r.articolo.codice, r.arrivata]));
 }
 
 /** The pallet's state as the notices feed has it (GET /avvisi-spedizione). */
 async function palletState(serial: number): Promise<string | undefined> {
-  const avvisi = (await api("GET", "/avvisi-spedizione?limite=100")).body.avvisi as { colli: { sscc: string; stato: string }[] }[];
+  const avvisi = (await api(key, "GET", "/avvisi-spedizione?limite=100")).body.avvisi as { colli: { sscc: string; stato: string }[] }[];
   return avvisi.flatMap((a) => a.colli).find((c) => c.sscc === sscc(serial))?.stato;
 }
 
@@ -209,8 +201,8 @@ test("ricevuto un collo, la sua etichetta si offre: F2 la stampa; in automatico 
   const status = page.getByTestId("stato-stampa");
   await expect(status).toBeVisible();
   const job = Number(await status.getAttribute("data-stampa"));
-  await expect.poll(async () => (await api("GET", `/stampe/${job}`)).body.stato, { timeout: 15_000 }).toBe("stampata");
-  const printed = (await api("GET", `/stampe/${job}`)).body;
+  await expect.poll(async () => (await api(key, "GET", `/stampe/${job}`)).body.stato, { timeout: 15_000 }).toBe("stampata");
+  const printed = (await api(key, "GET", `/stampe/${job}`)).body;
   expect(JSON.stringify(printed)).toContain(sscc(3));
   await expect.poll(() => labels.length, { timeout: 15_000 }).toBe(1);
   expect(labels[0]).toContain(sscc(3));
@@ -255,7 +247,7 @@ test("una riga segnata danneggiata con la sua foto: la lettura subito dopo va ne
   await page.getByTestId("ricevi-collo").click();
   await expect(page.getByText(/Foto inviate: 1\./)).toBeVisible({ timeout: 15_000 });
 
-  const diffs = (await api("GET", "/differenze-ricevimento?motivo=danneggiato")).body.differenze as {
+  const diffs = (await api(key, "GET", "/differenze-ricevimento?motivo=danneggiato")).body.differenze as {
     sscc: string;
     quantita: string;
     foto: number;
