@@ -4,9 +4,11 @@ import { sampleMemory, type CpuMeter } from "../server";
 import { fmtInt, fmtNumber, percentile, progress, seconds, workers } from "../util";
 
 /**
- * Each scenario runs twice in the same run: the floor (plain SQL through `pg`) first, then the API over
- * HTTP, on the same data. The figure is rows/s for scans, requests/s for concurrent requests, seconds
- * for the alignment; latencies are per request (per page for scans).
+ * Each scenario runs twice in the same run: the floor (plain SQL through `pg`) and the API over HTTP, on
+ * the same data; the floor first, or, where the work never runs out, the two alternating (concurrentSides'
+ * slices, scan.ts's blocks of pages), so that both meet the same conditions. The figure is rows/s for scans,
+ * requests/s for concurrent requests, seconds for the alignment; latencies are per request (per page for
+ * scans).
  */
 
 export interface Ctx {
