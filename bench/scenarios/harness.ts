@@ -72,19 +72,10 @@ export async function metered<T>(ctx: Ctx, fn: () => Promise<T>): Promise<[T, (o
   if (ctx.pgStats) await ctx.pool.query("SELECT pg_stat_statements_reset()");
   const from = ctx.cpu.snapshot();
   const out = await fn();
-  const used = ctx.cpu.since(from);
+  const used = new CpuTally();
+  used.add(ctx.cpu.since(from));
   if (ctx.pgStats) await printStatementTimes(ctx.pool);
-  return [
-    out,
-    (ops) => ({
-      ...used,
-      perOp: {
-        server: used.serverMs / Math.max(1, ops),
-        postgres: used.postgresMs / Math.max(1, ops),
-        bench: used.benchMs / Math.max(1, ops),
-      },
-    }),
-  ];
+  return [out, (ops) => used.use(ops)];
 }
 
 /**
@@ -265,19 +256,32 @@ export async function concurrentSides(
   }
 }
 
+/** One side's CPU added up over its slices or blocks, per operation at the end. */
+export class CpuTally {
+  private ms = { serverMs: 0, postgresMs: 0, benchMs: 0 };
+
+  add(used: { serverMs: number; postgresMs: number; benchMs: number }): void {
+    this.ms = {
+      serverMs: this.ms.serverMs + used.serverMs,
+      postgresMs: this.ms.postgresMs + used.postgresMs,
+      benchMs: this.ms.benchMs + used.benchMs,
+    };
+  }
+
+  use(ops: number): CpuUse {
+    const n = Math.max(1, ops);
+    return { ...this.ms, perOp: { server: this.ms.serverMs / n, postgres: this.ms.postgresMs / n, bench: this.ms.benchMs / n } };
+  }
+}
+
 /** One side's slices, added up: requests, latencies, time and CPU. */
 class Measured {
   result: LoadResult = { ok: 0, errors: 0, latencies: [], ms: 0 };
-  private cpu = { serverMs: 0, postgresMs: 0, benchMs: 0 };
+  private cpu = new CpuTally();
 
   async add(ctx: Ctx, run: () => Promise<LoadResult>): Promise<void> {
     const [r, use] = await metered(ctx, run);
-    const { serverMs, postgresMs, benchMs } = use(1);
-    this.cpu = {
-      serverMs: this.cpu.serverMs + serverMs,
-      postgresMs: this.cpu.postgresMs + postgresMs,
-      benchMs: this.cpu.benchMs + benchMs,
-    };
+    this.cpu.add(use(1));
     const t = this.result;
     this.result = {
       ok: t.ok + r.ok,
@@ -289,11 +293,6 @@ class Measured {
   }
 
   side(): SideResult {
-    const ops = Math.max(1, this.result.ok + this.result.errors);
-    const { serverMs, postgresMs, benchMs } = this.cpu;
-    return loadSide(this.result, () => ({
-      ...this.cpu,
-      perOp: { server: serverMs / ops, postgres: postgresMs / ops, bench: benchMs / ops },
-    }));
+    return loadSide(this.result, (ops) => this.cpu.use(ops));
   }
 }

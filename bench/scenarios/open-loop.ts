@@ -39,11 +39,10 @@ export async function openLoop(ctx: Ctx): Promise<ScenarioResult> {
   const rate = ceiling / 2;
   const intervalMs = 1000 / rate;
   // As pgbench does before its runs: the phases above inserted tens of thousands of rows, and the autovacuum
-  // and autoanalyze they trigger (movimenti, operazioni, eventi, giacenze…) landed inside the measured
-  // seconds in some runs and not in others: a 250 ms stall in the very second pg.log shows the automatic
-  // vacuum and analyze of movimenti, operazioni and eventi, and the p99 read 64–76 ms or 11 ms by chance
-  // (scale 0.2 and 1). Vacuumed and analysed first, both the service and the ceiling start from the same state;
-  // a second of closed-loop writes then warms code, connections and plans, as other scenarios' warm-ups do.
+  // and autoanalyze they trigger landed inside the measured seconds in some runs and not in others (a 250 ms
+  // stall in the very second pg.log shows them on movimenti, operazioni and eventi; p99 64–76 ms against 11 ms
+  // without, scale 0.2 and 1). Vacuumed and analysed first, the service and the ceiling start from the same
+  // state; a second of closed-loop writes then warms code, connections and plans, as other warm-ups do.
   await ctx.pool.query("VACUUM (ANALYZE)");
   await load("anello aperto: riscaldamento", CLIENTS, 1_000, (c, i) => apiMovement(ctx, plan(900_000 + i * CLIENTS + c)).then(() => true));
   progress(

@@ -1,7 +1,7 @@
 import type * as floor from "../floor";
 import { sampleMemory } from "../server";
 import { fmtInt, progress, sleep } from "../util";
-import { logSides, metered, side, ticker, withClient, type Ctx, type ScenarioResult } from "./harness";
+import { CpuTally, logSides, metered, side, ticker, withClient, type Ctx, type ScenarioResult } from "./harness";
 
 /** A full scan of a paged list, page after page from the start, the same way through the floor and the API. */
 
@@ -27,14 +27,15 @@ const BLOCK_PAGES = 20;
  * rows first costs (pages not yet cached, hint bits of fresh rows) falls on the two sides alike.
  */
 async function pairedScans(ctx: Ctx, label: string, floorPage: PageRead, apiPage: PageRead) {
-  const sides = [floorPage, apiPage].map((page) => ({
+  const reader = (page: PageRead) => ({
     page,
     out: { rows: 0, idSum: 0, pages: 0, latencies: [], ms: 0 } as ScanOutcome,
-    cpu: { serverMs: 0, postgresMs: 0, benchMs: 0 },
+    cpu: new CpuTally(),
     dopo: 0,
     done: false,
-  }));
-  const [fl, api] = sides as [(typeof sides)[0], (typeof sides)[0]];
+  });
+  const fl = reader(floorPage);
+  const api = reader(apiPage);
   const stop = ticker(label, () => `pavimento ${fmtInt(fl.out.rows)} righe, API ${fmtInt(api.out.rows)} righe`);
   try {
     for (let block = 0; !fl.done || !api.done; block++) {
@@ -53,22 +54,13 @@ async function pairedScans(ctx: Ctx, label: string, floorPage: PageRead, apiPage
           s.dopo = p.cursore;
         }
         s.out.ms += performance.now() - t0;
-        const used = ctx.cpu.since(from);
-        s.cpu = {
-          serverMs: s.cpu.serverMs + used.serverMs,
-          postgresMs: s.cpu.postgresMs + used.postgresMs,
-          benchMs: s.cpu.benchMs + used.benchMs,
-        };
+        s.cpu.add(ctx.cpu.since(from));
       }
     }
   } finally {
     stop();
   }
-  const cpuOf = (s: typeof fl) => ({
-    ...s.cpu,
-    perOp: { server: s.cpu.serverMs / s.out.pages, postgres: s.cpu.postgresMs / s.out.pages, bench: s.cpu.benchMs / s.out.pages },
-  });
-  return { floor: { ...fl.out, cpu: cpuOf(fl) }, api: { ...api.out, cpu: cpuOf(api) } };
+  return { floor: { ...fl.out, cpu: fl.cpu.use(fl.out.pages) }, api: { ...api.out, cpu: api.cpu.use(api.out.pages) } };
 }
 
 export async function scanScenario(
