@@ -78,7 +78,7 @@ test("un SSCC letto mostra il collo; una riga segnata danneggiata, Invio: l'ordi
 
   await page.getByTestId("campo-scansione").focus();
   await page.keyboard.press("Enter");
-  await expect(page.getByText(/Collo \d+ ricevuto: 2 righe registrate, 1 differenze annotate/)).toBeVisible();
+  await expect(page.getByText(/Collo \d+ ricevuto: 2 righe registrate, 1 differenza annotata/)).toBeVisible();
   await expect(pallet).toHaveCount(0);
 
   // What arrived, through the API: the damaged 2 never came in.

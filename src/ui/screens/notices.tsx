@@ -4,7 +4,7 @@ import { useQueries, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { FillRateOutput } from "../../server/modules/notices/notices.schemas";
 import { DataTable } from "../data-table";
-import { qty } from "../format";
+import { count, qty } from "../format";
 import { useTRPC } from "../trpc";
 
 const STATE_COLOR = { atteso: "blue", in_ricevimento: "yellow", ricevuto: "green" } as const;
@@ -221,7 +221,7 @@ export function NoticesScreen() {
               <Stack gap={2}>
                 {n.colli.map((c) => (
                   <Text key={c.sscc} size="sm" style={{ overflowWrap: "anywhere" }}>
-                    {c.sscc} · {c.righe.length} righe · {c.stato}
+                    {c.sscc} · {count(c.righe.length, "riga", "righe")} · {c.stato}
                   </Text>
                 ))}
               </Stack>

@@ -1,7 +1,7 @@
 "use client";
 import { Card, Stack, Table, Text } from "@mantine/core";
 import { memo } from "react";
-import { qty } from "../../format";
+import { count, qty } from "../../format";
 import { type Pallet, palletProposal } from "./lookup";
 import { ConfirmPutaway, ProposalAndDestination } from "./putaway-parts";
 
@@ -30,7 +30,7 @@ export const PalletTask = memo(function PalletTask({
         </Text>
         <Text size="sm">
           Da <b data-testid="ubicazione-origine">{pallet.parts[0]?.row.ubicazione}</b>:{" "}
-          {pallet.parts.length === 1 ? "1 riga" : `${pallet.parts.length} righe`}
+          {count(pallet.parts.length, "riga", "righe")}
         </Text>
         <Table withRowBorders={false} verticalSpacing={2} horizontalSpacing={4} fz="sm" data-testid="righe-collo">
           <Table.Tbody>

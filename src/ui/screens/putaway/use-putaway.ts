@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { StoreInput, StorePalletInput, WorklistRow } from "@/server/modules/putaway/putaway.schemas";
 import { newIdempotencyKey } from "../../errors";
 import { signal } from "../../feedback";
-import { qty } from "../../format";
+import { count, qty } from "../../format";
 import { useRemembered } from "../../hooks";
 import { useScanner } from "../../scanner/use-scanner";
 import { useTRPC } from "../../trpc";
@@ -132,7 +132,7 @@ export function usePutaway() {
       setChoice({ riga: first.row.id, a: null, quantita: "", typed: false, sscc: p.sscc });
       say({
         outcome: "info",
-        title: `Collo ${p.sscc}: ${p.parts.length === 1 ? "1 riga" : `${p.parts.length} righe`} in ${first.row.ubicazione}`,
+        title: `Collo ${p.sscc}: ${count(p.parts.length, "riga", "righe")} in ${first.row.ubicazione}`,
         message: proposal
           ? `Il collo si sposta intero: portarlo in ${proposal.ubicazione} (${REASON[proposal.motivo]}, della sua riga più grande) e leggerne l'etichetta.`
           : "Il collo si sposta intero. Nessuna ubicazione proposta: leggere l'etichetta dell'ubicazione scelta.",

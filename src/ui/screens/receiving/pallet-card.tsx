@@ -2,7 +2,7 @@
 import { Badge, Button, Card, Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
 import { useRef, useState } from "react";
 import type { PalletOutput } from "../../../server/modules/notices/notices.schemas";
-import { qty } from "../../format";
+import { count, qty } from "../../format";
 import type { PalletMark } from "./use-pallet";
 
 const REASONS = [
@@ -157,7 +157,7 @@ export function PalletCard({
           </Text>
           <Group gap="xs">
             <Text size="sm" c="dimmed">
-              Avviso {collo.avviso.numero} · {collo.righe.length} righe
+              Avviso {collo.avviso.numero} · {count(collo.righe.length, "riga", "righe")}
             </Text>
             <Badge color={collo.stato === "ricevuto" ? "gray" : "blue"}>{collo.stato === "ricevuto" ? "ricevuto" : "atteso"}</Badge>
           </Group>

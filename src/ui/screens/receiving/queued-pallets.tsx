@@ -1,7 +1,7 @@
 "use client";
 import { Stack, Text, Title } from "@mantine/core";
 import { memo } from "react";
-import { instant } from "../../format";
+import { count, instant } from "../../format";
 import type { QueuedPallet } from "./pallet-copy";
 import { QueuedCard } from "./queued-card";
 
@@ -40,7 +40,7 @@ export const QueuedPallets = memo(function QueuedPallets({
                 Collo {q.richiesta.sscc}
               </Text>
               <Text size="xs" c="dimmed">
-                {instant(new Date(q.il).toISOString())} · avviso {q.avviso} · {q.righe} righe · DDT {q.richiesta.ddt}
+                {instant(new Date(q.il).toISOString())} · avviso {q.avviso} · {count(q.righe, "riga", "righe")} · DDT {q.richiesta.ddt}
               </Text>
             </>
           }

@@ -6,6 +6,7 @@ import type { MotivoDifferenza, PalletOutput, ReceivePalletOutput } from "../../
 import { describeError, newIdempotencyKey } from "../../errors";
 import { useMutationCall } from "../../hooks";
 import { type Outcome, signal } from "../../feedback";
+import { count } from "../../format";
 import type { FlushReport } from "../../offline/device-queue";
 import { useTRPC } from "../../trpc";
 import { useWrite, useWriteKey } from "../../write-key";
@@ -89,7 +90,7 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
     setCollo(found);
     if (!found) return say("ko", `Il collo ${sscc} non è in nessun avviso di spedizione: ricevere la merce riga per riga.`);
     if (found.stato === "ricevuto") return say("ko", `Il collo ${sscc} (avviso ${found.avviso.numero}) è già stato ricevuto.`);
-    say("ok", `Collo ${sscc}, avviso ${found.avviso.numero}: ${found.righe.length} righe. Segnare le differenze, poi Invio.`);
+    say("ok", `Collo ${sscc}, avviso ${found.avviso.numero}: ${count(found.righe.length, "riga", "righe")}. Segnare le differenze, poi Invio.`);
   }
 
   /** A code read anywhere on the screen: an SSCC is the pallet's, anything else goes on to the row-by-row scan. */
@@ -128,8 +129,8 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
     const refused = out.righe.filter((r) => r.esito === "rifiutata");
     const noted = out.righe.reduce((n, r) => n + (r.differenze?.length ?? 0), 0);
     const text =
-      `Collo ${collo.sscc} ricevuto: ${out.registrate} righe registrate` +
-      (noted > 0 ? `, ${noted} differenze annotate` : "") +
+      `Collo ${collo.sscc} ricevuto: ${count(out.registrate, "riga registrata", "righe registrate")}` +
+      (noted > 0 ? `, ${count(noted, "differenza annotata", "differenze annotate")}` : "") +
       (refused.length > 0 ? `; rifiutate: ${refused.map((r) => `riga ${r.indice + 1} (${r.errore?.messaggio})`).join("; ")}` : ".");
     say(refused.length > 0 ? "ko" : "ok", text);
     const toUpload = photos;
