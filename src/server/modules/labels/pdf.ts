@@ -1,5 +1,4 @@
-import bwipjs from "bwip-js/node";
-import { PDFDocument, type PDFFont, type PDFPage, StandardFonts, rgb } from "pdf-lib";
+import type { PDFDocument, PDFFont, PDFPage } from "pdf-lib";
 import { type Label, type LabelSymbol, type SheetSize, bracketed } from "./label-model";
 import { PROFILE } from "./zpl";
 
@@ -17,6 +16,17 @@ const PAGE: Record<Exclude<SheetSize, "a4">, { w: number; h: number }> = {
   "50x25": { w: 50, h: 25 },
 };
 const A4 = { w: 210, h: 297, cols: 2, rows: 5 };
+
+/**
+ * pdf-lib and bwip-js are loaded at the first PDF, not at start: imported, they added about 25 MB to the
+ * resident memory of a service that may never render one (ZPL printers, the API alone); a PDF takes tens
+ * of milliseconds anyway. Node caches the modules: the later PDFs find them loaded.
+ */
+const libraries = async () => {
+  const [pdf, bwip] = await Promise.all([import("pdf-lib"), import("bwip-js/node")]);
+  return { ...pdf, bwipjs: bwip.default };
+};
+type Libraries = Awaited<ReturnType<typeof libraries>>;
 
 /** The bwip-js options of a symbol: also what the decode test renders. */
 export function bwipOptions(s: LabelSymbol): { bcid: string; text: string } {
@@ -46,7 +56,14 @@ interface Fonts {
 }
 
 /** Draws a label into the box (x, y from the page's bottom-left, in mm), with the proportions of `profile`. */
-async function drawLabel(doc: PDFDocument, page: PDFPage, fonts: Fonts, label: Label, box: { x: number; y: number; w: number; h: number }) {
+async function drawLabel(
+  { bwipjs }: Libraries,
+  doc: PDFDocument,
+  page: PDFPage,
+  fonts: Fonts,
+  label: Label,
+  box: { x: number; y: number; w: number; h: number },
+) {
   const profile = box.h >= 100 ? PROFILE["100x150"] : box.w >= 80 ? PROFILE["100x50"] : PROFILE["50x25"];
   const m = profile.margin;
   const width = (box.w - 2 * m) * MM;
@@ -87,6 +104,8 @@ async function drawLabel(doc: PDFDocument, page: PDFPage, fonts: Fonts, label: L
 }
 
 export async function renderPdf(labels: Label[], size: SheetSize, copies: number, title: string): Promise<Uint8Array> {
+  const libs = await libraries();
+  const { PDFDocument, StandardFonts, rgb } = libs;
   const doc = await PDFDocument.create();
   doc.setTitle(title);
   doc.setCreator("Banchina");
@@ -111,14 +130,14 @@ export async function renderPdf(labels: Label[], size: SheetSize, copies: number
           borderColor: rgb(0.85, 0.85, 0.85),
           borderWidth: 0.3,
         });
-        await drawLabel(doc, page, fonts, label, { x: x + 2.5, y: y + 4.7, w: 100, h: 50 });
+        await drawLabel(libs, doc, page, fonts, label, { x: x + 2.5, y: y + 4.7, w: 100, h: 50 });
       }
     }
   } else {
     const d = PAGE[size];
     for (const label of all) {
       const page = doc.addPage([d.w * MM, d.h * MM]);
-      await drawLabel(doc, page, fonts, label, { x: 0, y: 0, w: d.w, h: d.h });
+      await drawLabel(libs, doc, page, fonts, label, { x: 0, y: 0, w: d.w, h: d.h });
     }
   }
   return doc.save();
