@@ -29,8 +29,7 @@ export const PalletTask = memo(function PalletTask({
           Collo {pallet.sscc}
         </Text>
         <Text size="sm">
-          Da <b data-testid="ubicazione-origine">{pallet.parts[0]?.row.ubicazione}</b>:{" "}
-          {count(pallet.parts.length, "riga", "righe")}
+          Da <b data-testid="ubicazione-origine">{pallet.parts[0]?.row.ubicazione}</b>: {count(pallet.parts.length, "riga", "righe")}
         </Text>
         <Table withRowBorders={false} verticalSpacing={2} horizontalSpacing={4} fz="sm" data-testid="righe-collo">
           <Table.Tbody>

@@ -90,7 +90,10 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
     setCollo(found);
     if (!found) return say("ko", `Il collo ${sscc} non è in nessun avviso di spedizione: ricevere la merce riga per riga.`);
     if (found.stato === "ricevuto") return say("ko", `Il collo ${sscc} (avviso ${found.avviso.numero}) è già stato ricevuto.`);
-    say("ok", `Collo ${sscc}, avviso ${found.avviso.numero}: ${count(found.righe.length, "riga", "righe")}. Segnare le differenze, poi Invio.`);
+    say(
+      "ok",
+      `Collo ${sscc}, avviso ${found.avviso.numero}: ${count(found.righe.length, "riga", "righe")}. Segnare le differenze, poi Invio.`,
+    );
   }
 
   /** A code read anywhere on the screen: an SSCC is the pallet's, anything else goes on to the row-by-row scan. */
