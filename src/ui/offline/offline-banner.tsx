@@ -11,7 +11,6 @@ export function OfflineBanner() {
   const online = useOnline();
   const waiting = useWaitingTotal();
   if (online && waiting === 0) return null;
-  const count = waiting === 1 ? "1 in attesa di invio" : `${waiting} in attesa di invio`;
   return (
     <Alert
       data-testid="banner-offline"
@@ -29,7 +28,7 @@ export function OfflineBanner() {
         </Text>
         {waiting > 0 && (
           <Text size="sm" fw={700} c="inherit" data-testid="in-attesa">
-            {count}
+            {waiting} in attesa di invio
           </Text>
         )}
       </Group>

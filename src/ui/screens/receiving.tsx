@@ -1,6 +1,7 @@
 "use client";
 import { Group, Stack, Text, Title } from "@mantine/core";
 import { memo, useEffect } from "react";
+import { count } from "../format";
 import { ScannerSettingsButton } from "../scanner/scanner-settings";
 import { CameraScanner } from "./camera-scanner";
 import { DeliveryFields } from "./receiving/delivery-fields";
@@ -34,7 +35,7 @@ const Waiting = memo(function Waiting({ codes }: { codes: string[] }) {
   if (codes.length === 0) return null;
   return (
     <Text size="sm" c="orange.9" fw={600} data-testid="codici-in-coda" style={{ overflowWrap: "anywhere" }}>
-      In coda: {codes.length === 1 ? "1 codice" : `${codes.length} codici`} ({codes.join(", ")})
+      In coda: {count(codes.length, "codice", "codici")} ({codes.join(", ")})
     </Text>
   );
 });

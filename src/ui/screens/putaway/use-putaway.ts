@@ -81,7 +81,7 @@ export function usePutaway() {
       void refreshRef.current();
       setFeedback({
         outcome: "ok",
-        title: `Inviati dalla coda: ${done === 1 ? "1 stoccaggio" : `${done} stoccaggi`}`,
+        title: `Inviati dalla coda: ${count(done, "stoccaggio", "stoccaggi")}`,
         message: "Scritti una volta sola.",
       });
     }

@@ -1,4 +1,4 @@
-import { qty } from "../../format";
+import { count, qty } from "../../format";
 import type { FlushDeps as DeviceFlushDeps, FlushReport as DeviceFlushReport, QueueItem } from "../../offline/device-queue";
 import type { Feedback } from "./types";
 
@@ -61,7 +61,7 @@ export function reportFeedback(r: FlushReport, rowShown: boolean): Feedback | nu
   if (done === 0 || rowShown) return null;
   return {
     outcome: "ok",
-    title: `Inviati dalla coda: ${done === 1 ? "1 arrivo" : `${done} arrivi`}`,
+    title: `Inviati dalla coda: ${count(done, "arrivo", "arrivi")}`,
     message: "Registrati una volta sola.",
   };
 }
