@@ -65,6 +65,33 @@ export async function stockShown(page: Page, codice: string): Promise<number> {
   return Number((await cell.innerText()).replace(",", "."));
 }
 
+/**
+ * Lets a test know when a page's React tree has mounted and run its effects (watchMounting before the
+ * navigation, mountedAndFramed after): React calls DevTools' hook after each commit's effects, so a stand-in
+ * hook counts them. What an effect asked of the next frame (a focus) is done once a frame has passed after that.
+ */
+export async function watchMounting(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__: object; __effetti: number };
+    w.__effetti = 0;
+    w.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+      supportsFiber: true,
+      renderers: new Map(),
+      inject: () => 1,
+      onCommitFiberRoot: () => {},
+      onCommitFiberUnmount: () => {},
+      onPostCommitFiberRoot: () => {
+        w.__effetti += 1;
+      },
+    };
+  });
+}
+
+export async function mountedAndFramed(page: Page): Promise<void> {
+  await page.waitForFunction(() => (window as unknown as { __effetti: number }).__effetti > 0);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+}
+
 /** Online once: the service worker installed (its precache complete) and in control of the page. */
 export async function shellInstalled(page: Page): Promise<void> {
   await page.evaluate(async () => {

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signIn, snap, type Role, type User } from "../support/app";
+import { mountedAndFramed, signIn, snap, type Role, type User, watchMounting } from "../support/app";
 import { seed } from "../support/seed";
 
 const NAV: Record<Role, { visible: string[]; hidden: string[] }> = {
@@ -28,6 +28,42 @@ test("la pagina di accesso mostra lo stato del servizio; una password sbagliata 
   await page.getByRole("button", { name: "Accedi" }).click();
   await expect(page.getByTestId("errore-accesso")).toHaveText("Nome utente o password non corretti.");
   await snap(page, "accesso-errore");
+});
+
+test("scritto prima che la pagina sia pronta: Invio non manda nulla (la password mai nell'indirizzo), il testo resta e Accedi entra", async ({
+  browser,
+}) => {
+  // No service worker: the page's scripts come from the network, where they can be held back.
+  const context = await browser.newContext({ viewport: { width: 360, height: 760 }, serviceWorkers: "block" });
+  const page = await context.newPage();
+  await watchMounting(page);
+  let release = () => {};
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route(/\/_next\/static\/chunks\/.*\.js/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const requests: string[] = [];
+  page.on("request", (r) => requests.push(`${r.method()} ${r.url()}`));
+  await page.goto("/accesso", { waitUntil: "domcontentloaded" });
+  await page.locator("input[name=username]").click();
+  await page.keyboard.type(users.operatore.username, { delay: 20 });
+  await page.locator("input[name=password]").click();
+  await page.keyboard.type(users.operatore.password, { delay: 20 });
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("button", { name: "Accedi" })).toBeDisabled();
+  release();
+  await mountedAndFramed(page);
+  expect(page.url()).toMatch(/\/accesso$/);
+  await expect(page.locator("input[name=username]")).toHaveValue(users.operatore.username);
+  await expect(page.locator("input[name=password]")).toHaveValue(users.operatore.password);
+  await page.getByRole("button", { name: "Accedi" }).click();
+  await page.waitForURL("**/ricevimento");
+  await expect(page.getByTestId("utente-corrente")).toHaveText(users.operatore.username);
+  expect(requests.filter((r) => r.includes(users.operatore.password))).toEqual([]);
+  await context.close();
 });
 
 for (const role of ["operatore", "responsabile", "amministratore"] as const) {

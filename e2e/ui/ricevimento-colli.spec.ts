@@ -77,6 +77,8 @@ test.afterAll(async () => {
 async function prepare(page: Page, ddt: string) {
   await page.setViewportSize({ width: 360, height: 740 });
   await page.goto("/ricevimento");
+  // The screen running (its caret in the scan field): the warehouse's list opens only then.
+  await expect(page.getByTestId("campo-scansione")).toBeFocused();
   await page.getByTestId("campo-ddt").fill(ddt);
   await page.getByTestId("campo-magazzino").click();
   await page.getByRole("option", { name: /DOCK-M1/ }).click();

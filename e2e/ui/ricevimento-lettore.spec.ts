@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
-import { lotsOf, orderRow } from "../support/api";
-import { newSession, scan, snap, type User } from "../support/app";
+import { api, lotsOf, orderRow } from "../support/api";
+import { mountedAndFramed, newSession, scan, signIn, snap, type User, watchMounting } from "../support/app";
 import { ean13, seed, today } from "../support/seed";
 
 /**
@@ -18,6 +18,7 @@ const EAN = {
   S2: ean13("805999010007"),
   DIALOGO: ean13("805999010008"),
   DDT: ean13("805999010009"),
+  PRONTO: ean13("805999010010"),
 };
 const gtin14 = (ean: string) => `0${ean}`;
 
@@ -67,6 +68,7 @@ test.beforeAll(async () => {
       art("S2"),
       art("DIALOGO"),
       art("DDT"),
+      art("PRONTO"),
     ],
     ordini: [
       order("SC-OA-LOTTO", "SC-BO", [
@@ -90,6 +92,7 @@ test.beforeAll(async () => {
         ["SC-SEGUE", 100],
         ["SC-DIALOGO", 40],
         ["SC-DDT", 30],
+        ["SC-PRONTO", 30],
       ]),
       order("SC-OA-F2", "SC-BO", [["SC-S2", 10]], today(), "SC-F2"),
     ],
@@ -222,6 +225,58 @@ test("una lettura con il cursore nel DDT non vi finisce dentro; un DDT già usat
   await expect(page.getByTestId("esito")).toContainText("DDT di un altro fornitore");
   await expect(ddt).toBeFocused();
   expect((await orderRow(key, ordini["SC-OA-F2"]!, "SC-S2")).arrivata).toBe("0");
+  await context.close();
+});
+
+/** The delivery note of an arrival, as the event feed tells integrators (GET /eventi, arrivo.registrato). */
+async function ddtOfArrival(movimento: number): Promise<string | undefined> {
+  for (let dopo = 0; ; ) {
+    const page = (await api(key, "GET", `/eventi?tipo=arrivo.registrato&limite=100&dopo=${dopo}`)).body;
+    for (const e of page.eventi as { dati: { ddt?: string; movimenti?: { id: number }[] } }[])
+      if (e.dati.movimenti?.some((m) => m.id === movimento)) return e.dati.ddt;
+    if (!page.altri) return undefined;
+    dopo = page.cursore;
+  }
+}
+
+test("il DDT scritto mentre la pagina si carica resta nel DDT: il cursore non salta al campo di lettura, la lettura dopo legge solo il suo codice", async ({
+  browser,
+}) => {
+  // No service worker: the page's scripts come from the network, where they can be held back.
+  const context = await browser.newContext({ viewport: { width: 360, height: 760 }, serviceWorkers: "block" });
+  const page = await context.newPage();
+  await watchMounting(page);
+  await signIn(page, users.operatore);
+  // A slow handheld: the screen is drawn, its scripts not yet run, and the operator starts on the delivery note.
+  let release = () => {};
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route(/\/_next\/static\/chunks\/.*\.js/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/ricevimento", { waitUntil: "domcontentloaded" });
+  const ddt = page.getByTestId("campo-ddt");
+  await ddt.click();
+  await page.keyboard.type("DDT-SC-7", { delay: 60 });
+  release();
+  // Live: the screen's first focus request, made as it mounted, has been carried out.
+  await mountedAndFramed(page);
+  await expect(ddt).toBeFocused();
+  await expect(ddt).toHaveValue("DDT-SC-7");
+  await expect(page.getByTestId("campo-scansione")).toHaveValue("");
+  await page.getByTestId("campo-magazzino").click();
+  await page.getByRole("option", { name: /SC-BO/ }).click();
+  await expect(page.getByTestId("campo-scansione")).toBeFocused();
+  await scan(page, EAN.PRONTO);
+  await expect(page.getByTestId("riga-attesa").getByTestId("articolo-codice")).toHaveText("SC-PRONTO");
+  await page.getByTestId("campo-quantita").fill("2");
+  await page.getByTestId("campo-quantita").press("Enter");
+  await expect(page.getByTestId("esito")).toContainText("Registrato: 2 × SC-PRONTO");
+  const [arrival] = (await orderRow(key, ordini["SC-OA-CONTA"]!, "SC-PRONTO")).registrati;
+  expect(arrival?.quantita).toBe("2");
+  expect(await ddtOfArrival(arrival!.movimento)).toBe("DDT-SC-7");
   await context.close();
 });
 

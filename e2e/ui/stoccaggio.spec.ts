@@ -66,6 +66,8 @@ async function held(codice: string, ubicazione: string): Promise<number> {
 
 async function receive(page: Page, ean: string, quantita: number) {
   await page.goto("/ricevimento");
+  // The screen running (its caret in the scan field): the warehouse's list opens only then.
+  await expect(page.getByTestId("campo-scansione")).toBeFocused();
   await page.getByTestId("campo-ddt").fill(`DDT-ST-${ean.slice(-4)}`);
   await page.getByTestId("campo-magazzino").click();
   // The dock names warehouses by code.

@@ -1,7 +1,7 @@
 "use client";
 import { MutationObserver, type UseMutationOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocalStorage } from "@mantine/hooks";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useUser } from "./session-context";
 import { useTRPC } from "./trpc";
 
@@ -39,6 +39,20 @@ export function forgetUserState(userId: number): void {
   for (const k of Object.keys(localStorage)) if (k.startsWith(prefix)) localStorage.removeItem(k);
   // The state of the versions before it was kept per user: a tab's, in sessionStorage.
   for (const k of Object.keys(sessionStorage)) if (k.startsWith("banchina.")) sessionStorage.removeItem(k);
+}
+
+/**
+ * Text typed into a controlled field before the screen ran (a slow handheld draws the page from the server
+ * first) is in the field but not in the state, and the next render would wipe it: it is taken into the
+ * state once, as the screen starts.
+ */
+export function useTypedBeforeStart(ref: React.RefObject<HTMLInputElement | null>, set: (value: string) => void): void {
+  const latest = useRef(set);
+  latest.current = set;
+  useEffect(() => {
+    const typed = ref.current?.value;
+    if (typed) latest.current(typed);
+  }, [ref]);
 }
 
 export function useWarehouses() {

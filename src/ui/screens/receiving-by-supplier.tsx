@@ -7,7 +7,7 @@ import { DateField } from "../date-field";
 import { describeError } from "../errors";
 import { signal } from "../feedback";
 import { day, parseDecimal, qty } from "../format";
-import { useRemembered, useWarehouses } from "../hooks";
+import { useRemembered, useTypedBeforeStart, useWarehouses } from "../hooks";
 import { useTRPC } from "../trpc";
 import { useWrite } from "../write-key";
 
@@ -134,6 +134,8 @@ export function ReceivingBySupplierScreen() {
   const { options: warehouseOptions, nameOf } = useWarehouses();
   const [fornitore, setFornitore] = useState<string | null>(null);
   const [ddt, setDdt] = useRemembered("ddt", "");
+  const ddtRef = useRef<HTMLInputElement>(null);
+  useTypedBeforeStart(ddtRef, setDdt);
   const [magazzino, setMagazzino] = useRemembered<string | null>("magazzino", null);
   const [orders, setOrders] = useState<Order[]>([]);
   const [more, setMore] = useState<{ altri: boolean; cursore: number }>({ altri: false, cursore: 0 });
@@ -242,6 +244,7 @@ export function ReceivingBySupplierScreen() {
         <TextInput
           label="DDT fornitore"
           placeholder="es. DDT-1187"
+          ref={ddtRef}
           value={ddt}
           onChange={(e) => setDdt(e.currentTarget.value)}
           error={orders.length > 0 && !ddt.trim() ? "Obbligatorio per registrare" : undefined}

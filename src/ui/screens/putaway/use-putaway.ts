@@ -6,7 +6,7 @@ import { newIdempotencyKey } from "../../errors";
 import { signal } from "../../feedback";
 import { count, qty } from "../../format";
 import { useRemembered } from "../../hooks";
-import { useScanner } from "../../scanner/use-scanner";
+import { isEditable, useScanner } from "../../scanner/use-scanner";
 import { useTRPC } from "../../trpc";
 import type { FlushReport } from "../../offline/device-queue";
 import type { Feedback } from "../receiving/types";
@@ -117,8 +117,11 @@ export function usePutaway() {
   const warehouseName = knownWarehouses.find((w) => String(w.id) === magazzino)?.nome ?? "";
 
   const focusScan = useCallback(() => scanRef.current?.focus(), []);
-  // The caret in the scan field from the start (a reload too): Enter there confirms what is shown.
-  useEffect(() => focusScan(), [focusScan]);
+  // The caret in the scan field from the start (a reload too): Enter there confirms what is shown. Not if
+  // the operator is already in a field (the screen is drawn before it runs, on a slow handheld).
+  useEffect(() => {
+    if (!isEditable(document.activeElement)) focusScan();
+  }, [focusScan]);
   const say = useCallback((f: Feedback) => {
     signal(f.outcome);
     setFeedback(f);

@@ -1,6 +1,7 @@
 "use client";
 import { Select, SimpleGrid, TextInput } from "@mantine/core";
 import { memo } from "react";
+import { useTypedBeforeStart } from "../../hooks";
 
 /**
  * The delivery note and the receiving warehouse, kept for the tab. Memoised: they change a few times a
@@ -26,6 +27,7 @@ export const DeliveryFields = memo(function DeliveryFields({
   /** Back to the scan field. */
   onDone: () => void;
 }) {
+  useTypedBeforeStart(ddtRef, onDdt);
   return (
     <SimpleGrid cols={2} spacing="sm">
       <TextInput

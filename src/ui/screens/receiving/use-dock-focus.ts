@@ -43,7 +43,12 @@ export function useDockFocus() {
   }, []);
 
   useEffect(() => {
-    focusScan();
+    // The caret in the scan field from the start, unless the operator is already in a field: on a slow
+    // handheld the screen is drawn before it runs, and a delivery note begun then must not go on in the
+    // scan field.
+    requestAnimationFrame(() => {
+      if (!isEditable(document.activeElement)) scanRef.current?.focus();
+    });
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       if (isEditable(document.activeElement) || document.querySelector("[role=dialog]")) return;
@@ -51,7 +56,7 @@ export function useDockFocus() {
     };
     document.addEventListener("keydown", onKey, true);
     return () => document.removeEventListener("keydown", onKey, true);
-  }, [focusScan]);
+  }, []);
 
   const focusField = useFocusRequest({
     ddt: ddtRef,
