@@ -66,11 +66,15 @@ export async function stockShown(page: Page, codice: string): Promise<number> {
 }
 
 /**
- * Lets a test know when a page's React tree has mounted and run its effects (watchMounting before the
- * navigation, mountedAndFramed after): React calls DevTools' hook after each commit's effects, so a stand-in
- * hook counts them. What an effect asked of the next frame (a focus) is done once a frame has passed after that.
+ * A handheld that draws a page before its scripts run: a context without the service worker (whose cache
+ * would answer the scripts), at 360 px. `holdScripts()` keeps the page's scripts back until the function it
+ * returns is called; `mountedAndFramed()` then waits until React has mounted the page and run its effects
+ * (React calls DevTools' hook after each commit's effects, so a stand-in hook counts them) and a frame has
+ * passed, so what an effect asked of the next frame (a focus) is done.
  */
-export async function watchMounting(page: Page): Promise<void> {
+export async function slowHandheld(browser: Browser) {
+  const context = await browser.newContext({ viewport: { width: 360, height: 760 }, serviceWorkers: "block" });
+  const page = await context.newPage();
   await page.addInitScript(() => {
     const w = window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__: object; __effetti: number };
     w.__effetti = 0;
@@ -85,11 +89,22 @@ export async function watchMounting(page: Page): Promise<void> {
       },
     };
   });
-}
-
-export async function mountedAndFramed(page: Page): Promise<void> {
-  await page.waitForFunction(() => (window as unknown as { __effetti: number }).__effetti > 0);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+  const holdScripts = async (): Promise<() => void> => {
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route(/\/_next\/static\/chunks\/.*\.js/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    return release;
+  };
+  const mountedAndFramed = async () => {
+    await page.waitForFunction(() => (window as unknown as { __effetti: number }).__effetti > 0);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+  };
+  return { context, page, holdScripts, mountedAndFramed };
 }
 
 /** Online once: the service worker installed (its precache complete) and in control of the page. */

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { mountedAndFramed, signIn, snap, type Role, type User, watchMounting } from "../support/app";
+import { signIn, slowHandheld, snap, type Role, type User } from "../support/app";
 import { seed } from "../support/seed";
 
 const NAV: Record<Role, { visible: string[]; hidden: string[] }> = {
@@ -33,18 +33,8 @@ test("la pagina di accesso mostra lo stato del servizio; una password sbagliata 
 test("scritto prima che la pagina sia pronta: Invio non manda nulla (la password mai nell'indirizzo), il testo resta e Accedi entra", async ({
   browser,
 }) => {
-  // No service worker: the page's scripts come from the network, where they can be held back.
-  const context = await browser.newContext({ viewport: { width: 360, height: 760 }, serviceWorkers: "block" });
-  const page = await context.newPage();
-  await watchMounting(page);
-  let release = () => {};
-  const held = new Promise<void>((r) => {
-    release = r;
-  });
-  await page.route(/\/_next\/static\/chunks\/.*\.js/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const { context, page, holdScripts, mountedAndFramed } = await slowHandheld(browser);
+  const release = await holdScripts();
   const requests: string[] = [];
   page.on("request", (r) => requests.push(`${r.method()} ${r.url()}`));
   await page.goto("/accesso", { waitUntil: "domcontentloaded" });
@@ -55,7 +45,7 @@ test("scritto prima che la pagina sia pronta: Invio non manda nulla (la password
   await page.keyboard.press("Enter");
   await expect(page.getByRole("button", { name: "Accedi" })).toBeDisabled();
   release();
-  await mountedAndFramed(page);
+  await mountedAndFramed();
   expect(page.url()).toMatch(/\/accesso$/);
   await expect(page.locator("input[name=username]")).toHaveValue(users.operatore.username);
   await expect(page.locator("input[name=password]")).toHaveValue(users.operatore.password);

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { api, lotsOf, orderRow } from "../support/api";
-import { mountedAndFramed, newSession, scan, signIn, snap, type User, watchMounting } from "../support/app";
+import { newSession, scan, signIn, slowHandheld, snap, type User } from "../support/app";
 import { ean13, seed, today } from "../support/seed";
 
 /**
@@ -242,27 +242,17 @@ async function ddtOfArrival(movimento: number): Promise<string | undefined> {
 test("il DDT scritto mentre la pagina si carica resta nel DDT: il cursore non salta al campo di lettura, la lettura dopo legge solo il suo codice", async ({
   browser,
 }) => {
-  // No service worker: the page's scripts come from the network, where they can be held back.
-  const context = await browser.newContext({ viewport: { width: 360, height: 760 }, serviceWorkers: "block" });
-  const page = await context.newPage();
-  await watchMounting(page);
+  const { context, page, holdScripts, mountedAndFramed } = await slowHandheld(browser);
   await signIn(page, users.operatore);
-  // A slow handheld: the screen is drawn, its scripts not yet run, and the operator starts on the delivery note.
-  let release = () => {};
-  const held = new Promise<void>((r) => {
-    release = r;
-  });
-  await page.route(/\/_next\/static\/chunks\/.*\.js/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  // The screen drawn, its scripts not yet run, and the operator starts on the delivery note.
+  const release = await holdScripts();
   await page.goto("/ricevimento", { waitUntil: "domcontentloaded" });
   const ddt = page.getByTestId("campo-ddt");
   await ddt.click();
   await page.keyboard.type("DDT-SC-7", { delay: 60 });
   release();
   // Live: the screen's first focus request, made as it mounted, has been carried out.
-  await mountedAndFramed(page);
+  await mountedAndFramed();
   await expect(ddt).toBeFocused();
   await expect(ddt).toHaveValue("DDT-SC-7");
   await expect(page.getByTestId("campo-scansione")).toHaveValue("");

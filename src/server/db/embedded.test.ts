@@ -26,8 +26,12 @@ async function start(dir: string) {
   const client = new pg.Client({ connectionString: server.url });
   await client.connect();
   try {
-    const [row] = (await client.query<{ unix: boolean }>("SELECT inet_server_addr() IS NULL AS unix")).rows;
-    return { url: server.url, unix: row!.unix };
+    const [row] = (
+      await client.query<{ unix: boolean; cache: string }>(
+        "SELECT inet_server_addr() IS NULL AS unix, pg_size_bytes(current_setting('shared_buffers'))::text AS cache",
+      )
+    ).rows;
+    return { url: server.url, unix: row!.unix, cache: Number(row!.cache) };
   } finally {
     await client.end();
   }
@@ -49,4 +53,13 @@ describe("embedded PostgreSQL connection", () => {
     expect(unix).toBe(false);
     started.at(-1)!.dir = base;
   });
+});
+
+test("its cache is sized to the machine: an eighth of the memory, from PostgreSQL's 128 MB to 4 GB", async () => {
+  const { cache } = await start(tempDir("bnc-cache-"));
+  const MB = 2 ** 20;
+  const eighth = Math.min(4096 * MB, Math.max(128 * MB, os.totalmem() / 8));
+  // Whole megabytes, rounded down.
+  expect(cache).toBeGreaterThan(eighth - MB);
+  expect(cache).toBeLessThanOrEqual(eighth);
 });
