@@ -1,6 +1,7 @@
 "use client";
 import { Alert, Button, PasswordInput, Stack, TextInput } from "@mantine/core";
-import { useEffect, useState } from "react";
+import { useMounted } from "@mantine/hooks";
+import { useState } from "react";
 import { describeError } from "../errors";
 import { safeNextPath } from "../next-path";
 import { makeTrpcClient } from "../providers";
@@ -12,10 +13,9 @@ import { makeTrpcClient } from "../providers";
  * was typed meanwhile stays and is what is sent.
  */
 export function SignInForm({ next }: { next: string }) {
-  const [ready, setReady] = useState(false);
+  const ready = useMounted();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => setReady(true), []);
 
   async function submit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
