@@ -1,6 +1,6 @@
 import net from "node:net";
 import { expect, type Page, test } from "@playwright/test";
-import { newSession, scan, shellInstalled, snap, type User } from "../support/app";
+import { newSession, scan, shellInstalled, snap, type User, dockRunning } from "../support/app";
 import { seedNotice, ssccSeries } from "../support/notices";
 import { api } from "../support/api";
 import { ean13, seed, today } from "../support/seed";
@@ -77,8 +77,8 @@ test.afterAll(async () => {
 async function prepare(page: Page, ddt: string) {
   await page.setViewportSize({ width: 360, height: 740 });
   await page.goto("/ricevimento");
-  // The screen running (its caret in the scan field): the warehouse's list opens only then.
-  await expect(page.getByTestId("campo-scansione")).toBeFocused();
+  // The warehouse's list opens only once the screen runs.
+  await dockRunning(page);
   await page.getByTestId("campo-ddt").fill(ddt);
   await page.getByTestId("campo-magazzino").click();
   await page.getByRole("option", { name: /DOCK-M1/ }).click();

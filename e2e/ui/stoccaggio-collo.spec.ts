@@ -1,7 +1,7 @@
 import net from "node:net";
 import { expect, type Page, test } from "@playwright/test";
 import { api, orderRow } from "../support/api";
-import { newSession, scan, snap, type User } from "../support/app";
+import { newSession, scan, snap, type User, dockRunning } from "../support/app";
 import { seedNotice, ssccSeries } from "../support/notices";
 import { ean13, seed, today } from "../support/seed";
 
@@ -140,6 +140,7 @@ async function held(codice: string, ubicazione: string): Promise<number> {
 
 async function openPutaway(page: Page) {
   await page.goto("/stoccaggio");
+  await dockRunning(page);
   await page.getByTestId("campo-magazzino").click();
   await page.getByRole("option", { name: /Stoccaggio colli/ }).click();
   await page.getByTestId("campo-scansione").focus();

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { api } from "../support/api";
-import { newSession, scan, snap, type User } from "../support/app";
+import { dockRunning, newSession, scan, signIn, slowHandheld, snap, type User } from "../support/app";
 import { ean13, seed, today } from "../support/seed";
 
 /**
@@ -8,7 +8,13 @@ import { ean13, seed, today } from "../support/seed";
  * in the receiving location, two scans and Enter put them away, a bin is counted by its label and its goods.
  * Every outcome is checked through /api/v1 (GET /giacenze-ubicazioni), never only on screen.
  */
-const EAN = { VITE: ean13("805999030001"), DADO: ean13("805999030002"), PERSO: ean13("805999030003"), CONTA: ean13("805999030004") };
+const EAN = {
+  VITE: ean13("805999030001"),
+  DADO: ean13("805999030002"),
+  PERSO: ean13("805999030003"),
+  CONTA: ean13("805999030004"),
+  PRIMA: ean13("805999030005"),
+};
 
 let users: Record<"operatore" | "responsabile", User>;
 let key: string;
@@ -22,14 +28,14 @@ test.beforeAll(async () => {
     data: {
       magazzini: [{ codice: "ST-MI", nome: "Stoccaggio Milano" }],
       fornitori: [{ codice: "ST-F1", nome: "Fornitore Stoccaggio" }],
-      articoli: [art("VITE"), art("DADO"), art("PERSO"), art("CONTA")],
+      articoli: [art("VITE"), art("DADO"), art("PERSO"), art("CONTA"), art("PRIMA")],
       ordini: [
         {
           numero: "ST-OA-1",
           fornitore: "ST-F1",
           data: today(),
           magazzino: "ST-MI",
-          righe: ["ST-VITE", "ST-DADO", "ST-PERSO", "ST-CONTA"].map((articolo) => ({ articolo, quantita: 100, prezzo: "1" })),
+          righe: ["ST-VITE", "ST-DADO", "ST-PERSO", "ST-CONTA", "ST-PRIMA"].map((articolo) => ({ articolo, quantita: 100, prezzo: "1" })),
         },
       ],
     },
@@ -66,8 +72,8 @@ async function held(codice: string, ubicazione: string): Promise<number> {
 
 async function receive(page: Page, ean: string, quantita: number) {
   await page.goto("/ricevimento");
-  // The screen running (its caret in the scan field): the warehouse's list opens only then.
-  await expect(page.getByTestId("campo-scansione")).toBeFocused();
+  // The warehouse's list opens only once the screen runs.
+  await dockRunning(page);
   await page.getByTestId("campo-ddt").fill(`DDT-ST-${ean.slice(-4)}`);
   await page.getByTestId("campo-magazzino").click();
   // The dock names warehouses by code.
@@ -82,6 +88,7 @@ async function receive(page: Page, ean: string, quantita: number) {
 
 async function openPutaway(page: Page) {
   await page.goto("/stoccaggio");
+  await dockRunning(page);
   await page.getByTestId("campo-magazzino").click();
   await page.getByRole("option", { name: /Stoccaggio Milano/ }).click();
   await page.getByTestId("campo-scansione").focus();
@@ -114,6 +121,30 @@ test("ricevuto per lettura, stoccato con due letture e Invio: la merce è dove d
   await expect(page.getByTestId("esito")).toContainText("Stoccato: 10 PZ di ST-VITE in ST-A1");
   expect(await held("ST-VITE", "ST-A1")).toBe(10);
   expect(await held("ST-VITE", "ST-RIC")).toBe(0);
+  await context.close();
+});
+
+test("la merce letta mentre la pagina si carica non va persa: il compito compare quando la schermata parte", async ({ browser }) => {
+  const { context, page, holdScripts, mountedAndFramed } = await slowHandheld(browser);
+  await signIn(page, users.operatore);
+  await receive(page, EAN.PRIMA, 3);
+  await openPutaway(page);
+  // Back to putaway on a slow handheld: drawn, its scripts not yet run, and the operator scans the goods at once.
+  const release = await holdScripts();
+  await page.goto("/stoccaggio", { waitUntil: "domcontentloaded" });
+  const field = page.getByTestId("campo-scansione");
+  await expect(field).toBeFocused();
+  await scan(page, EAN.PRIMA);
+  release();
+  await mountedAndFramed();
+  await expect(page.getByTestId("merce-da-stoccare")).toContainText("ST-PRIMA");
+  await expect(field).toHaveValue("");
+  // The next scan is read alone: the destination.
+  await scan(page, "ST-A2");
+  await expect(page.getByTestId("destinazione")).toContainText("ST-A2");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("esito")).toContainText("Stoccato: 3 PZ di ST-PRIMA in ST-A2");
+  expect(await held("ST-PRIMA", "ST-A2")).toBe(3);
   await context.close();
 });
 

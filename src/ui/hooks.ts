@@ -55,6 +55,32 @@ export function useTypedBeforeStart(ref: React.RefObject<HTMLInputElement | null
   }, [ref]);
 }
 
+/**
+ * A code read before the screen ran: the server draws the scan field with the caret in it (`autoFocus`), so a
+ * scan fired while the page's script still loads is typed there and its Enter does nothing (the field is in
+ * no form). The code is taken out of the field as the screen starts (the next scan must not be read glued to
+ * it) and handed to `read` one render later, once what the screen keeps on the device (its warehouse, the
+ * task shown) has been read back, and `ready` (what else the screen reads codes against, such as putaway's
+ * copy of the warehouse): it is read as any scan would be then.
+ */
+export function useCodeTypedBeforeStart(ref: React.RefObject<HTMLInputElement | null>, read: (code: string) => void, ready = true): void {
+  const latest = useRef(read);
+  latest.current = read;
+  const [typed, setTyped] = useState<string | null>(null);
+  useEffect(() => {
+    const el = ref.current;
+    const code = el?.value.trim();
+    if (!el || !code) return;
+    el.value = "";
+    setTyped(code);
+  }, [ref]);
+  useEffect(() => {
+    if (typed === null || !ready) return;
+    setTyped(null);
+    latest.current(typed);
+  }, [typed, ready]);
+}
+
 export function useWarehouses() {
   const trpc = useTRPC();
   const q = useQuery(trpc.catalogue.warehouses.queryOptions(undefined, { staleTime: 60_000 }));

@@ -35,6 +35,7 @@ export function PutawayScreen() {
         busy={false}
         lastCode={null}
         onEnter={p.onScanEnter}
+        startsHere
         label={p.row ? "Leggere l'etichetta dell'ubicazione di destinazione" : "Leggere la merce (EAN, GS1, etichetta R, SSCC del collo)"}
       />
       {p.feedback && <FeedbackPanel feedback={p.feedback} />}

@@ -2,6 +2,7 @@
 import { Group, Stack, Text, Title } from "@mantine/core";
 import { memo, useEffect } from "react";
 import { count } from "../format";
+import { useCodeTypedBeforeStart } from "../hooks";
 import { ScannerSettingsButton } from "../scanner/scanner-settings";
 import { CameraScanner } from "./camera-scanner";
 import { DeliveryFields } from "./receiving/delivery-fields";
@@ -52,6 +53,8 @@ export function ReceivingScreen() {
   const { setWarehouse } = p;
   useEffect(() => setWarehouse(r.magazzino), [setWarehouse, r.magazzino]);
   const onCode = (code: string) => p.intercept(code) || r.enqueue(code);
+  // After the warehouse is handed to the pallet view: a code read before the screen ran goes where any code read goes.
+  useCodeTypedBeforeStart(r.scanRef, onCode);
   // Enter with nothing typed while a pallet is shown receives the pallet.
   const onScanEnter = (code: string) => (p.collo && !code ? void p.receive(r.ddt) : r.onScanEnter(code));
   return (
@@ -69,7 +72,7 @@ export function ReceivingScreen() {
         onDone={r.focusScan}
       />
 
-      <ScanField inputRef={r.scanRef} busy={r.searchBusy} lastCode={r.lastCode} onEnter={onScanEnter} />
+      <ScanField inputRef={r.scanRef} busy={r.searchBusy} lastCode={r.lastCode} onEnter={onScanEnter} startsHere />
 
       {p.message && <FeedbackPanel feedback={{ outcome: p.message.outcome, title: "Collo", message: p.message.text }} />}
       {p.collo && (

@@ -20,18 +20,27 @@ export function usePutawayCopy(magazzino: string | null, db: UserDb<PutawayDbSha
   const client = useQueryClient();
   const [copy, setCopy] = useState<PutawayCopy | null>(null);
   const copyRef = useRef<PutawayCopy | null>(null);
+  // The copy kept on the handheld has been looked for (found or not): a code read now meets it, if there is one.
+  const [settled, setSettled] = useState(false);
 
   useEffect(() => {
     copyRef.current = null;
     setCopy(null);
-    if (!db || !magazzino) return;
+    setSettled(false);
+    if (!db) return;
+    if (!magazzino) return setSettled(true);
     let live = true;
-    void db.get("stato", copyKey(magazzino)).then((kept) => {
-      if (live && kept && !copyRef.current) {
-        copyRef.current = kept as PutawayCopy;
-        setCopy(kept as PutawayCopy);
-      }
-    });
+    void db.get("stato", copyKey(magazzino)).then(
+      (kept) => {
+        if (!live) return;
+        if (kept && !copyRef.current) {
+          copyRef.current = kept as PutawayCopy;
+          setCopy(kept as PutawayCopy);
+        }
+        setSettled(true);
+      },
+      () => live && setSettled(true),
+    );
     return () => {
       live = false;
     };
@@ -57,5 +66,5 @@ export function usePutawayCopy(magazzino: string | null, db: UserDb<PutawayDbSha
     return () => clearInterval(timer);
   }, [refresh]);
 
-  return { copy, copyRef, refresh };
+  return { copy, copyRef, refresh, settled };
 }

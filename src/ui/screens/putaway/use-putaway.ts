@@ -5,7 +5,7 @@ import type { StoreInput, StorePalletInput, WorklistRow } from "@/server/modules
 import { newIdempotencyKey } from "../../errors";
 import { signal } from "../../feedback";
 import { count, qty } from "../../format";
-import { useRemembered } from "../../hooks";
+import { useCodeTypedBeforeStart, useRemembered } from "../../hooks";
 import { isEditable, useScanner } from "../../scanner/use-scanner";
 import { useTRPC } from "../../trpc";
 import type { FlushReport } from "../../offline/device-queue";
@@ -87,7 +87,7 @@ export function usePutaway() {
     }
   }, []);
   const queue = usePutawayQueue(onReport);
-  const { copy, copyRef, refresh } = usePutawayCopy(magazzino, queue.db, queue.online);
+  const { copy, copyRef, refresh, settled: copySettled } = usePutawayCopy(magazzino, queue.db, queue.online);
   const refreshRef = useRef(refresh);
   refreshRef.current = refresh;
 
@@ -245,6 +245,7 @@ export function usePutaway() {
     chain.current = chain.current.then(() => handleRef.current(code)).catch(() => undefined);
   }, []);
   useScanner((code) => enqueue(code));
+  useCodeTypedBeforeStart(scanRef, enqueue, copySettled);
 
   const [saving, setSaving] = useState(false);
   /** A pallet's putaway: all of what of it waits, one request (one operation on the service), queued as one. */

@@ -1,5 +1,6 @@
 "use client";
 import { TextInput } from "@mantine/core";
+import { useMounted } from "@mantine/hooks";
 import { memo } from "react";
 import { isEditable } from "../../scanner/use-scanner";
 
@@ -14,6 +15,7 @@ export const ScanField = memo(function ScanField({
   lastCode,
   onEnter,
   label = "Codice letto (EAN, etichetta R…, GS1)",
+  startsHere = false,
 }: {
   inputRef: React.RefObject<HTMLInputElement | null>;
   /** A code is being looked up. */
@@ -23,10 +25,20 @@ export const ScanField = memo(function ScanField({
   onEnter: (code: string) => void;
   /** What the screen reads here (the dock: goods; putaway: goods, then a location's label). */
   label?: string;
+  /**
+   * The caret here as soon as the page is drawn, before its script runs (the server writes `autofocus`): a
+   * scan fired then is typed here instead of lost. The screen must read what it finds here as it starts
+   * (useCodeTypedBeforeStart).
+   */
+  startsHere?: boolean;
 }) {
+  // Drawn by the server, the field takes a scan before the screen runs; the rest of the screen (a warehouse's
+  // list) answers only once it runs: `data-avviato` says so, for the tests and for anyone inspecting the page.
+  const running = useMounted();
   return (
     <TextInput
       ref={inputRef}
+      autoFocus={startsHere}
       className="scan-input"
       label={label}
       placeholder="Leggere il codice"
@@ -49,6 +61,7 @@ export const ScanField = memo(function ScanField({
       enterKeyHint="go"
       data-testid="campo-scansione"
       data-scan="codice"
+      data-avviato={running ? "" : undefined}
       aria-busy={busy}
       description={lastCode ? `Ultimo codice letto: ${lastCode}` : undefined}
       inputWrapperOrder={["label", "input", "description"]}
