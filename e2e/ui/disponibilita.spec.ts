@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, request, test } from "@playwright/test";
-import { newSession, snap, type User } from "../support/app";
+import { newSession, signIn, slowHandheld, snap, type User } from "../support/app";
 import { seed, today } from "../support/seed";
 
 // More articles than two pages of 10, three variants to find by text, two warehouses: all the spec's own.
@@ -145,5 +145,18 @@ test("al giorno passato, «in arrivo» è quello di fine giornata, non quello di
   const at = async (query: string) => (await api(`/disponibilita?cerca=DISP-A01${query}`)).body.disponibilita[0];
   expect(await at("")).toMatchObject({ giacenza: "4", in_arrivo: "6" });
   expect(await at(`&a=${yesterday}`)).toMatchObject({ giacenza: "0", in_arrivo: "10" });
+  await context.close();
+});
+
+test("una ricerca scritta mentre la pagina si carica resta, e filtra la tabella", async ({ browser }) => {
+  const { context, page, holdScripts, mountedAndFramed } = await slowHandheld(browser);
+  await signIn(page, manager);
+  const release = await holdScripts();
+  await page.goto("/disponibilita", { waitUntil: "domcontentloaded" });
+  await page.getByTestId("campo-cerca").fill("disp-guanti");
+  release();
+  await mountedAndFramed();
+  await expect(page.getByTestId("tabella-disponibilita").locator("tbody tr")).toHaveCount(3);
+  await expect(page.getByTestId("campo-cerca")).toHaveValue("disp-guanti");
   await context.close();
 });

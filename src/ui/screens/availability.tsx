@@ -2,11 +2,11 @@
 import { Alert, Button, Group, Loader, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { DateField } from "../date-field";
 import { describeError } from "../errors";
 import { day, qty } from "../format";
-import { useWarehouses } from "../hooks";
+import { useTypedBeforeStart, useWarehouses } from "../hooks";
 import { DataTable } from "../data-table";
 import { useTRPC } from "../trpc";
 
@@ -15,6 +15,9 @@ export function AvailabilityScreen() {
   const trpc = useTRPC();
   const { options: warehouseOptions, magazzini, nameOf } = useWarehouses();
   const [cerca, setCerca] = useState("");
+  const searchRef = useRef<HTMLInputElement>(null);
+  // A search begun while the page loads is kept, not wiped by the first render.
+  useTypedBeforeStart(searchRef, setCerca);
   const [debounced] = useDebouncedValue(cerca.trim(), 300);
   const [magazzino, setMagazzino] = useState<string | null>(null);
   const [a, setA] = useState("");
@@ -59,6 +62,7 @@ export function AvailabilityScreen() {
       </Text>
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
         <TextInput
+          ref={searchRef}
           label="Cerca codice o descrizione"
           value={cerca}
           onChange={(e) => (setCerca(e.currentTarget.value), restart())}
