@@ -78,7 +78,7 @@ export async function stockShown(page: Page, codice: string): Promise<number> {
 /**
  * A handheld that draws a page before its scripts run: a context without the service worker (whose cache
  * would answer the scripts), at 360 px. `holdScripts()` keeps the page's scripts back until the function it
- * returns is called; `mountedAndFramed()` then waits until React has mounted the page and run its effects
+ * returns is called (they are fetched at once, so the page may go offline before that); `mountedAndFramed()` then waits until React has mounted the page and run its effects
  * (React calls DevTools' hook after each commit's effects, so a stand-in hook counts them) and a frame has
  * passed, so what an effect asked of the next frame (a focus) is done.
  */
@@ -104,9 +104,11 @@ export async function slowHandheld(browser: Browser) {
     const held = new Promise<void>((r) => {
       release = r;
     });
+    // Fetched at once and answered on release: the page may have gone offline meanwhile (a dead spot).
     await page.route(/\/_next\/static\/chunks\/.*\.js/, async (route) => {
+      const response = await route.fetch();
       await held;
-      await route.continue();
+      await route.fulfill({ response });
     });
     return release;
   };

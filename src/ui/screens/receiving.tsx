@@ -53,8 +53,9 @@ export function ReceivingScreen() {
   const { setWarehouse } = p;
   useEffect(() => setWarehouse(r.magazzino), [setWarehouse, r.magazzino]);
   const onCode = (code: string) => p.intercept(code) || r.enqueue(code);
-  // After the warehouse is handed to the pallet view: a code read before the screen ran goes where any code read goes.
-  useCodeTypedBeforeStart(r.scanRef, onCode);
+  // After the warehouse is handed to the pallet view, a code read before the screen ran goes where any code read
+  // goes, once the device's copies have been read back: a dead spot as the screen starts reads it from them.
+  useCodeTypedBeforeStart(r.scanRef, onCode, r.copySettled && p.copySettled);
   // Enter with nothing typed while a pallet is shown receives the pallet.
   const onScanEnter = (code: string) => (p.collo && !code ? void p.receive(r.ddt) : r.onScanEnter(code));
   return (

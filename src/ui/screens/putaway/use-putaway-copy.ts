@@ -1,7 +1,8 @@
 "use client";
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect } from "react";
 import type { UserDb } from "../../offline/local-db";
+import { useKeptCopy } from "../../offline/use-kept-copy";
 import { useTRPC } from "../../trpc";
 import type { PutawayCopy } from "./lookup";
 import type { PutawayDbShape } from "./use-putaway-queue";
@@ -18,47 +19,19 @@ const copyKey = (magazzino: string) => `stoccaggio.copia.${magazzino}`;
 export function usePutawayCopy(magazzino: string | null, db: UserDb<PutawayDbShape> | null, online: boolean) {
   const trpc = useTRPC();
   const client = useQueryClient();
-  const [copy, setCopy] = useState<PutawayCopy | null>(null);
-  const copyRef = useRef<PutawayCopy | null>(null);
-  // The copy kept on the handheld has been looked for (found or not): a code read now meets it, if there is one.
-  const [settled, setSettled] = useState(false);
-
-  useEffect(() => {
-    copyRef.current = null;
-    setCopy(null);
-    setSettled(false);
-    if (!db) return;
-    if (!magazzino) return setSettled(true);
-    let live = true;
-    void db.get("stato", copyKey(magazzino)).then(
-      (kept) => {
-        if (!live) return;
-        if (kept && !copyRef.current) {
-          copyRef.current = kept as PutawayCopy;
-          setCopy(kept as PutawayCopy);
-        }
-        setSettled(true);
-      },
-      () => live && setSettled(true),
-    );
-    return () => {
-      live = false;
-    };
-  }, [db, magazzino]);
+  const { copy, copyRef, settled, keep } = useKeptCopy<PutawayCopy>(db, "stato", magazzino === null ? null : copyKey(magazzino));
 
   const refresh = useCallback(async (): Promise<PutawayCopy | null> => {
     if (!db || !magazzino || !online) return null;
     try {
       const fresh = await client.fetchQuery({ ...trpc.putaway.worklist.queryOptions({ magazzino: Number(magazzino) }), staleTime: 0 });
-      copyRef.current = fresh;
-      setCopy(fresh);
-      await db.put("stato", copyKey(magazzino), fresh);
+      await keep(fresh);
       return fresh;
     } catch {
       // No answer: the copy kept stays, with its age.
       return null;
     }
-  }, [client, trpc, db, magazzino, online]);
+  }, [client, trpc, db, magazzino, online, keep]);
 
   useEffect(() => {
     void refresh();

@@ -1,7 +1,8 @@
 "use client";
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import type { UserDb } from "../../offline/local-db";
+import { useKeptCopy } from "../../offline/use-kept-copy";
 import { useTRPC } from "../../trpc";
 import type { ExpectedCopy } from "./local-lookup";
 import type { DockDbShape } from "./use-arrival-queue";
@@ -18,41 +19,21 @@ const AFTER_WRITES_MS = 10_000;
 export function useExpectedCopy(magazzino: string | null, db: UserDb<DockDbShape> | null, online: boolean) {
   const trpc = useTRPC();
   const client = useQueryClient();
-  const [copy, setCopy] = useState<ExpectedCopy | null>(null);
-  const copyRef = useRef<ExpectedCopy | null>(null);
+  const { copy, copyRef, settled, keep } = useKeptCopy<ExpectedCopy>(db, "attesi", magazzino);
   const fetching = useRef(false);
-
-  // The copy kept on the device for this warehouse, first: it may be all there is.
-  useEffect(() => {
-    copyRef.current = null;
-    setCopy(null);
-    if (!db || !magazzino) return;
-    let live = true;
-    void db.get("attesi", magazzino).then((kept) => {
-      if (live && kept && !copyRef.current) {
-        copyRef.current = kept;
-        setCopy(kept);
-      }
-    });
-    return () => {
-      live = false;
-    };
-  }, [db, magazzino]);
 
   const refresh = useCallback(async () => {
     if (!db || !magazzino || !online || fetching.current) return;
     fetching.current = true;
     try {
       const fresh = await client.fetchQuery({ ...trpc.arrivals.expected.queryOptions({ magazzino: Number(magazzino) }), staleTime: 0 });
-      copyRef.current = fresh;
-      setCopy(fresh);
-      await db.put("attesi", magazzino, fresh);
+      await keep(fresh);
     } catch {
       // No answer: the copy kept stays, with its age.
     } finally {
       fetching.current = false;
     }
-  }, [client, trpc, db, magazzino, online]);
+  }, [client, trpc, db, magazzino, online, keep]);
 
   useEffect(() => {
     void refresh();
@@ -68,5 +49,5 @@ export function useExpectedCopy(magazzino: string | null, db: UserDb<DockDbShape
     later.current = setTimeout(() => void refresh(), AFTER_WRITES_MS);
   }, [refresh]);
 
-  return { copy, copyRef, refresh: refreshSoon };
+  return { copy, copyRef, settled, refresh: refreshSoon };
 }

@@ -3,6 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef } from "react";
 import type { NoticeOutput } from "../../../server/modules/notices/notices.schemas";
 import type { UserDb } from "../../offline/local-db";
+import { useKeptCopy } from "../../offline/use-kept-copy";
 import { useTRPC } from "../../trpc";
 import type { ExpectedCopy } from "./local-lookup";
 import { type PalletCopy, palletsFromNotices } from "./pallet-copy";
@@ -22,16 +23,8 @@ const MAX_PAGES = 50;
 export function usePalletCopy(db: UserDb | null, online: boolean, active: boolean) {
   const trpc = useTRPC();
   const client = useQueryClient();
-  const copyRef = useRef<PalletCopy | null>(null);
+  const { copyRef, settled, keep } = useKeptCopy<PalletCopy>(db, "attesi", KEY);
   const fetching = useRef(false);
-
-  useEffect(() => {
-    copyRef.current = null;
-    if (!db) return;
-    void db.get("attesi", KEY).then((kept) => {
-      copyRef.current ??= (kept as PalletCopy | undefined) ?? null;
-    });
-  }, [db]);
 
   const refresh = useCallback(async () => {
     if (!db || !online || !active || fetching.current) return;
@@ -50,14 +43,13 @@ export function usePalletCopy(db: UserDb | null, online: boolean, active: boolea
       // The remainders of the rows, from the expected copies of every warehouse kept on the device.
       const righe = (await db.entries("attesi")).flatMap((e) => (e.key === KEY ? [] : ((e.value as ExpectedCopy).righe ?? [])));
       const fresh = palletsFromNotices(avvisi, { righe } as ExpectedCopy, Date.now());
-      copyRef.current = fresh;
-      await db.put("attesi", KEY, fresh);
+      await keep(fresh);
     } catch {
       // No answer: the copy kept stays.
     } finally {
       fetching.current = false;
     }
-  }, [client, trpc, db, online, active]);
+  }, [client, trpc, db, online, active, keep]);
 
   useEffect(() => {
     void refresh();
@@ -65,5 +57,5 @@ export function usePalletCopy(db: UserDb | null, online: boolean, active: boolea
     return () => clearInterval(timer);
   }, [refresh]);
 
-  return { copyRef, refresh };
+  return { copyRef, settled, refresh };
 }

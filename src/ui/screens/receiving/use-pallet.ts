@@ -213,6 +213,7 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
     receive,
     queue,
     setWarehouse,
+    copySettled: copy.settled,
     discardQueued: queue.remove,
     sendQueuedAgain: queue.sendAgain,
     saving: write.saving,

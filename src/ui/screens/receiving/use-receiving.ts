@@ -373,6 +373,7 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
     today,
     queue,
     copy: copy.copy,
+    copySettled: copy.settled,
     current,
     values: fields.values,
     feedback,
