@@ -78,9 +78,10 @@ export async function stockShown(page: Page, codice: string): Promise<number> {
 /**
  * A handheld that draws a page before its scripts run: a context without the service worker (whose cache
  * would answer the scripts), at 360 px. `holdScripts()` keeps the page's scripts back until the function it
- * returns is called (they are fetched at once, so the page may go offline before that); `mountedAndFramed()` then waits until React has mounted the page and run its effects
- * (React calls DevTools' hook after each commit's effects, so a stand-in hook counts them) and a frame has
- * passed, so what an effect asked of the next frame (a focus) is done.
+ * returns is called (they are fetched at once, so the page may go offline before that); `mountedAndFramed()`
+ * then waits until React has mounted the page and run its effects (React calls DevTools' hook after each
+ * commit's effects, so a stand-in hook counts them) and a frame has passed, so what an effect asked of the
+ * next frame (a focus) is done.
  */
 export async function slowHandheld(browser: Browser) {
   const context = await browser.newContext({ viewport: { width: 360, height: 760 }, serviceWorkers: "block" });
