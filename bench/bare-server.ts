@@ -10,15 +10,19 @@
  * bound and the page sent together (pg's pipeline mode: one round trip, as the service's), the rows
  * shaped as the contract shows them (toMovementOutput), JSON. And GET
  * /api/v1/giacenze-ubicazioni?magazzino=&limite=&dopo= (the location-stock scan, issue 24) the same way,
- * with the service's statement and row mapping (toLocationStockOutput). Not a product: a measuring stick
- * for what the stack itself costs.
+ * with the service's statement and row mapping (toLocationStockOutput); and GET
+ * /api/v1/disponibilita?limite=&dopo= (the availability scan) with toAvailabilityOutput. Not a product: a
+ * measuring stick for what the stack itself costs.
  *
  *   DATABASE_URL=… PORT=… SERVICE_TIME_ZONE=… node --import tsx bench/bare-server.ts
  */
 import http from "node:http";
 import pg from "pg";
+import type { Query } from "../src/server/db/sql";
 import { businessDate } from "../src/server/lib/dates";
 import { hashApiKey } from "../src/server/modules/auth/api-keys.service";
+import * as availability from "../src/server/modules/availability/availability.queries";
+import { toAvailabilityOutput } from "../src/server/modules/availability/availability.service";
 import * as catalogue from "../src/server/modules/catalogue/catalogue.queries";
 import { ledgerAppend } from "../src/server/modules/ledger/ledger.service";
 import { cutPage, SYNC_TABLES } from "../src/server/modules/lists/lists";
@@ -27,8 +31,6 @@ import { toLocationStockOutput } from "../src/server/modules/locations-stock/loc
 import * as locationStock from "../src/server/modules/locations-stock/locations-stock.queries";
 import * as movements from "../src/server/modules/movements/movements.queries";
 import { toMovementOutput } from "../src/server/modules/movements/movements.service";
-import type { MovementRow } from "../src/server/modules/movements/movements.queries";
-import type { LocationStockRow } from "../src/server/modules/locations-stock/locations-stock.queries";
 
 const TIME_ZONE = process.env.SERVICE_TIME_ZONE ?? "Europe/Rome";
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, pipeline: true } as pg.PoolConfig);
@@ -87,51 +89,63 @@ async function writeMovement(keyId: number, body: Record<string, unknown>): Prom
   }
 }
 
-async function movementPage(search: URLSearchParams): Promise<[number, unknown]> {
-  const limite = Number(search.get("limite") ?? 100);
+/** `limite` and `dopo` of a page, checked by hand; null when either is not a valid number. */
+function pageParams(search: URLSearchParams, defaultLimit: number, maxLimit: number): { limite: number; dopo: number } | null {
+  const limite = Number(search.get("limite") ?? defaultLimit);
   const dopo = Number(search.get("dopo") ?? 0);
-  if (!Number.isInteger(limite) || limite < 1 || limite > 1000 || !Number.isInteger(dopo) || dopo < 0) {
-    return [400, { codice: "filtro_non_valido" }];
-  }
-  const { tag, seq } = SYNC_TABLES.movimenti;
+  return Number.isInteger(limite) && limite >= 1 && limite <= maxLimit && Number.isInteger(dopo) && dopo >= 0 ? { limite, dopo } : null;
+}
+
+/**
+ * A page of a synced list as the service reads it (lists.ts boundAndRows): the sync bound and the page sent
+ * together (pg's pipeline mode: one round trip), then cut. `first` is the statement's first row, which carries
+ * `magazzino_trovato` where the list takes a warehouse.
+ */
+async function syncPage<Row extends pg.QueryResultRow & { id: number | null }>(
+  table: keyof typeof SYNC_TABLES,
+  name: string,
+  page: Query<Row>,
+  { limite, dopo }: { limite: number; dopo: number },
+) {
+  const { tag, seq } = SYNC_TABLES[table];
   const bound = lists.syncBound(tag, seq);
-  const page = movements.movementsPage(dopo, {}, limite + 1);
   const c = await pool.connect();
   try {
     const [b, rows] = await Promise.all([
-      c.query<{ b: string | null }>({ name: "bound", text: bound.sql.text, values: bound.sql.values }),
-      c.query<MovementRow>({ name: "page", text: page.sql.text, values: page.sql.values }),
+      c.query<{ b: string | null }>({ name: `bound_${tag}`, text: bound.sql.text, values: bound.sql.values }),
+      c.query<Row>({ name, text: page.sql.text, values: page.sql.values }),
     ]);
-    const cut = cutPage(rows.rows, limite, Number(b.rows[0]?.b ?? 0), dopo);
-    return [200, { movimenti: cut.rows.map((r) => toMovementOutput(r, TIME_ZONE)), altri: cut.altri, cursore: cut.cursore }];
+    const found = rows.rows.filter((r): r is Row & { id: number } => r.id !== null);
+    return { first: rows.rows[0], ...cutPage(found, limite, Number(b.rows[0]?.b ?? 0), dopo) };
   } finally {
     c.release();
   }
 }
 
+const INVALID: [number, unknown] = [400, { codice: "filtro_non_valido" }];
+
+async function movementPage(search: URLSearchParams): Promise<[number, unknown]> {
+  const p = pageParams(search, 100, 1000);
+  if (!p) return INVALID;
+  const cut = await syncPage("movimenti", "page", movements.movementsPage(p.dopo, {}, p.limite + 1), p);
+  return [200, { movimenti: cut.rows.map((r) => toMovementOutput(r, TIME_ZONE)), altri: cut.altri, cursore: cut.cursore }];
+}
+
 async function locationStockPage(search: URLSearchParams): Promise<[number, unknown]> {
   const magazzino = Number(search.get("magazzino"));
-  const limite = Number(search.get("limite") ?? 500);
-  const dopo = Number(search.get("dopo") ?? 0);
-  if (![magazzino, limite, dopo].every(Number.isInteger) || limite < 1 || limite > 1000 || dopo < 0) {
-    return [400, { codice: "filtro_non_valido" }];
-  }
-  const { tag, seq } = SYNC_TABLES.giacenze_ubicazioni;
-  const bound = lists.syncBound(tag, seq);
-  const page = locationStock.locationStockPage(magazzino, dopo, {}, limite + 1);
-  const c = await pool.connect();
-  try {
-    const [b, rows] = await Promise.all([
-      c.query<{ b: string | null }>({ name: "bound", text: bound.sql.text, values: bound.sql.values }),
-      c.query<LocationStockRow>({ name: `location_stock_${limite}`, text: page.sql.text, values: page.sql.values }),
-    ]);
-    if (rows.rows[0] && !rows.rows[0].magazzino_trovato) return [404, { codice: "magazzino_non_trovato" }];
-    const found = rows.rows.filter((r): r is LocationStockRow & { id: number } => r.id !== null);
-    const cut = cutPage(found, limite, Number(b.rows[0]?.b ?? 0), dopo);
-    return [200, { giacenze: cut.rows.map(toLocationStockOutput), altri: cut.altri, cursore: cut.cursore }];
-  } finally {
-    c.release();
-  }
+  const p = pageParams(search, 500, 1000);
+  if (!p || !Number.isInteger(magazzino)) return INVALID;
+  const statement = locationStock.locationStockPage(magazzino, p.dopo, {}, p.limite + 1);
+  const cut = await syncPage("giacenze_ubicazioni", `location_stock_${p.limite}`, statement, p);
+  if (cut.first && !cut.first.magazzino_trovato) return [404, { codice: "magazzino_non_trovato" }];
+  return [200, { giacenze: cut.rows.map(toLocationStockOutput), altri: cut.altri, cursore: cut.cursore }];
+}
+
+async function availabilityPage(search: URLSearchParams): Promise<[number, unknown]> {
+  const p = pageParams(search, 500, 500);
+  if (!p) return INVALID;
+  const cut = await syncPage("articoli", `availability_${p.limite}`, availability.availabilityPage(p.dopo, p.limite + 1, null, {}), p);
+  return [200, { disponibilita: cut.rows.map((r) => toAvailabilityOutput(r, true)), altri: cut.altri, cursore: cut.cursore }];
 }
 
 const server = http.createServer((req, res) => {
@@ -143,6 +157,9 @@ const server = http.createServer((req, res) => {
     if (keyId === undefined) return answer(res, 401, { codice: "non_autenticato" });
     if (req.method === "GET" && req.url?.startsWith("/api/v1/movimenti?")) {
       return reply(res, movementPage(new URLSearchParams(req.url.slice(req.url.indexOf("?")))));
+    }
+    if (req.method === "GET" && req.url?.startsWith("/api/v1/disponibilita?")) {
+      return reply(res, availabilityPage(new URLSearchParams(req.url.slice(req.url.indexOf("?")))));
     }
     if (req.method === "GET" && req.url?.startsWith("/api/v1/giacenze-ubicazioni?")) {
       return reply(res, locationStockPage(new URLSearchParams(req.url.slice(req.url.indexOf("?")))));

@@ -27,6 +27,35 @@ function cpu(side: SideResult): number | null {
 const unitOf = (s: ScenarioResult) => (s.unit === "righe/s" ? "ms/riga" : s.unit === "s" ? "ms" : "ms/richiesta");
 const f = (x: number | null, d = 3) => (x === null || !Number.isFinite(x) ? "-" : x.toFixed(d));
 
+/**
+ * The events feed's head (testa-eventi): its pages carry up to 5,000 movements each (MAX_PAGE_MOVEMENTS), and the
+ * first pages hold the opening inventory, whose events grow with the catalogue, not with the years: at scale 5
+ * every page of the head is full, at scale 1 fewer are. Its cost per movement carried compares the same work at
+ * both scales (details.movimentiPerPagina: the movements the measured pages carried, per page, on each side).
+ */
+function perMovementRow(a: ScenarioResult, b: ScenarioResult): string[] | null {
+  type Carried = { api: number; pavimento: number } | undefined;
+  const ma = a.details.movimentiPerPagina as Carried;
+  const mb = b.details.movimentiPerPagina as Carried;
+  if (!ma || !mb || !(ma.api > 0 && mb.api > 0 && ma.pavimento > 0 && mb.pavimento > 0)) return null;
+  const apiA = cost(a, a.api) / ma.api;
+  const apiB = cost(b, b.api) / mb.api;
+  const r = apiB / apiA;
+  const ca = cpu(a.api);
+  const cb = cpu(b.api);
+  return [
+    `${a.id} (per movimento)`,
+    "ms/movimento",
+    f(apiA, 4),
+    f(apiB, 4),
+    f(r, 2),
+    f(cost(b, b.floor) / mb.pavimento / (cost(a, a.floor) / ma.pavimento), 2),
+    "-",
+    ca !== null && cb !== null ? f(cb / mb.api / (ca / ma.api), 2) : "-",
+    r <= GOAL ? "sì" : "NO",
+  ];
+}
+
 function growthRows(small: Report, large: Report): string[][] {
   const out: string[][] = [];
   for (const a of small.scenarios) {
@@ -47,6 +76,8 @@ function growthRows(small: Report, large: Report): string[][] {
       ca !== null && cb !== null ? f(cb / ca, 2) : "-",
       EXEMPT.has(a.id) ? "esente" : r <= GOAL ? "sì" : "NO",
     ]);
+    const perMovement = perMovementRow(a, b);
+    if (perMovement) out.push(perMovement);
   }
   return out;
 }

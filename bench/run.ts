@@ -27,7 +27,7 @@
  * two runs' files with `npx tsx bench/growth.ts A.json B.json`); --senza-mensili drops the ledger's monthly
  * trigger and its index after the generation (the ledger as before migration 20261128330000: what they cost the
  * write; the final verify then reports the monthly rows it left behind); and, only when
- * named, tetto-node: the write scenario, the open loop, the movement scan and the location-stock scan against
+ * named, tetto-node: the write scenario, the open loop, the movement, location-stock and availability scans against
  * plain node:http + pg (about the ceiling of any Node service here, bench/bare-server.ts).
  * Every run also appends one line to bench/results/history.jsonl (kept in git), so a regression shows.
  */

@@ -22,7 +22,7 @@ import { scanScenario } from "./scan";
  *   5 million movements in pages of 100 would take the bench's hour; scan-movimenti measures that at scale 1).
  */
 
-type Page = { rows: { id: number }[]; altri: boolean; cursore: number };
+type Page = { rows: ({ id: number } & Record<string, unknown>)[]; altri: boolean; cursore: number };
 
 /** A service statement as a named prepared statement, as bench/floor.ts runs them. */
 function run<Row>(c: pg.ClientBase, name: string, statement: Query<Row>) {
@@ -82,6 +82,8 @@ async function feedHead(
     key: string;
     idOf: (row: Record<string, unknown>) => number;
     floorPage: (c: pg.ClientBase, dopo: number) => Promise<Page>;
+    /** The movements a row of a page carries (either side's): the head's work, when its pages differ in size. */
+    movementsOf?: (row: Page["rows"][number]) => number;
   },
 ): Promise<ScenarioResult> {
   const headOf = async (page: (dopo: number) => Promise<Page>) => {
@@ -99,15 +101,22 @@ async function feedHead(
     const r = await ctx.api.request("GET", `${o.path}?limite=${HEAD_LIMIT}&dopo=${dopo}`);
     if (r.status !== 200) throw new Error(`GET ${o.path}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
     const body = JSON.parse(r.body) as Record<string, unknown> & { altri: boolean; cursore: number };
-    return { rows: (body[o.key] as Record<string, unknown>[]).map((x) => ({ id: o.idOf(x) })), altri: body.altri, cursore: body.cursore };
+    // The rows as answered (for movementsOf), with their cursor's id.
+    return {
+      rows: (body[o.key] as Record<string, unknown>[]).map((x) => Object.assign(x, { id: o.idOf(x) })),
+      altri: body.altri,
+      cursore: body.cursore,
+    };
   };
   const sums = { api: 0, floor: 0 };
   // One page per op; the head starts again from 0 after HEAD_PAGES pages (or at the feed's end).
-  const pageLoad = (label: string, page: (dopo: number) => Promise<Page>) => {
+  const carried = { api: 0, floor: 0 };
+  const pageLoad = (label: string, side: keyof typeof carried, page: (dopo: number) => Promise<Page>) => {
     let dopo = 0;
     let n = 0;
     return load(label, 1, ctx.durationMs, async () => {
       const p = await page(dopo);
+      if (o.movementsOf) for (const r of p.rows) carried[side] += o.movementsOf(r);
       n++;
       dopo = p.altri && n % HEAD_PAGES !== 0 ? p.cursore : 0;
       return true;
@@ -115,11 +124,11 @@ async function feedHead(
   };
   const [fl, flCpu] = await withClient(ctx.pool, async (c) => {
     sums.floor = await headOf((dopo) => o.floorPage(c, dopo)); // warm-up, and the check
-    return metered(ctx, () => pageLoad(`${o.name} pavimento`, (dopo) => o.floorPage(c, dopo)));
+    return metered(ctx, () => pageLoad(`${o.name} pavimento`, "floor", (dopo) => o.floorPage(c, dopo)));
   });
   sums.api = await headOf(apiPage);
   const mem = sampleMemory(ctx.serverPid);
-  const [api, apiCpu] = await metered(ctx, () => pageLoad(`${o.name} API`, apiPage));
+  const [api, apiCpu] = await metered(ctx, () => pageLoad(`${o.name} API`, "api", apiPage));
   const rssMb = mem.stop();
   const apiSide = loadSide(api, apiCpu);
   const flSide = loadSide(fl, flCpu);
@@ -136,7 +145,12 @@ async function feedHead(
       ok: same,
       text: same ? `stesse prime ${HEAD_PAGES} pagine` : `pagine diverse: somme degli id API ${sums.api}, pavimento ${sums.floor}`,
     },
-    details: { pagine: HEAD_PAGES, limite: HEAD_LIMIT },
+    // With movementsOf: the movements the measured pages carried, per page, on each side.
+    details: {
+      pagine: HEAD_PAGES,
+      limite: HEAD_LIMIT,
+      ...(o.movementsOf ? { movimentiPerPagina: { api: carried.api / api.ok, pavimento: carried.floor / fl.ok } } : {}),
+    },
   };
 }
 
@@ -173,5 +187,6 @@ export async function eventsFromZero(ctx: Ctx): Promise<ScenarioResult> {
       }
       return page;
     },
+    movementsOf: (r) => ((r as { dati?: { movimenti?: unknown[] } }).dati?.movimenti ?? []).length,
   });
 }

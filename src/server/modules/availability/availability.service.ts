@@ -49,7 +49,8 @@ export async function listAvailability(db: Db, input: ListAvailabilityInput) {
   };
 }
 
-function toAvailabilityOutput(r: AvailabilityRow & { id: number }, withBreakdown: boolean): AvailabilityRowOutput {
+/** A page row as the contract shows it (also bench/bare-server.ts's, the ceiling's). */
+export function toAvailabilityOutput(r: AvailabilityRow & { id: number }, withBreakdown: boolean): AvailabilityRowOutput {
   const out: AvailabilityRowOutput = {
     articolo: { id: r.id, codice: r.codice, descrizione: r.descrizione },
     giacenza: r.giacenza,
