@@ -18,9 +18,9 @@ import { writeMovements } from "./write-movements";
  */
 export async function startBareServer(ctx: Ctx): Promise<{ ctx: Ctx; stop(): void }> {
   const port = await freePort();
-  // With the V8 flags `npm start` gives the service (its heap's sizes): the gap between the two is then the stack's
-  // cost, not the young generation's size. With Node's defaults (16 MB semi-spaces) the bare server spent 4.11 ms of
-  // CPU per availability page, with the service's 8 MB 6.58 ms (29 November, README "seventh pass").
+  // With the V8 flags `npm start` gives the service (the heap's sizes: 8 MB semi-spaces, not Node's 16), so that
+  // the two servers differ by the stack alone. In four runs the flags changed the bare server's CPU per page by
+  // less than the runs' noise (README, issue 27's seventh pass).
   const flags = npmStartArgs(path.join(import.meta.dirname, "..", "..")).slice(0, -1);
   const child = spawn(process.execPath, [...flags, "--import", "tsx", path.join(import.meta.dirname, "..", "bare-server.ts")], {
     env: { ...process.env, NODE_ENV: "production", DATABASE_URL: ctx.databaseUrl, PORT: String(port), SERVICE_TIME_ZONE: ctx.timeZone },
