@@ -21,7 +21,7 @@ export async function startBareServer(ctx: Ctx): Promise<{ ctx: Ctx; stop(): voi
   // With the V8 flags `npm start` gives the service (the heap's sizes: 8 MB semi-spaces, not Node's 16), so that
   // the two servers differ by the stack alone. In four runs the flags changed the bare server's CPU per page by
   // less than the runs' noise (README, issue 27's seventh pass).
-  const flags = npmStartArgs(path.join(import.meta.dirname, "..", "..")).slice(0, -1);
+  const flags = npmStartArgs(path.join(import.meta.dirname, "..", "..")).filter((word) => word.startsWith("--")); // the flags, not the script
   const child = spawn(process.execPath, [...flags, "--import", "tsx", path.join(import.meta.dirname, "..", "bare-server.ts")], {
     env: { ...process.env, NODE_ENV: "production", DATABASE_URL: ctx.databaseUrl, PORT: String(port), SERVICE_TIME_ZONE: ctx.timeZone },
     stdio: ["ignore", "pipe", "inherit"],
