@@ -34,7 +34,8 @@ export interface Arrival {
   by?: string;
 }
 
-export type Answer = { status: number; delayMs?: number } | "hang";
+/** `after`: answered once it resolves (a test holds requests in flight for as long as it needs them there). */
+export type Answer = { status: number; delayMs?: number; after?: Promise<unknown> } | "hang";
 
 const receivers: Receiver[] = [];
 
@@ -109,7 +110,8 @@ export class Receiver {
           a.answered = how.status;
           res.writeHead(how.status, { "content-type": "text/plain" }).end(how.status < 300 ? "ok" : `no ${how.status}`);
         };
-        if (how.delayMs) setTimeout(reply, how.delayMs);
+        if (how.after) void how.after.then(reply);
+        else if (how.delayMs) setTimeout(reply, how.delayMs);
         else reply();
       });
     });

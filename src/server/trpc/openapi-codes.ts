@@ -155,6 +155,8 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     maxItems: { ordini: MAX_ORDERS_PER_CALL, "ordini.righe": MAX_ORDER_ROWS_PER_CALL },
   },
   "POST /ordini-acquisto/{id}/chiudi": { codes: ["riga_non_trovata"] },
+  // A replay from a sequence above any event ever issued (API.md section 9, as for a stored cursor).
+  "POST /webhook/{id}/riprova": { codes: ["cursore_non_valido"] },
   // Labels and printers (API.md section 13).
   "GET /etichette/lotto": { codes: ["articolo_non_trovato"] },
   "GET /etichette/collo/{sscc}": { codes: ["collo_non_trovato", "sscc_non_valido"] },

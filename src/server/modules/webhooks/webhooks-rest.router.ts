@@ -131,7 +131,7 @@ export const webhooksRestRouter = router({
     })
     .input(syncParse(restIdInput))
     .output(syncParse(restDeleteOutput))
-    .mutation(({ ctx, input }) => deleteEndpoint(ctx.db, ctx.actor, input.id, ctx.actor.id)),
+    .mutation(({ ctx, input }) => deleteEndpoint(ctx.db, ctx.actor, input.id, ctx.actor.id, ctx.config.WEBHOOK_TIMEOUT_MS)),
 
   replay: webhookKeyProcedure
     .meta({

@@ -165,7 +165,7 @@ describe("create, read, change", () => {
     // Events are append-only: the lag is the age of this one, not yet copied into a delivery.
     const lagging = (await rest("GET", `/webhook/${id}`, { key: hook.chiave })).body;
     expect(lagging.ritardo_s).toBeGreaterThanOrEqual(0);
-    expect(lagging.in_attesa).toBe(0);
+    expect(lagging.in_attesa).toBe(1);
     // As a worker leaves it: copied, delivered just now.
     await t.pool.query("UPDATE webhook_endpoint SET cursore = $2 WHERE id = $1", [id, seq]);
     await t.pool.query(
@@ -174,6 +174,7 @@ describe("create, read, change", () => {
     );
     const done = (await rest("GET", `/webhook/${id}`, { key: hook.chiave })).body;
     expect(done.ritardo_s).toBeNull();
+    expect(done.in_attesa).toBe(0);
     expect(done.eventi_al_secondo).toBe(Math.round((1 / 60) * 1000) / 1000);
   });
 
@@ -402,6 +403,49 @@ describe("delete and replay", () => {
     const { caller } = await import("../../testing/fixtures");
     const admin = caller(t, { kind: "utente", id: 1, username: "admin", ruolo: "amministratore" }, "trpc");
     expect((await admin.webhooks.list()).endpoint.map((e) => e.id)).not.toContain(id);
+  });
+
+  test("a disabled endpoint counts in in_attesa the events it has not collected; deleting it discards them all", async () => {
+    const id = (await create({ url: `${URL_ERP}/ferma`, eventi: ["fornitore.modificato"] })).body.webhook.id as number;
+    expect((await rest("PATCH", `/webhook/${id}`, { key: hook.chiave, body: { attivo: false } })).status).toBe(200);
+    const seqs: number[] = [];
+    for (let i = 1; i <= 5; i++) seqs.push(await supplierEvent(t.pool, `WH-FERMO-${i}`));
+    // The first two as a worker leaves them before the endpoint was disabled: copied, still pending.
+    await t.pool.query("UPDATE webhook_endpoint SET cursore = $2 WHERE id = $1", [id, seqs[1]]);
+    await t.pool.query("INSERT INTO webhook_consegne (endpoint_id, evento_id) VALUES ($1, $2), ($1, $3)", [id, seqs[0], seqs[1]]);
+    const r = await rest("GET", `/webhook/${id}`, { key: hook.chiave });
+    expect(r.body).toMatchObject({ attivo: false, in_attesa: 5, fallite: 0 });
+    expect(r.body.ritardo_s).toBeGreaterThanOrEqual(0);
+    expect((await rest("GET", "/webhook", { key: hook.chiave })).body.webhook.find((w: any) => w.id === id).in_attesa).toBe(5);
+    const gone = await rest("DELETE", `/webhook/${id}`, { key: hook.chiave });
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+    expect(gone.body).toEqual({ id, eliminato: true, consegne_scartate: 5 });
+    expect(await lastAudit(t.pool)).toMatchObject({
+      azione: "webhook.eliminato",
+      oggetto_id: id,
+      dettagli: "consegne in attesa scartate: 5",
+    });
+  });
+
+  test("riprova from a sequence above any issued is 422 cursore_non_valido naming `da`, and changes nothing", async () => {
+    const id = (await create({ url: `${URL_ERP}/oltre`, eventi: ["fornitore.modificato"] })).body.webhook.id as number;
+    const seq = await supplierEvent(t.pool, "WH-OLTRE");
+    await t.pool.query("UPDATE webhook_endpoint SET cursore = $2 WHERE id = $1", [id, seq]);
+    await t.pool.query(
+      "INSERT INTO webhook_consegne (endpoint_id, evento_id, stato, tentativi, concluso_il) VALUES ($1, $2, 'consegnata', 1, now())",
+      [id, seq],
+    );
+    const issued = (await t.pool.query("SELECT pg_sequence_last_value('eventi_id_seq'::regclass)::int AS n")).rows[0].n as number;
+    for (const da of [issued + 1, 999_999_999]) {
+      const r = await expectNothingWritten(() => rest("POST", `/webhook/${id}/riprova`, { key: hook.chiave, body: { da } }));
+      expectError(r, 422, "cursore_non_valido");
+      expect(r.body.campo).toBe("da");
+      expect(r.body.messaggio).toContain(String(issued));
+    }
+    // The last sequence issued is a valid start: the events from it are queued again.
+    const ok = await rest("POST", `/webhook/${id}/riprova`, { key: hook.chiave, body: { da: seq } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toEqual({ riaccodate: 1 });
   });
 
   test("a DELETE takes no body and no parameters", async () => {

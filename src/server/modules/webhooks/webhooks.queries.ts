@@ -30,15 +30,31 @@ export interface EndpointRow {
 }
 
 /**
- * The lag counts the events the workers have not yet copied into deliveries (past the cursor, of the
- * endpoint's types) as well as the pending deliveries: an endpoint that falls behind shows it before its
- * deliveries do. The first such event is found per type on the (tipo, id) index, so a long backlog of other
- * types is not walked. The rate reads the partial index of delivered rows by time.
+ * The two-key advisory lock space of webhook endpoints (the sync gates use one-key locks): a delivery worker
+ * holds an endpoint's as a session lock while it works it (worker.ts), a deletion takes it for its
+ * transaction, so it starts only once no attempt of the endpoint is in flight anywhere.
+ */
+export const ENDPOINT_LOCK_CLASS = 0x5748; // "WH"
+
+/**
+ * Events of the endpoint's types past its cursor: committed, not yet copied into deliveries by a worker
+ * (which copies them only while the endpoint is active). They wait as much as its pending deliveries do.
+ */
+const notCollected = Prisma.sql`
+  (SELECT coalesce(sum(p.n), 0)::int FROM unnest(e.eventi) AS t(tipo)
+    CROSS JOIN LATERAL (SELECT count(*) AS n FROM eventi x WHERE x.tipo = t.tipo AND x.id > e.cursore) p)`;
+
+/**
+ * `in_attesa` and the lag count the events the workers have not yet copied into deliveries (past the
+ * cursor, of the endpoint's types) as well as the pending deliveries: an endpoint that falls behind, or a
+ * disabled one, shows what waits before its deliveries do. Such events are found per type on the (tipo, id)
+ * index, so a long backlog of other types is not walked. The rate reads the partial index of delivered rows
+ * by time.
  */
 const endpointColumns = Prisma.sql`
   e.id, e.url, e.descrizione, e.eventi, e.attivo, e.creato_il, e.eventi_per_richiesta, e.consegna, e.disattivato_il,
   e.salto_da, e.salto_a,
-  (SELECT count(*)::int FROM webhook_consegne c WHERE c.endpoint_id = e.id AND c.stato = 'in_attesa') AS in_attesa,
+  (SELECT count(*)::int FROM webhook_consegne c WHERE c.endpoint_id = e.id AND c.stato = 'in_attesa') + ${notCollected} AS in_attesa,
   (SELECT count(*)::int FROM webhook_consegne c WHERE c.endpoint_id = e.id AND c.stato = 'fallita') AS fallite,
   extract(epoch FROM now() - least(
     (SELECT ev.creato_il FROM webhook_consegne c JOIN eventi ev ON ev.id = c.evento_id
@@ -139,15 +155,28 @@ export const updateEndpoint = (id: number, owner: number | null, c: EndpointChan
 };
 
 /**
- * DELETE /webhook/{id}: the row stays (deliveries and attempts refer to it) but leaves every list, the
- * workers (not active) and the screen; its pending deliveries go, with their attempts.
+ * The first statement of a deletion: takes the endpoint's lock (ENDPOINT_LOCK_CLASS) for the transaction,
+ * which waits for the worker that holds it, on any instance, to finish the attempts it has in flight, log
+ * them and let go (it lets go as soon as it sees this request waiting). Nothing locked when the endpoint is
+ * not there for this owner, so a 404 waits for no one.
+ */
+export const lockEndpointForDelete = (id: number, owner: number | null) =>
+  query<{ id: number }>(Prisma.sql`
+    SELECT e.id, pg_advisory_xact_lock(${ENDPOINT_LOCK_CLASS}::int, e.id)::text AS bloccato FROM webhook_endpoint e
+     WHERE e.id = ${id}::int AND e.eliminato_il IS NULL ${ownedBy(owner)}`);
+
+/**
+ * DELETE /webhook/{id}, after lockEndpointForDelete (a statement of its own, so that its snapshot sees
+ * every attempt logged before the lock was granted): the row stays (deliveries and attempts refer to it)
+ * but leaves every list, the workers (not active) and the screen; its pending deliveries go, with their
+ * attempts. Discarded are those and the events of its types not yet collected: what GET showed waiting.
  */
 export const deleteEndpoint = (id: number, owner: number | null) =>
   query<{ id: number; url: string; scartate: number }>(Prisma.sql`
     WITH e AS (
       UPDATE webhook_endpoint e SET eliminato_il = now(), attivo = false, disattivato_il = coalesce(e.disattivato_il, now())
        WHERE e.id = ${id}::int AND e.eliminato_il IS NULL ${ownedBy(owner)}
-      RETURNING e.id, e.url
+      RETURNING e.id, e.url, e.eventi, e.cursore
     ), pendenti AS (
       SELECT c.id FROM webhook_consegne c JOIN e ON c.endpoint_id = e.id WHERE c.stato = 'in_attesa'
     ), tentativi AS (
@@ -155,7 +184,19 @@ export const deleteEndpoint = (id: number, owner: number | null) =>
     ), consegne AS (
       DELETE FROM webhook_consegne c USING pendenti p WHERE c.id = p.id RETURNING 1
     )
-    SELECT e.id, e.url, (SELECT count(*)::int FROM consegne) AS scartate FROM e`);
+    SELECT e.id, e.url, (SELECT count(*)::int FROM consegne) + ${notCollected} AS scartate FROM e`);
+
+/**
+ * The endpoint a replay works on, its row held until the replay commits, so a deletion waits for it (and a
+ * replay that comes after a deletion finds the endpoint gone: the lock re-reads the row), with the highest
+ * event sequence ever issued.
+ */
+export const endpointForReplay = (id: number, owner: number | null) =>
+  query<{ id: number; url: string; emessa: number }>(Prisma.sql`
+    SELECT e.id, e.url, coalesce(pg_sequence_last_value('eventi_id_seq'::regclass), 0)::int AS emessa
+      FROM webhook_endpoint e
+     WHERE e.id = ${id}::int AND e.eliminato_il IS NULL ${ownedBy(owner)}
+       FOR SHARE OF e`);
 
 /** The skipped range is filled once a replay starts at or before its first sequence. */
 export const clearSkipFrom = (id: number, da: number) =>
@@ -233,12 +274,12 @@ export const attempts = (endpoint: number, prima: number | null, take: number) =
 
 /**
  * Active endpoints that have something to do now, leaving out those this instance is working or resting
- * (`skip`) and those a worker anywhere holds (its advisory lock, class `lockClass`): the LIMIT then counts
+ * (`skip`) and those a worker anywhere holds or a deletion waits for (their advisory lock): the LIMIT then counts
  * only endpoints free to take. Something to do: new events past the cursor (for an ordered endpoint only
  * while nothing pending waits for a retry, as its order holds them back anyway), or a due pending delivery
  * (an ordered endpoint's oldest; any, for a parallel one).
  */
-export const endpointsWithWork = (take: number, lockClass: number, skip: number[]) =>
+export const endpointsWithWork = (take: number, skip: number[]) =>
   query<{ id: number }>(Prisma.sql`
     SELECT e.id
       FROM webhook_endpoint e
@@ -253,7 +294,7 @@ export const endpointsWithWork = (take: number, lockClass: number, skip: number[
                 AND EXISTS (SELECT 1 FROM webhook_consegne c WHERE c.endpoint_id = e.id AND c.stato = 'in_attesa'
                                                               AND c.prossimo_tentativo <= now())))
        AND NOT EXISTS (SELECT 1 FROM pg_locks l
-                        WHERE l.locktype = 'advisory' AND l.objsubid = 2 AND l.classid = ${lockClass}::int
+                        WHERE l.locktype = 'advisory' AND l.objsubid = 2 AND l.classid = ${ENDPOINT_LOCK_CLASS}::int
                           AND l.objid = e.id AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))
      ORDER BY h.prossimo_tentativo NULLS LAST, e.id
      ${limit(take)}`);

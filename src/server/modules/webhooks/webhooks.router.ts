@@ -51,7 +51,7 @@ export const webhooksRouter = router({
   remove: adminProcedure
     .input(syncParse(setActiveInput.pick({ id: true })))
     .output(syncParse(restDeleteOutput))
-    .mutation(({ ctx, input }) => deleteEndpoint(ctx.db, ctx.actor, input.id, null)),
+    .mutation(({ ctx, input }) => deleteEndpoint(ctx.db, ctx.actor, input.id, null, ctx.config.WEBHOOK_TIMEOUT_MS)),
   replay: adminProcedure
     .input(syncParse(replayInput))
     .output(syncParse(z.object({ riaccodate: z.number().int() })))

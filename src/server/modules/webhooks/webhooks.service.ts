@@ -20,6 +20,8 @@ import type { CreateEndpointInput, EndpointOutput, EndpointSettings, RestEndpoin
 const PAGE = 50;
 /** The attempts GET /webhook/{id} shows. */
 const LAST_ATTEMPTS = 20;
+/** A deletion waits for at most one attempt in flight; this covers logging it and the deletion's own work. */
+const DELETE_MARGIN_MS = 20_000;
 
 export function newSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
@@ -228,20 +230,30 @@ export async function updateRestEndpoint(
   return restEndpointDetail(db, id, key.id, timeZone);
 }
 
-/** DELETE /webhook/{id}: hidden everywhere, its pending deliveries dropped. */
-export async function deleteEndpoint(db: PrismaClient, by: AuditAuthor, id: number, owner: number | null) {
-  return inTransaction(db, async (tx) => {
-    const row = await first(tx, q.deleteEndpoint(id, owner));
-    if (!row) throw unknownEndpoint(id);
-    await recordAdminAction(
-      tx,
-      by,
-      "webhook.eliminato",
-      { tipo: "webhook", id, nome: row.url },
-      `consegne in attesa scartate: ${row.scartate}`,
-    );
-    return { id, eliminato: true as const, consegne_scartate: row.scartate };
-  });
+/**
+ * DELETE /webhook/{id}: hidden everywhere, what waited discarded. It wins against deliveries in flight on
+ * any instance: it waits for the endpoint's lock, which the worker holding it lets go once its attempts in
+ * flight are logged, so every event of the endpoint ends delivered, failed or discarded, and nothing is sent
+ * after the answer. The wait is at most one attempt (the delivery timeout).
+ */
+export async function deleteEndpoint(db: PrismaClient, by: AuditAuthor, id: number, owner: number | null, deliveryTimeoutMs: number) {
+  return inTransaction(
+    db,
+    async (tx) => {
+      if (!(await first(tx, q.lockEndpointForDelete(id, owner)))) throw unknownEndpoint(id);
+      const row = await first(tx, q.deleteEndpoint(id, owner));
+      if (!row) throw unknownEndpoint(id);
+      await recordAdminAction(
+        tx,
+        by,
+        "webhook.eliminato",
+        { tipo: "webhook", id, nome: row.url },
+        `consegne in attesa scartate: ${row.scartate}`,
+      );
+      return { id, eliminato: true as const, consegne_scartate: row.scartate };
+    },
+    { timeout: deliveryTimeoutMs + DELETE_MARGIN_MS },
+  );
 }
 
 /**
@@ -255,8 +267,16 @@ export async function replayEndpointIn(
   da: number,
   owner: number | null,
 ): Promise<{ riaccodate: number }> {
-  const endpoint = await first(tx, q.endpointById(id, owner));
+  const endpoint = await first(tx, q.endpointForReplay(id, owner));
   if (!endpoint) throw unknownEndpoint(id);
+  if (da > endpoint.emessa) {
+    throw new DomainError(
+      "cursore_non_valido",
+      `La sequenza 'da' (${da}) supera ogni sequenza di evento emessa dal servizio (${endpoint.emessa}): nessun evento da riconsegnare. ` +
+        `Indicare una sequenza tra 1 e ${endpoint.emessa}, come la mostrano GET /eventi e le consegne ricevute.`,
+      { campo: "da" },
+    );
+  }
   const n = (await first(tx, q.replayFrom(id, da)))!.n;
   await first(tx, q.clearSkipFrom(id, da));
   await recordAdminAction(tx, by, "webhook.riconsegna", { tipo: "webhook", id, nome: endpoint.url }, `dalla sequenza ${da}: ${n} consegne`);

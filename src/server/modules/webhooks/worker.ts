@@ -25,6 +25,9 @@ import * as q from "./webhooks.queries";
  *   worker that holds it (so still each attempt once), in no order, and a message waiting for a retry
  *   holds nothing back. Endpoints are independent: a receiver that hangs holds one worker for at most the
  *   timeout, the others go on.
+ * - A deletion wins against deliveries in flight: it waits for the endpoint's lock, and the worker holding
+ *   it, on whichever instance, sees it waiting, sends nothing more, logs what is in flight and lets go. The
+ *   deletion then finds every attempt logged, and no request of the endpoint leaves after it.
  * - Failed attempts are retried with exponential backoff and jitter (`retryDelayMs`) until the retry
  *   window (30 hours by default) has passed since the first attempt; then the delivery is `fallita`,
  *   shown on the screen and replayable, and the endpoint moves on to the next event.
@@ -32,8 +35,14 @@ import * as q from "./webhooks.queries";
  *   polling (`POLL_MS`), never by a notification the writer would have to send.
  */
 
-const LOCK_CLASS = 0x5748; // "WH": the two-key advisory lock space of webhook endpoints (the sync gates use one-key locks)
+const LOCK_CLASS = q.ENDPOINT_LOCK_CLASS;
 const POLL_MS = 200;
+/** How often a worker looks whether a deletion waits for the endpoint it holds. */
+const YIELD_CHECK_MS = POLL_MS / 2;
+/** A request waiting for this endpoint's lock: only a deletion waits for it (workers only try it). */
+const DELETION_WAITS = `SELECT EXISTS (SELECT 1 FROM pg_locks l
+  WHERE l.locktype = 'advisory' AND NOT l.granted AND l.classid = $1 AND l.objid = $2 AND l.objsubid = 2
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS waits`;
 /** A worker lets go of an endpoint after this long, so others are not starved by one busy endpoint. */
 const SLICE_MS = 5_000;
 const FANOUT_BATCH = 5_000;
@@ -123,7 +132,7 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
    * read and planned, its events rendered together) as its last message goes out. True when it attempted
    * something.
    */
-  async function deliver(endpoint: q.WorkEndpoint, until: number): Promise<boolean> {
+  async function deliver(endpoint: q.WorkEndpoint, until: number, mustYield: () => boolean): Promise<boolean> {
     const ordered = endpoint.consegna === "ordinata";
     const lanes = ordered ? 1 : s.parallelism;
     const perRequest = endpoint.eventi_per_richiesta;
@@ -184,7 +193,7 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
       for (const d of m.deliveries) taken.delete(d.id);
     };
     async function lane() {
-      while (!stopping && !blocked && Date.now() < until) {
+      while (!stopping && !blocked && !mustYield() && Date.now() < until) {
         const m = await next();
         if (m === undefined) {
           // Nothing more now; while other requests are out, look again shortly (they free no work of
@@ -280,19 +289,36 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
     conn.on("error", onError);
     let locked = false;
     let progressed = false;
+    let deletionWaits = false;
+    let watch: NodeJS.Timeout | undefined;
     try {
       locked = (await conn.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1, $2) AS ok", [LOCK_CLASS, id])).rows[0]!.ok;
       if (!locked) return false; // another worker (here or in another instance) has it
+      let looking = false;
+      watch = setInterval(() => {
+        if (looking || deletionWaits) return;
+        looking = true;
+        conn.query<{ waits: boolean }>(DELETION_WAITS, [LOCK_CLASS, id]).then(
+          (r) => {
+            looking = false;
+            if (r.rows[0]?.waits) deletionWaits = true;
+          },
+          () => {
+            looking = false;
+          },
+        );
+      }, YIELD_CHECK_MS);
       const until = Date.now() + SLICE_MS;
       // The endpoint is read again each round: a change of its settings applies from the next message formed.
-      while (!stopping && Date.now() < until) {
+      while (!stopping && !deletionWaits && Date.now() < until) {
         const endpoint = await first(db, q.workEndpoint(id));
         if (!endpoint?.attivo) break;
-        if (!(await deliver(endpoint, until))) break;
+        if (!(await deliver(endpoint, until, () => deletionWaits))) break;
         progressed = true;
       }
       return progressed;
     } finally {
+      clearInterval(watch);
       // A connection that could not let go of the lock is closed, which lets go of it.
       const unlocked =
         lost === undefined &&
@@ -313,7 +339,7 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
       const free = s.workers - running.size;
       if (free > 0) {
         const resting = [...restUntil].filter(([, until]) => until > Date.now()).map(([id]) => id);
-        for (const { id } of await rows(db, q.endpointsWithWork(free, LOCK_CLASS, [...running.keys(), ...resting]))) {
+        for (const { id } of await rows(db, q.endpointsWithWork(free, [...running.keys(), ...resting]))) {
           if (running.size >= s.workers || stopping) break;
           if (running.has(id)) continue;
           const job = work(id)
