@@ -125,7 +125,10 @@ export const webhooksRestRouter = router({
         path: "/webhook/{id}",
         tags: [TAG],
         summary: "Elimina un webhook: le sue consegne in attesa sono scartate",
-        description: "Il webhook non riceve più nulla e sparisce dagli elenchi. Senza corpo.",
+        description:
+          "Il webhook non riceve più nulla e sparisce dagli elenchi. Senza corpo. La risposta arriva quando i tentativi già in corso " +
+          "(su qualsiasi istanza) hanno avuto risposta: un evento è consegnato o scartato (`consegne_scartate`), e dopo la risposta " +
+          "non parte più nulla.",
         protect: true,
       },
     })
@@ -142,7 +145,8 @@ export const webhooksRestRouter = router({
         tags: [TAG],
         summary: "Consegna di nuovo gli eventi dalla sequenza `da` (inclusa)",
         description:
-          "Ogni evento dei tipi del webhook da `da` in poi torna in attesa, anche se già consegnato; riempie il `salto` quando `da` non lo supera.",
+          "Ogni evento dei tipi del webhook da `da` in poi torna in attesa, anche se già consegnato; riempie il `salto` quando `da` non lo supera. " +
+          "Una `da` oltre l'ultima sequenza emessa dal servizio è 422 `cursore_non_valido`.",
         protect: true,
       },
     })

@@ -70,7 +70,14 @@ const endpointFields = {
   attivo: z.boolean(),
   creato_il: z.string(),
   disattivato_il: z.string().nullable().meta({ description: "Da quando è disattivato (null se attivo)" }),
-  in_attesa: z.number().int().meta({ description: "Consegne in attesa" }),
+  in_attesa: z
+    .number()
+    .int()
+    .meta({
+      description:
+        "Eventi dei suoi tipi non ancora consegnati né falliti: le consegne in attesa e gli eventi registrati non ancora raccolti " +
+        "(un webhook disattivato non ne raccoglie: restano tutti qui)",
+    }),
   fallite: z.number().int().meta({ description: "Consegne fallite (finestra di ripetizione esaurita)" }),
   ritardo_s: z
     .number()
@@ -128,9 +135,16 @@ export const restUpdateInput = z.strictObject({ id: pathId(), ...settingsFields 
 export const restDeleteOutput = z.object({
   id: z.number().int(),
   eliminato: z.literal(true),
-  consegne_scartate: z.number().int().meta({ description: "Consegne in attesa eliminate" }),
+  consegne_scartate: z.number().int().meta({
+    description: "Gli eventi che aspettavano (in_attesa): non saranno consegnati. Quelli già consegnati o falliti restano nel registro",
+  }),
 });
-export const restReplayInput = z.strictObject({ id: pathId(), da: idNumber().meta({ description: "Dalla sequenza N (inclusa)" }) });
+export const restReplayInput = z.strictObject({
+  id: pathId(),
+  da: idNumber().meta({
+    description: "Dalla sequenza N (inclusa); oltre l'ultima sequenza emessa dal servizio è 422 `cursore_non_valido`",
+  }),
+});
 export const replayOutput = z.object({ riaccodate: z.number().int() });
 
 export const replayDeliveryInput = z.strictObject({ id: idNumber(), consegna: idNumber() });
