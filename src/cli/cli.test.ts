@@ -434,9 +434,15 @@ describe("webhook", () => {
     const line = (await cli("webhook", "list")).stdout.split("\n")[1]!.split(/\s{2,}/);
     expect(line.slice(4, 7)).toEqual(["1", "0", "-"]);
     expect(line[7]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d HTTP 503$/);
-    const none = await cli("webhook", "replay", String(id), "--da", String(seq + 1000));
+    // A sequence issued with no event of its types after it (drawn by a write that rolled back): nothing to send.
+    const drawn = (await t.pool.query("SELECT nextval('eventi_id_seq')::int AS n")).rows[0].n as number;
+    const none = await cli("webhook", "replay", String(id), "--da", String(drawn));
     expect(none.code).toBe(0);
     expect(none.stdout).toMatch(/Nessun evento da riconsegnare/);
+    // One above any sequence issued is a mistake, refused as REST refuses it (cursore_non_valido).
+    const beyond = await cli("webhook", "replay", String(id), "--da", String(drawn + 1000));
+    expect(beyond.code).toBe(1);
+    expect(beyond.stderr).toMatch(`supera ogni sequenza di evento emessa dal servizio (${drawn})`);
   });
 
   test("usage errors (2): an unknown event type, a missing --da, a bad id; nothing is created", async () => {
