@@ -219,13 +219,17 @@ export const replayFrom = (id: number, da: number) =>
       RETURNING 1
     ) SELECT count(*)::int AS n FROM scelti`);
 
-/** One delivery pending again (the screen's replay of a failed one). */
+/**
+ * One delivery pending again (the screen's replay of a failed one), on an endpoint not deleted: its row held
+ * as endpointForReplay holds it, so no delivery becomes pending behind a deletion's back.
+ */
 export const replayDelivery = (endpoint: number, consegna: number) =>
   query<{ id: number }>(Prisma.sql`
     UPDATE webhook_consegne
        SET stato = 'in_attesa', tentativi = 0, prossimo_tentativo = now(), primo_tentativo = NULL, concluso_il = NULL,
            messaggio = NULL
      WHERE id = ${consegna}::int AND endpoint_id = ${endpoint}::int AND stato <> 'in_attesa'
+       AND endpoint_id IN (SELECT w.id FROM webhook_endpoint w WHERE w.id = ${endpoint}::int AND w.eliminato_il IS NULL FOR SHARE)
     RETURNING id`);
 
 export interface DeliveryRow {
