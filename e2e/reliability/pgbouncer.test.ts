@@ -6,6 +6,7 @@ import { test } from "../../src/server/testing/test";
 import { call, cleanup, ensureBuild, launch, type Service, sleep, verify, waitUntil } from "./harness";
 import { type Across, overReceipt, sameKeyRace, syncReader } from "./promises";
 import { ARTICLES, closeReceivers, createFor, eventsAfter, Receiver, writeMany } from "./receiver";
+import { deleteWhileDelivering, expectNoSuspendedDeliveries } from "./webhook-delete";
 import { createKey, seedArticles, seedSupplier, seedWarehouse } from "./seed";
 import { PASSWORD, revocationAcross, type Signed, signInOn, untilListening } from "./sessions";
 
@@ -138,6 +139,18 @@ describe("two instances through PgBouncer in transaction mode", () => {
     report("webhook attraverso PgBouncer", { eventi: n, msDallaPrimaScrittura: deliveredMs });
     await rx.close();
   }, 180_000);
+
+  test("webhooks: a DELETE sent to both instances while a parallel endpoint delivers: no 5xx, every event counted, nothing after", async () => {
+    const control = new Receiver();
+    await control.open();
+    await createFor(t, control);
+    const hookKey = (await createKey(t.pool, ["webhook"])).chiave;
+    const c = { t, key, keyId, m1 };
+    await deleteWhileDelivering(c, [a, b], hookKey, control, 0, true);
+    await deleteWhileDelivering(c, [a, b], hookKey, control, 1, false);
+    expectNoSuspendedDeliveries([a, b]);
+    await control.close();
+  }, 300_000);
 
   test("under all of it the pooler kept to its server connections, and the ledger check passes", async () => {
     const connections = await serverConnections();
