@@ -37,8 +37,6 @@ export interface RestResponse {
 }
 
 const PREFIX = "/api/v1";
-/** Endpoints that accept an empty body (POST /arrivi/{id}/annulla: "no body"). */
-const EMPTY_BODY_OK = /^\/arrivi\/[^/]+\/annulla$/;
 
 function json(status: number, body: unknown, headers: Record<string, string>, requestId: string): RestResponse {
   return {
@@ -157,7 +155,7 @@ export async function serveRest(req: RestRequest): Promise<RestResponse> {
       if ((contentType !== null && !isJson) || (contentType === null && bytes.byteLength > 0)) {
         throw new DomainError("tipo_contenuto_non_supportato", "Il corpo deve essere JSON: usare 'Content-Type: application/json'.");
       }
-      body = parseJsonObject(bytes, method === "DELETE" || EMPTY_BODY_OK.test(path));
+      body = parseJsonObject(bytes, method === "DELETE" || entry.bodiless);
       if (method === "DELETE") {
         // A DELETE names its target in the path; `{}` (what some clients send) is no body either.
         const [field] = Object.keys(body);

@@ -31,6 +31,12 @@ export interface RestProcedure {
   procedure: AnyProcedure;
   /** The input is void: the procedure takes none (trpc-to-openapi leaves it undefined). */
   noInput: boolean;
+  /**
+   * The document declares no request body: the input is void or every field of it is a path parameter,
+   * the rule by which trpc-to-openapi leaves `requestBody` out. Such a write takes no body, an empty one
+   * or `{}` alike, so what the document promises and what is served come from the same meta and input.
+   */
+  bodiless: boolean;
   /** Query parameters declared as arrays: a single value is wrapped, as the library does. */
   arrayParams: string[];
 }
@@ -55,6 +61,15 @@ function arrayParamsOf(schema: unknown): string[] {
   return keys;
 }
 
+/** Whether the document draws this operation without a request body (trpc-to-openapi's getRequestBodyObject). */
+function declaresNoBody(path: string, schema: unknown, noInput: boolean): boolean {
+  if (noInput) return true;
+  if (!instanceofZodTypeObject(schema as never)) return false;
+  const params = new Set([...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+  const keys = Object.keys((schema as { shape: Record<string, unknown> }).shape);
+  return params.size > 0 && keys.every((k) => params.has(k));
+}
+
 function build(): RestRoute[] {
   const byPath = new Map<string, RestRoute>();
   forEachOpenApiProcedure(appRouter._def.procedures as never, ({ path, type, procedure, meta }) => {
@@ -73,11 +88,13 @@ function build(): RestRoute[] {
     // What the library sets on every request, once: number and boolean fields take strings.
     if (instanceofZodTypeObject(unwrapped)) coerceSchema(unwrapped as never);
     const method = openapi.method.toUpperCase();
+    const noInput = instanceofZodTypeLikeVoid(unwrapped);
     route.methods.set(method, {
       path,
       type: type as RestProcedure["type"],
       procedure: procedure as AnyProcedure,
-      noInput: instanceofZodTypeLikeVoid(unwrapped),
+      noInput,
+      bodiless: declaresNoBody(documented, unwrapped, noInput),
       arrayParams: method === "GET" ? arrayParamsOf(unwrapped) : [],
     });
     route.allow.push(method);

@@ -195,11 +195,11 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
   // Photos of a difference (API.md section 12): 415 a type that is not JPEG or PNG, 413 over 5 MB.
   "POST /differenze-ricevimento/{id}/foto": { codes: ["foto_non_valida", "troppe_foto"] },
   "POST /colli/{sscc}/ricevi": {
-    codes: ["collo_non_trovato", "collo_gia_ricevuto", "magazzino_non_trovato"],
+    codes: ["collo_non_trovato", "sscc_non_valido", "collo_gia_ricevuto", "magazzino_non_trovato"],
     rows: [...ARRIVAL_ROWS],
   },
   "POST /colli/{sscc}/annulla": {
-    codes: ["collo_non_trovato", "collo_non_ricevuto", "arrivo_gia_annullato", "lotto_consumato", "arrivo_reso"],
+    codes: ["collo_non_trovato", "sscc_non_valido", "collo_non_ricevuto", "arrivo_gia_annullato", "lotto_consumato", "arrivo_reso"],
   },
   "POST /resi-fornitore": {
     codes: ["fornitore_non_trovato", "magazzino_non_trovato", "troppe_righe"],

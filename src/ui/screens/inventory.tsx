@@ -91,7 +91,13 @@ export function InventoryScreen() {
         />
       </SimpleGrid>
       {inv.source === "lettura" ? (
-        <ScanCount sc={sc} />
+        <ScanCount
+          sc={sc}
+          onEmpty={(ubicazione) => {
+            sc.markEmpty();
+            void inv.preview({ counts: { rows: [], problems: [], separator: ";", header: false }, scope: { ubicazione, completa: true } });
+          }}
+        />
       ) : inv.source === "file" ? (
         <FileInput
           label="File dei conteggi"
@@ -162,6 +168,7 @@ export function InventoryScreen() {
           page={inv.page}
           onPage={inv.setPage}
           parsed={inv.parsed}
+          emptyBin={inv.emptyBin}
           onConfirm={() => inv.setConfirming(true)}
         />
       )}
@@ -171,6 +178,7 @@ export function InventoryScreen() {
         toWrite={inv.toWrite}
         warehouse={warehouse}
         large={inv.large}
+        emptyBin={inv.emptyBin}
         onWrite={inv.confirm}
         onClose={() => inv.setConfirming(false)}
       />

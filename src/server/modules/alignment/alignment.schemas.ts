@@ -38,9 +38,19 @@ export const alignInput = z
           }),
         }),
       )
-      .min(1, "almeno una riga"),
+      .meta({
+        description:
+          "Almeno una riga; vuoto solo con `completa` e `ubicazione`: l'ubicazione trovata vuota, ogni articolo e lotto che contiene contato zero",
+      }),
   })
   .superRefine((b, ctx) => {
+    // An empty bin is a count too: with `completa` no rows means every unit it holds is zero.
+    if (b.righe.length === 0 && b.completa !== true)
+      ctx.addIssue({
+        code: "custom",
+        path: ["righe"],
+        message: "almeno una riga (per un'ubicazione trovata vuota: 'completa': true con 'ubicazione', senza righe)",
+      });
     if (b.completa === true && b.ubicazione === undefined)
       ctx.addIssue({
         code: "custom",

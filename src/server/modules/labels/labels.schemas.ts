@@ -49,10 +49,8 @@ export const locationLabelInput = z.strictObject({
   copie,
 });
 
-const ssccText = z
-  .string()
-  .regex(/^\d{1,30}$/, "deve essere un SSCC di 18 cifre")
-  .meta({ description: "SSCC del collo (18 cifre)" });
+// Any text: a code that is no SSCC is the service's `sscc_non_valido`, as on every route that takes one.
+const ssccText = z.string().meta({ description: "SSCC del collo (18 cifre, l'ultima di controllo GS1)" });
 
 export const palletLabelInput = z.strictObject({ sscc: ssccText, formato, dimensione, copie });
 

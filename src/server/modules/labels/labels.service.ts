@@ -2,7 +2,7 @@ import type { ModelDb } from "../../db/client";
 import { first, rows } from "../../db/sql";
 import { DomainError } from "../../lib/errors";
 import { getPrintableOrder } from "../orders/orders.service";
-import { isValidSscc } from "../../../lib/sscc";
+import { ssccOrRefuse } from "../../lib/sscc";
 import { Decimal, canonical } from "../../lib/decimal";
 import { type Label, type PalletLabelData, type SheetSize, type Size, locationLabel, lotLabel, palletLabel, rowLabel } from "./label-model";
 import * as q from "./labels.queries";
@@ -95,9 +95,8 @@ export async function drawLabels(db: ModelDb, spec: LabelSpec): Promise<DrawnLab
  * A pallet as its logistic label shows it: the SSCC, supplier and notice always; the content ((02) (37),
  * and (10) (17) when one lot) only when every row is of one article.
  */
-async function palletData(db: ModelDb, sscc: string): Promise<PalletLabelData> {
-  if (!isValidSscc(sscc))
-    throw new DomainError("sscc_non_valido", `'${sscc}' non è un SSCC: 18 cifre, l'ultima di controllo GS1.`, { campo: "sscc" });
+async function palletData(db: ModelDb, raw: string): Promise<PalletLabelData> {
+  const sscc = ssccOrRefuse(raw);
   const pallet = await first(db, q.palletBySscc(sscc));
   if (!pallet) throw new DomainError("collo_non_trovato", `Nessun collo con SSCC ${sscc} negli avvisi di spedizione.`);
   const content = await rows(db, q.palletContent(sscc));

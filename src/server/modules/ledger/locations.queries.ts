@@ -94,14 +94,18 @@ export const locationHolding = (articolo: number, ubicazione: number, lotto: num
     SELECT quantita FROM giacenze_ubicazioni
      WHERE articolo_id = ${articolo} AND ubicazione_id = ${ubicazione} AND lotto_id IS NOT DISTINCT FROM ${lotto}::int`);
 
-/** Goods into a location: the row is created, or topped up; `caricata_il` restarts when it was empty. */
+/**
+ * Goods into a location: the row is created, or topped up; `caricata_il` restarts when it was empty, and
+ * `arrivo_id` is cleared for the movement that fills it to set (trigger of migration 20261202100000).
+ */
 export const loadLocation = (articolo: number, magazzino: number, ubicazione: number, lotto: number | null, quantita: string) =>
   query<{ id: number }>(Prisma.sql`
     INSERT INTO giacenze_ubicazioni (articolo_id, magazzino_id, ubicazione_id, lotto_id, quantita)
     VALUES (${articolo}, ${magazzino}, ${ubicazione}, ${lotto}::int, ${quantita}::numeric)
     ON CONFLICT ON CONSTRAINT giacenze_ubicazioni_chiave DO UPDATE
       SET quantita = giacenze_ubicazioni.quantita + EXCLUDED.quantita, aggiornata_il = now(),
-          caricata_il = CASE WHEN giacenze_ubicazioni.quantita = 0 THEN now() ELSE giacenze_ubicazioni.caricata_il END
+          caricata_il = CASE WHEN giacenze_ubicazioni.quantita = 0 THEN now() ELSE giacenze_ubicazioni.caricata_il END,
+          arrivo_id = CASE WHEN giacenze_ubicazioni.quantita = 0 THEN NULL ELSE giacenze_ubicazioni.arrivo_id END
     RETURNING id`);
 
 /** Undoes a lot change of a row refused later in the same transaction (the lot's row lock is already held). */

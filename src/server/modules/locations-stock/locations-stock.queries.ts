@@ -151,6 +151,8 @@ export interface AwaitingPutawayRow {
   scadenza: string | null;
   ubicazione: string;
   quantita: string;
+  /** The movement that brought goods into the row while it was empty: the page's key. */
+  arrivo_id: number | null;
   /** Milliseconds since the epoch: formatted in the service zone. */
   arrivato_ms: number;
   /**
@@ -160,11 +162,14 @@ export interface AwaitingPutawayRow {
   sscc: string | null;
 }
 
-/** What lies in the warehouse's receiving locations, oldest arrival first, `take` rows at most, each with its pallet. */
-export const awaitingPutaway = (magazzino: number, take: number) =>
+/**
+ * What lies in the warehouse's receiving locations, by arrival (`arrivo_id`, the movement that filled the
+ * row) after `dopo`, `take` rows at most, each with its pallet.
+ */
+export const awaitingPutaway = (magazzino: number, dopo: number, take: number) =>
   query<AwaitingPutawayRow>(Prisma.sql`
     SELECT w.magazzino_trovato, p.id, p.articolo_id, a.codice, a.descrizione, l.codice AS lotto,
-           to_char(l.scadenza, 'YYYY-MM-DD') AS scadenza, p.ubicazione, trim_scale(p.quantita)::text AS quantita,
+           to_char(l.scadenza, 'YYYY-MM-DD') AS scadenza, p.ubicazione, trim_scale(p.quantita)::text AS quantita, p.arrivo_id,
            floor(extract(epoch FROM p.caricata_il) * 1000)::float8 AS arrivato_ms,
            (SELECT k.sscc FROM ricevimenti_collo rc
               JOIN colli k ON k.ricevimento_id = rc.id
@@ -177,13 +182,14 @@ export const awaitingPutaway = (magazzino: number, take: number) =>
              ORDER BY rc.ricevuto_il, rc.id LIMIT 1) AS sscc
       FROM (SELECT EXISTS (SELECT 1 FROM magazzini WHERE id = ${magazzino}::int) AS magazzino_trovato) w
       LEFT JOIN LATERAL (
-        SELECT g.id, g.articolo_id, g.lotto_id, g.ubicazione_id, g.quantita, g.caricata_il, u.codice AS ubicazione
+        SELECT g.id, g.articolo_id, g.lotto_id, g.ubicazione_id, g.quantita, g.caricata_il, g.arrivo_id, u.codice AS ubicazione
           FROM ubicazioni u
           JOIN giacenze_ubicazioni g ON g.ubicazione_id = u.id
          WHERE w.magazzino_trovato AND u.magazzino_id = ${magazzino}::int AND u.tipo = 'ricevimento' AND g.quantita > 0
-         ORDER BY g.caricata_il, g.id
+           AND g.arrivo_id > ${dopo}::int
+         ORDER BY g.arrivo_id
          ${limit(take)}
       ) p ON true
       LEFT JOIN articoli a ON a.id = p.articolo_id
       LEFT JOIN lotti l ON l.id = p.lotto_id
-     ORDER BY p.caricata_il, p.id`);
+     ORDER BY p.arrivo_id`);

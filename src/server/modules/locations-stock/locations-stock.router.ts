@@ -66,7 +66,9 @@ export const locationsStockRouter = router({
         summary: "Merce da stoccare: ciò che si trova nelle ubicazioni di ricevimento, arrivo più vecchio prima",
         description:
           "Una riga per (articolo, lotto, ubicazione di ricevimento) sopra zero; `arrivato_il` è quando la merce è entrata in " +
-          "quell'ubicazione vuota. Non è paginata: le `limite` righe più vecchie, con `altri` true quando ce n'è ancora.",
+          "quell'ubicazione vuota. Paginata come le liste (sezione 4): per `movimento`, il movimento che l'ha portata nell'ubicazione vuota, " +
+          "in ordine di arrivo; `dopo` = il `cursore` della pagina precedente. Una riga stoccata nel frattempo esce; chi prosegue con il " +
+          "cursore vede ogni riga ancora in attesa al più una volta, e nessuna che sia arrivata prima del cursore.",
         protect: true,
       },
     })

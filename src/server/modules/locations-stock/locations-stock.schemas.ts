@@ -62,13 +62,20 @@ export const awaitingPutawayInput = z.strictObject({
   magazzino: warehouseParam(),
   limite: queryInt(1, MAX_PUTAWAY_ROWS)
     .optional()
-    .meta({ description: `Righe, le più vecchie, 1..${MAX_PUTAWAY_ROWS} (predefinito ${MAX_PUTAWAY_ROWS})` }),
+    .meta({ description: `Righe per pagina, le più vecchie prima, 1..${MAX_PUTAWAY_ROWS} (predefinito ${MAX_PUTAWAY_ROWS})` }),
+  dopo: queryInt(0, 2_147_483_647)
+    .optional()
+    .meta({ description: "Il `cursore` della pagina precedente (il `movimento` della sua ultima riga); omesso o 0: dall'inizio" }),
 });
 
 export const awaitingPutawayOutput = z.object({
   da_stoccare: z.array(
     z.object({
       id: z.number().int().meta({ description: "La riga di giacenza per ubicazione (come in GET /giacenze-ubicazioni)" }),
+      movimento: z.number().int().meta({
+        description:
+          "Il movimento che ha portato la merce nell'ubicazione quando era vuota: la chiave di paginazione (`dopo`, `cursore`), stabile finché la riga attende",
+      }),
       articolo: articleOutput,
       lotto: z.string().nullable(),
       scadenza: z.string().nullable(),
@@ -78,7 +85,8 @@ export const awaitingPutawayOutput = z.object({
       sscc: z.string().nullable().meta({ description: "Il collo (pallet) da cui viene, quando noto (sezione 12); altrimenti null" }),
     }),
   ),
-  altri: z.boolean().meta({ description: "true quando oltre `limite` c'è altra merce da stoccare" }),
+  altri: z.boolean().meta({ description: "true quando c'è altra merce da stoccare dopo questa pagina: richiedere con `dopo` = `cursore`" }),
+  cursore: z.number().int().meta({ description: "Il `movimento` dell'ultima riga; su una pagina vuota il `dopo` inviato" }),
 });
 export type AwaitingPutawayOutput = z.infer<typeof awaitingPutawayOutput>;
 

@@ -129,23 +129,36 @@ export async function listScreenLocations(db: Db, input: ScreenLocationsInput): 
 }
 
 /**
- * GET /da-stoccare: what lies in the warehouse's receiving locations, oldest arrival first (`caricata_il`:
- * when goods came into the row while it was empty). `sscc`: the oldest pallet still waiting whose goods
- * lie in the row (a row may hold several pallets' goods and goods received line by line; scanning that SSCC
- * on /stoccaggio moves that pallet's part of it).
+ * GET /da-stoccare: what lies in the warehouse's receiving locations, oldest arrival first, paged as API.md
+ * section 4 by each row's arrival: the movement that brought goods into it while it was empty (`movimento`,
+ * kept while the row is topped up). A row put away drops out; one that empties and fills again is a new
+ * arrival, with a later key. Keys are movement ids, so the page is cut at the movements' sync bound: a row
+ * filled by a transaction still open shows only once it commits, above every cursor already handed out.
+ * `sscc`: the oldest pallet still waiting whose goods lie in the row (a row may hold several pallets' goods
+ * and goods received line by line; scanning that SSCC on /stoccaggio moves that pallet's part of it).
  */
 export async function listAwaitingPutaway(
   db: Db,
-  input: { magazzino: number; limite?: number | undefined },
+  input: { magazzino: number; limite?: number | undefined; dopo?: number | undefined },
   timeZone: string,
 ): Promise<AwaitingPutawayOutput> {
   const limite = input.limite ?? MAX_PUTAWAY_ROWS;
-  const found = await rows(db, q.awaitingPutaway(input.magazzino, limite + 1));
-  if (found[0] && !found[0].magazzino_trovato) throw warehouseNotFound(input.magazzino);
-  const shown = found.filter((r): r is q.AwaitingPutawayRow & { id: number } => r.id !== null);
+  const dopo = input.dopo ?? 0;
+  const [bound, found] = await boundAndRows(
+    db,
+    "movimenti",
+    q.awaitingPutaway(input.magazzino, dopo, limite + 1),
+    { campo: "dopo", valore: dopo },
+    (rows) => {
+      if (rows[0] && !rows[0].magazzino_trovato) throw warehouseNotFound(input.magazzino);
+    },
+  );
+  const shown = found.flatMap((r) => (r.id !== null && r.arrivo_id !== null ? [{ ...r, id: r.arrivo_id, riga: r.id }] : []));
+  const page = cutPage(shown, limite, bound, dopo);
   return {
-    da_stoccare: shown.slice(0, limite).map((r) => ({
-      id: r.id,
+    da_stoccare: page.rows.map((r) => ({
+      id: r.riga,
+      movimento: r.id,
       articolo: { id: r.articolo_id, codice: r.codice, descrizione: r.descrizione },
       lotto: r.lotto,
       scadenza: r.scadenza,
@@ -154,6 +167,7 @@ export async function listAwaitingPutaway(
       arrivato_il: formatInstant(timeZone, r.arrivato_ms),
       sscc: r.sscc,
     })),
-    altri: shown.length > limite,
+    altri: page.altri,
+    cursore: page.cursore,
   };
 }

@@ -220,6 +220,7 @@ describe("GET /da-stoccare", () => {
       da_stoccare: [
         {
           id: row.latteRic,
+          movimento: expect.any(Number),
           articolo: { id: a.LATTE, codice: "LATTE", descrizione: "Articolo LATTE" },
           lotto: "L2",
           scadenza: "2026-12-15",
@@ -230,6 +231,7 @@ describe("GET /da-stoccare", () => {
         },
         {
           id: row.viteRic,
+          movimento: expect.any(Number),
           articolo: { id: a.VITE, codice: "VITE", descrizione: "Articolo VITE" },
           lotto: null,
           scadenza: null,
@@ -240,6 +242,7 @@ describe("GET /da-stoccare", () => {
         },
       ],
       altri: false,
+      cursore: r.body.da_stoccare[1].movimento,
     });
     const [first, second] = r.body.da_stoccare.map((d: any) => Date.parse(d.arrivato_il));
     expect(first).toBeLessThanOrEqual(second);
@@ -247,14 +250,17 @@ describe("GET /da-stoccare", () => {
     const one = await get(`/da-stoccare?magazzino=${w.id}&limite=1`);
     expect(one.body.da_stoccare.map((d: any) => d.id)).toEqual([row.latteRic]);
     expect(one.body.altri).toBe(true);
-    expect((await get(`/da-stoccare?magazzino=${plain}`)).body).toEqual({ da_stoccare: [], altri: false });
+    expect(one.body.cursore).toBe(one.body.da_stoccare[0].movimento);
+    const next = await get(`/da-stoccare?magazzino=${w.id}&limite=1&dopo=${one.body.cursore}`);
+    expect(next.body.da_stoccare.map((d: any) => d.id)).toEqual([row.viteRic]);
+    expect((await get(`/da-stoccare?magazzino=${plain}`)).body).toEqual({ da_stoccare: [], altri: false, cursore: 0 });
   });
 
   test("refusals: unknown warehouse, missing or malformed parameters", async () => {
     const unknown = await get("/da-stoccare?magazzino=999999");
     expect(unknown.status).toBe(422);
     expect(unknown.body).toMatchObject({ codice: "magazzino_non_trovato", campo: "magazzino" });
-    for (const qs of ["", "?magazzino=-1", `?magazzino=${w.id}&limite=0`, `?magazzino=${w.id}&dopo=3`]) {
+    for (const qs of ["", "?magazzino=-1", `?magazzino=${w.id}&limite=0`, `?magazzino=${w.id}&dopo=-1`, `?magazzino=${w.id}&altro=3`]) {
       const r = await get(`/da-stoccare${qs}`);
       expect(r.status).toBe(422);
       expect(r.body.codice).toBe("filtro_non_valido");

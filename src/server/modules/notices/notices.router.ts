@@ -112,7 +112,7 @@ export const noticesRouter = router({
           "Ogni riga del collo diventa un arrivo come in POST /arrivi (il DDT è l'operazione), meno quanto `differenze` dichiara " +
           "(`mancante`, `danneggiato`, `errato`, `eccedente`) e meno quanto la riga d'ordine non può più prendere (registrato come differenza " +
           "`eccedente`, mai ricevuto). Una riga rifiutata per un motivo suo è elencata con il codice; le altre si ricevono. " +
-          "`esito` `non_ricevuta`: nulla da ricevere (tutto dichiarato o eccedente). 404 `collo_non_trovato`; 409 `collo_gia_ricevuto`.",
+          "`esito` `non_ricevuta`: nulla da ricevere (tutto dichiarato o eccedente). 422 `sscc_non_valido` (non è un SSCC); 404 `collo_non_trovato` (SSCC in nessun avviso); 409 `collo_gia_ricevuto`.",
         protect: true,
       },
     })

@@ -407,14 +407,16 @@ describe("POST /colli/{sscc}/ricevi and /annulla", () => {
     expect(list.body.avvisi.map((a: { numero: string }) => a.numero)).toContain("AV-7");
   });
 
-  test("an unknown or malformed SSCC is collo_non_trovato, and a scan of it says so", async () => {
+  test("an unknown SSCC is collo_non_trovato, a malformed one sscc_non_valido, and a scan of it says so", async () => {
     const before = await written();
-    for (const code of [sscc(999), "123"]) {
+    for (const [code, status, codice] of [
+      [sscc(999), 404, "collo_non_trovato"],
+      ["123", 422, "sscc_non_valido"],
+    ] as const) {
       const r = await post(`/colli/${code}/ricevi`, { ddt: "D-X" });
-      expect(r.status).toBe(404);
-      expect(r.body.codice).toBe("collo_non_trovato");
+      expect([r.status, r.body.codice]).toEqual([status, codice]);
       const c = await post(`/colli/${code}/annulla`, {});
-      expect(c.body.codice).toBe("collo_non_trovato");
+      expect([c.status, c.body.codice]).toEqual([status, codice]);
     }
     expect(await written()).toEqual(before);
     const scan = await post("/arrivi/cerca", { barcode: sscc(999) });

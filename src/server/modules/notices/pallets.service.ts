@@ -3,7 +3,7 @@ import { execute, first, holdingCommit, rows } from "../../db/sql";
 import { businessDate } from "../../lib/dates";
 import { canonical, Decimal, quantityFromNumber } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
-import { readSscc } from "../../../lib/sscc";
+import { ssccOrRefuse } from "../../lib/sscc";
 import { type Actor, authorColumns } from "../auth/actor";
 import { lockOrderRows, remaining } from "../arrivals/order-rows.service";
 import { registerArrivals } from "../arrivals/register.service";
@@ -24,18 +24,9 @@ import * as q from "./notices.queries";
  * Their last statements do not commit (holdingCommit): the receipt record follows them in the same unit.
  */
 
-function ssccOf(raw: string): string {
-  const sscc = readSscc(raw);
-  if (sscc === null)
-    throw new DomainError("collo_non_trovato", `'${raw}' non è un SSCC valido (18 cifre con la cifra di controllo GS1).`, {
-      campo: "sscc",
-    });
-  return sscc;
-}
-
 /** The pallet and its notice, locked (FOR UPDATE): receipts and cancellations of one notice's pallets queue here. */
 export async function lockedPallet(tx: Tx, raw: string): Promise<q.LockedPallet> {
-  const sscc = ssccOf(raw);
+  const sscc = ssccOrRefuse(raw);
   const pallet = await first(tx, q.lockPallet(sscc));
   if (!pallet)
     throw new DomainError("collo_non_trovato", `Il collo ${sscc} non è in nessun avviso di spedizione: ricevere la merce riga per riga.`, {

@@ -3,7 +3,7 @@ import { first, holdingCommit, rows } from "../../db/sql";
 import { formatInstant } from "../../lib/dates";
 import { canonical } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
-import { readSscc } from "../../../lib/sscc";
+import { ssccOrRefuse } from "../../lib/sscc";
 import type { Actor } from "../auth/actor";
 import { writeMovements } from "../movements/movements.service";
 import * as q from "./putaway.queries";
@@ -44,11 +44,7 @@ async function refuseDone(tx: Tx, sscc: string, ricevimento: number, timeZone: s
 }
 
 export async function storePallet(tx: Tx, actor: Actor, input: StorePalletInput, timeZone: string): Promise<StorePalletOutput> {
-  const sscc = readSscc(input.sscc);
-  if (sscc === null)
-    throw new DomainError("collo_non_trovato", `«${input.sscc}» non è un SSCC valido (18 cifre con la cifra di controllo GS1).`, {
-      campo: "sscc",
-    });
+  const sscc = ssccOrRefuse(input.sscc);
   const pallet = await first(tx, q.lockPalletForPutaway(sscc));
   if (!pallet || pallet.magazzino_id !== input.magazzino)
     throw new DomainError(

@@ -195,7 +195,7 @@ describe("putaway.storePallet", () => {
   test("refuses with nothing written: each code", async () => {
     const before = { m: await count("movimenti"), s: await count("stoccaggi_collo") };
     const refused = async (p: Promise<unknown>, codice: string) => expect(p).rejects.toMatchObject({ cause: { codice } });
-    await refused(storePallet("123", "STP-A1"), "collo_non_trovato"); // not an SSCC
+    await refused(storePallet("123", "STP-A1"), "sscc_non_valido"); // not an SSCC
     await refused(storePallet(sscc(99), "STP-A1"), "collo_non_trovato"); // in no notice
     await refused(storePallet(sscc(4), "STQ-RIC", other), "collo_non_trovato"); // another warehouse's pallet
     await refused(storePallet(sscc(5), "STP-A1"), "collo_non_ricevuto"); // announced, not received

@@ -11,7 +11,7 @@ function AlignmentRow({ r, simulated, parsed }: { r: AlignRow; simulated: boolea
   const big = isLargeDelta(r);
   return (
     <Table.Tr bg={refused ? "red.0" : big ? "orange.0" : undefined} data-esito={r.esito}>
-      <Table.Td>{parsed?.rows[r.indice]?.riga ?? r.indice + 1}</Table.Td>
+      <Table.Td>{r.implicita ? "—" : (parsed?.rows[r.indice]?.riga ?? r.indice + 1)}</Table.Td>
       <Table.Td>
         <Text size="sm" fw={600}>
           {r.articolo?.codice ?? r.codice}
@@ -61,6 +61,7 @@ export function AlignmentResult({
   page,
   onPage,
   parsed,
+  emptyBin,
   onConfirm,
 }: {
   result: AlignResult;
@@ -75,10 +76,13 @@ export function AlignmentResult({
   page: number;
   onPage: (p: number) => void;
   parsed: ParsedCounts | null;
+  emptyBin: string | null;
   onConfirm: () => void;
 }) {
-  // An operator's preview is blind (no current stock, no difference): valid rows come back `contata`.
+  // An operator's preview is blind (no current stock, no difference): valid rows come back `contata`, and
+  // what a bin counted whole holds besides them is not listed (an empty bin's preview lists nothing).
   const blind = result.out.righe.filter((r) => r.esito === "contata").length;
+  const blindView = blind > 0 || (result.simulated && !canConfirm);
   return (
     <Card withBorder padding="md" data-testid="risultato">
       <Stack gap="sm">
@@ -87,7 +91,7 @@ export function AlignmentResult({
             {result.simulated ? "Anteprima" : "Allineamento scritto"} · magazzino {warehouse}
           </Title>
           <Group gap="xs">
-            {blind > 0 ? (
+            {blindView ? (
               <Badge size="lg" color="blue" variant="light">
                 contate: {blind}
               </Badge>
@@ -111,6 +115,17 @@ export function AlignmentResult({
             )}
           </Group>
         </Group>
+        {emptyBin && (
+          <Alert color="orange" variant="light" data-testid="esito-ubicazione-vuota">
+            {!result.simulated
+              ? `Ubicazione ${emptyBin} contata vuota: ${count(result.out.scritte, "giacenza portata", "giacenze portate")} a zero.`
+              : !canConfirm
+                ? `Ubicazione ${emptyBin} contata vuota: alla conferma di un responsabile ogni articolo e lotto che contiene va a zero.`
+                : result.out.scritte === 0
+                  ? `L'ubicazione ${emptyBin} risulta già vuota: nulla da correggere.`
+                  : `Ubicazione ${emptyBin} vuota: ${count(result.out.scritte, "articolo o lotto", "articoli o lotti")} che contiene vanno a zero.`}
+          </Alert>
+        )}
         {!result.simulated && result.out.operazione !== null && (
           <Text>Operazione {result.out.operazione}: le correzioni sono movimenti con origine &quot;correzione&quot;.</Text>
         )}
@@ -137,7 +152,18 @@ export function AlignmentResult({
               Scarica CSV
             </Button>
             {result.simulated && canConfirm && (
-              <Button color="teal" w={{ base: "100%", sm: "auto" }} onClick={onConfirm} disabled={toWrite === 0} data-testid="conferma">
+              <Button
+                color="teal"
+                w={{ base: "100%", sm: "auto" }}
+                // The count's figure in full on a handheld: the label wraps rather than being cut.
+                h="auto"
+                mih={36}
+                py={6}
+                styles={{ label: { whiteSpace: "normal" } }}
+                onClick={onConfirm}
+                disabled={toWrite === 0}
+                data-testid="conferma"
+              >
                 Conferma e scrivi {count(toWrite, "correzione", "correzioni")}
               </Button>
             )}
@@ -145,7 +171,9 @@ export function AlignmentResult({
         </Group>
         {result.simulated && !canConfirm && (
           <Alert color="blue" variant="light">
-            Anteprima pronta. La conferma (scrittura delle correzioni) spetta a un responsabile: scaricare il CSV e consegnarlo.
+            {emptyBin
+              ? `Anteprima pronta. La conferma spetta a un responsabile: segnalargli che ${emptyBin} è vuota; la conta con «Ubicazione vuota» e conferma.`
+              : "Anteprima pronta. La conferma (scrittura delle correzioni) spetta a un responsabile: scaricare il CSV e consegnarlo."}
             {blind > 0 && " Il conteggio è alla cieca: la quantità attuale e la differenza le vede il responsabile."}
           </Alert>
         )}
@@ -180,6 +208,7 @@ export function ConfirmAlignmentModal({
   toWrite,
   warehouse,
   large,
+  emptyBin,
   onWrite,
   onClose,
 }: {
@@ -187,15 +216,25 @@ export function ConfirmAlignmentModal({
   toWrite: number;
   warehouse: string;
   large: number;
+  emptyBin: string | null;
   onWrite: () => void;
   onClose: () => void;
 }) {
   return (
-    <Modal opened={opened} onClose={onClose} title="Confermare l'allineamento?" centered>
+    <Modal opened={opened} onClose={onClose} title={emptyBin ? `Ubicazione ${emptyBin} vuota?` : "Confermare l'allineamento?"} centered>
       <Stack>
         <Text>
-          Scrivere <b>{count(toWrite, "correzione", "correzioni")}</b> nel magazzino {warehouse}? Le giacenze diventano i valori contati; le
-          righe rifiutate restano come sono.
+          {emptyBin ? (
+            <>
+              Nessuna merce letta in {emptyBin}: scrivere <b>{count(toWrite, "correzione", "correzioni")}</b> nel magazzino {warehouse}, che
+              portano a zero ogni articolo e lotto che vi risulta.
+            </>
+          ) : (
+            <>
+              Scrivere <b>{count(toWrite, "correzione", "correzioni")}</b> nel magazzino {warehouse}? Le giacenze diventano i valori
+              contati; le righe rifiutate restano come sono.
+            </>
+          )}
           {large > 0 && (
             <>
               {" "}

@@ -1,13 +1,17 @@
 "use client";
-import { ActionIcon, Card, Checkbox, Group, Stack, Text, TextInput } from "@mantine/core";
+import { ActionIcon, Button, Card, Checkbox, Group, Stack, Text, TextInput } from "@mantine/core";
 import { useRef } from "react";
 import { useScanner } from "../../scanner/use-scanner";
 import { FeedbackPanel } from "../receiving/feedback-panel";
 import { ScanField } from "../receiving/scan-field";
 import type { useScanCount } from "./use-scan-count";
 
-/** The count by scan: the location read, "count it whole", then each (article, lot) with its quantity. */
-export function ScanCount({ sc }: { sc: ReturnType<typeof useScanCount> }) {
+/**
+ * The count by scan: the location read, "count it whole", then each (article, lot) with its quantity. A bin
+ * read and found empty is said with "Ubicazione vuota" (`onEmpty`): counted whole with no rows, every article
+ * and lot it holds counted zero, shown in the preview before anyone confirms it.
+ */
+export function ScanCount({ sc, onEmpty }: { sc: ReturnType<typeof useScanCount>; onEmpty: (ubicazione: string) => void }) {
   const scanRef = useRef<HTMLInputElement | null>(null);
   // Listening only while counting by scanner: a file or pasted text is typed as it is.
   useScanner((code) => sc.enqueue(code));
@@ -32,6 +36,23 @@ export function ScanCount({ sc }: { sc: ReturnType<typeof useScanCount> }) {
           onChange={(e) => sc.setCompleta(e.currentTarget.checked)}
           data-testid="conta-intera"
         />
+      )}
+      {sc.scope.ubicazione && sc.lines.length === 0 && (
+        <Stack gap={4}>
+          <Button
+            size="lg"
+            variant="light"
+            color="orange"
+            fullWidth
+            onClick={() => sc.scope.ubicazione && onEmpty(sc.scope.ubicazione)}
+            data-testid="ubicazione-vuota"
+          >
+            Ubicazione vuota
+          </Button>
+          <Text size="xs" c="dimmed">
+            Nessuna merce in {sc.scope.ubicazione}: ciò che vi risulta va a zero. Prima l&apos;anteprima, poi la conferma.
+          </Text>
+        </Stack>
       )}
       {sc.lines.map((l) => (
         <Card key={l.key} withBorder padding="xs" data-testid="riga-contata">

@@ -237,6 +237,8 @@ export function useInventory() {
     shown: rows.slice((page - 1) * PAGE, page * PAGE),
     large,
     toWrite: result?.simulated ? result.out.scritte : 0,
+    /** The location counted whole with no rows (found empty), or null. */
+    emptyBin: scope.completa && parsed?.rows.length === 0 ? scope.ubicazione : null,
     confirming,
     setConfirming,
     confirm,

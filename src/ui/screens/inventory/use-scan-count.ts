@@ -111,6 +111,12 @@ export function useScanCount(magazzino: string | null, onChange: () => void) {
     changed.current();
     setScope((s) => ({ ...s, completa }));
   };
+  /** The location read holds nothing: counted whole, with no lines. */
+  const markEmpty = () => {
+    changed.current();
+    setScope((s) => ({ ...s, completa: true }));
+    setLines([]);
+  };
   const clear = () => {
     changed.current();
     setScope({ ubicazione: null, completa: false });
@@ -132,5 +138,5 @@ export function useScanCount(magazzino: string | null, onChange: () => void) {
     return { rows, problems, separator: ";", header: false };
   };
 
-  return { scope, lines, feedback, enqueue, setLine, removeLine, setCompleta, clear, asCounts };
+  return { scope, lines, feedback, enqueue, setLine, removeLine, setCompleta, markEmpty, clear, asCounts };
 }
