@@ -10,9 +10,17 @@ import { typeError } from "./zod";
  * row with the strict schema (trpc/openapi-shape.ts), so a generated client still types every field.
  */
 
-/** The envelope's array of rows: objects, each checked later on its own. */
-export function rowsOf(what: string, description: string) {
-  return z.array(z.looseObject({}).meta({ description }), { error: typeError(`deve essere un elenco [ … ] di ${what} (oggetti)`) });
+/**
+ * The envelope's array of rows: objects, each checked later on its own. Typed for callers as the strict row
+ * (a screen's or the CLI's call type-checks its rows), parsed as plain objects.
+ */
+export function rowsOf<S extends z.ZodType>(
+  _row: S,
+  what: string,
+  description: string,
+): z.ZodArray<z.ZodType<Record<string, unknown>, z.input<S>>> {
+  const rows = z.array(z.looseObject({}).meta({ description }), { error: typeError(`deve essere un elenco [ … ] di ${what} (oggetti)`) });
+  return rows as unknown as z.ZodArray<z.ZodType<Record<string, unknown>, z.input<S>>>;
 }
 
 /** The path of an issue inside its row, as a client names it: `quantita`, `differenza.motivo`, `righe[0].quantita`. */

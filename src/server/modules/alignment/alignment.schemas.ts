@@ -38,6 +38,7 @@ export const alignInput = z
       .optional()
       .meta({ description: "true: calcola e risponde senza scrivere nulla (anteprima)" }),
     righe: rowsOf(
+      alignRowInput,
       "righe",
       "Una riga contata. Una riga malformata (un campo mancante, di tipo sbagliato o sconosciuto) è rifiutata da sola con " +
         "`campo_non_valido` e il campo in `errore.campo`; le altre righe si allineano.",

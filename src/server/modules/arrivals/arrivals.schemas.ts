@@ -135,6 +135,7 @@ export const registerInput = z
     ubicazione: arrivalFields.ubicazione,
     differenza: arrivalFields.differenza,
     righe: rowsOf(
+      arrivalRowInput,
       "righe",
       "Una riga d'arrivo. Una riga malformata (un campo mancante, di tipo sbagliato o sconosciuto, una data impossibile) è rifiutata " +
         "da sola con `campo_non_valido` e il campo in `errore.campo`; le altre righe si registrano.",

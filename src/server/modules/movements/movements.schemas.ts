@@ -55,6 +55,7 @@ export const writeMovementsInput = z
     causale: shortText(200).optional(),
     operazione: idNumber().optional(),
     righe: rowsOf(
+      writeMovementsRowInput,
       "righe",
       "Una riga. Una riga malformata (un campo mancante, di tipo sbagliato o sconosciuto, una data impossibile) è rifiutata da sola " +
         "con `campo_non_valido` e il campo in `errore.campo`; le altre righe si scrivono.",

@@ -154,12 +154,15 @@ export const receivePalletInput = z.strictObject({
     .optional()
     .meta({ description: "Codice dell'ubicazione (magazzini con ubicazioni); assente: quella di ricevimento" }),
   differenze: rowsOf(
+    palletDifferenceInput,
     "differenze",
     "Una differenza dichiarata su una riga del collo. Una differenza malformata (un campo mancante, di tipo sbagliato o sconosciuto) " +
       "rifiuta da sola la riga del collo che nomina (`indice`), con `campo_non_valido` e il campo in `errore.campo`; le altre righe si ricevono.",
   ).optional(),
 });
 export type ReceivePalletInput = z.infer<typeof receivePalletInput>;
+/** What a caller sends (a screen's queued receipt): the differences typed as the service checks them. */
+export type ReceivePalletRequest = z.input<typeof receivePalletInput>;
 
 export const cancelPalletInput = z.strictObject({ sscc: ssccPath });
 

@@ -33,6 +33,7 @@ export const returnInput = z.strictObject({
   magazzino: idNumber(),
   ddt: shortText(64).optional().meta({ description: "Il documento di trasporto del reso" }),
   righe: rowsOf(
+    returnRowInput,
     "righe",
     "Una riga resa. Una riga malformata (un campo mancante, di tipo sbagliato o sconosciuto) è rifiutata da sola con " +
       "`campo_non_valido` e il campo in `errore.campo`; le altre righe si scrivono.",
