@@ -94,6 +94,21 @@ describe("the document", () => {
     expect(listed.data.format).toBe("date");
     expect(listed.registrato_il.format).toBe("date-time");
     expect(new RegExp(listed.quantita.pattern).test("-3.125") && !new RegExp(listed.quantita.pattern).test("1e3")).toBe(true);
+    // Everywhere: a string named as a date or an instant has its format, one named as a quantity or an amount its pattern.
+    const unmarked: string[] = [];
+    const walk = (node: any, at: string): void => {
+      if (!node || typeof node !== "object") return;
+      for (const [name, prop] of Object.entries<any>(node.properties ?? {})) {
+        const s = prop.anyOf?.find((x: any) => x.type === "string") ?? prop;
+        if (s.type !== "string" || s.enum || s.const) continue;
+        if (/^(data|data_prevista|scadenza|il|.+_il)$/.test(name) && !s.format) unmarked.push(`${at}.${name}`);
+        if (/^(quantita|residua|arrivata|ordinata|chiusa|prezzo|giacenza|attuale|contato|delta|totale|importo)$/.test(name) && !s.pattern)
+          unmarked.push(`${at}.${name}`);
+      }
+      for (const [k, v] of Object.entries(node)) walk(v, `${at}/${k}`);
+    };
+    walk(api, "");
+    expect(unmarked).toEqual([]);
     // POST /arrivi: 201 one row, 200 several.
     const arrivi = api.paths["/arrivi"].post.responses;
     expect(Object.keys(arrivi["201"].content["application/json"].schema.properties)).toContain("movimento");

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { rowErrorOutput, rowsOf } from "../../lib/rows";
-import { idNumber, rawNumber, shortText, typeError } from "../../lib/zod";
+import { decimalString, idNumber, rawNumber, shortText, typeError } from "../../lib/zod";
 
 /** POST /resi-fornitore (API.md section 12). */
 
@@ -52,7 +52,7 @@ export const returnOutput = z.object({
       movimento: z.number().int().optional(),
       operazione: z.number().int().optional(),
       riga: z
-        .object({ riga: z.number().int(), arrivata: z.string(), residua: z.string() })
+        .object({ riga: z.number().int(), arrivata: decimalString(), residua: decimalString() })
         .optional()
         .meta({ description: "Con `riapri`: la riga d'ordine dopo il reso" }),
       errore: rowErrorOutput.optional(),
