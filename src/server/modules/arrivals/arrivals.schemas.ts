@@ -161,6 +161,12 @@ export function isSingleArrival(input: RegisterInput): boolean {
   return input.righe === undefined;
 }
 
+/** The row of a single-row call, as a row of several is. */
+export function singleArrivalRow(input: RegisterInput): ArrivalRowInput {
+  const { riga, quantita, lotto, scadenza, prezzo, ubicazione, differenza } = input;
+  return { riga: riga!, quantita, lotto, scadenza, prezzo, ubicazione, differenza };
+}
+
 const orderState = z.object({ id: z.number().int(), stato: z.enum(["aperto", "parziale", "evaso"]) });
 
 export const registerOutput = z.union([

@@ -30,6 +30,7 @@ import {
   arrivalRowInput,
   isSingleArrival,
   MAX_ARRIVAL_ROWS,
+  singleArrivalRow,
   type ArrivalRowInput,
   type RegisterInput,
   type RegisterOutput,
@@ -247,23 +248,7 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
   // Several rows: each parsed on its own, a malformed one refused alone (lib/rows.ts). One row is the call.
   const checked: CheckedRows<ArrivalRowInput> = input.righe
     ? checkRows(input.righe, arrivalRowInput)
-    : {
-        rows: [
-          {
-            indice: 0,
-            row: {
-              riga: input.riga!,
-              quantita: input.quantita,
-              lotto: input.lotto,
-              scadenza: input.scadenza,
-              prezzo: input.prezzo,
-              ubicazione: input.ubicazione,
-              differenza: input.differenza,
-            },
-          },
-        ],
-        refused: new Map(),
-      };
+    : { rows: [{ indice: 0, row: singleArrivalRow(input) }], refused: new Map() };
   const rows = checked.rows.map((c) => c.row);
   // The gates first (the warehouse's, then those of the locations the goods go into), then order rows,
   // lots (lotLockOrder), location stock, balances and orders: the order every writer takes them in.
