@@ -78,14 +78,16 @@ export const writeMovementsInput = z
 export type WriteMovementsInput = z.infer<typeof writeMovementsInput>;
 
 /** A row's fields that depend on the call's `natura`: checked with the row, refused as that row. */
-export function movementRowFor(natura: (typeof NATURE)[number]) {
-  return writeMovementsRowInput.superRefine((r, ctx) => {
+const rowFor = (natura: (typeof NATURE)[number]) =>
+  writeMovementsRowInput.superRefine((r, ctx) => {
     if (r.scadenza !== undefined && natura !== "carico")
       ctx.addIssue({ code: "custom", path: ["scadenza"], message: "ammessa solo su un carico (crea il lotto)" });
     if (r.ubicazione_origine !== undefined && natura !== "trasferimento")
       ctx.addIssue({ code: "custom", path: ["ubicazione_origine"], message: "ammessa solo per un trasferimento" });
   });
-}
+// Built once: a schema parses fastest from its second use.
+const ROW_BY_NATURE = { carico: rowFor("carico"), scarico: rowFor("scarico"), trasferimento: rowFor("trasferimento") };
+export const movementRowFor = (natura: (typeof NATURE)[number]) => ROW_BY_NATURE[natura];
 
 export const writeMovementsRowOutcome = z.object({
   indice: z.number().int(),
