@@ -17,15 +17,21 @@ export interface Endpoint {
   required: string[];
 }
 
-type Schema = { type?: string; properties?: Record<string, Schema>; items?: Schema; required?: string[] };
+type Schema = { type?: string; properties?: Record<string, Schema>; items?: Schema; required?: string[]; $ref?: string };
 
-export function endpointsOf(doc: { paths?: Record<string, Record<string, any>> }): Endpoint[] {
+export function endpointsOf(doc: {
+  paths?: Record<string, Record<string, any>>;
+  components?: { schemas?: Record<string, Schema> };
+}): Endpoint[] {
   const out: Endpoint[] = [];
+  // The rows of a call are a named schema (`RigaMovimentoIngresso`): their fields are read there.
+  const resolve = (s: Schema | undefined): Schema | undefined =>
+    s?.$ref ? doc.components?.schemas?.[s.$ref.replace("#/components/schemas/", "")] : s;
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item)) {
       const params = (op.parameters ?? []) as { in: string; name: string }[];
       const schema = op.requestBody?.content?.["application/json"]?.schema as Schema | undefined;
-      const rows = schema?.properties?.righe?.items;
+      const rows = resolve(schema?.properties?.righe?.items);
       out.push({
         method: method.toUpperCase(),
         path,

@@ -30,6 +30,15 @@ export const idNumber = () =>
 /** A JSON number kept as given: its validity (sign, decimals) is a row-level check. */
 export const rawNumber = () => z.number({ error: typeError("deve essere un numero") }).transform((n) => n);
 
+/**
+ * `prezzo` in a request: a decimal string, kept as given. The pattern states the contract for the document;
+ * a string that breaks it is the row's `prezzo_non_valido`, never rounded.
+ */
+export const priceString = () =>
+  z
+    .string({ error: typeError('deve essere una stringa decimale, per esempio "12.50"') })
+    .meta({ pattern: "^\\d{1,14}(\\.\\d{1,4})?$", description: "Prezzo unitario come stringa decimale (al massimo 4 decimali)" });
+
 export const shortText = (max: number) =>
   z
     .string({ error: typeError("deve essere una stringa") })
@@ -38,7 +47,10 @@ export const shortText = (max: number) =>
     .max(max, `al massimo ${max} caratteri`);
 
 export const isoDate = () =>
-  z.string({ error: typeError("deve essere una data AAAA-MM-GG") }).refine(isIsoDate, "deve essere una data valida AAAA-MM-GG");
+  z
+    .string({ error: typeError("deve essere una data AAAA-MM-GG") })
+    .refine(isIsoDate, "deve essere una data valida AAAA-MM-GG")
+    .meta({ format: "date" });
 
 // ---- query parameters (always strings) ----
 
@@ -62,7 +74,15 @@ export const pathId = () =>
     .pipe(z.number().int().positive().max(2_147_483_647));
 
 // ---- response pieces ----
-export const decimalString = () => z.string().meta({ description: "Decimale in forma canonica", example: "12.5" });
+
+/** A decimal as the contract writes it (API.md section 1): `.` separator, no exponent, `-` for negatives. */
+export const DECIMAL_PATTERN = "^-?\\d+(\\.\\d+)?$";
+export const decimalString = () =>
+  z.string().meta({ description: "Decimale in forma canonica", example: "12.5", pattern: DECIMAL_PATTERN });
+/** A business date, `YYYY-MM-DD`. */
+export const dateString = () => z.string().meta({ format: "date" });
+/** An instant, ISO 8601 with offset. */
+export const instantString = () => z.string().meta({ format: "date-time" });
 export const articoloRef = z.object({ id: z.number().int(), codice: z.string() });
 
 /**

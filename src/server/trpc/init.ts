@@ -9,7 +9,10 @@ import type { Context } from "./context";
 
 // A type alias, not an interface: trpc-to-openapi needs meta assignable to an index signature.
 export type Meta = {
-  /** Success statuses of this endpoint (default [200]), for the OpenAPI document. */
+  /**
+   * Success statuses of this endpoint (default [200]), for the OpenAPI document. With several, an output that
+   * is a union of as many members answers one per status, in this order (openapi-shape.ts successByStatus).
+   */
   successStatuses?: number[];
   /** Writes that accept Idempotency-Key. */
   idempotent?: boolean;

@@ -63,6 +63,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
   "POST /movimenti": {
     codes: ["magazzino_non_trovato", "operazione_non_trovata", "troppe_righe"],
     rows: [
+      "campo_non_valido",
       "articolo_non_trovato",
       "articolo_con_varianti",
       "articolo_ambiguo",
@@ -82,7 +83,8 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
   // A single row is refused as the request, with the row's code (API.md section 2).
   "POST /arrivi": {
     codes: ["magazzino_non_trovato", "troppe_righe", ...ARRIVAL_ROWS],
-    rows: ARRIVAL_ROWS,
+    // A malformed row of several (lib/rows.ts); one row malformed is the call's richiesta_non_valida.
+    rows: ["campo_non_valido", ...ARRIVAL_ROWS],
     maxItems: { righe: MAX_ARRIVAL_ROWS },
   },
   "POST /arrivi/{id}/annulla": { codes: ["arrivo_gia_annullato", "lotto_consumato", "merce_spostata", "arrivo_reso"] },
@@ -90,6 +92,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     // The top-level `ubicazione` is the envelope's: its fault refuses the call (API.md section 11).
     codes: ["magazzino_non_trovato", "troppe_righe", "ubicazione_non_trovata", "ubicazione_non_prevista"],
     rows: [
+      "campo_non_valido",
       "articolo_non_trovato",
       "articolo_con_varianti",
       "quantita_non_valida",
@@ -196,7 +199,8 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
   "POST /differenze-ricevimento/{id}/foto": { codes: ["foto_non_valida", "troppe_foto"] },
   "POST /colli/{sscc}/ricevi": {
     codes: ["collo_non_trovato", "sscc_non_valido", "collo_gia_ricevuto", "magazzino_non_trovato"],
-    rows: [...ARRIVAL_ROWS],
+    // A malformed difference refuses the pallet row it names (lib/rows.ts).
+    rows: ["campo_non_valido", ...ARRIVAL_ROWS],
   },
   "POST /colli/{sscc}/annulla": {
     codes: ["collo_non_trovato", "sscc_non_valido", "collo_non_ricevuto", "arrivo_gia_annullato", "lotto_consumato", "arrivo_reso"],
@@ -204,6 +208,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
   "POST /resi-fornitore": {
     codes: ["fornitore_non_trovato", "magazzino_non_trovato", "troppe_righe"],
     rows: [
+      "campo_non_valido",
       "articolo_non_trovato",
       "articolo_con_varianti",
       "articolo_ambiguo",
@@ -216,6 +221,8 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
       "fornitore_diverso",
       "magazzino_diverso",
       "quantita_eccessiva",
+      // The unload's location checks (API.md section 11), as on any unload.
+      ...LOCATION_ROWS,
     ],
     maxItems: { righe: MAX_RETURN_ROWS },
   },

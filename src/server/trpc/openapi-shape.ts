@@ -4,6 +4,11 @@ import { createSchema } from "zod-openapi";
 import { locationRowCheck } from "../modules/catalogue/locations.schemas";
 import { articleRowCheck, namedRowCheck, warehouseRowCheck } from "../modules/catalogue/master-data.schemas";
 import { clientRowCheck } from "../modules/clients/clients-upsert.schemas";
+import { alignRowInput } from "../modules/alignment/alignment.schemas";
+import { arrivalRowInput } from "../modules/arrivals/arrivals.schemas";
+import { writeMovementsRowInput } from "../modules/movements/movements.schemas";
+import { noticeStrict, palletDifferenceInput } from "../modules/notices/notices.schemas";
+import { returnRowInput } from "../modules/notices/returns.schemas";
 import { purchaseOrderStrict } from "../modules/orders/orders.schemas";
 
 /**
@@ -45,9 +50,9 @@ export function typeParameters(op: Operation, input: z.ZodType | undefined): voi
 }
 
 /**
- * The rows of the upserts as the service checks each one (`codice` required, no other property, each
+ * The rows of every call with rows as the service checks each one (required fields, no other property, each
  * field's type), named in components. The request's own schema is loose on purpose (a bad row is refused
- * as that row, API.md section 2); its field descriptions are kept.
+ * as that row, API.md section 2, lib/rows.ts); its field descriptions are kept.
  */
 const STRICT_ROWS: Record<string, { key: string; component: string; row: z.ZodType }> = {
   "/articoli": { key: "articoli", component: "RigaArticolo", row: articleRowCheck },
@@ -56,10 +61,16 @@ const STRICT_ROWS: Record<string, { key: string; component: string; row: z.ZodTy
   "/ubicazioni": { key: "ubicazioni", component: "RigaUbicazione", row: locationRowCheck },
   "/clienti": { key: "clienti", component: "RigaCliente", row: clientRowCheck },
   "/ordini-acquisto": { key: "ordini", component: "OrdineAcquistoIngresso", row: purchaseOrderStrict },
+  "/avvisi-spedizione": { key: "avvisi", component: "AvvisoSpedizioneIngresso", row: noticeStrict },
+  "/movimenti": { key: "righe", component: "RigaMovimentoIngresso", row: writeMovementsRowInput },
+  "/arrivi": { key: "righe", component: "RigaArrivoIngresso", row: arrivalRowInput },
+  "/giacenze/allinea": { key: "righe", component: "RigaConteggioIngresso", row: alignRowInput },
+  "/resi-fornitore": { key: "righe", component: "RigaResoIngresso", row: returnRowInput },
+  "/colli/{sscc}/ricevi": { key: "differenze", component: "DifferenzaColloIngresso", row: palletDifferenceInput },
 };
 
-export function strictRows(path: string, op: Operation, components: Record<string, SchemaObject>): void {
-  const entry = STRICT_ROWS[path];
+export function strictRows(path: string, method: string, op: Operation, components: Record<string, SchemaObject>): void {
+  const entry = method === "post" ? STRICT_ROWS[path] : undefined;
   const body = op.requestBody?.content?.["application/json"]?.schema;
   const list = (body?.properties as Record<string, Json> | undefined)?.[entry?.key ?? ""];
   if (!entry || !list) return;
@@ -74,6 +85,35 @@ export function strictRows(path: string, op: Operation, components: Record<strin
   if (loose?.description !== undefined && strict.description === undefined) strict.description = loose.description;
   components[entry.component] = strict as SchemaObject;
   list.items = { $ref: `#/components/schemas/${entry.component}` };
+}
+
+/**
+ * A body the procedure parses with a strict object refuses every other property (`richiesta_non_valida`):
+ * the document says so. (The generator loses the strictness of an object with refinements.)
+ */
+export function strictBody(op: Operation, input: z.ZodType | undefined): void {
+  const body = op.requestBody?.content?.["application/json"]?.schema;
+  if (body?.type !== "object" || !(input instanceof z.ZodObject)) return;
+  if ((input._zod.def.catchall as z.ZodType | undefined)?._zod.def.type === "never") body.additionalProperties = false;
+}
+
+/**
+ * An endpoint with several success statuses whose output is a union answers one member per status, in the
+ * order of `successStatuses` (POST /arrivi: one row 201, several rows 200): each status gets its own shape.
+ */
+export function successByStatus(success: unknown, statuses: readonly number[]): Record<string, unknown> {
+  const content = (success as { content?: Record<string, { schema?: Json }> } | undefined)?.content?.["application/json"];
+  const members = (content?.schema?.anyOf ?? content?.schema?.oneOf) as Json[] | undefined;
+  if (statuses.length < 2 || members?.length !== statuses.length) return Object.fromEntries(statuses.map((s) => [String(s), success]));
+  return Object.fromEntries(
+    statuses.map((s, i) => [
+      String(s),
+      {
+        ...(success as Json),
+        content: { ...(success as { content: Json }).content, "application/json": { ...content, schema: members[i] } },
+      },
+    ]),
+  );
 }
 
 /**
@@ -159,4 +199,22 @@ export function shareListRows(paths: Record<string, Record<string, Operation>>, 
     if (list && JSON.stringify(list.items) === JSON.stringify(resolved(component)))
       list.items = { $ref: `#/components/schemas/${component}` };
   }
+}
+
+/**
+ * A union whose every member is an object told apart by a constant `tipo` (a print request's label, a job's)
+ * says so with a discriminator, so generators and validators pick the member by `tipo`.
+ */
+export function discriminateByTipo(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const n of node) discriminateByTipo(n);
+    return;
+  }
+  if (node === null || typeof node !== "object") return;
+  const o = node as Json;
+  const members = o.oneOf as Json[] | undefined;
+  const tipo = (m: Json) => ((m.properties as Record<string, Json> | undefined)?.tipo as Json | undefined)?.const;
+  if (Array.isArray(members) && o.discriminator === undefined && members.length > 1 && members.every((m) => typeof tipo(m) === "string"))
+    o.discriminator = { propertyName: "tipo" };
+  for (const child of Object.values(o)) discriminateByTipo(child);
 }

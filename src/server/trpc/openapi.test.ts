@@ -69,6 +69,75 @@ describe("the document", () => {
     expect(api.paths["/ordini-acquisto"].post.requestBody.content["application/json"].schema.properties.ordini.maxItems).toBe(100);
   });
 
+  test("as strict as the service: closed bodies and rows, formats and patterns, one shape per status, labels by tipo", () => {
+    const body = (p: string) => api.paths[p].post.requestBody.content["application/json"].schema;
+    const ref = (s: { $ref?: string }) => api.components.schemas[String(s.$ref).replace("#/components/schemas/", "")];
+    for (const p of ["/movimenti", "/arrivi", "/arrivi/cerca", "/giacenze/allinea", "/resi-fornitore", "/colli/{sscc}/ricevi"])
+      expect(body(p).additionalProperties, p).toBe(false);
+    const rows: [string, string, string[]][] = [
+      ["/movimenti", "righe", ["quantita"]],
+      ["/arrivi", "righe", ["riga"]],
+      ["/giacenze/allinea", "righe", ["codice", "contato"]],
+      ["/resi-fornitore", "righe", ["quantita", "motivo"]],
+      ["/colli/{sscc}/ricevi", "differenze", ["indice", "quantita", "motivo"]],
+      ["/avvisi-spedizione", "avvisi", ["numero", "fornitore", "magazzino", "colli"]],
+    ];
+    for (const [p, key, required] of rows) {
+      const row = ref(body(p).properties[key].items);
+      expect(row, p).toMatchObject({ type: "object", additionalProperties: false });
+      expect(row.required, p).toEqual(expect.arrayContaining(required));
+    }
+    const movement = ref(body("/movimenti").properties.righe.items).properties;
+    expect(movement.scadenza.format).toBe("date");
+    expect(movement.prezzo.pattern).toBe("^\\d{1,14}(\\.\\d{1,4})?$");
+    const listed = api.components.schemas.Movimento.properties;
+    expect(listed.data.format).toBe("date");
+    expect(listed.registrato_il.format).toBe("date-time");
+    expect(new RegExp(listed.quantita.pattern).test("-3.125") && !new RegExp(listed.quantita.pattern).test("1e3")).toBe(true);
+    // Everywhere: a string named as a date or an instant has its format, one named as a quantity or an amount its pattern.
+    const unmarked: string[] = [];
+    const walk = (node: any, at: string): void => {
+      if (!node || typeof node !== "object") return;
+      for (const [name, prop] of Object.entries<any>(node.properties ?? {})) {
+        const s = prop.anyOf?.find((x: any) => x.type === "string") ?? prop;
+        if (s.type !== "string" || s.enum || s.const) continue;
+        if (/^(data|data_prevista|scadenza|il|.+_il)$/.test(name) && !s.format) unmarked.push(`${at}.${name}`);
+        if (/^(quantita|residua|arrivata|ordinata|chiusa|prezzo|giacenza|attuale|contato|delta|totale|importo)$/.test(name) && !s.pattern)
+          unmarked.push(`${at}.${name}`);
+      }
+      for (const [k, v] of Object.entries(node)) walk(v, `${at}/${k}`);
+    };
+    walk(api, "");
+    expect(unmarked).toEqual([]);
+    // POST /arrivi: 201 one row, 200 several.
+    const arrivi = api.paths["/arrivi"].post.responses;
+    expect(Object.keys(arrivi["201"].content["application/json"].schema.properties)).toContain("movimento");
+    expect(Object.keys(arrivi["201"].content["application/json"].schema.properties)).not.toContain("righe");
+    expect(Object.keys(arrivi["200"].content["application/json"].schema.properties)).toContain("righe");
+    // A print request's label and a job's: one member per `tipo`; the fill rate's differences by reason.
+    const label = body("/stampanti/{id}/stampa").properties.etichetta;
+    expect(label.discriminator).toEqual({ propertyName: "tipo" });
+    expect(label.oneOf.map((m: any) => m.properties.tipo.const)).toEqual(["lotto", "ubicazione", "collo", "riga"]);
+    const job = api.paths["/stampe/{id}"].get.responses["200"].content["application/json"].schema.properties.etichetta;
+    expect(job.discriminator).toEqual({ propertyName: "tipo" });
+    const rate = api.paths["/differenze-ricevimento/tasso-riempimento"].get.responses["200"].content["application/json"].schema;
+    expect(rate.properties.fornitori.items.properties.differenze).toMatchObject({
+      additionalProperties: false,
+      properties: { mancante: {}, danneggiato: {}, eccedente: {}, errato: {} },
+    });
+    // The row codes of POST /resi-fornitore in a warehouse with locations.
+    const returned = api.paths["/resi-fornitore"].post.responses["200"].content["application/json"].schema;
+    expect(returned.properties.righe.items.properties.errore.properties.codice.enum).toEqual(
+      expect.arrayContaining([
+        "campo_non_valido",
+        "ubicazione_obbligatoria",
+        "ubicazione_non_trovata",
+        "quantita_insufficiente_ubicazione",
+        "ubicazione_non_prevista",
+      ]),
+    );
+  });
+
   test("the code table names only operations of the document; one it does not know gets its method's, path's and meta's codes", () => {
     for (const key of Object.keys(OPERATION_CODES)) {
       const [method = "", path = ""] = key.split(" ");
@@ -169,6 +238,46 @@ export async function events(): Promise<void> {
 
 type Batch = webhooks["eventi"]["post"]["requestBody"]["content"]["application/json"];
 export const firstSequence = (b: Batch): number | undefined => b.eventi[0]?.sequenza;
+
+// Rows: a malformed row is that row's campo_non_valido, naming the field; a warehouse with locations answers its row codes.
+export async function writeRows(): Promise<void> {
+  const moved = await client.POST("/movimenti", { body: { natura: "carico", magazzino: 1, righe: [{ codice: "A", quantita: 1, prezzo: "1.5", scadenza: "2027-01-01", lotto: "L1" }] } });
+  for (const riga of moved.data?.righe ?? []) if (riga.errore?.codice === "campo_non_valido") console.log(riga.errore.campo);
+  const returned = await client.POST("/resi-fornitore", {
+    body: { fornitore: "F1", magazzino: 1, righe: [{ codice: "A", quantita: 1, motivo: "Rotto", ubicazione: "A-01" }] },
+  });
+  for (const riga of returned.data?.righe ?? []) {
+    const codice = riga.errore?.codice;
+    if (codice === "ubicazione_obbligatoria" || codice === "ubicazione_non_trovata" || codice === "quantita_insufficiente_ubicazione" || codice === "ubicazione_non_prevista" || codice === "campo_non_valido")
+      console.log(riga.indice, riga.errore?.campo);
+  }
+  await client.POST("/giacenze/allinea", { body: { magazzino: 1, righe: [{ codice: "A", contato: 0, ubicazione: "A-01" }] } });
+  await client.POST("/colli/{sscc}/ricevi", {
+    params: { path: { sscc: "380012340000000014" } },
+    body: { ddt: "D-1", differenze: [{ indice: 0, quantita: 1, motivo: "mancante" }] },
+  });
+  await client.POST("/avvisi-spedizione", {
+    body: { avvisi: [{ numero: "AV-1", fornitore: "F1", magazzino: "M1", data_prevista: "2026-12-01", colli: [{ sscc: "380012340000000014", righe: [{ ordine: "O-1", numero_riga: 1, quantita: 4, lotto: "L1", scadenza: "2027-01-01" }] }] }] },
+  });
+}
+
+// POST /arrivi: one row answers 201 with the movement, several rows 200 with an outcome per row.
+type Created = paths["/arrivi"]["post"]["responses"][201]["content"]["application/json"];
+type Several = paths["/arrivi"]["post"]["responses"][200]["content"]["application/json"];
+export const createdMovement = (c: Created): number | null => c.movimento;
+export const refusedRows = (s: Several): (number | null)[] => s.righe.filter((r) => r.esito === "rifiutata").map((r) => r.riga);
+
+export async function printing(): Promise<void> {
+  await client.POST("/stampanti/{id}/stampa", { params: { path: { id: 1 } }, body: { etichetta: { tipo: "collo", sscc: "380012340000000014" }, copie: 2 } });
+  const job = await client.GET("/stampe/{id}", { params: { path: { id: 1 } } });
+  if (job.data?.etichetta.tipo === "lotto") {
+    const lotto: string = job.data.etichetta.lotto;
+    console.log(lotto);
+  }
+  const rates = await client.GET("/differenze-ricevimento/tasso-riempimento", { params: { query: { da: "2026-11-01", a: "2026-11-30" } } });
+  const mancante: string | undefined = rates.data?.fornitori[0]?.differenze.mancante;
+  console.log(mancante);
+}
 `;
 
 /**
@@ -184,6 +293,14 @@ const WRONG = {
   otherEventField: `const r = await client.GET("/eventi"); const e = r.data?.eventi[0]; if (e?.tipo === "movimenti.registrati") console.log(e.dati.codice);`,
   rowWithoutCode: `await client.POST("/articoli", { body: { articoli: [{ descrizione: "senza codice" }] } });`,
   unknownEventType: `const r = await client.GET("/eventi"); if (r.data?.eventi[0]?.tipo === "magazzino.cancellato") console.log(1);`,
+  // The rows stay typed although the service parses them one by one.
+  movementRowString: `await client.POST("/movimenti", { body: { natura: "carico", magazzino: 1, righe: [{ codice: "A", quantita: "1" }] } });`,
+  returnUnknownCode: `const r = await client.POST("/resi-fornitore", { body: { fornitore: "F", magazzino: 1, righe: [] } }); if (r.data?.righe[0]?.errore?.codice === "ubicazione_sconosciuta") console.log(1);`,
+  noticeWithoutFields: `await client.POST("/avvisi-spedizione", { body: { avvisi: [{ numero: "AV-1" }] } });`,
+  createdWithRows: `const c: paths["/arrivi"]["post"]["responses"][201]["content"]["application/json"] = { operazione: 1, registrate: 1, rifiutate: 0, righe: [] }; console.log(c);`,
+  printWrongLabel: `await client.POST("/stampanti/{id}/stampa", { params: { path: { id: 1 } }, body: { etichetta: { tipo: "collo", articolo: 1 } } });`,
+  printJobOpenLabel: `const r = await client.GET("/stampe/{id}", { params: { path: { id: 1 } } }); console.log(r.data?.etichetta.colore);`,
+  fillRateUnknownReason: `const r = await client.GET("/differenze-ricevimento/tasso-riempimento", { params: { query: { da: "2026-11-01", a: "2026-11-30" } } }); console.log(r.data?.fornitori[0]?.differenze.smarrito);`,
 };
 
 describe("a client generated with openapi-typescript", () => {

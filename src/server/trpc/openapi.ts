@@ -4,11 +4,14 @@ import type { z } from "zod";
 import { operationCodes } from "./openapi-codes";
 import { eventSchemas } from "./openapi-events";
 import {
+  discriminateByTipo,
   dropUnusedComponents,
   limitArrays,
   type Operation,
   shareListRows,
+  strictBody,
   strictRows,
+  successByStatus,
   typeParameters,
   typeRowErrors,
 } from "./openapi-shape";
@@ -124,7 +127,8 @@ export function openApiDocument(): OpenAPIObject {
       const proc = procs.get(`${method} ${path}`);
       const meta = proc?.meta;
       typeParameters(op, proc?.input);
-      strictRows(path, op, components);
+      strictRows(path, method, op, components);
+      strictBody(op, proc?.input);
       const { byStatus, rows, maxItems } = operationCodes({
         method,
         path,
@@ -136,8 +140,7 @@ export function openApiDocument(): OpenAPIObject {
       if (photo && method === "post") (op as { requestBody?: unknown }).requestBody = PHOTO_BODY;
       const success = meta?.binary ? (photo ? PHOTO_FILE : LABEL_FILE) : op.responses["200"];
       typeRowErrors(success, rows);
-      const responses: Record<string, unknown> = {};
-      for (const s of meta?.successStatuses ?? [200]) responses[String(s)] = success;
+      const responses: Record<string, unknown> = successByStatus(success, meta?.successStatuses ?? [200]);
       for (const [s, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
         const response = {
           description: `${DESCRIPTIONS[s]} — codici: ${codes.join(", ")}`,
@@ -181,6 +184,7 @@ export function openApiDocument(): OpenAPIObject {
   };
   (doc as Oas31).webhooks = webhooks as Oas31["webhooks"];
   dropSafeIntegerBounds(doc);
+  discriminateByTipo(doc.paths);
   shareListRows(paths, doc.components.schemas ?? {});
   dropUnusedComponents(doc);
   cached = doc;

@@ -209,12 +209,16 @@ export function ReceivingBySupplierScreen() {
     if (!("righe" in out)) return setError("Risposta inattesa dal servizio.");
     const names = new Map(selected.map((s) => [s.riga, `${s.row.etichetta} ${s.row.articolo.codice}`]));
     setOutcomes(
-      out.righe.map((r) => ({
-        riga: r.riga,
-        etichetta: names.get(r.riga) ?? `R${r.riga}`,
-        esito: r.esito,
-        messaggio: r.esito === "registrata" ? `registrata, residuo ${qty(r.residua)}` : (r.errore?.messaggio ?? "rifiutata"),
-      })),
+      out.righe.map((r, i) => {
+        // The screen sends well-formed rows: the answer's row is always the one it sent.
+        const riga = r.riga ?? selected[i]!.riga;
+        return {
+          riga,
+          etichetta: names.get(riga) ?? `R${riga}`,
+          esito: r.esito,
+          messaggio: r.esito === "registrata" ? `registrata, residuo ${qty(r.residua)}` : (r.errore?.messaggio ?? "rifiutata"),
+        };
+      }),
     );
     signal(out.rifiutate > 0 ? "ko" : "ok");
     requestAnimationFrame(() => outcomesRef.current?.scrollIntoView({ block: "start", behavior: "smooth" }));

@@ -6,7 +6,7 @@ import type { ArticleInfo } from "../catalogue/articles";
 import { lotLockOrder } from "../ledger/ledger.service";
 import { resolveLocations, type ResolvedLocation, type WarehouseInfo } from "../ledger/locations.service";
 import * as q from "./alignment.queries";
-import type { AlignInput } from "./alignment.schemas";
+import type { AlignInput, AlignRowInput } from "./alignment.schemas";
 
 /**
  * What a count compares against, read in lock order (ledger.service.ts): the counted locations' gates,
@@ -32,7 +32,7 @@ export const unitKey = (u: Pick<Unit, "article" | "lotto" | "ubicazione">) =>
 
 /** Where the count's rows were counted, and the location counted as a whole. */
 export interface CountedLocations {
-  /** Per request row: its location (null in a warehouse without locations), or the row's refusal. */
+  /** Per well-formed row, in order: its location (null in a warehouse without locations), or the row's refusal. */
   rows: (ResolvedLocation | RowError)[];
   whole: ResolvedLocation;
 }
@@ -48,9 +48,10 @@ export async function countedLocations(
   tx: Tx,
   warehouses: Map<number, WarehouseInfo>,
   input: AlignInput,
+  righe: readonly AlignRowInput[],
   write: boolean,
 ): Promise<CountedLocations> {
-  const codes = [input.ubicazione, ...input.righe.map((r) => r.ubicazione ?? input.ubicazione)];
+  const codes = [input.ubicazione, ...righe.map((r) => r.ubicazione ?? input.ubicazione)];
   // entrata: false, so the resolution takes no gate: the gates are taken below, in one order with the exclusive one.
   const [top, ...rows] = await resolveLocations(
     tx,

@@ -1,9 +1,21 @@
 import { z } from "zod";
+import { rowErrorOutput, rowsOf } from "../../lib/rows";
 import { articoloRef, decimalString, idNumber, rawNumber, shortText, typeError } from "../../lib/zod";
 
 export const MAX_ALIGNMENT_ROWS = 10_000;
 
 const LOCATION_CODE = shortText(64);
+
+/** One counted row, as the service checks it (lib/rows.ts); the OpenAPI document describes rows with it. */
+export const alignRowInput = z.strictObject({
+  codice: shortText(64).meta({ description: "Codice articolo (di una variante, per gli articoli con varianti)" }),
+  contato: rawNumber().meta({ description: "Quantità contata, ≥ 0, al massimo 3 decimali" }),
+  lotto: shortText(64).optional().meta({ description: "Obbligatorio per gli articoli gestiti a lotti: si conta per (articolo, lotto)" }),
+  ubicazione: LOCATION_CODE.optional().meta({
+    description: "Magazzini con ubicazioni: dove si è contato (codice); si conta per (articolo, lotto, ubicazione)",
+  }),
+});
+export type AlignRowInput = z.output<typeof alignRowInput>;
 
 export const alignInput = z
   .strictObject({
@@ -25,23 +37,13 @@ export const alignInput = z
       .transform((b) => b)
       .optional()
       .meta({ description: "true: calcola e risponde senza scrivere nulla (anteprima)" }),
-    righe: z
-      .array(
-        z.strictObject({
-          codice: shortText(64).meta({ description: "Codice articolo (di una variante, per gli articoli con varianti)" }),
-          contato: rawNumber().meta({ description: "Quantità contata, ≥ 0, al massimo 3 decimali" }),
-          lotto: shortText(64)
-            .optional()
-            .meta({ description: "Obbligatorio per gli articoli gestiti a lotti: si conta per (articolo, lotto)" }),
-          ubicazione: LOCATION_CODE.optional().meta({
-            description: "Magazzini con ubicazioni: dove si è contato (codice); si conta per (articolo, lotto, ubicazione)",
-          }),
-        }),
-      )
-      .meta({
-        description:
-          "Almeno una riga; vuoto solo con `completa` e `ubicazione`: l'ubicazione trovata vuota, ogni articolo e lotto che contiene contato zero",
-      }),
+    righe: rowsOf(
+      alignRowInput,
+      "righe",
+      "Una riga contata. Una riga malformata (un campo mancante, di tipo sbagliato o sconosciuto) è rifiutata da sola con " +
+        "`campo_non_valido` e il campo in `errore.campo`; le altre righe si allineano. Almeno una riga; vuoto solo con " +
+        "`completa` e `ubicazione`: l'ubicazione trovata vuota, ogni articolo e lotto che contiene contato zero",
+    ),
   })
   .superRefine((b, ctx) => {
     // An empty bin is a count too: with `completa` no rows means every unit it holds is zero.
@@ -78,7 +80,7 @@ export const alignRow = z.object({
       "`contata` solo nell'anteprima di un operatore (schermate): riga valida, quantità attuale e differenza non mostrate (conteggio alla cieca)",
   }),
   movimento: z.number().int().optional(),
-  errore: z.object({ codice: z.string(), messaggio: z.string() }).optional(),
+  errore: rowErrorOutput.optional(),
 });
 export type AlignRow = z.infer<typeof alignRow>;
 

@@ -3,13 +3,14 @@ import { execute } from "../../db/sql";
 import { businessDate } from "../../lib/dates";
 import { canonical, countFromNumber, Decimal } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
+import { checkRows } from "../../lib/rows";
 import { assertRole, hasRole, type Actor } from "../auth/actor";
 import { loadArticles, resolveArticle } from "../catalogue/articles";
 import { appendToLedger, type LedgerRow } from "../ledger/ledger.service";
 import { loadLocation, locationLockOrder, unloadLocation, type LocationKey } from "../ledger/locations.service";
 import { countedLocations, implicitUnits, readCurrent, unitKey, type Unit } from "./alignment-stock";
 import * as q from "./alignment.queries";
-import { MAX_ALIGNMENT_ROWS, type AlignInput, type AlignOutput, type AlignRow } from "./alignment.schemas";
+import { alignRowInput, MAX_ALIGNMENT_ROWS, type AlignInput, type AlignOutput, type AlignRow } from "./alignment.schemas";
 
 /**
  * Inventory alignment (POST /giacenze/allinea): the counted quantity per unit (article, or article and
@@ -56,16 +57,40 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
   }
   const magazzino = input.magazzino;
   const write = input.simula !== true;
+  const checked = checkRows(input.righe, alignRowInput);
+  const wellFormed = checked.rows.map((c) => c.row);
+  // A malformed row's article, when its code can be read: a complete count does not zero what it meant to count.
+  const malformedCodes = [...checked.refused.keys()].flatMap((i) => {
+    const codice = input.righe[i]?.codice;
+    return typeof codice === "string" && codice.trim() !== "" ? [codice.trim()] : [];
+  });
   // The warehouse's gate with the articles (lock order 1a), then the counted locations' gates (1b).
-  const index = await loadArticles(tx, input.righe, { warehouses: { magazzino } });
-  const where = await countedLocations(tx, index.magazzini, input, write);
+  const index = await loadArticles(tx, [...wellFormed, ...malformedCodes.map((codice) => ({ codice }))], { warehouses: { magazzino } });
+  const where = await countedLocations(tx, index.magazzini, input, wellFormed, write);
   const rows: AlignRow[] = [];
   const units: Unit[] = [];
   // Articles of refused rows counted in the location counted as a whole: not zeroed by it.
   const refusedInWhole = new Set<number>();
-  input.righe.forEach((r, indice) => {
+  for (const [indice, e] of checked.refused) {
+    const raw = input.righe[indice]!;
+    const known = typeof raw.codice === "string" ? index.byCode.get(raw.codice.trim()) : undefined;
+    if (known && where.whole) refusedInWhole.add(known.id);
+    rows[indice] = {
+      indice,
+      articolo: known ? { id: known.id, codice: known.codice } : null,
+      ...(known || typeof raw.codice !== "string" ? {} : { codice: raw.codice }),
+      lotto: typeof raw.lotto === "string" ? raw.lotto : null,
+      ubicazione: typeof raw.ubicazione === "string" ? raw.ubicazione : (input.ubicazione ?? null),
+      attuale: null,
+      contato: typeof raw.contato === "number" ? declared(raw.contato) : null,
+      delta: null,
+      esito: "rifiutata",
+      errore: e.toBody(),
+    };
+  }
+  checked.rows.forEach(({ indice, row: r }, i) => {
     const lotto = r.lotto ?? null;
-    const ubicazione = where.rows[indice]!;
+    const ubicazione = where.rows[i]!;
     try {
       const article = resolveArticle(index, { codice: r.codice });
       const contato = countFromNumber(r.contato);

@@ -180,7 +180,8 @@ describe("POST /giacenze/allinea", () => {
   test.each([
     ["magazzino_non_trovato", () => ({ magazzino: 999, righe: [{ codice: "A", contato: 1 }] }), 422],
     ["troppe_righe", () => ({ magazzino: m1, righe: Array.from({ length: 10_001 }, (_, i) => ({ codice: `X${i}`, contato: 1 })) }), 422],
-    ["richiesta_non_valida", () => ({ magazzino: m1, righe: [{ codice: "A", contato: "1" }] }), 422],
+    ["richiesta_non_valida", () => ({ magazzino: m1, righe: [{ codice: "A", contato: 1 }], nota: "x" }), 422],
+    ["richiesta_non_valida", () => ({ magazzino: m1, righe: ["A"] }), 422],
     ["richiesta_non_valida", () => ({ magazzino: m1, simula: "true", righe: [{ codice: "A", contato: 1 }] }), 422],
     ["richiesta_non_valida", () => ({ magazzino: m1, righe: [] }), 422],
   ])("whole request refused: %s", async (codice, body, status) => {

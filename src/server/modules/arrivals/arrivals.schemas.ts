@@ -1,6 +1,19 @@
 import { z } from "zod";
 import { arrivalDifference, palletOutput } from "../notices/notices.schemas";
-import { articoloRef, decimalString, idNumber, isoDate, pathId, rawNumber, shortText, typeError } from "../../lib/zod";
+import { rowErrorOutput, rowsOf } from "../../lib/rows";
+import {
+  articoloRef,
+  dateString,
+  decimalString,
+  idNumber,
+  instantString,
+  isoDate,
+  pathId,
+  priceString,
+  rawNumber,
+  shortText,
+  typeError,
+} from "../../lib/zod";
 
 export const MAX_ARRIVAL_ROWS = 500;
 export const MOTIVI = ["codice_sconosciuto", "non_atteso", "riga_evasa"] as const;
@@ -54,7 +67,7 @@ export const searchInput = z
   });
 export type SearchInput = z.infer<typeof searchInput>;
 
-const registrato = z.object({ movimento: z.number().int(), data: z.string(), quantita: decimalString() });
+const registrato = z.object({ movimento: z.number().int(), data: dateString(), quantita: decimalString() });
 
 export const expectedRow = z.object({
   riga: z.number().int(),
@@ -72,7 +85,7 @@ export const expectedRow = z.object({
 export const expectedOrder = z.object({
   id: z.number().int(),
   numero: z.string(),
-  data: z.string(),
+  data: dateString(),
   stato: z.enum(["aperto", "parziale", "evaso"]),
   fornitore: z.object({ id: z.number().int(), nome: z.string() }),
   magazzino: z.number().int(),
@@ -88,7 +101,7 @@ export const searchOutput = z.object({
   cursore: z.number().int(),
   motivo: z.string().optional(),
   motivo_codice: z.enum(MOTIVI).optional(),
-  lettura: z.object({ gtin: z.string(), lotto: z.string().nullable(), scadenza: z.string().nullable() }).optional(),
+  lettura: z.object({ gtin: z.string(), lotto: z.string().nullable(), scadenza: dateString().nullable() }).optional(),
   collo: palletOutput.optional().meta({ description: "Con un SSCC (18 cifre, o GS1 con (00)): il collo annunciato e le sue righe" }),
 });
 export type SearchOutput = z.infer<typeof searchOutput>;
@@ -98,7 +111,7 @@ const arrivalFields = {
   quantita: rawNumber().optional().meta({ description: "Assente: tutta la quantità residua della riga" }),
   lotto: shortText(64).optional(),
   scadenza: isoDate().optional(),
-  prezzo: z.string({ error: typeError('deve essere una stringa decimale, per esempio "12.50"') }).optional(),
+  prezzo: priceString().optional(),
   ubicazione: shortText(64)
     .optional()
     .meta({ description: "Magazzini con ubicazioni: dove arriva la merce (codice); assente: l'ubicazione di ricevimento del magazzino" }),
@@ -106,6 +119,9 @@ const arrivalFields = {
     .optional()
     .meta({ description: "Differenza dichiarata accanto all'arrivo (mancante, danneggiato, eccedente, errato): non ricevuta, registrata" }),
 };
+
+/** One row of a multi-row call, as the service checks it (lib/rows.ts); the OpenAPI document describes rows with it. */
+export const arrivalRowInput = z.strictObject(arrivalFields);
 
 export const registerInput = z
   .strictObject({
@@ -118,7 +134,14 @@ export const registerInput = z
     prezzo: arrivalFields.prezzo,
     ubicazione: arrivalFields.ubicazione,
     differenza: arrivalFields.differenza,
-    righe: z.array(z.strictObject(arrivalFields)).min(1, "almeno una riga").optional(),
+    righe: rowsOf(
+      arrivalRowInput,
+      "righe",
+      "Una riga d'arrivo. Una riga malformata (un campo mancante, di tipo sbagliato o sconosciuto, una data impossibile) è rifiutata " +
+        "da sola con `campo_non_valido` e il campo in `errore.campo`; le altre righe si registrano.",
+    )
+      .min(1, "almeno una riga")
+      .optional(),
   })
   .superRefine((b, ctx) => {
     const single = ["riga", "quantita", "lotto", "scadenza", "prezzo", "ubicazione", "differenza"].filter(
@@ -131,11 +154,17 @@ export const registerInput = z
       ctx.addIssue({ code: "custom", path: ["riga"], message: "indicare 'riga' (una riga d'ordine) oppure 'righe'" });
   });
 export type RegisterInput = z.infer<typeof registerInput>;
-export type ArrivalRowInput = NonNullable<RegisterInput["righe"]>[number];
+export type ArrivalRowInput = z.output<typeof arrivalRowInput>;
 
 /** One row (`riga`: 201, or the row's refusal as the request's) or several (`righe`: 200, an outcome per row). */
 export function isSingleArrival(input: RegisterInput): boolean {
   return input.righe === undefined;
+}
+
+/** The row of a single-row call, as a row of several is. */
+export function singleArrivalRow(input: RegisterInput): ArrivalRowInput {
+  const { riga, quantita, lotto, scadenza, prezzo, ubicazione, differenza } = input;
+  return { riga: riga!, quantita, lotto, scadenza, prezzo, ubicazione, differenza };
 }
 
 const orderState = z.object({ id: z.number().int(), stato: z.enum(["aperto", "parziale", "evaso"]) });
@@ -161,13 +190,13 @@ export const registerOutput = z.union([
     righe: z.array(
       z.object({
         indice: z.number().int(),
-        riga: z.number().int(),
+        riga: z.number().int().nullable().meta({ description: "La riga d'ordine; null quando manca o non è un id (riga rifiutata)" }),
         esito: z.enum(["registrata", "rifiutata"]),
         movimento: z.number().int().optional().meta({ description: "Assente con quantità 0 e la sola differenza" }),
         arrivata: decimalString().optional(),
         residua: decimalString().optional(),
         differenza: z.number().int().optional().meta({ description: "Id della differenza registrata con la riga" }),
-        errore: z.object({ codice: z.string(), messaggio: z.string() }).optional(),
+        errore: rowErrorOutput.optional(),
       }),
     ),
   }),
@@ -221,13 +250,13 @@ export const todayArrival = z.object({
   descrizione: z.string(),
   quantita: decimalString(),
   lotto: z.string().nullable(),
-  scadenza: z.string().nullable(),
+  scadenza: dateString().nullable(),
   ddt: z.string(),
   ordine: z.object({ id: z.number().int(), numero: z.string() }),
   fornitore: z.object({ id: z.number().int(), nome: z.string() }),
   magazzino: z.number().int(),
   utente: z.object({ id: z.number().int(), username: z.string() }).nullable(),
-  registrato_il: z.string(),
+  registrato_il: instantString(),
   annullato: z.boolean(),
   annullabile: z.boolean(),
 });

@@ -3,6 +3,7 @@ import { rowsThenCommit } from "../../db/sql";
 import { businessDate } from "../../lib/dates";
 import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
+import { type CheckedRows, checkRows } from "../../lib/rows";
 import type { Actor } from "../auth/actor";
 import {
   appended,
@@ -25,7 +26,15 @@ import {
 import { recordArrivalDifferences } from "../notices/differences.service";
 import type { MotivoDifferenza } from "../notices/notices.schemas";
 import * as q from "./arrivals.queries";
-import { isSingleArrival, MAX_ARRIVAL_ROWS, type ArrivalRowInput, type RegisterInput, type RegisterOutput } from "./arrivals.schemas";
+import {
+  arrivalRowInput,
+  isSingleArrival,
+  MAX_ARRIVAL_ROWS,
+  singleArrivalRow,
+  type ArrivalRowInput,
+  type RegisterInput,
+  type RegisterOutput,
+} from "./arrivals.schemas";
 import {
   lockOrderRows,
   moveArrived,
@@ -37,6 +46,12 @@ import {
 } from "./order-rows.service";
 
 /** POST /arrivi: goods received against order rows, one row or several (per-row outcomes). */
+
+/** The order row a refused row names, as sent: null when it is missing or not an id. */
+function rigaOf(raw: Record<string, unknown> | undefined): number | null {
+  const riga = raw?.riga;
+  return typeof riga === "number" && Number.isInteger(riga) && riga > 0 ? riga : null;
+}
 
 /** A declared difference's quantity (API.md section 12: "needs its quantita"), as any quantity. */
 function declaredQuantity(n: number): string {
@@ -224,22 +239,17 @@ async function loadLocations(tx: Tx, magazzino: number, accepted: Accepted[]): P
  */
 export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInput, opts: { timeZone: string }): Promise<RegisterOutput> {
   const single = isSingleArrival(input);
-  const rows: ArrivalRowInput[] = input.righe ?? [
-    {
-      riga: input.riga!,
-      quantita: input.quantita,
-      lotto: input.lotto,
-      scadenza: input.scadenza,
-      prezzo: input.prezzo,
-      ubicazione: input.ubicazione,
-      differenza: input.differenza,
-    },
-  ];
-  if (rows.length > MAX_ARRIVAL_ROWS) {
-    throw new DomainError("troppe_righe", `Al massimo ${MAX_ARRIVAL_ROWS} righe per chiamata: ricevute ${rows.length}.`, {
+  const count = input.righe?.length ?? 1;
+  if (count > MAX_ARRIVAL_ROWS) {
+    throw new DomainError("troppe_righe", `Al massimo ${MAX_ARRIVAL_ROWS} righe per chiamata: ricevute ${count}.`, {
       campo: "righe",
     });
   }
+  // Several rows: each parsed on its own, a malformed one refused alone (lib/rows.ts). One row is the call.
+  const checked: CheckedRows<ArrivalRowInput> = input.righe
+    ? checkRows(input.righe, arrivalRowInput)
+    : { rows: [{ indice: 0, row: singleArrivalRow(input) }], refused: new Map() };
+  const rows = checked.rows.map((c) => c.row);
   // The gates first (the warehouse's, then those of the locations the goods go into), then order rows,
   // lots (lotLockOrder), location stock, balances and orders: the order every writer takes them in.
   const warehouses = await lockWarehouses(tx, { magazzino: input.magazzino });
@@ -253,14 +263,14 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
     rows.map((r) => r.riga),
   );
   const accepted: Accepted[] = [];
-  const refused = new Map<number, RowError>();
+  const refused = new Map<number, RowError>(checked.refused);
   const note: DeliveryNote = { fornitore: null, magazzino: input.magazzino, expiries: new Map() };
-  for (const [indice, r] of rows.entries()) {
+  for (const [i, { indice, row: r }] of checked.rows.entries()) {
     try {
-      accepted.push(await acceptRow(tx, note, locked.get(r.riga), r, indice, locations[indice]!));
+      accepted.push(await acceptRow(tx, note, locked.get(r.riga), r, indice, locations[i]!));
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
-      if (single) throw new DomainError(e.codice, e.message, { campo: e === locations[indice] ? "ubicazione" : "riga" });
+      if (single) throw new DomainError(e.codice, e.message, { campo: e === locations[i] ? "ubicazione" : "riga" });
       refused.set(indice, e);
     }
   }
@@ -361,19 +371,19 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
     operazione,
     registrate: accepted.length,
     rifiutate: refused.size,
-    righe: rows.map((r, indice) => {
+    righe: Array.from({ length: count }, (_, indice) => {
       const ok = byIndex.get(indice);
       if (ok)
         return {
           indice,
-          riga: r.riga,
+          riga: ok.a.row.id,
           esito: "registrata" as const,
           ...(ok.movimento !== undefined && { movimento: ok.movimento }),
           arrivata: ok.a.arrivata,
           residua: ok.a.residua,
           ...(differenceOf.has(indice) && { differenza: differenceOf.get(indice)! }),
         };
-      return { indice, riga: r.riga, esito: "rifiutata" as const, errore: refused.get(indice)!.toBody() };
+      return { indice, riga: rigaOf(input.righe?.[indice]), esito: "rifiutata" as const, errore: refused.get(indice)!.toBody() };
     }),
   };
 }

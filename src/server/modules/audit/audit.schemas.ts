@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { instantString } from "../../lib/zod";
 
 /** What the administrative log records (the `azione` column). */
 export const AZIONI = [
@@ -39,7 +40,7 @@ export type ListAuditInput = z.infer<typeof listAuditInput>;
 
 export const auditEntry = z.object({
   id: z.number().int(),
-  creato_il: z.string(),
+  creato_il: instantString(),
   autore: z.object({ tipo: z.enum(["utente", "chiave", "riga_di_comando"]), id: z.number().int().nullable(), nome: z.string() }),
   azione: z.enum(AZIONI),
   oggetto: z.object({ tipo: z.string(), id: z.number().int().nullable(), nome: z.string() }),

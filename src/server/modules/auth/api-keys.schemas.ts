@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { shortText, typeError } from "../../lib/zod";
+import { instantString, shortText, typeError } from "../../lib/zod";
 
 const scope = z.enum(["lettura", "scrittura", "webhook"], { error: "deve essere 'lettura', 'scrittura' o 'webhook'" });
 
@@ -34,9 +34,9 @@ export const apiKeyOutput = z.object({
   permessi: z.array(scope),
   limite_al_secondo: z.number().nullable(),
   raffica: z.number().int().nullable(),
-  creata_il: z.string(),
-  revocata_il: z.string().nullable(),
-  ultimo_uso_il: z.string().nullable(),
+  creata_il: instantString(),
+  revocata_il: instantString().nullable(),
+  ultimo_uso_il: instantString().nullable(),
 });
 export const listApiKeysOutput = z.object({ chiavi: z.array(apiKeyOutput) });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { typeError } from "../../lib/zod";
+import { instantString, typeError } from "../../lib/zod";
 import { ROLES } from "./actor";
 
 export const signInInput = z.strictObject({
@@ -20,5 +20,5 @@ export const sessionOutput = z.object({
   utente: sessionUserOutput,
   /** Echoed by the UI in the x-csrf-token header of every mutation. */
   csrf: z.string(),
-  scade_il: z.string(),
+  scade_il: instantString(),
 });

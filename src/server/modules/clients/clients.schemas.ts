@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { queryBool, typeError } from "../../lib/zod";
+import { instantString, queryBool, typeError } from "../../lib/zod";
 import { feedPageShape, modificatiDopoParam, versione } from "../feeds/feeds.schemas";
 import { listParams, periodParams } from "../lists/lists.schemas";
 
@@ -30,7 +30,7 @@ export const clientOutput = z.object({
   nazione: z.string(),
   attivo: z.boolean(),
   versione,
-  creato_il: z.string(),
+  creato_il: instantString(),
 });
 
 export type ClientOutput = z.infer<typeof clientOutput>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { instantString } from "../../lib/zod";
 import { EVENT_TYPES, type EventType } from "../../../lib/domain-lists";
 import { listParams, pageShape } from "../lists/lists.schemas";
 
@@ -37,7 +38,7 @@ export const eventOutput = z.object({
   id: z.string().meta({ description: "Identificativo pubblico (evt_…): è anche l'header webhook-id delle consegne" }),
   sequenza: z.number().int().meta({ description: "Crescente in tutto il servizio: l'ordine degli eventi e il cursore" }),
   tipo: z.enum(EVENT_TYPES),
-  creato_il: z.string(),
+  creato_il: instantString(),
   dati: z.record(z.string(), z.unknown()).meta({
     description:
       "Per i tipi del magazzino (movimenti.registrati, arrivo.registrato, arrivo.annullato, giacenze.allineate, " +

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TIPI_UBICAZIONE } from "../../../lib/domain-lists";
-import { decimalString, queryBool, queryInt } from "../../lib/zod";
+import { dateString, decimalString, queryBool, queryInt } from "../../lib/zod";
 import { listParams, periodParams } from "../lists/lists.schemas";
 
 /**
@@ -132,7 +132,7 @@ export const purchaseOrderRowOutput = z.object({
   id: z.number().int(),
   numero: z.string(),
   fornitore: z.object({ id: z.number().int(), codice: z.string(), nome: z.string() }),
-  data: z.string(),
+  data: dateString(),
   magazzino: z.number().int(),
   stato: z.enum(ORDER_STATES),
   versione,

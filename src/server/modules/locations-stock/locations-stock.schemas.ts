@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { articoloRef, decimalString, pathId, queryBool, queryInt } from "../../lib/zod";
+import { articoloRef, dateString, decimalString, instantString, pathId, queryBool, queryInt } from "../../lib/zod";
 import { listParams, pageShape } from "../lists/lists.schemas";
 
 /** Reads of stock by location (API.md section 11): what each location holds, where one article lies, what waits for putaway. */
@@ -27,7 +27,7 @@ export const locationStockRowOutput = z.object({
   ubicazione: z.string(),
   articolo: articoloRef,
   lotto: z.string().nullable(),
-  scadenza: z.string().nullable().meta({ description: "Scadenza del lotto (AAAA-MM-GG), o null" }),
+  scadenza: dateString().nullable().meta({ description: "Scadenza del lotto (AAAA-MM-GG), o null" }),
   quantita: decimalString(),
 });
 
@@ -47,7 +47,7 @@ const warehouseLocations = {
       attiva: z.boolean(),
       quantita: decimalString(),
       lotti: z
-        .array(z.object({ lotto: z.string(), scadenza: z.string().nullable(), quantita: decimalString() }))
+        .array(z.object({ lotto: z.string(), scadenza: dateString().nullable(), quantita: decimalString() }))
         .meta({ description: "I lotti in quell'ubicazione, scadenza più vicina prima; vuoto per un articolo non gestito a lotti" }),
     }),
   ),
@@ -78,10 +78,10 @@ export const awaitingPutawayOutput = z.object({
       }),
       articolo: articleOutput,
       lotto: z.string().nullable(),
-      scadenza: z.string().nullable(),
+      scadenza: dateString().nullable(),
       ubicazione: z.string().meta({ description: "L'ubicazione di ricevimento dove si trova la merce" }),
       quantita: decimalString(),
-      arrivato_il: z.string().meta({ description: "Quando la merce è entrata in quell'ubicazione vuota (ISO 8601)" }),
+      arrivato_il: instantString().meta({ description: "Quando la merce è entrata in quell'ubicazione vuota (ISO 8601)" }),
       sscc: z.string().nullable().meta({ description: "Il collo (pallet) da cui viene, quando noto (sezione 12); altrimenti null" }),
     }),
   ),

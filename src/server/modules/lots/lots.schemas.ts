@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { articoloRef, decimalString, pathId, queryInt } from "../../lib/zod";
+import { articoloRef, dateString, decimalString, pathId, queryInt } from "../../lib/zod";
 
 export const listLotsInput = z.strictObject({
   id: pathId(),
@@ -9,5 +9,5 @@ export const listLotsInput = z.strictObject({
 export const listLotsOutput = z.object({
   articolo: articoloRef,
   magazzino: z.number().int(),
-  lotti: z.array(z.object({ lotto: z.string(), scadenza: z.string().nullable(), residua: decimalString() })),
+  lotti: z.array(z.object({ lotto: z.string(), scadenza: dateString().nullable(), residua: decimalString() })),
 });

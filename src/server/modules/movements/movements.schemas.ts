@@ -1,22 +1,33 @@
 import { z } from "zod";
-import { articoloRef, decimalString, idNumber, isoDate, queryInt, rawNumber, shortText, typeError } from "../../lib/zod";
+import {
+  articoloRef,
+  dateString,
+  decimalString,
+  idNumber,
+  instantString,
+  isoDate,
+  priceString,
+  queryInt,
+  rawNumber,
+  shortText,
+} from "../../lib/zod";
 import { ORIGINI } from "../../../lib/domain-lists";
+import { rowErrorOutput, rowsOf } from "../../lib/rows";
 import { listParams, newestParams, newestShape, pageShape, periodParams } from "../lists/lists.schemas";
 
 export const MAX_MOVEMENT_ROWS = 500;
 export const NATURE = ["carico", "scarico", "trasferimento"] as const;
 
-const rowErrorSchema = z.object({ codice: z.string(), messaggio: z.string() });
-
+/**
+ * One row as the service checks it, strictly (lib/rows.ts): a fault here is that row's `campo_non_valido`.
+ * The OpenAPI document describes the rows a client sends with it.
+ */
 export const writeMovementsRowInput = z
   .strictObject({
     ean: shortText(64).optional(),
     codice: shortText(64).optional(),
     quantita: rawNumber().meta({ description: "Quantità positiva, al massimo 3 decimali; il segno viene da `natura`" }),
-    prezzo: z
-      .string({ error: typeError('deve essere una stringa decimale, per esempio "12.50"') })
-      .optional()
-      .meta({ description: "Prezzo unitario come stringa decimale (al massimo 4 decimali)" }),
+    prezzo: priceString().optional(),
     lotto: shortText(64).optional(),
     scadenza: isoDate().optional().meta({ description: "Scadenza di un lotto nuovo (solo `carico`)" }),
     ubicazione: shortText(64).optional().meta({
@@ -43,7 +54,12 @@ export const writeMovementsInput = z
     magazzino_origine: idNumber().optional(),
     causale: shortText(200).optional(),
     operazione: idNumber().optional(),
-    righe: z.array(writeMovementsRowInput).min(1, "almeno una riga"),
+    righe: rowsOf(
+      writeMovementsRowInput,
+      "righe",
+      "Una riga. Una riga malformata (un campo mancante, di tipo sbagliato o sconosciuto, una data impossibile) è rifiutata da sola " +
+        "con `campo_non_valido` e il campo in `errore.campo`; le altre righe si scrivono.",
+    ).min(1, "almeno una riga"),
   })
   .superRefine((b, ctx) => {
     if (b.natura === "trasferimento" && b.magazzino_origine === undefined)
@@ -58,14 +74,20 @@ export const writeMovementsInput = z
       !b.righe.every((r) => r.ubicazione !== undefined && r.ubicazione_origine !== undefined && r.ubicazione !== r.ubicazione_origine)
     )
       ctx.addIssue({ code: "custom", path: ["magazzino_origine"], message: SAME_WAREHOUSE });
-    b.righe.forEach((r, i) => {
-      if (r.scadenza !== undefined && b.natura !== "carico")
-        ctx.addIssue({ code: "custom", path: ["righe", i, "scadenza"], message: "ammessa solo su un carico (crea il lotto)" });
-      if (r.ubicazione_origine !== undefined && b.natura !== "trasferimento")
-        ctx.addIssue({ code: "custom", path: ["righe", i, "ubicazione_origine"], message: "ammessa solo per un trasferimento" });
-    });
   });
 export type WriteMovementsInput = z.infer<typeof writeMovementsInput>;
+
+/** A row's fields that depend on the call's `natura`: checked with the row, refused as that row. */
+const rowFor = (natura: (typeof NATURE)[number]) =>
+  writeMovementsRowInput.superRefine((r, ctx) => {
+    if (r.scadenza !== undefined && natura !== "carico")
+      ctx.addIssue({ code: "custom", path: ["scadenza"], message: "ammessa solo su un carico (crea il lotto)" });
+    if (r.ubicazione_origine !== undefined && natura !== "trasferimento")
+      ctx.addIssue({ code: "custom", path: ["ubicazione_origine"], message: "ammessa solo per un trasferimento" });
+  });
+// Built once, not per call: zod compiles an object schema the first time it parses with it.
+const ROW_BY_NATURE = { carico: rowFor("carico"), scarico: rowFor("scarico"), trasferimento: rowFor("trasferimento") };
+export const movementRowFor = (natura: (typeof NATURE)[number]) => ROW_BY_NATURE[natura];
 
 export const writeMovementsRowOutcome = z.object({
   indice: z.number().int(),
@@ -73,7 +95,7 @@ export const writeMovementsRowOutcome = z.object({
   movimento: z.number().int().optional(),
   movimento_origine: z.number().int().optional(),
   operazione: z.number().int().optional(),
-  errore: rowErrorSchema.optional(),
+  errore: rowErrorOutput.optional(),
 });
 
 export const writeMovementsOutput = z.object({
@@ -87,8 +109,8 @@ export type WriteMovementsOutput = z.infer<typeof writeMovementsOutput>;
 export const movementOutput = z.object({
   id: z.number().int(),
   operazione: z.number().int(),
-  data: z.string(),
-  registrato_il: z.string(),
+  data: dateString(),
+  registrato_il: instantString(),
   origine: z.enum(ORIGINI),
   natura: z.enum(NATURE),
   causale: z.string().nullable(),

@@ -3,6 +3,7 @@ import { rows } from "../../db/sql";
 import { businessDate, formatDate, formatInstant } from "../../lib/dates";
 import { canonicalOrNull, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
+import { checkRows } from "../../lib/rows";
 import type { Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";
 import { appendToLedger, loadLot, lockLot, lotLockOrder, operationExists, unloadLot, type LedgerRow } from "../ledger/ledger.service";
@@ -19,6 +20,7 @@ import {
 import { assertPeriod, boundAndRows, cutPage, newestPage, syncBound } from "../lists/lists";
 import {
   MAX_MOVEMENT_ROWS,
+  movementRowFor,
   SAME_WAREHOUSE,
   type ListMovementsInput,
   type MovementOutput,
@@ -66,8 +68,10 @@ export async function writeMovements(
       campo: "righe",
     });
   }
-  const index = await loadArticles(tx, input.righe, {
-    withPrice: input.righe.some((r) => r.prezzo === undefined),
+  const checked = checkRows(input.righe, movementRowFor(input.natura));
+  const wellFormed = checked.rows.map((c) => c.row);
+  const index = await loadArticles(tx, wellFormed, {
+    withPrice: wellFormed.some((r) => r.prezzo === undefined),
     warehouses: { magazzino: input.magazzino, magazzino_origine: input.magazzino_origine },
   });
   if (input.magazzino_origine === input.magazzino && !index.magazzini.get(input.magazzino)?.gestione_ubicazioni) {
@@ -85,8 +89,9 @@ export async function writeMovements(
   }
 
   const outcomes: WriteMovementsOutput["righe"] = [];
+  for (const [indice, e] of checked.refused) outcomes[indice] = { indice, esito: "rifiutata", errore: e.toBody() };
   const planned: PlannedRow[] = [];
-  input.righe.forEach((r, indice) => {
+  checked.rows.forEach(({ indice, row: r }) => {
     try {
       const article = resolveArticle(index, r);
       const quantita = quantityFromNumber(r.quantita);

@@ -437,22 +437,9 @@ describe("refusals: every row code of this endpoint, nothing written by a refuse
 
   test.each([
     ["natura sconosciuta", { natura: "regalo", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "natura"],
-    [
-      "quantita come stringa (nessuna coercizione)",
-      { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: "12.5" }] },
-      "righe[0].quantita",
-    ],
-    ["quantita null", { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: null }] }, "righe[0].quantita"],
     ["magazzino come stringa", { natura: "carico", magazzino: "1", righe: [{ codice: "VITE-M6", quantita: 1 }] }, "magazzino"],
     ["magazzino decimale", { natura: "carico", magazzino: 1.5, righe: [{ codice: "VITE-M6", quantita: 1 }] }, "magazzino"],
-    ["prezzo numerico", { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1, prezzo: 1.5 }] }, "righe[0].prezzo"],
     ["campo sconosciuto", { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1 }], note: "x" }, "note"],
-    [
-      "campo sconosciuto in riga",
-      { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1, sconto: 1 }] },
-      "righe[0].sconto",
-    ],
-    ["riga senza articolo", { natura: "carico", magazzino: 1, righe: [{ quantita: 1 }] }, "righe[0].codice"],
     ["righe vuote", { natura: "carico", magazzino: 1, righe: [] }, "righe"],
     [
       "trasferimento senza origine",
@@ -469,22 +456,41 @@ describe("refusals: every row code of this endpoint, nothing written by a refuse
       { natura: "carico", magazzino: 1, magazzino_origine: 2, righe: [{ codice: "VITE-M6", quantita: 1 }] },
       "magazzino_origine",
     ],
-    [
-      "scadenza su uno scarico",
-      { natura: "scarico", magazzino: 1, righe: [{ codice: "LATTE", lotto: "L2", quantita: 1, scadenza: "2027-01-01" }] },
-      "righe[0].scadenza",
-    ],
-    [
-      "scadenza impossibile",
-      { natura: "carico", magazzino: 1, righe: [{ codice: "LATTE", lotto: "L9", quantita: 1, scadenza: "2027-02-30" }] },
-      "righe[0].scadenza",
-    ],
   ])("richiesta_non_valida: %s", async (_name, body, campo) => {
     const r = await post(body);
     expect(r.status).toBe(422);
     expect(r.body.codice).toBe("richiesta_non_valida");
     const fields = r.body.campo ? [r.body.campo] : r.body.dettagli.map((d: any) => d.campo);
     expect(fields).toContain(campo);
+    expect(await countRows(t, "movimenti")).toBe(movementsBefore);
+  });
+
+  // A fault inside a row is that row's (API.md section 2): the call answers 200 with the row refused.
+  test.each([
+    [
+      "quantita come stringa (nessuna coercizione)",
+      { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: "12.5" }] },
+      "quantita",
+    ],
+    ["quantita null", { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: null }] }, "quantita"],
+    ["prezzo numerico", { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1, prezzo: 1.5 }] }, "prezzo"],
+    ["campo sconosciuto in riga", { natura: "carico", magazzino: 1, righe: [{ codice: "VITE-M6", quantita: 1, sconto: 1 }] }, "sconto"],
+    ["riga senza articolo", { natura: "carico", magazzino: 1, righe: [{ quantita: 1 }] }, "codice"],
+    [
+      "scadenza su uno scarico",
+      { natura: "scarico", magazzino: 1, righe: [{ codice: "LATTE", lotto: "L2", quantita: 1, scadenza: "2027-01-01" }] },
+      "scadenza",
+    ],
+    [
+      "scadenza impossibile",
+      { natura: "carico", magazzino: 1, righe: [{ codice: "LATTE", lotto: "L9", quantita: 1, scadenza: "2027-02-30" }] },
+      "scadenza",
+    ],
+  ])("campo_non_valido: %s", async (_name, body, campo) => {
+    const r = await post(body);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ operazione: null, scritte: 0, rifiutate: 1 });
+    expect(r.body.righe[0]).toMatchObject({ indice: 0, esito: "rifiutata", errore: { codice: "campo_non_valido", campo } });
     expect(await countRows(t, "movimenti")).toBe(movementsBefore);
   });
 });

@@ -1,8 +1,8 @@
-import type { z } from "zod";
 import type { Tx } from "../../db/client";
 import { execute, first, rows, rowsInOrder } from "../../db/sql";
 import { canonical, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
+import { malformedRow } from "../../lib/rows";
 import { isValidSscc } from "../../../lib/sscc";
 import {
   MAX_NOTICE_ROWS_PER_CALL,
@@ -75,7 +75,7 @@ export async function upsertNotices(tx: Tx, input: UpsertNoticesInput): Promise<
   for (const [indice, raw] of input.avvisi.entries()) {
     const parsed = noticeStrict.safeParse(raw);
     if (parsed.success) wellFormed.push({ indice, a: parsed.data });
-    else refuse(indice, malformed(indice, numeroOf(indice), parsed.error.issues));
+    else refuse(indice, malformedRow(`Avviso ${numeroOf(indice) ?? "senza numero"} (avvisi[${indice}])`, parsed.error.issues));
   }
 
   const distinct = (values: string[]) => [...new Set(values)];
@@ -271,16 +271,3 @@ async function writeNotice(tx: Tx, c: Checked, existing: q.StoredNotice | undefi
 
 /** The stored content re-serialised with JSON.stringify, so both sides compare in one spelling. */
 const canonicalJson = (text: string) => JSON.stringify(JSON.parse(text));
-
-function malformed(indice: number, numero: string | null, issues: z.core.$ZodIssue[]): RowError {
-  const inNotice = (path: PropertyKey[]) =>
-    path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("");
-  const problems = issues.flatMap((issue) =>
-    issue.code === "unrecognized_keys"
-      ? issue.keys.map((k) => ({ campo: inNotice([...issue.path, k]), text: "campo non previsto: toglierlo o correggerne il nome" }))
-      : [{ campo: inNotice(issue.path), text: issue.message }],
-  );
-  const at = `Avviso ${numero ?? "senza numero"} (avvisi[${indice}])`;
-  const listed = problems.map((p) => (p.campo === "" ? p.text : `campo '${p.campo}': ${p.text}`)).join("; ");
-  return new RowError("campo_non_valido", `${at}: ${listed}.`, problems[0]?.campo || undefined);
-}

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { articoloRef, decimalString, idNumber, isoDate, queryInt, rawNumber, shortText, typeError } from "../../lib/zod";
+import { rowErrorOutput, rowsOf } from "../../lib/rows";
+import { articoloRef, dateString, decimalString, idNumber, isoDate, queryInt, rawNumber, shortText, typeError } from "../../lib/zod";
 import { feedPageShape, modificatiDopoParam, versione } from "../feeds/feeds.schemas";
 import { listParams, periodParams } from "../lists/lists.schemas";
 
@@ -72,7 +73,7 @@ export const noticeOutput = z.object({
   numero: z.string(),
   fornitore: z.object({ id: z.number().int(), codice: z.string(), nome: z.string() }),
   magazzino: z.number().int(),
-  data_prevista: z.string().nullable(),
+  data_prevista: dateString().nullable(),
   stato: z.enum(NOTICE_STATES),
   versione,
   colli: z.array(
@@ -88,7 +89,7 @@ export const noticeOutput = z.object({
           articolo: articoloRef,
           quantita: decimalString(),
           lotto: z.string().nullable(),
-          scadenza: z.string().nullable(),
+          scadenza: dateString().nullable(),
         }),
       ),
     }),
@@ -121,7 +122,7 @@ export const palletOutput = z.object({
       articolo: articoloRef,
       quantita: decimalString(),
       lotto: z.string().nullable(),
-      scadenza: z.string().nullable(),
+      scadenza: dateString().nullable(),
       residua: decimalString(),
     }),
   ),
@@ -132,28 +133,36 @@ export const palletInput = z.strictObject({ sscc: z.string().regex(/^\d{18}$/, "
 
 const ssccPath = z.string().meta({ description: "SSCC di 18 cifre" });
 
+/** A declared difference of a pallet row, as the service checks it (lib/rows.ts); the OpenAPI document describes it so. */
+export const palletDifferenceInput = z.strictObject({
+  indice: z
+    .number({ error: typeError("deve essere un numero intero") })
+    .transform((n) => n)
+    .pipe(z.number().int("deve essere un numero intero").min(0, "non può essere negativo").max(499, "al massimo 499"))
+    .meta({ type: "integer", minimum: 0, maximum: 499 } as Record<string, unknown>),
+  quantita: rawNumber(),
+  motivo: z.enum(MOTIVI_DIFFERENZA, { error: `deve essere uno tra ${MOTIVI_DIFFERENZA.join(", ")}` }),
+  nota: shortText(500).optional(),
+});
+
+export type PalletDifference = z.output<typeof palletDifferenceInput>;
+
 export const receivePalletInput = z.strictObject({
   sscc: ssccPath,
   ddt: shortText(64).meta({ description: "Riferimento del documento di trasporto del fornitore" }),
   ubicazione: shortText(64)
     .optional()
     .meta({ description: "Codice dell'ubicazione (magazzini con ubicazioni); assente: quella di ricevimento" }),
-  differenze: z
-    .array(
-      z.strictObject({
-        indice: z
-          .number({ error: typeError("deve essere un numero intero") })
-          .transform((n) => n)
-          .pipe(z.number().int("deve essere un numero intero").min(0, "non può essere negativo").max(499, "al massimo 499"))
-          .meta({ type: "integer", minimum: 0, maximum: 499 } as Record<string, unknown>),
-        quantita: rawNumber(),
-        motivo: z.enum(MOTIVI_DIFFERENZA, { error: `deve essere uno tra ${MOTIVI_DIFFERENZA.join(", ")}` }),
-        nota: shortText(500).optional(),
-      }),
-    )
-    .optional(),
+  differenze: rowsOf(
+    palletDifferenceInput,
+    "differenze",
+    "Una differenza dichiarata su una riga del collo. Una differenza malformata (un campo mancante, di tipo sbagliato o sconosciuto) " +
+      "rifiuta da sola la riga del collo che nomina (`indice`), con `campo_non_valido` e il campo in `errore.campo`; le altre righe si ricevono.",
+  ).optional(),
 });
 export type ReceivePalletInput = z.infer<typeof receivePalletInput>;
+/** What a caller sends (a screen's queued receipt): the differences typed as the service checks them. */
+export type ReceivePalletRequest = z.input<typeof receivePalletInput>;
 
 export const cancelPalletInput = z.strictObject({ sscc: ssccPath });
 
@@ -166,7 +175,7 @@ const palletRowOutcome = z.object({
   residua: decimalString().optional(),
   ricevuta: decimalString().optional().meta({ description: "Quanto della riga del collo è entrato" }),
   differenze: z.array(z.object({ id: z.number().int(), motivo: z.enum(MOTIVI_DIFFERENZA), quantita: decimalString() })).optional(),
-  errore: z.object({ codice: z.string(), messaggio: z.string() }).optional(),
+  errore: rowErrorOutput.optional(),
 });
 
 export const receivePalletOutput = z.object({
@@ -196,7 +205,7 @@ export type CancelPalletOutput = z.infer<typeof cancelPalletOutput>;
 
 export const differenceOutput = z.object({
   id: z.number().int(),
-  data: z.string(),
+  data: dateString(),
   fornitore: z.object({ id: z.number().int(), codice: z.string() }),
   avviso: z.object({ id: z.number().int(), numero: z.string() }).nullable(),
   sscc: z.string().nullable(),
@@ -246,8 +255,16 @@ export const fillRateOutput = z.object({
         .nullable()
         .meta({ description: 'ricevuta / annunciata, fino a 4 decimali ("0.95" = 95%); null se nulla è annunciato' }),
       differenze: z
-        .record(z.string(), decimalString())
-        .meta({ description: "Quantità delle differenze non annullate per motivo (mancante, danneggiato, eccedente, errato)" }),
+        .object(
+          Object.fromEntries(MOTIVI_DIFFERENZA.map((m) => [m, decimalString().optional()])) as Record<
+            MotivoDifferenza,
+            z.ZodOptional<z.ZodString>
+          >,
+        )
+        .meta({
+          description:
+            "Quantità delle differenze non annullate per motivo (mancante, danneggiato, eccedente, errato); un motivo senza differenze manca",
+        }),
     }),
   ),
 });

@@ -2,12 +2,19 @@ import type { Tx } from "../../db/client";
 import { execute, first, holdingCommit, rows } from "../../db/sql";
 import { businessDate } from "../../lib/dates";
 import { canonical, Decimal, quantityFromNumber } from "../../lib/decimal";
-import { DomainError } from "../../lib/errors";
+import { DomainError, RowError } from "../../lib/errors";
+import { type CheckedRows, checkRows } from "../../lib/rows";
 import { ssccOrRefuse } from "../../lib/sscc";
 import { type Actor, authorColumns } from "../auth/actor";
 import { lockOrderRows, remaining } from "../arrivals/order-rows.service";
 import { registerArrivals } from "../arrivals/register.service";
-import type { MotivoDifferenza, ReceivePalletInput, ReceivePalletOutput } from "./notices.schemas";
+import {
+  type MotivoDifferenza,
+  type PalletDifference,
+  palletDifferenceInput,
+  type ReceivePalletInput,
+  type ReceivePalletOutput,
+} from "./notices.schemas";
 import * as q from "./notices.queries";
 
 /**
@@ -41,10 +48,40 @@ interface Declared {
   nota: string | null;
 }
 
+/**
+ * A malformed difference (a field missing, mistyped or unknown) refuses the pallet row it names, as
+ * `campo_non_valido` with the field's path in the call; one that names no row of the pallet is the request's fault.
+ */
+function malformedDifferences(input: ReceivePalletInput, palletRows: q.PalletRow[], refused: Map<number, RowError>): Map<number, RowError> {
+  const byRow = new Map<number, RowError>();
+  for (const [i, e] of refused) {
+    const indice = input.differenze?.[i]?.indice;
+    const row = palletRows.find((r) => r.indice === indice);
+    if (!row)
+      throw new DomainError(
+        "richiesta_non_valida",
+        indice === undefined
+          ? `differenze[${i}]: manca 'indice', la riga del collo a cui la differenza si riferisce.`
+          : `differenze[${i}]: il collo non ha la riga ${JSON.stringify(indice)}.`,
+        { campo: `differenze[${i}].indice` },
+      );
+    if (!byRow.has(row.indice))
+      byRow.set(
+        row.indice,
+        new RowError(
+          "campo_non_valido",
+          `${e.message} La riga ${row.indice} del collo (${row.articolo_codice}) non è ricevuta: riceverla con la differenza corretta.`,
+          `differenze[${i}]${e.campo ? `.${e.campo}` : ""}`,
+        ),
+      );
+  }
+  return byRow;
+}
+
 /** What the operator declares, by the pallet row's index; a difference beyond its row is the request's fault. */
-function declaredByRow(input: ReceivePalletInput, palletRows: q.PalletRow[]): Map<number, Declared[]> {
+function declaredByRow(differenze: CheckedRows<PalletDifference>["rows"], palletRows: q.PalletRow[]): Map<number, Declared[]> {
   const byRow = new Map<number, Declared[]>();
-  for (const [i, d] of (input.differenze ?? []).entries()) {
+  for (const { indice: i, row: d } of differenze) {
     const row = palletRows.find((r) => r.indice === d.indice);
     if (!row)
       throw new DomainError("richiesta_non_valida", `differenze[${i}]: il collo non ha la riga ${d.indice}.`, {
@@ -92,7 +129,9 @@ export async function receivePallet(
       campo: "sscc",
     });
   const palletRows = await rows(tx, q.palletRows(pallet.id));
-  const declared = declaredByRow(input, palletRows);
+  const differenze = checkRows(input.differenze ?? [], palletDifferenceInput, (i) => `Differenza differenze[${i}]`);
+  const malformed = malformedDifferences(input, palletRows, differenze.refused);
+  const declared = declaredByRow(differenze.rows, palletRows);
 
   // The order rows locked now (lock order 1; registerArrivals takes them again, a no-op), so what a row can
   // still take is read under the lock the arrival will write under: what exceeds it is `eccedente`.
@@ -110,7 +149,7 @@ export async function receivePallet(
     return { row, declared: mine, take, eccedente: net.minus(take) };
   });
 
-  const toRegister = plans.filter((p) => p.take.gt(0));
+  const toRegister = plans.filter((p) => p.take.gt(0) && !malformed.has(p.row.indice));
   const registered = new Map<
     number,
     { movimento?: number; arrivata?: string; residua?: string; errore?: { codice: string; messaggio: string } }
@@ -140,9 +179,11 @@ export async function receivePallet(
     for (const r of out.righe) registered.set(toRegister[r.indice]!.row.indice, r);
   }
 
-  const refused = (p: Plan) => registered.get(p.row.indice)?.errore !== undefined;
+  const refused = (p: Plan) => malformed.has(p.row.indice) || registered.get(p.row.indice)?.errore !== undefined;
   const taken = plans.filter((p) => !refused(p));
   const outcomeRows = plans.map((p) => {
+    const bad = malformed.get(p.row.indice);
+    if (bad) return { indice: p.row.indice, riga: p.row.riga, esito: "rifiutata" as const, errore: bad.toBody() };
     const r = registered.get(p.row.indice);
     if (r?.errore) return { indice: p.row.indice, riga: p.row.riga, esito: "rifiutata" as const, errore: r.errore };
     if (r)

@@ -3,13 +3,14 @@ import { rows, rowsThenCommit } from "../../db/sql";
 import { businessDate } from "../../lib/dates";
 import { canonical, Decimal, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
+import { checkRows } from "../../lib/rows";
 import type { Actor } from "../auth/actor";
 import { lockOrderRows, moveArrived, recomputeOrdersStatements } from "../arrivals/order-rows.service";
 import { type ArticleInfo, loadArticles, resolveArticle } from "../catalogue/articles";
 import { appended, ledgerAppend, type LedgerRow, lotLockOrder, unloadLot } from "../ledger/ledger.service";
 import { moveLocationStock, type ResolvedLocation, resolveLocations, undoLotChange } from "../ledger/locations.service";
 import * as q from "./notices.queries";
-import { MAX_RETURN_ROWS, type ReturnInput, type ReturnOutput } from "./returns.schemas";
+import { MAX_RETURN_ROWS, type ReturnInput, type ReturnOutput, returnRowInput } from "./returns.schemas";
 
 /**
  * POST /resi-fornitore (API.md section 12): goods sent back to a supplier, unloaded in one operation with
@@ -50,24 +51,27 @@ export async function returnToSupplier(tx: Tx, actor: Actor, input: ReturnInput,
     });
   const [supplier] = await rows(tx, q.suppliersByCode([input.fornitore]));
   if (!supplier) throw new DomainError("fornitore_non_trovato", `Fornitore '${input.fornitore}' sconosciuto.`, { campo: "fornitore" });
-  const index = await loadArticles(tx, input.righe, { warehouses: { magazzino: input.magazzino } });
+  const checked = checkRows(input.righe, returnRowInput);
+  const wellFormed = checked.rows.map((c) => c.row);
+  const index = await loadArticles(tx, wellFormed, { warehouses: { magazzino: input.magazzino } });
   // Locations right after the warehouse gate (lock order 1b), before any row lock: the rule of every writer.
   const locations = await resolveLocations(
     tx,
     index.magazzini,
-    input.righe.map((r) => ({ magazzino: input.magazzino, codice: r.ubicazione, entrata: false })),
+    wellFormed.map((r) => ({ magazzino: input.magazzino, codice: r.ubicazione, entrata: false })),
   );
   // Lock order 1 before any lot: the rows a return may reopen, and the rows it names for their price.
-  const named = input.righe.flatMap((r) => (r.riga === undefined ? [] : [r.riga]));
+  const named = wellFormed.flatMap((r) => (r.riga === undefined ? [] : [r.riga]));
   const locked = named.length > 0 ? await lockOrderRows(tx, named) : new Map();
 
   const outcomes: ReturnOutput["righe"] = [];
+  for (const [indice, e] of checked.refused) outcomes[indice] = { indice, esito: "rifiutata", errore: e.toBody() };
   const planned: Planned[] = [];
   const reopened = new Map<number, Decimal>();
-  for (const [indice, r] of input.righe.entries()) {
+  for (const [i, { indice, row: r }] of checked.rows.entries()) {
     try {
       const article = resolveArticle(index, r);
-      const from = locations[indice]!;
+      const from = locations[i]!;
       if (from instanceof RowError) throw from;
       const quantita = quantityFromNumber(r.quantita);
       if (quantita === null)
@@ -145,7 +149,7 @@ export async function returnToSupplier(tx: Tx, actor: Actor, input: ReturnInput,
   for (const [riga, quantita] of [...reopened].sort((a, b) => a[0] - b[0])) {
     if (quantita.gt(0)) moved.set(riga, await moveArrived(tx, riga, `-${canonical(quantita)}`));
   }
-  const motivi = [...new Set(input.righe.map((r) => r.motivo))].join("; ");
+  const motivi = [...new Set(wellFormed.map((r) => r.motivo))].join("; ");
   const ledger: LedgerRow[] = accepted.map((p) => ({
     natura: "scarico",
     magazzino: input.magazzino,

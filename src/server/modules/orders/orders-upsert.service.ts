@@ -1,8 +1,8 @@
-import type { z } from "zod";
 import type { Tx } from "../../db/client";
 import { execute, rows, rowsInOrder } from "../../db/sql";
 import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
+import { malformedRow } from "../../lib/rows";
 import {
   MAX_ORDER_ROWS_PER_CALL,
   MAX_ORDERS_PER_CALL,
@@ -105,7 +105,7 @@ export async function upsertPurchaseOrders(tx: Tx, input: UpsertOrdersInput): Pr
   for (const [indice, raw] of input.ordini.entries()) {
     const parsed = purchaseOrderStrict.safeParse(raw);
     if (parsed.success) wellFormed.push({ indice, o: parsed.data });
-    else refuse(indice, malformed(indice, numeroOf(indice), parsed.error.issues));
+    else refuse(indice, malformedRow(`Ordine ${numeroOf(indice) ?? "senza numero"} (ordini[${indice}])`, parsed.error.issues));
   }
   const refs = await loadRefs(
     tx,
@@ -201,23 +201,6 @@ export async function upsertPurchaseOrders(tx: Tx, input: UpsertOrdersInput): Pr
   const righe = input.ordini.map((_, i) => outcomes.get(i)!);
   const count = (esito: Outcome["esito"]) => righe.filter((r) => r.esito === esito).length;
   return { creati: count("creato"), aggiornati: count("aggiornato"), invariati: count("invariato"), rifiutati: count("rifiutato"), righe };
-}
-
-/**
- * A malformed order's refusal: every problem in the message, the first one's field in `campo`, as a path
- * inside the order (`data`, `righe[0].quantita`); the message gives the path in the call too.
- */
-function malformed(indice: number, numero: string | null, issues: z.core.$ZodIssue[]): RowError {
-  const inOrder = (path: PropertyKey[]) =>
-    path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("");
-  const problems = issues.flatMap((issue) =>
-    issue.code === "unrecognized_keys"
-      ? issue.keys.map((k) => ({ campo: inOrder([...issue.path, k]), text: "campo non previsto: toglierlo o correggerne il nome" }))
-      : [{ campo: inOrder(issue.path), text: issue.message }],
-  );
-  const at = `Ordine ${numero ?? "senza numero"} (ordini[${indice}])`;
-  const listed = problems.map((p) => (p.campo === "" ? p.text : `campo '${p.campo}': ${p.text}`)).join("; ");
-  return new RowError("campo_non_valido", `${at}: ${listed}.`, problems[0]?.campo || undefined);
 }
 
 async function loadRefs(tx: Tx, ordini: OrderUpsertInput[]): Promise<Refs> {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decimalString, idNumber, isoDate, pathId, rawNumber, shortText, typeError } from "../../lib/zod";
+import { dateString, decimalString, idNumber, isoDate, pathId, priceString, rawNumber, shortText, typeError } from "../../lib/zod";
 
 export const STATI_ORDINE = ["aperto", "parziale", "evaso"] as const;
 
@@ -20,7 +20,7 @@ export type ListOrdersInput = z.infer<typeof listOrdersInput>;
 export const orderSummaryOutput = z.object({
   id: z.number().int(),
   numero: z.string(),
-  data: z.string(),
+  data: dateString(),
   stato: z.enum(STATI_ORDINE),
   fornitore: z.object({ id: z.number().int(), nome: z.string() }),
   magazzino: z.object({ id: z.number().int(), codice: z.string() }),
@@ -73,7 +73,7 @@ export const orderDetailOutput = orderSummaryOutput.omit({ righe: true }).extend
       arrivi: z.array(
         z.object({
           movimento: z.number().int(),
-          data: z.string(),
+          data: dateString(),
           quantita: decimalString(),
           lotto: z.string().nullable(),
           autore: z.object({ tipo: z.enum(["chiave", "utente"]), nome: z.string() }).nullable(),
@@ -101,7 +101,7 @@ export const purchaseOrderRowStrict = z.strictObject({
   }),
   articolo: shortText(64).meta({ description: "Codice articolo (una variante, non un modello)" }),
   quantita: rawNumber().meta({ description: "Quantità ordinata: maggiore di zero, al massimo 3 decimali" }),
-  prezzo: z.string({ error: typeError('deve essere una stringa decimale, per esempio "12.50"') }),
+  prezzo: priceString(),
 });
 
 export const purchaseOrderStrict = z.strictObject({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idNumber, pathId, shortText } from "../../lib/zod";
+import { dateString, decimalString, idNumber, instantString, pathId, shortText } from "../../lib/zod";
 import { SIZES } from "../labels/label-model";
 import { labelSpec, MAX_COPIES } from "../labels/labels.schemas";
 
@@ -49,7 +49,7 @@ const printer = z.object({
   indirizzo: z.string().meta({ description: "host:porta (TCP, ZPL grezzo)" }),
   dimensione: z.enum(SIZES),
   attiva: z.boolean(),
-  creata_il: z.string(),
+  creata_il: instantString(),
 });
 export type Printer = z.infer<typeof printer>;
 
@@ -68,17 +68,39 @@ export const printInput = z.strictObject({
 
 export const PRINT_STATES = ["in_coda", "in_invio", "stampata", "fallita"] as const;
 
+/** The label a job prints, as it was asked (labelSpec parsed: a lot label's `quantita` as text). */
+const printedLabel = z
+  .discriminatedUnion("tipo", [
+    z.object({
+      tipo: z.literal("lotto"),
+      articolo: z.number().int(),
+      lotto: z.string(),
+      scadenza: dateString().nullish(),
+      quantita: decimalString().nullish(),
+    }),
+    z.object({
+      tipo: z.literal("ubicazione"),
+      magazzino: z.number().int(),
+      ubicazione: z.string().optional(),
+      da: z.string().optional(),
+      a: z.string().optional(),
+    }),
+    z.object({ tipo: z.literal("collo"), sscc: z.string() }),
+    z.object({ tipo: z.literal("riga"), ordine: z.number().int(), riga: z.number().int().optional() }),
+  ])
+  .meta({ description: "L'etichetta come fu chiesta" });
+
 export const printJob = z.object({
   id: z.number().int(),
   stampante: z.object({ id: z.number().int(), nome: z.string() }),
   stato: z.enum(PRINT_STATES),
-  etichetta: z.record(z.string(), z.unknown()).meta({ description: "L'etichetta come fu chiesta" }),
+  etichetta: printedLabel,
   copie: z.number().int(),
   avviso: z.string().nullable().meta({ description: "lotto_non_gs1: il lotto è stampato in Code 128 fuori dal simbolo GS1" }),
   motivo: z.string().nullable().meta({ description: "Perché è fallita (connessione rifiutata, timeout, esito incerto)" }),
-  creata_il: z.string(),
-  inviata_il: z.string().nullable(),
-  conclusa_il: z.string().nullable(),
+  creata_il: instantString(),
+  inviata_il: instantString().nullable(),
+  conclusa_il: instantString().nullable(),
 });
 export type PrintJob = z.infer<typeof printJob>;
 

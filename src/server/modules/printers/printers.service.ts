@@ -185,7 +185,8 @@ function toJob(r: q.JobRow): PrintJob {
     id: r.id,
     stampante: { id: r.stampante_id, nome: r.stampante_nome },
     stato: r.stato as PrintJob["stato"],
-    etichetta: r.etichetta as Record<string, unknown>,
+    // Stored as labelSpec parsed it: the output schema reads it back.
+    etichetta: r.etichetta as PrintJob["etichetta"],
     copie: r.copie,
     avviso: r.avviso,
     motivo: r.motivo,

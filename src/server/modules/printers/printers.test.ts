@@ -201,12 +201,12 @@ test("a printer that is off: the job fails with the reason after one retry, the 
 test("a job left in_invio by a stopped instance ends fallita 'esito incerto', never sent again", async () => {
   const p = await addPrinter("Interrotta", 9100);
   const { rows } = await t.pool.query(
-    `INSERT INTO stampe (stampante_id, stato, etichetta, zpl, autore, inviata_il) VALUES ($1, 'in_invio', '{}', '^XA^XZ', 'test', now() - interval '1 hour') RETURNING id`,
+    `INSERT INTO stampe (stampante_id, stato, etichetta, zpl, autore, inviata_il) VALUES ($1, 'in_invio', '{"tipo":"riga","ordine":1}', '^XA^XZ', 'test', now() - interval '1 hour') RETURNING id`,
     [p.id],
   );
   const [fresh] = (
     await t.pool.query(
-      `INSERT INTO stampe (stampante_id, stato, etichetta, zpl, autore, inviata_il) VALUES ($1, 'in_invio', '{}', '^XA^XZ', 'test', now()) RETURNING id`,
+      `INSERT INTO stampe (stampante_id, stato, etichetta, zpl, autore, inviata_il) VALUES ($1, 'in_invio', '{"tipo":"riga","ordine":1}', '^XA^XZ', 'test', now()) RETURNING id`,
       [p.id],
     )
   ).rows;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idNumber, rawNumber, shortText } from "../../lib/zod";
+import { dateString, idNumber, instantString, rawNumber, shortText } from "../../lib/zod";
 
 /** How the proposed destination was chosen (API.md section 11, "Putaway"). */
 export const PROPOSAL_REASONS = ["preferita", "lotto", "articolo"] as const;
@@ -20,10 +20,10 @@ export const worklistRow = z.object({
   unita: z.string(),
   confezione: z.string(),
   lotto: z.string().nullable(),
-  scadenza: z.string().nullable(),
+  scadenza: dateString().nullable(),
   ubicazione: z.string(),
   quantita: z.string(),
-  arrivato_il: z.string(),
+  arrivato_il: instantString(),
   proposta: z.object({ ubicazione: z.string(), motivo: z.enum(PROPOSAL_REASONS) }).nullable(),
 });
 export type WorklistRow = z.infer<typeof worklistRow>;
@@ -35,7 +35,7 @@ export type WorklistRow = z.infer<typeof worklistRow>;
  */
 export const worklistOutput = z.object({
   magazzino: z.number().int(),
-  letto_il: z.string(),
+  letto_il: instantString(),
   righe: z.array(worklistRow),
   ubicazioni: z.array(z.object({ codice: z.string(), tipo: z.enum(["ricevimento", "stoccaggio", "quarantena"]), attiva: z.boolean() })),
   etichette: z.array(z.object({ riga: z.number().int(), articolo: z.number().int() })),

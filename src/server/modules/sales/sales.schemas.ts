@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Decimal } from "../../lib/decimal";
-import { articoloRef, decimalString, idNumber, isoDate, queryInt, rawNumber, shortText, typeError } from "../../lib/zod";
+import { articoloRef, dateString, decimalString, idNumber, isoDate, queryInt, rawNumber, shortText, typeError } from "../../lib/zod";
 import { listParams, newestParams, newestShape, pageShape, periodParams } from "../lists/lists.schemas";
 
 export const MAX_SALES_ROWS = 500;
@@ -62,7 +62,7 @@ export const saleDocumentOutput = z.object({
   id: z.number().int(),
   numero: z.string(),
   tipo: z.enum(TIPI_DOCUMENTO),
-  data: z.string(),
+  data: dateString(),
   cliente: z.object({ id: z.number().int(), ragione_sociale: z.string() }),
   magazzino: z.number().int(),
   righe: z.array(saleRowOutput),

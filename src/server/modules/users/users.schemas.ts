@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idNumber, typeError } from "../../lib/zod";
+import { idNumber, instantString, typeError } from "../../lib/zod";
 import { ROLES } from "../auth/actor";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../auth/passwords";
 
@@ -44,7 +44,7 @@ export const userOutput = z.object({
   username: z.string(),
   ruolo: role(),
   attivo: z.boolean(),
-  creato_il: z.string(),
+  creato_il: instantString(),
 });
 export type UserOutput = z.infer<typeof userOutput>;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idNumber, pathId, shortText, typeError } from "../../lib/zod";
+import { idNumber, instantString, pathId, shortText, typeError } from "../../lib/zod";
 import { EVENT_TYPES, type EventType } from "../../../lib/domain-lists";
 
 const eventTypes = () =>
@@ -59,7 +59,7 @@ const settingsFields = {
 export type EndpointSettings = { eventi?: EventType[]; eventi_per_richiesta?: number; consegna?: DeliveryMode; attivo?: boolean };
 export type DeliveryMode = (typeof DELIVERY_MODES)[number];
 
-const failure = z.object({ il: z.string(), stato_http: z.number().int().nullable(), esito: z.string() });
+const failure = z.object({ il: instantString(), stato_http: z.number().int().nullable(), esito: z.string() });
 const endpointFields = {
   id: z.number().int(),
   url: z.string(),
@@ -68,8 +68,8 @@ const endpointFields = {
   eventi_per_richiesta: z.number().int(),
   consegna: z.enum(DELIVERY_MODES),
   attivo: z.boolean(),
-  creato_il: z.string(),
-  disattivato_il: z.string().nullable().meta({ description: "Da quando è disattivato (null se attivo)" }),
+  creato_il: instantString(),
+  disattivato_il: instantString().nullable().meta({ description: "Da quando è disattivato (null se attivo)" }),
   in_attesa: z
     .number()
     .int()
@@ -84,7 +84,7 @@ const endpointFields = {
     .nullable()
     .meta({ description: "Età in secondi del più vecchio evento non ancora consegnato (null: nessuno in attesa)" }),
   eventi_al_secondo: z.number().meta({ description: "Eventi consegnati al secondo nell'ultimo minuto" }),
-  ultimo_successo: z.string().nullable(),
+  ultimo_successo: instantString().nullable(),
   salto: z.object({ da: z.number().int(), a: z.number().int() }).nullable().meta({
     description:
       "Sequenze saltate alla riattivazione dopo più di 7 giorni di disattivazione (incluse): POST /webhook/{id}/riprova con `da` le consegna",
@@ -116,7 +116,7 @@ export type RestEndpoint = z.infer<typeof restEndpoint>;
 export const restAttempt = z.object({
   id: z.number().int(),
   sequenza: z.number().int(),
-  iniziato_il: z.string(),
+  iniziato_il: instantString(),
   durata_ms: z.number().int(),
   stato_http: z.number().int().nullable(),
   esito: z.string().meta({ description: "consegnato, rifiutato, timeout, errore_rete, rete_privata" }),
@@ -161,8 +161,8 @@ export const deliveryOutput = z.object({
   tipo: z.string(),
   stato: z.enum(["in_attesa", "consegnata", "fallita"]),
   tentativi: z.number().int(),
-  prossimo_tentativo: z.string().nullable(),
-  concluso_il: z.string().nullable(),
+  prossimo_tentativo: instantString().nullable(),
+  concluso_il: instantString().nullable(),
 });
 export const listDeliveriesOutput = z.object({ consegne: z.array(deliveryOutput), prima: z.number().int().nullable() });
 
@@ -171,7 +171,7 @@ export const attemptOutput = z.object({
   id: z.number().int(),
   consegna: z.number().int(),
   sequenza: z.number().int(),
-  iniziato_il: z.string(),
+  iniziato_il: instantString(),
   durata_ms: z.number().int(),
   stato_http: z.number().int().nullable(),
   esito: z.string(),

@@ -1,4 +1,4 @@
-import type { NoticeOutput, PalletOutput, ReceivePalletInput } from "../../../server/modules/notices/notices.schemas";
+import type { NoticeOutput, PalletOutput, ReceivePalletRequest } from "../../../server/modules/notices/notices.schemas";
 import type { QueueItem } from "../../offline/device-queue";
 import type { ExpectedCopy } from "./local-lookup";
 
@@ -16,7 +16,7 @@ export interface PalletCopy {
 
 /** A pallet receipt confirmed on the handheld and not yet confirmed by the service (POST /colli/{sscc}/ricevi). */
 export interface QueuedPallet extends QueueItem {
-  richiesta: ReceivePalletInput;
+  richiesta: ReceivePalletRequest;
   /** For the list: the notice's number and how many rows. */
   avviso: string;
   righe: number;
