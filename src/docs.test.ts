@@ -4,6 +4,7 @@ import path from "node:path";
 import GithubSlugger from "github-slugger";
 import { Lexer, type Token } from "marked";
 import { afterAll, describe, expect, test } from "vitest";
+import { historyReport, readHistory } from "../bench/history";
 import { openApiDocument } from "./server/trpc/openapi";
 
 /**
@@ -118,6 +119,32 @@ describe("the documents", () => {
     const text = fs.readFileSync(path.join(root, "ARCHITECTURE.md"), "utf8");
     const modules = fs.readdirSync(path.join(root, "src/server/modules"), { withFileTypes: true }).filter((d) => d.isDirectory());
     expect(modules.map((d) => d.name).filter((m) => !text.includes(`| \`${m}\` |`))).toEqual([]);
+  });
+});
+
+describe("the latest figures docs/performance.md points to (npm run -s bench:report)", () => {
+  test("every scenario of the newest run at scale 1 has its row, from that run", () => {
+    const lines = readHistory(path.join(root, "bench/results/history.jsonl"));
+    const newest = lines.filter((l) => l.banco === undefined && l.scala === 1).at(-1)!;
+    const report = historyReport(lines, 1);
+    for (const id of Object.keys(newest.scenari).filter((i) => !i.startsWith("tetto-node:")))
+      expect(report).toMatch(new RegExp(`^\\| \`${id}\` \\|.*\\| ${newest.quando.slice(0, 16).replace("T", " ")} \\|$`, "m"));
+  });
+
+  test("a newer run of a few scenarios replaces only their rows; other scales and the UI bench stay apart", () => {
+    const side = (api: number) => ({ api, pavimento: 2 * api, rapporto: 0.5, p50: 1, p99: 2 });
+    const report = historyReport(
+      [
+        { quando: "2026-01-01T10:00:00.000Z", scala: 1, scenari: { "post-movimenti": side(100), "scan-movimenti": side(9000) } },
+        { quando: "2026-01-02T10:00:00.000Z", scala: 1, scenari: { "post-movimenti": side(200) } },
+        { quando: "2026-01-03T10:00:00.000Z", scala: 5, scenari: { "post-movimenti": side(300) } },
+      ],
+      1,
+    );
+    expect(report).toMatch(/^\| `post-movimenti` \| requests\/s \| 200 \| 400 \|.*\| 2026-01-02 10:00 \|$/m);
+    expect(report).toMatch(/^\| `scan-movimenti` \| rows\/s \| 9,000 \| 18,000 \|.*\| 2026-01-01 10:00 \|$/m);
+    expect(report).not.toContain("300");
+    expect(report).not.toContain("receiving screen");
   });
 });
 
