@@ -1,6 +1,6 @@
 "use client";
 import { Group, Stack, Text, Title } from "@mantine/core";
-import { memo, useEffect } from "react";
+import { memo, useEffect, useRef } from "react";
 import { count } from "../format";
 import { useCodeTypedBeforeStart } from "../hooks";
 import { ScannerSettingsButton } from "../scanner/scanner-settings";
@@ -48,8 +48,17 @@ const Waiting = memo(function Waiting({ codes }: { codes: string[] }) {
  */
 export function ReceivingScreen() {
   const labels = useLabelPrint();
-  const p = usePallet(labels.offerPallet);
+  // The pallet view is made before the row-by-row one it hands the caret and the codes it held to.
+  const rowView = useRef<{ focusScan: () => void; enqueue: (code: string) => void } | null>(null);
+  const p = usePallet({
+    onReceived: labels.offerPallet,
+    focusScan: () => rowView.current?.focusScan(),
+    release: (codes) => {
+      for (const code of codes) rowView.current?.enqueue(code);
+    },
+  });
   const r = useReceiving({ intercept: p.intercept });
+  rowView.current = r;
   const { setWarehouse } = p;
   useEffect(() => setWarehouse(r.magazzino), [setWarehouse, r.magazzino]);
   const onCode = (code: string) => p.intercept(code) || r.enqueue(code);
@@ -75,21 +84,8 @@ export function ReceivingScreen() {
 
       <ScanField inputRef={r.scanRef} busy={r.searchBusy} lastCode={r.lastCode} onEnter={onScanEnter} startsHere />
 
-      {p.message && <FeedbackPanel feedback={{ outcome: p.message.outcome, title: "Collo", message: p.message.text }} />}
-      {p.collo && (
-        <PalletCard
-          collo={p.collo}
-          marks={p.marks}
-          onMark={p.mark}
-          photos={p.photos}
-          onPhoto={p.attachPhoto}
-          onFocusScan={r.focusScan}
-          onReceive={() => void p.receive(r.ddt)}
-          onClose={p.close}
-          saving={p.saving}
-          error={p.error}
-        />
-      )}
+      {p.message && <FeedbackPanel feedback={{ outcome: p.message.outcome, title: p.message.title, message: p.message.text }} />}
+      {p.collo && <PalletCard p={{ ...p, collo: p.collo }} onFocusScan={r.focusScan} onReceive={() => void p.receive(r.ddt)} />}
 
       {r.reading ? <ReadingPanel code={r.reading.code} /> : r.feedback && <FeedbackPanel feedback={r.feedback} />}
       <Waiting codes={r.waiting} />

@@ -12,7 +12,7 @@ import { useStableActions } from "../../stable-actions";
 import { useDockFocus } from "./use-dock-focus";
 import { useKeptOptions, useKeptRow } from "./use-kept-row";
 import { lotField } from "./lot-field";
-import { problemOf, shownFeedback } from "./row-rules";
+import { countedExcess, problemOf, shownFeedback } from "./row-rules";
 import type { ArrivalFields, Current, Feedback, Order, PendingChoice, Problem, Registered, Row } from "./types";
 import { sameCode } from "./types";
 import { type FlushReport, type QueuedArrival, reportFeedback } from "./arrival-queue";
@@ -178,12 +178,14 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
     const counted = cur.counted + 1;
     setCurrent({ ...cur, counted, confirmed: true });
     fields.setFieldValue("quantita", String(counted));
-    const over = counted > Number(cur.row.residua) ? ` Attenzione: oltre il residuo di ${qty(cur.row.residua)}.` : "";
-    say(
-      over ? "ko" : "info",
-      `Contati ${counted} × ${cur.row.articolo.codice}`,
-      `Leggere ancora per contare, Invio per registrare.${over}`,
-    );
+    const excess = countedExcess({ ...cur, counted }, String(counted));
+    if (excess)
+      return say(
+        "ko",
+        `Contati ${counted} × ${cur.row.articolo.codice}: oltre il residuo di ${qty(cur.row.residua)}`,
+        `Invio registra ${qty(excess.riceve)} e annota ${qty(excess.eccedente)} come eccedente (non ricevuto, differenza per il fornitore); oppure scrivere la quantità.`,
+      );
+    say("info", `Contati ${counted} × ${cur.row.articolo.codice}`, "Leggere ancora per contare, Invio per registrare.");
   }
 
   /** One code read: looked up, then shown, after the row it replaces is registered (or the screen stops). */
