@@ -111,7 +111,7 @@ test("una differenza scritta e non salvata: Ricevi collo la prende; non valida, 
   // More than the pallet's row brings: the receipt asks, and receives nothing.
   await pallet.getByTestId("quantita-differenza").fill("30");
   await pallet.getByTestId("ricevi-collo").click();
-  await expect(page.getByTestId("esito").filter({ hasText: /differenza della riga 1/ })).toHaveAttribute("data-esito", "ko");
+  await expect(page.getByTestId("esito").filter({ hasText: /Differenza della riga 1 da completare/ })).toHaveAttribute("data-esito", "ko");
   expect(await arrived("CD-B")).toBe("0");
   await expect(pallet.getByTestId("quantita-differenza")).toBeFocused();
 
@@ -132,13 +132,13 @@ test("dopo Salva, Annulla e Chiudi il cursore torna al campo di scansione: Invio
   await expect(pallet.getByTestId("riga-collo-0")).toContainText("CD-C");
   await pallet.getByTestId("segna-differenza").click();
   await expect(pallet.getByTestId("quantita-differenza")).toBeFocused();
-  await pallet.getByTestId("quantita-differenza").fill("1");
-  await pallet.getByTestId("salva-differenza").click();
-  await expect(pallet.getByTestId("differenza-segnata")).toHaveText(/danneggiato 1/);
+  await pallet.getByRole("button", { name: "Annulla" }).click();
   await expect(page.getByTestId("campo-scansione")).toBeFocused();
 
   await pallet.getByTestId("segna-differenza").click();
-  await pallet.getByRole("button", { name: "Annulla" }).click();
+  await pallet.getByTestId("quantita-differenza").fill("1");
+  await pallet.getByTestId("salva-differenza").click();
+  await expect(pallet.getByTestId("differenza-segnata")).toHaveText(/danneggiato 1/);
   await expect(page.getByTestId("campo-scansione")).toBeFocused();
   await page.getByRole("button", { name: "Chiudi senza ricevere" }).click();
   await expect(pallet).toHaveCount(0);
@@ -183,7 +183,7 @@ test("un collo ricevuto intanto da un altro palmare: il rifiuto dice chi, con qu
   await expect(pallet.getByTestId("stato-collo")).toHaveText(/ricevuto/i);
   await expect(pallet.getByTestId("ricevi-collo")).toHaveCount(0);
   await expect(pallet.getByTestId("differenza-segnata")).toHaveText(/mancante 2/);
-  await expect(pallet.getByTestId("differenze-non-registrate")).toContainText("non registrat");
+  await expect(pallet.getByTestId("differenze-non-registrate")).toContainText("non sono registrate");
   await expect(page.getByTestId("campo-scansione")).toBeFocused();
   await snap(page, "collo-gia-ricevuto");
 

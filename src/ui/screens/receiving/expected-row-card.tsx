@@ -157,7 +157,11 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
             data-testid="campo-scadenza"
           />
         )}
-        <Text size="sm" c={current.confirmed ? "teal.9" : "dimmed"} data-testid="stato-quantita">
+        <Text
+          size="sm"
+          c={overCount(current, values.quantita) ? "orange.9" : current.confirmed ? "teal.9" : "dimmed"}
+          data-testid="stato-quantita"
+        >
           {current.counted > 1
             ? `Contati ${current.counted} leggendo l'articolo.${overCount(current, values.quantita)}`
             : current.confirmed

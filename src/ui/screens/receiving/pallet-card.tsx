@@ -62,6 +62,8 @@ function MarkEditor({
         onKeyDown={saveOnEnter(onSave)}
         min={0}
         max={Number(row.quantita)}
+        // Never clamped: a slip (30 on a row of 10) must be seen and corrected, not become "the whole row".
+        clampBehavior="none"
         decimalScale={3}
         enterKeyHint="done"
         data-testid="quantita-differenza"
@@ -202,8 +204,7 @@ export function PalletCard({
         </div>
         {p.unrecorded && (
           <Text c="red.9" fw={700} data-testid="differenze-non-registrate">
-            Differenze segnate qui e non registrate: il collo l'ha ricevuto {collo.ricevuto?.da ?? "un altro palmare"}. Accordarsi con chi
-            l'ha ricevuto per registrarle.
+            Le differenze segnate qui non sono registrate: accordarsi con {collo.ricevuto?.da ?? "chi ha ricevuto il collo"}.
           </Text>
         )}
         {collo.righe.map((r) => {

@@ -10,7 +10,7 @@ import { count } from "../../format";
 import type { FlushReport } from "../../offline/device-queue";
 import { useTRPC } from "../../trpc";
 import { useWrite, useWriteKey } from "../../write-key";
-import { photoForUpload } from "./photo";
+import { sendDifferencePhotos } from "./photo";
 import { describeMarks, describeReceipt, draftFor, draftProblem, markOf, type PalletDraft, type PalletMark } from "./pallet-draft";
 import { lookUpPallet, type QueuedPallet } from "./pallet-copy";
 import { usePalletCopy } from "./use-pallet-copy";
@@ -171,11 +171,12 @@ export function usePallet({ onReceived, focusScan, release }: PalletDeps) {
     const sscc = readSscc(code);
     const declared =
       shown !== null && shown.stato === "atteso" && (Object.keys(live.current.marks).length > 0 || live.current.draft !== null);
-    if (declared && sscc !== shown.sscc) {
+    // Codes already waiting for the card: the next ones wait behind them, in the order they came.
+    if (shown !== null && (declared || live.current.held.length > 0) && sscc !== shown.sscc) {
       setHeld([...live.current.held, code]);
       say(
         "info",
-        `${code} sarà letto dopo il collo ${shown.sscc}, che ha differenze segnate: Invio riceve il collo, «Chiudi senza ricevere» lo lascia.`,
+        `${code} sarà letto dopo il collo ${shown.sscc}: ${shown.stato === "atteso" ? "Invio riceve il collo, «Chiudi senza ricevere» lo lascia" : "Invio chiude la scheda del collo"}.`,
         "Codice in attesa del collo",
       );
       return true;
@@ -186,7 +187,7 @@ export function usePallet({ onReceived, focusScan, release }: PalletDeps) {
       else void open(sscc);
       return true;
     }
-    if (shown === null || live.current.held.length > 0) return false;
+    if (shown === null) return false;
     if (shown.stato === "atteso")
       say(
         "info",
@@ -284,19 +285,15 @@ export function usePallet({ onReceived, focusScan, release }: PalletDeps) {
     const now: PalletOutput = fresh?.stato === "ricevuto" ? fresh : { ...shown, stato: "ricevuto" };
     setCollo(now);
     setUnrecorded(Object.keys(all).length > 0);
-    const who = now.ricevuto ? `Il collo ${now.sscc} è stato ricevuto ${describeReceipt(now.ricevuto)}.` : f.messaggio;
+    const who = now.ricevuto ? `Ricevuto ${describeReceipt(now.ricevuto)}.` : f.messaggio;
     const lost =
       Object.keys(all).length > 0
-        ? ` Le differenze segnate qui NON sono state registrate: ${describeMarks(now, all)}. Accordarsi con ${now.ricevuto?.da ?? "chi l'ha ricevuto"} per registrarle.`
+        ? ` NON registrate le differenze segnate qui: ${describeMarks(now, all)}. Accordarsi con ${now.ricevuto?.da ?? "chi l'ha ricevuto"}.`
         : " Qui non è stato registrato nulla.";
     say("ko", `${who}${lost}`, `Collo già ricevuto${now.ricevuto ? ` da ${now.ricevuto.da}` : ""}`);
   }
 
-  /**
-   * The photos, once the receipt created the differences they show: each to its row's difference of the
-   * reason marked (the receipt's answer lists them with ids). One at a time, each with its key, so a retry
-   * after a dead spot stores it once. The outcome is added to the receipt's message.
-   */
+  /** The photos, once the receipt created the differences they show; their outcome added to the receipt's message. */
   async function sendPhotos(
     out: ReceivePalletOutput,
     toUpload: Record<number, Blob>,
@@ -304,26 +301,16 @@ export function usePallet({ onReceived, focusScan, release }: PalletDeps) {
     text: string,
     outcome: Outcome,
   ) {
-    const failed: string[] = [];
-    let sent = 0;
-    for (const [indice, file] of Object.entries(toUpload)) {
-      const row = out.righe.find((r) => r.indice === Number(indice));
-      const d = row?.differenze?.find((x) => x.motivo === marked[Number(indice)]?.motivo);
-      if (!d) {
-        failed.push(`riga ${Number(indice) + 1} (nessuna differenza registrata)`);
-        continue;
-      }
+    const { sent, failed } = await sendDifferencePhotos(out, toUpload, marked, async (body) => {
+      photoKey.for(body);
       try {
-        const body = { differenza: d.id, ...(await photoForUpload(file)) };
-        photoKey.for(body);
         await uploadPhoto(body);
         photoKey.settle();
-        sent++;
       } catch (e) {
         photoKey.settle(e);
-        failed.push(`riga ${Number(indice) + 1} (${e instanceof Error && !("data" in e) ? e.message : describeError(e).messaggio})`);
+        throw e;
       }
-    }
+    });
     const tail = (sent > 0 ? ` Foto inviate: ${sent}.` : "") + (failed.length > 0 ? ` Foto non inviate: ${failed.join("; ")}.` : "");
     say(failed.length > 0 ? "ko" : outcome, `${text}${tail}`);
   }
@@ -375,6 +362,8 @@ export function usePallet({ onReceived, focusScan, release }: PalletDeps) {
     changeDraft: (patch: Partial<PalletDraft>) => {
       const d = live.current.draft;
       if (d) setDraft({ ...d, ...patch });
+      // A reason chosen: the quantity is what is typed next.
+      if (patch.motivo !== undefined) focusDraft();
     },
     saveDraft,
     cancelDraft: () => {
