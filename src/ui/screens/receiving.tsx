@@ -49,10 +49,11 @@ const Waiting = memo(function Waiting({ codes }: { codes: string[] }) {
 export function ReceivingScreen() {
   const labels = useLabelPrint();
   // The pallet view is made before the row-by-row one it hands the caret and the codes it held to.
-  const rowView = useRef<{ focusScan: () => void; enqueue: (code: string) => void } | null>(null);
+  const rowView = useRef<Pick<ReturnType<typeof useReceiving>, "focusScan" | "enqueue" | "ddtRef"> | null>(null);
   const p = usePallet({
     onReceived: labels.offerPallet,
     focusScan: () => rowView.current?.focusScan(),
+    focusDdt: () => requestAnimationFrame(() => rowView.current?.ddtRef.current?.focus()),
     release: (codes) => {
       for (const code of codes) rowView.current?.enqueue(code);
     },

@@ -27,6 +27,8 @@ export interface PalletDeps {
   onReceived?: (sscc: string, movimenti: number[]) => void;
   /** The caret back in the scan field, after every action on the card. */
   focusScan: () => void;
+  /** The caret in the delivery note, when the receipt waits for it. */
+  focusDdt: () => void;
   /** The codes read while the card held them, to read now, in their order (the row-by-row scan). */
   release: (codes: string[]) => void;
 }
@@ -45,7 +47,7 @@ export interface PalletDeps {
  * the receipt (or, when it is not valid, the receipt asks for it). A receipt refused because another handheld
  * received the pallet first leaves the card as received, by whom, with the marks said not recorded.
  */
-export function usePallet({ onReceived, focusScan, release }: PalletDeps) {
+export function usePallet({ onReceived, focusScan, focusDdt, release }: PalletDeps) {
   const trpc = useTRPC();
   const client = useQueryClient();
   const [collo, setCollo] = useState<PalletOutput | null>(null);
@@ -222,8 +224,15 @@ export function usePallet({ onReceived, focusScan, release }: PalletDeps) {
     if (collo.stato === "ricevuto") return clear();
     const all = takeDraft();
     if (all === null) return;
+    if (!ddt.trim()) {
+      focusDdt();
+      return say(
+        "ko",
+        "Scrivere il DDT del fornitore: Invio torna al campo di lettura, un altro Invio riceve il collo.",
+        "Indicare il DDT",
+      );
+    }
     focusScan();
-    if (!ddt.trim()) return say("ko", "Indicare il DDT del fornitore prima di ricevere il collo.", "Indicare il DDT");
     const differenze = Object.entries(all).map(([indice, m]) => ({
       indice: Number(indice),
       quantita: m.quantita,
