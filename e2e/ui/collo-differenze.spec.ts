@@ -114,6 +114,7 @@ test("una differenza scritta e non salvata: Ricevi collo la prende; non valida, 
   await expect(page.getByTestId("esito").filter({ hasText: /Differenza della riga 1 da completare/ })).toHaveAttribute("data-esito", "ko");
   expect(await arrived("CD-B")).toBe("0");
   await expect(pallet.getByTestId("quantita-differenza")).toBeFocused();
+  await snap(page, "collo-differenza-da-completare");
 
   await pallet.getByTestId("quantita-differenza").fill("3");
   await pallet.getByTestId("ricevi-collo").click();

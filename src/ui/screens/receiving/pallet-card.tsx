@@ -75,6 +75,8 @@ function MarkEditor({
         onKeyDown={saveOnEnter(onSave)}
         maxLength={500}
         enterKeyHint="done"
+        description="Invio salva la differenza"
+        inputWrapperOrder={["label", "input", "description"]}
         data-testid="nota-differenza"
       />
       <Group grow>
@@ -82,7 +84,7 @@ function MarkEditor({
           {marked ? "Togli" : "Annulla"}
         </Button>
         <Button onClick={onSave} data-testid="salva-differenza">
-          Salva (Invio)
+          Salva
         </Button>
       </Group>
     </Stack>
@@ -274,8 +276,13 @@ export function PalletCard({
           </Button>
         ) : (
           <>
+            {draft && (
+              <Text size="sm" c="dimmed" data-testid="ricevi-con-differenza">
+                Ricevi collo registra anche la differenza aperta sulla riga {draft.indice + 1}.
+              </Text>
+            )}
             <Button size="xl" fullWidth onClick={onReceive} loading={p.saving} data-testid="ricevi-collo">
-              {draft ? "Salva la differenza e ricevi (Invio)" : "Ricevi collo (Invio)"}
+              Ricevi collo (Invio)
             </Button>
             <Button variant="default" onClick={p.close}>
               Chiudi senza ricevere
