@@ -12,14 +12,14 @@ import { ean13, seed, today } from "../support/seed";
  */
 
 const sscc = ssccSeries("8011400");
-const EAN = { F: ean13("801140000016"), G: ean13("801140000017"), H: ean13("801140000018") };
+const EAN = { F: ean13("801140000016"), G: ean13("801140000017"), H: ean13("801140000018"), I: ean13("801140000019") };
 
 let users: Record<"operatore", User>;
 let key: string;
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  const letters = ["A", "B", "C", "D", "E", "F", "G", "H"] as const;
+  const letters = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"] as const;
   const data = {
     magazzini: [{ codice: "CD-M1", nome: "Banchina differenze" }],
     fornitori: [{ codice: "CD-F1", nome: "Fornitore Differenze" }],
@@ -43,7 +43,7 @@ test.beforeAll(async () => {
     numero: "CD-AV-1",
     fornitore: "CD-F1",
     magazzino: "CD-M1",
-    colli: [1, 2, 3, 4, 5].map((k) => ({ sscc: sscc(k), righe: [{ ordine: "CD-OA-1", numero_riga: k, quantita: 10 }] })),
+    colli: [1, 2, 3, 4, 5, 10].map((k) => ({ sscc: sscc(k), righe: [{ ordine: "CD-OA-1", numero_riga: k, quantita: 10 }] })),
   });
 });
 
@@ -229,6 +229,26 @@ test("un EAN letto con un collo aperto: una scheda alla volta, Invio agisce su q
   await expect(page.getByTestId("riga-attesa")).toContainText("CD-G");
   await expect(pallet).toHaveCount(0);
   expect(await arrived("CD-G")).toBe("0");
+  await context.close();
+});
+
+test("un SSCC letto con una riga mostrata: la riga contata è registrata prima, poi si vede solo il collo", async ({ browser }) => {
+  const { page, context } = await newSession(browser, users.operatore);
+  await prepare(page, "DDT-CD-6");
+  await scan(page, EAN.I);
+  await scan(page, EAN.I);
+  await expect(page.getByTestId("stato-quantita")).toContainText("Contati 2");
+  await scan(page, `(00)${sscc(10)}`);
+  const pallet = page.getByTestId("collo");
+  await expect(pallet.getByTestId("riga-collo-0")).toContainText("CD-J");
+  await expect(page.getByTestId("riga-attesa")).toHaveCount(0);
+  expect(await arrived("CD-I")).toBe("2");
+  // Enter receives the pallet, the one card shown.
+  await page.getByTestId("campo-scansione").focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText(/Collo \d+ ricevuto: 1 riga registrata/)).toBeVisible();
+  expect(await arrived("CD-J")).toBe("10");
+  expect(await arrived("CD-I")).toBe("2");
   await context.close();
 });
 

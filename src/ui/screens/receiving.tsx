@@ -62,7 +62,7 @@ export function ReceivingScreen() {
   rowView.current = r;
   const { setWarehouse } = p;
   useEffect(() => setWarehouse(r.magazzino), [setWarehouse, r.magazzino]);
-  const onCode = (code: string) => p.intercept(code) || r.enqueue(code);
+  const onCode = r.accept;
   // After the warehouse is handed to the pallet view, a code read before the screen ran goes where any code read
   // goes, once the device's copies have been read back: a dead spot as the screen starts reads it from them.
   useCodeTypedBeforeStart(r.scanRef, onCode, r.copySettled && p.copySettled);
