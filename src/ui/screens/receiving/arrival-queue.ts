@@ -25,6 +25,8 @@ export interface ArrivalRequest {
   quantita: number;
   lotto?: string;
   scadenza?: string;
+  /** What was counted beyond the row's remainder: not received, recorded as a difference (API.md section 12). */
+  differenza?: { quantita: number; motivo: "eccedente"; nota: string };
 }
 
 export interface QueuedArrival extends QueueItem {
