@@ -1,5 +1,6 @@
 import type { Tx } from "../../db/client";
 import { first, rows, rowsThenCommit } from "../../db/sql";
+import { compareCodePoints } from "../../lib/code-point-order";
 import { formatDateOrNull } from "../../lib/dates";
 import { canonical, Decimal } from "../../lib/decimal";
 import { RowError } from "../../lib/errors";
@@ -75,9 +76,7 @@ export interface LedgerContext {
 
 /** Lock order 3: the order in which every writer takes lots (see the module comment). */
 export function lotLockOrder(a: { article: { id: number }; lotto?: string | null; indice: number }, b: typeof a): number {
-  const x = a.lotto ?? "";
-  const y = b.lotto ?? "";
-  return a.article.id - b.article.id || (x < y ? -1 : x > y ? 1 : 0) || a.indice - b.indice;
+  return a.article.id - b.article.id || compareCodePoints(a.lotto ?? "", b.lotto ?? "") || a.indice - b.indice;
 }
 
 /** Lock order 5: balances by (article, warehouse), numerically. */
