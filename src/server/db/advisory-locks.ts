@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 
 /**
- * Every advisory lock key the code takes, in one table, in lock order (ARCHITECTURE.md "The lock order"):
- * a caller imports its key from here and never writes a number of its own.
+ * Every advisory lock key the code takes, in one table, each with its place in the lock order (ARCHITECTURE.md
+ * "The lock order"): a caller imports its key from here and never writes a number of its own.
  *
  * PostgreSQL keeps two spaces that never meet: one-key locks (a bigint, `pg_advisory_lock(key)`) and
  * two-key locks (a class and an id, `pg_advisory_lock(class, id)`). The one-key space is split by its top

@@ -19,7 +19,8 @@ import type { Natura, Origine, RiferimentoTipo } from "./ledger.queries";
  *
  * LOCK ORDER. Every writer takes its locks in this one order, so concurrent requests queue instead of
  * deadlocking:
- *   0. order keys (supplier, number), advisory, sorted          — order upserts only: `lockOrderKeys`
+ *   0. advisory keys, before any row lock (idempotency, demo, import, master data, order keys, notice
+ *      keys: db/advisory-locks.ts declares each with its place) — order upserts: `lockOrderKeys`
  *   1. gates, taken first by a writer of stock:
  *      a. the warehouse gate: the warehouse's row (`magazzini`), FOR SHARE by every stock writer of it,
  *         by id (`loadArticles` with `warehouses`, or `lockWarehouses`); held exclusively (FOR NO KEY
