@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect } from "vitest";
 import { test } from "../testing/test";
 import * as locks from "./advisory-locks";
@@ -25,7 +27,30 @@ function sharing(table: Record<string, number>): string[][] {
   return [...byValue.values()].filter((names) => names.length > 1);
 }
 
+/** Every TypeScript file of the repository's code and tests but this table. */
+function sources(): string[] {
+  const root = path.resolve(import.meta.dirname, "../../..");
+  const own = path.resolve(import.meta.dirname, "advisory-locks.ts");
+  return ["src", "e2e", "bench", "scripts"]
+    .flatMap((dir) => fs.readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" }).map((f) => path.join(root, dir, f)))
+    .filter((f) => /\.tsx?$/.test(f) && f !== own);
+}
+
+/** A number as written in code: decimal with optional `_` separators, or hex. */
+const written = (n: number) => new RegExp(`\\b(${[...String(n)].join("_?")}|0x${n.toString(16)})\\b`, "i");
+
 describe("the advisory lock table", () => {
+  test("every caller takes its key from the table: no other file writes a key or passes a literal to an advisory lock", () => {
+    const found: string[] = [];
+    const values = [...Object.values(ONE_KEY), ...Object.values(CLASSES)];
+    for (const file of sources()) {
+      const text = fs.readFileSync(file, "utf8");
+      for (const v of values) if (written(v).test(text)) found.push(`${path.basename(file)}: ${v}`);
+      if (/pg_\w*advisory\w*\(\s*\d/.test(text)) found.push(`${path.basename(file)}: a literal key`);
+    }
+    expect(found).toEqual([]);
+  });
+
   test("every fixed one-key lock has a key of its own", () => {
     expect(sharing(ONE_KEY)).toEqual([]);
   });
