@@ -1,3 +1,4 @@
+import { NOTICE_KEY_LOCK } from "../../db/advisory-locks";
 import { Prisma } from "../../db/client";
 import { limit, query } from "../../db/sql";
 import { type Window, windowed } from "../feeds/feeds.queries";
@@ -5,9 +6,7 @@ import type { AuthorColumns } from "../ledger/ledger.queries";
 
 /** Every statement of shipping notices, pallets and receiving differences (API.md section 12). */
 
-/** Advisory lock class of the notices' keys (supplier, number): two replacements of one notice queue. */
-const NOTICE_KEY_LOCK = 0x4156;
-
+/** The notices' keys (supplier, number), sorted: two replacements of one notice queue. */
 export const lockNoticeKeys = (fornitori: number[], numeri: string[]) =>
   query<{ n: number }>(Prisma.sql`
     SELECT count(*)::int AS n FROM (
