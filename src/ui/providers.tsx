@@ -27,7 +27,7 @@ function toSignIn(): void {
  * The session's CSRF token: from the page the service rendered, or (the offline shell, which holds none)
  * read from the service once it answers again.
  */
-type Csrf = string | (() => string | undefined) | undefined;
+type Csrf = string | (() => Promise<string | undefined>) | undefined;
 
 export function makeTrpcClient(csrf: Csrf) {
   return createTRPCClient<AppRouter>({
@@ -39,11 +39,11 @@ export function makeTrpcClient(csrf: Csrf) {
           url: "/api/trpc",
           // Bounded in time, and refused at once offline: src/ui/offline/network.ts.
           fetch: timedFetch,
-          headers: ({ op }) => {
+          headers: async ({ op }) => {
             const h: Record<string, string> = {};
-            const token = typeof csrf === "function" ? csrf() : csrf;
-            // The offline shell before the service gave it the session's token: a write without it would be
-            // refused for good, so it is not sent, and fails as offline (its outcome unknown, to try again).
+            const token = typeof csrf === "function" ? await csrf() : csrf;
+            // The offline shell waits while the session's token is fetched; with none to be had (the service
+            // unreachable) a write would be refused for good, so it is not sent, and fails as offline.
             if (typeof csrf === "function" && !token)
               throw new OfflineError("Offline: la sessione non è ancora stata verificata con il servizio.");
             if (token) h["x-csrf-token"] = token;
