@@ -1,10 +1,11 @@
 "use client";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError } from "@trpc/client";
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/trpc/router";
 import { describeError } from "./errors";
 import { OfflineError, timedFetch } from "./offline/network";
+import { listenToOtherTabs } from "./other-tabs";
 import { TRPCProvider } from "./trpc";
 import type { CallContext } from "./write-key";
 
@@ -77,6 +78,8 @@ export function TrpcProviders({ csrf, children }: { csrf?: Csrf; children: React
       }),
   );
   const [client] = useState(() => makeTrpcClient(csrf));
+  // What another tab of this browser wrote is read again here (a cancellation shows in every open list).
+  useEffect(() => listenToOtherTabs(queryClient), [queryClient]);
   // Any call answered 401 means the session is over.
   useState(() => {
     queryClient.getQueryCache().subscribe((ev) => {
