@@ -7,7 +7,7 @@ import { useTRPC } from "../trpc";
 import { openUserDb, type UserDb, type UserDbShape, type UserStore } from "./local-db";
 import { useOnline } from "./network";
 import { registerSignOutGuard } from "./sign-out-guards";
-import { setWaitingCount } from "./waiting";
+import { markQueueOpen, setWaitingCount } from "./waiting";
 import { actionable, type FlushReport, flushQueue, type QueueItem, type SendResult, type SettleResult, settledAs } from "./device-queue";
 
 /** One thing at a time on a queue and the screen's writes: a settle and a send of the same item never cross. */
@@ -81,6 +81,8 @@ export function useDeviceQueue<T extends QueueItem, S extends UserDbShape = User
     },
     [waiting],
   );
+
+  useEffect(() => markQueueOpen(store), [store]);
 
   useEffect(() => {
     let live = true;
