@@ -7,7 +7,7 @@ import { ean13, seed, today } from "../support/seed";
  * The network back after the page was reopened offline (the service worker's shell), at 360 px with a
  * keyboard-wedge scanner: the queue goes at once, each row once, and the lists are read again then.
  */
-const EAN = { UNO: ean13("805999030001"), DUE: ean13("805999030002"), TRE: ean13("805999030003") };
+const EAN = { UNO: ean13("805999034001"), DUE: ean13("805999034002"), TRE: ean13("805999034003") };
 
 let users: Record<"operatore", User>;
 let key: string;
@@ -129,6 +129,7 @@ test("una riga della coda scritta con la risposta persa, poi verificata: detta v
   await page.getByRole("option", { name: /RIC-M1/ }).click();
   await expect(page.getByTestId("da-inviare")).toHaveAttribute("data-copia-righe", /^[1-9]/);
   await context.setOffline(true);
+  await expect(page.getByTestId("banner-offline")).toContainText("Offline");
   await scan(page, EAN.TRE);
   await register(page, "5");
   await expect(page.getByTestId("esito")).toContainText("In coda: 5 × RIC-TRE");

@@ -90,8 +90,12 @@ export function useDeviceQueue<T extends QueueItem, S extends UserDbShape = User
     void openUserDb<S>(user.id).then(async (d) => {
       if (!live) return d.close();
       opened = d;
+      // The items first, then the database: the pass that the database's arrival starts must see them (else
+      // a page opened with a queue would wait for the timer's pass to send it).
+      const list = (await d.all(store)) as T[];
+      if (!live) return;
+      publish(list);
       setDb(d);
-      publish((await d.all(store)) as T[]);
     });
     return () => {
       live = false;
