@@ -64,7 +64,7 @@ test("pagina riaperta senza rete: al ritorno della rete la coda parte subito, ne
   browser,
 }) => {
   const { page, context } = await newSession(browser, users.operatore);
-  await page.getByTestId("campo-ddt").fill("DDT-RIC-1");
+  await page.getByTestId("campo-ddt").fill("DDT-RICONN-1");
   await page.getByTestId("campo-magazzino").click();
   await page.getByRole("option", { name: /RIC-M1/ }).click();
   await expect(page.getByTestId("campo-scansione")).toBeFocused();
@@ -79,7 +79,10 @@ test("pagina riaperta senza rete: al ritorno della rete la coda parte subito, ne
   await expect(page.getByTestId("esito")).toContainText("In coda: 3 × RIC-UNO");
   await scan(page, EAN.DUE);
   await register(page, "4");
+  await expect(page.getByTestId("esito")).toContainText("In coda: 4 × RIC-DUE");
   await expect(page.getByTestId("da-inviare")).toContainText("Da inviare (2)");
+  // Nothing left on screen to be taken up again after the reload.
+  await expect(page.getByTestId("riga-attesa")).toHaveCount(0);
 
   await page.reload();
   await expect(page.getByTestId("guscio-offline")).toBeVisible();
@@ -124,7 +127,7 @@ test("una riga della coda scritta con la risposta persa, poi verificata: detta v
   await withoutRetryTimer(page);
   await page.reload();
   await dockRunning(page);
-  await page.getByTestId("campo-ddt").fill("DDT-RIC-2");
+  await page.getByTestId("campo-ddt").fill("DDT-RICONN-2");
   await page.getByTestId("campo-magazzino").click();
   await page.getByRole("option", { name: /RIC-M1/ }).click();
   await expect(page.getByTestId("da-inviare")).toHaveAttribute("data-copia-righe", /^[1-9]/);

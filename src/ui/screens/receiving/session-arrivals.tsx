@@ -48,8 +48,9 @@ const ArrivalRow = memo(function ArrivalRow({
                 target="_blank"
                 rel="noopener"
                 data-testid={`etichetta-pdf-${a.movimento}`}
+                title="Etichetta del lotto in PDF, da stampare dal browser"
               >
-                Etichetta PDF
+                Etichetta
               </Button>
             ))}
           {a.annullato ? (
