@@ -2,7 +2,7 @@
 import { Badge, Button, Card, Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
 import { useRef } from "react";
 import type { PalletOutput } from "../../../server/modules/notices/notices.schemas";
-import { count, qty } from "../../format";
+import { count, day, qty } from "../../format";
 import { describeReceipt, type PalletDraft, type PalletMark } from "./pallet-draft";
 import type { usePallet } from "./use-pallet";
 
@@ -49,6 +49,8 @@ function MarkEditor({
     <Stack gap="xs" data-testid={`differenza-${row.indice}`}>
       <SegmentedControl
         fullWidth
+        // Three reasons side by side within a row's card at 360 px: narrow padding keeps "Errato" whole.
+        styles={{ label: { paddingInline: 6 } }}
         value={draft.motivo}
         onChange={(v) => onChange({ motivo: v as PalletMark["motivo"] })}
         data={[...REASONS]}
@@ -223,9 +225,9 @@ export function PalletCard({
                   <Text size="sm" c="dimmed">
                     Ordine {r.ordine.numero}
                     {r.lotto ? ` · lotto ${r.lotto}` : ""}
-                    {r.scadenza ? ` · scad. ${r.scadenza}` : ""}
+                    {r.scadenza ? ` · scad. ${day(r.scadenza)}` : ""}
                   </Text>
-                  {over && (
+                  {over && collo.stato !== "ricevuto" && (
                     <Text size="sm" c="orange.9">
                       L'ordine ne attende {qty(r.residua)}: il resto sarà annotato come eccedente
                     </Text>

@@ -37,7 +37,7 @@ export type { Current, Feedback, Order, PendingChoice, Row } from "./types";
  * The row, its fields and the codes waiting are kept on the device for the signed-in user.
  */
 export function useReceiving(opts: { intercept?: (code: string) => boolean } = {}) {
-  const { shortOptions: warehouseOptions, magazzini, nameOf: warehouseName } = useWarehouses();
+  const { options: warehouseOptions, magazzini, nameOf: warehouseName } = useWarehouses();
   const [ddt, setDdtState] = useRemembered("ddt", "");
   const [magazzino, setMagazzino] = useRemembered<string | null>("magazzino", null);
   const [current, setCurrentState] = useState<Current | null>(null);
