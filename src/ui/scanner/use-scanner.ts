@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useRef } from "react";
-import { loadScannerSettings, SCANNER_SETTINGS_EVENT, WedgeDetector } from "./wedge";
+import { CTRL_GS, keyName, loadScannerSettings, SCANNER_SETTINGS_EVENT, WedgeDetector } from "./wedge";
 
 /**
  * Where a scan was read: the `data-scan` attribute of the field that had the focus when the burst started
@@ -50,14 +50,16 @@ export function useScanner(onScan: (code: string, target: ScanTarget) => void): 
     const detector = new WedgeDetector(loadScannerSettings());
     const snapshots: Snapshot[] = [];
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+      const key = keyName(e);
+      // A shortcut is a person's, but Ctrl+] is how a wedge types FNC1.
+      if (((e.ctrlKey || e.metaKey || e.altKey) && key !== CTRL_GS) || e.isComposing) return;
       const active = document.activeElement;
       if (e.key.length === 1) {
         const el = isTextField(active) ? active : null;
         snapshots.push({ at: e.timeStamp, el, value: el?.value ?? "", target: active?.getAttribute("data-scan") ?? null });
         if (snapshots.length > 256) snapshots.splice(0, 128);
       }
-      const verdict = detector.read({ key: e.key, at: e.timeStamp });
+      const verdict = detector.read({ key, at: e.timeStamp });
       if (verdict.kind === "pass") return;
       e.preventDefault();
       e.stopImmediatePropagation();
