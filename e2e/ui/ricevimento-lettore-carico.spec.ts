@@ -138,15 +138,20 @@ test("su un palmare carico (CPU ×4) una lettura nella quantità non la cambia: 
 });
 
 test("l'etichetta R1 (una cifra) letta con il cursore nel DDT è una lettura: il DDT resta quello scritto", async ({ browser }) => {
-  // R1 is the first order row of the installation (the demo data's, loaded at first start): its warehouse.
-  const found = (await api(key, "POST", "/arrivi/cerca", { barcode: "R1", includi_evase: true })).body;
-  const order = found.ordini[0] as { magazzino: number; righe: { riga: number; articolo: { codice: string } }[] };
-  expect(order.righe[0]!.riga).toBe(1);
+  // R1 is the first order row of the installation (the demo data's, loaded at first start), in its warehouse.
+  const rowOne = async () => {
+    const r = await api(key, "POST", "/arrivi/cerca", { barcode: "R1" });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const order = r.body.ordini[0] as {
+      magazzino: number;
+      righe: { riga: number; articolo: { codice: string }; registrati: { movimento: number }[] }[];
+    };
+    expect(order.righe[0]!.riga).toBe(1);
+    return { magazzino: order.magazzino, row: order.righe[0]! };
+  };
+  const one = await rowOne();
   const warehouses = (await api(key, "GET", "/magazzini?limite=100")).body as { magazzini: { id: number; codice: string }[] };
-  const warehouse = warehouses.magazzini.find((m) => m.id === order.magazzino)!.codice;
-  const before = (await api(key, "POST", "/arrivi/cerca", { barcode: "R1", includi_evase: true })).body.ordini[0].righe[0].registrati as {
-    movimento: number;
-  }[];
+  const warehouse = warehouses.magazzini.find((m) => m.id === one.magazzino)!.codice;
 
   const { page, context } = await newSession(browser, users.operatore);
   await prepare(page, "", new RegExp(warehouse));
@@ -154,15 +159,13 @@ test("l'etichetta R1 (una cifra) letta con il cursore nel DDT è una lettura: il
   await ddt.click();
   await page.keyboard.type("4471", { delay: 120 });
   await scan(page, "R1");
-  await expect(shownRow(page)).toHaveText(order.righe[0]!.articolo.codice);
+  await expect(shownRow(page)).toHaveText(one.row.articolo.codice);
   await expect(ddt).toHaveValue("4471");
   await page.getByTestId("campo-quantita").fill("1");
   await page.getByTestId("campo-quantita").press("Enter");
-  await expect(page.getByTestId("esito")).toContainText(`Registrato: 1 × ${order.righe[0]!.articolo.codice}`);
-  const after = (await api(key, "POST", "/arrivi/cerca", { barcode: "R1", includi_evase: true })).body.ordini[0].righe[0].registrati as {
-    movimento: number;
-  }[];
-  const added = after.filter((a) => !before.some((b) => b.movimento === a.movimento));
+  await expect(page.getByTestId("esito")).toContainText(`Registrato: 1 × ${one.row.articolo.codice}`);
+  const after = (await rowOne()).row.registrati;
+  const added = after.filter((a) => !one.row.registrati.some((b) => b.movimento === a.movimento));
   expect(added).toHaveLength(1);
   expect(await ddtOfArrival(added[0]!.movimento)).toBe("4471");
   await context.close();

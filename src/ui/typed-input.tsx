@@ -48,6 +48,8 @@ export const TypedInput = memo(
     useEffect(() => {
       if (value === handed.current) return;
       handed.current = value;
+      // Before the render that shows it: a blur in between must not hand the old text back.
+      latest.current.text = value;
       setText(value);
     }, [value]);
     // Unmounted (the row registered or left): what was not handed is the row's no more.
