@@ -290,7 +290,7 @@ async function main(): Promise<void> {
   const keys = await dockKeystrokes(page, codes.at(-1)!, "DDT-BANCO-UI");
   for (const k of keys)
     progress(
-      `${k.campo}: un tasto, pagina p50 ${k.costo.p50.toFixed(2)} / p95 ${k.costo.p95.toFixed(2)} ms, thread intero ${k.totale.toFixed(2)} ms`,
+      `${k.campo}: un tasto, pagina p50 ${k.costo.p50.toFixed(2)} / p95 ${k.costo.p95.toFixed(2)} ms, thread intero ${k.totale.toFixed(2)} ms, alla pausa ${k.pausa.toFixed(2)} ms`,
     );
   const offline = await offlinePhase(page, context, embedded.url, codes.slice(total, -1), { lookups: OFFLINE_LOOKUPS, quantity: 10 });
   const chromiumVersion = browser.version();
@@ -420,7 +420,15 @@ async function main(): Promise<void> {
       mancanti: offline.mancanti,
     },
     tasti: Object.fromEntries(
-      keys.map((k) => [k.campo, { ...round(k.costo), media: Number(k.costo.media.toFixed(2)), threadIntero: Number(k.totale.toFixed(2)) }]),
+      keys.map((k) => [
+        k.campo,
+        {
+          ...round(k.costo),
+          media: Number(k.costo.media.toFixed(2)),
+          threadIntero: Number(k.totale.toFixed(2)),
+          pausa: Number(k.pausa.toFixed(2)),
+        },
+      ]),
     ),
     obiettivi: targets,
   };

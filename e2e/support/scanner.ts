@@ -44,12 +44,18 @@ export const GS = "\x1d";
 
 /**
  * How a wedge sends FNC1, which it cannot type as text: `ctrl]` Ctrl+] (GS is Ctrl+] in ASCII; Control
- * pressed, `]` with the Control modifier, both released), `gs` a key event carrying GS and no text.
+ * pressed, `]` with the Control modifier, both released), `gs` a key event carrying GS and no text, or
+ * `{ key }` a named key the device is set to send (F8).
  */
-export type Fnc1 = "ctrl]" | "gs";
+export type Fnc1 = "ctrl]" | "gs" | { key: string };
 
 async function sendSeparator(cdp: CDPSession, fnc1: Fnc1): Promise<void> {
   const at = clock;
+  if (typeof fnc1 === "object") {
+    await cdp.send("Input.dispatchKeyEvent", { type: "rawKeyDown", timestamp: at, key: fnc1.key, code: fnc1.key });
+    await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", timestamp: at, key: fnc1.key, code: fnc1.key });
+    return;
+  }
   if (fnc1 === "gs") {
     await cdp.send("Input.dispatchKeyEvent", { type: "rawKeyDown", timestamp: at, key: GS });
     await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", timestamp: at, key: GS });

@@ -157,17 +157,17 @@ test("l'etichetta R1 (una cifra) letta con il cursore nel DDT è una lettura: il
   await prepare(page, "", new RegExp(warehouse));
   const ddt = page.getByTestId("campo-ddt");
   await ddt.click();
-  await page.keyboard.type("4471", { delay: 120 });
+  await page.keyboard.type("CA-4471", { delay: 120 });
   await scan(page, "R1");
   await expect(shownRow(page)).toHaveText(one.row.articolo.codice);
-  await expect(ddt).toHaveValue("4471");
+  await expect(ddt).toHaveValue("CA-4471");
   await page.getByTestId("campo-quantita").fill("1");
   await page.getByTestId("campo-quantita").press("Enter");
   await expect(page.getByTestId("esito")).toContainText(`Registrato: 1 × ${one.row.articolo.codice}`);
   const after = (await rowOne()).row.registrati;
   const added = after.filter((a) => !one.row.registrati.some((b) => b.movimento === a.movimento));
   expect(added).toHaveLength(1);
-  expect(await ddtOfArrival(added[0]!.movimento)).toBe("4471");
+  expect(await ddtOfArrival(added[0]!.movimento)).toBe("CA-4471");
   await context.close();
 });
 
@@ -200,6 +200,30 @@ test("GS1 con FNC1 inviato come tasto (Ctrl+], o un tasto GS): lotto e scadenza 
       { lotto: "LOT2", scadenza: "2028-01-31", residua: "5" },
     ]),
   );
-  expect(lots).toHaveLength(2);
+  expect(lots.filter((l) => l.lotto === "LOT1" || l.lotto === "LOT2")).toHaveLength(2);
+  await context.close();
+});
+
+test("il separatore GS1 che il lettore invia si imposta nel palmare: F8 letto come FNC1", async ({ browser }) => {
+  const { page, context } = await newSession(browser, users.operatore);
+  await prepare(page, "DDT-CA-F8", /CA-BO/);
+  await page.getByTestId("impostazioni-lettore").click();
+  await page.getByTestId("separatore-gs1").fill("F8");
+  await snap(page, "lettore-impostazioni-separatore");
+  await page.getByRole("button", { name: "Salva" }).click();
+  await expect(page.getByRole("dialog")).toBeHidden();
+  await page.getByTestId("campo-scansione").focus();
+  await typeAsDevice(page, `01${gtin14(EAN.LOTTO)}10LOT3${GS}17290630`, 3, true, { key: "F8" });
+  await expect(shownRow(page)).toHaveText("CA-LOTTO");
+  await expect(page.getByTestId("campo-lotto")).toHaveValue("LOT3");
+  await expect(page.getByTestId("campo-scadenza")).toHaveValue("30/06/2029");
+  await page.getByTestId("campo-quantita").fill("6");
+  await page.getByTestId("campo-quantita").press("Enter");
+  await expect(page.getByTestId("esito")).toContainText("Registrato: 6 × CA-LOTTO");
+  expect(await lotsOf(key, articoli["CA-LOTTO"]!, magazzini["CA-BO"]!)).toContainEqual({
+    lotto: "LOT3",
+    scadenza: "2029-06-30",
+    residua: "6",
+  });
   await context.close();
 });

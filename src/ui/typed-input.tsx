@@ -1,6 +1,6 @@
 "use client";
 import { TextInput, type TextInputProps } from "@mantine/core";
-import { forwardRef, memo, useEffect, useRef, useState } from "react";
+import { forwardRef, memo, useCallback, useEffect, useRef } from "react";
 
 /** How long typing must pause before the screen hears the text, ms. */
 const PAUSE_MS = 300;
@@ -23,34 +23,40 @@ type Props = Omit<TextInputProps, "value" | "onChange" | "defaultValue"> & {
 };
 
 /**
- * A dock field that costs little per keystroke: the text lives in this field, and a keystroke renders this
- * field alone. The screen around it (which renders lists, cards and effects at every change of its state)
+ * A dock field that costs little per keystroke: uncontrolled, its text lives in the input, so a keystroke
+ * renders nothing. The screen around it (which renders lists, cards and effects at every change of its state)
  * hears the text once typing pauses, when the field is left, at its Enter, or before a scan is read
- * (flushTypedFields); a scanner's keys, a few ms apart, then never wait for a render of the whole screen.
- * A value the screen sets (a count by scan, a lot read) shows at once.
+ * (flushTypedFields); a scanner's keys, a few ms apart, then never wait for a render. A value the screen sets
+ * (a count by scan, a lot read) is written into the input at once.
  */
 export const TypedInput = memo(
   forwardRef<HTMLInputElement, Props>(function TypedInput({ value, onChange, onKeyDown, onBlur, ...rest }, ref) {
-    const [text, setText] = useState(value);
+    const input = useRef<HTMLInputElement | null>(null);
     const handed = useRef(value);
-    const latest = useRef({ text, onChange });
-    latest.current = { text, onChange };
+    const tell = useRef(onChange);
+    tell.current = onChange;
     const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
     const hand = useRef(() => {
       clearTimeout(timer.current);
       pending.delete(hand.current);
-      const { text: now, onChange: tell } = latest.current;
-      if (now === handed.current) return;
+      const now = input.current?.value;
+      if (now === undefined || now === handed.current) return;
       handed.current = now;
-      tell(now);
+      tell.current(now);
     });
+    const setRef = useCallback(
+      (el: HTMLInputElement | null) => {
+        input.current = el;
+        if (typeof ref === "function") ref(el);
+        else if (ref) ref.current = el;
+      },
+      [ref],
+    );
     // A value set by the screen replaces what is shown.
     useEffect(() => {
       if (value === handed.current) return;
       handed.current = value;
-      // Before the render that shows it: a blur in between must not hand the old text back.
-      latest.current.text = value;
-      setText(value);
+      if (input.current && input.current.value !== value) input.current.value = value;
     }, [value]);
     // Unmounted (the row registered or left): what was not handed is the row's no more.
     useEffect(
@@ -62,13 +68,10 @@ export const TypedInput = memo(
     );
     return (
       <TextInput
-        ref={ref}
+        ref={setRef}
         {...rest}
-        value={text}
-        onChange={(e) => {
-          const v = e.currentTarget.value;
-          latest.current.text = v;
-          setText(v);
+        defaultValue={value}
+        onChange={() => {
           pending.add(hand.current);
           clearTimeout(timer.current);
           timer.current = setTimeout(hand.current, PAUSE_MS);
