@@ -1,6 +1,6 @@
 import { type CDPSession, expect, type Page, test } from "@playwright/test";
 import { api, lotsOf, orderRow } from "../support/api";
-import { newSession, scan, snap, type User } from "../support/app";
+import { dockRunning, newSession, scan, snap, type User } from "../support/app";
 import { GS, typeAsDevice } from "../support/scanner";
 import { ean13, seed, today } from "../support/seed";
 
@@ -16,6 +16,7 @@ const EAN = {
   QTA2: ean13("805999020003"),
   LOTTO: ean13("805999020004"),
   ETICHETTA: ean13("805999020005"),
+  STOCCA: ean13("805999020006"),
 };
 const gtin14 = (ean: string) => `0${ean}`;
 /** Gaps of a scanner's keys on a busy handheld, ms: several past the 40 ms threshold, none a person's. */
@@ -37,9 +38,12 @@ test.beforeAll(async () => {
   });
   const s = seed("carico", {
     data: {
-      magazzini: [{ codice: "CA-BO", nome: "Palmare carico Bologna" }],
+      magazzini: [
+        { codice: "CA-BO", nome: "Palmare carico Bologna" },
+        { codice: "CA-MI", nome: "Palmare carico Milano" },
+      ],
       fornitori: [{ codice: "CA-F1", nome: "Fornitore palmare carico" }],
-      articoli: [art("DDT"), art("QTA"), art("QTA2"), art("LOTTO", true), art("ETICHETTA")],
+      articoli: [art("DDT"), art("QTA"), art("QTA2"), art("LOTTO", true), art("ETICHETTA"), art("STOCCA")],
       ordini: [
         {
           numero: "CA-OA-1",
@@ -47,6 +51,13 @@ test.beforeAll(async () => {
           data: today(),
           magazzino: "CA-BO",
           righe: ["CA-DDT", "CA-QTA", "CA-QTA2", "CA-LOTTO", "CA-ETICHETTA"].map((articolo) => ({ articolo, quantita: 40, prezzo: "1" })),
+        },
+        {
+          numero: "CA-OA-MI",
+          fornitore: "CA-F1",
+          data: today(),
+          magazzino: "CA-MI",
+          righe: [{ articolo: "CA-STOCCA", quantita: 40, prezzo: "1" }],
         },
       ],
     },
@@ -56,6 +67,21 @@ test.beforeAll(async () => {
   key = s.key;
   ({ magazzini, articoli } = s.ids);
   ordini = (s.ids as unknown as { ordini: Record<string, number> }).ordini;
+  // Milan keeps stock by location: what is received lands in CA-RIC, and is put away from there.
+  const ok = async (path: string, body: unknown) => {
+    const r = await api(key, "POST", path, body);
+    expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+  };
+  await ok("/ubicazioni", {
+    ubicazioni: ["CA-RIC", "6A-03-02"].map((codice) => ({
+      magazzino: "CA-MI",
+      codice,
+      tipo: codice === "CA-RIC" ? "ricevimento" : "stoccaggio",
+    })),
+  });
+  await ok("/magazzini", {
+    magazzini: [{ codice: "CA-MI", nome: "Palmare carico Milano", gestione_ubicazioni: true, ubicazione_ricevimento: "CA-RIC" }],
+  });
 });
 
 async function prepare(page: Page, ddt: string, warehouse: RegExp) {
@@ -225,5 +251,44 @@ test("il separatore GS1 che il lettore invia si imposta nel palmare: F8 letto co
     scadenza: "2029-06-30",
     residua: "6",
   });
+  await context.close();
+});
+
+test("stoccaggio su un palmare carico (CPU ×4): l'ubicazione letta con il cursore nella quantità è la destinazione, la quantità resta", async ({
+  browser,
+}) => {
+  const { page, context } = await newSession(browser, users.operatore);
+  await prepare(page, "DDT-CA-MI", /CA-MI/);
+  await scan(page, EAN.STOCCA);
+  await page.getByTestId("campo-quantita").fill("10");
+  await page.getByTestId("campo-quantita").press("Enter");
+  await expect(page.getByTestId("esito")).toContainText("Registrato: 10 × CA-STOCCA");
+
+  await page.goto("/stoccaggio");
+  await dockRunning(page);
+  await page.getByTestId("campo-magazzino").click();
+  await page.getByRole("option", { name: /Palmare carico Milano/ }).click();
+  await page.getByTestId("campo-scansione").focus();
+  await scan(page, EAN.STOCCA);
+  await expect(page.getByTestId("merce-da-stoccare")).toContainText("CA-STOCCA");
+  const cdp = await throttle(page);
+  const quantity = page.getByTestId("campo-quantita");
+  await quantity.click();
+  await quantity.press("Control+a");
+  await typeAsDevice(page, "4", 150, false);
+  // The location's label read by the busy handheld's scanner, the caret still in the quantity.
+  await typeAsDevice(page, "6A-03-02", BUSY);
+  await expect(page.getByTestId("destinazione")).toContainText("6A-03-02");
+  await expect(quantity).toHaveValue("4");
+  await quantity.press("Enter");
+  await expect(page.getByTestId("esito")).toContainText("Stoccato: 4 PZ di CA-STOCCA in 6A-03-02");
+  await cdp.detach();
+  const r = await api(
+    key,
+    "GET",
+    `/giacenze-ubicazioni?magazzino=${magazzini["CA-MI"]}&articolo=${articoli["CA-STOCCA"]}&ubicazione=6A-03-02`,
+  );
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  expect((r.body.giacenze as { quantita: string }[]).map((g) => g.quantita)).toEqual(["4"]);
   await context.close();
 });
