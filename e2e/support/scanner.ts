@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { CDPSession, Page } from "@playwright/test";
 
 /** The stamp of the last simulated key (s since the epoch): stamps only move forward. */
 let clock = 0;
@@ -9,14 +9,26 @@ let clock = 0;
  * (KeyboardEvent.timeStamp, as a real device's events carry the time they were read) are the device's, not
  * how long this shared machine takes to deliver each key: `keyboard.type(code, { delay: 5 })` arrives
  * 20–480 ms per key here under load. A burst starts no earlier than now, so a person's key pressed after it
- * (real time) never looks older than the burst.
+ * (real time) never looks older than the burst. `msPerKey` may be a list of gaps, taken in turn (a scanner on a
+ * busy handheld whose gaps vary); a GS in `text` is sent as the wedge sends FNC1 (`fnc1`).
  */
-export async function typeAsDevice(page: Page, text: string, msPerKey: number, enter = true): Promise<void> {
+export async function typeAsDevice(
+  page: Page,
+  text: string,
+  msPerKey: number | number[],
+  enter = true,
+  fnc1: Fnc1 = "ctrl]",
+): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   clock = Math.max(Date.now() / 1000, clock + 0.2);
+  const keys = [...text, ...(enter ? ["Enter"] : [])];
   try {
-    for (const k of [...text, ...(enter ? ["Enter"] : [])]) {
-      clock += msPerKey / 1000;
+    for (const [i, k] of keys.entries()) {
+      clock += (typeof msPerKey === "number" ? msPerKey : msPerKey[i % msPerKey.length]!) / 1000;
+      if (k === GS) {
+        await sendSeparator(cdp, fnc1);
+        continue;
+      }
       const key =
         k === "Enter" ? { key: "Enter", code: "Enter", windowsVirtualKeyCode: 13, text: "\r" } : { key: k, text: k, unmodifiedText: k };
       await cdp.send("Input.dispatchKeyEvent", { type: "keyDown", timestamp: clock, ...key });
@@ -25,4 +37,35 @@ export async function typeAsDevice(page: Page, text: string, msPerKey: number, e
   } finally {
     await cdp.detach();
   }
+}
+
+/** FNC1 in a GS1 code, as `text` carries it to typeAsDevice. */
+export const GS = "\x1d";
+
+/**
+ * How a wedge sends FNC1, which it cannot type as text: `ctrl]` Ctrl+] (GS is Ctrl+] in ASCII; Control
+ * pressed, `]` with the Control modifier, both released), `gs` a key event carrying GS and no text, or
+ * `{ key }` a named key the device is set to send (F8).
+ */
+export type Fnc1 = "ctrl]" | "gs" | { key: string };
+
+async function sendSeparator(cdp: CDPSession, fnc1: Fnc1): Promise<void> {
+  const at = clock;
+  if (typeof fnc1 === "object") {
+    await cdp.send("Input.dispatchKeyEvent", { type: "rawKeyDown", timestamp: at, key: fnc1.key, code: fnc1.key });
+    await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", timestamp: at, key: fnc1.key, code: fnc1.key });
+    return;
+  }
+  if (fnc1 === "gs") {
+    await cdp.send("Input.dispatchKeyEvent", { type: "rawKeyDown", timestamp: at, key: GS });
+    await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", timestamp: at, key: GS });
+    return;
+  }
+  const CTRL = 2;
+  const control = { key: "Control", code: "ControlLeft", windowsVirtualKeyCode: 17 };
+  const bracket = { key: "]", code: "BracketRight", windowsVirtualKeyCode: 221, modifiers: CTRL };
+  await cdp.send("Input.dispatchKeyEvent", { type: "rawKeyDown", timestamp: at, modifiers: CTRL, ...control });
+  await cdp.send("Input.dispatchKeyEvent", { type: "rawKeyDown", timestamp: at, ...bracket });
+  await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", timestamp: at, ...bracket });
+  await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", timestamp: at, ...control });
 }

@@ -1,7 +1,13 @@
+import { parseBarcode } from "gs1-barcode-parser-mod";
 import { isValidGtin, isValidSscc } from "./gtin";
 
 /**
- * What a scanner typed into the search field. A keyboard-wedge scanner sends the symbology identifier
+ * What a scanner typed into the search field. GS1 element strings are taken apart by gs1-barcode-parser-mod
+ * (a maintained parser of the General Specifications' AI table, plain JavaScript without dependencies, so the
+ * same code runs in the handheld's browser and in the service); what is ours is only what the dock makes of
+ * the elements: the GTIN's check digit, the expiry as a calendar date (the library rolls an impossible date
+ * such as month 13 over into the next year, so YYMMDD is read again here and refused), a lot of no
+ * characters taken as no lot. A keyboard-wedge scanner sends the symbology identifier
  * (`]C1` GS1-128, `]d2` GS1 DataMatrix, `]Q3` GS1 QR, `]e0` GS1 DataBar) when configured to, and FNC1
  * as the GS character (0x1D) between variable-length fields; people type the bracketed form.
  */
@@ -14,40 +20,7 @@ export type Scan =
 
 const GS = "\x1d";
 const SYMBOLOGY = /^\](C1|d2|Q3|e0|J1)/;
-
-/** Length of the AI that starts at `s` (GS1 General Specifications, AI table by leading digits). */
-function aiLength(s: string): number {
-  const two = Number(s.slice(0, 2));
-  if (two === 23 || two === 24 || two === 25 || (two >= 40 && two <= 49)) return 3;
-  if ((two >= 31 && two <= 36) || two === 39 || (two >= 70 && two <= 89)) return 4;
-  return 2;
-}
-
-/** Fixed data lengths by the AI's first two digits; every other AI is variable and ends at GS. */
-const FIXED: Record<string, number> = {
-  "00": 18,
-  "01": 14,
-  "02": 14,
-  "03": 14,
-  "04": 16,
-  "11": 6,
-  "12": 6,
-  "13": 6,
-  "14": 6,
-  "15": 6,
-  "16": 6,
-  "17": 6,
-  "18": 6,
-  "19": 6,
-  "20": 2,
-  "31": 6,
-  "32": 6,
-  "33": 6,
-  "34": 6,
-  "35": 6,
-  "36": 6,
-  "41": 13,
-};
+const LEADING_GS = new RegExp(`^${GS}+`);
 
 /** YYMMDD → YYYY-MM-DD; the century follows GS1's sliding window; day 00 is the month's last day. */
 export function gs1Date(yymmdd: string, today = new Date()): string | null {
@@ -68,51 +41,35 @@ export function gs1Date(yymmdd: string, today = new Date()): string | null {
   return `${year}-${String(mm).padStart(2, "0")}-${String(dd).padStart(2, "0")}`;
 }
 
+/**
+ * The element string taken apart by gs1-barcode-parser-mod (the AI table, fixed and variable lengths, FNC1,
+ * the bracketed form and the symbology identifiers are the library's), as AI → the element's text as scanned.
+ * Null when it is not a GS1 element string.
+ */
 function parseElements(input: string): Map<string, string> | null {
+  let parsed: ReturnType<typeof parseBarcode>;
+  // Some scanners send FNC1 in first position as a GS too: it says "GS1", not a separator.
+  const symbology = SYMBOLOGY.exec(input)?.[0] ?? "";
+  try {
+    parsed = parseBarcode(symbology + input.slice(symbology.length).replace(LEADING_GS, ""));
+  } catch {
+    return null;
+  }
   const out = new Map<string, string>();
-  if (input.startsWith("(")) {
-    const re = /\((\d{2,4})\)([^(]*)/g;
-    let consumed = 0;
-    for (let m = re.exec(input); m; m = re.exec(input)) {
-      if (m.index !== consumed) return null;
-      out.set(m[1]!, m[2]!.replace(new RegExp(GS, "g"), ""));
-      consumed = re.lastIndex;
-    }
-    return consumed === input.length && out.size > 0 ? out : null;
-  }
-  let s = input;
-  while (s.length > 0) {
-    if (s.startsWith(GS)) {
-      s = s.slice(1);
-      continue;
-    }
-    if (!/^\d{2}/.test(s)) return null;
-    const ai = s.slice(0, aiLength(s));
-    const fixed = FIXED[ai.slice(0, 2)];
-    let value: string;
-    if (fixed !== undefined) {
-      value = s.slice(ai.length, ai.length + fixed);
-      if (value.length !== fixed) return null;
-      s = s.slice(ai.length + fixed);
-    } else {
-      const end = s.indexOf(GS, ai.length);
-      value = end === -1 ? s.slice(ai.length) : s.slice(ai.length, end);
-      s = end === -1 ? "" : s.slice(end + 1);
-    }
-    out.set(ai, value);
-  }
+  for (const e of parsed.parsedCodeItems) out.set(e.ai, e.raw ?? (typeof e.data === "string" ? e.data : String(e.data)));
   return out.size > 0 ? out : null;
 }
+
+/** A GS1 string: a symbology identifier, the bracketed form, a group separator, or (01) and a GTIN-14 first. */
+const looksGs1 = (text: string) => SYMBOLOGY.test(text) || text.startsWith("(") || text.includes(GS) || /^01\d{14}/.test(text);
 
 export function parseScan(raw: string, today = new Date()): Scan {
   const text = raw.replace(/[\r\n]+$/g, "").trim();
   const label = /^R(\d{1,10})$/i.exec(text);
   if (label) return { kind: "etichetta", riga: Number(label[1]) };
 
-  const symbology = SYMBOLOGY.exec(text);
-  const isGs1 = symbology !== null || text.startsWith("(") || text.includes(GS) || /^01\d{14}./.test(text);
-  if (isGs1) {
-    const elements = parseElements(symbology ? text.slice(3) : text);
+  if (looksGs1(text)) {
+    const elements = parseElements(text);
     const gtin = elements?.get("01") ?? elements?.get("02");
     if (!elements || !gtin) return { kind: "illeggibile", motivo: "Codice GS1 senza GTIN (01) leggibile: rileggere l'etichetta." };
     if (!isValidGtin(gtin))
@@ -121,7 +78,8 @@ export function parseScan(raw: string, today = new Date()): Scan {
     const scadenza = rawDate === undefined ? null : gs1Date(rawDate, today);
     if (rawDate !== undefined && scadenza === null)
       return { kind: "illeggibile", motivo: `Scadenza (17) '${rawDate}' non valida: rileggere l'etichetta.` };
-    return { kind: "gs1", gtin, lotto: elements.get("10") ?? null, scadenza };
+    // A lot bracketed with nothing after it, `(10)`, is no lot.
+    return { kind: "gs1", gtin, lotto: elements.get("10") || null, scadenza };
   }
 
   if (/^\d+$/.test(text)) {
@@ -169,7 +127,6 @@ export function locationCodeProblem(code: string): string | null {
   if (scan.kind === "gs1") return `'${code}' si legge come un codice GS1`;
   if (scan.kind === "etichetta" || /^R\d+$/i.test(text))
     return `'${code}' si legge come l'etichetta di una riga d'ordine (R seguito da cifre)`;
-  if (/^\](C1|d2|Q3|e0|J1)/.test(text) || text.startsWith("(") || text.includes("\x1d") || /^01\d{14}./.test(text))
-    return `'${code}' si legge come un codice GS1`;
+  if (looksGs1(text)) return `'${code}' si legge come un codice GS1`;
   return null;
 }

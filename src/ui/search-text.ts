@@ -1,6 +1,6 @@
 "use client";
 import { type KeyboardEvent, useEffect, useState } from "react";
-import { loadScannerSettings, WedgeDetector } from "./scanner/wedge";
+import { CTRL_GS, keyName, loadScannerSettings, WedgeDetector } from "./scanner/wedge";
 
 /**
  * A look-up field's text for a handheld with a scanner: applied after a pause in typing, or at once on
@@ -18,8 +18,9 @@ export function useSearchText(wait = 300) {
   const [detector] = useState(() => new WedgeDetector(loadScannerSettings()));
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const verdict = detector.read({ key: e.key, at: e.timeStamp });
+    const key = keyName(e);
+    if ((e.ctrlKey || e.metaKey || e.altKey) && key !== CTRL_GS) return;
+    const verdict = detector.read({ key, at: e.timeStamp });
     if (verdict.kind === "swallow") return e.preventDefault();
     if (e.key !== "Enter") return;
     e.preventDefault();

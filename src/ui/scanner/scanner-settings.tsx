@@ -4,9 +4,10 @@ import { useState } from "react";
 import { DEFAULT_SCANNER, loadScannerSettings, saveScannerSettings, type ScannerSettings } from "./wedge";
 
 /**
- * The handheld's scanner, as its device is set: how fast its keys come, and the prefix or suffix it sends.
- * Kept in the browser (the device's, not a user's). The defaults suit a USB or Bluetooth keyboard-wedge
- * scanner sending Enter; a device too slow to be told from a person by speed is set to send a prefix.
+ * The handheld's scanner, as its device is set: how fast its keys come, the prefix or suffix it sends, and
+ * how it sends FNC1 (the separator after a GS1 lot). Kept in the browser (the device's, not a user's). The
+ * defaults suit a USB or Bluetooth keyboard-wedge scanner sending Enter and Ctrl+] for FNC1; a device too
+ * slow to be told from a person by speed is set to send a prefix.
  */
 export function ScannerSettingsButton() {
   const [open, setOpen] = useState(false);
@@ -40,18 +41,20 @@ export function ScannerSettingsButton() {
             value={s.maxGapMs}
             onChange={(v) => setS({ ...s, maxGapMs: Number(v) || DEFAULT_SCANNER.maxGapMs })}
           />
-          <NumberInput
-            label="Lunghezza minima di un codice"
-            min={2}
-            max={20}
-            value={s.minLength}
-            onChange={(v) => setS({ ...s, minLength: Number(v) || DEFAULT_SCANNER.minLength })}
-          />
           <TextInput
             label="Prefisso inviato dal lettore (un carattere, vuoto se nessuno)"
             maxLength={1}
             value={s.prefix}
             onChange={(e) => setS({ ...s, prefix: e.currentTarget.value })}
+          />
+          <TextInput
+            label="Separatore GS1 (FNC1) inviato dal lettore"
+            description="Ctrl+] e il carattere GS sono sempre letti come separatore. Se il lettore ne invia un altro, scriverlo qui: un carattere (es. #) o il nome di un tasto (es. F8)."
+            placeholder="Ctrl+] o GS"
+            maxLength={12}
+            value={s.separator}
+            onChange={(e) => setS({ ...s, separator: e.currentTarget.value.trim() })}
+            data-testid="separatore-gs1"
           />
           <div>
             <Text size="sm" fw={500}>

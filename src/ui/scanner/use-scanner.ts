@@ -1,6 +1,8 @@
 "use client";
 import { useEffect, useRef } from "react";
-import { loadScannerSettings, SCANNER_SETTINGS_EVENT, WedgeDetector } from "./wedge";
+import { flushTypedFields } from "../typed-input";
+import { gluedTail, type TypedKey } from "./glued";
+import { CTRL_GS, keyName, loadScannerSettings, SCANNER_SETTINGS_EVENT, WedgeDetector } from "./wedge";
 
 /**
  * Where a scan was read: the `data-scan` attribute of the field that had the focus when the burst started
@@ -15,6 +17,8 @@ export const CODE_FIELD = "codice";
 /** A field's text before a burst typed into it, to be put back. */
 interface Snapshot {
   at: number;
+  /** The character typed. */
+  ch: string;
   el: HTMLInputElement | HTMLTextAreaElement | null;
   value: string;
   target: ScanTarget;
@@ -37,42 +41,79 @@ export function setFieldText(el: HTMLInputElement | HTMLTextAreaElement, value: 
   el.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
+/** A field where a person types words or figures (the delivery note, a quantity): not the scan field, not the lot. */
+const isPlainField = (el: Element | null): el is HTMLInputElement | HTMLTextAreaElement => isTextField(el) && !el.hasAttribute("data-scan");
+
 /**
  * One scan path for a screen: every scanner burst, wherever the focus is, is taken out of the field it was
  * typed into (the field gets back its text from before the burst) and its suffix key never reaches the
  * page (no dialog button is pressed, no form submitted); the code goes to `onScan` with the field it was
  * aimed at. A person's typing is left alone. Listens in the capture phase of the window, before any field.
+ *
+ * A burst the detector missed (a busy handheld spreads a scanner's keys) is caught at its suffix in a field
+ * where people type (glued.ts): a code at the end of the field's text that the screen knows (`knows`), or
+ * that came at a scanner's pace, is taken out and read as a scan, and the suffix does not reach the field.
  */
-export function useScanner(onScan: (code: string, target: ScanTarget) => void): void {
+export function useScanner(onScan: (code: string, target: ScanTarget) => void, knows: (code: string) => boolean = () => false): void {
   const latest = useRef(onScan);
   latest.current = onScan;
+  const known = useRef(knows);
+  known.current = knows;
   useEffect(() => {
-    const detector = new WedgeDetector(loadScannerSettings());
+    let settings = loadScannerSettings();
+    const detector = new WedgeDetector(settings);
     const snapshots: Snapshot[] = [];
+    const typedInto = (el: Element): TypedKey[] => snapshots.filter((s) => s.el === el).map(({ ch, at }) => ({ ch, at }));
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+      const key = keyName(e);
+      // A shortcut is a person's, but Ctrl+] is how a wedge types FNC1.
+      if (((e.ctrlKey || e.metaKey || e.altKey) && key !== CTRL_GS) || e.isComposing) return;
       const active = document.activeElement;
       if (e.key.length === 1) {
         const el = isTextField(active) ? active : null;
-        snapshots.push({ at: e.timeStamp, el, value: el?.value ?? "", target: active?.getAttribute("data-scan") ?? null });
+        snapshots.push({ at: e.timeStamp, ch: e.key, el, value: el?.value ?? "", target: active?.getAttribute("data-scan") ?? null });
         if (snapshots.length > 256) snapshots.splice(0, 128);
       }
-      const verdict = detector.read({ key: e.key, at: e.timeStamp });
+      const verdict = detector.read({ key, at: e.timeStamp });
+      if (verdict.kind === "pass" && key === settings.suffix && isPlainField(active)) {
+        const glued = gluedTail(active.value, typedInto(active), e.timeStamp, settings, known.current);
+        if (!glued) return;
+        e.preventDefault();
+        e.stopImmediatePropagation();
+        snapshots.length = 0;
+        setFieldText(active, glued.head);
+        flushTypedFields();
+        latest.current(glued.tail, null);
+        return;
+      }
       if (verdict.kind === "pass") return;
       e.preventDefault();
       e.stopImmediatePropagation();
       if (verdict.kind === "swallow") return;
-      const start = snapshots.find((s) => s.at === verdict.startedAt);
+      let start = snapshots.find((s) => s.at === verdict.startedAt);
+      let code = verdict.code;
+      // Only the last keys of a code may have come within the threshold: the rest is at the field's end.
+      if (start?.el && start.el === active && isPlainField(active)) {
+        const glued = gluedTail(active.value, typedInto(active), e.timeStamp, settings, known.current);
+        if (glued && glued.tail.length > code.length && glued.tail.endsWith(code)) {
+          code = glued.tail;
+          start = { ...start, value: glued.head };
+        }
+      }
       snapshots.length = 0;
       const target = start?.target ?? (active?.getAttribute("data-scan") || null);
       // The field for codes holds nothing but the code: all of its text is the scan, whatever pace its first
       // keys came at; it is emptied. Any other field gets back its text from before the burst.
-      const whole = target === CODE_FIELD && start?.el ? `${start.value}${verdict.code}`.trim() : verdict.code;
+      const whole = target === CODE_FIELD && start?.el ? `${start.value}${code}`.trim() : code;
       const restore = target === CODE_FIELD ? "" : start?.value;
       if (start?.el?.isConnected && restore !== undefined && start.el.value !== restore) setFieldText(start.el, restore);
+      flushTypedFields();
       latest.current(whole, target);
     };
-    const reconfigure = () => detector.configure(loadScannerSettings());
+    const reconfigure = () => {
+      settings = loadScannerSettings();
+      detector.configure(settings);
+    };
     window.addEventListener("keydown", onKey, true);
     window.addEventListener(SCANNER_SETTINGS_EVENT, reconfigure);
     return () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SCANNER, type WedgeVerdict, WedgeDetector } from "./wedge";
+import { CTRL_GS, DEFAULT_SCANNER, GS, keyName, loadScannerSettings, type WedgeVerdict, WedgeDetector } from "./wedge";
 
 /** Feeds keys `gap` ms apart from `start`; answers the last key's verdict and the time after it. */
 function feed(d: WedgeDetector, keys: string[], gap: number, start = 1000): { last: WedgeVerdict; at: number } {
@@ -62,5 +62,51 @@ describe("WedgeDetector", () => {
   it("a device that ends with Tab", () => {
     const d = new WedgeDetector({ ...DEFAULT_SCANNER, suffix: "Tab" });
     expect(feed(d, [...chars("R144"), "Tab"], 3).last.kind).toBe("scan");
+  });
+
+  it("an order row's label of one or two digits is a scan; another code that short is not", () => {
+    const d = new WedgeDetector();
+    expect(feed(d, [...chars("R1"), "Enter"], 3).last).toEqual({ kind: "scan", code: "R1", startedAt: 1000 });
+    expect(feed(d, [...chars("r42"), "Enter"], 3, 3000).last.kind).toBe("scan");
+    expect(feed(d, [...chars("R1"), "Enter"], 120, 6000).last).toEqual({ kind: "pass" });
+    expect(feed(d, [...chars("A1"), "Enter"], 3, 9000).last).toEqual({ kind: "pass" });
+  });
+
+  it("FNC1 sent as Ctrl+] or as a GS key is GS in the code, and kept out of the field", () => {
+    for (const separator of [CTRL_GS, GS]) {
+      const d = new WedgeDetector();
+      const head = feed(d, chars("010800123456789710LOT1"), 3);
+      expect(d.read({ key: separator, at: head.at })).toEqual({ kind: "swallow" });
+      const { last } = feed(d, [...chars("17271231"), "Enter"], 3, head.at + 3);
+      expect(last).toEqual({ kind: "scan", code: `010800123456789710LOT1${GS}17271231`, startedAt: 1000 });
+    }
+  });
+
+  it("FNC1 as the key or character the device is set to send", () => {
+    const d = new WedgeDetector({ ...DEFAULT_SCANNER, separator: "F8" });
+    const head = feed(d, chars("10L9"), 3);
+    expect(d.read({ key: "F8", at: head.at })).toEqual({ kind: "swallow" });
+    expect(feed(d, [...chars("21SN"), "Enter"], 3, head.at + 3).last).toMatchObject({ kind: "scan", code: `10L9${GS}21SN` });
+    // A person pressing the separator outside a burst: theirs, and it breaks nothing.
+    expect(d.read({ key: "F8", at: 90_000 })).toEqual({ kind: "pass" });
+  });
+
+  it("Ctrl+] is named as the separator whatever the layout reports", () => {
+    expect(keyName({ key: "]", code: "BracketRight", ctrlKey: true })).toBe(CTRL_GS);
+    expect(keyName({ key: GS, ctrlKey: true })).toBe(CTRL_GS);
+    expect(keyName({ key: "+", code: "BracketRight", ctrlKey: true })).toBe(CTRL_GS);
+    expect(keyName({ key: "]", code: "BracketRight", ctrlKey: false })).toBe("]");
+  });
+
+  it("settings saved before the separator existed still load", () => {
+    const store = new Map([["banchina.lettore", JSON.stringify({ maxGapMs: 30, minLength: 3, prefix: "", suffix: "Enter" })]]);
+    const g = globalThis as { localStorage?: unknown };
+    const before = g.localStorage;
+    g.localStorage = { getItem: (k: string) => store.get(k) ?? null };
+    try {
+      expect(loadScannerSettings()).toEqual({ maxGapMs: 30, prefix: "", separator: "", suffix: "Enter" });
+    } finally {
+      g.localStorage = before;
+    }
   });
 });

@@ -1,7 +1,8 @@
 "use client";
-import { ActionIcon, Button, Card, Checkbox, Group, Stack, Text, TextInput } from "@mantine/core";
+import { ActionIcon, Button, Card, Checkbox, Group, Stack, Text } from "@mantine/core";
 import { useRef } from "react";
 import { useScanner } from "../../scanner/use-scanner";
+import { TypedInput } from "../../typed-input";
 import { FeedbackPanel } from "../receiving/feedback-panel";
 import { ScanField } from "../receiving/scan-field";
 import type { useScanCount } from "./use-scan-count";
@@ -70,21 +71,16 @@ export function ScanCount({ sc, onEmpty }: { sc: ReturnType<typeof useScanCount>
             </ActionIcon>
           </Group>
           <Group grow gap="xs" mt={4}>
-            <TextInput
+            <TypedInput
               label={`Contato (${l.unita})`}
               value={l.contato}
-              onChange={(e) => sc.setLine(l.key, "contato", e.currentTarget.value)}
+              onChange={(v) => sc.setLine(l.key, "contato", v)}
               inputMode="decimal"
               autoComplete="off"
               data-testid={`contato-${l.codice}`}
             />
             {l.gestione_lotti && (
-              <TextInput
-                label="Lotto"
-                value={l.lotto}
-                onChange={(e) => sc.setLine(l.key, "lotto", e.currentTarget.value)}
-                autoComplete="off"
-              />
+              <TypedInput label="Lotto" value={l.lotto} onChange={(v) => sc.setLine(l.key, "lotto", v)} autoComplete="off" />
             )}
           </Group>
         </Card>

@@ -163,3 +163,15 @@ export function palletDestinationProblem(location: Location, pallet: Pallet): st
   }
   return null;
 }
+
+/**
+ * Whether the putaway screen knows a code as one it reads (to take it out of the quantity it was typed
+ * into, glued.ts): a location, a pallet or goods of the copy by EAN, GS1 code or `R` label. Article codes are
+ * not: a quantity may well end with a character or two of one.
+ */
+export function knowsCode(code: string, copy: PutawayCopy): boolean {
+  if (readSscc(code.trim()) !== null) return true;
+  const r = readCode(code, copy, new Map());
+  if (r.kind === "ubicazione" || r.kind === "collo") return true;
+  return r.kind === "merce" && parseScan(code).kind !== "codice";
+}

@@ -1,5 +1,6 @@
 "use client";
-import { Badge, Button, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Badge, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { TypedInput } from "../../typed-input";
 import { memo } from "react";
 import type { WorklistRow } from "@/server/modules/putaway/putaway.schemas";
 import { day, instant, qty } from "../../format";
@@ -113,11 +114,11 @@ export const PutawayTask = memo(function PutawayTask({
           noProposal="l'articolo non è ancora in nessuna ubicazione"
           destination={destination}
         />
-        <TextInput
+        <TypedInput
           ref={quantityRef}
           label={`Quantità (${row.unita}), tutto: ${qty(left)}`}
           value={quantita}
-          onChange={(e) => onQuantity(e.currentTarget.value)}
+          onChange={onQuantity}
           onKeyDown={(e) => {
             if (e.key === "Enter") {
               e.preventDefault();

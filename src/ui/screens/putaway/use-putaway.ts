@@ -10,7 +10,17 @@ import { isEditable, useScanner } from "../../scanner/use-scanner";
 import { useTRPC } from "../../trpc";
 import { type FlushReport, passSummary } from "../../offline/device-queue";
 import type { Feedback } from "../receiving/types";
-import { destinationProblem, type Pallet, palletDestinationProblem, palletOf, palletProposal, readCode, round3, waiting } from "./lookup";
+import {
+  destinationProblem,
+  knowsCode,
+  type Pallet,
+  palletDestinationProblem,
+  palletOf,
+  palletProposal,
+  readCode,
+  round3,
+  waiting,
+} from "./lookup";
 import { usePutawayCopy } from "./use-putaway-copy";
 import { usePutawayLabel } from "./use-putaway-label";
 import { isPalletRequest, partsOf, type QueuedPutaway, usePutawayQueue } from "./use-putaway-queue";
@@ -244,7 +254,10 @@ export function usePutaway() {
   const enqueue = useCallback((code: string) => {
     chain.current = chain.current.then(() => handleRef.current(code)).catch(() => undefined);
   }, []);
-  useScanner((code) => enqueue(code));
+  useScanner(
+    (code) => enqueue(code),
+    (code) => copyRef.current !== null && knowsCode(code, copyRef.current),
+  );
   useCodeTypedBeforeStart(scanRef, enqueue, copySettled);
 
   const [saving, setSaving] = useState(false);
@@ -291,6 +304,8 @@ export function usePutaway() {
   );
 
   const confirm = useCallback(async () => {
+    // The quantity field hands its text at Enter, a moment before this runs: read it from the ref.
+    const choice = choiceRef.current;
     if (!row || !choice || !magazzino) return say({ outcome: "ko", title: "Leggere prima la merce", message: "Nessuna merce scelta." });
     if (!choice.a)
       return say({ outcome: "ko", title: "Manca la destinazione", message: "Leggere l'etichetta dell'ubicazione di destinazione." });
@@ -352,7 +367,7 @@ export function usePutaway() {
       setSaving(false);
       focusScan();
     }
-  }, [row, choice, magazzino, pallet, confirmPallet, queue, setChoice, say, refresh, focusScan, offerLot]);
+  }, [row, magazzino, pallet, confirmPallet, queue, setChoice, say, refresh, focusScan, offerLot]);
 
   const setQuantity = useCallback(
     (v: string) => {

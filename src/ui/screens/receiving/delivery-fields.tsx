@@ -1,11 +1,14 @@
 "use client";
-import { Select, SimpleGrid, TextInput } from "@mantine/core";
+import { Select, SimpleGrid } from "@mantine/core";
 import { memo } from "react";
 import { useTypedBeforeStart } from "../../hooks";
+import { TypedInput } from "../../typed-input";
 
 /**
  * The delivery note and the receiving warehouse, kept for the tab. Memoised: they change a few times a
- * shift, not at every scan, and a scan renders the screen that holds them.
+ * shift, not at every scan, and a scan renders the screen that holds them. The note's text is the field's
+ * own while it is typed (TypedInput): a keystroke does not render the screen, which fetches the note's
+ * arrivals when it hears it.
  */
 export const DeliveryFields = memo(function DeliveryFields({
   ddt,
@@ -30,12 +33,12 @@ export const DeliveryFields = memo(function DeliveryFields({
   useTypedBeforeStart(ddtRef, onDdt);
   return (
     <SimpleGrid cols={2} spacing="sm">
-      <TextInput
+      <TypedInput
         ref={ddtRef}
         label="DDT fornitore"
         placeholder="es. DDT-1187"
         value={ddt}
-        onChange={(e) => onDdt(e.currentTarget.value)}
+        onChange={onDdt}
         onKeyDown={(e) => e.key === "Enter" && (e.preventDefault(), onDone())}
         data-testid="campo-ddt"
       />

@@ -1,10 +1,11 @@
 "use client";
-import { Badge, Box, Button, Card, Group, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
+import { Badge, Box, Button, Card, Group, SimpleGrid, Stack, Text } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { useIsMutating } from "@tanstack/react-query";
 import { memo } from "react";
 import { DateField } from "../../date-field";
 import { day, qty } from "../../format";
+import { TypedInput } from "../../typed-input";
 import { useTRPC } from "../../trpc";
 import { countedExcess } from "./row-rules";
 import type { ArrivalFields, Current } from "./types";
@@ -86,7 +87,7 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
   };
   const input = (name: keyof ArrivalFields, action = onRegister) => ({
     value: values[name],
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setField(name, e.currentTarget.value),
+    onChange: (v: string) => setField(name, v),
     onKeyDown: onEnter(action),
     size: "lg" as const,
   });
@@ -117,7 +118,7 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
           </Text>
         )}
         <SimpleGrid cols={row.chiede_lotto ? 2 : 1} spacing="sm">
-          <TextInput
+          <TypedInput
             ref={refs.quantity}
             label="Quantità"
             inputMode="decimal"
@@ -126,7 +127,7 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
             data-testid="campo-quantita"
           />
           {row.chiede_lotto && (
-            <TextInput
+            <TypedInput
               ref={refs.lot}
               label="Lotto"
               {...input("lotto", () => void onLotEnter())}

@@ -1,4 +1,5 @@
 import { eanCandidates, parseScan } from "../../../lib/barcode";
+import { readSscc } from "../../../lib/sscc";
 import type { ExpectedOutput, ScanOutput } from "@/server/modules/arrivals/arrivals.schemas";
 
 export type ExpectedCopy = ExpectedOutput;
@@ -64,4 +65,20 @@ function remaining(r: OfflineRow, inQueue: ReadonlyMap<number, number>): number 
 
 function none(motivo: string, motivo_codice: NonNullable<ScanOutput["motivo_codice"]>): ScanOutput {
   return { ordini: [], totale_ordini: 0, totale_righe: 0, altri: false, cursore: 0, motivo, motivo_codice };
+}
+
+/**
+ * Whether the receiving screen knows a code as one it reads (to take it out of a field it was typed into,
+ * glued.ts): an EAN or GS1 code of a row in the copy, a row's `R` label, an SSCC (announced pallets are read
+ * by the service; an 18-digit code with a valid check digit after AI 00 or alone is one). Article codes are
+ * not: a delivery note or a quantity may well end with a few of their characters.
+ */
+export function knowsCode(code: string, copy: ExpectedCopy | null): boolean {
+  if (readSscc(code) !== null) return true;
+  if (!copy) return false;
+  const scan = parseScan(code);
+  if (scan.kind === "etichetta") return copy.righe.some((r) => r.riga === scan.riga);
+  if (scan.kind !== "ean" && scan.kind !== "gs1") return false;
+  const eans = new Set(eanCandidates(scan.gtin));
+  return copy.righe.some((r) => r.ean !== null && eans.has(r.ean));
 }

@@ -19,6 +19,7 @@ import { sameCode } from "./types";
 import { type FlushReport, type QueuedArrival, reportFeedback } from "./arrival-queue";
 import { useDockService } from "./use-dock-service";
 import { useScanQueue } from "./use-scan-queue";
+import { knowsCode } from "./local-lookup";
 import { useRegistration } from "./use-registration";
 import { useTodayArrivals } from "./use-today-arrivals";
 
@@ -68,9 +69,12 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
 
   // The supplier each delivery note was registered for on this screen, before the service's list says so.
   const ddtSuppliers = useRef(new Map<string, { id: number; nome: string }>());
+  // The note as the field shows it: typed a moment ago, it may not have reached this hook's state yet.
+  const ddtNow = () => ddtRef.current?.value ?? live.current.ddt;
   const rowContext = () => ({
     ...live.current,
-    ddtSupplier: live.current.ddtSupplier ?? ddtSuppliers.current.get(live.current.ddt.trim().toUpperCase()) ?? null,
+    ddt: ddtNow(),
+    ddtSupplier: live.current.ddtSupplier ?? ddtSuppliers.current.get(ddtNow().trim().toUpperCase()) ?? null,
     warehouseName,
   });
   const registration = useRegistration({
@@ -79,7 +83,7 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
     values: () => fields.getValues(),
     context: rowContext,
     onRegistered: (cur) => {
-      ddtSuppliers.current.set(live.current.ddt.trim().toUpperCase(), cur.order.fornitore);
+      ddtSuppliers.current.set(ddtNow().trim().toUpperCase(), cur.order.fornitore);
       setCurrent(null);
       void today.refresh();
       void copy.refresh();
@@ -123,7 +127,10 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
   // A pallet's SSCC goes to its own view (usePallet) before the row-by-row queue, except while a row is shown:
   // then it waits for the row like any code (registered first, or the choice), so one card shows at a time.
   const takenByPallet = (code: string) => !(currentRef.current && readSscc(code) !== null) && (opts.intercept?.(code) ?? false);
-  useScanner((code, target) => takenByPallet(code) || onScan(code, target));
+  useScanner(
+    (code, target) => takenByPallet(code) || onScan(code, target),
+    (code) => knowsCode(code, dock.copy.copyRef.current),
+  );
 
   // The first start: the warehouse of the only warehouse there is.
   useEffect(() => {

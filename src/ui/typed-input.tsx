@@ -1,0 +1,90 @@
+"use client";
+import { TextInput, type TextInputProps } from "@mantine/core";
+import { forwardRef, memo, useCallback, useEffect, useRef } from "react";
+
+/** How long typing must pause before the screen hears the text, ms. */
+const PAUSE_MS = 300;
+
+/** The text of every field typed into and not yet handed to its screen. */
+const pending = new Set<() => void>();
+
+/**
+ * Hands every field's typed text to its screen now: called before a scan is read (useScanner), so that what
+ * a scan does (registering the row shown, say) sees what the operator typed a moment before.
+ */
+export function flushTypedFields(): void {
+  for (const hand of [...pending]) hand();
+}
+
+type Props = Omit<TextInputProps, "value" | "onChange" | "defaultValue"> & {
+  value: string;
+  /** Hears the text after a pause in typing, when the field is left, before its Enter, and before a scan. */
+  onChange: (value: string) => void;
+};
+
+/**
+ * A dock field that costs little per keystroke: uncontrolled, its text lives in the input, so a keystroke
+ * renders nothing. The screen around it (which renders lists, cards and effects at every change of its state)
+ * hears the text once typing pauses, when the field is left, at its Enter, or before a scan is read
+ * (flushTypedFields); a scanner's keys, a few ms apart, then never wait for a render. A value the screen sets
+ * (a count by scan, a lot read) is written into the input at once.
+ */
+export const TypedInput = memo(
+  forwardRef<HTMLInputElement, Props>(function TypedInput({ value, onChange, onKeyDown, onBlur, ...rest }, ref) {
+    const input = useRef<HTMLInputElement | null>(null);
+    const handed = useRef(value);
+    const tell = useRef(onChange);
+    tell.current = onChange;
+    const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+    const hand = useRef(() => {
+      clearTimeout(timer.current);
+      pending.delete(hand.current);
+      const now = input.current?.value;
+      if (now === undefined || now === handed.current) return;
+      handed.current = now;
+      tell.current(now);
+    });
+    const setRef = useCallback(
+      (el: HTMLInputElement | null) => {
+        input.current = el;
+        if (typeof ref === "function") ref(el);
+        else if (ref) ref.current = el;
+      },
+      [ref],
+    );
+    // A value set by the screen replaces what is shown.
+    useEffect(() => {
+      if (value === handed.current) return;
+      handed.current = value;
+      if (input.current && input.current.value !== value) input.current.value = value;
+    }, [value]);
+    // Unmounted (the row registered or left): what was not handed is the row's no more.
+    useEffect(
+      () => () => {
+        clearTimeout(timer.current);
+        pending.delete(hand.current);
+      },
+      [],
+    );
+    return (
+      <TextInput
+        ref={setRef}
+        {...rest}
+        defaultValue={value}
+        onChange={() => {
+          pending.add(hand.current);
+          clearTimeout(timer.current);
+          timer.current = setTimeout(hand.current, PAUSE_MS);
+        }}
+        onBlur={(e) => {
+          hand.current();
+          onBlur?.(e);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === "Enter") hand.current();
+          onKeyDown?.(e);
+        }}
+      />
+    );
+  }),
+);
