@@ -1,6 +1,6 @@
+import { LOCATION_GATE } from "../../db/advisory-locks";
 import { Prisma } from "../../db/client";
 import { query } from "../../db/sql";
-import { LOCATION_GATE } from "../ledger/locations.queries";
 
 /**
  * The alignment's statements, set-based: one per step whatever the row count. `articoli` and `codici`

@@ -1,3 +1,4 @@
+import { MASTER_DATA_LOCKS, type MasterDataTable } from "../../db/advisory-locks";
 import type { Db, Tx } from "../../db/client";
 import { execute, rows } from "../../db/sql";
 import { changes, hasKeys } from "../../lib/changes";
@@ -223,7 +224,7 @@ function columns(batch: ArticleRow[], modelloId: (a: ArticleRow, i: number) => n
 }
 
 /** The lock of one master-data list's writers, held to commit: the clients' upsert takes it from here. */
-export async function lockMasterData(tx: Tx, table: q.MasterDataTable): Promise<void> {
+export async function lockMasterData(tx: Tx, table: MasterDataTable): Promise<void> {
   await execute(tx, q.lockMasterData(table));
 }
 
@@ -233,5 +234,5 @@ export async function lockMasterData(tx: Tx, table: q.MasterDataTable): Promise<
  */
 export async function lockForImport(tx: Tx): Promise<void> {
   await execute(tx, q.lockImports());
-  for (const table of Object.keys(q.MASTER_DATA_LOCKS) as q.MasterDataTable[]) await execute(tx, q.lockMasterData(table));
+  for (const table of Object.keys(MASTER_DATA_LOCKS) as MasterDataTable[]) await execute(tx, q.lockMasterData(table));
 }

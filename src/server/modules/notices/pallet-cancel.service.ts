@@ -1,5 +1,6 @@
 import type { Tx } from "../../db/client";
 import { execute, first, rows, rowsInOrder } from "../../db/sql";
+import { compareCodePoints } from "../../lib/code-point-order";
 import { businessDate } from "../../lib/dates";
 import { canonical, Decimal } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
@@ -61,7 +62,7 @@ export async function cancelPallet(tx: Tx, actor: Actor, raw: string, opts: { ti
   // 3. Lots, by article then code by code points (receiptMovements' order; the ids sort stands for nothing).
   const byLot = movements
     .filter((m) => m.lotto_id !== null)
-    .sort((a, b) => a.articolo_id - b.articolo_id || (a.lotto! < b.lotto! ? -1 : a.lotto! > b.lotto! ? 1 : 0) || a.id - b.id);
+    .sort((a, b) => a.articolo_id - b.articolo_id || compareCodePoints(a.lotto!, b.lotto!) || a.id - b.id);
   for (const m of byLot) {
     const given = await takeBackFromLot(tx, m.lotto_id!, canonical(m.quantita));
     if (!given.ok)
