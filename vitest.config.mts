@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "e2e/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "e2e/**/*.test.ts", "scripts/**/*.test.ts"],
     globalSetup: ["src/server/testing/global-setup.ts"],
     pool: "forks",
     // Every file gets its own database cloned from a migrated template, so files run in parallel.

@@ -49,7 +49,7 @@ import pg from "pg";
 import { closePrisma, createPrisma } from "../src/server/db/client";
 import { startEmbedded } from "../src/server/db/embedded";
 import { migrate } from "../src/server/db/migrate";
-import { importMasterData } from "../src/server/modules/catalogue/import.service";
+import { importMasterData } from "../src/server/modules/import/import.service";
 import { createUser } from "../src/server/modules/users/users.service";
 import { signIn } from "../e2e/support/app";
 import { ean13, today } from "../e2e/support/seed";

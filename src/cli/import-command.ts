@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { importMasterData } from "../server/modules/catalogue/import.service";
+import { importMasterData } from "../server/modules/import/import.service";
 import { Failure, parseOptions, UsageError, type Run } from "./command";
 
 /** `import FILE.json`: the id maps on stdout; problems on stderr, one `percorso: messaggio` a line. */

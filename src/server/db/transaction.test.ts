@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { toDomainError } from "../http/errors";
+import { toDomainError } from "../trpc/errors";
 import { DomainError } from "../lib/errors";
 import type { TestDb } from "../testing/db";
 import { test } from "../testing/test";

@@ -8,7 +8,7 @@ import { authenticateSession } from "../modules/auth/sessions.service";
 import { listAvailabilityInput } from "../modules/availability/availability.schemas";
 import { listAvailability } from "../modules/availability/availability.service";
 import { listWarehouses } from "../modules/catalogue/catalogue.service";
-import { assertNoNul, toErrorResponse } from "./errors";
+import { assertNoNul, toErrorResponse } from "../trpc/errors";
 
 const PAGE = 500;
 /** An empty page with `altri` means a lower id is still being written: wait for it, a bounded number of times. */

@@ -1,6 +1,6 @@
 import { DomainError } from "../lib/errors";
 import { MAX_PHOTO_BYTES, PHOTO_TYPES, type PhotoType } from "../modules/notices/photos.schemas";
-import type { RestRequest } from "./rest-handler";
+import type { RestRequest } from "./rest.types";
 
 /**
  * The one REST body that is not JSON: a photo of a receiving difference (API.md section 12,

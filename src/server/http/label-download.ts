@@ -5,7 +5,7 @@ import { DomainError } from "../lib/errors";
 import { authenticateSession } from "../modules/auth/sessions.service";
 import { locationLabelInput, lotLabelInput, palletLabelInput } from "../modules/labels/labels.schemas";
 import { drawLabels, type LabelFile, renderLabels } from "../modules/labels/labels.service";
-import { assertNoNul, toErrorResponse } from "./errors";
+import { assertNoNul, toErrorResponse } from "../trpc/errors";
 import { writeNodeResponse } from "./rest-handler";
 
 /**

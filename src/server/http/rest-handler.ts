@@ -7,8 +7,9 @@ import type { HeaderReader } from "../lib/headers";
 import { createContextInner } from "../trpc/context";
 import { openApiDocument } from "../trpc/openapi";
 import { binaryBody, isBinaryUpload } from "./binary-body";
-import { toErrorResponse, type ErrorResponse } from "./errors";
+import { toErrorResponse, type ErrorResponse } from "../trpc/errors";
 import { callRestProcedure, matchRoute } from "./rest-routes";
+import type { RestRequest } from "./rest.types";
 
 /**
  * The REST facade (/api/v1): the contract's transport rules around the procedures that trpc-to-openapi
@@ -19,16 +20,6 @@ import { callRestProcedure, matchRoute } from "./rest-routes";
  * The core (`serveRest`) reads a transport-neutral request: the custom server hands it Node's request
  * as is (`serveNodeRest`), the Next route and the tests a Fetch `Request` (`handleRestRequest`).
  */
-
-/** A request as the REST core reads it. */
-export interface RestRequest {
-  method: string;
-  /** Path and query string, e.g. `/api/v1/movimenti?dopo=0`. */
-  url: string;
-  headers: HeaderReader;
-  /** The body's bytes; throws `richiesta_troppo_grande` as soon as more than `limit` bytes arrived. */
-  readBody(limit: number): Promise<Uint8Array>;
-}
 
 export interface RestResponse {
   status: number;

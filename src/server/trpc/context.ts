@@ -3,7 +3,7 @@ import { getConfig, type Config } from "../config";
 import { getDb, type PrismaClient } from "../db/client";
 import type { HeaderReader } from "../lib/headers";
 import type { Actor } from "../modules/auth/actor";
-import type { ResolvedSession } from "../modules/auth/sessions.service";
+import type { ResolvedSession } from "../modules/auth/sessions.types";
 
 export interface ResponseMeta {
   status?: number;

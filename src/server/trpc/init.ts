@@ -1,10 +1,11 @@
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { assertNoNul, toErrorResponse } from "../http/errors";
+import { assertNoNul, toErrorResponse } from "./errors";
 import { DomainError } from "../lib/errors";
 import { assertRole, hasScope, type Actor, type Role, type Scope } from "../modules/auth/actor";
 import { authenticateApiKey, bearerToken } from "../modules/auth/api-keys.service";
-import { authenticateSession, csrfMatches, type ResolvedSession } from "../modules/auth/sessions.service";
+import { authenticateSession, csrfMatches } from "../modules/auth/sessions.service";
+import type { ResolvedSession } from "../modules/auth/sessions.types";
 import type { Context } from "./context";
 
 // A type alias, not an interface: trpc-to-openapi needs meta assignable to an index signature.

@@ -1,5 +1,5 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { toDomainError } from "../http/errors";
+import { toDomainError } from "./errors";
 import { createContextInner, type Context } from "./context";
 import { appRouter } from "./router";
 

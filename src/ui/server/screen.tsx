@@ -4,7 +4,7 @@ import { createTRPCOptionsProxy, type TRPCOptionsProxy } from "@trpc/tanstack-re
 import { forbidden, redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { hasRole, type Role } from "@/server/modules/auth/actor";
-import type { ResolvedSession } from "@/server/modules/auth/sessions.service";
+import type { ResolvedSession } from "@/server/modules/auth/sessions.types";
 import { createContextInner } from "@/server/trpc/context";
 import { type AppRouter, appRouter } from "@/server/trpc/router";
 import { PrefetchedCache } from "@/ui/prefetched-cache";

@@ -2,7 +2,8 @@ import "server-only";
 import { cookies } from "next/headers";
 import { cache } from "react";
 import { getDb } from "@/server/db/client";
-import { resolveSession, SESSION_COOKIE, type ResolvedSession } from "@/server/modules/auth/sessions.service";
+import { resolveSession, SESSION_COOKIE } from "@/server/modules/auth/sessions.service";
+import type { ResolvedSession } from "@/server/modules/auth/sessions.types";
 import { createContextInner } from "@/server/trpc/context";
 import { appRouter } from "@/server/trpc/router";
 

@@ -1,4 +1,4 @@
-import { isZodError, validationError } from "../../http/errors";
+import { isZodError, validationError } from "../../trpc/errors";
 import { readProcedure, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
 import {

@@ -1,6 +1,5 @@
 import type { Db } from "../../db/client";
 import { first, rows } from "../../db/sql";
-import type { Actor } from "../auth/actor";
 import * as q from "./audit.queries";
 import type { Azione, ListAuditInput, ListAuditOutput } from "./audit.schemas";
 
@@ -11,8 +10,14 @@ import type { Azione, ListAuditInput, ListAuditOutput } from "./audit.schemas";
  * and by name. Written with the action, on the same database handle (in its transaction where it has one).
  */
 
-/** Who acted: a signed-in user or a key, or the command line (the CLI has no actor). */
-export type AuditAuthor = Actor | "riga_di_comando";
+/**
+ * Who acted: a signed-in user or a key (an auth Actor is one), or the command line (the CLI has no actor).
+ * Only what the log records of them, so that the log, which auth's key administration writes, imports no auth.
+ */
+export type AuditAuthor =
+  | { kind: "utente"; id: number; username: string }
+  | { kind: "chiave"; id: number; nome: string }
+  | "riga_di_comando";
 
 export async function recordAdminAction(
   db: Db,

@@ -21,7 +21,13 @@ export function idempotencyScope(actor: Actor): string {
 }
 
 /** Who wrote a movement or an operation. */
-export function authorColumns(actor: Actor): { chiave_api_id: number | null; utente_id: number | null } {
+/** Who wrote an operation, a movement or a receipt: one of the two columns is set. */
+export interface AuthorColumns {
+  chiave_api_id: number | null;
+  utente_id: number | null;
+}
+
+export function authorColumns(actor: Actor): AuthorColumns {
   return actor.kind === "chiave" ? { chiave_api_id: actor.id, utente_id: null } : { chiave_api_id: null, utente_id: actor.id };
 }
 

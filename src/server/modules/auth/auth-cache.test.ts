@@ -9,7 +9,8 @@ import { createUser, setUserPassword, updateUser } from "../users/users.service"
 import type { Actor } from "./actor";
 import { AUTH_CHANNEL, AuthCache, startAuthCache, type CachedApiKey, type RunningAuthCache } from "./auth-cache";
 import { authenticateApiKey, createApiKey, revokeApiKeyById } from "./api-keys.service";
-import { hashSessionToken, resolveSession, signIn, signOut, type ResolvedSession } from "./sessions.service";
+import { hashSessionToken, resolveSession, signIn, signOut } from "./sessions.service";
+import type { ResolvedSession } from "./sessions.types";
 
 /**
  * The authentication cache (auth-cache.ts) on a real PostgreSQL: two "instances" in this process, each a

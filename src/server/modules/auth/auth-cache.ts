@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../../db/client";
 import { startListener, type Listener, type ListenerOptions } from "../../db/listener";
 import type { Scope } from "./actor";
-import type { ResolvedSession } from "./sessions.service";
+import type { ResolvedSession } from "./sessions.types";
 
 /**
  * What authenticates a request, kept in process so that a request whose key or session was seen

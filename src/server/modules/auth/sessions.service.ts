@@ -3,11 +3,12 @@ import type { ModelDb } from "../../db/client";
 import { first } from "../../db/sql";
 import { DomainError } from "../../lib/errors";
 import type { HeaderReader } from "../../lib/headers";
-import type { Actor, Role } from "./actor";
+import type { Role } from "./actor";
 import { authCacheOf } from "./auth-cache";
 import * as q from "./auth.queries";
 import { verifyPassword } from "./passwords";
 import { refundToken, resetBucket, takeToken, type Bucket } from "./rate-limit";
+import type { ResolvedSession } from "./sessions.types";
 
 /**
  * Operator UI sessions, kept on the server: the browser holds a random token in an httpOnly,
@@ -105,13 +106,6 @@ export async function signIn(
   const scadeIl = new Date(Math.min(now + SESSION_IDLE_HOURS * 3_600_000, now + SESSION_MAX_DAYS * 86_400_000));
   await db.sessione.create({ data: { id: hashSessionToken(token), utente_id: user.id, csrf, scade_il: scadeIl } });
   return { token, csrf, utente: { id: user.id, username: user.username, ruolo: user.ruolo as Role }, scadeIl };
-}
-
-export interface ResolvedSession {
-  id: string;
-  csrf: string;
-  actor: Extract<Actor, { kind: "utente" }>;
-  scadeIl: Date;
 }
 
 /**

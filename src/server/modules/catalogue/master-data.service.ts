@@ -1,3 +1,4 @@
+import { MASTER_DATA_LOCKS, type MasterDataTable } from "../../db/advisory-locks";
 import type { Db, Tx } from "../../db/client";
 import { execute, rows } from "../../db/sql";
 import { changes, hasKeys } from "../../lib/changes";
@@ -5,7 +6,7 @@ import { canonicalOrNull } from "../../lib/decimal";
 import * as q from "./master-data.queries";
 import type { KnownArticle, KnownNamed } from "./master-data.queries";
 
-export type { KnownNamed } from "./master-data.queries";
+export type { KnownArticle, KnownNamed } from "./master-data.queries";
 
 /**
  * Writing the catalogue's master data, each entity upserted by its code: warehouses, suppliers, articles
@@ -220,4 +221,18 @@ function columns(batch: ArticleRow[], modelloId: (a: ArticleRow, i: number) => n
     attivo: batch.map((a) => a.attivo),
     confezione: batch.map((a) => a.confezione ?? "1"),
   };
+}
+
+/** The lock of one master-data list's writers, held to commit: the clients' upsert takes it from here. */
+export async function lockMasterData(tx: Tx, table: MasterDataTable): Promise<void> {
+  await execute(tx, q.lockMasterData(table));
+}
+
+/**
+ * The import's locks: imports run one at a time (the checks and the writes see one state), and it holds
+ * every master-data table, in one order, so that no REST upsert writes between the check and the write.
+ */
+export async function lockForImport(tx: Tx): Promise<void> {
+  await execute(tx, q.lockImports());
+  for (const table of Object.keys(MASTER_DATA_LOCKS) as MasterDataTable[]) await execute(tx, q.lockMasterData(table));
 }

@@ -2,8 +2,7 @@ import type { Tx } from "../../db/client";
 import { execute, rows } from "../../db/sql";
 import { RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
-import { setWarehouseLocations } from "../ledger/locations.queries";
-import { setLocationManagement } from "../ledger/locations-switch.service";
+import { setLocationManagement, setWarehouseLocations } from "../ledger/locations-switch.service";
 import { loadLocations } from "./locations-upsert.service";
 import * as lq from "./locations.queries";
 import type { UpsertOutput, WarehouseRowCheck } from "./master-data.schemas";
@@ -221,5 +220,5 @@ async function switchEmpty(tx: Tx, id: number, on: boolean): Promise<void> {
       `campo 'gestione_ubicazioni': il magazzino ha giacenza, e spostarla è un'operazione con il suo autore: cambiarla con POST /magazzini.`,
     );
   }
-  await execute(tx, setWarehouseLocations(id, on));
+  await setWarehouseLocations(tx, id, on);
 }

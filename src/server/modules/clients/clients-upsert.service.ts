@@ -5,8 +5,7 @@ import { businessDate } from "../../lib/dates";
 import { RowError } from "../../lib/errors";
 import type { ClientInput } from "../catalogue/import.schemas";
 import type { UpsertOutput } from "../catalogue/master-data.schemas";
-import * as md from "../catalogue/master-data.queries";
-import type { Written } from "../catalogue/master-data.service";
+import { lockMasterData, type Written } from "../catalogue/master-data.service";
 import { UpsertRows } from "../catalogue/upsert-rows";
 import { clientRowCheck } from "./clients-upsert.schemas";
 import * as q from "./clients.queries";
@@ -91,7 +90,7 @@ export async function upsertClients(
 /** POST /clienti: `ragione_sociale` is required for a new code; `nazione` cannot be cleared (it defaults to IT). */
 export async function upsertClientRows(tx: Tx, input: Record<string, unknown>[], opts: { timeZone: string }): Promise<UpsertOutput> {
   const batch = new UpsertRows(input, clientRowCheck, "clienti");
-  await execute(tx, md.lockMasterData("clienti"));
+  await lockMasterData(tx, "clienti");
   const known = await loadClientsByCode(tx, batch.codes);
   const ready: ClientRow[] = [];
   for (const { indice, value } of batch.accepted) {

@@ -1,7 +1,7 @@
 import { Prisma } from "../../db/client";
 import { query } from "../../db/sql";
 import { containsPattern } from "../../lib/sql";
-import { type Window, windowed } from "../feeds/feeds.queries";
+import { type Window, windowed } from "../lists/window";
 
 /** A client as an upsert compares it with what it is asked to write. */
 export interface KnownClient {

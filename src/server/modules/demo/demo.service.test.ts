@@ -8,7 +8,7 @@ import { test } from "../../testing/test";
 import { authenticateApiKey } from "../auth/api-keys.service";
 import { signIn } from "../auth/sessions.service";
 import { verifyLedger } from "../ledger/verify.service";
-import { validateImport } from "../catalogue/import.service";
+import { validateImport } from "../import/import.service";
 import demoData from "./demo-data.json";
 import { demoUsersWithFirstPassword, demoWarnings, removeDemo, seedDemoIfEmpty } from "./demo.service";
 

@@ -10,11 +10,10 @@ import { recordAdminAction } from "../audit/audit.service";
 import { ROLES, type Actor, type Role } from "../auth/actor";
 import { createApiKey, hashApiKey } from "../auth/api-keys.service";
 import { hashPassword, verifyPassword } from "../auth/passwords";
-import { importInTransaction } from "../catalogue/import.service";
+import { importInTransaction } from "../import/import.service";
 import { upsertArticleRows } from "../catalogue/master-data-upsert.service";
 import { writeMovements } from "../movements/movements.service";
-import { lockUsers } from "../users/users.queries";
-import { createUser } from "../users/users.service";
+import { createUser, lockUsers } from "../users/users.service";
 import { seedDemoNotice } from "./demo-notice";
 import { seedDemoActivity } from "./demo-activity";
 import demoData from "./demo-data.json";
@@ -305,7 +304,7 @@ export async function removeDemo(db: PrismaClient, opts: { dataDir: string }): P
   }
   const removal = await inPrismaTransaction(db, async (tx) => {
     // The lock of the users' own writes: the last-administrator check holds to commit.
-    await execute(tx, lockUsers());
+    await lockUsers(tx);
     const users = await tx.utente.findMany({ where: { username: { in: usernames } }, select: { id: true, username: true, attivo: true } });
     const ids = users.map((u) => u.id);
     const admins = await tx.utente.count({ where: { ruolo: "amministratore", attivo: true, id: { notIn: ids } } });

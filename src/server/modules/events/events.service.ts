@@ -4,8 +4,7 @@ import { formatInstant } from "../../lib/dates";
 import { toClientOutput } from "../clients/clients.service";
 import { toArticleOutput, toLocationOutput, toNamedOutput, toPurchaseOrderOutput, toWarehouseOutput } from "../feeds/feeds.service";
 import { boundAndRows, cutPage } from "../lists/lists";
-import { movementsByIds, type MovementRow } from "../movements/movements.queries";
-import { toMovementOutput } from "../movements/movements.service";
+import { type MovementRow, movementsByIds, toMovementOutput } from "../movements/movements.service";
 import { differencesByIds } from "../notices/differences.service";
 import { salesDocumentsByIds } from "../sales/sales.service";
 import * as q from "./events.queries";
@@ -41,7 +40,7 @@ const STOCK_TYPES: ReadonlySet<string> = new Set([
 export async function renderEvents(db: Db, events: q.EventRow[], timeZone: string): Promise<EventOutput[]> {
   const stock = events.filter((e) => STOCK_TYPES.has(e.tipo));
   const ids = stock.flatMap((e) => e.dati.movimenti as number[]);
-  const movements = new Map(ids.length ? (await rows(db, movementsByIds(ids))).map((m) => [m.id, m]) : []);
+  const movements = new Map((await movementsByIds(db, ids)).map((m) => [m.id, m]));
   const arrivalOps = stock.filter((e) => e.tipo === "arrivo.registrato").map((e) => e.dati.operazione as number);
   const notes = new Map(arrivalOps.length ? (await rows(db, q.deliveryNotes(arrivalOps))).map((o) => [o.id, o]) : []);
   const documentOf = (ms: MovementRow[]) => ms.find((m) => m.riferimento_tipo === "documento_vendita")?.riferimento_id ?? null;
@@ -127,4 +126,9 @@ export async function listEvents(db: Db, input: ListEventsInput, timeZone: strin
   });
   const page = withinMovementBudget(cutPage(window, limite, bound, dopo));
   return { eventi: await renderEvents(db, page.rows, timeZone), altri: page.altri, cursore: page.cursore };
+}
+
+/** The contract's events of these stored ids (the webhooks' deliveries name the events they carry). */
+export async function renderEventsByIds(db: Db, ids: number[], timeZone: string): Promise<EventOutput[]> {
+  return ids.length === 0 ? [] : renderEvents(db, await rows(db, q.eventsByIds(ids)), timeZone);
 }

@@ -5,7 +5,7 @@ import { query } from "../../db/sql";
 import type { TestDb } from "../../testing/db";
 import { test } from "../../testing/test";
 import { rest, seedArticle, seedKey, seedOrder, seedSupplier, seedWarehouse } from "../../testing/fixtures";
-import { windowed } from "./feeds.queries";
+import { windowed } from "../lists/window";
 import { feedPage } from "./feeds.service";
 
 /**

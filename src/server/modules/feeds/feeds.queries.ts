@@ -1,28 +1,13 @@
 import { Prisma } from "../../db/client";
-import { limit, query } from "../../db/sql";
+import { query } from "../../db/sql";
 import { containsPattern } from "../../lib/sql";
+import { type Window, windowed } from "../lists/window";
 
 /**
  * The statements of the master-data lists and their change feed (API.md section 9). Every list is one
  * statement (an order and its rows included, so a page is one snapshot), built from its optional filters
  * and from its window: ids after `dopo` in id order, or versions after `modificati_dopo` in version order.
  */
-
-/** Which rows a page reads: by id after `dopo`, or by version after `modificati_dopo`. */
-export type Window = { by: "id"; after: number } | { by: "versione"; after: number };
-
-/**
- * The window's condition and order on table alias `t` (which must have `id` and `versione`), ANDed with
- * `conditions`, and the LIMIT (`take`: one row more than the page, to tell `altri`). Exported for the
- * other synced lists that gain a feed (GET /clienti).
- */
-export function windowed(w: Window, take: number, conditions: Prisma.Sql[]) {
-  const all = [w.by === "id" ? Prisma.sql`t.id > ${w.after}::int` : Prisma.sql`t.versione > ${String(w.after)}::bigint`, ...conditions];
-  return {
-    where: Prisma.join(all, " AND "),
-    tail: w.by === "id" ? Prisma.sql`ORDER BY t.id ${limit(take)}` : Prisma.sql`ORDER BY t.versione ${limit(take)}`,
-  };
-}
 
 /** `columns` containing `text`, or any of the `also` conditions (the screens' look-up by EAN). */
 const contains = (text: string | undefined, columns: Prisma.Sql[], also: Prisma.Sql[] = []) =>

@@ -4,6 +4,7 @@ import { canonical, canonicalOrNull, Decimal, type DecimalLike } from "../../lib
 import { DomainError } from "../../lib/errors";
 import { eanCandidates, parseScan } from "../../../lib/barcode";
 import { assertPeriod, boundAndRows, type SyncGate } from "../lists/lists";
+import type { Window } from "../lists/window";
 import type {
   ArticleRowOutput,
   FeedInput,
@@ -44,7 +45,7 @@ export async function feedPage<Row extends { id: number; versione: bigint }>(
   db: Db,
   input: FeedInput,
   idGate: SyncGate,
-  statement: (w: q.Window, take: number) => Query<Row>,
+  statement: (w: Window, take: number) => Query<Row>,
 ): Promise<Page<Row>> {
   if (input.dopo !== undefined && input.modificati_dopo !== undefined) {
     throw new DomainError(

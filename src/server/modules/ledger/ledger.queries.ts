@@ -1,17 +1,11 @@
 import { Prisma } from "../../db/client";
 import { query } from "../../db/sql";
-import type { EventType } from "../../../lib/domain-lists";
-import type { MovementOutput } from "../movements/movements.schemas";
+import type { EventType, Origine } from "../../../lib/domain-lists";
+import type { AuthorColumns } from "../auth/actor";
 
-export type Origine = MovementOutput["origine"];
+export type { Origine };
 export type Natura = "carico" | "scarico" | "trasferimento";
 export type RiferimentoTipo = "riga_ordine" | "documento_vendita" | "movimento";
-
-/** Who wrote an operation or a movement: one of the two columns is set. */
-export interface AuthorColumns {
-  chiave_api_id: number | null;
-  utente_id: number | null;
-}
 
 /** The columns of the movements appended by one statement, one array per column, in row order. */
 export interface LedgerColumns {

@@ -134,3 +134,8 @@ function transfer(
     { ...base, quantita, ubicazione: to },
   ];
 }
+
+/** A warehouse's locations setting written alone, when it holds no stock to move (the warehouses' upsert). */
+export async function setWarehouseLocations(tx: Tx, id: number, on: boolean): Promise<void> {
+  await execute(tx, q.setWarehouseLocations(id, on));
+}

@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
 import type { TestDb } from "../../testing/db";
-import { toErrorResponse } from "../../http/errors";
+import { toErrorResponse } from "../../trpc/errors";
 import { caller, rest, seedArticle, seedWarehouse, stockOf } from "../../testing/fixtures";
 import { heldAt, seedLocations, stockSnapshot, switchLocations } from "../../testing/locations";
 import { test } from "../../testing/test";

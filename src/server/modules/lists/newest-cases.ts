@@ -31,8 +31,8 @@ export interface NewestList<K extends string> {
   /** The router's procedures as an operator, whom both refuse. */
   asOperator(): { newest(input: object): Promise<unknown>; list(input: object): Promise<unknown> };
   /**
-   * src/server/http/errors.ts's, handed in by the test file: this file is no test to the layer check
-   * (scripts/check-layers.ts), so it may not import src/server/http itself.
+   * src/server/trpc/errors.ts's, handed in by the test file: this file is no test to the layer check
+   * (scripts/check-layers.ts), so it may not import src/server/trpc itself.
    */
   toDomainError(error: unknown, opts: { isQuery: boolean }): DomainError | undefined;
   /** Refusals of the list's own filters, besides the cursor's and the shared ones. */

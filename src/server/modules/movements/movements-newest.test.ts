@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
 import { inTransaction } from "../../db/transaction";
-import { toDomainError } from "../../http/errors";
+import { toDomainError } from "../../trpc/errors";
 import type { TestDb } from "../../testing/db";
 import { caller, rest, seedArticle, seedSupplier, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";

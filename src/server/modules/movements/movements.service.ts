@@ -31,6 +31,8 @@ import {
 import * as q from "./movements.queries";
 import type { MovementRow } from "./movements.queries";
 
+export type { MovementRow };
+
 /** Suggested purchase prices of the given articles (SUGGESTED_PRICE), by article id. */
 export async function suggestedPrices(db: Db, articleIds: number[]): Promise<Map<number, string | null>> {
   if (articleIds.length === 0) return new Map();
@@ -337,4 +339,9 @@ export async function listNewestMovements(db: Db, input: NewestMovementsInput, t
   const bound = await syncBound(db, "movimenti");
   const page = await newestPage(bound, input.prima, input.limite ?? 100, (below, take) => rows(db, q.movementsBefore(below, input, take)));
   return { movimenti: page.rows.map((r) => ({ ...toMovementOutput(r, timeZone), annullato_da: r.annullato_da })), prima: page.prima };
+}
+
+/** Movements by id, for the events that name them (movements never change). */
+export async function movementsByIds(db: Db, ids: number[]): Promise<MovementRow[]> {
+  return ids.length === 0 ? [] : rows(db, q.movementsByIds(ids));
 }

@@ -1,8 +1,8 @@
 import { NOTICE_KEY_LOCK } from "../../db/advisory-locks";
 import { Prisma } from "../../db/client";
 import { limit, query } from "../../db/sql";
-import { type Window, windowed } from "../feeds/feeds.queries";
-import type { AuthorColumns } from "../ledger/ledger.queries";
+import { type Window, windowed } from "../lists/window";
+import type { AuthorColumns } from "../auth/actor";
 
 /** Every statement of shipping notices, pallets and receiving differences (API.md section 12). */
 

@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor";
 import type { TestDb } from "../../testing/db";
 import { test } from "../../testing/test";
 import { caller, countRows, rest, seedArticle, seedKey, seedSupplier, seedWarehouse } from "../../testing/fixtures";
-import { importMasterData } from "../catalogue/import.service";
+import { importMasterData } from "../import/import.service";
 import { verifyLedger } from "../ledger/verify.service";
 
 let t: TestDb;

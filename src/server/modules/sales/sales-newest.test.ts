@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { toDomainError } from "../../http/errors";
+import { toDomainError } from "../../trpc/errors";
 import type { TestDb } from "../../testing/db";
 import { caller, seedArticle, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";

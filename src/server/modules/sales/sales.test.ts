@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect } from "vitest";
 import { getConfig } from "../../config";
-import { toErrorResponse } from "../../http/errors";
+import { toErrorResponse } from "../../trpc/errors";
 import { businessDate } from "../../lib/dates";
 import type { TestDb } from "../../testing/db";
 import { caller, rest, seedArticle, seedWarehouse, stockOf } from "../../testing/fixtures";

@@ -93,3 +93,8 @@ export async function setUserPassword(db: ModelDb, input: SetPasswordInput, by?:
   if (by) await recordAdminAction(db, by, "utente.password", { tipo: "utente", id: user.id, nome: user.username });
   return toOutput(updated);
 }
+
+/** The lock of the users' own writes (the last-administrator check), for a transaction that removes users. */
+export async function lockUsers(tx: Prisma.TransactionClient): Promise<void> {
+  await execute(tx, q.lockUsers());
+}

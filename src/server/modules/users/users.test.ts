@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
 import { inPrismaTransaction } from "../../db/transaction";
-import { toDomainError } from "../../http/errors";
+import { toDomainError } from "../../trpc/errors";
 import type { TestDb } from "../../testing/db";
 import { caller } from "../../testing/fixtures";
 import { test } from "../../testing/test";

@@ -4,8 +4,7 @@ import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import { first, rows } from "../../db/sql";
 import { syncBound } from "../lists/lists";
-import { eventsByIds } from "../events/events.queries";
-import { renderEvents } from "../events/events.service";
+import { renderEventsByIds } from "../events/events.service";
 import { sendWebhook, type AttemptOutcome } from "./delivery";
 import { type Message, messageBody, planMessages } from "./messages";
 import * as q from "./webhooks.queries";
@@ -158,7 +157,7 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
       for (const m of plan.filter((m) => m.formed)) m.deliveries = await rows(db, q.messageDeliveries(endpoint.id, m.id));
       const sendable = plan.filter((m) => m.deliveries.length > 0);
       const ids = sendable.flatMap((m) => m.deliveries.map((d) => d.evento_id));
-      const rendered = ids.length === 0 ? [] : await renderEvents(db, await rows(db, eventsByIds(ids)), s.timeZone);
+      const rendered = await renderEventsByIds(db, ids, s.timeZone);
       const bySequence = new Map(rendered.map((e) => [e.sequenza, e]));
       for (const m of sendable) {
         for (const d of m.deliveries) taken.add(d.id);

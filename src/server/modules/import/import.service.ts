@@ -1,6 +1,4 @@
-import { MASTER_DATA_LOCKS, type MasterDataTable } from "../../db/advisory-locks";
 import type { Db, PrismaClient, Tx } from "../../db/client";
-import { execute } from "../../db/sql";
 import { inTransaction } from "../../db/transaction";
 import { DomainError, type FieldProblem } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
@@ -10,10 +8,9 @@ import { upsertPurchaseOrders } from "../orders/orders-upsert.service";
 import { MAX_ORDER_ROWS_PER_CALL, MAX_ORDERS_PER_CALL, type OrderUpsertInput } from "../orders/orders.schemas";
 import { checkFile, emptyState, loadImportState, type ArticleTarget, type ImportState } from "./import-check";
 import { parseFile, pathOf, sortByPath, type Located, type ParsedFile, type ParsedOrder, type Problems } from "./import-parse";
-import type { ImportIds } from "./import.schemas";
+import type { ImportIds } from "../catalogue/import.schemas";
 import { writeImportLocations } from "./import-locations";
-import * as q from "./master-data.queries";
-import { idsOf, writeArticles, writeNamed } from "./master-data.service";
+import { idsOf, lockForImport, writeArticles, writeNamed } from "../catalogue/master-data.service";
 
 /**
  * Master data import (API.md section 6): warehouses (and their locations, section 11), articles with
@@ -89,10 +86,7 @@ interface ImportOptions {
 
 /** The import inside a caller's transaction (the demo seeding imports and writes stock in one). */
 export async function importInTransaction(tx: Tx, data: unknown, opts: ImportOptions): Promise<ImportOutcome> {
-  // Imports run one at a time: the checks and the writes see one state.
-  await execute(tx, q.lockImports());
-  // And every master-data table, in one order: no REST upsert writes between the check and the write.
-  for (const table of Object.keys(MASTER_DATA_LOCKS) as MasterDataTable[]) await execute(tx, q.lockMasterData(table));
+  await lockForImport(tx);
   const { problemi, plan } = await analyseImport(tx, data);
   if (problemi.length > 0) throw fileProblems(problemi);
   return { ids: await writeImport(tx, plan, opts) };

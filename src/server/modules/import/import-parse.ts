@@ -18,7 +18,7 @@ import {
   type SupplierInput,
   type VariantInput,
   type WarehouseInput,
-} from "./import.schemas";
+} from "../catalogue/import.schemas";
 
 /**
  * Parsing the master data file (API.md section 6): each item on its own, so that one malformed item

@@ -1,11 +1,11 @@
 import type { Tx } from "../../db/client";
 import type { Actor } from "../auth/actor";
 import type { Located, ParsedFile, Problems } from "./import-parse";
-import type { WarehouseInput } from "./import.schemas";
-import { upsertLocationRows } from "./locations-upsert.service";
-import { MAX_LOCATION_ROWS } from "./locations.schemas";
-import { loadWarehousesByCode } from "./master-data.service";
-import { resolveSettings, type WarehouseWrite, writeWarehouses } from "./warehouses-upsert.service";
+import type { WarehouseInput } from "../catalogue/import.schemas";
+import { upsertLocationRows } from "../catalogue/locations-upsert.service";
+import { MAX_LOCATION_ROWS } from "../catalogue/locations.schemas";
+import { loadWarehousesByCode } from "../catalogue/master-data.service";
+import { resolveSettings, type WarehouseWrite, writeWarehouses } from "../catalogue/warehouses-upsert.service";
 
 /**
  * The import's locations (API.md sections 6 and 11), after its warehouses are written: the file's `ubicazioni`

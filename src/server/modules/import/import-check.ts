@@ -2,9 +2,15 @@ import type { Db } from "../../db/client";
 import { loadClientsByCode, type KnownClient } from "../clients/clients-upsert.service";
 import { MAX_ORDER_ROWS_PER_CALL } from "../orders/orders.schemas";
 import type { Located, LooseRef, ParsedFile, Problems } from "./import-parse";
-import type { VariantInput } from "./import.schemas";
-import type { KnownArticle } from "./master-data.queries";
-import { loadArticlesByCode, loadSuppliersByCode, loadWarehousesByCode, type ArticleRow, type KnownNamed } from "./master-data.service";
+import type { VariantInput } from "../catalogue/import.schemas";
+import {
+  type ArticleRow,
+  type KnownArticle,
+  type KnownNamed,
+  loadArticlesByCode,
+  loadSuppliersByCode,
+  loadWarehousesByCode,
+} from "../catalogue/master-data.service";
 
 /**
  * Checking a parsed file as a whole, against itself and against the database, before anything is
