@@ -1,15 +1,14 @@
 import type { Tx } from "../../db/client";
-import { execute } from "../../db/sql";
 import { businessDate } from "../../lib/dates";
 import { canonical, countFromNumber, Decimal } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import { checkRows } from "../../lib/rows";
 import { assertRole, hasRole, type Actor } from "../auth/actor";
 import { loadArticles, resolveArticle } from "../catalogue/articles";
+import { setCountedLots } from "../ledger/count-stock";
 import { appendToLedger, type LedgerRow } from "../ledger/ledger.service";
 import { loadLocation, locationLockOrder, unloadLocation, type LocationKey } from "../ledger/locations.service";
 import { countedLocations, implicitUnits, readCurrent, unitKey, type Unit } from "./alignment-stock";
-import * as q from "./alignment.queries";
 import { alignRowInput, MAX_ALIGNMENT_ROWS, type AlignInput, type AlignOutput, type AlignRow } from "./alignment.schemas";
 
 /**
@@ -186,12 +185,10 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
   let operazione: number | null = null;
   if (write && ledger.length > 0) {
     if (lotResiduals.size > 0) {
-      await execute(
+      await setCountedLots(
         tx,
-        q.setLotResiduals(
-          [...lotResiduals.keys()],
-          [...lotResiduals.values()].map((r) => r.toFixed()),
-        ),
+        [...lotResiduals.keys()],
+        [...lotResiduals.values()].map((r) => r.toFixed()),
       );
     }
     // Lock order 4, rows already locked by readCurrent: the location stock moves through the ledger's guarded statements.
