@@ -81,8 +81,6 @@ const BY_HAND = [
   "server/modules/alignment/alignment.service.ts",
   "server/modules/arrivals/register.service.ts",
   "server/modules/movements/movements.service.ts",
-  "server/modules/notices/returns.service.ts",
-  "server/modules/sales/sales.service.ts",
 ];
 const STEPS =
   /\b(unloadLot|loadLot|lockLot|takeBackFromLot|moveLocationStock|unloadLocation|loadLocation|undoLotChange|ledgerAppend|appendToLedger|setCountedLots)\b/;

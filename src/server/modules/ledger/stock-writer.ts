@@ -1,31 +1,40 @@
 import type { Tx } from "../../db/client";
 import { rowsInOrder, rowsThenCommit, type Query } from "../../db/sql";
 import { RowError } from "../../lib/errors";
-import { appended, ledgerAppend, lotLockOrder, takeBackFromLot, type LedgerContext, type LedgerRow } from "./ledger.service";
-import { loadLocation, locationLockOrder, unloadLocation, type LocationKey } from "./locations.service";
+import { appended, ledgerAppend, lotLockOrder, takeBackFromLot, unloadLot, type LedgerContext, type LedgerRow } from "./ledger.service";
+import { loadLocation, locationLockOrder, type LocationKey, undoLotChange, unloadLocation } from "./locations.service";
 
 /**
  * The stock writer: lots (lock order 3), location stock (4), then the ledger append with the balances (5)
  * in one statement, and the statements the caller holds at level 6 (its orders) in the same write. A
  * writer takes the gates (1, `lockWarehouses` / `resolveLocations`) and its order rows (2) before calling
- * it; nothing else of the ledger's row locks is taken outside this module (stock-locks.test.ts).
+ * it; no code outside this module locks or writes the lots, location stock or balances (stock-locks.test.ts).
  */
 
-/** One change of stock: an existing lot and a resolved location, so the writer only moves them. */
+/** One change of stock: a resolved location, and its lot by id (or, for an unload, by code). */
 export interface StockIntent extends Omit<LedgerRow, "lotto" | "ubicazione"> {
   /** The article's code names it in a refusal. */
   codice: string;
-  lotto: { id: number; codice: string } | null;
+  /** `id` null: an unload names the lot by its code, and the writer finds it (lotto_non_trovato) and sets it. */
+  lotto: { id: number | null; codice: string } | null;
   /** Null outside a warehouse that manages locations. */
   ubicazione: { id: number; codice: string } | null;
 }
 
-/** Why an intent was refused at its lot or its location: the caller turns it into its own refusal. */
-export type StockShortfall = { step: "lotto"; residua: string; error: RowError } | { step: "ubicazione"; error: RowError };
+/** Why an intent was refused at its lot or its location: the caller may turn it into its own refusal. */
+export type StockShortfall = { step: "lotto"; residua?: string; error: RowError } | { step: "ubicazione"; error: RowError };
 
-export interface WriteStockOptions<T extends readonly Query<unknown>[]> {
+export interface TakeStockOptions {
   /** The caller's own refusal of an intent the stock cannot serve (default: the ledger's RowError). */
   refuse?: (intent: StockIntent, why: StockShortfall) => Error | Promise<Error>;
+  /**
+   * Refusals come back by intent index instead of being thrown, and a refused intent leaves its lot and
+   * location stock as they were: writers that accept the other rows, or report every refused row.
+   */
+  partial?: boolean;
+}
+
+export interface AppendStockOptions<T extends readonly Query<unknown>[]> {
   /** Statements of lock order 6 (the orders), sent in the append's write, after it. */
   after?: T;
   /** The write ends the unit of work: its COMMIT goes out with it (sql.ts rowsThenCommit). */
@@ -35,50 +44,78 @@ export interface WriteStockOptions<T extends readonly Query<unknown>[]> {
 type Rows<T extends readonly Query<unknown>[]> = { [K in keyof T]: T[K] extends Query<infer R> ? R[] : never };
 
 /**
- * Writes the intents in the lock order: every lot in `lotLockOrder`, every location row in
- * `locationLockOrder`, then one append. A refusal throws before the append: the caller's transaction
- * rolls back whatever moved. The movements' ids come back in the intents' order.
+ * writeStock's first half, for a writer that has its own statements between the stock and the append (a
+ * sales document's number): every lot in `lotLockOrder`, then every location row in `locationLockOrder`.
+ * Without `partial`, the first refusal is thrown and the caller's transaction rolls back what moved.
  */
-export async function writeStock<T extends readonly Query<unknown>[] = []>(
-  tx: Tx,
-  ctx: LedgerContext,
-  intents: StockIntent[],
-  opts: WriteStockOptions<T> = {},
-): Promise<{ operazione: number; ids: number[]; after: Rows<T> }> {
-  const refuse = opts.refuse ?? ((_: StockIntent, why: StockShortfall) => why.error);
-  const indexed = intents.map((intent, indice) => ({ intent, indice, article: { id: intent.articolo }, lotto: intent.lotto?.codice }));
-  for (const { intent } of indexed.filter((i) => i.intent.lotto !== null).sort(lotLockOrder)) {
-    const lot = intent.lotto!;
+export async function takeStock(tx: Tx, intents: StockIntent[], opts: TakeStockOptions = {}): Promise<Map<number, RowError>> {
+  const refused = new Map<number, RowError>();
+  const refuse = async (indice: number, why: StockShortfall) => {
+    const error = opts.refuse ? await opts.refuse(intents[indice]!, why) : why.error;
+    if (!opts.partial) throw error;
+    if (!(error instanceof RowError)) throw new Error("takeStock: un rifiuto parziale è un RowError");
+    refused.set(indice, error);
+  };
+  const lotted = intents.flatMap((intent, indice) =>
+    intent.lotto === null ? [] : [{ intent, lot: intent.lotto, indice, article: { id: intent.articolo }, lotto: intent.lotto.codice }],
+  );
+  for (const { intent, lot, indice } of lotted.sort(lotLockOrder)) {
     if (!intent.quantita.startsWith("-")) throw new Error("writeStock: un carico di lotto passa ancora da loadLot");
-    const given = await takeBackFromLot(tx, lot.id, intent.quantita.slice(1));
+    const quantita = intent.quantita.slice(1);
+    if (lot.id === null) {
+      try {
+        lot.id = (await unloadLot(tx, { id: intent.articolo, codice: intent.codice }, intent.magazzino, lot.codice, quantita)).id;
+      } catch (e) {
+        if (!(e instanceof RowError)) throw e;
+        await refuse(indice, { step: "lotto", error: e });
+      }
+      continue;
+    }
+    const given = await takeBackFromLot(tx, lot.id, quantita);
     if (!given.ok) {
       const error = new RowError(
         "lotto_insufficiente",
-        `Il lotto '${lot.codice}' di ${intent.codice} nel magazzino ${intent.magazzino} ha ${given.residua} disponibili: richiesti ${intent.quantita.slice(1)}.`,
+        `Il lotto '${lot.codice}' di ${intent.codice} nel magazzino ${intent.magazzino} ha ${given.residua} disponibili: richiesti ${quantita}.`,
       );
-      throw await refuse(intent, { step: "lotto", residua: given.residua, error });
+      await refuse(indice, { step: "lotto", residua: given.residua, error });
     }
   }
   const places = intents.flatMap((intent, indice) => {
-    if (intent.ubicazione === null) return [];
+    if (intent.ubicazione === null || refused.has(indice)) return [];
+    const lotto = intent.lotto === null ? null : { id: intent.lotto.id!, codice: intent.lotto.codice };
     const key: LocationKey = {
       articolo: { id: intent.articolo, codice: intent.codice },
       magazzino: intent.magazzino,
       ubicazione: intent.ubicazione,
-      lotto: intent.lotto,
+      lotto,
     };
     return [{ intent, indice, key }];
   });
   places.sort((a, b) => locationLockOrder(a.key, b.key) || a.indice - b.indice);
-  for (const { intent, key } of places) {
+  for (const { intent, indice, key } of places) {
     try {
       if (intent.quantita.startsWith("-")) await unloadLocation(tx, key, intent.quantita.slice(1));
       else await loadLocation(tx, key, intent.quantita);
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
-      throw await refuse(intent, { step: "ubicazione", error: e });
+      // Lots come before location stock in the lock order: a row its location refuses gives its lot change back.
+      if (opts.partial && key.lotto !== null) await undoLotChange(tx, key.lotto.id, intent.quantita.slice(1));
+      await refuse(indice, { step: "ubicazione", error: e });
     }
   }
+  return refused;
+}
+
+/**
+ * writeStock's second half: the intents (whose stock takeStock moved) appended in one statement with
+ * their balances, and the caller's `after` statements in the same write. Ids in the intents' order.
+ */
+export async function appendStock<T extends readonly Query<unknown>[] = []>(
+  tx: Tx,
+  ctx: LedgerContext,
+  intents: StockIntent[],
+  opts: AppendStockOptions<T> = {},
+): Promise<{ operazione: number; ids: number[]; after: Rows<T> }> {
   const ledger: LedgerRow[] = intents.map(({ codice: _, lotto, ubicazione, ...row }) => ({
     ...row,
     lotto: lotto?.id ?? null,
@@ -89,4 +126,18 @@ export async function writeStock<T extends readonly Query<unknown>[] = []>(
     ? await rowsThenCommit<unknown[]>(tx, ...statements)
     : await rowsInOrder<unknown[]>(tx, ...statements);
   return { ...appended(inserted as { id: number; operazione_id: number }[]), after: rest as Rows<T> };
+}
+
+/**
+ * Writes the intents in the lock order, all or nothing: takeStock (lots, location stock), then
+ * appendStock (the movements and balances, then the caller's order statements).
+ */
+export async function writeStock<T extends readonly Query<unknown>[] = []>(
+  tx: Tx,
+  ctx: LedgerContext,
+  intents: StockIntent[],
+  opts: Omit<TakeStockOptions, "partial"> & AppendStockOptions<T> = {},
+): Promise<{ operazione: number; ids: number[]; after: Rows<T> }> {
+  await takeStock(tx, intents, { refuse: opts.refuse });
+  return appendStock(tx, ctx, intents, opts);
 }
