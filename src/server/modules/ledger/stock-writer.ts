@@ -1,6 +1,7 @@
 import type { Tx } from "../../db/client";
 import { rowsInOrder, rowsThenCommit, type Query } from "../../db/sql";
 import { RowError } from "../../lib/errors";
+import { setCountedLots } from "./count-stock";
 import { appended, ledgerAppend, lotLockOrder, takeBackFromLot, unloadLot, type LedgerContext, type LedgerRow } from "./ledger.service";
 import { loadLocation, locationLockOrder, type LocationKey, undoLotChange, unloadLocation } from "./locations.service";
 
@@ -32,6 +33,11 @@ export interface TakeStockOptions {
    * location stock as they were: writers that accept the other rows, or report every refused row.
    */
   partial?: boolean;
+  /**
+   * A count (the alignment) sets its lots to the counted residual (lot id → residual) in one statement,
+   * their locks held since its read (count-stock.ts), instead of moving each lot by its intents.
+   */
+  countedLots?: Map<number, string>;
 }
 
 export interface AppendStockOptions<T extends readonly Query<unknown>[]> {
@@ -56,9 +62,14 @@ export async function takeStock(tx: Tx, intents: StockIntent[], opts: TakeStockO
     if (!(error instanceof RowError)) throw new Error("takeStock: un rifiuto parziale è un RowError");
     refused.set(indice, error);
   };
-  const lotted = intents.flatMap((intent, indice) =>
-    intent.lotto === null ? [] : [{ intent, lot: intent.lotto, indice, article: { id: intent.articolo }, lotto: intent.lotto.codice }],
-  );
+  if (opts.countedLots) {
+    if (opts.countedLots.size > 0) await setCountedLots(tx, [...opts.countedLots.keys()], [...opts.countedLots.values()]);
+  }
+  const lotted = opts.countedLots
+    ? []
+    : intents.flatMap((intent, indice) =>
+        intent.lotto === null ? [] : [{ intent, lot: intent.lotto, indice, article: { id: intent.articolo }, lotto: intent.lotto.codice }],
+      );
   for (const { intent, lot, indice } of lotted.sort(lotLockOrder)) {
     if (!intent.quantita.startsWith("-")) throw new Error("writeStock: un carico di lotto passa ancora da loadLot");
     const quantita = intent.quantita.slice(1);
@@ -138,6 +149,6 @@ export async function writeStock<T extends readonly Query<unknown>[] = []>(
   intents: StockIntent[],
   opts: Omit<TakeStockOptions, "partial"> & AppendStockOptions<T> = {},
 ): Promise<{ operazione: number; ids: number[]; after: Rows<T> }> {
-  await takeStock(tx, intents, { refuse: opts.refuse });
+  await takeStock(tx, intents, { refuse: opts.refuse, countedLots: opts.countedLots });
   return appendStock(tx, ctx, intents, opts);
 }
