@@ -2,7 +2,16 @@ import type { Tx } from "../../db/client";
 import { rowsInOrder, rowsThenCommit, type Query } from "../../db/sql";
 import { RowError } from "../../lib/errors";
 import { setCountedLots } from "./count-stock";
-import { appended, ledgerAppend, lotLockOrder, takeBackFromLot, unloadLot, type LedgerContext, type LedgerRow } from "./ledger.service";
+import {
+  appended,
+  ledgerAppend,
+  loadLot,
+  lotLockOrder,
+  takeBackFromLot,
+  unloadLot,
+  type LedgerContext,
+  type LedgerRow,
+} from "./ledger.service";
 import { loadLocation, locationLockOrder, type LocationKey, undoLotChange, unloadLocation } from "./locations.service";
 
 /**
@@ -16,8 +25,13 @@ import { loadLocation, locationLockOrder, type LocationKey, undoLotChange, unloa
 export interface StockIntent extends Omit<LedgerRow, "lotto" | "ubicazione"> {
   /** The article's code names it in a refusal. */
   codice: string;
-  /** `id` null: an unload names the lot by its code, and the writer finds it (lotto_non_trovato) and sets it. */
+  /**
+   * `id` null: the lot is named by its code, and the writer finds it (an unload: lotto_non_trovato) or
+   * creates it (a load, with `scadenza`) and sets it.
+   */
   lotto: { id: number | null; codice: string } | null;
+  /** A load's lot expiry (loadLot: an existing lot keeps its own, a different one is scadenza_diversa). */
+  scadenza?: string | null;
   /** Null outside a warehouse that manages locations. */
   ubicazione: { id: number; codice: string } | null;
 }
@@ -71,7 +85,17 @@ export async function takeStock(tx: Tx, intents: StockIntent[], opts: TakeStockO
         intent.lotto === null ? [] : [{ intent, lot: intent.lotto, indice, article: { id: intent.articolo }, lotto: intent.lotto.codice }],
       );
   for (const { intent, lot, indice } of lotted.sort(lotLockOrder)) {
-    if (!intent.quantita.startsWith("-")) throw new Error("writeStock: un carico di lotto passa ancora da loadLot");
+    if (!intent.quantita.startsWith("-")) {
+      if (lot.id !== null) throw new Error("takeStock: un carico di lotto nomina il lotto per codice");
+      try {
+        const article = { id: intent.articolo, codice: intent.codice };
+        lot.id = await loadLot(tx, article, intent.magazzino, lot.codice, intent.scadenza ?? null, intent.quantita);
+      } catch (e) {
+        if (!(e instanceof RowError)) throw e;
+        await refuse(indice, { step: "lotto", error: e });
+      }
+      continue;
+    }
     const quantita = intent.quantita.slice(1);
     if (lot.id === null) {
       try {
@@ -127,7 +151,7 @@ export async function appendStock<T extends readonly Query<unknown>[] = []>(
   intents: StockIntent[],
   opts: AppendStockOptions<T> = {},
 ): Promise<{ operazione: number; ids: number[]; after: Rows<T> }> {
-  const ledger: LedgerRow[] = intents.map(({ codice: _, lotto, ubicazione, ...row }) => ({
+  const ledger: LedgerRow[] = intents.map(({ codice: _, lotto, ubicazione, scadenza: __, ...row }) => ({
     ...row,
     lotto: lotto?.id ?? null,
     ubicazione: ubicazione?.id ?? null,
