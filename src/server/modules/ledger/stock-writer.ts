@@ -21,7 +21,7 @@ import { loadLocation, locationLockOrder, type LocationKey, undoLotChange, unloa
  * it; no code outside this module locks or writes the lots, location stock or balances (stock-locks.test.ts).
  */
 
-/** One change of stock: a resolved location, and its lot by id (or, for an unload, by code). */
+/** One change of stock: a resolved location, and its lot by id or by code. */
 export interface StockIntent extends Omit<LedgerRow, "lotto" | "ubicazione"> {
   /** The article's code names it in a refusal. */
   codice: string;
@@ -134,7 +134,7 @@ export async function takeStock(tx: Tx, intents: StockIntent[], opts: TakeStockO
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
       // Lots come before location stock in the lock order: a row its location refuses gives its lot change back.
-      if (opts.partial && key.lotto !== null) await undoLotChange(tx, key.lotto.id, intent.quantita.slice(1));
+      if (opts.partial && key.lotto !== null && !opts.countedLots) await undoLotChange(tx, key.lotto.id, negated(intent.quantita));
       await refuse(indice, { step: "ubicazione", error: e });
     }
   }
@@ -175,4 +175,9 @@ export async function writeStock<T extends readonly Query<unknown>[] = []>(
 ): Promise<{ operazione: number; ids: number[]; after: Rows<T> }> {
   await takeStock(tx, intents, { refuse: opts.refuse, countedLots: opts.countedLots });
   return appendStock(tx, ctx, intents, opts);
+}
+
+/** The opposite of a signed exact decimal string. */
+function negated(quantita: string): string {
+  return quantita.startsWith("-") ? quantita.slice(1) : `-${quantita}`;
 }
