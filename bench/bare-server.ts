@@ -25,7 +25,8 @@ import * as availability from "../src/server/modules/availability/availability.q
 import { toAvailabilityOutput } from "../src/server/modules/availability/availability.service";
 import * as catalogue from "../src/server/modules/catalogue/catalogue.queries";
 import { ledgerAppend } from "../src/server/modules/ledger/ledger.service";
-import { cutPage, SYNC_TABLES } from "../src/server/modules/lists/lists";
+import { SYNC_TABLES } from "../src/server/db/advisory-locks";
+import { cutPage } from "../src/server/modules/lists/lists";
 import * as lists from "../src/server/modules/lists/lists.queries";
 import { toLocationStockOutput } from "../src/server/modules/locations-stock/locations-stock.service";
 import * as locationStock from "../src/server/modules/locations-stock/locations-stock.queries";

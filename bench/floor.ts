@@ -6,7 +6,8 @@ import * as availabilityQueries from "../src/server/modules/availability/availab
 import * as locationStockQueries from "../src/server/modules/locations-stock/locations-stock.queries";
 import { authorColumns, type Actor } from "../src/server/modules/auth/actor";
 import { ledgerAppend, lotLockOrder, type LedgerRow } from "../src/server/modules/ledger/ledger.service";
-import { cutPage, SYNC_TABLES } from "../src/server/modules/lists/lists";
+import { SYNC_TABLES } from "../src/server/db/advisory-locks";
+import { cutPage } from "../src/server/modules/lists/lists";
 import * as listsQueries from "../src/server/modules/lists/lists.queries";
 import * as movementsQueries from "../src/server/modules/movements/movements.queries";
 import * as arrivals from "../src/server/modules/arrivals/arrivals.queries";

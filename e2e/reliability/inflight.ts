@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { idempotencyLockKey } from "../../src/server/modules/idempotency/idempotency.service";
+import { idempotencyLockKey } from "../../src/server/db/advisory-locks";
 import { sleep } from "./harness";
 
 /**

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { ENDPOINT_LOCK_CLASS } from "../../src/server/modules/webhooks/webhooks.queries";
+import { ENDPOINT_LOCK_CLASS } from "../../src/server/db/advisory-locks";
 import { call, type HttpResult, type Service, waitUntil } from "./harness";
 import { type Ctx, deliveriesOf, Receiver, writeMany } from "./receiver";
 import { report } from "./webhook-support";

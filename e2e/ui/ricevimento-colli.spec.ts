@@ -238,16 +238,18 @@ test("una riga segnata danneggiata con la sua foto: la lettura subito dopo va ne
   await expect(pallet.getByTestId("differenza-segnata")).toHaveText(/danneggiato 3/);
   await pallet.getByTestId("foto-differenza-file").setInputFiles({ name: "danno.png", mimeType: "image/png", buffer: PNG });
   await expect(pallet.getByTestId("foto-allegata")).toBeVisible();
-  // The scan right after: in the scan field, read as a scan (an EAN nobody expects), the pallet still there.
+  // The scan right after: in the scan field, read as a scan (an EAN nobody expects); the pallet has a difference
+  // marked, so the code waits for it, the pallet still there.
   await expect(page.getByTestId("campo-scansione")).toBeFocused();
   const stray = ean13("800720000009");
   await scan(page, stray);
-  // The row-by-row panel reads it (the pallet's panel is the other "esito"), and says it is not expected.
-  await expect(page.getByTestId("esito").filter({ hasText: stray }).filter({ hasNotText: "Ricerca in corso" })).toBeVisible();
+  await expect(pallet.getByTestId("codici-dopo-collo")).toContainText(stray);
   await expect(pallet.getByTestId("foto-allegata")).toBeVisible();
   await snap(page, "collo-foto");
   await page.getByTestId("ricevi-collo").click();
   await expect(page.getByText(/Foto inviate: 1\./)).toBeVisible({ timeout: 15_000 });
+  // Received, the code that waited is read: the row-by-row panel says it is not expected.
+  await expect(page.getByTestId("esito").filter({ hasText: stray }).filter({ hasNotText: "Ricerca in corso" })).toBeVisible();
 
   const diffs = (await api(key, "GET", "/differenze-ricevimento?motivo=danneggiato")).body.differenze as {
     sscc: string;

@@ -241,7 +241,7 @@ test("gli arrivi di oggi da ogni dispositivo: un'altra scheda li vede e li annul
   await boss.page.getByTestId("vista-arrivi").getByText("Tutti").click();
   await boss.page.getByTestId(`annulla-${movimento}`).click();
   await boss.page.getByTestId("conferma-annulla").click();
-  await expect(boss.page.getByTestId("esito")).toContainText("Arrivo annullato: 6 × NET-ALTRO");
+  await expect(boss.page.getByTestId("esito")).toContainText("Arrivo annullato: 6 PZ × NET-ALTRO");
   expect(await arrived("NET-ALTRO")).toBe("0");
   await boss.context.close();
 });

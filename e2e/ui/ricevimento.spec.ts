@@ -155,10 +155,10 @@ test("EAN letto con Invio: riga attesa, registrazione, la giacenza cresce; annul
   expect(await stockShown(manager.page, "RIC-TASS-NYL-8")).toBe(before + 5);
 
   await page.getByRole("button", { name: "Annulla" }).first().click();
-  await expect(page.getByRole("dialog")).toContainText("Annullare l'arrivo di 5 × RIC-TASS-NYL-8");
+  await expect(page.getByRole("dialog")).toContainText("Annullare l'arrivo di 5 PZ × RIC-TASS-NYL-8");
   await snap(page, "ricevimento-conferma-annullamento");
   await page.getByTestId("conferma-annulla").click();
-  await expect(page.getByTestId("esito")).toContainText("Arrivo annullato: 5 × RIC-TASS-NYL-8");
+  await expect(page.getByTestId("esito")).toContainText("Arrivo annullato: 5 PZ × RIC-TASS-NYL-8");
   await expect(page.getByTestId("arrivi-oggi")).toContainText("Annullato");
   await snap(page, "ricevimento-annullato");
 

@@ -104,7 +104,7 @@ test("the locations list shows what GET /giacenze-ubicazioni says, location by l
     );
     await expect(line.getByTestId(`etichetta-${codice}`)).toHaveAttribute(
       "href",
-      `/api/v1/etichette/ubicazione?magazzino=${magazzino}&ubicazione=${codice}&formato=pdf`,
+      `/api/etichette/ubicazione?magazzino=${magazzino}&ubicazione=${codice}&formato=pdf`,
     );
     await page.getByTestId(`apri-${codice}`).click();
     const contents = page.getByTestId(`contenuto-${codice}`);

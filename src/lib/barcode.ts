@@ -125,6 +125,12 @@ export function parseScan(raw: string, today = new Date()): Scan {
   }
 
   if (/^\d+$/.test(text)) {
+    // 18 digits is a pallet's SSCC (a valid one never gets here): a misread, not a code of unknown kind.
+    if (text.length === 18 && !isValidSscc(text))
+      return {
+        kind: "illeggibile",
+        motivo: `SSCC ${text} con cifra di controllo errata: lettura sbagliata, rileggere l'etichetta del collo.`,
+      };
     if (![8, 12, 13, 14].includes(text.length))
       return { kind: "illeggibile", motivo: `Codice numerico di ${text.length} cifre: non è un EAN (8, 12, 13 o 14 cifre).` };
     if (!isValidGtin(text))

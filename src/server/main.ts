@@ -4,6 +4,7 @@ import { getConfig, type Config } from "./config";
 import { setDb } from "./db/client";
 import { openDatabase, type OpenDatabase } from "./db/runtime";
 import { isHealthPath, serveHealth } from "./http/health";
+import { isLabelDownloadPath, serveLabelDownload } from "./http/label-download";
 import { isRestPath, serveNodeRest } from "./http/rest-handler";
 import { isTrpcPath, serveNodeTrpc } from "./http/trpc-node";
 import { NONCE_HEADER, securityHeadersFor } from "./http/security-headers";
@@ -215,11 +216,13 @@ async function main(): Promise<void> {
         ? serveNodeRest(req, res)
         : isHealthPath(req.url)
           ? serveHealth(req, res)
-          : !dev && isTrpcPath(req.url)
-            ? serveNodeTrpc(req, res)
-            : serviceWorker && isServiceWorkerPath(req.url)
-              ? serveServiceWorker(req, res, serviceWorker)
-              : handle(req, res);
+          : isLabelDownloadPath(req.url)
+            ? serveLabelDownload(req, res)
+            : !dev && isTrpcPath(req.url)
+              ? serveNodeTrpc(req, res)
+              : serviceWorker && isServiceWorkerPath(req.url)
+                ? serveServiceWorker(req, res, serviceWorker)
+                : handle(req, res);
       served.catch((e: unknown) => {
         console.error("Richiesta non gestita:", e);
         if (!res.headersSent) res.statusCode = 500;

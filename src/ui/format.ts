@@ -13,6 +13,11 @@ export function money(value: string | null | undefined): string {
   return Number.isFinite(n) ? euro.format(n) : value;
 }
 
+/** A warehouse as every list and screen names it: "BO-CENTRALE — Magazzino Bologna". */
+export function warehouseLabel(m: { codice: string; nome: string }): string {
+  return m.nome && m.nome !== m.codice ? `${m.codice} — ${m.nome}` : m.codice;
+}
+
 /** YYYY-MM-DD → GG/MM/AAAA. */
 export function day(iso: string | null | undefined): string {
   if (!iso) return "—";

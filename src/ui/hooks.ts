@@ -2,6 +2,7 @@
 import { MutationObserver, type UseMutationOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocalStorage } from "@mantine/hooks";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { warehouseLabel } from "./format";
 import { useUser } from "./session-context";
 import { useTRPC } from "./trpc";
 
@@ -89,9 +90,7 @@ export function useWarehouses() {
     const magazzini = q.data?.magazzini ?? [];
     return {
       magazzini,
-      options: magazzini.map((m) => ({ value: String(m.id), label: `${m.codice} — ${m.nome}` })),
-      /** Code only, for a half-width field on a handheld. */
-      shortOptions: magazzini.map((m) => ({ value: String(m.id), label: m.codice })),
+      options: magazzini.map((m) => ({ value: String(m.id), label: warehouseLabel(m) })),
       nameOf: (id: number | null | undefined) => magazzini.find((m) => m.id === id)?.codice ?? (id == null ? "—" : `#${id}`),
     };
   }, [q.data]);

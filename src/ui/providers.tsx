@@ -1,10 +1,11 @@
 "use client";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError } from "@trpc/client";
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/trpc/router";
 import { describeError } from "./errors";
 import { OfflineError, timedFetch } from "./offline/network";
+import { listenToOtherTabs } from "./other-tabs";
 import { TRPCProvider } from "./trpc";
 import type { CallContext } from "./write-key";
 
@@ -27,7 +28,7 @@ function toSignIn(): void {
  * The session's CSRF token: from the page the service rendered, or (the offline shell, which holds none)
  * read from the service once it answers again.
  */
-type Csrf = string | (() => string | undefined) | undefined;
+type Csrf = string | (() => Promise<string | undefined>) | undefined;
 
 export function makeTrpcClient(csrf: Csrf) {
   return createTRPCClient<AppRouter>({
@@ -39,11 +40,11 @@ export function makeTrpcClient(csrf: Csrf) {
           url: "/api/trpc",
           // Bounded in time, and refused at once offline: src/ui/offline/network.ts.
           fetch: timedFetch,
-          headers: ({ op }) => {
+          headers: async ({ op }) => {
             const h: Record<string, string> = {};
-            const token = typeof csrf === "function" ? csrf() : csrf;
-            // The offline shell before the service gave it the session's token: a write without it would be
-            // refused for good, so it is not sent, and fails as offline (its outcome unknown, to try again).
+            const token = typeof csrf === "function" ? await csrf() : csrf;
+            // The offline shell waits while the session's token is fetched; with none to be had (the service
+            // unreachable) a write would be refused for good, so it is not sent, and fails as offline.
             if (typeof csrf === "function" && !token)
               throw new OfflineError("Offline: la sessione non è ancora stata verificata con il servizio.");
             if (token) h["x-csrf-token"] = token;
@@ -77,6 +78,8 @@ export function TrpcProviders({ csrf, children }: { csrf?: Csrf; children: React
       }),
   );
   const [client] = useState(() => makeTrpcClient(csrf));
+  // What another tab of this browser wrote is read again here (a cancellation shows in every open list).
+  useEffect(() => listenToOtherTabs(queryClient), [queryClient]);
   // Any call answered 401 means the session is over.
   useState(() => {
     queryClient.getQueryCache().subscribe((ev) => {

@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { MIGRATION_LOCK } from "./advisory-locks";
 
 /**
  * Applies prisma/migrations/<name>/migration.sql in name order, each once, in its own transaction,
  * recorded in banchina_migrazioni. A session advisory lock serialises instances that start together:
  * the second waits, then finds everything applied.
  */
-const MIGRATION_LOCK = 7_246_301_001;
 
 export function migrationsDir(): string {
   return path.resolve(process.cwd(), "prisma", "migrations");

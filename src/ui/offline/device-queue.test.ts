@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { flushQueue, type QueueItem, settledAs } from "./device-queue";
+import { flushQueue, passSummary, type QueueItem, settledAs } from "./device-queue";
 
 const err = (codice: string) => ({ codice, messaggio: `m ${codice}` }) as never;
 
@@ -47,5 +47,30 @@ describe("a pass over an item of unknown outcome whose settle needs the item (a 
     expect(removed).toEqual(["1"]);
     expect(sent).toBe(0);
     expect(report.verified.map((q) => q.id)).toEqual(["1"]);
+  });
+});
+
+describe("what a pass says it did", () => {
+  const q = (id: string) => ({ id }) as never;
+  const report = (sent: number, verified: number, resent = 0) => ({
+    sent: Array.from({ length: sent }, (_, i) => q(`s${i}`)),
+    verified: Array.from({ length: verified }, (_, i) => q(`v${i}`)),
+    resent: Array.from({ length: resent }, (_, i) => q(`r${i}`)),
+    refused: [],
+    toDecide: [],
+    stopped: null,
+  });
+
+  it("calls a row only verified verified, never sent", () => {
+    expect(passSummary(report(0, 1), "arrivo", "arrivi")?.title).toBe("Verificato dalla coda: 1 arrivo, già scritto dal servizio");
+    expect(passSummary(report(0, 2), "arrivo", "arrivi")?.title).toBe("Verificati dalla coda: 2 arrivi, già scritti dal servizio");
+  });
+
+  it("counts sent and sent again together, the verified apart, and says nothing of a pass that did neither", () => {
+    expect(passSummary(report(2, 0, 1), "stoccaggio", "stoccaggi")?.title).toBe("Inviati dalla coda: 3 stoccaggi");
+    expect(passSummary(report(1, 1), "arrivo", "arrivi")?.title).toBe(
+      "Inviati dalla coda: 1 arrivo; verificato 1 arrivo, già scritto dal servizio",
+    );
+    expect(passSummary(report(0, 0), "arrivo", "arrivi")).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import type { DescribedError } from "../errors";
+import { count } from "../format";
 
 /**
  * A handheld's queue of writes the operator confirmed (arrivals, pallet receipts, putaways) and the service has not confirmed back: kept in
@@ -122,4 +123,24 @@ export async function flushQueue<T extends QueueItem>(items: T[], deps: FlushDep
  */
 export function settledAs(s: SettleResult, fatto: readonly string[] = []): SettleResult {
   return "refused" in s && fatto.includes(s.refused.codice) ? { ran: true } : s;
+}
+
+/**
+ * What a pass did, in the operator's words: what it sent, and apart from it what it only verified (the service
+ * had already written it, from a send whose answer was lost), which was not sent again. Null when it did neither.
+ */
+export function passSummary(r: FlushReport<QueueItem>, one: string, many: string): { title: string; message: string } | null {
+  const sent = r.sent.length + r.resent.length;
+  const verified = r.verified.length;
+  if (sent + verified === 0) return null;
+  const already = `già ${verified === 1 ? "scritto" : "scritti"} dal servizio`;
+  if (sent === 0)
+    return {
+      title: `${verified === 1 ? "Verificato" : "Verificati"} dalla coda: ${count(verified, one, many)}, ${already}`,
+      message: "Una risposta persa: il servizio l'aveva già scritto, non è stato inviato di nuovo.",
+    };
+  return {
+    title: `Inviati dalla coda: ${count(sent, one, many)}${verified > 0 ? `; ${verified === 1 ? "verificato" : "verificati"} ${count(verified, one, many)}, ${already}` : ""}`,
+    message: "Scritti una volta sola.",
+  };
 }

@@ -1,15 +1,18 @@
 "use client";
 import { Alert, Group, Text } from "@mantine/core";
 import { useOnline } from "./network";
+import { useQueuedElsewhere } from "./use-queued-elsewhere";
 import { useWaitingTotal } from "./waiting";
 
 /**
  * At the top of every screen: says the handheld cannot reach the service, and how many items wait to be
- * sent (setWaitingCount). Online with items still waiting (a queue being sent), it says that instead.
+ * sent (setWaitingCount), those of queues whose screen is not open here included (useQueuedElsewhere), with
+ * the screen that sends them. Online with items still waiting (a queue being sent), it says that instead.
  */
 export function OfflineBanner() {
   const online = useOnline();
-  const waiting = useWaitingTotal();
+  const elsewhere = useQueuedElsewhere();
+  const waiting = useWaitingTotal() + elsewhere.count;
   if (online && waiting === 0) return null;
   return (
     <Alert
@@ -29,6 +32,11 @@ export function OfflineBanner() {
         {waiting > 0 && (
           <Text size="sm" fw={700} c="inherit" data-testid="in-attesa">
             {waiting} in attesa di invio
+          </Text>
+        )}
+        {elsewhere.count > 0 && (
+          <Text size="sm" c="inherit" w="100%" data-testid="in-attesa-altrove">
+            {elsewhere.count} da inviare dalla schermata {elsewhere.screens.join(" e ")}: si inviano aprendola con la rete.
           </Text>
         )}
       </Group>

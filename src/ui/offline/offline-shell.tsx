@@ -63,23 +63,42 @@ function NotAvailable({ user }: { user: UiUser | undefined }) {
  * The shell holds no CSRF token, so writes need one from the service once it answers again: the session's,
  * if it is still this user's. Another user's session, or none, is the service's to sort out: the page is
  * loaded again from it (sign-in, or that user's screen), and nothing is sent under the wrong name.
+ *
+ * A write asked for while the token is being fetched waits for it rather than failing: the queue's pass
+ * starts the moment the network returns, and a first write failed for want of a token would stay unsent
+ * until the next pass, its row shown as "to verify".
  */
-function useCsrfWhenOnline(user: UiUser | undefined): () => string | undefined {
+function useCsrfWhenOnline(user: UiUser | undefined): () => Promise<string | undefined> {
   const online = useOnline();
-  const csrf = useRef<string | undefined>(undefined);
-  useEffect(() => {
-    if (!online || !user || csrf.current) return;
-    makeTrpcClient(undefined)
+  const token = useRef<string | undefined>(undefined);
+  const asking = useRef<Promise<string | undefined> | undefined>(undefined);
+  const userRef = useRef(user);
+  userRef.current = user;
+  const [ask] = useState(() => (): Promise<string | undefined> => {
+    const me = userRef.current;
+    if (token.current || !me) return Promise.resolve(token.current);
+    asking.current ??= makeTrpcClient(undefined)
       .session.me.query()
-      .then((me) => {
-        if (me.utente.id === user.id) csrf.current = me.csrf;
-        else window.location.reload();
-      })
-      .catch((e: unknown) => {
-        if (describeError(e).codice === "non_autenticato") window.location.reload();
+      .then(
+        (answer) => {
+          if (answer.utente.id === me.id) token.current = answer.csrf;
+          else window.location.reload();
+          return token.current;
+        },
+        (e: unknown) => {
+          if (describeError(e).codice === "non_autenticato") window.location.reload();
+          return undefined;
+        },
+      )
+      .finally(() => {
+        asking.current = undefined;
       });
-  }, [online, user]);
-  return () => csrf.current;
+    return asking.current;
+  });
+  useEffect(() => {
+    if (online && user) void ask();
+  }, [online, user, ask]);
+  return ask;
 }
 
 /**

@@ -2,19 +2,28 @@
 import { Button, Group, Modal, Stack, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { describeError } from "../errors";
 import { forgetUserState } from "../hooks";
 import type { UiUser } from "../session-context";
 import { useTRPC } from "../trpc";
 import { wipeUserData } from "./local-db";
+import { useOnline } from "./network";
 import { reasonsToWait } from "./sign-out-guards";
+
+/** The "no network, cannot sign out" notice: one at a time, gone when the network is back. */
+const NO_NETWORK_NOTICE = "uscita-senza-rete";
 
 export function SignOutButton({ user }: { user: UiUser }) {
   const trpc = useTRPC();
   const signOut = useMutation(trpc.session.signOut.mutationOptions());
   const [reason, setReason] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const online = useOnline();
+  // Back on the network, the reason not to sign out is gone: so is its notice.
+  useEffect(() => {
+    if (online) notifications.hide(NO_NETWORK_NOTICE);
+  }, [online]);
 
   const leave = async () => {
     setReason(null);
@@ -37,7 +46,13 @@ export function SignOutButton({ user }: { user: UiUser }) {
   const start = async () => {
     // The session ends on the service: without it, the next user would find this one still signed in.
     if (!navigator.onLine) {
-      notifications.show({ color: "orange", message: "Senza rete non è possibile uscire: riprovare quando la rete torna." });
+      // At the bottom: at the top of a handheld's screen it would cover Esci itself.
+      notifications.show({
+        id: NO_NETWORK_NOTICE,
+        position: "bottom-center",
+        color: "orange",
+        message: "Senza rete non è possibile uscire: riprovare quando la rete torna.",
+      });
       return;
     }
     setBusy(true);

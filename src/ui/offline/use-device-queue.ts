@@ -7,7 +7,7 @@ import { useTRPC } from "../trpc";
 import { openUserDb, type UserDb, type UserDbShape, type UserStore } from "./local-db";
 import { useOnline } from "./network";
 import { registerSignOutGuard } from "./sign-out-guards";
-import { setWaitingCount } from "./waiting";
+import { markQueueOpen, setWaitingCount } from "./waiting";
 import { actionable, type FlushReport, flushQueue, type QueueItem, type SendResult, type SettleResult, settledAs } from "./device-queue";
 
 /** One thing at a time on a queue and the screen's writes: a settle and a send of the same item never cross. */
@@ -82,14 +82,20 @@ export function useDeviceQueue<T extends QueueItem, S extends UserDbShape = User
     [waiting],
   );
 
+  useEffect(() => markQueueOpen(store), [store]);
+
   useEffect(() => {
     let live = true;
     let opened: UserDb<S> | null = null;
     void openUserDb<S>(user.id).then(async (d) => {
       if (!live) return d.close();
       opened = d;
+      // The items first, then the database: the pass that the database's arrival starts must see them (else
+      // a page opened with a queue would wait for the timer's pass to send it).
+      const list = (await d.all(store)) as T[];
+      if (!live) return;
+      publish(list);
       setDb(d);
-      publish((await d.all(store)) as T[]);
     });
     return () => {
       live = false;

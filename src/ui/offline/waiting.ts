@@ -30,3 +30,37 @@ function subscribe(listener: () => void): () => void {
 export function useWaitingTotal(): number {
   return useSyncExternalStore(subscribe, waitingTotal, () => 0);
 }
+
+/**
+ * The user's queues (IndexedDB stores) whose screen is open in this page: the offline banner counts the others
+ * from the device's database, since no open screen reports them.
+ */
+const openQueues = new Map<string, number>();
+let openVersion = 0;
+
+/** A screen's queue on `store` is open here (until the returned function is called). */
+export function markQueueOpen(store: string): () => void {
+  openQueues.set(store, (openQueues.get(store) ?? 0) + 1);
+  openVersion += 1;
+  for (const l of listeners) l();
+  return () => {
+    const n = (openQueues.get(store) ?? 1) - 1;
+    if (n > 0) openQueues.set(store, n);
+    else openQueues.delete(store);
+    openVersion += 1;
+    for (const l of listeners) l();
+  };
+}
+
+export function isQueueOpen(store: string): boolean {
+  return openQueues.has(store);
+}
+
+/** Changes whenever a queue opens or closes here. */
+export function useOpenQueuesVersion(): number {
+  return useSyncExternalStore(
+    subscribe,
+    () => openVersion,
+    () => 0,
+  );
+}

@@ -5,6 +5,7 @@ import type { CancelOutput } from "@/server/modules/arrivals/arrivals.schemas";
 import { type DescribedError, outcomeUnknown } from "../errors";
 import { signal } from "../feedback";
 import { day, qty } from "../format";
+import { tellOtherTabs } from "../other-tabs";
 import { useTRPC } from "../trpc";
 import { useWrite } from "../write-key";
 
@@ -65,12 +66,12 @@ export function CancelArrivalDialog({
     (context) => trpc.arrivals.cancel.mutationOptions({ trpc: { context } }),
     explainRefusal(arrival),
   );
-  const refresh = () =>
-    Promise.all(
-      [trpc.orders.detail.pathKey(), trpc.orders.list.pathKey(), trpc.movements.newest.pathKey()].map((queryKey) =>
-        queryClient.invalidateQueries({ queryKey }),
-      ),
-    );
+  const refresh = () => {
+    const keys = [trpc.orders.detail.pathKey(), trpc.orders.list.pathKey(), trpc.movements.newest.pathKey(), trpc.arrivals.today.pathKey()];
+    // The dock's lists open in this browser's other tabs show the cancellation too.
+    tellOtherTabs(keys);
+    return Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  };
   const settled = failure !== null && DEFINITIVE.has(failure.codice);
 
   async function confirm() {

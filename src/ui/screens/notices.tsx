@@ -4,7 +4,7 @@ import { useQueries, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { FillRateOutput } from "../../server/modules/notices/notices.schemas";
 import { DataTable } from "../data-table";
-import { count, qty } from "../format";
+import { count, day, qty } from "../format";
 import { useTRPC } from "../trpc";
 
 const STATE_COLOR = { atteso: "blue", in_ricevimento: "yellow", ricevuto: "green" } as const;
@@ -188,7 +188,7 @@ export function NoticesScreen() {
               <Table.Td className="num">{qty(d.ricevuta)}</Table.Td>
               <Table.Td>{d.fornitore.codice}</Table.Td>
               <Table.Td style={{ overflowWrap: "anywhere" }}>{d.sscc ?? "—"}</Table.Td>
-              <Table.Td>{d.data}</Table.Td>
+              <Table.Td>{day(d.data)}</Table.Td>
               <Table.Td>{d.nota ?? ""}</Table.Td>
               <Table.Td>
                 <DifferencePhotos id={d.id} count={d.foto} />
@@ -213,7 +213,7 @@ export function NoticesScreen() {
           <Table.Tr key={n.id} data-testid={`avviso-${n.numero}`}>
             <Table.Td>{n.numero}</Table.Td>
             <Table.Td>{n.fornitore.codice}</Table.Td>
-            <Table.Td>{n.data_prevista ?? "—"}</Table.Td>
+            <Table.Td>{day(n.data_prevista)}</Table.Td>
             <Table.Td>
               <Badge color={STATE_COLOR[n.stato]}>{n.stato.replace("_", " ")}</Badge>
             </Table.Td>

@@ -1,6 +1,6 @@
 "use client";
 import { Group, Stack, Text, Title } from "@mantine/core";
-import { memo, useEffect } from "react";
+import { memo, useEffect, useRef } from "react";
 import { count } from "../format";
 import { useCodeTypedBeforeStart } from "../hooks";
 import { ScannerSettingsButton } from "../scanner/scanner-settings";
@@ -48,11 +48,21 @@ const Waiting = memo(function Waiting({ codes }: { codes: string[] }) {
  */
 export function ReceivingScreen() {
   const labels = useLabelPrint();
-  const p = usePallet(labels.offerPallet);
+  // The pallet view is made before the row-by-row one it hands the caret and the codes it held to.
+  const rowView = useRef<Pick<ReturnType<typeof useReceiving>, "focusScan" | "enqueue" | "ddtRef"> | null>(null);
+  const p = usePallet({
+    onReceived: labels.offerPallet,
+    focusScan: () => rowView.current?.focusScan(),
+    focusDdt: () => requestAnimationFrame(() => rowView.current?.ddtRef.current?.focus()),
+    release: (codes) => {
+      for (const code of codes) rowView.current?.enqueue(code);
+    },
+  });
   const r = useReceiving({ intercept: p.intercept });
+  rowView.current = r;
   const { setWarehouse } = p;
   useEffect(() => setWarehouse(r.magazzino), [setWarehouse, r.magazzino]);
-  const onCode = (code: string) => p.intercept(code) || r.enqueue(code);
+  const onCode = r.accept;
   // After the warehouse is handed to the pallet view, a code read before the screen ran goes where any code read
   // goes, once the device's copies have been read back: a dead spot as the screen starts reads it from them.
   useCodeTypedBeforeStart(r.scanRef, onCode, r.copySettled && p.copySettled);
@@ -75,21 +85,8 @@ export function ReceivingScreen() {
 
       <ScanField inputRef={r.scanRef} busy={r.searchBusy} lastCode={r.lastCode} onEnter={onScanEnter} startsHere />
 
-      {p.message && <FeedbackPanel feedback={{ outcome: p.message.outcome, title: "Collo", message: p.message.text }} />}
-      {p.collo && (
-        <PalletCard
-          collo={p.collo}
-          marks={p.marks}
-          onMark={p.mark}
-          photos={p.photos}
-          onPhoto={p.attachPhoto}
-          onFocusScan={r.focusScan}
-          onReceive={() => void p.receive(r.ddt)}
-          onClose={p.close}
-          saving={p.saving}
-          error={p.error}
-        />
-      )}
+      {p.message && <FeedbackPanel feedback={{ outcome: p.message.outcome, title: p.message.title, message: p.message.text }} />}
+      {p.collo && <PalletCard p={{ ...p, collo: p.collo }} onFocusScan={r.focusScan} onReceive={() => void p.receive(r.ddt)} />}
 
       {r.reading ? <ReadingPanel code={r.reading.code} /> : r.feedback && <FeedbackPanel feedback={r.feedback} />}
       <Waiting codes={r.waiting} />

@@ -295,6 +295,7 @@ export interface TodayArrivalRow {
   articolo_id: number;
   codice: string;
   descrizione: string;
+  unita: string;
   quantita: Prisma.Decimal;
   lotto: string | null;
   scadenza: Date | null;
@@ -331,7 +332,7 @@ export const arrivalsOfDay = (
         : Prisma.sql`m.utente_id = ${filters.author.utente_id}::int`,
     );
   return query<TodayArrivalRow>(Prisma.sql`
-    SELECT m.id, m.operazione_id, r.id AS riga, m.articolo_id, a.codice, a.descrizione, m.quantita, l.codice AS lotto, l.scadenza,
+    SELECT m.id, m.operazione_id, r.id AS riga, m.articolo_id, a.codice, a.descrizione, a.unita, m.quantita, l.codice AS lotto, l.scadenza,
            op.ddt, o.id AS ordine_id, o.numero, f.id AS fornitore_id, f.nome AS fornitore_nome, m.magazzino_id,
            m.utente_id, u.username, floor(extract(epoch FROM m.registrato_il) * 1000)::float8 AS registrato_ms, m.data,
            EXISTS (SELECT 1 FROM movimenti c WHERE c.annulla_id = m.id) AS annullato

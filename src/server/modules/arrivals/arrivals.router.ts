@@ -59,7 +59,7 @@ export const arrivalsRouter = router({
     })
     .input(syncParse(refusingFiltersAsFilters(searchInput)))
     .output(syncParse(searchOutput))
-    .mutation(({ ctx, input }) => searchExpected(ctx.db, input)),
+    .mutation(({ ctx, input }) => searchExpected(ctx.db, input, { timeZone: ctx.config.SERVICE_TIME_ZONE })),
 
   register: writeProcedure
     .meta({
@@ -112,7 +112,7 @@ export const arrivalsRouter = router({
   scan: readProcedure
     .input(syncParse(scanInput))
     .output(syncParse(scanOutput))
-    .mutation(({ ctx, input }) => scanExpected(ctx.db, input)),
+    .mutation(({ ctx, input }) => scanExpected(ctx.db, input, { timeZone: ctx.config.SERVICE_TIME_ZONE })),
 
   today: readProcedure
     .input(syncParse(todayInput))

@@ -249,6 +249,8 @@ export const todayArrival = z.object({
   articolo: articoloRef,
   descrizione: z.string(),
   quantita: decimalString(),
+  /** The article's unit of measure. */
+  unita: z.string(),
   lotto: z.string().nullable(),
   scadenza: dateString().nullable(),
   ddt: z.string(),

@@ -137,11 +137,16 @@ async function firstExpectedRow(db: ModelDb, articolo: { id: number; codice: str
   };
 }
 
-async function searchByBarcode(db: ModelDb, barcode: string, magazzino: number | undefined): Promise<ScanOutput> {
+async function searchByBarcode(
+  db: ModelDb,
+  barcode: string,
+  magazzino: number | undefined,
+  opts: { timeZone: string },
+): Promise<ScanOutput> {
   // An SSCC before any other reading (API.md section 11): a pallet of a shipping notice (section 12).
   const sscc = readSscc(barcode);
   if (sscc !== null) {
-    const collo = await palletOf(db, sscc);
+    const collo = await palletOf(db, sscc, opts);
     if (!collo)
       return empty(`Il collo ${sscc} non è in nessun avviso di spedizione: ricevere la merce riga per riga.`, "codice_sconosciuto");
     return { ordini: [], totale_ordini: 0, totale_righe: 0, altri: false, cursore: 0, collo };
@@ -182,17 +187,17 @@ async function searchByBarcode(db: ModelDb, barcode: string, magazzino: number |
  * arrivals.scan: the receiving screen's scan, answered as POST /arrivi/cerca answers a barcode, from the
  * warehouse the screen receives in (proposals and totals of that warehouse only; see firstExpectedRow).
  */
-export async function scanExpected(db: ModelDb, input: ScanInput): Promise<ScanOutput> {
-  const answer = await searchByBarcode(db, input.barcode, input.magazzino);
+export async function scanExpected(db: ModelDb, input: ScanInput, opts: { timeZone: string }): Promise<ScanOutput> {
+  const answer = await searchByBarcode(db, input.barcode, input.magazzino, opts);
   // A proposed row of the warehouse proves it exists: the usual scan saves the check's round trip.
   if (input.magazzino !== undefined && answer.ordini[0]?.magazzino !== input.magazzino)
     await assertWarehouses(db, { magazzino: input.magazzino });
   return answer;
 }
 
-export async function searchExpected(db: ModelDb, input: SearchInput): Promise<SearchOutput> {
+export async function searchExpected(db: ModelDb, input: SearchInput, opts: { timeZone: string }): Promise<SearchOutput> {
   // Without a warehouse none of the scan's own answers (altro_magazzino, magazzino_diverso) can arise.
-  if (input.barcode !== undefined) return (await searchByBarcode(db, input.barcode, undefined)) as SearchOutput;
+  if (input.barcode !== undefined) return (await searchByBarcode(db, input.barcode, undefined, opts)) as SearchOutput;
   if (input.fornitore !== undefined && !(await db.fornitore.findUnique({ where: { id: input.fornitore }, select: { id: true } }))) {
     throw new DomainError("fornitore_non_trovato", `Il fornitore ${input.fornitore} non esiste.`, { campo: "fornitore" });
   }

@@ -34,6 +34,7 @@ export async function todaysArrivals(db: ModelDb, actor: Actor, input: TodayInpu
       articolo: { id: m.articolo_id, codice: m.codice },
       descrizione: m.descrizione,
       quantita: canonical(m.quantita),
+      unita: m.unita,
       lotto: m.lotto,
       scadenza: formatDateOrNull(m.scadenza),
       ddt: m.ddt,

@@ -111,6 +111,7 @@ describe("arrivals.today", () => {
       quantita: "1.5",
       lotto: "L1",
       scadenza: "2027-01-31",
+      unita: "PZ",
       ddt: "D-A",
       ordine: { id: expect.any(Number), numero: "O-1" },
       fornitore: { id: f1, nome: "Fornitore F1" },

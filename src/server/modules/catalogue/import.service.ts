@@ -1,3 +1,4 @@
+import { MASTER_DATA_LOCKS, type MasterDataTable } from "../../db/advisory-locks";
 import type { Db, PrismaClient, Tx } from "../../db/client";
 import { execute } from "../../db/sql";
 import { inTransaction } from "../../db/transaction";
@@ -91,7 +92,7 @@ export async function importInTransaction(tx: Tx, data: unknown, opts: ImportOpt
   // Imports run one at a time: the checks and the writes see one state.
   await execute(tx, q.lockImports());
   // And every master-data table, in one order: no REST upsert writes between the check and the write.
-  for (const table of Object.keys(q.MASTER_DATA_LOCKS) as q.MasterDataTable[]) await execute(tx, q.lockMasterData(table));
+  for (const table of Object.keys(MASTER_DATA_LOCKS) as MasterDataTable[]) await execute(tx, q.lockMasterData(table));
   const { problemi, plan } = await analyseImport(tx, data);
   if (problemi.length > 0) throw fileProblems(problemi);
   return { ids: await writeImport(tx, plan, opts) };

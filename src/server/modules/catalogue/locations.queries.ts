@@ -1,6 +1,6 @@
+import { LOCATION_GATE } from "../../db/advisory-locks";
 import { Prisma } from "../../db/client";
 import { query } from "../../db/sql";
-import { LOCATION_GATE } from "../ledger/locations.queries";
 
 /**
  * The statements of the locations' master data (API.md section 11): look-ups by (warehouse, code), the set-based

@@ -1,9 +1,9 @@
+import { LOCATION_GATE } from "../../db/advisory-locks";
 import { describe, expect } from "vitest";
 import type { TestDb } from "../../testing/db";
 import { test } from "../../testing/test";
 import { countRows, rest, seedArticle, seedKey, seedWarehouse } from "../../testing/fixtures";
 import { untilWaiting } from "../../testing/locks";
-import { LOCATION_GATE } from "../ledger/locations.queries";
 import { seedLocations } from "../../testing/locations";
 
 /**

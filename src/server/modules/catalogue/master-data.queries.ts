@@ -1,26 +1,15 @@
 import { Prisma } from "../../db/client";
+import { IMPORT_LOCK, MASTER_DATA_LOCKS, type MasterDataTable } from "../../db/advisory-locks";
 import { query } from "../../db/sql";
 
 /** Serialises imports (and the demo seeding, which imports): the checks and the writes see one state. */
-const IMPORT_LOCK = 7_246_301_010;
-
 export const lockImports = () => query<never>(Prisma.sql`SELECT pg_advisory_xact_lock(${IMPORT_LOCK}::bigint)`);
 
 /**
  * Serialises the writers of one master-data table (REST upserts and the import): each loads, checks and
  * writes a batch while no other writer of that table can create the same code or take the same EAN.
- * The import takes them all, in this order, after lockImports; a REST upsert takes its own.
+ * The import takes them all, in MASTER_DATA_LOCKS' order, after lockImports; a REST upsert takes its own.
  */
-export const MASTER_DATA_LOCKS = {
-  magazzini: 7_246_301_011,
-  fornitori: 7_246_301_012,
-  articoli: 7_246_301_013,
-  clienti: 7_246_301_014,
-  // Locations (API.md section 11): taken also by the warehouse and article upserts that name locations, after their own.
-  ubicazioni: 7_246_301_015,
-} as const;
-export type MasterDataTable = keyof typeof MASTER_DATA_LOCKS;
-
 export const lockMasterData = (table: MasterDataTable) =>
   query<never>(Prisma.sql`SELECT pg_advisory_xact_lock(${MASTER_DATA_LOCKS[table]}::bigint)`);
 

@@ -1,10 +1,10 @@
+import { MASTER_DATA_LOCKS } from "../../db/advisory-locks";
 import { describe, expect } from "vitest";
 import { gtinCheckDigit } from "../../../lib/gtin";
 import type { TestDb } from "../../testing/db";
 import { test } from "../../testing/test";
 import { caller, countRows, rest, seedKey, seedOrder, seedSupplier, seedWarehouse } from "../../testing/fixtures";
 import type { Actor } from "../auth/actor";
-import { MASTER_DATA_LOCKS } from "./master-data.queries";
 
 /**
  * POST /articoli, /fornitori, /magazzini (API.md section 9): upserts by code with per-row outcomes, every

@@ -1,8 +1,6 @@
 import { Prisma } from "../../db/client";
+import { DEMO_LOCK } from "../../db/advisory-locks";
 import { query } from "../../db/sql";
-
-/** Instances starting together on one database: the second waits, then finds the data there. */
-const DEMO_LOCK = 7_246_301_011;
 
 export const lockDemoSeeding = () => query<never>(Prisma.sql`SELECT pg_advisory_xact_lock(${DEMO_LOCK}::bigint)`);
 

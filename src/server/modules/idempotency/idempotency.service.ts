@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { idempotencyLockKey } from "../../db/advisory-locks";
 import type { PrismaClient, Tx } from "../../db/client";
 import { execute, holdingCommit, rowsInOrder, rowsThenCommit } from "../../db/sql";
 import { inTransaction, type TransactionOptions } from "../../db/transaction";
@@ -47,11 +48,6 @@ export function parseIdempotencyKey(header: string | null): string | undefined {
     );
   }
   return header;
-}
-
-export function idempotencyLockKey(r: Pick<IdempotencyRequest, "ambito" | "metodo" | "percorso" | "chiave">): bigint {
-  const h = createHash("sha256").update(`${r.ambito}\n${r.metodo}\n${r.percorso}\n${r.chiave}`).digest();
-  return h.readBigInt64BE(0);
 }
 
 export function fingerprint(r: Pick<IdempotencyRequest, "metodo" | "percorso" | "input">): string {

@@ -1,8 +1,9 @@
+import { idempotencyLockKey } from "../../db/advisory-locks";
 import { describe, expect, vi } from "vitest";
 import type { TestDb } from "../../testing/db";
 import { countRows, rest, seedArticle, seedKey, seedWarehouse, stockOf } from "../../testing/fixtures";
 import { test } from "../../testing/test";
-import { idempotencyLockKey, purgeExpiredIdempotency } from "./idempotency.service";
+import { purgeExpiredIdempotency } from "./idempotency.service";
 
 let t: TestDb;
 let key: string;

@@ -1,10 +1,10 @@
+import { idempotencyLockKey } from "../../db/advisory-locks";
 import { describe, expect } from "vitest";
 import { DomainError } from "../../lib/errors";
 import type { TestDb } from "../../testing/db";
 import { caller, countRows, rest, seedArticle, seedOrder, seedSupplier, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
-import { idempotencyLockKey } from "./idempotency.service";
 
 /**
  * idempotency.settle (issue 22): a write whose outcome is unknown is settled without being run: its

@@ -1,6 +1,6 @@
+import { LOCATION_GATE } from "../../db/advisory-locks";
 import { Prisma } from "../../db/client";
 import { query } from "../../db/sql";
-import { LOCATION_GATE } from "./locations.queries";
 
 /**
  * A count's statements (the alignment, modules/alignment), set-based: one per step whatever the row count.

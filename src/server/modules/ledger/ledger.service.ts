@@ -1,5 +1,6 @@
 import type { Tx } from "../../db/client";
 import { first, rows, rowsThenCommit } from "../../db/sql";
+import { compareCodePoints } from "../../lib/code-point-order";
 import { formatDateOrNull } from "../../lib/dates";
 import { canonical, Decimal } from "../../lib/decimal";
 import { RowError } from "../../lib/errors";
@@ -19,7 +20,8 @@ import type { Natura, Origine, RiferimentoTipo } from "./ledger.queries";
  *
  * LOCK ORDER. Every writer takes its locks in this one order, so concurrent requests queue instead of
  * deadlocking:
- *   0. order keys (supplier, number), advisory, sorted          — order upserts only: `lockOrderKeys`
+ *   0. advisory keys, before any row lock (idempotency, demo, import, master data, order keys, notice
+ *      keys: db/advisory-locks.ts declares each with its place) — order upserts: `lockOrderKeys`
  *   1. gates, taken first by a writer of stock:
  *      a. the warehouse gate: the warehouse's row (`magazzini`), FOR SHARE by every stock writer of it,
  *         by id (`loadArticles` with `warehouses`, or `lockWarehouses`); held exclusively (FOR NO KEY
@@ -76,9 +78,7 @@ export interface LedgerContext {
 
 /** Lock order 3: the order in which every writer takes lots (see the module comment). */
 export function lotLockOrder(a: { article: { id: number }; lotto?: string | null; indice: number }, b: typeof a): number {
-  const x = a.lotto ?? "";
-  const y = b.lotto ?? "";
-  return a.article.id - b.article.id || (x < y ? -1 : x > y ? 1 : 0) || a.indice - b.indice;
+  return a.article.id - b.article.id || compareCodePoints(a.lotto ?? "", b.lotto ?? "") || a.indice - b.indice;
 }
 
 /** Lock order 5: balances by (article, warehouse), numerically. */

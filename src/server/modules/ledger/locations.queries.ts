@@ -1,11 +1,6 @@
+import { LOCATION_GATE } from "../../db/advisory-locks";
 import { Prisma } from "../../db/client";
 import { query } from "../../db/sql";
-
-/**
- * Class of the two-key advisory locks that gate a location (the second key is its id), lock order 1b:
- * shared by a writer that puts goods into the location, exclusive by a complete count of it.
- */
-export const LOCATION_GATE = 0x5543;
 
 /** A warehouse as a stock writer sees it: whether it keeps stock by location, and where arrivals land. */
 export interface WarehouseRow {

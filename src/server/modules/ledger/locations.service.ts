@@ -1,5 +1,6 @@
 import type { Tx } from "../../db/client";
 import { execute, first, rows } from "../../db/sql";
+import { compareCodePoints } from "../../lib/code-point-order";
 import { canonical } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import * as q from "./locations.queries";
@@ -136,9 +137,9 @@ export interface LocationKey {
 
 /** Lock order 4: location stock by article, then location id, then lot code (code points). */
 export function locationLockOrder(a: LocationKey, b: LocationKey): number {
-  const x = a.lotto?.codice ?? "";
-  const y = b.lotto?.codice ?? "";
-  return a.articolo.id - b.articolo.id || a.ubicazione.id - b.ubicazione.id || (x < y ? -1 : x > y ? 1 : 0);
+  return (
+    a.articolo.id - b.articolo.id || a.ubicazione.id - b.ubicazione.id || compareCodePoints(a.lotto?.codice ?? "", b.lotto?.codice ?? "")
+  );
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Db } from "../../db/client";
 import { first } from "../../db/sql";
 import type { StartingCursors } from "./cursors.schemas";
-import { SYNC_TABLES, type SyncGate } from "./lists";
+import { SYNC_TABLES } from "../../db/advisory-locks";
+import type { SyncGate } from "./lists";
 import * as q from "./lists.queries";
 
 /**

@@ -2,7 +2,7 @@ import { Prisma } from "../../db/client";
 import { query } from "../../db/sql";
 
 /**
- * The sync gate's bound of one synced table (tag and id sequence: lists.ts SYNC_TABLES), `b`, and the
+ * The sync gate's bound of one synced table (tag and id sequence: advisory-locks.ts SYNC_TABLES), `b`, and the
  * sequence's last value, `s`: the highest id (or version) ever issued, above which a client's cursor
  * cannot come from this service (cursore_non_valido). Read after the bound, so never below it.
  */

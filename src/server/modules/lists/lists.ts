@@ -1,3 +1,4 @@
+import { SYNC_TABLES } from "../../db/advisory-locks";
 import type { Db } from "../../db/client";
 import { first, type Query, rowsInOrder } from "../../db/sql";
 import { DomainError } from "../../lib/errors";
@@ -16,27 +17,7 @@ export function assertPeriod(da: string | undefined, a: string | undefined): voi
   }
 }
 
-/**
- * The sync gates of the migrations (20261122000000_iniziale, 20261123000000_versioni, 20261125000000_eventi):
- * one tag per sequence, the id sequence of each synced table, and `versioni` for the change feed's
- * versions (`banchina_versioni`, shared by every versioned table).
- */
-export const SYNC_TABLES = {
-  movimenti: { tag: 1, seq: "movimenti_id_seq" },
-  documenti_vendita: { tag: 2, seq: "documenti_vendita_id_seq" },
-  clienti: { tag: 3, seq: "clienti_id_seq" },
-  articoli: { tag: 4, seq: "articoli_id_seq" },
-  versioni: { tag: 5, seq: "banchina_versioni" },
-  fornitori: { tag: 6, seq: "fornitori_id_seq" },
-  magazzini: { tag: 7, seq: "magazzini_id_seq" },
-  ordini_acquisto: { tag: 8, seq: "ordini_acquisto_id_seq" },
-  eventi: { tag: 9, seq: "eventi_id_seq" },
-  // Locations (API.md section 11, migration 20261128000000_ubicazioni).
-  ubicazioni: { tag: 10, seq: "ubicazioni_id_seq" },
-  giacenze_ubicazioni: { tag: 11, seq: "giacenze_ubicazioni_id_seq" },
-  avvisi_spedizione: { tag: 12, seq: "avvisi_spedizione_id_seq" },
-  differenze_ricevimento: { tag: 13, seq: "differenze_ricevimento_id_seq" },
-} as const;
+/** The synced tables, each named by its sync gate (advisory-locks.ts SYNC_TABLES). */
 export type SyncGate = keyof typeof SYNC_TABLES;
 
 /**

@@ -1,3 +1,4 @@
+import { LOCATION_GATE } from "../../db/advisory-locks";
 import { expect } from "vitest";
 import type { TestDb } from "../../testing/db";
 import { rest, seedArticle, seedWarehouse, stockOf } from "../../testing/fixtures";
@@ -5,7 +6,6 @@ import { heldAt, seedLocations, switchLocations } from "../../testing/locations"
 import { untilWaiting, waitsWithoutHolding } from "../../testing/locks";
 import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
-import { LOCATION_GATE } from "../ledger/locations.queries";
 import { verifyLedger } from "../ledger/verify.service";
 
 /**

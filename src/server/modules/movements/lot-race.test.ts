@@ -141,6 +141,39 @@ test("movements and alignments take lots in one order (article, code), not the r
   expect(r.body.righe[0].movimento).toBeLessThan(r.body.righe[1].movimento);
 });
 
+test("lots above U+FFFF are taken in the database's order (code points), as the alignment's statements sort them", async () => {
+  const w = (await seedWarehouse(t.prisma, "M-CP")).id;
+  // COLLATE "C" puts 'ｚ' (U+FF5A) before '𝔸' (U+1D538); UTF-16 units (JS <) put it after.
+  for (const lotto of ["𝔸", "ｚ"]) {
+    await rest("POST", "/movimenti", { key, body: { natura: "carico", magazzino: w, righe: [{ codice: "FARINA", quantita: 10, lotto }] } });
+  }
+  const unload = () =>
+    rest("POST", "/movimenti", {
+      key,
+      body: {
+        natura: "scarico",
+        magazzino: w,
+        righe: [
+          { codice: "FARINA", quantita: 1, lotto: "𝔸" },
+          { codice: "FARINA", quantita: 1, lotto: "ｚ" },
+        ],
+      },
+    });
+  expect(await waitsOnLotWithoutHolding(unload, { magazzino: w, codice: "ｚ" }, { magazzino: w, codice: "𝔸" })).toBe(true);
+  const align = () =>
+    rest("POST", "/giacenze/allinea", {
+      key,
+      body: {
+        magazzino: w,
+        righe: [
+          { codice: "FARINA", lotto: "𝔸", contato: 5 },
+          { codice: "FARINA", lotto: "ｚ", contato: 5 },
+        ],
+      },
+    });
+  expect(await waitsOnLotWithoutHolding(align, { magazzino: w, codice: "ｚ" }, { magazzino: w, codice: "𝔸" })).toBe(true);
+});
+
 test("a transfer takes the lot in the lower warehouse id first, whichever way it goes", async () => {
   const low = (await seedWarehouse(t.prisma, "M-BASSO")).id;
   const high = (await seedWarehouse(t.prisma, "M-ALTO")).id;

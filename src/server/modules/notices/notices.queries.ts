@@ -1,3 +1,4 @@
+import { NOTICE_KEY_LOCK } from "../../db/advisory-locks";
 import { Prisma } from "../../db/client";
 import { limit, query } from "../../db/sql";
 import { type Window, windowed } from "../feeds/feeds.queries";
@@ -5,9 +6,7 @@ import type { AuthorColumns } from "../ledger/ledger.queries";
 
 /** Every statement of shipping notices, pallets and receiving differences (API.md section 12). */
 
-/** Advisory lock class of the notices' keys (supplier, number): two replacements of one notice queue. */
-const NOTICE_KEY_LOCK = 0x4156;
-
+/** The notices' keys (supplier, number), sorted: two replacements of one notice queue. */
 export const lockNoticeKeys = (fornitori: number[], numeri: string[]) =>
   query<{ n: number }>(Prisma.sql`
     SELECT count(*)::int AS n FROM (
@@ -196,12 +195,29 @@ export const palletRows = (collo: number) =>
      ORDER BY r.posizione`);
 
 /** A pallet as a scan shows it (not locked). */
+/** The pallet a scan reads, with its standing receipt: who received it (a key's name or a user's), the DDT, when. */
+export interface ScannedPallet {
+  id: number;
+  sscc: string;
+  ricevimento_id: number | null;
+  avviso_id: number;
+  avviso_numero: string;
+  magazzino_id: number;
+  ricevuto_da: string | null;
+  ricevuto_ddt: string | null;
+  ricevuto_ms: number | null;
+}
+
 export const palletBySscc = (sscc: string) =>
-  query<{ id: number; sscc: string; ricevimento_id: number | null; avviso_id: number; avviso_numero: string; magazzino_id: number }>(
-    Prisma.sql`
-    SELECT k.id, k.sscc, k.ricevimento_id, a.id AS avviso_id, a.numero AS avviso_numero, a.magazzino_id
-      FROM colli k JOIN avvisi_spedizione a ON a.id = k.avviso_id WHERE k.sscc = ${sscc}`,
-  );
+  query<ScannedPallet>(Prisma.sql`
+    SELECT k.id, k.sscc, k.ricevimento_id, a.id AS avviso_id, a.numero AS avviso_numero, a.magazzino_id,
+           COALESCE(ka.nome, u.username) AS ricevuto_da, r.ddt AS ricevuto_ddt,
+           (extract(epoch FROM r.ricevuto_il) * 1000)::float8 AS ricevuto_ms
+      FROM colli k JOIN avvisi_spedizione a ON a.id = k.avviso_id
+      LEFT JOIN ricevimenti_collo r ON r.id = k.ricevimento_id
+      LEFT JOIN chiavi_api ka ON ka.id = r.chiave_api_id
+      LEFT JOIN utenti u ON u.id = r.utente_id
+     WHERE k.sscc = ${sscc}`);
 
 export const insertReceipt = (r: { collo: number; operazione: number | null; ddt: string; movimenti: number[]; author: AuthorColumns }) =>
   query<{ id: number }>(Prisma.sql`

@@ -152,7 +152,7 @@ export const noticesRouter = router({
   pallet: readProcedure
     .input(syncParse(palletInput))
     .output(syncParse(palletOutput.nullable()))
-    .query(({ ctx, input }) => palletOf(ctx.db, input.sscc)),
+    .query(({ ctx, input }) => palletOf(ctx.db, input.sscc, { timeZone: ctx.config.SERVICE_TIME_ZONE })),
 
   // The managers' screen reads the same procedure (without `fornitore`).
   fillRates: readProcedure

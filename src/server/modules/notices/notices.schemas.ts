@@ -1,6 +1,17 @@
 import { z } from "zod";
 import { rowErrorOutput, rowsOf } from "../../lib/rows";
-import { articoloRef, dateString, decimalString, idNumber, isoDate, queryInt, rawNumber, shortText, typeError } from "../../lib/zod";
+import {
+  articoloRef,
+  dateString,
+  decimalString,
+  idNumber,
+  instantString,
+  isoDate,
+  queryInt,
+  rawNumber,
+  shortText,
+  typeError,
+} from "../../lib/zod";
 import { feedPageShape, modificatiDopoParam, versione } from "../feeds/feeds.schemas";
 import { listParams, periodParams } from "../lists/lists.schemas";
 
@@ -114,6 +125,14 @@ export const palletOutput = z.object({
   sscc: z.string(),
   avviso: z.object({ id: z.number().int(), numero: z.string() }),
   stato: z.enum(PALLET_STATES),
+  ricevuto: z
+    .object({
+      da: z.string().meta({ description: "Chi l'ha ricevuto: il nome della chiave API o dell'utente" }),
+      ddt: z.string().meta({ description: "Il DDT con cui è stato ricevuto" }),
+      il: instantString().meta({ description: "Quando (ISO 8601 con il fuso del servizio)" }),
+    })
+    .optional()
+    .meta({ description: "Solo con `stato` `ricevuto`: chi l'ha ricevuto, con quale DDT, quando" }),
   righe: z.array(
     z.object({
       indice: z.number().int(),

@@ -407,6 +407,41 @@ describe("POST /colli/{sscc}/ricevi and /annulla", () => {
     expect(list.body.avvisi.map((a: { numero: string }) => a.numero)).toContain("AV-7");
   });
 
+  test("a received pallet's scan says who received it, under which DDT and when; the 409 says it too; cancelled, nothing", async () => {
+    await order("O-8", [[1, "A", 10]]);
+    await post("/avvisi-spedizione", {
+      avvisi: [notice("AV-8", [{ sscc: sscc(10), righe: [{ ordine: "O-8", numero_riga: 1, quantita: 3 }] }])],
+    });
+    const expected = await post("/arrivi/cerca", { barcode: sscc(10) });
+    expect(expected.body.collo.stato).toBe("atteso");
+    expect(expected.body.collo).not.toHaveProperty("ricevuto");
+
+    const before = Date.now();
+    expect((await post(`/colli/${sscc(10)}/ricevi`, { ddt: "D-8" })).status).toBe(200);
+    const { rows: keys } = await t.pool.query(
+      "SELECT nome FROM chiavi_api WHERE id = (SELECT chiave_api_id FROM ricevimenti_collo r JOIN colli k ON k.id = r.collo_id WHERE k.sscc = $1)",
+      [sscc(10)],
+    );
+    const scan = await post("/arrivi/cerca", { barcode: `(00)${sscc(10)}` });
+    expect(scan.body.collo).toMatchObject({ stato: "ricevuto", ricevuto: { da: keys[0].nome, ddt: "D-8" } });
+    const il = scan.body.collo.ricevuto.il as string;
+    expect(il).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/);
+    expect(Date.parse(il)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(il)).toBeLessThanOrEqual(Date.now() + 1000);
+
+    // The loser of two receipts reads the same in the refusal.
+    const twice = await post(`/colli/${sscc(10)}/ricevi`, { ddt: "D-8B" });
+    expect(twice.status).toBe(409);
+    expect(twice.body).toMatchObject({ codice: "collo_gia_ricevuto", campo: "sscc" });
+    expect(twice.body.messaggio).toContain("D-8");
+    expect(twice.body.messaggio).toContain(keys[0].nome);
+
+    expect((await post(`/colli/${sscc(10)}/annulla`, {})).status).toBe(200);
+    const cancelled = await post("/arrivi/cerca", { barcode: sscc(10) });
+    expect(cancelled.body.collo.stato).toBe("atteso");
+    expect(cancelled.body.collo).not.toHaveProperty("ricevuto");
+  });
+
   test("an unknown SSCC is collo_non_trovato, a malformed one sscc_non_valido, and a scan of it says so", async () => {
     const before = await written();
     for (const [code, status, codice] of [

@@ -16,6 +16,7 @@ import {
   type ReceivePalletOutput,
 } from "./notices.schemas";
 import * as q from "./notices.queries";
+import { receivedBy } from "./pallet-scan.service";
 
 /**
  * A pallet received in one scan (API.md section 12). `POST /colli/{sscc}/ricevi` turns each of its rows into
@@ -40,6 +41,21 @@ export async function lockedPallet(tx: Tx, raw: string): Promise<q.LockedPallet>
       campo: "sscc",
     });
   return pallet;
+}
+
+/**
+ * The refusal of a second receipt, naming the receipt that stands (who, which DDT, when): the loser of two
+ * handhelds learns whom to settle its declared differences with.
+ */
+async function alreadyReceived(tx: Tx, pallet: q.LockedPallet, timeZone: string): Promise<DomainError> {
+  const scanned = await first(tx, q.palletBySscc(pallet.sscc));
+  const by = scanned ? receivedBy(scanned, timeZone) : undefined;
+  const who = by ? ` da ${by.da} con il DDT ${by.ddt} (${by.il})` : "";
+  return new DomainError(
+    "collo_gia_ricevuto",
+    `Il collo ${pallet.sscc} (avviso ${pallet.avviso_numero}) è già stato ricevuto${who}: non si riceve una seconda volta.`,
+    { campo: "sscc" },
+  );
 }
 
 interface Declared {
@@ -124,10 +140,7 @@ export async function receivePallet(
   opts: { timeZone: string },
 ): Promise<ReceivePalletOutput> {
   const pallet = await lockedPallet(tx, input.sscc);
-  if (pallet.ricevimento_id !== null)
-    throw new DomainError("collo_gia_ricevuto", `Il collo ${pallet.sscc} (avviso ${pallet.avviso_numero}) è già stato ricevuto.`, {
-      campo: "sscc",
-    });
+  if (pallet.ricevimento_id !== null) throw await alreadyReceived(tx, pallet, opts.timeZone);
   const palletRows = await rows(tx, q.palletRows(pallet.id));
   const differenze = checkRows(input.differenze ?? [], palletDifferenceInput, (i) => `Differenza differenze[${i}]`);
   const malformed = malformedDifferences(input, palletRows, differenze.refused);

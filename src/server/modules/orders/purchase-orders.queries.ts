@@ -1,10 +1,8 @@
 import { Prisma } from "../../db/client";
+import { ORDER_KEY_LOCK } from "../../db/advisory-locks";
 import { query } from "../../db/sql";
 
 // ---------------------------------------------------------------- POST /ordini-acquisto
-
-/** Class of the two-key advisory locks on order keys (the second key is the hash of supplier and number). */
-const ORDER_KEY_LOCK = 7246;
 
 /**
  * Serialises the writers of the same orders (by supplier and number) until commit: two replacements of

@@ -1,10 +1,10 @@
+import { ENDPOINT_LOCK_CLASS } from "../../db/advisory-locks";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type pg from "pg";
 import { expect } from "vitest";
 import { test } from "../../testing/test";
 import { supplierEvent, testSettings, until, workersStoppedAfterEach } from "./webhooks-testing";
-import { ENDPOINT_LOCK_CLASS } from "./webhooks.queries";
 import { createEndpoint, deleteEndpoint, setEndpointActive } from "./webhooks.service";
 
 /**

@@ -1,5 +1,9 @@
+import { ENDPOINT_LOCK_CLASS, SYNC_TABLES } from "../../db/advisory-locks";
 import { Prisma } from "../../db/client";
 import { limit, query } from "../../db/sql";
+
+/** The events' sync gate: a worker copies events into deliveries up to its bound only. */
+const EVENTS_GATE = SYNC_TABLES.eventi;
 
 /** An endpoint with what the screen and REST show of its deliveries (the answer's body: the screen only). */
 export interface EndpointRow {
@@ -28,13 +32,6 @@ export interface EndpointRow {
   creato_da_tipo: "utente" | "chiave" | "riga_di_comando" | null;
   creato_da_nome: string | null;
 }
-
-/**
- * The two-key advisory lock space of webhook endpoints (the sync gates use one-key locks): a delivery worker
- * holds an endpoint's as a session lock while it works it (worker.ts), a deletion takes it for its
- * transaction, so it starts only once no attempt of the endpoint is in flight anywhere.
- */
-export const ENDPOINT_LOCK_CLASS = 0x5748; // "WH"
 
 /**
  * Events of the endpoint's types past its cursor: committed, not yet copied into deliveries by a worker
@@ -105,7 +102,7 @@ export const insertEndpoint = (e: {
   query<{ id: number }>(Prisma.sql`
     INSERT INTO webhook_endpoint (url, descrizione, eventi, segreto, cursore, chiave_id, eventi_per_richiesta, consegna)
     VALUES (${e.url}, ${e.descrizione}, ${e.eventi}::text[], ${e.segreto},
-            banchina_limite_sync(9, 'eventi_id_seq'::regclass)::int, ${e.chiave}::int, ${e.eventi_per_richiesta}::int, ${e.consegna})
+            banchina_limite_sync(${EVENTS_GATE.tag}::int, ${EVENTS_GATE.seq}::regclass)::int, ${e.chiave}::int, ${e.eventi_per_richiesta}::int, ${e.consegna})
     RETURNING id`);
 
 export interface EndpointChanges {
@@ -134,7 +131,7 @@ export const updateEndpoint = (id: number, owner: number | null, c: EndpointChan
     saltato: boolean;
   }>(
     Prisma.sql`
-    WITH b AS (SELECT banchina_limite_sync(9, 'eventi_id_seq'::regclass)::int AS bound),
+    WITH b AS (SELECT banchina_limite_sync(${EVENTS_GATE.tag}::int, ${EVENTS_GATE.seq}::regclass)::int AS bound),
          old AS (SELECT e.id, e.attivo, e.disattivato_il, e.cursore FROM webhook_endpoint e
                   WHERE e.id = ${id}::int AND e.eliminato_il IS NULL ${ownedBy(owner)} FOR UPDATE)
     UPDATE webhook_endpoint e SET

@@ -1,3 +1,4 @@
+import { ENDPOINT_LOCK_CLASS } from "../../db/advisory-locks";
 import pg from "pg";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
@@ -35,7 +36,7 @@ import * as q from "./webhooks.queries";
  *   polling (`POLL_MS`), never by a notification the writer would have to send.
  */
 
-const LOCK_CLASS = q.ENDPOINT_LOCK_CLASS;
+const LOCK_CLASS = ENDPOINT_LOCK_CLASS;
 const POLL_MS = 200;
 /** How often a worker looks whether a deletion waits for the endpoint it holds. */
 const YIELD_CHECK_MS = POLL_MS / 2;

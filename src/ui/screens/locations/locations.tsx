@@ -6,7 +6,7 @@ import { Fragment, useState } from "react";
 import type { ScreenLocationsInput } from "@/server/modules/locations-stock/locations-stock.schemas";
 import { DataTable } from "../../data-table";
 import { describeError } from "../../errors";
-import { count, day, qty } from "../../format";
+import { count, day, qty, warehouseLabel } from "../../format";
 import { useTRPC } from "../../trpc";
 
 type Active = "attive" | "disattivate" | "tutte";
@@ -15,9 +15,9 @@ type Kind = NonNullable<ScreenLocationsInput["tipo"]>;
 /** The first page the screen asks (and the page prefetches): the first warehouse that manages locations. */
 export const FIRST_LOCATIONS = { attiva: "true", limite: "50", dopo: "0" } as const;
 
-/** The label of a location (section 13), as PDF in a new tab: the browser prints it. */
+/** The label of a location (section 13), as PDF in a new tab: the browser prints it (the session's address: /api/v1 reads no cookies). */
 export const locationLabelHref = (magazzino: number, codice: string) =>
-  `/api/v1/etichette/ubicazione?${new URLSearchParams({ magazzino: String(magazzino), ubicazione: codice, formato: "pdf" })}`;
+  `/api/etichette/ubicazione?${new URLSearchParams({ magazzino: String(magazzino), ubicazione: codice, formato: "pdf" })}`;
 
 /**
  * A warehouse's locations: search by code or description, type, active; what each holds (rows and
@@ -58,7 +58,7 @@ export function LocationsScreen() {
       <SimpleGrid cols={{ base: 2, md: 3 }} spacing="sm">
         <Select
           label="Magazzino"
-          data={(data?.magazzini ?? []).map((m) => ({ value: String(m.id), label: `${m.codice} — ${m.nome}` }))}
+          data={(data?.magazzini ?? []).map((m) => ({ value: String(m.id), label: warehouseLabel(m) }))}
           value={shown === null ? null : String(shown)}
           onChange={(v) => (setMagazzino(v), restart())}
           allowDeselect={false}

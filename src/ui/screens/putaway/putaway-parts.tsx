@@ -2,7 +2,7 @@
 import { Badge, Button, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { memo } from "react";
 import type { WorklistRow } from "@/server/modules/putaway/putaway.schemas";
-import { instant, qty } from "../../format";
+import { day, instant, qty } from "../../format";
 import type { QueueState } from "../../offline/device-queue";
 import { round3 } from "./lookup";
 import { reasonOf } from "./use-putaway";
@@ -102,7 +102,7 @@ export const PutawayTask = memo(function PutawayTask({
         {row.lotto && (
           <Text size="sm">
             Lotto <b>{row.lotto}</b>
-            {row.scadenza ? `, scadenza ${row.scadenza}` : ""}
+            {row.scadenza ? `, scadenza ${day(row.scadenza)}` : ""}
           </Text>
         )}
         <Text>

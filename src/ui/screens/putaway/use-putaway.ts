@@ -4,11 +4,11 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { StoreInput, StorePalletInput, WorklistRow } from "@/server/modules/putaway/putaway.schemas";
 import { newIdempotencyKey } from "../../errors";
 import { signal } from "../../feedback";
-import { count, qty } from "../../format";
+import { count, qty, warehouseLabel } from "../../format";
 import { useCodeTypedBeforeStart, useRemembered } from "../../hooks";
 import { isEditable, useScanner } from "../../scanner/use-scanner";
 import { useTRPC } from "../../trpc";
-import type { FlushReport } from "../../offline/device-queue";
+import { type FlushReport, passSummary } from "../../offline/device-queue";
 import type { Feedback } from "../receiving/types";
 import { destinationProblem, type Pallet, palletDestinationProblem, palletOf, palletProposal, readCode, round3, waiting } from "./lookup";
 import { usePutawayCopy } from "./use-putaway-copy";
@@ -44,9 +44,10 @@ export const reasonOf = (p: NonNullable<WorklistRow["proposta"]>) => REASON[p.mo
 export function usePutaway() {
   const trpc = useTRPC();
   const warehouses = useQuery(trpc.putaway.warehouses.queryOptions());
-  const [knownWarehouses, setKnownWarehouses] = useRemembered<{ id: number; nome: string }[]>("stoccaggio.magazzini", []);
+  // `codice` is missing from a list remembered by an older version of the screen: its name stands alone then.
+  const [knownWarehouses, setKnownWarehouses] = useRemembered<{ id: number; codice?: string; nome: string }[]>("stoccaggio.magazzini", []);
   useEffect(() => {
-    if (warehouses.data) setKnownWarehouses(warehouses.data.magazzini.map(({ id, nome }) => ({ id, nome })));
+    if (warehouses.data) setKnownWarehouses(warehouses.data.magazzini.map(({ id, codice, nome }) => ({ id, codice, nome })));
   }, [warehouses.data, setKnownWarehouses]);
   const [magazzino, setMagazzinoState] = useRemembered<string | null>("stoccaggio.magazzino", null);
   const [choice, setChoiceState] = useRemembered<Choice | null>("stoccaggio.scelta", null);
@@ -76,14 +77,10 @@ export function usePutaway() {
       });
       return;
     }
-    const done = r.sent.length + r.verified.length + r.resent.length;
-    if (done > 0) {
+    const summary = passSummary(r, "stoccaggio", "stoccaggi");
+    if (summary) {
       void refreshRef.current();
-      setFeedback({
-        outcome: "ok",
-        title: `Inviati dalla coda: ${count(done, "stoccaggio", "stoccaggi")}`,
-        message: "Scritti una volta sola.",
-      });
+      setFeedback({ outcome: "ok", ...summary });
     }
   }, []);
   const queue = usePutawayQueue(onReport);
@@ -113,7 +110,10 @@ export function usePutaway() {
   const row = choice && copy ? (copy.righe.find((r) => r.id === choice.riga) ?? null) : null;
   const pallet = choice?.sscc && copy ? palletOf(choice.sscc, copy, queued) : null;
   const rows = useMemo(() => (copy ? copy.righe.filter((r) => waiting(r, queued) > 0) : []), [copy, queued]);
-  const warehouseOptions = knownWarehouses.map((w) => ({ value: String(w.id), label: w.nome }));
+  const warehouseOptions = knownWarehouses.map((w) => ({
+    value: String(w.id),
+    label: warehouseLabel({ codice: w.codice ?? w.nome, nome: w.nome }),
+  }));
   const warehouseName = knownWarehouses.find((w) => String(w.id) === magazzino)?.nome ?? "";
 
   const focusScan = useCallback(() => scanRef.current?.focus(), []);

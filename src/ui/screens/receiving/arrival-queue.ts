@@ -1,5 +1,10 @@
-import { count, qty } from "../../format";
-import type { FlushDeps as DeviceFlushDeps, FlushReport as DeviceFlushReport, QueueItem } from "../../offline/device-queue";
+import { qty } from "../../format";
+import {
+  type FlushDeps as DeviceFlushDeps,
+  type FlushReport as DeviceFlushReport,
+  passSummary,
+  type QueueItem,
+} from "../../offline/device-queue";
 import type { Feedback } from "./types";
 
 // The queue's pass is the device's (offline/device-queue.ts); the receiving screen's files import it from here.
@@ -25,6 +30,8 @@ export interface ArrivalRequest {
   quantita: number;
   lotto?: string;
   scadenza?: string;
+  /** What was counted beyond the row's remainder: not received, recorded as a difference (API.md section 12). */
+  differenza?: { quantita: number; motivo: "eccedente"; nota: string };
 }
 
 export interface QueuedArrival extends QueueItem {
@@ -57,11 +64,7 @@ export function reportFeedback(r: FlushReport, rowShown: boolean): Feedback | nu
       title: "Arrivi da decidere",
       message: "Alcuni arrivi in coda sono troppo vecchi per essere inviati da soli: decidere nell'elenco «Da inviare».",
     };
-  const done = r.sent.length + r.verified.length + r.resent.length;
-  if (done === 0 || rowShown) return null;
-  return {
-    outcome: "ok",
-    title: `Inviati dalla coda: ${count(done, "arrivo", "arrivi")}`,
-    message: "Registrati una volta sola.",
-  };
+  const summary = passSummary(r, "arrivo", "arrivi");
+  if (!summary || rowShown) return null;
+  return { outcome: "ok", ...summary };
 }

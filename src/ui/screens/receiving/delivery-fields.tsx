@@ -50,9 +50,11 @@ export const DeliveryFields = memo(function DeliveryFields({
           onDone();
         }}
         allowDeselect={false}
-        // Half of a 360 px screen: a narrow chevron leaves the warehouse code readable.
+        // Half of a 360 px screen: a narrow chevron leaves the warehouse code (the label's start) readable; the
+        // list opens wider than the field, so each warehouse shows its code and name.
         rightSectionWidth={26}
-        styles={{ input: { paddingRight: 26, fontSize: "0.95rem" } }}
+        styles={{ input: { paddingRight: 26, fontSize: "0.95rem", textOverflow: "ellipsis" } }}
+        comboboxProps={{ width: 300, position: "bottom-end" }}
         data-testid="campo-magazzino"
       />
     </SimpleGrid>

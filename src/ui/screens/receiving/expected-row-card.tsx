@@ -6,7 +6,14 @@ import { memo } from "react";
 import { DateField } from "../../date-field";
 import { day, qty } from "../../format";
 import { useTRPC } from "../../trpc";
+import { countedExcess } from "./row-rules";
 import type { ArrivalFields, Current } from "./types";
+
+/** Counted past the remainder: what Enter will do with it, said on the card. */
+function overCount(current: Current, quantita: string): string {
+  const excess = countedExcess(current, quantita);
+  return excess ? ` Invio registra ${qty(excess.riceve)} e annota ${qty(excess.eccedente)} come eccedente.` : "";
+}
 
 function Figure({ label, value, testId, color }: { label: string; value: string; testId: string; color?: string }) {
   return (
@@ -150,9 +157,13 @@ export const ExpectedRowCard = memo(function ExpectedRowCard({
             data-testid="campo-scadenza"
           />
         )}
-        <Text size="sm" c={current.confirmed ? "teal.9" : "dimmed"} data-testid="stato-quantita">
+        <Text
+          size="sm"
+          c={overCount(current, values.quantita) ? "orange.9" : current.confirmed ? "teal.9" : "dimmed"}
+          data-testid="stato-quantita"
+        >
           {current.counted > 1
-            ? `Contati ${current.counted} leggendo l'articolo.`
+            ? `Contati ${current.counted} leggendo l'articolo.${overCount(current, values.quantita)}`
             : current.confirmed
               ? "Quantità scritta."
               : "Quantità proposta: il residuo. Invio la registra; leggere l'articolo a ogni pezzo per contarlo."}

@@ -2,7 +2,7 @@
 import { Alert, Badge, Button, Group, Paper, Select, Stack, Switch, Text } from "@mantine/core";
 import type { ReactNode } from "react";
 import { day, qty } from "../../format";
-import type { LabelPrint } from "./use-label-print";
+import { type LabelPrint, lotLabelPdf, palletLabelPdf } from "./use-label-print";
 
 const STATE: Record<string, { color: string; label: string }> = {
   in_coda: { color: "blue", label: "In coda" },
@@ -11,16 +11,21 @@ const STATE: Record<string, { color: string; label: string }> = {
   fallita: { color: "red", label: "Non stampata" },
 };
 
-/** A label on offer: what it is for (the children), and its button, usable once this device has a printer. */
+/**
+ * A label on offer: what it is for (the children), and its button: to this device's printer, or without one
+ * the label as PDF in a new tab, for the browser's print dialog (F2 opens it too).
+ */
 function PrintOffer({
   l,
   onPrint,
+  pdf,
   button,
   testId,
   children,
 }: {
   l: LabelPrint;
   onPrint: () => void;
+  pdf: string;
   button: string;
   testId: string;
   children: ReactNode;
@@ -28,9 +33,15 @@ function PrintOffer({
   return (
     <Group justify="space-between" gap="xs" wrap="wrap">
       {children}
-      <Button size="md" onClick={onPrint} disabled={!l.printer} loading={l.busy} data-testid={testId}>
-        {button}
-      </Button>
+      {l.printer ? (
+        <Button size="md" onClick={onPrint} loading={l.busy} data-testid={testId}>
+          {button}
+        </Button>
+      ) : (
+        <Button size="md" component="a" href={pdf} target="_blank" rel="noopener" data-testid={`${testId}-pdf`}>
+          Etichetta PDF (F2)
+        </Button>
+      )}
     </Group>
   );
 }
@@ -45,29 +56,37 @@ export function LabelAtReceipt({ l }: { l: LabelPrint }) {
   return (
     <Paper withBorder p="sm" data-testid="etichette-ricevimento">
       <Stack gap="xs">
-        <Group gap="sm" align="end" wrap="wrap">
-          <Select
-            label="Stampante di etichette"
-            placeholder={l.printers.length === 0 ? "Nessuna stampante registrata" : "Scegliere"}
-            data={l.printers.map((p) => ({ value: String(p.id), label: `${p.nome} (${p.dimensione})` }))}
-            value={l.printer ? String(l.printer.id) : null}
-            onChange={(v) => l.setSettings((s) => ({ ...s, stampante: v === null ? null : Number(v) }))}
-            w={{ base: "100%", xs: 280 }}
-            data-testid="stampante-etichette"
-          />
-          <Switch
-            label="Stampa automatica su questo dispositivo"
-            checked={l.settings.automatica}
-            disabled={!l.printer}
-            onChange={(e) => {
-              const automatica = e.currentTarget.checked;
-              l.setSettings((s) => ({ ...s, automatica }));
-            }}
-            data-testid="stampa-automatica"
-          />
-        </Group>
+        {l.printers.length > 0 && (
+          <Group gap="sm" align="end" wrap="wrap">
+            <Select
+              label="Stampante di etichette"
+              placeholder={l.printers.length === 0 ? "Nessuna stampante registrata" : "Scegliere"}
+              data={l.printers.map((p) => ({ value: String(p.id), label: `${p.nome} (${p.dimensione})` }))}
+              value={l.printer ? String(l.printer.id) : null}
+              onChange={(v) => l.setSettings((s) => ({ ...s, stampante: v === null ? null : Number(v) }))}
+              w={{ base: "100%", xs: 280 }}
+              data-testid="stampante-etichette"
+            />
+            <Switch
+              label="Stampa automatica su questo dispositivo"
+              checked={l.settings.automatica}
+              disabled={!l.printer}
+              onChange={(e) => {
+                const automatica = e.currentTarget.checked;
+                l.setSettings((s) => ({ ...s, automatica }));
+              }}
+              data-testid="stampa-automatica"
+            />
+          </Group>
+        )}
         {l.offer && (
-          <PrintOffer l={l} onPrint={() => l.offer && void l.print(l.offer)} button="Stampa etichetta (F2)" testId="stampa-etichetta">
+          <PrintOffer
+            l={l}
+            onPrint={() => l.offer && void l.print(l.offer)}
+            pdf={lotLabelPdf(l.offer)}
+            button="Stampa etichetta (F2)"
+            testId="stampa-etichetta"
+          >
             <Text size="sm">
               Lotto <b>{l.offer.lotto}</b> di <b>{l.offer.articolo.codice}</b> · {qty(l.offer.quantita)}
               {l.offer.scadenza ? ` · scad. ${day(l.offer.scadenza)}` : ""}
@@ -78,6 +97,7 @@ export function LabelAtReceipt({ l }: { l: LabelPrint }) {
           <PrintOffer
             l={l}
             onPrint={() => l.pallet && void l.printPallet(l.pallet)}
+            pdf={palletLabelPdf(l.pallet)}
             button="Stampa etichetta del collo (F2)"
             testId="stampa-etichetta-collo"
           >
@@ -87,8 +107,10 @@ export function LabelAtReceipt({ l }: { l: LabelPrint }) {
           </PrintOffer>
         )}
         {(l.offer || l.pallet) && !l.printer && (
-          <Text size="sm" c="dimmed">
-            Scegliere la stampante di questo dispositivo per stampare.
+          <Text size="sm" c="dimmed" data-testid="etichetta-senza-stampante">
+            {l.printers.length === 0
+              ? "Nessuna stampante di rete: il PDF si stampa dalla finestra di stampa del browser."
+              : "Nessuna stampante scelta su questo dispositivo: il PDF si stampa dalla finestra di stampa del browser, oppure scegliere la stampante."}
           </Text>
         )}
         {l.job && state && (

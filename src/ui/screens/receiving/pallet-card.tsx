@@ -1,9 +1,10 @@
 "use client";
 import { Badge, Button, Card, Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
-import { useRef, useState } from "react";
+import { useRef } from "react";
 import type { PalletOutput } from "../../../server/modules/notices/notices.schemas";
-import { count, qty } from "../../format";
-import type { PalletMark } from "./use-pallet";
+import { count, day, qty } from "../../format";
+import { describeReceipt, type PalletDraft, type PalletMark } from "./pallet-draft";
+import type { usePallet } from "./use-pallet";
 
 const REASONS = [
   { value: "mancante", label: "Manca" },
@@ -13,46 +14,78 @@ const REASONS = [
 
 type Row = PalletOutput["righe"][number];
 
-/** One row's difference, being written: quantity (default the whole row), reason, note. */
+/** Enter in a field of the form saves it, as Salva does (the form's own Enter, never the pallet's). */
+const saveOnEnter = (onSave: () => void) => (e: React.KeyboardEvent) => {
+  if (e.key !== "Enter") return;
+  e.preventDefault();
+  e.stopPropagation();
+  onSave();
+};
+
+/**
+ * One row's difference, being written (the draft lives in usePallet, so the receipt can take it): quantity
+ * (default the whole row), reason, note; Enter in the quantity or the note saves it.
+ */
 function MarkEditor({
   row,
-  mark,
+  draft,
+  marked,
+  quantityRef,
+  onChange,
   onSave,
   onCancel,
+  onRemove,
 }: {
   row: Row;
-  mark?: PalletMark;
-  onSave: (m: PalletMark | null) => void;
+  draft: PalletDraft;
+  marked: boolean;
+  quantityRef: React.RefObject<HTMLInputElement | null>;
+  onChange: (patch: Partial<PalletDraft>) => void;
+  onSave: () => void;
   onCancel: () => void;
+  onRemove: () => void;
 }) {
-  const [quantita, setQuantita] = useState<number | string>(mark?.quantita ?? Number(row.quantita));
-  const [motivo, setMotivo] = useState<PalletMark["motivo"]>(mark?.motivo ?? "danneggiato");
-  const [nota, setNota] = useState(mark?.nota ?? "");
-  const valid = typeof quantita === "number" && quantita > 0 && quantita <= Number(row.quantita);
   return (
     <Stack gap="xs" data-testid={`differenza-${row.indice}`}>
       <SegmentedControl
         fullWidth
-        value={motivo}
-        onChange={(v) => setMotivo(v as PalletMark["motivo"])}
+        // Three reasons side by side within a row's card at 360 px: narrow padding keeps "Errato" whole.
+        styles={{ label: { paddingInline: 6 } }}
+        value={draft.motivo}
+        onChange={(v) => onChange({ motivo: v as PalletMark["motivo"] })}
         data={[...REASONS]}
         data-testid="motivo"
       />
       <NumberInput
+        ref={quantityRef}
         label="Quantità non ricevuta"
-        value={quantita}
-        onChange={setQuantita}
+        value={draft.quantita}
+        onChange={(v) => onChange({ quantita: v })}
+        onKeyDown={saveOnEnter(onSave)}
         min={0}
         max={Number(row.quantita)}
+        // Never clamped: a slip (30 on a row of 10) must be seen and corrected, not become "the whole row".
+        clampBehavior="none"
         decimalScale={3}
+        enterKeyHint="done"
         data-testid="quantita-differenza"
       />
-      <TextInput label="Nota" value={nota} onChange={(e) => setNota(e.currentTarget.value)} maxLength={500} />
+      <TextInput
+        label="Nota"
+        value={draft.nota}
+        onChange={(e) => onChange({ nota: e.currentTarget.value })}
+        onKeyDown={saveOnEnter(onSave)}
+        maxLength={500}
+        enterKeyHint="done"
+        description="Invio salva la differenza"
+        inputWrapperOrder={["label", "input", "description"]}
+        data-testid="nota-differenza"
+      />
       <Group grow>
-        <Button variant="default" onClick={mark ? () => onSave(null) : onCancel}>
-          {mark ? "Togli" : "Annulla"}
+        <Button variant="default" onClick={marked ? onRemove : onCancel}>
+          {marked ? "Togli" : "Annulla"}
         </Button>
-        <Button disabled={!valid} onClick={() => onSave({ quantita: quantita as number, motivo, nota })} data-testid="salva-differenza">
+        <Button onClick={onSave} data-testid="salva-differenza">
           Salva
         </Button>
       </Group>
@@ -121,33 +154,37 @@ function PhotoButton({
 
 /**
  * The pallet a scanned SSCC announced: its rows (article, quantity, lot, what the order row still expects), a
- * difference per row, and Ricevi collo (Enter in the scan field does the same).
+ * difference per row, and Ricevi collo (Enter in the scan field does the same). Received (by whom, with which
+ * DDT, when), it offers only to close; marks that a refused receipt could not record stay, said so.
  */
 export function PalletCard({
-  collo,
-  marks,
-  onMark,
-  photos,
-  onPhoto,
+  p,
   onFocusScan,
   onReceive,
-  onClose,
-  saving,
-  error,
 }: {
-  collo: PalletOutput;
-  marks: Record<number, PalletMark>;
-  onMark: (indice: number, m: PalletMark | null) => void;
-  /** A photo per marked row, uploaded once the receipt created the difference. */
-  photos: Record<number, Blob>;
-  onPhoto: (indice: number, file: Blob | null) => void;
+  /** The pallet view (usePallet): the pallet, its marks and form, photos, the codes waiting for it. */
+  p: Pick<
+    ReturnType<typeof usePallet>,
+    | "marks"
+    | "draft"
+    | "draftRef"
+    | "editMark"
+    | "changeDraft"
+    | "saveDraft"
+    | "cancelDraft"
+    | "removeMark"
+    | "unrecorded"
+    | "held"
+    | "photos"
+    | "attachPhoto"
+    | "saving"
+    | "close"
+  > & { collo: PalletOutput };
   onFocusScan: () => void;
   onReceive: () => void;
-  onClose: () => void;
-  saving: boolean;
-  error: string | null;
 }) {
-  const [editing, setEditing] = useState<number | null>(null);
+  const { collo, marks, draft, photos, held } = p;
+  const received = collo.stato === "ricevuto";
   return (
     <Card withBorder padding="sm" data-testid="collo">
       <Stack gap="sm">
@@ -159,12 +196,25 @@ export function PalletCard({
             <Text size="sm" c="dimmed">
               Avviso {collo.avviso.numero} · {count(collo.righe.length, "riga", "righe")}
             </Text>
-            <Badge color={collo.stato === "ricevuto" ? "gray" : "blue"}>{collo.stato === "ricevuto" ? "ricevuto" : "atteso"}</Badge>
+            <Badge color={received ? "gray" : "blue"} data-testid="stato-collo">
+              {received ? "ricevuto" : "atteso"}
+            </Badge>
           </Group>
+          {collo.ricevuto && (
+            <Text size="sm" fw={600} data-testid="ricevuto-da">
+              Ricevuto {describeReceipt(collo.ricevuto)}
+            </Text>
+          )}
         </div>
+        {p.unrecorded && (
+          <Text c="red.9" fw={700} data-testid="differenze-non-registrate">
+            Le differenze segnate qui non sono registrate: accordarsi con {collo.ricevuto?.da ?? "chi ha ricevuto il collo"}.
+          </Text>
+        )}
         {collo.righe.map((r) => {
           const m = marks[r.indice];
-          const over = Number(r.quantita) > Number(r.residua);
+          const editing = draft?.indice === r.indice;
+          const over = !received && Number(r.quantita) > Number(r.residua);
           return (
             <Card key={r.indice} withBorder padding="xs" data-testid={`riga-collo-${r.indice}`}>
               <Group justify="space-between" wrap="nowrap" align="flex-start">
@@ -175,9 +225,9 @@ export function PalletCard({
                   <Text size="sm" c="dimmed">
                     Ordine {r.ordine.numero}
                     {r.lotto ? ` · lotto ${r.lotto}` : ""}
-                    {r.scadenza ? ` · scad. ${r.scadenza}` : ""}
+                    {r.scadenza ? ` · scad. ${day(r.scadenza)}` : ""}
                   </Text>
-                  {over && (
+                  {over && collo.stato !== "ricevuto" && (
                     <Text size="sm" c="orange.9">
                       L'ordine ne attende {qty(r.residua)}: il resto sarà annotato come eccedente
                     </Text>
@@ -187,27 +237,29 @@ export function PalletCard({
                   {qty(r.quantita)}
                 </Text>
               </Group>
-              {m && editing !== r.indice && (
-                <Badge color="red" mt={4} data-testid="differenza-segnata">
+              {m && !editing && (
+                <Badge color={p.unrecorded ? "gray" : "red"} mt={4} data-testid="differenza-segnata">
                   {m.motivo} {m.quantita}
+                  {p.unrecorded ? " · non registrata" : ""}
                 </Badge>
               )}
-              {m && editing !== r.indice && collo.stato !== "ricevuto" && (
-                <PhotoButton indice={r.indice} photo={photos[r.indice]} onPhoto={onPhoto} onDone={onFocusScan} />
+              {m && !editing && !received && (
+                <PhotoButton indice={r.indice} photo={photos[r.indice]} onPhoto={p.attachPhoto} onDone={onFocusScan} />
               )}
-              {editing === r.indice ? (
+              {editing && draft ? (
                 <MarkEditor
                   row={r}
-                  mark={m}
-                  onSave={(x) => {
-                    onMark(r.indice, x);
-                    setEditing(null);
-                  }}
-                  onCancel={() => setEditing(null)}
+                  draft={draft}
+                  marked={m !== undefined}
+                  quantityRef={p.draftRef}
+                  onChange={p.changeDraft}
+                  onSave={p.saveDraft}
+                  onCancel={p.cancelDraft}
+                  onRemove={() => p.removeMark(r.indice)}
                 />
               ) : (
-                collo.stato !== "ricevuto" && (
-                  <Button variant="subtle" size="compact-md" mt={4} onClick={() => setEditing(r.indice)} data-testid="segna-differenza">
+                !received && (
+                  <Button variant="subtle" size="compact-md" mt={4} onClick={() => p.editMark(r.indice)} data-testid="segna-differenza">
                     {m ? "Cambia differenza" : "Segna differenza"}
                   </Button>
                 )
@@ -215,17 +267,30 @@ export function PalletCard({
             </Card>
           );
         })}
-        {error && (
-          <Text c="red.8" size="sm">
-            {error}
+        {held.length > 0 && (
+          <Text size="sm" c="orange.9" fw={600} data-testid="codici-dopo-collo" style={{ overflowWrap: "anywhere" }}>
+            Dopo il collo {held.length === 1 ? "sarà letto il codice" : "saranno letti i codici"} {held.join(", ")}.
           </Text>
         )}
-        <Button size="xl" fullWidth onClick={onReceive} loading={saving} disabled={collo.stato === "ricevuto"} data-testid="ricevi-collo">
-          Ricevi collo (Invio)
-        </Button>
-        <Button variant="default" onClick={onClose}>
-          Chiudi senza ricevere
-        </Button>
+        {received ? (
+          <Button size="xl" fullWidth variant="default" onClick={p.close} data-testid="chiudi-collo">
+            Chiudi (Invio)
+          </Button>
+        ) : (
+          <>
+            {draft && (
+              <Text size="sm" c="dimmed" data-testid="ricevi-con-differenza">
+                Ricevi collo registra anche la differenza aperta sulla riga {draft.indice + 1}.
+              </Text>
+            )}
+            <Button size="xl" fullWidth onClick={onReceive} loading={p.saving} data-testid="ricevi-collo">
+              Ricevi collo (Invio)
+            </Button>
+            <Button variant="default" onClick={p.close}>
+              Chiudi senza ricevere
+            </Button>
+          </>
+        )}
       </Stack>
     </Card>
   );

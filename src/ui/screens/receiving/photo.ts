@@ -1,3 +1,7 @@
+import type { ReceivePalletOutput } from "../../../server/modules/notices/notices.schemas";
+import { describeError } from "../../errors";
+import type { PalletMark } from "./pallet-draft";
+
 /** The long side of a difference photo as uploaded: enough to see a damage, far under the service's 5 MB. */
 const LONG_SIDE = 1600;
 const QUALITY = 0.8;
@@ -26,4 +30,34 @@ export async function photoForUpload(file: Blob): Promise<{ tipo: "image/jpeg"; 
   // In slices: String.fromCharCode with a whole image as arguments overflows the stack.
   for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return { tipo: "image/jpeg", dati: btoa(text) };
+}
+
+/**
+ * The photos of a pallet's marked rows, once the receipt created the differences they show: each to its row's
+ * difference of the reason marked (the receipt's answer lists them with ids). One at a time, each with its
+ * key (`upload`'s), so a retry after a dead spot stores it once. Answers how many went and why the others did not.
+ */
+export async function sendDifferencePhotos(
+  out: ReceivePalletOutput,
+  toUpload: Record<number, Blob>,
+  marked: Record<number, PalletMark>,
+  upload: (body: { differenza: number; tipo: "image/jpeg"; dati: string }) => Promise<void>,
+): Promise<{ sent: number; failed: string[] }> {
+  const failed: string[] = [];
+  let sent = 0;
+  for (const [indice, file] of Object.entries(toUpload)) {
+    const row = out.righe.find((r) => r.indice === Number(indice));
+    const d = row?.differenze?.find((x) => x.motivo === marked[Number(indice)]?.motivo);
+    if (!d) {
+      failed.push(`riga ${Number(indice) + 1} (nessuna differenza registrata)`);
+      continue;
+    }
+    try {
+      await upload({ differenza: d.id, ...(await photoForUpload(file)) });
+      sent++;
+    } catch (e) {
+      failed.push(`riga ${Number(indice) + 1} (${e instanceof Error && !("data" in e) ? e.message : describeError(e).messaggio})`);
+    }
+  }
+  return { sent, failed };
 }

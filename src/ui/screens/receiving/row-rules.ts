@@ -51,6 +51,18 @@ export function problemOf(cur: Current, values: ArrivalFields, ctx: RowContext, 
   return null;
 }
 
+/**
+ * What was counted beyond the row's remainder (scans of each piece past it), or null: the contract receives
+ * the remainder and records the rest as an `eccedente` difference. A quantity typed past the remainder is
+ * not split: a typing slip must not become a difference; the service refuses it (`quantita_eccessiva`).
+ */
+export function countedExcess(cur: Current, quantita: string): { riceve: number; eccedente: number } | null {
+  const q = parseDecimal(quantita);
+  const residua = Number(cur.row.residua);
+  if (cur.counted <= 1 || q !== cur.counted || q <= residua || residua <= 0) return null;
+  return { riceve: residua, eccedente: Math.round((q - residua) * 1000) / 1000 };
+}
+
 /** What a code read into the lot field is. */
 export type LotReading =
   /** A lot (and an expiry, from a GS1 code of the row's own article). */

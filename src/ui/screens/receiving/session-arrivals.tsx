@@ -3,7 +3,8 @@ import { Badge, Button, Group, Modal, SegmentedControl, Stack, Table, Text, Titl
 import { memo } from "react";
 import { DataTable } from "../../data-table";
 import { instant, qty } from "../../format";
-import type { ArrivalsView, TodayArrival } from "./use-today-arrivals";
+import { lotLabelPdf } from "./use-label-print";
+import { type ArrivalsView, type TodayArrival, unitOf } from "./use-today-arrivals";
 
 /** One arrival of today: memoised too, so a new arrival renders its own row, not the whole list again. */
 const ArrivalRow = memo(function ArrivalRow({
@@ -13,7 +14,7 @@ const ArrivalRow = memo(function ArrivalRow({
 }: {
   a: TodayArrival;
   onCancel: (a: TodayArrival) => void;
-  /** Reprints the lot's label (absent: no printer chosen on this device). */
+  /** Reprints the lot's label on this device's printer (absent: none chosen, the label is offered as PDF). */
   onLabel?: (a: TodayArrival) => void;
 }) {
   return (
@@ -30,18 +31,36 @@ const ArrivalRow = memo(function ArrivalRow({
       </Table.Td>
       <Table.Td className="num">{qty(a.quantita)}</Table.Td>
       <Table.Td>
-        {onLabel && a.lotto && !a.annullato && (
-          <Button size="sm" variant="default" mb={4} onClick={() => onLabel(a)} data-testid={`etichetta-${a.movimento}`}>
-            Etichetta
-          </Button>
-        )}
-        {a.annullato ? (
-          <Badge color="gray">Annullato</Badge>
-        ) : a.annullabile ? (
-          <Button size="sm" color="red" variant="light" onClick={() => onCancel(a)} data-testid={`annulla-${a.movimento}`}>
-            Annulla
-          </Button>
-        ) : null}
+        <Group gap="xs" justify="flex-end" wrap="wrap">
+          {a.lotto &&
+            !a.annullato &&
+            (onLabel ? (
+              <Button size="sm" variant="default" onClick={() => onLabel(a)} data-testid={`etichetta-${a.movimento}`}>
+                Etichetta
+              </Button>
+            ) : (
+              // No network printer on this device: the label as PDF, printed through the browser's dialog.
+              <Button
+                size="sm"
+                variant="default"
+                component="a"
+                href={lotLabelPdf(a)}
+                target="_blank"
+                rel="noopener"
+                data-testid={`etichetta-pdf-${a.movimento}`}
+                title="Etichetta del lotto in PDF, da stampare dal browser"
+              >
+                Etichetta
+              </Button>
+            ))}
+          {a.annullato ? (
+            <Badge color="gray">Annullato</Badge>
+          ) : a.annullabile ? (
+            <Button size="sm" color="red" variant="light" onClick={() => onCancel(a)} data-testid={`annulla-${a.movimento}`}>
+              Annulla
+            </Button>
+          ) : null}
+        </Group>
       </Table.Td>
     </Table.Tr>
   );
@@ -139,7 +158,8 @@ export const CancelArrivalModal = memo(function CancelArrivalModal({
           <Text>
             Annullare l&apos;arrivo di{" "}
             <b>
-              {qty(arrival.quantita)} × {arrival.articolo.codice}
+              {qty(arrival.quantita)}
+              {unitOf(arrival)} × {arrival.articolo.codice}
             </b>{" "}
             (riga {arrival.etichetta}, DDT {arrival.ddt})? Viene scritto un movimento di storno e la quantità torna da ricevere.
           </Text>

@@ -27,8 +27,13 @@ export function useDockService(magazzino: string | null, onReport: (r: FlushRepo
       const c = copy.copyRef.current;
       return c ? lookUpLocally(code, c, queuedPerRow(queue.itemsRef.current)) : null;
     };
+    // The copy is the chosen warehouse's: with none chosen there is nothing to read, and the operator is asked for it.
     const none = () =>
-      new Error("Offline, e nessuna copia delle righe attese di questo magazzino sul palmare: collegarsi una volta alla rete.");
+      new Error(
+        warehouse
+          ? "Offline, e nessuna copia delle righe attese di questo magazzino sul palmare: collegarsi una volta alla rete con il magazzino scelto."
+          : "Offline: scegliere prima il magazzino di ricevimento (campo «Magazzino»), poi rileggere il codice. Senza rete il palmare legge le righe attese del magazzino scelto.",
+      );
     if (!queue.online) return local() ?? none();
     try {
       return await scan({ barcode: code, ...(warehouse ? { magazzino: Number(warehouse) } : {}) });

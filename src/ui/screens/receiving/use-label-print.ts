@@ -17,6 +17,20 @@ export interface LabelSettings {
 /** What a lot label is drawn from: an arrival of today, or what a putaway just moved. */
 export type LotLabel = Pick<TodayArrival, "movimento" | "articolo" | "lotto" | "scadenza" | "quantita">;
 
+/**
+ * A lot's label as PDF (API.md section 13: any printer, through the browser's print dialog), for a device with
+ * no network printer chosen: the screens' own address for labels, opened with the session's cookie
+ * (src/server/http/label-download.ts; /api/v1 reads no cookies).
+ */
+export function lotLabelPdf(a: LotLabel): string {
+  const q = new URLSearchParams({ articolo: String(a.articolo.id), lotto: a.lotto ?? "", quantita: a.quantita, formato: "pdf" });
+  if (a.scadenza) q.set("scadenza", a.scadenza);
+  return `/api/etichette/lotto?${q}`;
+}
+
+/** A pallet's label as PDF, in the pallet's size. */
+export const palletLabelPdf = (sscc: string) => `/api/etichette/collo/${encodeURIComponent(sscc)}?formato=pdf&dimensione=100x150`;
+
 /** Per device, not per user: the printer is the one on this dock, whoever holds the handheld. */
 const STORAGE = "banchina.etichette";
 const FINAL = new Set(["stampata", "fallita"]);
@@ -139,8 +153,16 @@ export function useLabelPrint(opts: { arrivals?: boolean } = {}) {
   }, [mine.data, newest?.movimento]);
 
   const actions = useStableActions({ print, printPallet, offerPallet, offerLot, reprintJob });
-  // F2: the label on offer, the lot's or the pallet's (only one is offered at a time).
-  const f2 = useStableActions({ press: () => (pallet ? void printPallet(pallet) : offer && void print(offer)) });
+  // F2: the label on offer, the lot's or the pallet's (only one is offered at a time); with no printer, its PDF.
+  const f2 = useStableActions({
+    press: () => {
+      if (!printer) {
+        const pdf = pallet ? palletLabelPdf(pallet) : offer?.lotto ? lotLabelPdf(offer) : null;
+        if (pdf) window.open(pdf, "_blank", "noopener");
+      } else if (pallet) void printPallet(pallet);
+      else if (offer) void print(offer);
+    },
+  });
   useHotkeys([["F2", () => f2.press()]], []);
 
   return {

@@ -1,16 +1,17 @@
 "use client";
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { readSscc } from "../../../lib/sscc";
-import type { MotivoDifferenza, PalletOutput, ReceivePalletOutput } from "../../../server/modules/notices/notices.schemas";
-import { describeError, newIdempotencyKey } from "../../errors";
+import type { PalletOutput, ReceivePalletOutput } from "../../../server/modules/notices/notices.schemas";
+import { type DescribedError, describeError, newIdempotencyKey } from "../../errors";
 import { useMutationCall } from "../../hooks";
 import { type Outcome, signal } from "../../feedback";
 import { count } from "../../format";
 import type { FlushReport } from "../../offline/device-queue";
 import { useTRPC } from "../../trpc";
 import { useWrite, useWriteKey } from "../../write-key";
-import { photoForUpload } from "./photo";
+import { sendDifferencePhotos } from "./photo";
+import { describeMarks, describeReceipt, draftFor, draftProblem, markOf, type PalletDraft, type PalletMark } from "./pallet-draft";
 import { lookUpPallet, type QueuedPallet } from "./pallet-copy";
 import { usePalletCopy } from "./use-pallet-copy";
 import { usePalletQueue } from "./use-pallet-queue";
@@ -18,11 +19,18 @@ import { usePalletQueue } from "./use-pallet-queue";
 /** Failures after which the device's copy answers a scan: the service could not be reached. */
 const UNREACHABLE = new Set(["offline", "timeout", "rete"]);
 
-/** What the operator declares on one row of the pallet before Enter: not received, recorded as a difference. */
-export interface PalletMark {
-  quantita: number;
-  motivo: Exclude<MotivoDifferenza, "eccedente">;
-  nota: string;
+export type { PalletDraft, PalletMark } from "./pallet-draft";
+
+/** What the pallet view needs of the screen around it. */
+export interface PalletDeps {
+  /** A receipt with arrivals: the label is offered. */
+  onReceived?: (sscc: string, movimenti: number[]) => void;
+  /** The caret back in the scan field, after every action on the card. */
+  focusScan: () => void;
+  /** The caret in the delivery note, when the receipt waits for it. */
+  focusDdt: () => void;
+  /** The codes read while the card held them, to read now, in their order (the row-by-row scan). */
+  release: (codes: string[]) => void;
 }
 
 /**
@@ -32,31 +40,82 @@ export interface PalletMark {
  * queue stays as it is: `intercept` takes an SSCC before that queue reads it. Offline, the device's copy of
  * the announced pallets answers the scan and Enter queues the receipt (usePalletQueue), sent once when the
  * network returns.
+ *
+ * One card at a time: a code that is not an SSCC, read while a pallet is shown, closes the pallet (nothing was
+ * declared on it), or, when a difference is marked or being written, waits for the pallet to be received or
+ * closed, so what the operator declared is never dropped by a scan. A difference form left open is taken by
+ * the receipt (or, when it is not valid, the receipt asks for it). A receipt refused because another handheld
+ * received the pallet first leaves the card as received, by whom, with the marks said not recorded.
  */
-export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => void) {
+export function usePallet({ onReceived, focusScan, focusDdt, release }: PalletDeps) {
   const trpc = useTRPC();
   const client = useQueryClient();
   const [collo, setCollo] = useState<PalletOutput | null>(null);
   const [marks, setMarks] = useState<Record<number, PalletMark>>({});
-  const [message, setMessage] = useState<{ outcome: Outcome; text: string } | null>(null);
+  const [message, setMessage] = useState<{ outcome: Outcome; title: string; text: string } | null>(null);
+  const [draft, setDraftState] = useState<PalletDraft | null>(null);
+  // Marks kept on a card whose receipt was refused (received meanwhile elsewhere): shown, never sent.
+  const [unrecorded, setUnrecorded] = useState(false);
+  const [held, setHeldState] = useState<string[]>([]);
+  // What a scan reads between renders: the card as it is now, not as the last render saw it.
+  const live = useRef({ collo, marks, draft, held });
+  live.current = { collo, marks, draft, held };
+  const draftRef = useRef<HTMLInputElement>(null);
+  const failure = useRef<DescribedError | null>(null);
   const [photos, setPhotos] = useState<Record<number, Blob>>({});
   const photoKey = useWriteKey();
   const uploadPhoto = useMutationCall(trpc.notices.addDifferencePhoto.mutationOptions({ trpc: { context: photoKey.context } }));
-  const write = useWrite((context) => trpc.notices.receive.mutationOptions({ trpc: { context } }));
+  const write = useWrite(
+    (context) => trpc.notices.receive.mutationOptions({ trpc: { context } }),
+    (f) => {
+      failure.current = f;
+      return undefined;
+    },
+  );
   const queue = usePalletQueue(onReport);
   // The receiving warehouse chosen on the screen (useReceiving's): the copy is fetched once there is one.
   const [warehouse, setWarehouse] = useState<string | null>(null);
   const copy = usePalletCopy(queue.db, queue.online, warehouse !== null);
 
-  function say(outcome: Outcome, text: string) {
+  function say(outcome: Outcome, text: string, title = "Collo") {
     signal(outcome);
-    setMessage({ outcome, text });
+    setMessage({ outcome, title, text });
+  }
+
+  function setDraft(d: PalletDraft | null) {
+    live.current.draft = d;
+    setDraftState(d);
+  }
+  function setHeld(codes: string[]) {
+    live.current.held = codes;
+    setHeldState(codes);
+  }
+
+  /** The card goes: its marks, photos and form with it; the codes it held are read now. */
+  function clear() {
+    setCollo(null);
+    setMarks({});
+    setPhotos({});
+    setDraft(null);
+    setUnrecorded(false);
+    const codes = live.current.held;
+    live.current = { collo: null, marks: {}, draft: null, held: [] };
+    setHeldState([]);
+    focusScan();
+    if (codes.length > 0) release(codes);
+  }
+
+  function focusDraft() {
+    requestAnimationFrame(() => {
+      draftRef.current?.focus();
+      draftRef.current?.select();
+    });
   }
 
   function onReport(r: FlushReport<QueuedPallet>) {
     const refused = r.refused[0];
     const done = [...r.sent, ...r.verified, ...r.resent];
-    if (refused) say("ko", `Collo ${refused.richiesta.sscc} in coda rifiutato: ${refused.errore?.messaggio ?? ""}`);
+    if (refused) say("ko", `Collo ${refused.richiesta.sscc} in coda rifiutato: ${refused.errore?.messaggio ?? ""}`, "Collo rifiutato");
     else if (done.length > 0)
       say("ok", `Ricevuti dalla coda: ${done.map((q) => `collo ${q.richiesta.sscc}`).join(", ")}. Registrati una volta sola.`);
     if (done.length > 0) {
@@ -83,31 +142,98 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
     try {
       found = await find(sscc);
     } catch (e) {
-      return say("ko", `Collo ${sscc}: ${describeError(e).messaggio}`);
+      return say("ko", `Collo ${sscc}: ${describeError(e).messaggio}`, "Collo non letto");
     }
     setMarks({});
     setPhotos({});
+    setDraft(null);
+    setUnrecorded(false);
     setCollo(found);
-    if (!found) return say("ko", `Il collo ${sscc} non è in nessun avviso di spedizione: ricevere la merce riga per riga.`);
-    if (found.stato === "ricevuto") return say("ko", `Il collo ${sscc} (avviso ${found.avviso.numero}) è già stato ricevuto.`);
+    focusScan();
+    if (!found)
+      return say("ko", `Il collo ${sscc} non è in nessun avviso di spedizione: ricevere la merce riga per riga.`, "Collo non annunciato");
+    if (found.stato === "ricevuto")
+      return say(
+        "ko",
+        `Il collo ${sscc} (avviso ${found.avviso.numero}) è già stato ricevuto${found.ricevuto ? ` ${describeReceipt(found.ricevuto)}` : ""}. Invio chiude la scheda.`,
+        "Collo già ricevuto",
+      );
     say(
       "ok",
       `Collo ${sscc}, avviso ${found.avviso.numero}: ${count(found.righe.length, "riga", "righe")}. Segnare le differenze, poi Invio.`,
     );
   }
 
-  /** A code read anywhere on the screen: an SSCC is the pallet's, anything else goes on to the row-by-row scan. */
+  /**
+   * A code read anywhere on the screen: an SSCC is the pallet's; anything else goes on to the row-by-row scan,
+   * once the pallet shown has nothing that its closing would drop (else it waits for the pallet). True: taken.
+   */
   function intercept(code: string): boolean {
+    const shown = live.current.collo;
     const sscc = readSscc(code);
-    if (sscc === null) return false;
-    void open(sscc);
-    return true;
+    const declared =
+      shown !== null && shown.stato === "atteso" && (Object.keys(live.current.marks).length > 0 || live.current.draft !== null);
+    // Codes already waiting for the card: the next ones wait behind them, in the order they came.
+    if (shown !== null && (declared || live.current.held.length > 0) && sscc !== shown.sscc) {
+      setHeld([...live.current.held, code]);
+      say(
+        "info",
+        `${code} sarà letto dopo il collo ${shown.sscc}: ${shown.stato === "atteso" ? "Invio riceve il collo, «Chiudi senza ricevere» lo lascia" : "Invio chiude la scheda del collo"}.`,
+        "Codice in attesa del collo",
+      );
+      return true;
+    }
+    if (sscc !== null) {
+      // The pallet shown read again: its marks stay.
+      if (declared) say("info", `Il collo ${sscc} è già aperto: le differenze segnate restano. Invio lo riceve.`);
+      else void open(sscc);
+      return true;
+    }
+    if (shown === null) return false;
+    if (shown.stato === "atteso")
+      say(
+        "info",
+        `Collo ${shown.sscc} lasciato senza riceverlo, per leggere ${code}: per riceverlo leggere di nuovo l'SSCC.`,
+        "Collo lasciato",
+      );
+    clear();
+    return false;
   }
 
+  /** The form left open on the card, made a mark; null when it cannot be (said, the caret in it). */
+  function takeDraft(): Record<number, PalletMark> | null {
+    const d = live.current.draft;
+    if (!collo || !d) return marks;
+    const row = collo.righe.find((r) => r.indice === d.indice)!;
+    const problem = draftProblem(d, row);
+    if (problem) {
+      say("ko", `${problem} Poi Invio.`, `Differenza della riga ${d.indice + 1} da completare`);
+      focusDraft();
+      return null;
+    }
+    const all = { ...marks, [d.indice]: markOf(d) };
+    live.current.marks = all;
+    setMarks(all);
+    setDraft(null);
+    return all;
+  }
+
+  /** Enter on the card: the pallet received with what is marked (and the form left open); on a received card, closed. */
   async function receive(ddt: string) {
-    if (!collo || collo.stato === "ricevuto") return;
-    if (!ddt.trim()) return say("ko", "Indicare il DDT del fornitore prima di ricevere il collo.");
-    const differenze = Object.entries(marks).map(([indice, m]) => ({
+    if (!collo) return;
+    if (collo.stato === "ricevuto") return clear();
+    const all = takeDraft();
+    if (all === null) return;
+    if (!ddt.trim()) {
+      focusDdt();
+      return say(
+        "ko",
+        "Scrivere il DDT del fornitore: Invio torna al campo di lettura, un altro Invio riceve il collo.",
+        "Indicare il DDT",
+      );
+    }
+    focusScan();
+    const differenze = Object.entries(all).map(([indice, m]) => ({
       indice: Number(indice),
       quantita: m.quantita,
       motivo: m.motivo,
@@ -122,25 +248,27 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
           ? " Senza rete le foto non si inviano e non sono state conservate: avvisare il responsabile della differenza."
           : "";
       say("ok", `Collo ${collo.sscc} in coda: sarà ricevuto al ritorno della rete, una volta sola.${lost}`);
-      setCollo(null);
-      setMarks({});
-      setPhotos({});
+      clear();
       return;
     }
+    failure.current = null;
     const out = await write.run(richiesta);
-    if (!out) return;
+    focusScan();
+    if (!out) {
+      const f = failure.current as DescribedError | null;
+      if (f?.codice === "collo_gia_ricevuto") return void (await receivedElsewhere(collo, all, f));
+      return say("ko", f?.messaggio ?? "Il servizio non ha risposto.", "Collo non ricevuto");
+    }
     const refused = out.righe.filter((r) => r.esito === "rifiutata");
     const noted = out.righe.reduce((n, r) => n + (r.differenze?.length ?? 0), 0);
     const text =
       `Collo ${collo.sscc} ricevuto: ${count(out.registrate, "riga registrata", "righe registrate")}` +
       (noted > 0 ? `, ${count(noted, "differenza annotata", "differenze annotate")}` : "") +
       (refused.length > 0 ? `; rifiutate: ${refused.map((r) => `riga ${r.indice + 1} (${r.errore?.messaggio})`).join("; ")}` : ".");
-    say(refused.length > 0 ? "ko" : "ok", text);
+    say(refused.length > 0 ? "ko" : "ok", text, refused.length > 0 ? "Collo ricevuto in parte" : "Collo ricevuto");
     const toUpload = photos;
-    setCollo(null);
-    setMarks({});
-    setPhotos({});
-    if (Object.keys(toUpload).length > 0) void sendPhotos(out, toUpload, marks, text, refused.length > 0 ? "ko" : "ok");
+    clear();
+    if (Object.keys(toUpload).length > 0) void sendPhotos(out, toUpload, all, text, refused.length > 0 ? "ko" : "ok");
     // Today's arrivals and the orders' figures moved.
     void client.invalidateQueries();
     void copy.refresh();
@@ -152,10 +280,29 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
   }
 
   /**
-   * The photos, once the receipt created the differences they show: each to its row's difference of the
-   * reason marked (the receipt's answer lists them with ids). One at a time, each with its key, so a retry
-   * after a dead spot stores it once. The outcome is added to the receipt's message.
+   * Another handheld received the pallet first: the card shows it received, by whom, under which DDT and
+   * when (the service's `collo.ricevuto`), and keeps the marks, said not recorded, for the operator to settle
+   * with whoever received it.
    */
+  async function receivedElsewhere(shown: PalletOutput, all: Record<number, PalletMark>, f: DescribedError) {
+    let fresh: PalletOutput | null = null;
+    try {
+      fresh = await find(shown.sscc);
+    } catch {
+      // The refusal's own words say who, when the pallet cannot be read again.
+    }
+    const now: PalletOutput = fresh?.stato === "ricevuto" ? fresh : { ...shown, stato: "ricevuto" };
+    setCollo(now);
+    setUnrecorded(Object.keys(all).length > 0);
+    const who = now.ricevuto ? `Ricevuto ${describeReceipt(now.ricevuto)}.` : f.messaggio;
+    const lost =
+      Object.keys(all).length > 0
+        ? ` NON registrate le differenze segnate qui: ${describeMarks(now, all)}. Accordarsi con ${now.ricevuto?.da ?? "chi l'ha ricevuto"}.`
+        : " Qui non è stato registrato nulla.";
+    say("ko", `${who}${lost}`, `Collo già ricevuto${now.ricevuto ? ` da ${now.ricevuto.da}` : ""}`);
+  }
+
+  /** The photos, once the receipt created the differences they show; their outcome added to the receipt's message. */
   async function sendPhotos(
     out: ReceivePalletOutput,
     toUpload: Record<number, Blob>,
@@ -163,26 +310,16 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
     text: string,
     outcome: Outcome,
   ) {
-    const failed: string[] = [];
-    let sent = 0;
-    for (const [indice, file] of Object.entries(toUpload)) {
-      const row = out.righe.find((r) => r.indice === Number(indice));
-      const d = row?.differenze?.find((x) => x.motivo === marked[Number(indice)]?.motivo);
-      if (!d) {
-        failed.push(`riga ${Number(indice) + 1} (nessuna differenza registrata)`);
-        continue;
-      }
+    const { sent, failed } = await sendDifferencePhotos(out, toUpload, marked, async (body) => {
+      photoKey.for(body);
       try {
-        const body = { differenza: d.id, ...(await photoForUpload(file)) };
-        photoKey.for(body);
         await uploadPhoto(body);
         photoKey.settle();
-        sent++;
       } catch (e) {
         photoKey.settle(e);
-        failed.push(`riga ${Number(indice) + 1} (${e instanceof Error && !("data" in e) ? e.message : describeError(e).messaggio})`);
+        throw e;
       }
-    }
+    });
     const tail = (sent > 0 ? ` Foto inviate: ${sent}.` : "") + (failed.length > 0 ? ` Foto non inviate: ${failed.join("; ")}.` : "");
     say(failed.length > 0 ? "ko" : outcome, `${text}${tail}`);
   }
@@ -196,16 +333,59 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
 
   function mark(indice: number, m: PalletMark | null) {
     if (m === null) attachPhoto(indice, null);
-    setMarks((all) => {
-      const { [indice]: _, ...rest } = all;
-      return m === null ? rest : { ...rest, [indice]: m };
-    });
+    const { [indice]: _, ...rest } = live.current.marks;
+    const next = m === null ? rest : { ...rest, [indice]: m };
+    live.current.marks = next;
+    setMarks(next);
+  }
+
+  /** The form on a row: opened with the caret in its quantity. */
+  function editMark(indice: number) {
+    const row = collo?.righe.find((r) => r.indice === indice);
+    if (!row) return;
+    setDraft(draftFor(row, marks[indice]));
+    focusDraft();
+  }
+
+  /** The form's Salva (or Enter in it): a mark, or the reason it is not one yet. */
+  function saveDraft() {
+    const d = live.current.draft;
+    const row = d && collo?.righe.find((r) => r.indice === d.indice);
+    if (!d || !row) return;
+    const problem = draftProblem(d, row);
+    if (problem) {
+      say("ko", problem, `Differenza della riga ${d.indice + 1} da completare`);
+      return focusDraft();
+    }
+    mark(d.indice, markOf(d));
+    setDraft(null);
+    focusScan();
   }
 
   return {
     collo,
     marks,
-    mark,
+    draft,
+    draftRef,
+    editMark,
+    changeDraft: (patch: Partial<PalletDraft>) => {
+      const d = live.current.draft;
+      if (d) setDraft({ ...d, ...patch });
+      // A reason chosen: the quantity is what is typed next.
+      if (patch.motivo !== undefined) focusDraft();
+    },
+    saveDraft,
+    cancelDraft: () => {
+      setDraft(null);
+      focusScan();
+    },
+    removeMark: (indice: number) => {
+      mark(indice, null);
+      setDraft(null);
+      focusScan();
+    },
+    unrecorded,
+    held,
     photos,
     attachPhoto,
     message,
@@ -217,7 +397,6 @@ export function usePallet(onReceived?: (sscc: string, movimenti: number[]) => vo
     discardQueued: queue.remove,
     sendQueuedAgain: queue.sendAgain,
     saving: write.saving,
-    error: write.error,
-    close: () => setCollo(null),
+    close: clear,
   };
 }

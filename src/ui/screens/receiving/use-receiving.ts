@@ -2,6 +2,7 @@
 import { useForm } from "@mantine/form";
 import { useEffect, useRef, useState } from "react";
 import type { ScanOutput as SearchOutput } from "@/server/modules/arrivals/arrivals.schemas";
+import { readSscc } from "../../../lib/sscc";
 import { describeError } from "../../errors";
 import { signal, type Outcome } from "../../feedback";
 import { qty } from "../../format";
@@ -12,7 +13,7 @@ import { useStableActions } from "../../stable-actions";
 import { useDockFocus } from "./use-dock-focus";
 import { useKeptOptions, useKeptRow } from "./use-kept-row";
 import { lotField } from "./lot-field";
-import { problemOf, shownFeedback } from "./row-rules";
+import { countedExcess, problemOf, shownFeedback } from "./row-rules";
 import type { ArrivalFields, Current, Feedback, Order, PendingChoice, Problem, Registered, Row } from "./types";
 import { sameCode } from "./types";
 import { type FlushReport, type QueuedArrival, reportFeedback } from "./arrival-queue";
@@ -36,7 +37,7 @@ export type { Current, Feedback, Order, PendingChoice, Row } from "./types";
  * The row, its fields and the codes waiting are kept on the device for the signed-in user.
  */
 export function useReceiving(opts: { intercept?: (code: string) => boolean } = {}) {
-  const { shortOptions: warehouseOptions, magazzini, nameOf: warehouseName } = useWarehouses();
+  const { options: warehouseOptions, magazzini, nameOf: warehouseName } = useWarehouses();
   const [ddt, setDdtState] = useRemembered("ddt", "");
   const [magazzino, setMagazzino] = useRemembered<string | null>("magazzino", null);
   const [current, setCurrentState] = useState<Current | null>(null);
@@ -119,8 +120,10 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
     }
   });
 
-  // A pallet's SSCC goes to its own view (usePallet) before the row-by-row queue.
-  useScanner((code, target) => opts.intercept?.(code) || onScan(code, target));
+  // A pallet's SSCC goes to its own view (usePallet) before the row-by-row queue, except while a row is shown:
+  // then it waits for the row like any code (registered first, or the choice), so one card shows at a time.
+  const takenByPallet = (code: string) => !(currentRef.current && readSscc(code) !== null) && (opts.intercept?.(code) ?? false);
+  useScanner((code, target) => takenByPallet(code) || onScan(code, target));
 
   // The first start: the warehouse of the only warehouse there is.
   useEffect(() => {
@@ -178,12 +181,14 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
     const counted = cur.counted + 1;
     setCurrent({ ...cur, counted, confirmed: true });
     fields.setFieldValue("quantita", String(counted));
-    const over = counted > Number(cur.row.residua) ? ` Attenzione: oltre il residuo di ${qty(cur.row.residua)}.` : "";
-    say(
-      over ? "ko" : "info",
-      `Contati ${counted} × ${cur.row.articolo.codice}`,
-      `Leggere ancora per contare, Invio per registrare.${over}`,
-    );
+    const excess = countedExcess({ ...cur, counted }, String(counted));
+    if (excess)
+      return say(
+        "ko",
+        `Contati ${counted} × ${cur.row.articolo.codice}: oltre il residuo di ${qty(cur.row.residua)}`,
+        `Invio registra ${qty(excess.riceve)} e annota ${qty(excess.eccedente)} come eccedente (non ricevuto, differenza per il fornitore); oppure scrivere la quantità.`,
+      );
+    say("info", `Contati ${counted} × ${cur.row.articolo.codice}`, "Leggere ancora per contare, Invio per registrare.");
   }
 
   /** One code read: looked up, then shown, after the row it replaces is registered (or the screen stops). */
@@ -193,6 +198,7 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
       setHeld([...heldRef.current, code]);
       return settlePending();
     }
+    if (opts.intercept && readSscc(code) !== null) return readPallet(code);
     if (pending && sameCode(code, pending.code)) return countAgain(pending);
     const started = performance.now();
     const res = known ?? (await lookUp(code));
@@ -227,6 +233,19 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
       before = out.feedback;
     }
     show(res, order, row, code, before);
+  }
+
+  /** A pallet read while a row was shown: the row first (registered, or the choice with the SSCC waiting), then the pallet. */
+  async function readPallet(code: string) {
+    await registration.idle();
+    const cur = currentRef.current;
+    if (cur) {
+      const problem = problemOf(cur, fields.getValues(), rowContext(), true);
+      if (problem) return stopOn(cur, problem, code);
+      const out = await registration.register();
+      if (!out.done) return stopOn(cur, { field: "quantita", title: out.feedback.title, message: out.feedback.message ?? "" }, code);
+    }
+    opts.intercept?.(code);
   }
 
   /** The row the screen waits on, when a scan comes: registered if it now can be (the codes waiting follow), else the choice again. */
@@ -272,13 +291,13 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
       signal("info");
       return;
     }
-    if (target === "lotto" && currentRef.current?.row.chiede_lotto) return void lot.read(code);
+    if (target === "lotto" && currentRef.current?.row.chiede_lotto && readSscc(code) === null) return void lot.read(code);
     enqueue(code);
   }
 
   /** Enter in the scan field (a person's typing; a scanner's burst never gets here): a code, or the row shown is registered. */
   function onScanEnter(code: string) {
-    if (code && opts.intercept?.(code)) return;
+    if (code && takenByPallet(code)) return;
     if (code) enqueue(code);
     else if (currentRef.current) void registration.register();
   }
@@ -346,6 +365,8 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
 
   const actions = useStableActions({
     enqueue,
+    /** A code from elsewhere than the scanner (the camera, a code typed before the screen ran). */
+    accept: (code: string) => void (takenByPallet(code) || enqueue(code)),
     registerRow: () => void registration.register(),
     confirmCancel: () => void today.confirmCancel(),
     closeCancel: () => askCancel(null),

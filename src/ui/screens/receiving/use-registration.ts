@@ -3,7 +3,7 @@ import { useRef } from "react";
 import { newIdempotencyKey } from "../../errors";
 import { instant, parseDecimal, qty } from "../../format";
 import type { ArrivalRequest, QueuedArrival } from "./arrival-queue";
-import { problemOf, type RowContext } from "./row-rules";
+import { countedExcess, problemOf, type RowContext } from "./row-rules";
 import type { ArrivalFields, Current, Feedback, PendingField, Registered } from "./types";
 import type { useArrivalQueue } from "./use-arrival-queue";
 
@@ -79,7 +79,8 @@ export function useRegistration(deps: {
     if (settled) return settled;
     const { row, order } = cur;
     const { magazzino, ddt } = deps.context();
-    const q = parseDecimal(values.quantita)!;
+    const excess = countedExcess(cur, values.quantita);
+    const q = excess ? excess.riceve : parseDecimal(values.quantita)!;
     const lotto = values.lotto.trim();
     const richiesta: ArrivalRequest = {
       magazzino: Number(magazzino),
@@ -88,7 +89,17 @@ export function useRegistration(deps: {
       quantita: q,
       ...(row.chiede_lotto && lotto ? { lotto } : {}),
       ...(row.chiede_lotto && values.scadenza ? { scadenza: values.scadenza } : {}),
+      ...(excess
+        ? {
+            differenza: {
+              quantita: excess.eccedente,
+              motivo: "eccedente" as const,
+              nota: `Contati ${qty(cur.counted)} sul residuo di ${qty(row.residua)}`,
+            },
+          }
+        : {}),
     };
+    const extra = excess ? `; ${qty(excess.eccedente)} oltre il residuo annotati come eccedente, non ricevuti` : "";
     const what = `${qty(q)} × ${row.articolo.codice}`;
     const item = { richiesta, codice: row.articolo.codice, etichetta: row.etichetta, ordine: order.numero };
     const queued = async (stato: "in_coda" | "incerto", chiave: string): Promise<Registered> => {
@@ -117,7 +128,7 @@ export function useRegistration(deps: {
         feedback: {
           outcome: "ok",
           title: `Registrato: ${what}`,
-          message: `Residuo sulla riga ${row.etichetta}: ${qty(r.residua)} · ordine ${order.numero} ${r.stato ?? ""}`.trim(),
+          message: `Residuo sulla riga ${row.etichetta}: ${qty(r.residua)} · ordine ${order.numero} ${r.stato ?? ""}`.trim() + extra,
         },
       };
     }

@@ -6,10 +6,14 @@ import type { AppRouter } from "@/server/trpc/router";
 import { describeWriteError, outcomeUnknown } from "../../errors";
 import { qty } from "../../format";
 import { useTRPC } from "../../trpc";
+import { tellOtherTabs } from "../../other-tabs";
 import { useWriteKey } from "../../write-key";
 import type { Feedback } from "./types";
 
 export type TodayArrival = inferRouterOutputs<AppRouter>["arrivals"]["today"]["arrivi"][number];
+
+/** The article's unit after a quantity: "6 KG × …". */
+export const unitOf = (a: Pick<TodayArrival, "unita">) => ` ${a.unita}`;
 
 /** Which of today's arrivals the list shows. */
 export type ArrivalsView = "ddt" | "miei" | "tutti";
@@ -35,7 +39,11 @@ export function useTodayArrivals(ddt: string, say: (f: Feedback) => void, onClos
   const [toCancel, setToCancel] = useState<TodayArrival | null>(null);
   const cancelKey = useWriteKey();
   const cancelling = useMutation(trpc.arrivals.cancel.mutationOptions({ trpc: { context: cancelKey.context } }));
-  const refresh = () => client.invalidateQueries({ queryKey: trpc.arrivals.today.queryKey() });
+  /** Read again here, and in this browser's other tabs: called after every write of an arrival. */
+  const refresh = () => {
+    tellOtherTabs([trpc.arrivals.today.pathKey()]);
+    return client.invalidateQueries({ queryKey: trpc.arrivals.today.queryKey() });
+  };
 
   async function confirmCancel() {
     const a = toCancel;
@@ -47,13 +55,21 @@ export function useTodayArrivals(ddt: string, say: (f: Feedback) => void, onClos
       cancelKey.settle();
       say({
         outcome: "ok",
-        title: `Arrivo annullato: ${qty(a.quantita)} × ${a.articolo.codice}`,
+        title: `Arrivo annullato: ${qty(a.quantita)}${unitOf(a)} × ${a.articolo.codice}`,
         message: `Residuo sulla riga ${a.etichetta}: ${qty(out.riga.residua)}`,
       });
     } catch (e) {
       cancelKey.settle(e);
       const err = describeWriteError(e);
-      say({ outcome: "ko", title: outcomeUnknown(err) ? "Esito incerto" : "Annullamento rifiutato", message: err.messaggio });
+      // Cancelled meanwhile from another tab, handheld or by a colleague: what the operator wanted holds.
+      if (err.codice === "arrivo_gia_annullato")
+        say({
+          outcome: "info",
+          title: `Arrivo già annullato: ${qty(a.quantita)}${unitOf(a)} × ${a.articolo.codice}`,
+          message:
+            "Era già stato annullato da un'altra scheda, da un altro palmare o da un collega: non serve altro. L'elenco ora lo mostra annullato.",
+        });
+      else say({ outcome: "ko", title: outcomeUnknown(err) ? "Esito incerto" : "Annullamento rifiutato", message: err.messaggio });
     } finally {
       setToCancel(null);
       void refresh();
