@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { Query } from "../src/server/db/sql";
-import * as alignmentQueries from "../src/server/modules/alignment/alignment.queries";
+import * as alignmentQueries from "../src/server/modules/ledger/count.queries";
 import { eanCandidates } from "../src/lib/barcode";
 import * as availabilityQueries from "../src/server/modules/availability/availability.queries";
 import * as locationStockQueries from "../src/server/modules/locations-stock/locations-stock.queries";

@@ -1,8 +1,9 @@
 import type { Tx } from "../../db/client";
-import { execute, rows as all } from "../../db/sql";
+import { rows as all } from "../../db/sql";
 import { Decimal } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import type { ArticleInfo } from "../catalogue/articles";
+import { countedBalances, countedLocationGates, countedLocationStock, countedLots } from "../ledger/count-stock";
 import { lotLockOrder } from "../ledger/ledger.service";
 import { resolveLocations, type ResolvedLocation, type WarehouseInfo } from "../ledger/locations.service";
 import * as q from "./alignment.queries";
@@ -63,7 +64,7 @@ export async function countedLocations(
   const ids = new Set<number>();
   for (const r of [top, ...rows]) if (r !== null && r !== undefined && !(r instanceof RowError)) ids.add(r.id);
   if (ids.size === 0) return { rows, whole };
-  const states = await all(tx, q.countedLocations([...ids], whole?.id ?? null, write));
+  const states = await countedLocationGates(tx, [...ids], whole?.id ?? null, write);
   const inactive = new Set(states.filter((s) => !s.attiva).map((s) => s.id));
   const refusal = (l: { codice: string }) =>
     new RowError(
@@ -120,8 +121,7 @@ export async function readCurrent(tx: Tx, magazzino: number, units: Unit[], writ
   if (lotted.length > 0) {
     const articoli = lotted.map((u) => u.article.id);
     const codici = lotted.map((u) => u.lotto!);
-    if (write) await execute(tx, q.createMissingLots(magazzino, articoli, codici));
-    for (const l of await all(tx, q.lots(magazzino, articoli, codici, write)))
+    for (const l of await countedLots(tx, magazzino, articoli, codici, write))
       lots.set(lotKey(l.articolo_id, l.codice), { id: l.id, residua: new Decimal(l.residua.toString()) });
   }
   const lotOf = (u: Unit) => (u.lotto === null ? null : (lots.get(lotKey(u.article.id, u.lotto)) ?? null));
@@ -133,8 +133,7 @@ export async function readCurrent(tx: Tx, magazzino: number, units: Unit[], writ
     const articoli = located.map((u) => u.article.id);
     const ubicazioni = located.map((u) => u.ubicazione!.id);
     const lotti = located.map((u) => lotOf(u)?.id ?? null);
-    if (write) await execute(tx, q.createMissingLocationRows(magazzino, articoli, ubicazioni, lotti));
-    for (const r of await all(tx, q.locationRows(articoli, ubicazioni, lotti, write)))
+    for (const r of await countedLocationStock(tx, magazzino, articoli, ubicazioni, lotti, write))
       stock.set(`${r.articolo_id}\u0000${r.ubicazione_id}\u0000${r.lotto_id ?? ""}`, new Decimal(r.quantita.toString()));
   }
 
@@ -144,10 +143,8 @@ export async function readCurrent(tx: Tx, magazzino: number, units: Unit[], writ
   const compared = write
     ? articleIds
     : [...new Set(units.filter((u) => u.lotto === null && u.ubicazione === null).map((u) => u.article.id))];
-  if (write && articleIds.length > 0) await execute(tx, q.createMissingBalances(magazzino, articleIds));
-  if (compared.length > 0) {
-    for (const b of await all(tx, q.balances(magazzino, compared, write))) balances.set(b.articolo_id, new Decimal(b.quantita.toString()));
-  }
+  for (const b of await countedBalances(tx, magazzino, write ? articleIds : [], compared, write))
+    balances.set(b.articolo_id, new Decimal(b.quantita.toString()));
 
   return (u) => {
     const lot = lotOf(u);

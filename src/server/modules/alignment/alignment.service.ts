@@ -1,15 +1,12 @@
 import type { Tx } from "../../db/client";
-import { execute } from "../../db/sql";
 import { businessDate } from "../../lib/dates";
 import { canonical, countFromNumber, Decimal } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import { checkRows } from "../../lib/rows";
 import { assertRole, hasRole, type Actor } from "../auth/actor";
 import { loadArticles, resolveArticle } from "../catalogue/articles";
-import { appendToLedger, type LedgerRow } from "../ledger/ledger.service";
-import { loadLocation, locationLockOrder, unloadLocation, type LocationKey } from "../ledger/locations.service";
+import { type StockIntent, writeStock } from "../ledger/stock-writer";
 import { countedLocations, implicitUnits, readCurrent, unitKey, type Unit } from "./alignment-stock";
-import * as q from "./alignment.queries";
 import { alignRowInput, MAX_ALIGNMENT_ROWS, type AlignInput, type AlignOutput, type AlignRow } from "./alignment.schemas";
 
 /**
@@ -147,10 +144,9 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
 
   const implicit = where.whole ? await implicitUnits(tx, where.whole, valid, refusedInWhole) : [];
   const currentOf = await readCurrent(tx, magazzino, [...valid, ...implicit], write);
-  const ledger: LedgerRow[] = [];
+  const intents: StockIntent[] = [];
   const ledgerIndex: number[] = [];
   const lotResiduals = new Map<number, Decimal>();
-  const moves: { key: LocationKey; delta: Decimal }[] = [];
   let next = input.righe.length;
   for (const u of [...valid, ...implicit]) {
     const now = currentOf(u);
@@ -167,40 +163,24 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
     if (delta.isZero()) continue;
     // A lot's residual is its stock in the warehouse: with locations, the sum over them, so it moves by the difference.
     if (now.lot) lotResiduals.set(now.lot.id, (lotResiduals.get(now.lot.id) ?? now.lot.residua).plus(delta));
-    if (u.ubicazione && (u.lotto === null || now.lot)) {
-      const lotto = now.lot ? { id: now.lot.id, codice: u.lotto! } : null;
-      moves.push({ key: { articolo: u.article, magazzino, ubicazione: u.ubicazione, lotto }, delta });
-    }
-    ledger.push({
+    intents.push({
       natura: delta.isPositive() ? "carico" : "scarico",
       magazzino,
       articolo: u.article.id,
+      codice: u.article.codice,
       quantita: delta.toFixed(),
       prezzo: null,
-      lotto: now.lot?.id ?? null,
-      ubicazione: u.ubicazione?.id ?? null,
+      lotto: now.lot ? { id: now.lot.id, codice: u.lotto! } : null,
+      // A unit of a lot that does not exist yet (a preview only: a count creates its lots) moves no location.
+      ubicazione: u.ubicazione && (u.lotto === null || now.lot) ? u.ubicazione : null,
     });
     ledgerIndex.push(u.indice);
   }
 
   let operazione: number | null = null;
-  if (write && ledger.length > 0) {
-    if (lotResiduals.size > 0) {
-      await execute(
-        tx,
-        q.setLotResiduals(
-          [...lotResiduals.keys()],
-          [...lotResiduals.values()].map((r) => r.toFixed()),
-        ),
-      );
-    }
-    // Lock order 4, rows already locked by readCurrent: the location stock moves through the ledger's guarded statements.
-    moves.sort((a, b) => locationLockOrder(a.key, b.key));
-    for (const m of moves) {
-      if (m.delta.isPositive()) await loadLocation(tx, m.key, m.delta.toFixed());
-      else await unloadLocation(tx, m.key, m.delta.negated().toFixed());
-    }
-    const written = await appendToLedger(
+  if (write && intents.length > 0) {
+    // The location stock rows are already locked by readCurrent; the lots are set to their count in one statement.
+    const written = await writeStock(
       tx,
       {
         operazione: "nuova",
@@ -209,9 +189,9 @@ export async function alignStock(tx: Tx, actor: Actor, input: AlignInput, opts: 
         data: businessDate(opts.timeZone),
         actor,
       },
-      ledger,
+      intents,
       // The last statement of the alignment: what follows only reads its answer.
-      { last: true },
+      { countedLots: new Map([...lotResiduals].map(([id, r]) => [id, r.toFixed()])), last: true },
     );
     operazione = written.operazione;
     ledgerIndex.forEach((indice, i) => (rows[indice]!.movimento = written.ids[i]!));

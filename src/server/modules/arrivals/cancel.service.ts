@@ -1,15 +1,15 @@
 import type { Tx } from "../../db/client";
-import { first, rows, rowsThenCommit } from "../../db/sql";
+import { first, rows } from "../../db/sql";
 import { businessDate, formatDate } from "../../lib/dates";
-import { canonical } from "../../lib/decimal";
-import { DomainError, RowError } from "../../lib/errors";
+import { canonical, Decimal } from "../../lib/decimal";
+import { DomainError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
-import { appended, ledgerAppend, takeBackFromLot } from "../ledger/ledger.service";
-import { lockWarehouses, unloadLocation, type ResolvedLocation, type WarehouseInfo } from "../ledger/locations.service";
+import { lockWarehouses, type ResolvedLocation, type WarehouseInfo } from "../ledger/locations.service";
+import { type StockIntent, type StockShortfall, writeStock } from "../ledger/stock-writer";
 import * as q from "./arrivals.queries";
 import type { ArrivalMovementRow } from "./arrivals.queries";
 import type { CancelOutput } from "./arrivals.schemas";
-import { lockOrderRows, moveArrived, recomputeOrdersStatements, statesOf } from "./order-rows.service";
+import { lockOrderRows, moveArrived, type OrderState, recomputeOrdersStatements, statesOf } from "./order-rows.service";
 
 /**
  * Who may cancel an arrival, beyond the write permission: an operator corrects their own mistakes of the
@@ -30,74 +30,124 @@ export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { ti
   if (m?.origine !== "arrivo" || m.riferimento_tipo !== "riga_ordine" || m.riferimento_id === null) {
     throw new DomainError("non_trovato", `Il movimento ${id} non è un arrivo registrato: indicare l'id del movimento di arrivo.`);
   }
-  const refused = cancelRefusal(actor, m, opts.timeZone);
-  if (refused !== null) throw new DomainError("permesso_negato", refused);
-  // The warehouse's gate before any row lock, as every stock writer takes it.
-  const warehouse = (await lockWarehouses(tx, { magazzino: m.magazzino_id })).get(m.magazzino_id)!;
-  const row = (await lockOrderRows(tx, [m.riferimento_id])).get(m.riferimento_id)!;
-  const already = await first(tx, q.cancellationOf(id));
-  if (already) {
-    throw new DomainError("arrivo_gia_annullato", `L'arrivo ${id} è già stato annullato (movimento ${already.id}).`);
+  const [done] = await cancelArrivals(tx, actor, [m], { ...opts, causale: `Annullamento arrivo ${id}`, last: true });
+  return { annullato: id, movimento: done!.movimento, riga: done!.riga, ordine: done!.ordine };
+}
+
+/** The receipt's arrival movements, by id, each checked to be an arrival: what a pallet's cancellation cancels. */
+export async function arrivalsOfReceipt(tx: Tx, receipt: number, ids: number[]): Promise<ArrivalMovementRow[]> {
+  const movements: ArrivalMovementRow[] = [];
+  for (const id of [...ids].sort((a, b) => a - b)) {
+    const m = await first(tx, q.arrivalMovement(id));
+    if (m?.riferimento_id == null) throw new Error(`ricevimento ${receipt}: il movimento ${id} non è un arrivo`);
+    movements.push(m);
   }
+  return movements;
+}
+
+/** One cancelled arrival: its reversing movement, its order row and its order after the cancellation. */
+export interface CancelledArrival {
+  annullato: number;
+  movimento: number;
+  riga: { riga: number; arrivata: string; residua: string };
+  ordine: { id: number; stato: OrderState };
+}
+
+/**
+ * The one cancellation of arrivals: one arrival (POST /arrivi/{id}/annulla) or every arrival of a pallet
+ * (POST /colli/{sscc}/annulla), all or nothing, with the same checks and refusals, as ONE writer in the lock
+ * order: the warehouses' gates, every order row, then the stock writer (lots, location stock, one append
+ * with the balances, the orders). Arrival by arrival would take an order at the end of each and then the
+ * next arrival's lot and balance: against a receipt of another pallet of the same orders, which holds
+ * those balances and waits on the order, a deadlock (notices/pallet-cancel-race.test.ts). `last`: the
+ * cancellation ends the unit of work (its COMMIT goes with the append).
+ */
+export async function cancelArrivals(
+  tx: Tx,
+  actor: Actor,
+  movements: ArrivalMovementRow[],
+  opts: { timeZone: string; causale: string; last?: boolean },
+): Promise<CancelledArrival[]> {
+  for (const m of movements) {
+    const refused = cancelRefusal(actor, m, opts.timeZone);
+    if (refused !== null) throw new DomainError("permesso_negato", refused);
+  }
+  if (movements.length === 0) return [];
+  // The warehouses' gates before any row lock, as every stock writer takes them; then the order rows, by id.
+  // (A movement's warehouse exists: the field names are never shown.)
+  const ids = [...new Set(movements.map((m) => m.magazzino_id))];
+  const warehouses = await lockWarehouses(tx, Object.fromEntries(ids.map((id, i) => [i === 0 ? "magazzino" : `magazzino_${id}`, id])));
+  const orderRows = await lockOrderRows(
+    tx,
+    movements.map((m) => m.riferimento_id!),
+  );
+  const left = new Map<number, Decimal>();
+  for (const m of movements) {
+    const already = await first(tx, q.cancellationOf(m.id));
+    if (already) throw new DomainError("arrivo_gia_annullato", `L'arrivo ${m.id} è già stato annullato (movimento ${already.id}).`);
+    // A return to the supplier with riapri (API.md section 12) may have taken part of it off the row already.
+    const row = orderRows.get(m.riferimento_id!)!;
+    const rest = (left.get(row.id) ?? new Decimal(row.arrivata.toString())).minus(m.quantita.toString());
+    if (rest.lt(0))
+      throw new DomainError(
+        "arrivo_reso",
+        `La riga R${row.id} ha ${canonical(row.arrivata)} arrivati dopo i resi al fornitore: l'arrivo ${m.id} (${canonical(m.quantita)}) non si annulla oltre.`,
+      );
+    left.set(row.id, rest);
+  }
+  // The rows give the quantities back (their locks are held); the stock follows in its own order.
+  const moved = new Map<number, { arrivata: string; residua: string }>();
+  for (const m of movements) moved.set(m.id, await moveArrived(tx, m.riferimento_id!, `-${canonical(m.quantita)}`));
+  const arrivalOf = new Map<StockIntent, ArrivalMovementRow>();
+  const intents = movements.map((m) => {
+    const intent: StockIntent = {
+      natura: "scarico",
+      magazzino: m.magazzino_id,
+      articolo: m.articolo_id,
+      codice: m.codice,
+      quantita: `-${canonical(m.quantita)}`,
+      prezzo: m.prezzo === null ? null : canonical(m.prezzo),
+      lotto: m.lotto_id === null ? null : { id: m.lotto_id, codice: m.lotto! },
+      ubicazione: takeBackLocation(m, warehouses.get(m.magazzino_id)!),
+      riferimento: { tipo: "riga_ordine", id: m.riferimento_id! },
+      annulla: m.id,
+    };
+    arrivalOf.set(intent, m);
+    return intent;
+  });
+  const written = await writeStock(
+    tx,
+    { operazione: "nuova", origine: "annullamento", causale: opts.causale, data: businessDate(opts.timeZone), actor },
+    intents,
+    {
+      refuse: (intent, why) => refusal(tx, arrivalOf.get(intent)!, intent, why),
+      after: recomputeOrdersStatements(movements.map((m) => orderRows.get(m.riferimento_id!)!.ordine_id)),
+      last: opts.last,
+    },
+  );
+  const states = statesOf(written.after[1]);
+  return movements.map((m, i) => {
+    const ordine = orderRows.get(m.riferimento_id!)!.ordine_id;
+    return {
+      annullato: m.id,
+      movimento: written.ids[i]!,
+      riga: { riga: m.riferimento_id!, ...moved.get(m.id)! },
+      ordine: { id: ordine, stato: states.get(ordine)! },
+    };
+  });
+}
+
+/** A cancellation's refusals where the stock no longer holds what arrived: the lot was consumed, or the goods moved. */
+async function refusal(tx: Tx, m: ArrivalMovementRow, intent: StockIntent, why: StockShortfall): Promise<Error> {
   const quantita = canonical(m.quantita);
-  // A return to the supplier with riapri (API.md section 12) already took this much off the row.
-  if (row.arrivata.lt(m.quantita)) {
-    throw new DomainError(
-      "arrivo_reso",
-      `La riga R${row.id} ha ${canonical(row.arrivata)} arrivati dopo i resi al fornitore: l'arrivo ${id} (${quantita}) non si annulla oltre.`,
+  if (why.step === "lotto") {
+    return new DomainError(
+      "lotto_consumato",
+      `Il lotto '${m.lotto}' di ${m.codice} ha ${why.residua} disponibili: non può restituire i ${quantita} arrivati. Annullare prima gli scarichi o rettificare l'inventario.`,
     );
   }
-  if (m.lotto_id !== null) {
-    const given = await takeBackFromLot(tx, m.lotto_id, quantita);
-    if (!given.ok) {
-      throw new DomainError(
-        "lotto_consumato",
-        `Il lotto '${m.lotto}' di ${m.codice} ha ${given.residua} disponibili: non può restituire i ${quantita} arrivati. Annullare prima gli scarichi o rettificare l'inventario.`,
-      );
-    }
-  }
-  const location = takeBackLocation(m, warehouse);
-  if (location !== null) {
-    const lotto = m.lotto_id === null ? null : { id: m.lotto_id, codice: m.lotto! };
-    const key = { articolo: { id: m.articolo_id, codice: m.codice }, magazzino: m.magazzino_id, ubicazione: location, lotto };
-    try {
-      await unloadLocation(tx, key, quantita);
-    } catch (e) {
-      if (!(e instanceof RowError) || e.codice !== "quantita_insufficiente_ubicazione") throw e;
-      throw await goodsMoved(tx, m, location.codice, quantita);
-    }
-  }
-  const moved = await moveArrived(tx, row.id, `-${quantita}`);
-  // The reversal and the order's new state in one write with the COMMIT: each statement still runs after
-  // the one before it, in the lock order (the balance, then the order).
-  const [inserted, , recomputed] = await rowsThenCommit(
-    tx,
-    ledgerAppend(
-      { operazione: "nuova", origine: "annullamento", causale: `Annullamento arrivo ${id}`, data: businessDate(opts.timeZone), actor },
-      [
-        {
-          natura: "scarico",
-          magazzino: m.magazzino_id,
-          articolo: m.articolo_id,
-          quantita: `-${quantita}`,
-          prezzo: m.prezzo === null ? null : canonical(m.prezzo),
-          lotto: m.lotto_id,
-          ubicazione: location?.id ?? null,
-          riferimento: { tipo: "riga_ordine", id: row.id },
-          annulla: id,
-        },
-      ],
-    ),
-    ...recomputeOrdersStatements([row.ordine_id]),
-  );
-  const [movimento] = appended(inserted).ids;
-  const states = statesOf(recomputed);
-  return {
-    annullato: id,
-    movimento: movimento!,
-    riga: { riga: row.id, arrivata: moved.arrivata, residua: moved.residua },
-    ordine: { id: row.ordine_id, stato: states.get(row.ordine_id)! },
-  };
+  if (why.error.codice !== "quantita_insufficiente_ubicazione") return why.error;
+  return goodsMoved(tx, m, intent.ubicazione!.codice, quantita);
 }
 
 /**
@@ -105,14 +155,14 @@ export async function cancelArrival(tx: Tx, actor: Actor, id: number, opts: { ti
  * registered before the warehouse switched locations on, the receiving location, where the switch placed
  * them. Null when the warehouse does not manage locations (now): switching off took the goods out of them.
  */
-export function takeBackLocation(m: ArrivalMovementRow, warehouse: WarehouseInfo): ResolvedLocation {
+function takeBackLocation(m: ArrivalMovementRow, warehouse: WarehouseInfo): ResolvedLocation {
   if (!warehouse.gestione_ubicazioni) return null;
   if (m.ubicazione_id !== null) return { id: m.ubicazione_id, codice: m.ubicazione! };
   return warehouse.ricevimento;
 }
 
 /** merce_spostata: the location no longer holds what arrived; the message says where that article (and lot) lies now. */
-export async function goodsMoved(tx: Tx, m: ArrivalMovementRow, from: string, quantita: string): Promise<DomainError> {
+async function goodsMoved(tx: Tx, m: ArrivalMovementRow, from: string, quantita: string): Promise<DomainError> {
   const where = await rows(tx, q.whereGoodsAre(m.articolo_id, m.magazzino_id, m.lotto_id));
   const what = `${quantita} di ${m.codice}${m.lotto === null ? "" : ` (lotto '${m.lotto}')`}`;
   const now =

@@ -1,28 +1,12 @@
 import { Prisma, type Tx } from "../../db/client";
-import { rowsThenCommit } from "../../db/sql";
 import { businessDate } from "../../lib/dates";
 import { canonical, Decimal, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import { type CheckedRows, checkRows } from "../../lib/rows";
 import type { Actor } from "../auth/actor";
-import {
-  appended,
-  deliveryNoteOperation,
-  expiryConflict,
-  loadLot,
-  lotExpiry,
-  ledgerAppend,
-  lotLockOrder,
-  type LedgerRow,
-} from "../ledger/ledger.service";
-import {
-  loadLocation,
-  locationLockOrder,
-  lockWarehouses,
-  resolveLocations,
-  type LocationKey,
-  type ResolvedLocation,
-} from "../ledger/locations.service";
+import { deliveryNoteOperation, expiryConflict, lotExpiry } from "../ledger/ledger.service";
+import { lockWarehouses, resolveLocations, type ResolvedLocation } from "../ledger/locations.service";
+import { appendStock, type StockIntent, takeStock } from "../ledger/stock-writer";
 import { recordArrivalDifferences } from "../notices/differences.service";
 import type { MotivoDifferenza } from "../notices/notices.schemas";
 import * as q from "./arrivals.queries";
@@ -69,7 +53,6 @@ interface Accepted {
   /** The lot's code as given; its id once the lot is loaded. */
   lottoCodice: string | undefined;
   scadenza: string | undefined;
-  lotto: number | null;
   /** Where the goods land: null in a warehouse without locations. */
   ubicazione: ResolvedLocation;
   arrivata: string;
@@ -188,7 +171,6 @@ async function acceptRow(
       prezzo,
       lottoCodice: undefined,
       scadenza: undefined,
-      lotto: null,
       ubicazione: null,
       arrivata: canonical(row.arrivata),
       residua: canonical(residua),
@@ -206,31 +188,11 @@ async function acceptRow(
     prezzo,
     lottoCodice: input.lotto,
     scadenza: input.scadenza,
-    lotto: null,
     ubicazione: location,
     ...moved,
     differenza,
     soloDifferenza,
   };
-}
-
-/** Lock order 4: the accepted rows' goods into their locations (their lots are loaded already). */
-async function loadLocations(tx: Tx, magazzino: number, accepted: Accepted[]): Promise<void> {
-  const keys: { key: LocationKey; quantita: string }[] = [];
-  for (const a of accepted) {
-    if (a.ubicazione === null) continue;
-    keys.push({
-      key: {
-        articolo: { id: a.row.articolo_id, codice: a.row.codice },
-        magazzino,
-        ubicazione: a.ubicazione,
-        lotto: a.lotto === null ? null : { id: a.lotto, codice: a.lottoCodice! },
-      },
-      quantita: a.quantita,
-    });
-  }
-  keys.sort((x, y) => locationLockOrder(x.key, y.key));
-  for (const k of keys) await loadLocation(tx, k.key, k.quantita);
 }
 
 /**
@@ -276,27 +238,24 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
   }
   // What is received moves stock; a row of quantity 0 with a difference only records the difference.
   const received = accepted.filter((a) => !a.soloDifferenza);
-  const lotted = received
-    .filter((a) => a.lottoCodice !== undefined)
-    .map((a) => ({ a, article: { id: a.row.articolo_id }, lotto: a.lottoCodice, indice: a.indice }))
-    .sort(lotLockOrder);
-  for (const { a } of lotted) {
-    try {
-      a.lotto = await loadLot(
-        tx,
-        { id: a.row.articolo_id, codice: a.row.codice },
-        input.magazzino,
-        a.lottoCodice!,
-        a.scadenza ?? null,
-        a.quantita,
-      );
-    } catch (e) {
-      // Checked on every row above; only a lot created meanwhile by another request gets here: nothing is written.
-      if (e instanceof RowError) throw new DomainError(e.codice, e.message, { campo: single ? "scadenza" : "righe" });
-      throw e;
-    }
-  }
-  await loadLocations(tx, input.magazzino, received);
+  const intents = received.map(
+    (a): StockIntent => ({
+      natura: "carico",
+      magazzino: input.magazzino,
+      articolo: a.row.articolo_id,
+      codice: a.row.codice,
+      quantita: a.quantita,
+      prezzo: a.prezzo,
+      lotto: a.lottoCodice === undefined ? null : { id: null, codice: a.lottoCodice },
+      scadenza: a.scadenza ?? null,
+      ubicazione: a.ubicazione,
+      riferimento: { tipo: "riga_ordine", id: a.row.id },
+    }),
+  );
+  await takeStock(tx, intents, {
+    // Checked on every row above; only a lot created meanwhile by another request gets here: nothing is written.
+    refuse: (_, why) => new DomainError(why.error.codice, why.error.message, { campo: single ? "scadenza" : "righe" }),
+  });
 
   let operazione: number | null = null;
   let movementIds: number[] = [];
@@ -324,32 +283,28 @@ export async function registerArrivals(tx: Tx, actor: Actor, input: RegisterInpu
   const differenceOf = new Map(accepted.filter((a) => a.differenza).map((a, i) => [a.indice, differenceIds[i]!]));
   if (received.length > 0) {
     operazione = await deliveryNoteOperation(tx, note.fornitore!.id, input.ddt, actor);
-    const ledger: LedgerRow[] = received.map((a) => ({
-      natura: "carico",
-      magazzino: input.magazzino,
-      articolo: a.row.articolo_id,
-      quantita: a.quantita,
-      prezzo: a.prezzo,
-      lotto: a.lotto,
-      ubicazione: a.ubicazione?.id ?? null,
-      riferimento: { tipo: "riga_ordine", id: a.row.id },
-    }));
     // The arrival's end in one write with its COMMIT: the movements, the articles' last purchase price
     // (the suggested price of POST /movimenti), then the orders locked and their states recomputed. Each
     // statement still runs after the one before it, in the lock order; none waits on another's answer.
     const lastPrice = new Map(received.map((a) => [a.row.articolo_id, a.prezzo]));
     const articles = [...lastPrice.keys()].sort((a, b) => a - b);
-    const [inserted, , , recomputed] = await rowsThenCommit(
+    const written = await appendStock(
       tx,
-      ledgerAppend({ operazione, origine: "arrivo", causale: `DDT ${input.ddt}`, data: businessDate(opts.timeZone), actor }, ledger),
-      q.setLastArrivalPrice(
-        articles,
-        articles.map((id) => lastPrice.get(id)!),
-      ),
-      ...recomputeOrdersStatements(received.map((a) => a.row.ordine_id)),
+      { operazione, origine: "arrivo", causale: `DDT ${input.ddt}`, data: businessDate(opts.timeZone), actor },
+      intents,
+      {
+        after: [
+          q.setLastArrivalPrice(
+            articles,
+            articles.map((id) => lastPrice.get(id)!),
+          ),
+          ...recomputeOrdersStatements(received.map((a) => a.row.ordine_id)),
+        ] as const,
+        last: true,
+      },
     );
-    movementIds = appended(inserted).ids;
-    states = statesOf(recomputed);
+    movementIds = written.ids;
+    states = statesOf(written.after[2]);
   }
 
   if (single) {

@@ -1,5 +1,5 @@
 import type { Tx } from "../../db/client";
-import { rows, rowsThenCommit } from "../../db/sql";
+import { rows } from "../../db/sql";
 import { businessDate } from "../../lib/dates";
 import { canonical, Decimal, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
@@ -7,8 +7,8 @@ import { checkRows } from "../../lib/rows";
 import type { Actor } from "../auth/actor";
 import { lockOrderRows, moveArrived, recomputeOrdersStatements } from "../arrivals/order-rows.service";
 import { type ArticleInfo, loadArticles, resolveArticle } from "../catalogue/articles";
-import { appended, ledgerAppend, type LedgerRow, lotLockOrder, unloadLot } from "../ledger/ledger.service";
-import { moveLocationStock, type ResolvedLocation, resolveLocations, undoLotChange } from "../ledger/locations.service";
+import { type ResolvedLocation, resolveLocations } from "../ledger/locations.service";
+import { appendStock, type StockIntent, takeStock } from "../ledger/stock-writer";
 import * as q from "./notices.queries";
 import { MAX_RETURN_ROWS, type ReturnInput, type ReturnOutput, returnRowInput } from "./returns.schemas";
 
@@ -39,7 +39,6 @@ interface Planned {
   riga: number | undefined;
   riapri: boolean;
   prezzo: string | null;
-  lotId: number | null;
   /** Where the goods leave from: null outside warehouses that manage locations. */
   from: ResolvedLocation;
 }
@@ -104,42 +103,29 @@ export async function returnToSupplier(tx: Tx, actor: Actor, input: ReturnInput,
           reopened.set(row.id, (reopened.get(row.id) ?? new Decimal(0)).plus(quantita));
         }
       }
-      planned.push({ indice, article, quantita, lotto: r.lotto, riga: r.riga, riapri: r.riapri === true, prezzo, lotId: null, from });
+      planned.push({ indice, article, quantita, lotto: r.lotto, riga: r.riga, riapri: r.riapri === true, prezzo, from });
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
       outcomes[indice] = { indice, esito: "rifiutata", errore: e.toBody() };
     }
   }
-  for (const p of planned.filter((x) => x.lotto !== undefined).sort(lotLockOrder)) {
-    try {
-      p.lotId = (await unloadLot(tx, p.article, input.magazzino, p.lotto!, p.quantita)).id;
-    } catch (e) {
-      if (!(e instanceof RowError)) throw e;
-      outcomes[p.indice] = { indice: p.indice, esito: "rifiutata", errore: e.toBody() };
-      // A refused row reopens nothing.
-      if (p.riapri) reopened.set(p.riga!, reopened.get(p.riga!)!.minus(p.quantita));
-    }
-  }
-  // Location stock after the lots (lock order 4): a location that holds less refuses its row, whose lot is given back.
-  const located = planned.filter((p) => !outcomes[p.indice] && p.from !== null);
-  const refusedAt = await moveLocationStock(
-    tx,
-    located.map((p) => ({
-      indice: p.indice,
-      from: {
-        articolo: { id: p.article.id, codice: p.article.codice },
-        magazzino: input.magazzino,
-        ubicazione: p.from!,
-        lotto: p.lotId === null ? null : { id: p.lotId, codice: p.lotto! },
-      },
-      to: null,
-      quantita: p.quantita,
-    })),
+  // Lots, then location stock (the stock writer): a refused row leaves both as they were, and reopens nothing.
+  const intents = planned.map(
+    (p): StockIntent => ({
+      natura: "scarico",
+      magazzino: input.magazzino,
+      articolo: p.article.id,
+      codice: p.article.codice,
+      quantita: `-${p.quantita}`,
+      prezzo: p.prezzo,
+      lotto: p.lotto === undefined ? null : { id: null, codice: p.lotto },
+      ubicazione: p.from,
+      riferimento: p.riapri ? { tipo: "riga_ordine", id: p.riga! } : undefined,
+    }),
   );
-  for (const [indice, e] of refusedAt) {
-    const p = planned.find((x) => x.indice === indice)!;
-    if (p.lotId !== null) await undoLotChange(tx, p.lotId, p.quantita);
-    outcomes[indice] = { indice, esito: "rifiutata", errore: e.toBody() };
+  for (const [i, e] of await takeStock(tx, intents, { partial: true })) {
+    const p = planned[i]!;
+    outcomes[p.indice] = { indice: p.indice, esito: "rifiutata", errore: e.toBody() };
     if (p.riapri) reopened.set(p.riga!, reopened.get(p.riga!)!.minus(p.quantita));
   }
   const accepted = planned.filter((p) => !outcomes[p.indice]);
@@ -150,32 +136,19 @@ export async function returnToSupplier(tx: Tx, actor: Actor, input: ReturnInput,
     if (quantita.gt(0)) moved.set(riga, await moveArrived(tx, riga, `-${canonical(quantita)}`));
   }
   const motivi = [...new Set(wellFormed.map((r) => r.motivo))].join("; ");
-  const ledger: LedgerRow[] = accepted.map((p) => ({
-    natura: "scarico",
-    magazzino: input.magazzino,
-    articolo: p.article.id,
-    quantita: `-${p.quantita}`,
-    prezzo: p.prezzo,
-    lotto: p.lotId,
-    ubicazione: p.from?.id ?? null,
-    riferimento: p.riapri ? { tipo: "riga_ordine", id: p.riga! } : undefined,
-  }));
   const orders = [...moved.keys()].map((riga) => locked.get(riga)!.ordine_id);
-  const [inserted] = await rowsThenCommit(
+  const { operazione, ids } = await appendStock(
     tx,
-    ledgerAppend(
-      {
-        operazione: "nuova",
-        origine: "reso_fornitore",
-        causale: `Reso al fornitore ${input.fornitore}${input.ddt ? `, DDT ${input.ddt}` : ""}: ${motivi}`.slice(0, 500),
-        data: businessDate(opts.timeZone),
-        actor,
-      },
-      ledger,
-    ),
-    ...recomputeOrdersStatements(orders),
+    {
+      operazione: "nuova",
+      origine: "reso_fornitore",
+      causale: `Reso al fornitore ${input.fornitore}${input.ddt ? `, DDT ${input.ddt}` : ""}: ${motivi}`.slice(0, 500),
+      data: businessDate(opts.timeZone),
+      actor,
+    },
+    intents.filter((_, i) => !outcomes[planned[i]!.indice]),
+    { after: recomputeOrdersStatements(orders), last: true },
   );
-  const { operazione, ids } = appended(inserted);
   accepted.forEach((p, i) => {
     const riga = p.riapri ? moved.get(p.riga!) : undefined;
     outcomes[p.indice] = {

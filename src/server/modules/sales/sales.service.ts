@@ -6,8 +6,9 @@ import { DomainError, RowError, type FieldProblem } from "../../lib/errors";
 import { authorColumns, type Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleIndex, type ArticleInfo } from "../catalogue/articles";
 import { assertPeriod, boundAndRows, cutPage, newestPage, syncBound } from "../lists/lists";
-import { appendToLedger, createOperation, lotLockOrder, unloadLot, type LedgerRow } from "../ledger/ledger.service";
-import { moveLocationStock, type ResolvedLocation, resolveLocations } from "../ledger/locations.service";
+import { createOperation } from "../ledger/ledger.service";
+import { type ResolvedLocation, resolveLocations } from "../ledger/locations.service";
+import { appendStock, type StockIntent, takeStock } from "../ledger/stock-writer";
 import { suggestedPrices } from "../movements/movements.service";
 import * as q from "./sales.queries";
 import type { DocumentRow } from "./sales.queries";
@@ -62,7 +63,6 @@ interface PlannedRow {
   sconto: string;
   aliquota_iva: string;
   lotto: string | undefined;
-  lottoId: number | null;
   ubicazione: string | undefined;
   /** The location the goods leave (null outside location warehouses). */
   from: ResolvedLocation;
@@ -103,7 +103,6 @@ function checkRow(index: ArticleIndex, r: CreateSaleInput["righe"][number], indi
     sconto: r.sconto ?? "0",
     aliquota_iva: r.aliquota_iva,
     lotto: r.lotto,
-    lottoId: null,
     ubicazione: r.ubicazione,
     from: null,
   };
@@ -162,29 +161,21 @@ export async function createSale(tx: Tx, actor: Actor, input: CreateSaleInput, o
     if (l instanceof RowError) refused.set(p.indice, l);
     else p.from = l;
   });
-  const lotted = planned.filter((p) => p.lotto !== undefined && !refused.has(p.indice)).sort(lotLockOrder);
-  for (const p of lotted) {
-    try {
-      p.lottoId = (await unloadLot(tx, p.article, input.magazzino, p.lotto!, p.quantita)).id;
-    } catch (e) {
-      if (!(e instanceof RowError)) throw e;
-      refused.set(p.indice, e);
-    }
-  }
-  const moves = planned
-    .filter((p) => p.from !== null && !refused.has(p.indice))
-    .map((p) => ({
-      indice: p.indice,
-      from: {
-        articolo: p.article,
-        magazzino: input.magazzino,
-        ubicazione: p.from!,
-        lotto: p.lottoId === null ? null : { id: p.lottoId, codice: p.lotto! },
-      },
-      to: null,
-      quantita: p.quantita,
-    }));
-  if (moves.length > 0) for (const [i, e] of await moveLocationStock(tx, moves)) refused.set(i, e);
+  // Lots, then location stock (the stock writer), for every row not refused yet, to report every row.
+  const taking = planned.filter((p) => !refused.has(p.indice));
+  const intents = taking.map(
+    (p): StockIntent => ({
+      natura: "scarico",
+      magazzino: input.magazzino,
+      articolo: p.article.id,
+      codice: p.article.codice,
+      quantita: `-${p.quantita}`,
+      prezzo: null,
+      lotto: p.lotto === undefined ? null : { id: null, codice: p.lotto },
+      ubicazione: p.from,
+    }),
+  );
+  for (const [i, e] of await takeStock(tx, intents, { partial: true })) refused.set(taking[i]!.indice, e);
   // Throwing rolls the transaction back, lot decrements included.
   if (refused.size > 0) throw refuseDocument(refused);
 
@@ -228,20 +219,15 @@ export async function createSale(tx: Tx, actor: Actor, input: CreateSaleInput, o
   );
   const documento = doc!.id;
 
-  const ledger: LedgerRow[] = planned.map((p) => ({
-    natura: "scarico",
-    magazzino: input.magazzino,
-    articolo: p.article.id,
-    quantita: `-${p.quantita}`,
-    prezzo: costs.get(p.article.id) ?? null,
-    lotto: p.lottoId,
-    ubicazione: p.from?.id ?? null,
-    riferimento: { tipo: "documento_vendita", id: documento },
-  }));
-  const { ids: movimenti } = await appendToLedger(
+  // Nothing was refused: the intents are every planned row, in order, their lots found by takeStock.
+  const { ids: movimenti } = await appendStock(
     tx,
     { operazione, origine: "vendita", causale: input.causale ?? `${TIPO_LABEL[input.tipo]} ${numero}`, data, actor },
-    ledger,
+    intents.map((intent) => ({
+      ...intent,
+      prezzo: costs.get(intent.articolo) ?? null,
+      riferimento: { tipo: "documento_vendita", id: documento },
+    })),
   );
 
   await execute(
@@ -255,7 +241,7 @@ export async function createSale(tx: Tx, actor: Actor, input: CreateSaleInput, o
       sconto: planned.map((p) => p.sconto),
       aliquota: planned.map((p) => p.aliquota_iva),
       importo: totals.importi.map((x) => x.toFixed()),
-      lotto: planned.map((p) => p.lottoId),
+      lotto: intents.map((i) => i.lotto?.id ?? null),
       movimento: movimenti,
     }),
   );
