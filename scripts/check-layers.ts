@@ -168,8 +168,6 @@ const LEDGER_WRITER = "waits for the one stock writer of modules/ledger, which r
 export const QUERIES_REACH_PENDING: ReadonlyMap<string, string> = new Map([
   // The stock writers' first statement: the warehouses' shared gate (lock order 1a) with the articles.
   ["src/server/modules/catalogue/catalogue.queries.ts -> src/server/modules/ledger/locations.queries.ts", LEDGER_WRITER],
-  // The pallet cancel re-implements the arrival cancel: one cancel path will serve both.
-  ["src/server/modules/notices/pallet-cancel.service.ts -> src/server/modules/arrivals/arrivals.queries.ts", LEDGER_WRITER],
 ]);
 
 const ROOMS = "waits for the receiving room: the pallet scan and the receiving differences move under arrivals";
