@@ -378,7 +378,7 @@ export async function upsertArticles(
   });
 }
 
-// ---------------------------------------------------------------- pallets (API.md section 12)
+// ---------------------------------------------------------------- pallets (docs/api.md section 12)
 
 /**
  * POST /colli/{sscc}/ricevi of a pallet without differences: the pallet and its notice locked, its rows, the

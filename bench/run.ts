@@ -16,7 +16,7 @@
  * the statements PostgreSQL spent most time in (pg_stat_statements: calls, mean and total time);
  * --keep leaves the temporary directory with PostgreSQL's and the server's logs (BENCH_SERVER_FLAGS in the
  * environment adds V8 flags to the server's, e.g. --trace-gc, whose lines go to that log); --pooler puts PgBouncer in
- * transaction mode (Debian's package) between the server's pool and PostgreSQL, as README "Several instances
+ * transaction mode (Debian's package) between the server's pool and PostgreSQL, as docs/deployment.md "Several instances
  * behind a pooler" deploys it (DATABASE_URL the pooler, DATABASE_DIRECT_URL PostgreSQL). --webhook-rate and
  * --webhook-latency set webhook-portata's write rate (default 500/s) and its receiver's answer time
  * (default 100 ms); --webhook-writes where its writes go (default pavimento: PostgreSQL directly).

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 
 /**
- * An ERP integrator's client, written from ../shared/API.md alone (no import from src/): master data,
+ * An ERP integrator's client, written from docs/api.md alone (no import from src/): master data,
  * purchase orders, cursors, the change feeds, and webhooks managed by REST with a Standard Webhooks
  * receiver. Every check is named after the contract's sentence it tries; `run` returns them all, so a
  * failure names what an integrator would have hit.

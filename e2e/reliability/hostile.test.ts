@@ -18,7 +18,7 @@ import { createKey, seedArticles, seedOrder, seedSupplier, seedWarehouse } from 
  * contract's body (`codice` and `messaggio` strings, JSON, the status of its code, X-Request-Id), and
  * a refusal writes nothing (movimenti, operazioni, lotti, giacenze, idempotenza and the balances,
  * lots and arrived quantities compared before and after each request; a refusal with a valid
- * Idempotency-Key may store its record, as API.md section 3 says, and nothing else).
+ * Idempotency-Key may store its record, as docs/api.md section 3 says, and nothing else).
  *
  * Runs per property are fixed (RUNS_PER_ENDPOINT etc.); the seed is random unless RELIABILITY_SEED
  * is set, and is printed, so any failure can be replayed.
@@ -64,7 +64,7 @@ test.beforeAll(async ({ db, actor }) => {
   const pool = t.pool;
   const m1 = await seedWarehouse(pool, "M1");
   const m2 = await seedWarehouse(pool, "M2");
-  // A warehouse that manages locations: the row codes of its locations (API.md section 11).
+  // A warehouse that manages locations: the row codes of its locations (docs/api.md section 11).
   m3 = await seedWarehouse(pool, "M3");
   const m3Locations = await seedLocations(t, m3, [{ codice: "RIC", tipo: "ricevimento" }, { codice: "A-01" }]);
   await switchLocations(t, actor, m3, true, m3Locations.RIC);
@@ -231,7 +231,7 @@ function requestJson(req: GeneratedRequest): any {
   }
 }
 
-/** The codes the OpenAPI document lists for this endpoint and status (API.md section 2: it enumerates every code of every endpoint). */
+/** The codes the OpenAPI document lists for this endpoint and status (docs/api.md section 2: it enumerates every code of every endpoint). */
 function documentedCodes(ep: Endpoint, status: number): string[] {
   const doc: any = openApiDocument();
   let response = doc.paths[ep.path]?.[ep.method.toLowerCase()]?.responses?.[String(status)];
@@ -276,7 +276,7 @@ function check(ep: Endpoint, req: GeneratedRequest, res: Answer, before: Snapsho
     if (res.status === 401) expect(res.headers.get("www-authenticate"), where).toMatch(/^Bearer/);
     if (res.status === 405) expect(res.headers.get("allow"), where).toBeTruthy();
   } else if (res.text && /^application\/json/.test(res.headers.get("content-type") ?? "")) {
-    // A label's GET answers its PDF or ZPL (API.md section 13): only JSON bodies carry rows.
+    // A label's GET answers its PDF or ZPL (docs/api.md section 13): only JSON bodies carry rows.
     body = JSON.parse(res.text);
     for (const row of Array.isArray(body?.righe) && sameEndpoint ? body.righe : []) {
       if (row?.errore) observe(ep, res.status, true, row.errore.codice);
@@ -563,7 +563,7 @@ describe("the document walked: authentication and scopes", () => {
   const concrete = (ep: Endpoint) =>
     `${ep.path.replace(/\{\w+\}/g, String(known.movimento![0]))}${ep.method === "GET" && ep.query.includes("magazzino") ? `?magazzino=${known.magazzino![0]}` : ""}`;
   const withBody = (ep: Endpoint) => ep.method === "POST" || ep.method === "PATCH";
-  // A difference's photo takes the image as its body (API.md section 12): sent as such, the walk reaches the
+  // A difference's photo takes the image as its body (docs/api.md section 12): sent as such, the walk reaches the
   // key's check, as with the JSON of every other write (a wrong body type is refused first, as everywhere).
   const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
   const send = (ep: Endpoint, headers: Record<string, string>) =>
@@ -595,7 +595,7 @@ describe("the document walked: authentication and scopes", () => {
       const before = await snapshot(t.pool);
       const res = await send(ep, { authorization: `Bearer ${reader}`, "idempotency-key": `lettura-${ep.path}` });
       const text = await res.text();
-      // API.md section 3: lettura covers the GET endpoints and POST /arrivi/cerca; everything else is a write;
+      // docs/api.md section 3: lettura covers the GET endpoints and POST /arrivi/cerca; everything else is a write;
       // /webhook, reads included, needs the webhook scope besides.
       if (isWriteEndpoint(ep) || ep.path.startsWith("/webhook")) {
         expect(res.status, `${ep.method} ${ep.path} with lettura: ${text}`).toBe(403);
@@ -603,7 +603,7 @@ describe("the document walked: authentication and scopes", () => {
         expect(await snapshot(t.pool)).toEqual(before);
       } else if (NAMES_WHAT_THE_WALK_LACKS.test(ep.path)) {
         // Past the scope check, a label of an article, location or pallet the walk does not name, a print job it
-        // never queued or a photo it never sent, is that thing's refusal (API.md sections 12 and 13).
+        // never queued or a photo it never sent, is that thing's refusal (docs/api.md sections 12 and 13).
         expect([200, 404, 422], `${ep.method} ${ep.path} with lettura: ${text}`).toContain(res.status);
         if (res.status >= 400) expect(JSON.parse(text).codice, `${ep.method} ${ep.path} with lettura`).not.toBe("permesso_negato");
       } else {

@@ -4,7 +4,7 @@ import { hashApiKey } from "../../src/server/modules/auth/api-keys.service";
 
 /**
  * Master data for the reliability runs, written with plain SQL (set-based: 10,000 articles take a
- * few milliseconds). No REST endpoint creates master data (API.md section 6); the CLI import would
+ * few milliseconds). No REST endpoint creates master data (docs/api.md section 6); the CLI import would
  * do the same, one process start slower.
  */
 
@@ -70,7 +70,7 @@ export async function createKey(
   scopes: ("lettura" | "scrittura" | "webhook")[],
   opts: { perSecond?: number; burst?: number; nome?: string } = {},
 ): Promise<{ chiave: string; id: number }> {
-  // scrittura implies lettura; webhook is granted only when named (API.md section 3).
+  // scrittura implies lettura; webhook is granted only when named (docs/api.md section 3).
   const permessi = [
     ...(scopes.includes("scrittura") ? ["lettura", "scrittura"] : ["lettura"]),
     ...(scopes.includes("webhook") ? ["webhook"] : []),

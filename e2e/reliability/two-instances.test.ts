@@ -8,7 +8,7 @@ import { articleCode, createKey, seedArticles, seedOrder, seedSupplier, seedWare
 /**
  * Two service processes on one database (same DATABASE_URL, different ports): the race tests of the
  * earlier issues, with the racing requests split between the instances. Every guarantee lives in
- * PostgreSQL (API.md section 3: "every guarantee here holds across instances").
+ * PostgreSQL (docs/api.md section 3: "every guarantee here holds across instances").
  */
 
 const report = (what: string, data: unknown) => console.log(`[affidabilità] ${what}: ${JSON.stringify(data)}`);

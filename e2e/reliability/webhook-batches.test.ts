@@ -5,7 +5,7 @@ import { closeReceivers, createFor, deliveriesOf, eventsAfter, Receiver, writeMa
 import { ALLOW_PRIVATE, attemptsOf, DEFAULTS, isStrictlyIncreasing, percentile, report, SHORT_BACKOFF, withDb } from "./webhook-support";
 
 /**
- * Batches and parallel delivery (API.md section 10, "Throughput") with the real service as a child process,
+ * Batches and parallel delivery (docs/api.md section 10, "Throughput") with the real service as a child process,
  * across a SIGKILL and across two instances; the single-event cases are in webhooks.test.ts.
  */
 
@@ -16,7 +16,7 @@ afterAll(async () => {
 }, 120_000);
 afterEach(async () => closeReceivers(), 30_000);
 
-/** An endpoint's throughput settings (API.md section 10), and whether it is active. */
+/** An endpoint's throughput settings (docs/api.md section 10), and whether it is active. */
 async function setThroughput(t: TestDb, id: number, perRequest: number, consegna: "ordinata" | "parallela", attivo: boolean) {
   await t.pool.query("UPDATE webhook_endpoint SET eventi_per_richiesta = $2, consegna = $3, attivo = $4 WHERE id = $1", [
     id,

@@ -5,7 +5,7 @@ import { type Ctx, deliveriesOf, Receiver, writeMany } from "./receiver";
 import { report } from "./webhook-support";
 
 /**
- * DELETE /webhook/{id} against deliveries in flight, with two service processes on one database (API.md
+ * DELETE /webhook/{id} against deliveries in flight, with two service processes on one database (docs/api.md
  * section 10: "its pending deliveries are dropped"; section 3: every guarantee holds across instances), for
  * webhook-delete.test.ts and pgbouncer.test.ts. The deletion is sent to both instances at once, so whichever
  * holds the endpoint's worker, one request comes from the other. What must hold, however the race falls: no

@@ -37,7 +37,7 @@ import { articleCode, seedArticles, seedOrder, seedSupplier } from "./seed";
 import { ALLOW_PRIVATE, attemptsOf, DEFAULTS, isStrictlyIncreasing, percentile, report, SHORT_BACKOFF, withDb } from "./webhook-support";
 
 /**
- * Webhooks (API.md section 10) with the real service as a child process: receivers are node:http servers on
+ * Webhooks (docs/api.md section 10) with the real service as a child process: receivers are node:http servers on
  * 127.0.0.1 started here, every delivery is verified with the Standard Webhooks library, and what the
  * receivers saw is compared with GET /eventi and with the service's own log (webhook_consegne,
  * webhook_tentativi). Each test has its own database (no endpoint of one test is worked in another).

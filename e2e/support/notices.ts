@@ -2,7 +2,7 @@ import { expect } from "@playwright/test";
 import { api } from "./api";
 
 /**
- * Shipping notices and their pallets (API.md section 12), put in place through /api/v1 with a spec's key, as a
+ * Shipping notices and their pallets (docs/api.md section 12), put in place through /api/v1 with a spec's key, as a
  * supplier's system would announce them. Each spec reads SSCCs of its own GS1 company prefix, so specs run
  * alone or in any order without one receiving another's pallet.
  */

@@ -6,7 +6,7 @@ import { getConfig } from "../../src/server/config";
 import { openDatabase } from "../../src/server/db/runtime";
 
 /**
- * Several administration commands (API.md section 6: `import`, `user`, `api-key`) in one process on one attached
+ * Several administration commands (docs/api.md section 6: `import`, `user`, `api-key`) in one process on one attached
  * database: a process of the CLI costs seconds on shared cores, and a spec needs a handful. The command lines come
  * as JSON (`string[][]`) in argv[2]; what each printed on stdout goes back as one JSON array of strings.
  */

@@ -7,7 +7,7 @@ import { expect } from "@playwright/test";
 import type { Role, User } from "./app";
 
 /**
- * The data a spec uses, created by the spec itself through the administration CLI (API.md section 6) on the
+ * The data a spec uses, created by the spec itself through the administration CLI (docs/api.md section 6) on the
  * running service's embedded PostgreSQL (DATA_DIR, attached while the service runs): master data and purchase
  * orders (`import`), users (`user create`), API keys (`api-key create`); stock goes in through REST with a key.
  * Codes, names and EANs carry the spec's own prefix, so specs run alone or in any order; the demo data set the
@@ -50,7 +50,7 @@ export interface Seeded<R extends Role> {
 }
 
 /**
- * Everything a spec needs, in one go: master data and orders in the import file's format (API.md section 6;
+ * Everything a spec needs, in one go: master data and orders in the import file's format (docs/api.md section 6;
  * importing the same file again changes nothing), a user for each role, an API key. Creating a process of the
  * CLI costs seconds on shared cores: the seeding hook gets its own timeout.
  */

@@ -4,7 +4,7 @@ import { newSession, snap, type User } from "../support/app";
 import { seedNotice, ssccSeries } from "../support/notices";
 import { seed, today } from "../support/seed";
 
-/** API.md section 12: a difference's photo, sent by REST as the image itself, shown on /avvisi to the manager. */
+/** docs/api.md section 12: a difference's photo, sent by REST as the image itself, shown on /avvisi to the manager. */
 
 const BASE = () => `http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1`;
 /** The SSCCs of this spec's own pallets. */

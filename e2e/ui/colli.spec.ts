@@ -4,7 +4,7 @@ import { newSession, scan, snap, type User, dockRunning } from "../support/app";
 import { seedNotice, ssccSeries } from "../support/notices";
 import { seed, today } from "../support/seed";
 
-/** API.md section 12 on the handheld: one scan of a pallet's SSCC, a row marked damaged, Enter receives it all. */
+/** docs/api.md section 12 on the handheld: one scan of a pallet's SSCC, a row marked damaged, Enter receives it all. */
 
 /** The SSCCs of this spec's own pallets. */
 const sscc = ssccSeries("8059990");

@@ -5,7 +5,7 @@ import { seedNotice, ssccSeries } from "../support/notices";
 import { ean13, seed, today } from "../support/seed";
 
 /**
- * The pallet card at 360 px with a keyboard-wedge scanner (API.md sections 5 and 12): a difference typed is
+ * The pallet card at 360 px with a keyboard-wedge scanner (docs/api.md sections 5 and 12): a difference typed is
  * never lost, the caret comes back to the scan field after every action, a pallet received meanwhile by
  * another handheld is said as a refusal with who received it, one card at a time, and counting past the
  * residual registers the remainder with the rest recorded as `eccedente`. Every outcome checked through /api/v1.

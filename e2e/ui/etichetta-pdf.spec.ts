@@ -4,7 +4,7 @@ import { api, lotsOf } from "../support/api";
 import { newSession, scan, snap, type User } from "../support/app";
 import { ean13, type ImportedIds, seed, today } from "../support/seed";
 
-// A lot label on a device with no network printer chosen (API.md section 13: PDF for any printer, through the
+// A lot label on a device with no network printer chosen (docs/api.md section 13: PDF for any printer, through the
 // browser's print dialog), at 360 px with a keyboard-wedge scanner. The PDF the screen links to is decoded back
 // (pdftoppm + ZXing) and must carry the lot and expiry the API recorded.
 

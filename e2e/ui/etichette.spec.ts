@@ -4,7 +4,7 @@ import { newSession, scan, snap, type User } from "../support/app";
 import { api } from "../support/api";
 import { ean13, seed, today } from "../support/seed";
 
-// Labels at receipt (API.md section 13): an administrator registers a printer on /stampanti (a TCP listener on
+// Labels at receipt (docs/api.md section 13): an administrator registers a printer on /stampanti (a TCP listener on
 // loopback stands in for the dock's Zebra); an operator receives a lot article and prints its label from the
 // receiving screen, with one tap and then by itself. Checked by the bytes the printer received and GET /stampe/{id}.
 

@@ -4,7 +4,7 @@ import { newSession, scan, snap, type User } from "../support/app";
 import { seed } from "../support/seed";
 
 /**
- * A bin found empty, counted with the scanner alone at 360 px (API.md section 11, "Counting a location"): the
+ * A bin found empty, counted with the scanner alone at 360 px (docs/api.md section 11, "Counting a location"): the
  * bin's label, then "Ubicazione vuota", the preview of what goes to zero, the confirmation. Checked through
  * /api/v1: that bin holds nothing, the other bin what it held, the corrections are movements of the bin.
  */

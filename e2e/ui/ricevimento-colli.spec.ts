@@ -6,7 +6,7 @@ import { api } from "../support/api";
 import { ean13, seed, today } from "../support/seed";
 
 /**
- * Pallets on the handheld when the network does not help, at 360 px with a keyboard-wedge scanner (API.md
+ * Pallets on the handheld when the network does not help, at 360 px with a keyboard-wedge scanner (docs/api.md
  * sections 12–13): offline, a scanned SSCC shows the pallet from the device's copy of the announced pallets,
  * Enter queues ONE receipt with its Idempotency-Key, sent when the network returns; an answer lost on the way
  * back is settled, never received twice. Online, the pallet's label is offered after the receipt (F2). Every

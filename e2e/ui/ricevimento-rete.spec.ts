@@ -202,7 +202,7 @@ test("una riga in coda chiusa nel frattempo: rifiutata all'invio, elencata con i
   await register(page, "2");
   await expect(page.getByTestId("esito")).toContainText("In coda: 2 × NET-CHIUSA");
   const row = await orderRow(key, ordine, "NET-CHIUSA");
-  // NET-CHIUSA is the sixth row of the order (numero_riga, API.md section 9).
+  // NET-CHIUSA is the sixth row of the order (numero_riga, docs/api.md section 9).
   const closed = await api(key, "POST", `/ordini-acquisto/${ordine}/chiudi`, {
     righe: [Object.keys(EAN).indexOf("CHIUSA") + 1],
     motivo: "Fuori produzione",

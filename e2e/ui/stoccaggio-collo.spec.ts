@@ -6,7 +6,7 @@ import { seedNotice, ssccSeries } from "../support/notices";
 import { ean13, seed, today } from "../support/seed";
 
 /**
- * Putaway by SSCC at 360 px with the keyboard-wedge scanner (API.md section 11 "Putaway detail", section 12):
+ * Putaway by SSCC at 360 px with the keyboard-wedge scanner (docs/api.md section 11 "Putaway detail", section 12):
  * a pallet received by REST waits in the receiving location; its SSCC read on /stoccaggio shows what of it
  * waits, the destination's label and Enter put all of it away in one operation; offline the same scans queue
  * it once. Then the label of what was put away, one key (F2) to a printer on loopback (section 13). Every

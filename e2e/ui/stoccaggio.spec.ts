@@ -4,7 +4,7 @@ import { dockRunning, newSession, scan, signIn, slowHandheld, snap, type User } 
 import { ean13, seed, today } from "../support/seed";
 
 /**
- * Putaway and counting a bin with the scanner alone, at 360 px (API.md section 11): goods received by scan land
+ * Putaway and counting a bin with the scanner alone, at 360 px (docs/api.md section 11): goods received by scan land
  * in the receiving location, two scans and Enter put them away, a bin is counted by its label and its goods.
  * Every outcome is checked through /api/v1 (GET /giacenze-ubicazioni), never only on screen.
  */

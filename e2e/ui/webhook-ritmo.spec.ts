@@ -5,7 +5,7 @@ import { newSession, signIn, snap, type User } from "../support/app";
 import { seed, seedStock } from "../support/seed";
 
 /**
- * The webhook screen's throughput side (API.md section 10): an administrator creates an endpoint with batch
+ * The webhook screen's throughput side (docs/api.md section 10): an administrator creates an endpoint with batch
  * settings, sees its lag while the receiver refuses and its rate once it accepts, changes the settings; an
  * endpoint an ERP made with its own key (REST, scope `webhook`) is on the screen with who made it, and is
  * deleted there. Each step is checked through the service (tRPC as the screen, or REST as the key), not only

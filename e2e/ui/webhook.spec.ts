@@ -6,7 +6,7 @@ import { newSession, signIn, snap, type User } from "../support/app";
 import { seed, seedStock } from "../support/seed";
 
 /**
- * The webhook screen (API.md section 10): an administrator registers an endpoint on a small receiver of the
+ * The webhook screen (docs/api.md section 10): an administrator registers an endpoint on a small receiver of the
  * spec's own (on 127.0.0.1: the service runs with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true, see playwright.config.ts),
  * sees the secret once, and follows a stock movement written through REST to the receiver: refused once
  * (503, the answer on the screen), delivered at the retry, replayed from its sequence; then disables it.

@@ -10,7 +10,7 @@ import { userCommand } from "./user-command";
 import { webhookCommand } from "./webhook-command";
 import { printerCommand } from "./printer-command";
 
-/** Administration command line (API.md section 6). Exit codes: 0 done, 1 not done, 2 wrong usage. */
+/** Administration command line (docs/api.md section 6). Exit codes: 0 done, 1 not done, 2 wrong usage. */
 
 const USAGE = `Uso: npm run -s cli -- <comando> [opzioni]
 

@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import type { TestDb } from "../server/testing/db";
 import { test } from "../server/testing/test";
 
-/** `stampante add|list` as an administrator at a terminal runs it (API.md section 13). */
+/** `stampante add|list` as an administrator at a terminal runs it (docs/api.md section 13). */
 
 let t: TestDb;
 test.beforeAll(async ({ db }) => {

@@ -3,7 +3,7 @@ import { addPrinterInput, formatAddress, updatePrinterInput } from "../server/mo
 import { addPrinter, listPrinters, setPrinterActive, updatePrinter } from "../server/modules/printers/printers.service";
 import { parseOptions, UsageError, type Run, table } from "./command";
 
-/** Label printers from a terminal (API.md section 13): the same service as the screen /stampanti. */
+/** Label printers from a terminal (docs/api.md section 13): the same service as the screen /stampanti. */
 
 function add(args: string[]): Run {
   const { values } = parseOptions(args, { nome: { type: "string" }, indirizzo: { type: "string" }, dimensione: { type: "string" } }, 0);

@@ -15,7 +15,7 @@ import {
 } from "../server/modules/webhooks/webhooks.service";
 import { parseOptions, UsageError, type Run, table } from "./command";
 
-/** Webhook endpoints from a terminal (API.md section 10): the same services as the screen /webhook. */
+/** Webhook endpoints from a terminal (docs/api.md section 10): the same services as the screen /webhook. */
 
 const MAX_ID = 2_147_483_647;
 
@@ -63,7 +63,7 @@ function named(e: EndpointOutput): string {
 
 const perRequest = (n: number) => (n === 1 ? "1 evento per richiesta" : `${n} eventi per richiesta`);
 
-/** The throughput options (API.md section 10): `--per-richiesta N`, `--parallela` or `--ordinata`. */
+/** The throughput options (docs/api.md section 10): `--per-richiesta N`, `--parallela` or `--ordinata`. */
 const THROUGHPUT = {
   "per-richiesta": { type: "string" },
   parallela: { type: "boolean" },

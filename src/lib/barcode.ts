@@ -113,7 +113,7 @@ export function eanCandidates(gtin: string): string[] {
 }
 
 /**
- * Why a location code cannot be a location's code (API.md section 11, "Codes"), or null when it can: a location's
+ * Why a location code cannot be a location's code (docs/api.md section 11, "Codes"), or null when it can: a location's
  * code is what its label's barcode reads, so it must not read as goods. Refused: what parseScan reads as an EAN,
  * a GS1 string or an `R<riga>` label, and an SSCC (18 digits with a valid check digit, bare or after its AI 00),
  * which a scan reads before anything else.

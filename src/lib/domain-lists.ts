@@ -4,7 +4,7 @@
  * server's schemas into its JavaScript.
  */
 
-/** Who wrote a movement: `origine` of API.md section 4. */
+/** Who wrote a movement: `origine` of docs/api.md section 4. */
 export const ORIGINI = [
   "api",
   "schermo",
@@ -12,14 +12,14 @@ export const ORIGINI = [
   "arrivo",
   "annullamento",
   "correzione",
-  // Putaway and moves from the putaway screen (API.md section 11).
+  // Putaway and moves from the putaway screen (docs/api.md section 11).
   "stoccaggio",
-  // Returns to the supplier (API.md section 12).
+  // Returns to the supplier (docs/api.md section 12).
   "reso_fornitore",
 ] as const;
 export type Origine = (typeof ORIGINI)[number];
 
-/** The event types of API.md section 10. */
+/** The event types of docs/api.md section 10. */
 export const EVENT_TYPES = [
   "movimenti.registrati",
   "arrivo.registrato",
@@ -31,7 +31,7 @@ export const EVENT_TYPES = [
   "cliente.modificato",
   "fornitore.modificato",
   "magazzino.modificato",
-  // Locations (API.md section 11).
+  // Locations (docs/api.md section 11).
   "ubicazione.modificato",
   "avviso_spedizione.modificato",
   "ricevimento.differenza",
@@ -39,6 +39,6 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The kinds of location of API.md section 11. */
+/** The kinds of location of docs/api.md section 11. */
 export const TIPI_UBICAZIONE = ["ricevimento", "stoccaggio", "quarantena"] as const;
 export type TipoUbicazione = (typeof TIPI_UBICAZIONE)[number];

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { locationCodeProblem } from "./barcode";
 import { isValidSscc } from "./gtin";
 
-/** A location's code is what its label reads: never something a scan would read as goods (API.md section 11, "Codes"). */
+/** A location's code is what its label reads: never something a scan would read as goods (docs/api.md section 11, "Codes"). */
 describe("locationCodeProblem", () => {
   test.each([
     ["EAN-13", "8001234567897", "EAN"],

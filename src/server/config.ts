@@ -40,7 +40,7 @@ const configSchema = z.object({
   BODY_LIMIT_BYTES: intFromEnv(5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
   // Behind a reverse proxy: take the client's address from X-Forwarded-For (sign-in limits per address).
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
-  // Webhooks (API.md section 10). An on-premises installation that delivers to its ERP on the LAN sets
+  // Webhooks (docs/api.md section 10). An on-premises installation that delivers to its ERP on the LAN sets
   // WEBHOOK_ALLOW_PRIVATE_NETWORKS=true; the rest tune delivery (defaults: the contract's 10 s and 30 hours).
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(["true", "false"]).default("false"),
   WEBHOOK_WORKERS: intFromEnv(4, 0, 64),
@@ -48,7 +48,7 @@ const configSchema = z.object({
   WEBHOOK_BACKOFF_BASE_MS: intFromEnv(5_000, 10, 3_600_000),
   WEBHOOK_BACKOFF_MAX_MS: intFromEnv(4 * 3_600_000, 10, 24 * 3_600_000),
   WEBHOOK_RETRY_WINDOW_S: intFromEnv(30 * 3600, 1, 30 * 24 * 3600),
-  // Requests in flight at once to one endpoint whose delivery is `parallela` (API.md section 10, "Throughput").
+  // Requests in flight at once to one endpoint whose delivery is `parallela` (docs/api.md section 10, "Throughput").
   WEBHOOK_PARALLELISM: intFromEnv(8, 1, 64),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });

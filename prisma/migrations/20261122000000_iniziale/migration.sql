@@ -308,7 +308,7 @@ CREATE TRIGGER "movimenti_solo_aggiunta" BEFORE UPDATE OR DELETE ON "movimenti"
 CREATE TRIGGER "movimenti_no_truncate" BEFORE TRUNCATE ON "movimenti"
     FOR EACH STATEMENT EXECUTE FUNCTION banchina_registro_immutabile();
 
--- Completeness of cursor sync (API.md section 4). Ids come from a sequence, so a transaction can hold
+-- Completeness of cursor sync (docs/api.md section 4). Ids come from a sequence, so a transaction can hold
 -- a lower id uncommitted while a higher one is already visible. Every insert into a synced table first
 -- takes a shared advisory lock whose key carries the sequence value seen *before* it draws its ids
 -- (key = tag << 48 | last_value): all its ids are above that value. A reader reads the sequence, then

@@ -1,4 +1,4 @@
--- Versions for the change feed (API.md section 9), the active flag of master data, and what purchase
+-- Versions for the change feed (docs/api.md section 9), the active flag of master data, and what purchase
 -- order rows need to be fed by an ERP: the integrator's line number and the quantity closed short.
 --
 -- VERSIONS. One service-wide sequence, banchina_versioni. Every row of articoli, fornitori, clienti,
@@ -21,7 +21,7 @@
 -- WHY THE FEED IS COMPLETE. A version is drawn when a statement runs and becomes visible when its
 -- transaction commits, so a transaction can hold version 10 uncommitted while version 11 is already
 -- committed: a reader that showed 11 and stored it as its cursor would never see 10. This is the id
--- lists' problem (API.md section 4) and it gets the same gate: every INSERT or UPDATE statement on a
+-- lists' problem (docs/api.md section 4) and it gets the same gate: every INSERT or UPDATE statement on a
 -- versioned table first runs a statement-level trigger (banchina_varco_sync, tag 5) that takes a
 -- shared, transaction-scoped advisory lock whose key carries the sequence's last value at that moment,
 -- before any row of the statement draws a version (BEFORE STATEMENT triggers fire before the rows are
@@ -128,7 +128,7 @@ CREATE TRIGGER "magazzini_varco_versioni" BEFORE INSERT OR UPDATE ON "magazzini"
 CREATE TRIGGER "ordini_acquisto_varco_versioni" BEFORE INSERT OR UPDATE ON "ordini_acquisto"
     FOR EACH STATEMENT EXECUTE FUNCTION banchina_varco_sync(5, 'banchina_versioni');
 
--- The id gates of the lists that page by id (API.md sections 4 and 9), as for clienti and articoli.
+-- The id gates of the lists that page by id (docs/api.md sections 4 and 9), as for clienti and articoli.
 CREATE TRIGGER "fornitori_varco_sync" BEFORE INSERT ON "fornitori"
     FOR EACH STATEMENT EXECUTE FUNCTION banchina_varco_sync(6, 'fornitori_id_seq');
 CREATE TRIGGER "magazzini_varco_sync" BEFORE INSERT ON "magazzini"

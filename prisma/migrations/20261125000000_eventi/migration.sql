@@ -1,4 +1,4 @@
--- Events and webhooks (API.md section 10).
+-- Events and webhooks (docs/api.md section 10).
 --
 -- AN EVENT EXISTS IF AND ONLY IF ITS CHANGE COMMITTED. Events are written inside the writing
 -- transaction, by the one statement or trigger every such change goes through, so no write path (REST,
@@ -21,7 +21,7 @@
 -- commit; src/server/modules/events renders every event with the lists' own mappers, so an event shows
 -- a movement or an order exactly as GET /movimenti or GET /ordini-acquisto would.
 --
--- COMPLETENESS (API.md section 4, GET /eventi, and the delivery workers): `eventi` gets the id gate of
+-- COMPLETENESS (docs/api.md section 4, GET /eventi, and the delivery workers): `eventi` gets the id gate of
 -- the other lists (tag 9), so a reader shows only ids up to banchina_limite_sync(9, 'eventi_id_seq').
 CREATE TABLE "eventi" (
     "id" SERIAL NOT NULL,

@@ -1,4 +1,4 @@
--- Webhook endpoints managed by REST, and their throughput settings (API.md section 10).
+-- Webhook endpoints managed by REST, and their throughput settings (docs/api.md section 10).
 --
 -- chiave_id: the API key that created the endpoint by REST (NULL: the screen or the command line). Such a
 --   key sees and changes only its own endpoints; the screen shows them all.

@@ -1,4 +1,4 @@
--- The `webhook` scope of API keys (API.md section 3): granted only explicitly, never implied by scrittura.
+-- The `webhook` scope of API keys (docs/api.md section 3): granted only explicitly, never implied by scrittura.
 ALTER TABLE "chiavi_api" DROP CONSTRAINT "chiavi_api_permessi_check",
     ADD CONSTRAINT "chiavi_api_permessi_check" CHECK ("permessi" <@ ARRAY['lettura', 'scrittura', 'webhook']::TEXT[]);
 

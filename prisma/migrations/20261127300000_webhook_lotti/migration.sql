@@ -1,4 +1,4 @@
--- Webhook batches (API.md section 10, "Throughput").
+-- Webhook batches (docs/api.md section 10, "Throughput").
 --
 -- messaggio: the message a pending delivery was put in when its worker formed it, which is also the
 --   message's webhook-id: the event's own id (evt_…) for a single-event body (eventi_per_richiesta 1),

@@ -1,4 +1,4 @@
--- Issue 24 (API.md section 11): locations, stock by location, an article's preferred locations and pack size.
+-- Issue 24 (docs/api.md section 11): locations, stock by location, an article's preferred locations and pack size.
 -- The tables every part of the feature builds on; the writers and readers come with their own migrations.
 --
 -- A location belongs to one warehouse; (id, magazzino_id) is a key of its own so that whatever names a
@@ -35,7 +35,7 @@ ALTER TABLE "magazzini"
     -- A warehouse that manages locations always knows where arrivals land.
     ADD CONSTRAINT "magazzini_ricevimento_check" CHECK (NOT "gestione_ubicazioni" OR "ubicazione_ricevimento_id" IS NOT NULL);
 
--- What one scan counts at receipt (API.md section 11, References).
+-- What one scan counts at receipt (docs/api.md section 11, References).
 ALTER TABLE "articoli" ADD COLUMN "confezione" DECIMAL(18, 3) NOT NULL DEFAULT 1
     CONSTRAINT "articoli_confezione_check" CHECK ("confezione" > 0);
 

@@ -1,4 +1,4 @@
--- Label printers (API.md section 13): network printers an administrator registers, and their print jobs.
+-- Label printers (docs/api.md section 13): network printers an administrator registers, and their print jobs.
 -- A printer is an address the service connects to, so only an administrator adds one (the administrative
 -- log keeps the address). A job carries the ZPL drawn when it was asked for: the worker sends those bytes
 -- and nothing else, so what prints is what the request meant even if the article changes meanwhile.

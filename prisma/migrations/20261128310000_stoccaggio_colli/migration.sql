@@ -1,4 +1,4 @@
--- Putaway by SSCC (API.md section 11, "a pallet's SSCC puts away what of that pallet is still in a receiving
+-- Putaway by SSCC (docs/api.md section 11, "a pallet's SSCC puts away what of that pallet is still in a receiving
 -- location"; section 12, "putaway by SSCC read that record"). One row per pallet receipt put away by its
 -- SSCC: the primary key is what makes two handhelds putting away one pallet at once move its goods once
 -- (the second INSERT waits for the first to commit, then conflicts: `collo_gia_stoccato`). Keyed by the

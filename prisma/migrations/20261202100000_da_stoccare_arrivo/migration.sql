@@ -1,4 +1,4 @@
--- GET /da-stoccare paged by a stable key in arrival order (API.md sections 4 and 11): each row of location
+-- GET /da-stoccare paged by a stable key in arrival order (docs/api.md sections 4 and 11): each row of location
 -- stock remembers the movement that brought goods into it while it was empty. loadLocation clears the key
 -- when it fills an empty row; the movement that filled it, appended in the same transaction, sets it here.
 -- A topped-up row keeps its key, so a client paging on sees each row still waiting at most once, and the

@@ -68,7 +68,7 @@ export const ENDPOINT_LOCK_CLASS = 0x5748; // "WH"
 // ---------------------------------------------------------------- one-key spaces (top 16 bits a tag)
 
 /**
- * The sync gates (API.md section 4): a statement trigger on every INSERT (and versioned UPDATE) of a synced
+ * The sync gates (docs/api.md section 4): a statement trigger on every INSERT (and versioned UPDATE) of a synced
  * table takes a SHARED one-key lock `tag << 48 | the sequence's value` (`banchina_varco_sync(tag, seq)` in
  * the migrations), and `banchina_limite_sync(tag, seq)` reads the held ones from `pg_locks`. Shared only,
  * never waited for, so they have no place in the order. One tag per sequence; `versioni` is the change

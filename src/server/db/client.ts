@@ -99,13 +99,13 @@ export function namesStatements(pool: pg.Pool): boolean {
  * connection the pooler opens from then on starts with: no statement per transaction, and a role may set
  * its own defaults without owning the database. Set from the direct connection when missing; refused (a
  * role the provider does not let alter itself), the service says so and runs on the server's default
- * plans, which costs planning, never correctness (README, "Several instances behind a pooler").
+ * plans, which costs planning, never correctness (docs/deployment.md "Several instances behind a pooler").
  */
 export async function settingsForPooler(directUrl: string, log: (m: string) => void): Promise<void> {
   const direct = new pg.Client({ connectionString: directUrl });
   await direct.connect();
   try {
-    // The direct connection's role and database: the pooler logs in as the same role (README). Read here
+    // The direct connection's role and database: the pooler logs in as the same role (docs/deployment.md). Read here
     // rather than through the pool, whose first server connection would open before the setting exists.
     const { rows } = await direct.query<{ role: string; db: string; set: boolean }>(
       `SELECT current_user AS role, current_database() AS db,

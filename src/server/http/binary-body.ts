@@ -3,7 +3,7 @@ import { MAX_PHOTO_BYTES, PHOTO_TYPES, type PhotoType } from "../modules/notices
 import type { RestRequest } from "./rest.types";
 
 /**
- * The one REST body that is not JSON: a photo of a receiving difference (API.md section 12,
+ * The one REST body that is not JSON: a photo of a receiving difference (docs/api.md section 12,
  * `POST /differenze-ricevimento/{id}/foto`, the image's bytes with `Content-Type: image/jpeg` or `image/png`).
  * The REST core asks `isBinaryUpload` for a POST's path and, on a match, takes the body from here instead of
  * its JSON parse: the procedure then reads `{ tipo, dati }` (the bytes in base64), the same input the UI's

@@ -5,7 +5,7 @@ import { stockSnapshot } from "../testing/locations";
 import { test } from "../testing/test";
 
 /**
- * API.md section 1 and the OpenAPI document: a POST the document draws without a request body takes no
+ * docs/api.md section 1 and the OpenAPI document: a POST the document draws without a request body takes no
  * body, an empty one or `{}` alike (the procedure then answers on its path alone), and a body that names
  * a field is still that field's refusal. Walked over the document, so a new bodiless POST is covered too.
  */

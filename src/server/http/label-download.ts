@@ -9,7 +9,7 @@ import { assertNoNul, toErrorResponse } from "../trpc/errors";
 import { writeNodeResponse } from "./rest-handler";
 
 /**
- * The labels of API.md section 13 as files for a signed-in screen (session cookie): `/api/etichette/lotto`,
+ * The labels of docs/api.md section 13 as files for a signed-in screen (session cookie): `/api/etichette/lotto`,
  * `/api/etichette/collo/{sscc}`, `/api/etichette/ubicazione`, with the parameters of their `/api/v1` twins.
  * REST reads no cookies (a browser must not be made to call it with someone's session), so a screen with no
  * network printer opens the PDF here, in a new tab, for the browser's print dialog. A read that changes

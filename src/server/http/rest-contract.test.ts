@@ -6,7 +6,7 @@ import { countRows, rest, seedArticle, seedKey, seedWarehouse } from "../testing
 import { test } from "../testing/test";
 import { handleRestRequest } from "./rest-handler";
 
-/** API.md sections 1–3: the transport rules and every whole-request error code they can produce. */
+/** docs/api.md sections 1–3: the transport rules and every whole-request error code they can produce. */
 
 let t: TestDb;
 let writer: string;

@@ -1,4 +1,4 @@
-/** Business dates and instants in the service time zone (API.md section 1). */
+/** Business dates and instants in the service time zone (docs/api.md section 1). */
 
 const dateFormatters = new Map<string, Intl.DateTimeFormat>();
 

@@ -1,5 +1,5 @@
 /**
- * Domain errors: services throw these with a stable `codice` from the contract (API.md section 2);
+ * Domain errors: services throw these with a stable `codice` from the contract (docs/api.md section 2);
  * one table maps each code to its HTTP status, for REST and for the UI alike.
  */
 export const ERROR_STATUS = {
@@ -14,15 +14,15 @@ export const ERROR_STATUS = {
   chiave_idempotenza_abbandonata: 409,
   arrivo_gia_annullato: 409,
   lotto_consumato: 409,
-  // Cancelling an arrival whose location no longer holds the goods (API.md section 11): the message says where they are.
+  // Cancelling an arrival whose location no longer holds the goods (docs/api.md section 11): the message says where they are.
   merce_spostata: 409,
-  // Pallets (API.md section 12).
+  // Pallets (docs/api.md section 12).
   collo_gia_ricevuto: 409,
-  // Cancelling an arrival whose row a return with riapri has already lowered (API.md section 12).
+  // Cancelling an arrival whose row a return with riapri has already lowered (docs/api.md section 12).
   arrivo_reso: 409,
   collo_non_ricevuto: 409,
   collo_non_trovato: 404,
-  // Putaway by SSCC (API.md section 11): the pallet's receipt was already put away (or nothing of it is left in receiving).
+  // Putaway by SSCC (docs/api.md section 11): the pallet's receipt was already put away (or nothing of it is left in receiving).
   collo_gia_stoccato: 409,
   // Operator UI only (users administration).
   utente_esistente: 409,
@@ -36,9 +36,9 @@ export const ERROR_STATUS = {
   magazzino_non_trovato: 422,
   operazione_non_trovata: 422,
   fornitore_non_trovato: 422,
-  // A list's cursor above anything the service ever issued (API.md section 9).
+  // A list's cursor above anything the service ever issued (docs/api.md section 9).
   cursore_non_valido: 422,
-  // A location that holds stock, or is its warehouse's receiving location, cannot be deactivated (API.md section 11).
+  // A location that holds stock, or is its warehouse's receiving location, cannot be deactivated (docs/api.md section 11).
   ubicazione_non_vuota: 422,
   troppe_richieste: 429,
   errore_interno: 500,
@@ -60,21 +60,21 @@ export const ERROR_STATUS = {
   fornitore_diverso: 422,
   magazzino_diverso: 422,
   scadenza_diversa: 422,
-  // Per-order refusals of POST /ordini-acquisto (API.md section 9).
+  // Per-order refusals of POST /ordini-acquisto (docs/api.md section 9).
   articolo_non_attivo: 422,
   quantita_sotto_arrivata: 422,
   riga_con_arrivi: 422,
   ordine_evaso: 422,
   ordine_ripetuto: 422,
   numero_riga_ripetuto: 422,
-  // Row refusal codes of the master-data upserts (API.md section 9), inside per-row outcomes only.
+  // Row refusal codes of the master-data upserts (docs/api.md section 9), inside per-row outcomes only.
   codice_non_valido: 422,
   codice_ripetuto: 422,
   campo_non_valido: 422,
   ean_in_uso: 422,
   gestione_lotti_bloccata: 422,
   modello_non_trovato: 422,
-  // Row refusal codes of locations (API.md section 11): the ledger's location rules and the warehouse switch.
+  // Row refusal codes of locations (docs/api.md section 11): the ledger's location rules and the warehouse switch.
   ubicazione_obbligatoria: 422,
   ubicazione_non_trovata: 422,
   ubicazione_non_prevista: 422,
@@ -82,17 +82,17 @@ export const ERROR_STATUS = {
   ubicazione_ricevimento_mancante: 422,
   ubicazioni_in_uso: 422,
   giacenza_negativa: 422,
-  // Labels and printers (API.md section 13).
+  // Labels and printers (docs/api.md section 13).
   stampante_esistente: 409,
   // A print job to a printer an administrator deactivated: it stays listed (attiva false) and receives nothing.
   stampante_disattivata: 422,
-  // Per-notice refusals of POST /avvisi-spedizione, and the order upsert's riga_in_avviso (API.md section 12).
+  // Per-notice refusals of POST /avvisi-spedizione, and the order upsert's riga_in_avviso (docs/api.md section 12).
   sscc_non_valido: 422,
   sscc_in_uso: 422,
   avviso_in_ricevimento: 422,
   avviso_ripetuto: 422,
   riga_in_avviso: 422,
-  // Photos of a receiving difference (API.md section 12): bytes that are not the declared image, a sixth photo.
+  // Photos of a receiving difference (docs/api.md section 12): bytes that are not the declared image, a sixth photo.
   foto_non_valida: 422,
   troppe_foto: 422,
 } as const;

@@ -5,7 +5,7 @@ import { countRows, rest, seedArticle, seedKey, seedSupplier, seedWarehouse } fr
 import { test } from "../testing/test";
 
 /**
- * API.md section 2 on every call with rows: a missing, mistyped or unknown field inside a row is that row's
+ * docs/api.md section 2 on every call with rows: a missing, mistyped or unknown field inside a row is that row's
  * `campo_non_valido`, naming the field, and the good rows are written; only the envelope's faults refuse the
  * call, and then nothing is written.
  */

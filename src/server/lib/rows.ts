@@ -3,7 +3,7 @@ import { RowError } from "./errors";
 import { typeError } from "./zod";
 
 /**
- * The rows of a call with rows (API.md section 2): the envelope refuses the call, a fault inside one row
+ * The rows of a call with rows (docs/api.md section 2): the envelope refuses the call, a fault inside one row
  * is that row's outcome. The procedure parses the envelope with `rowsOf` (an array of objects, fields
  * unchecked); the service parses each row strictly with `checkRows`, and a missing, mistyped or unknown
  * field refuses that row alone as `campo_non_valido`, naming the field. The OpenAPI document describes each

@@ -75,7 +75,7 @@ export const pathId = () =>
 
 // ---- response pieces ----
 
-/** A decimal as the contract writes it (API.md section 1): `.` separator, no exponent, `-` for negatives. */
+/** A decimal as the contract writes it (docs/api.md section 1): `.` separator, no exponent, `-` for negatives. */
 export const DECIMAL_PATTERN = "^-?\\d+(\\.\\d+)?$";
 export const decimalString = () =>
   z.string().meta({ description: "Decimale in forma canonica", example: "12.5", pattern: DECIMAL_PATTERN });

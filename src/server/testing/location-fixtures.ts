@@ -4,7 +4,7 @@ import { seedWarehouse } from "./fixtures";
 import { seedLocations, switchLocations } from "./locations";
 
 /**
- * A warehouse that manages locations (API.md section 11): its locations (the first is its receiving
+ * A warehouse that manages locations (docs/api.md section 11): its locations (the first is its receiving
  * location), switched on through the ledger's switch as the warehouse upsert does. Returns the warehouse id.
  */
 export async function seedLocationWarehouse(

@@ -6,7 +6,7 @@ import { NUL_MESSAGE, nulPaths } from "../lib/nul";
 import { MISSING } from "../lib/zod";
 
 /**
- * The one place that turns any failure into the contract's error body and status (API.md section 2).
+ * The one place that turns any failure into the contract's error body and status (docs/api.md section 2).
  * Stack traces, SQL and paths never leave the server: an unexpected error becomes `errore_interno`
  * with the request id, and the details go to the server log under that id.
  */

@@ -130,7 +130,7 @@ const requireUser = (actor: Actor): Extract<Actor, { kind: "utente" }> => {
 };
 
 /**
- * Webhook endpoints by REST (API.md section 10): an API key that holds `webhook` and `lettura` (an endpoint
+ * Webhook endpoints by REST (docs/api.md section 10): an API key that holds `webhook` and `lettura` (an endpoint
  * receives data, so creating one needs the right to read it). Users manage every endpoint on the screen.
  */
 const requireWebhookKey = (actor: Actor): Extract<Actor, { kind: "chiave" }> => {

@@ -9,10 +9,10 @@ import { MAX_RETURN_ROWS } from "../modules/notices/returns.schemas";
 import { MAX_ORDER_ROWS_PER_CALL, MAX_ORDERS_PER_CALL } from "../modules/orders/orders.schemas";
 
 /**
- * Which error `codice` each /api/v1 operation can answer, for the OpenAPI document (API.md section 2: "the
+ * Which error `codice` each /api/v1 operation can answer, for the OpenAPI document (docs/api.md section 2: "the
  * OpenAPI document enumerates every code of every endpoint"). One table keyed by "METHOD path", beside the
  * document rather than in each procedure's meta: the codes are the document's concern, they read against
- * API.md in one place, and five routers that other work edits stay untouched. An operation missing from the
+ * docs/api.md in one place, and five routers that other work edits stay untouched. An operation missing from the
  * table still gets the codes its method, path and meta imply (`defaultCodes`); adding its own is one entry.
  */
 
@@ -21,7 +21,7 @@ export interface OperationCodes {
   codes?: readonly ErrorCode[];
   /** Codes of a refused row, in the success answer's per-row outcomes (`errore.codice`). */
   rows?: readonly RowErrorCode[];
-  /** `maxItems` of the request body's arrays (API.md section 8), by property path (`ordini.righe`: each order's rows). */
+  /** `maxItems` of the request body's arrays (docs/api.md section 8), by property path (`ordini.righe`: each order's rows). */
   maxItems?: Readonly<Record<string, number>>;
 }
 
@@ -39,12 +39,12 @@ const ARRIVAL_ROWS = [
   "scadenza_diversa",
   "fornitore_diverso",
   "magazzino_diverso",
-  // Warehouses with locations (API.md section 11).
+  // Warehouses with locations (docs/api.md section 11).
   "ubicazione_non_trovata",
   "ubicazione_non_prevista",
 ] as const satisfies readonly RowErrorCode[];
 
-/** A row's location (API.md section 11): every writer of stock resolves it (ledger/locations.service.ts). */
+/** A row's location (docs/api.md section 11): every writer of stock resolves it (ledger/locations.service.ts). */
 const LOCATION_ROWS = [
   "ubicazione_obbligatoria",
   "ubicazione_non_trovata",
@@ -80,7 +80,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
   },
   "GET /articoli/{id}/lotti": { codes: ["magazzino_non_trovato"] },
   "POST /arrivi/cerca": { codes: ["fornitore_non_trovato", "magazzino_non_trovato"] },
-  // A single row is refused as the request, with the row's code (API.md section 2).
+  // A single row is refused as the request, with the row's code (docs/api.md section 2).
   "POST /arrivi": {
     codes: ["magazzino_non_trovato", "troppe_righe", ...ARRIVAL_ROWS],
     // A malformed row of several (lib/rows.ts); one row malformed is the call's richiesta_non_valida.
@@ -89,7 +89,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
   },
   "POST /arrivi/{id}/annulla": { codes: ["arrivo_gia_annullato", "lotto_consumato", "merce_spostata", "arrivo_reso"] },
   "POST /giacenze/allinea": {
-    // The top-level `ubicazione` is the envelope's: its fault refuses the call (API.md section 11).
+    // The top-level `ubicazione` is the envelope's: its fault refuses the call (docs/api.md section 11).
     codes: ["magazzino_non_trovato", "troppe_righe", "ubicazione_non_trovata", "ubicazione_non_prevista"],
     rows: [
       "campo_non_valido",
@@ -116,7 +116,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
       "ean_in_uso",
       "gestione_lotti_bloccata",
       "modello_non_trovato",
-      // ubicazioni_preferite (API.md section 11).
+      // ubicazioni_preferite (docs/api.md section 11).
       "magazzino_non_trovato",
       "ubicazione_non_trovata",
     ],
@@ -125,7 +125,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
   "POST /fornitori": { codes: ["troppe_righe"], rows: UPSERT_ROWS, maxItems: { fornitori: MAX_UPSERT_ROWS } },
   "POST /magazzini": {
     codes: ["troppe_righe"],
-    // The locations settings and the switch (API.md section 11).
+    // The locations settings and the switch (docs/api.md section 11).
     rows: [...UPSERT_ROWS, "ubicazione_non_trovata", ...LOCATION_SWITCH_ROWS],
     maxItems: { magazzini: MAX_UPSERT_ROWS },
   },
@@ -158,9 +158,9 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     maxItems: { ordini: MAX_ORDERS_PER_CALL, "ordini.righe": MAX_ORDER_ROWS_PER_CALL },
   },
   "POST /ordini-acquisto/{id}/chiudi": { codes: ["riga_non_trovata"] },
-  // A replay from a sequence above any event ever issued (API.md section 9, as for a stored cursor).
+  // A replay from a sequence above any event ever issued (docs/api.md section 9, as for a stored cursor).
   "POST /webhook/{id}/riprova": { codes: ["cursore_non_valido"] },
-  // Labels and printers (API.md section 13).
+  // Labels and printers (docs/api.md section 13).
   "GET /etichette/lotto": { codes: ["articolo_non_trovato"] },
   "GET /etichette/collo/{sscc}": { codes: ["collo_non_trovato", "sscc_non_valido"] },
   "GET /etichette/ubicazione": { codes: ["magazzino_non_trovato", "ubicazione_non_trovata", "troppe_righe"] },
@@ -195,7 +195,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     ],
     maxItems: { avvisi: MAX_NOTICES_PER_CALL },
   },
-  // Photos of a difference (API.md section 12): 415 a type that is not JPEG or PNG, 413 over 5 MB.
+  // Photos of a difference (docs/api.md section 12): 415 a type that is not JPEG or PNG, 413 over 5 MB.
   "POST /differenze-ricevimento/{id}/foto": { codes: ["foto_non_valida", "troppe_foto"] },
   "POST /colli/{sscc}/ricevi": {
     codes: ["collo_non_trovato", "sscc_non_valido", "collo_gia_ricevuto", "magazzino_non_trovato"],
@@ -221,7 +221,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
       "fornitore_diverso",
       "magazzino_diverso",
       "quantita_eccessiva",
-      // The unload's location checks (API.md section 11), as on any unload.
+      // The unload's location checks (docs/api.md section 11), as on any unload.
       ...LOCATION_ROWS,
     ],
     maxItems: { righe: MAX_RETURN_ROWS },
@@ -258,7 +258,7 @@ function defaultCodes({ method, path, idempotent, query }: DefaultInputs): strin
       "chiave_idempotenza_abbandonata",
       "chiave_idempotenza_riutilizzata",
     );
-  // A stored cursor above anything ever issued (API.md section 9).
+  // A stored cursor above anything ever issued (docs/api.md section 9).
   if (query.includes("dopo") || query.includes("modificati_dopo")) codes.push("cursore_non_valido");
   return codes;
 }

@@ -16,7 +16,7 @@ import { differenceOutput, noticeOutput } from "../modules/notices/notices.schem
 import { saleDocumentOutput } from "../modules/sales/sales.schemas";
 
 /**
- * Events in the OpenAPI document, one schema per `tipo` (API.md section 10): `GET /eventi` lists them as a
+ * Events in the OpenAPI document, one schema per `tipo` (docs/api.md section 10): `GET /eventi` lists them as a
  * union discriminated by `tipo`, and the `webhooks` section (OpenAPI 3.1) describes what a receiver gets,
  * one event or a batch. Each `dati` is the row as events.service.ts renders it, with the lists' own output
  * schemas: a movement in an event is the movement of GET /movimenti.

@@ -52,7 +52,7 @@ export function typeParameters(op: Operation, input: z.ZodType | undefined): voi
 /**
  * The rows of every call with rows as the service checks each one (required fields, no other property, each
  * field's type), named in components. The request's own schema is loose on purpose (a bad row is refused
- * as that row, API.md section 2, lib/rows.ts); its field descriptions are kept.
+ * as that row, docs/api.md section 2, lib/rows.ts); its field descriptions are kept.
  */
 const STRICT_ROWS: Record<string, { key: string; component: string; row: z.ZodType }> = {
   "/articoli": { key: "articoli", component: "RigaArticolo", row: articleRowCheck },
@@ -117,7 +117,7 @@ export function successByStatus(success: unknown, statuses: readonly number[]): 
 }
 
 /**
- * `maxItems` of the body's arrays (API.md section 8), by property path ("ordini.righe"), through $refs. A path
+ * `maxItems` of the body's arrays (docs/api.md section 8), by property path ("ordini.righe"), through $refs. A path
  * not found is skipped, not thrown: the document must build for the service to route (openapi.test.ts checks the limits).
  */
 export function limitArrays(op: Operation, limits: Readonly<Record<string, number>>, components: Record<string, SchemaObject>): void {

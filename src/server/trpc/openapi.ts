@@ -49,7 +49,7 @@ const HEADERS: Record<number, Record<string, { description: string; schema: Sche
   503: { "Retry-After": { description: "Secondi da attendere", schema: { type: "integer" } } },
 };
 
-/** The contract's error body (API.md section 2), `codice` one of `codes`. */
+/** The contract's error body (docs/api.md section 2), `codice` one of `codes`. */
 function errorBody(codes: readonly string[]): SchemaObject {
   return {
     type: "object",
@@ -70,7 +70,7 @@ const FIELD_PROBLEM: SchemaObject = {
   properties: { campo: { type: "string" }, messaggio: { type: "string" } },
 };
 
-/** The answer of a label's GET: the file itself (API.md section 13). */
+/** The answer of a label's GET: the file itself (docs/api.md section 13). */
 const LABEL_FILE = {
   description: "Le etichette: PDF (formato=pdf, predefinito) o ZPL (formato=zpl)",
   headers: {
@@ -82,7 +82,7 @@ const LABEL_FILE = {
   },
 } as unknown as Operation["responses"][string];
 
-/** A photo of a receiving difference (API.md section 12): the image, as sent and as answered. */
+/** A photo of a receiving difference (docs/api.md section 12): the image, as sent and as answered. */
 const PHOTO_CONTENT = {
   "image/jpeg": { schema: { type: "string", format: "binary" } },
   "image/png": { schema: { type: "string", format: "binary" } },

@@ -32,26 +32,26 @@ export const appRouter = router({
   clients: clientsRouter,
   arrivals: arrivalsRouter,
   alignment: alignmentRouter,
-  // The handheld's putaway (API.md section 11), tRPC only.
+  // The handheld's putaway (docs/api.md section 11), tRPC only.
   putaway: putawayRouter,
   availability: availabilityRouter,
-  // Stock by location, where an article lies, what waits for putaway (API.md section 11).
+  // Stock by location, where an article lies, what waits for putaway (docs/api.md section 11).
   locationsStock: locationsStockRouter,
   sales: salesRouter,
-  // Master data and purchase orders, by id or as a change feed (API.md section 9).
+  // Master data and purchase orders, by id or as a change feed (docs/api.md section 9).
   feeds: feedsRouter,
-  // Master data in by code, and clients (API.md section 9).
+  // Master data in by code, and clients (docs/api.md section 9).
   masterData: masterDataRouter,
   clientsUpsert: clientsUpsertRouter,
-  // Events, pulled (API.md section 10); pushed by the webhooks' workers.
+  // Events, pulled (docs/api.md section 10); pushed by the webhooks' workers.
   events: eventsRouter,
-  // Where each list and feed starts "from now" (API.md section 9).
+  // Where each list and feed starts "from now" (docs/api.md section 9).
   cursors: cursorsRouter,
-  // Shipping notices, pallets, receiving differences (API.md section 12).
+  // Shipping notices, pallets, receiving differences (docs/api.md section 12).
   notices: noticesRouter,
-  // A key's own webhook endpoints (API.md section 10, scopes webhook and lettura).
+  // A key's own webhook endpoints (docs/api.md section 10, scopes webhook and lettura).
   webhooksRest: webhooksRestRouter,
-  // Labels and printers (API.md section 13).
+  // Labels and printers (docs/api.md section 13).
   labels: labelsRouter,
   printers: printersRouter,
   // Operator UI only (no openapi meta: not part of /api/v1).

@@ -6,7 +6,7 @@ import { test } from "../../testing/test";
 import { verifyLedger } from "../ledger/verify.service";
 
 /**
- * A bin found empty (API.md section 11, "Counting a location"): `completa: true` with the bin and no rows
+ * A bin found empty (docs/api.md section 11, "Counting a location"): `completa: true` with the bin and no rows
  * counts every article and lot it holds as zero, through the alignment's own path (its gate, lock order and
  * `correzione` movements). Without `completa` an empty count is still refused, and writes nothing.
  */

@@ -7,7 +7,7 @@ import { test } from "../../testing/test";
 import { verifyLedger } from "../ledger/verify.service";
 
 /**
- * Counting by location (API.md section 11): the counted unit is (article, lot, location), and
+ * Counting by location (docs/api.md section 11): the counted unit is (article, lot, location), and
  * `completa` counts a location as a whole, holding it against concurrent loads until it commits. A
  * warehouse without locations is the one of alignment.test.ts, which runs unchanged.
  */

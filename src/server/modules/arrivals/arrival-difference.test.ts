@@ -4,7 +4,7 @@ import { countRows, rest, seedArticle, seedKey, seedSupplier, seedWarehouse } fr
 import { test } from "../../testing/test";
 import { verifyLedger } from "../ledger/verify.service";
 
-/** API.md section 12: a `differenza` on POST /arrivi "alone with a quantity of 0 received": recorded, no movement. */
+/** docs/api.md section 12: a `differenza` on POST /arrivi "alone with a quantity of 0 received": recorded, no movement. */
 
 let t: TestDb;
 let key: string;

@@ -8,7 +8,7 @@ import type { Actor } from "../auth/actor";
 import { verifyLedger } from "../ledger/verify.service";
 
 /**
- * Arrivals in a warehouse that manages locations (API.md section 11): where they land, the refusals of
+ * Arrivals in a warehouse that manages locations (docs/api.md section 11): where they land, the refusals of
  * their location, and cancelling them once the goods have moved. A warehouse without locations is the
  * one of arrivals.test.ts, which runs unchanged.
  */

@@ -180,7 +180,7 @@ export interface LockedRow {
   articolo_id: number;
   codice: string;
   gestione_lotti: boolean;
-  /** An inactive article is not received (API.md section 9). */
+  /** An inactive article is not received (docs/api.md section 9). */
   attivo: boolean;
   ordinata: Prisma.Decimal;
   arrivata: Prisma.Decimal;

@@ -24,7 +24,7 @@ import { todaysArrivals } from "./today.service";
 import { syncParse } from "../../lib/zod";
 
 /**
- * API.md section 2: the body of a search by filters is a list's parameters, and a badly written filter
+ * docs/api.md section 2: the body of a search by filters is a list's parameters, and a badly written filter
  * (a date that is no date, `limite: 101`, an unknown name) is `filtro_non_valido`, always. A search by
  * `barcode` is not a list: a bad barcode, or filters beside it, stay `richiesta_non_valida`.
  * Refused here, where the input is parsed, as syncParse does for speed: the schema (and so the

@@ -230,12 +230,12 @@ describe("POST /arrivi/cerca", () => {
   test.each([
     ["fornitore_non_trovato", { fornitore: 9999 }, "fornitore"],
     ["magazzino_non_trovato", { magazzino: 9999 }, "magazzino"],
-    // A search by barcode is no list: filters beside it, or a bad barcode, make a bad request (API.md section 5).
+    // A search by barcode is no list: filters beside it, or a bad barcode, make a bad request (docs/api.md section 5).
     ["richiesta_non_valida", { barcode: "8001234567897", fornitore: 1 }, "fornitore"],
     ["richiesta_non_valida", { barcode: "" }, "barcode"],
     ["richiesta_non_valida", { barcode: 8001234567897 }, "barcode"],
     ["richiesta_non_valida", { barcode: "x".repeat(201) }, "barcode"],
-    // A badly written filter is filtro_non_valido, always (API.md section 2): one case per filter.
+    // A badly written filter is filtro_non_valido, always (docs/api.md section 2): one case per filter.
     ["filtro_non_valido", { fornitore: "1" }, "fornitore"],
     ["filtro_non_valido", { fornitore: 0 }, "fornitore"],
     ["filtro_non_valido", { articolo: -1 }, "articolo"],

@@ -85,7 +85,7 @@ export async function cancelArrivals(
   for (const m of movements) {
     const already = await first(tx, q.cancellationOf(m.id));
     if (already) throw new DomainError("arrivo_gia_annullato", `L'arrivo ${m.id} è già stato annullato (movimento ${already.id}).`);
-    // A return to the supplier with riapri (API.md section 12) may have taken part of it off the row already.
+    // A return to the supplier with riapri (docs/api.md section 12) may have taken part of it off the row already.
     const row = orderRows.get(m.riferimento_id!)!;
     const rest = (left.get(row.id) ?? new Decimal(row.arrivata.toString())).minus(m.quantita.toString());
     if (rest.lt(0))

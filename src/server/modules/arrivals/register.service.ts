@@ -37,7 +37,7 @@ function rigaOf(raw: Record<string, unknown> | undefined): number | null {
   return typeof riga === "number" && Number.isInteger(riga) && riga > 0 ? riga : null;
 }
 
-/** A declared difference's quantity (API.md section 12: "needs its quantita"), as any quantity. */
+/** A declared difference's quantity (docs/api.md section 12: "needs its quantita"), as any quantity. */
 function declaredQuantity(n: number): string {
   const q = quantityFromNumber(n);
   if (q === null)
@@ -57,9 +57,9 @@ interface Accepted {
   ubicazione: ResolvedLocation;
   arrivata: string;
   residua: string;
-  /** A difference declared beside the arrival (API.md section 12), recorded with it. */
+  /** A difference declared beside the arrival (docs/api.md section 12), recorded with it. */
   differenza?: { quantita: string; motivo: MotivoDifferenza; nota: string | null };
-  /** Quantity 0 with a difference (API.md section 12, "alone with a quantity of 0 received"): no movement. */
+  /** Quantity 0 with a difference (docs/api.md section 12, "alone with a quantity of 0 received"): no movement. */
   soloDifferenza: boolean;
 }
 

@@ -143,7 +143,7 @@ async function searchByBarcode(
   magazzino: number | undefined,
   opts: { timeZone: string },
 ): Promise<ScanOutput> {
-  // An SSCC before any other reading (API.md section 11): a pallet of a shipping notice (section 12).
+  // An SSCC before any other reading (docs/api.md section 11): a pallet of a shipping notice (section 12).
   const sscc = readSscc(barcode);
   if (sscc !== null) {
     const collo = await palletOf(db, sscc, opts);

@@ -32,7 +32,7 @@ export async function createApiKey(
 ): Promise<CreatedApiKey> {
   if (input.permessi.length === 0)
     throw new DomainError("richiesta_non_valida", "Indicare almeno un permesso: lettura, scrittura o webhook.", { campo: "permessi" });
-  // scrittura implies lettura; webhook is granted only when asked for, and implies nothing (API.md section 3).
+  // scrittura implies lettura; webhook is granted only when asked for, and implies nothing (docs/api.md section 3).
   const reads = input.permessi.includes("lettura") || input.permessi.includes("scrittura");
   const permessi: Scope[] = [
     ...(reads ? (["lettura"] as const) : []),
@@ -128,7 +128,7 @@ const BATCH_SHARE = 20;
  * The key: from the instance's cache when it has one that listens (auth-cache.ts: a revocation
  * reaches every instance's cache through PostgreSQL at commit), else from the database.
  * The rate limit: the bucket lives on the key's row, on the database clock, so the limit holds
- * across instances (API.md section 8); an instance takes tokens from it in batches of 5% of the burst
+ * across instances (docs/api.md section 8); an instance takes tokens from it in batches of 5% of the burst
  * and spends them locally, so a busy key costs one database statement per batch instead of one per
  * request. Across instances the limit is exact to within one batch per instance. A key that is not
  * cached and has no local tokens is authenticated and charged in the same statement.

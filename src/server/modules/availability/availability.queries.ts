@@ -122,7 +122,7 @@ export const availabilityPage = (
                    SELECT g.articolo_id, g.magazzino_id, g.quantita FROM giacenze g
                     WHERE g.articolo_id = p.id ${inWarehouse(Prisma.sql`g.magazzino_id`)} OFFSET 0) g`
       : asOf(filters.a, inWarehouse, false);
-  // Stock in quarantena locations (API.md section 11), by (article, warehouse) as `saldi`; with `a`, from the
+  // Stock in quarantena locations (docs/api.md section 11), by (article, warehouse) as `saldi`; with `a`, from the
   // ledger's movements into and out of them (the locations' type as it is today), read as the balances are.
   const quarantined =
     filters.a === undefined

@@ -4,7 +4,7 @@ import { listParams, pageShape } from "../lists/lists.schemas";
 
 export const MAX_AVAILABILITY_PAGE = 500;
 
-// Strict: `da` has no meaning on a snapshot and is refused like any unknown parameter (API.md section 4).
+// Strict: `da` has no meaning on a snapshot and is refused like any unknown parameter (docs/api.md section 4).
 export const listAvailabilityInput = z.strictObject({
   ...listParams(MAX_AVAILABILITY_PAGE),
   a: queryDate()

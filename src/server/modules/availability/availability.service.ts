@@ -56,7 +56,7 @@ export function toAvailabilityOutput(r: AvailabilityRow & { id: number }, withBr
     giacenza: r.giacenza,
     in_arrivo: r.in_arrivo,
   };
-  // Only where a warehouse of the row manages locations (API.md section 11): elsewhere the row is unchanged.
+  // Only where a warehouse of the row manages locations (docs/api.md section 11): elsewhere the row is unchanged.
   if (r.in_quarantena !== null) out.in_quarantena = r.in_quarantena;
   // json_agg over no warehouse at all is NULL, not an empty array.
   if (withBreakdown) out.magazzini = r.magazzini ?? [];

@@ -4,7 +4,7 @@ import { test } from "../../testing/test";
 import { rest, seedKey, seedWarehouse } from "../../testing/fixtures";
 
 /**
- * POST /articoli's `confezione` and `ubicazioni_preferite` (API.md section 11): every refusal with nothing of its
+ * POST /articoli's `confezione` and `ubicazioni_preferite` (docs/api.md section 11): every refusal with nothing of its
  * row written, the whole list replaced, a changed list bumping the article's version (so the change feed and
  * articolo.modificato carry it), a repeat changing nothing, GET /articoli reading both back.
  */

@@ -17,7 +17,7 @@ export interface ArticleInfo {
 }
 
 /**
- * The suggested purchase price of article `a` (API.md section 5): the last arrival price, else the
+ * The suggested purchase price of article `a` (docs/api.md section 5): the last arrival price, else the
  * last purchase-order price, else the standard cost, else null. COALESCE stops at the first value,
  * so the order lookup runs only for articles never received.
  */

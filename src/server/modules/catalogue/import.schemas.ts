@@ -5,7 +5,7 @@ import { gtinCheckDigit, isValidGtin } from "../../../lib/gtin";
 import { isoDate, MISSING, shortText, typeError } from "../../lib/zod";
 
 /**
- * The master data file of `cli import` (API.md section 6). Each item is parsed on its own (and each
+ * The master data file of `cli import` (docs/api.md section 6). Each item is parsed on its own (and each
  * variant and order row too), so that one malformed row does not hide the problems of the others:
  * the operator gets every problem of the file in one pass. The nested lists are therefore `unknown[]`
  * here and parsed with their own schema by the service.
@@ -93,7 +93,7 @@ export const importFileInput = z.strictObject(
 /** `attivo`: absent keeps the stored value (a new item is active). */
 const active = () => z.boolean({ error: typeError("deve essere true o false") }).optional();
 
-/** A warehouse, with its locations settings (API.md section 11): the receiving location is one of the file's `ubicazioni` or a stored one. */
+/** A warehouse, with its locations settings (docs/api.md section 11): the receiving location is one of the file's `ubicazioni` or a stored one. */
 export const warehouseInput = z.strictObject(
   {
     codice: code(),
@@ -106,7 +106,7 @@ export const warehouseInput = z.strictObject(
 );
 export type WarehouseInput = z.infer<typeof warehouseInput>;
 
-/** A location of a warehouse (API.md section 11), by (warehouse code, code) as POST /ubicazioni. */
+/** A location of a warehouse (docs/api.md section 11), by (warehouse code, code) as POST /ubicazioni. */
 export const locationInput = z.strictObject(
   {
     magazzino: code(),

@@ -11,7 +11,7 @@ import { loadWarehousesByCode, type Written } from "./master-data.service";
 import { type CheckedRow, UpsertRows } from "./upsert-rows";
 
 /**
- * POST /ubicazioni (API.md section 11), and the import's `ubicazioni`: locations upserted by (warehouse code,
+ * POST /ubicazioni (docs/api.md section 11), and the import's `ubicazioni`: locations upserted by (warehouse code,
  * location code), each row checked on its own as in the other master-data upserts (section 9), the rows that
  * pass written in a fixed number of statements. What the contract leaves open, decided here:
  * - `tipo` is required for a new location and may change later, but a warehouse's receiving location stays of

@@ -3,7 +3,7 @@ import { Prisma } from "../../db/client";
 import { query } from "../../db/sql";
 
 /**
- * The statements of the locations' master data (API.md section 11): look-ups by (warehouse, code), the set-based
+ * The statements of the locations' master data (docs/api.md section 11): look-ups by (warehouse, code), the set-based
  * writes of POST /ubicazioni and of the import, and what a deactivation must know.
  */
 

@@ -5,7 +5,7 @@ import { code, text } from "./import.schemas";
 import { MAX_UPSERT_ROWS } from "./master-data.schemas";
 
 /**
- * POST /ubicazioni (API.md section 11): locations upserted by (warehouse code, location code), with the
+ * POST /ubicazioni (docs/api.md section 11): locations upserted by (warehouse code, location code), with the
  * per-row outcomes and refusals of the other master-data upserts (section 9). As there, the request schema
  * documents the fields and passes each row on as it came: the service checks them row by row.
  */

@@ -7,7 +7,7 @@ import { untilWaiting } from "../../testing/locks";
 import { seedLocations } from "../../testing/locations";
 
 /**
- * POST /ubicazioni and GET /ubicazioni (API.md section 11): upsert by (warehouse code, code) with the per-row
+ * POST /ubicazioni and GET /ubicazioni (docs/api.md section 11): upsert by (warehouse code, code) with the per-row
  * outcomes of section 9, every refusal code provoked with nothing written for the refused row, the codes that
  * would read as something else, deactivation of a location that holds goods or receives, the list's filters
  * and its change feed, and the event.

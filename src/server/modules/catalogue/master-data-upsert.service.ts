@@ -9,7 +9,7 @@ import { loadPreferred, type Preferred, resolvePreferred, samePreferred, writePr
 import { UpsertRows, type CheckedRow } from "./upsert-rows";
 
 /**
- * POST /fornitori, /articoli (API.md section 9; /magazzini: warehouses-upsert.service.ts): each row checked on its own and refused
+ * POST /fornitori, /articoli (docs/api.md section 9; /magazzini: warehouses-upsert.service.ts): each row checked on its own and refused
  * with its code, nothing written for it; the rows that pass go to the same writers as the import
  * (master-data.service.ts), in a fixed number of statements. Each call holds its table's advisory lock
  * from the load to the commit, so two calls never create the same code nor give one EAN to two articles.

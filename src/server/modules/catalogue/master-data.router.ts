@@ -7,7 +7,7 @@ import { upsertArticleRows, upsertSupplierRows } from "./master-data-upsert.serv
 import { upsertWarehouseRows } from "./warehouses-upsert.service";
 import { upsertArticlesInput, upsertOutput, upsertSuppliersInput, upsertWarehousesInput } from "./master-data.schemas";
 
-/** POST /articoli, /fornitori, /magazzini: master-data upserts by code (API.md section 9). */
+/** POST /articoli, /fornitori, /magazzini: master-data upserts by code (docs/api.md section 9). */
 
 const DESCRIPTION =
   "Upsert per `codice`, fino a 500 righe: un codice nuovo crea, uno noto aggiorna i campi inviati (un campo assente resta com'è, `null` cancella un campo facoltativo). " +
@@ -94,7 +94,7 @@ export const masterDataRouter = router({
         tags: ["Anagrafiche"],
         summary: "Crea o aggiorna ubicazioni per magazzino e codice",
         description:
-          "Upsert per (`magazzino`, `codice`), fino a 500 righe, con gli esiti per riga degli altri upsert (API.md §9 e §11). " +
+          "Upsert per (`magazzino`, `codice`), fino a 500 righe, con gli esiti per riga degli altri upsert (docs/api.md section 9 e 11). " +
           "Codici di rifiuto per riga: `codice_non_valido` (anche un codice che si leggerebbe come altro: un EAN, un SSCC, un codice GS1, " +
           "`R` seguito da cifre), `codice_ripetuto` (stessa coppia magazzino e codice due volte), `campo_non_valido`, `magazzino_non_trovato`, " +
           "`ubicazione_non_vuota` (disattivare un'ubicazione che contiene merce, o l'ubicazione di ricevimento del magazzino).",

@@ -5,7 +5,7 @@ import { code, ean, price, text } from "./import.schemas";
 
 /**
  * POST /articoli, /fornitori, /magazzini (and /clienti, in the clients module): upserts by `codice`
- * (API.md section 9). The request's rows are objects whose fields are checked row by row by the service,
+ * (docs/api.md section 9). The request's rows are objects whose fields are checked row by row by the service,
  * so that a bad field refuses its row (`campo_non_valido`), not the whole call: the request schema
  * documents the fields and passes them on as they came.
  */
@@ -64,7 +64,7 @@ export const articleUpsertRow = z
           required: ["magazzino", "ubicazione"],
         },
         description:
-          "Dove proporre lo stoccaggio (API.md §11): codici di magazzino e di un'ubicazione di stoccaggio attiva, al più una per magazzino. " +
+          "Dove proporre lo stoccaggio (docs/api.md section 11): codici di magazzino e di un'ubicazione di stoccaggio attiva, al più una per magazzino. " +
           "Sostituisce l'intero elenco; null o [] lo svuota",
       } as Record<string, unknown>),
   })
@@ -84,7 +84,7 @@ export const warehouseUpsertRow = z
     ...namedUpsertRow.shape,
     gestione_ubicazioni: field(
       "boolean",
-      "Il magazzino tiene la giacenza per ubicazione (API.md §11). Attivarla mette la giacenza che c'è nell'ubicazione di ricevimento; " +
+      "Il magazzino tiene la giacenza per ubicazione (docs/api.md section 11). Attivarla mette la giacenza che c'è nell'ubicazione di ricevimento; " +
         "disattivarla è rifiutato finché la merce sta in più di un'ubicazione (`ubicazioni_in_uso`). Predefinito: false",
     ),
     ubicazione_ricevimento: field(
@@ -155,7 +155,7 @@ export type ArticleRowCheck = z.infer<typeof articleRowCheck>;
 
 export const namedRowCheck = z.strictObject({ codice: code(), nome: text(200).optional(), attivo: bool().optional() });
 
-/** A warehouse: a named row with its locations settings (API.md section 11). */
+/** A warehouse: a named row with its locations settings (docs/api.md section 11). */
 export const warehouseRowCheck = namedRowCheck.extend({
   gestione_ubicazioni: bool().optional(),
   ubicazione_ricevimento: code().nullable().optional(),

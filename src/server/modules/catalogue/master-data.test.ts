@@ -7,7 +7,7 @@ import { caller, countRows, rest, seedKey, seedOrder, seedSupplier, seedWarehous
 import type { Actor } from "../auth/actor";
 
 /**
- * POST /articoli, /fornitori, /magazzini (API.md section 9): upserts by code with per-row outcomes, every
+ * POST /articoli, /fornitori, /magazzini (docs/api.md section 9): upserts by code with per-row outcomes, every
  * row refusal code with nothing written for the refused row and the others written, repeats that write
  * nothing (no UPDATE: the rows' xmin stays), variants by `modello`, the lot flag locked by a movement,
  * Idempotency-Key, and what `attivo: false` does to arrivals and pickers.

@@ -7,7 +7,7 @@ import * as q from "./master-data.queries";
 import { loadWarehousesByCode } from "./master-data.service";
 
 /**
- * An article's preferred locations (API.md section 11, `ubicazioni_preferite` of POST /articoli): where putaway
+ * An article's preferred locations (docs/api.md section 11, `ubicazioni_preferite` of POST /articoli): where putaway
  * proposes to take its goods, at most one per warehouse, sent as codes and replacing the whole list. What the
  * contract leaves open, decided here: a preferred location is an active location of tipo `stoccaggio` (putaway
  * never proposes a `quarantena` one, and a `ricevimento` one is where goods wait to be put away);

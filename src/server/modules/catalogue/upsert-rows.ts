@@ -4,7 +4,7 @@ import { MAX_UPSERT_ROWS, type UpsertOutput } from "./master-data.schemas";
 import type { Written } from "./master-data.service";
 
 /**
- * The row-by-row part shared by every master-data upsert (API.md section 9): the row limit, the code of
+ * The row-by-row part shared by every master-data upsert (docs/api.md section 9): the row limit, the code of
  * each row (`codice_non_valido`, `codice_ripetuto` for every occurrence of a code given twice), its
  * fields (`campo_non_valido`, naming the field), and the response with its counts. What a row means is
  * each entity's own business (master-data-upsert.service.ts, clients-upsert.service.ts).

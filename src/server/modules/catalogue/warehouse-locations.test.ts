@@ -4,7 +4,7 @@ import { test } from "../../testing/test";
 import { rest, seedArticle, seedKey, stockOf } from "../../testing/fixtures";
 
 /**
- * POST /magazzini's locations settings (API.md section 11): `ubicazione_ricevimento` and `gestione_ubicazioni`,
+ * POST /magazzini's locations settings (docs/api.md section 11): `ubicazione_ricevimento` and `gestione_ubicazioni`,
  * every refusal with nothing of its row written, switching a warehouse with stock on (its stock placed in the
  * receiving location by one operation) and off, GET /magazzini and magazzino.modificato showing both fields.
  */

@@ -12,7 +12,7 @@ import { loadWarehousesByCode, type KnownNamed, type NamedRow, type Written, wri
 import { type CheckedRow, UpsertRows } from "./upsert-rows";
 
 /**
- * POST /magazzini (API.md sections 9 and 11): warehouses by code, and their locations settings,
+ * POST /magazzini (docs/api.md sections 9 and 11): warehouses by code, and their locations settings,
  * `ubicazione_ricevimento` (a code of that warehouse's locations) and `gestione_ubicazioni`. What the contract
  * leaves open, decided here:
  * - the receiving location is an active location of tipo `ricevimento` of that warehouse (GET /da-stoccare

@@ -5,7 +5,7 @@ import { upsertOutput } from "../catalogue/master-data.schemas";
 import { upsertClientsInput } from "./clients-upsert.schemas";
 import { upsertClientRows } from "./clients-upsert.service";
 
-/** POST /clienti: clients upserted by code (API.md section 9). */
+/** POST /clienti: clients upserted by code (docs/api.md section 9). */
 export const clientsUpsertRouter = router({
   upsert: writeProcedure
     .use(requireRole("responsabile"))

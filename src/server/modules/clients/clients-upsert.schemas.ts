@@ -2,7 +2,7 @@ import { z } from "zod";
 import { typeError } from "../../lib/zod";
 import { clientInput } from "../catalogue/import.schemas";
 
-/** POST /clienti (API.md section 9): the client fields of GET /clienti plus `attivo`, checked row by row by the service. */
+/** POST /clienti (docs/api.md section 9): the client fields of GET /clienti plus `attivo`, checked row by row by the service. */
 
 const field = (type: string, description: string, nullable = true) =>
   z

@@ -3,7 +3,7 @@ import type { TestDb } from "../../testing/db";
 import { test } from "../../testing/test";
 import { countRows, rest, seedKey } from "../../testing/fixtures";
 
-/** POST /clienti (API.md section 9): upsert by code, per-row outcomes, repeats that write nothing. */
+/** POST /clienti (docs/api.md section 9): upsert by code, per-row outcomes, repeats that write nothing. */
 
 let t: TestDb;
 let key: string;

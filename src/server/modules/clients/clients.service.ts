@@ -7,7 +7,7 @@ import * as q from "./clients.queries";
 import type { ClientOutput, ListClientsInput } from "./clients.schemas";
 
 /**
- * GET /clienti: by id as section 4, or with `modificati_dopo` the change feed by `versione` (API.md section 9),
+ * GET /clienti: by id as section 4, or with `modificati_dopo` the change feed by `versione` (docs/api.md section 9),
  * through the feeds' machinery and the clients' gate; `da`/`a` read the creation date in the service time zone.
  */
 /** A client as the contract shows it (GET /clienti, and cliente.modificato: there `creato_il` in ms). */

@@ -57,7 +57,7 @@ async function feedHead(): Promise<number> {
   }
 }
 
-describe("GET /clienti: the change feed (API.md section 9)", () => {
+describe("GET /clienti: the change feed (docs/api.md section 9)", () => {
   test("the id list carries attivo and versione, and only the id cursor", async () => {
     const r = await get("/clienti?limite=1");
     expect(r.status).toBe(200);
@@ -167,7 +167,7 @@ describe("GET /clienti: the change feed (API.md section 9)", () => {
   });
 });
 
-describe("GET /clienti: cerca and attivo, as the other lists (API.md section 9)", () => {
+describe("GET /clienti: cerca and attivo, as the other lists (docs/api.md section 9)", () => {
   const codes = async (qs: string) => {
     const r = await get(`/clienti?${qs}&limite=100`);
     expect(r.status, qs).toBe(200);

@@ -9,7 +9,7 @@ const demoSscc = (serial: number) => {
 };
 
 /**
- * The demo's shipping notice (API.md section 12): two pallets of order OA-0001, so a newcomer scans an SSCC
+ * The demo's shipping notice (docs/api.md section 12): two pallets of order OA-0001, so a newcomer scans an SSCC
  * (or prints its label) on the receiving screen at once. A refusal is a bug in the demo data.
  */
 export async function seedDemoNotice(tx: Tx): Promise<void> {

@@ -20,7 +20,7 @@ import demoData from "./demo-data.json";
 import * as q from "./demo.queries";
 
 /**
- * The demo data set loaded at first start into an empty database (API.md section 7), so that a new
+ * The demo data set loaded at first start into an empty database (docs/api.md section 7), so that a new
  * installation can be tried at once: master data through the ordinary import, an API key, and some
  * opening stock written through the ordinary movement service, all in one transaction.
  */

@@ -11,7 +11,7 @@ import * as q from "./events.queries";
 import type { EventOutput, ListEventsInput } from "./events.schemas";
 
 /**
- * Events (API.md section 10). They are written in the transaction of the change they tell about, by the
+ * Events (docs/api.md section 10). They are written in the transaction of the change they tell about, by the
  * one place every such change goes through (the ledger's append of movements; triggers on the versioned
  * tables: migration 20261125000000_eventi), so
  * an event exists if and only if its change committed, whatever path wrote it. Here they are read: pulled
@@ -114,7 +114,7 @@ export function withinMovementBudget<T extends Pick<q.EventRow, "id" | "tipo" | 
 }
 
 /**
- * GET /eventi: events in sequence order, of the types asked, complete under concurrent writers (API.md
+ * GET /eventi: events in sequence order, of the types asked, complete under concurrent writers (docs/api.md
  * section 4): `limite` events at most, fewer when their movements pass MAX_PAGE_MOVEMENTS.
  */
 export async function listEvents(db: Db, input: ListEventsInput, timeZone: string) {

@@ -11,7 +11,7 @@ import { test } from "../../testing/test";
 import { EVENT_TYPES } from "../../../lib/domain-lists";
 
 /**
- * Events (API.md section 10): every write that changes stock, an order or master data records its event in
+ * Events (docs/api.md section 10): every write that changes stock, an order or master data records its event in
  * its own transaction, and GET /eventi pages them by `sequenza` with the completeness promise of section 4.
  * An event's `dati` shows its rows exactly as their lists do: each test reads the list right after the write
  * and compares them whole.
@@ -508,7 +508,7 @@ describe("each write records its event, with dati as the lists show them", () =>
   });
 });
 
-describe("shipping notices, pallets, differences and returns record their events (API.md section 12)", () => {
+describe("shipping notices, pallets, differences and returns record their events (docs/api.md section 12)", () => {
   test("a notice, its pallet received with a difference, a return: each event as its list shows the row", async () => {
     const o = await post("/ordini-acquisto", {
       ordini: [

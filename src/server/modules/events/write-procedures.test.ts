@@ -9,7 +9,7 @@ import { createUser } from "../users/users.service";
 import { EVENT_TYPES, type EventType } from "../../../lib/domain-lists";
 
 /**
- * Every write procedure of the router, and its events (API.md section 10: "every write that changes stock, an
+ * Every write procedure of the router, and its events (docs/api.md section 10: "every write that changes stock, an
  * order or master data also records an event, in the same transaction"). The tables below classify every
  * mutation of `appRouter`: WRITES, with one valid write and the event types it must record, and NO_EVENT, the
  * mutations that change no stock, order or master data (sessions, users, API keys, reads sent as mutations).

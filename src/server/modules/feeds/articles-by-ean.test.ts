@@ -6,7 +6,7 @@ import { test } from "../../testing/test";
 
 /**
  * The articles screen's look-up (feeds.articleLookup, tRPC only) finds an article by its EAN, whole, in part
- * or inside a GS1 code; GET /articoli's `cerca` stays code and description, as API.md section 9 has it.
+ * or inside a GS1 code; GET /articoli's `cerca` stays code and description, as docs/api.md section 9 has it.
  */
 
 let t: TestDb;
@@ -58,7 +58,7 @@ test("part of an EAN typed by hand; code and description as before; the active f
   expect(await looked("8001234567898")).toEqual([]); // a misread check digit finds nothing
 });
 
-test("GET /articoli?cerca= searches code and description only (API.md section 9)", async () => {
+test("GET /articoli?cerca= searches code and description only (docs/api.md section 9)", async () => {
   const codes = async (q: string) => {
     const r = await rest("GET", `/articoli?cerca=${encodeURIComponent(q)}`, { key });
     expect(r.status).toBe(200);

@@ -9,7 +9,7 @@ import { windowed } from "../lists/window";
 import { feedPage } from "./feeds.service";
 
 /**
- * Completeness of the change feed (API.md section 9, as section 4 for ids): a client that stores
+ * Completeness of the change feed (docs/api.md section 9, as section 4 for ids): a client that stores
  * `cursore_versione` never misses a change, even when a transaction holding a lower version commits
  * after a higher one was already visible. And the id lists of the new endpoints are complete as well.
  */

@@ -4,7 +4,7 @@ import { containsPattern } from "../../lib/sql";
 import { type Window, windowed } from "../lists/window";
 
 /**
- * The statements of the master-data lists and their change feed (API.md section 9). Every list is one
+ * The statements of the master-data lists and their change feed (docs/api.md section 9). Every list is one
  * statement (an order and its rows included, so a page is one snapshot), built from its optional filters
  * and from its window: ids after `dopo` in id order, or versions after `modificati_dopo` in version order.
  */
@@ -41,7 +41,7 @@ const ARTICLE_LOCATION_COLUMNS = Prisma.sql`trim_scale(t.confezione)::text AS co
 /**
  * `eans`, for the screens only: the text also matches an article whose EAN contains it or is one of these
  * (the GTIN a scanned EAN or GS1 code carries, in the forms the catalogue may store it). REST's `cerca`
- * passes none: API.md section 9 has it search code and description.
+ * passes none: docs/api.md section 9 has it search code and description.
  */
 export const articlesPage = (w: Window, take: number, f: { cerca?: string; attivo?: boolean }, eans?: string[]) => {
   const byEan =

@@ -38,7 +38,7 @@ export const feedsRouter = router({
     .query(({ ctx, input }) => listArticles(ctx.db, input)),
 
   // The articles screen's look-up (tRPC only): GET /articoli's list whose text also finds an EAN, whole,
-  // in part or inside a GS1 code. Kept off REST, where `cerca` is code and description (API.md section 9).
+  // in part or inside a GS1 code. Kept off REST, where `cerca` is code and description (docs/api.md section 9).
   articleLookup: readProcedure
     .input(syncParse(listArticlesInput))
     .output(syncParse(listArticlesOutput))
@@ -82,7 +82,7 @@ export const feedsRouter = router({
         tags: ["Anagrafiche"],
         summary: "Ubicazioni dei magazzini, per id o come feed delle modifiche",
         description:
-          "Le ubicazioni (API.md §11), di un magazzino (`magazzino`: id; uno che non esiste è `magazzino_non_trovato`) o di tutti; " +
+          "Le ubicazioni (docs/api.md section 11), di un magazzino (`magazzino`: id; uno che non esiste è `magazzino_non_trovato`) o di tutti; " +
           `filtri \`tipo\`, \`attiva\`, \`cerca\` (codice e descrizione). ${FEED}`,
         protect: true,
       },

@@ -4,7 +4,7 @@ import { dateString, decimalString, queryBool, queryInt } from "../../lib/zod";
 import { listParams, periodParams } from "../lists/lists.schemas";
 
 /**
- * Master data and purchase orders as lists (API.md section 9): paged by id as in section 4, or, with
+ * Master data and purchase orders as lists (docs/api.md section 9): paged by id as in section 4, or, with
  * `modificati_dopo`, a change feed ordered by `versione`.
  */
 
@@ -41,7 +41,7 @@ export const listArticlesInput = z.strictObject({
   ...feedParams,
   cerca: feedParams.cerca.meta({
     description:
-      "Solo gli articoli il cui codice o la cui descrizione contiene questo testo, senza distinguere maiuscole e minuscole (API.md §9). " +
+      "Solo gli articoli il cui codice o la cui descrizione contiene questo testo, senza distinguere maiuscole e minuscole (docs/api.md section 9). " +
       "L'EAN non è cercato: il contratto limita `cerca` a codice e descrizione, e ogni riga porta il suo `ean`.",
   }),
   attivo,
@@ -51,7 +51,7 @@ export const listWarehousesInput = z.strictObject({ ...feedParams, attivo });
 
 const LOCATION_TYPES = TIPI_UBICAZIONE;
 
-/** GET /ubicazioni (API.md section 11): filters `magazzino` (id), `tipo`, `attiva`, `cerca`. */
+/** GET /ubicazioni (docs/api.md section 11): filters `magazzino` (id), `tipo`, `attiva`, `cerca`. */
 export const listLocationsInput = z.strictObject({
   ...feedParams,
   cerca: feedParams.cerca.meta({
@@ -109,7 +109,7 @@ export const articleRowOutput = z.object({
 const namedRowOutput = z.object({ id: z.number().int(), codice: z.string(), nome: z.string(), attivo: z.boolean(), versione });
 export const supplierRowOutput = namedRowOutput;
 export const warehouseRowOutput = namedRowOutput.extend({
-  gestione_ubicazioni: z.boolean().meta({ description: "Il magazzino tiene la giacenza per ubicazione (API.md §11)" }),
+  gestione_ubicazioni: z.boolean().meta({ description: "Il magazzino tiene la giacenza per ubicazione (docs/api.md section 11)" }),
   ubicazione_ricevimento: z
     .string()
     .nullable()

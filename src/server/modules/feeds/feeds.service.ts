@@ -22,7 +22,7 @@ import { MAX_FEED_PAGE } from "./feeds.schemas";
 import * as q from "./feeds.queries";
 
 /**
- * GET /articoli, /fornitori, /magazzini, /ordini-acquisto (API.md section 9).
+ * GET /articoli, /fornitori, /magazzini, /ordini-acquisto (docs/api.md section 9).
  *
  * Without `modificati_dopo` a list pages by id exactly as section 4: rows after `dopo`, up to the id
  * gate's bound. With it, the list is a change feed: the rows whose `versione` is above it, in version
@@ -163,7 +163,7 @@ export const toLocationOutput = (r: Versioned<q.LocationRow>): LocationRowOutput
   versione: Number(r.versione),
 });
 
-/** GET /ubicazioni (API.md section 11): an unknown warehouse is named before any cursor is looked at. */
+/** GET /ubicazioni (docs/api.md section 11): an unknown warehouse is named before any cursor is looked at. */
 export async function listLocations(db: Db, input: ListLocationsInput) {
   if (input.magazzino !== undefined && !(await first(db, q.warehouseExists(input.magazzino)))) {
     throw new DomainError("magazzino_non_trovato", `Il magazzino ${input.magazzino} non esiste.`, { campo: "magazzino" });

@@ -4,7 +4,7 @@ import { test } from "../../testing/test";
 import { rest, seedArticle, seedKey, seedOrder, seedSupplier, seedWarehouse } from "../../testing/fixtures";
 
 /**
- * GET /articoli, /fornitori, /magazzini, /ordini-acquisto (API.md section 9): id paging, filters,
+ * GET /articoli, /fornitori, /magazzini, /ordini-acquisto (docs/api.md section 9): id paging, filters,
  * refusals, and the change feed (`modificati_dopo`, `cursore_versione`) following every change.
  */
 

@@ -9,7 +9,7 @@ import * as q from "./idempotency.queries";
 import type { SettleOutput } from "./idempotency.schemas";
 
 /**
- * Idempotency (API.md section 3), the one mechanism every write plugs into. The stored response is
+ * Idempotency (docs/api.md section 3), the one mechanism every write plugs into. The stored response is
  * committed in the same transaction as the writes, so a crash leaves either both or neither.
  * A transaction-scoped advisory lock on the key tells a concurrent duplicate that the first is still
  * running (409) without waiting for it; after the first commits, a duplicate finds the record (replay).

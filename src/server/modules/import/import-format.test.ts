@@ -6,7 +6,7 @@ import { rest, seedKey, seedWarehouse } from "../../testing/fixtures";
 import { importMasterData } from "./import.service";
 
 /**
- * The import's format additions (API.md section 6 and 9): `attivo` on every entity, `unita`, and `modello`
+ * The import's format additions (docs/api.md section 6 and 9): `attivo` on every entity, `unita`, and `modello`
  * on an article (the flat form of `varianti`, for a template in the file or already registered). The
  * import writes through the writers of the REST upserts: a repeat writes nothing (xmin unchanged).
  */

@@ -8,7 +8,7 @@ import { writeMovements } from "../movements/movements.service";
 import { importInTransaction, importMasterData, validateImport } from "./import.service";
 
 /**
- * The import file's `ubicazioni` and warehouse fields (API.md sections 6 and 11): a warehouse new in the file
+ * The import file's `ubicazioni` and warehouse fields (docs/api.md sections 6 and 11): a warehouse new in the file
  * managing locations with a receiving location new in the file, a repeat changing nothing, every refusal a
  * problem of the file at its path with nothing written, and a warehouse holding stock switched only with an author.
  */

@@ -8,7 +8,7 @@ import { loadWarehousesByCode } from "../catalogue/master-data.service";
 import { resolveSettings, type WarehouseWrite, writeWarehouses } from "../catalogue/warehouses-upsert.service";
 
 /**
- * The import's locations (API.md sections 6 and 11), after its warehouses are written: the file's `ubicazioni`
+ * The import's locations (docs/api.md sections 6 and 11), after its warehouses are written: the file's `ubicazioni`
  * through the writer of POST /ubicazioni, then the warehouses' `ubicazione_ricevimento` and
  * `gestione_ubicazioni` through that of POST /magazzini, so a warehouse new in the file can name a receiving
  * location new in the file. What those writers refuse is a problem of the file, at its path (as the orders' are):

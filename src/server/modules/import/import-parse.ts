@@ -21,7 +21,7 @@ import {
 } from "../catalogue/import.schemas";
 
 /**
- * Parsing the master data file (API.md section 6): each item on its own, so that one malformed item
+ * Parsing the master data file (docs/api.md section 6): each item on its own, so that one malformed item
  * does not hide the problems of the others; nothing here reads the database.
  */
 

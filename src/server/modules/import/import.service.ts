@@ -13,7 +13,7 @@ import { writeImportLocations } from "./import-locations";
 import { idsOf, lockForImport, writeArticles, writeNamed } from "../catalogue/master-data.service";
 
 /**
- * Master data import (API.md section 6): warehouses (and their locations, section 11), articles with
+ * Master data import (docs/api.md section 6): warehouses (and their locations, section 11), articles with
  * variants, suppliers, clients and purchase orders, referenced by code (orders by number), upserted in one
  * transaction.
  *
@@ -38,7 +38,7 @@ import { idsOf, lockForImport, writeArticles, writeNamed } from "../catalogue/ma
  *
  * The import only orchestrates: parse the file (import-parse.ts), load what the database holds of it
  * and check it as a whole (import-check.ts), then hand each entity to its writer, the same ones the REST
- * upserts (API.md section 9) use: warehouses, suppliers and articles to master-data.service.ts, clients
+ * upserts (docs/api.md section 9) use: warehouses, suppliers and articles to master-data.service.ts, clients
  * to the clients module, purchase orders to the orders module.
  */
 

@@ -34,7 +34,7 @@ export interface PalletRow {
   fornitore_nome: string;
 }
 
-/** A pallet of a shipping notice (API.md section 12), by its SSCC. */
+/** A pallet of a shipping notice (docs/api.md section 12), by its SSCC. */
 export const palletBySscc = (sscc: string) =>
   query<PalletRow>(Prisma.sql`
     SELECT c.sscc, a.numero AS avviso, f.codice AS fornitore_codice, f.nome AS fornitore_nome

@@ -3,7 +3,7 @@ import { idNumber, isoDate, pathId, queryDate, queryInt, shortText } from "../..
 import { SIZES } from "./label-model";
 
 /**
- * The labels of API.md section 13: the GET parameters of each kind, and the same label named in the
+ * The labels of docs/api.md section 13: the GET parameters of each kind, and the same label named in the
  * body of a print job (`etichetta`). A GET answers the PDF or ZPL itself (the REST core writes the bytes
  * the procedure leaves in its response: `binary` in the meta).
  */

@@ -11,7 +11,7 @@ import { renderPdf } from "./pdf";
 import { renderZpl } from "./zpl";
 
 /**
- * Labels (API.md section 13): the data of a label kind read from the database, drawn as PDF or ZPL.
+ * Labels (docs/api.md section 13): the data of a label kind read from the database, drawn as PDF or ZPL.
  * The same function serves the GETs and the print jobs, so a printed label is the label the GET shows.
  */
 

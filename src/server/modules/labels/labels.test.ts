@@ -8,7 +8,7 @@ import { test } from "../../testing/test";
 import { decodePdf } from "./decode-testing";
 
 /**
- * The labels' GETs (API.md section 13) through the REST facade: the file comes back, its barcodes are
+ * The labels' GETs (docs/api.md section 13) through the REST facade: the file comes back, its barcodes are
  * decoded by a real decoder and fed to the service's own scan (POST /arrivi/cerca, the shared reader),
  * which finds the same article, lot, expiry, location or row. Every refusal code is provoked.
  */

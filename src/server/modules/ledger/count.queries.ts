@@ -47,7 +47,7 @@ export const setLotResiduals = (ids: number[], residue: string[]) =>
       FROM unnest(${ids}::int[], ${residue}::numeric[]) AS v(id, residua)
      WHERE l.id = v.id`);
 
-// ---------------------------------------------------------------- counting by location (API.md section 11)
+// ---------------------------------------------------------------- counting by location (docs/api.md section 11)
 
 /**
  * The counted locations' state, and with `lock` their gates (lock order 1b), by id ascending in one

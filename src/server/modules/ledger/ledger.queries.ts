@@ -69,7 +69,7 @@ export const appendLedger = (
     SELECT id, operazione_id FROM mov`);
 
 /**
- * The event a ledger append records, by the movements' origin (API.md section 10): one per call, in the
+ * The event a ledger append records, by the movements' origin (docs/api.md section 10): one per call, in the
  * append's own statement, so it commits if and only if the movements do.
  */
 export const EVENT_OF_ORIGIN = {

@@ -182,7 +182,7 @@ export async function unloadLot(tx: Tx, article: { id: number; codice: string },
 
 /**
  * Creates the lot, or tops it up; an existing lot keeps its expiry unless it had none (then it takes the
- * given one). An expiry given for a lot that has another is scadenza_diversa (API.md section 2), naming
+ * given one). An expiry given for a lot that has another is scadenza_diversa (docs/api.md section 2), naming
  * both dates; no expiry given, or the same: accepted. `expiry: "keep"` (transfers: the client declares no
  * expiry, the source lot's travels) tops up a destination lot that has its own expiry and keeps it.
  */

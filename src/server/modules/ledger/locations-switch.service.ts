@@ -12,7 +12,7 @@ export const SWITCH_ON_CAUSALE = "Attivazione ubicazioni";
 export const SWITCH_OFF_CAUSALE = "Disattivazione ubicazioni";
 
 /**
- * Switches a warehouse's `gestione_ubicazioni` (API.md section 11, "Switching on"). The caller (the POST
+ * Switches a warehouse's `gestione_ubicazioni` (docs/api.md section 11, "Switching on"). The caller (the POST
  * /magazzini upsert) stores `ubicazione_ricevimento_id` first and calls this in the same transaction; this
  * function alone sets the flag. It takes the warehouse gate exclusively first (its row, FOR NO KEY UPDATE:
  * see locations.queries.ts), so every stock writer of the warehouse either committed before (and its

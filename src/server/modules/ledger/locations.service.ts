@@ -7,7 +7,7 @@ import * as q from "./locations.queries";
 import type { WarehouseRow } from "./locations.queries";
 
 /**
- * Stock by location (API.md section 11, design24.md "The ledger with locations"). In a warehouse that
+ * Stock by location (docs/api.md section 11, design24.md "The ledger with locations"). In a warehouse that
  * manages locations every movement names its location, and `giacenze_ubicazioni` holds what each
  * location has of each (article, lot), never below zero (a CHECK, and the guarded unload below). Every
  * writer moves it only through `loadLocation` / `unloadLocation`, in the caller's transaction, BEFORE

@@ -7,7 +7,7 @@ import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
 import { verifyLedger } from "./verify.service";
 
-/** Stock by location in the ledger (API.md section 11): the row codes, moves, the switch, verify. */
+/** Stock by location in the ledger (docs/api.md section 11): the row codes, moves, the switch, verify. */
 
 let t: TestDb;
 let key: string;
@@ -309,7 +309,7 @@ describe("POST /movimenti in a warehouse with locations", () => {
       magazzino: w,
       righe: [{ codice: "PALLET-VITI", quantita: 1, ubicazione: "TR2-A", ubicazione_origine: "TR2-R" }],
     });
-    // A field the call's `natura` does not allow is the row's fault (API.md section 2).
+    // A field the call's `natura` does not allow is the row's fault (docs/api.md section 2).
     expect(onLoad.status).toBe(200);
     expect(onLoad.body.righe[0]).toMatchObject({ esito: "rifiutata", errore: { codice: "campo_non_valido", campo: "ubicazione_origine" } });
   });

@@ -4,7 +4,7 @@ import { expect, test } from "vitest";
 
 /**
  * The ledger's append (ledger.queries.ts appendLedger) is the only statement that inserts movements, and it
- * records the movements' event in the same statement (API.md section 10: an event exists if and only if its
+ * records the movements' event in the same statement (docs/api.md section 10: an event exists if and only if its
  * change committed). A second writer of `movimenti` would append stock without its event: this test fails
  * as soon as one appears anywhere in the service's code.
  */

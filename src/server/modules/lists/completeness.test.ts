@@ -5,7 +5,7 @@ import { rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 
 /**
- * Completeness (API.md section 4): a client paging with its stored cursor never misses a row, even
+ * Completeness (docs/api.md section 4): a client paging with its stored cursor never misses a row, even
  * when a transaction holding a lower id commits after a higher one was already visible.
  */
 

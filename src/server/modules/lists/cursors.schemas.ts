@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** GET /cursori (API.md section 9): where a client starts each list and feed "from now". */
+/** GET /cursori (docs/api.md section 9): where a client starts each list and feed "from now". */
 
 /** No parameter: an unknown one is `filtro_non_valido`, as on every list. */
 export const startingCursorsInput = z.strictObject({});

@@ -6,7 +6,7 @@ import type { SyncGate } from "./lists";
 import * as q from "./lists.queries";
 
 /**
- * GET /cursori (API.md section 9): for every list paged by `dopo` that a client syncs (not /disponibilita,
+ * GET /cursori (docs/api.md section 9): for every list paged by `dopo` that a client syncs (not /disponibilita,
  * a snapshot), every change feed and the events, the cursor to store to start "from now". Each is its
  * gate's sync bound, read as the list reads it (lists.ts syncBound): every id or version at or below it
  * has committed or never will, so a client that pages on from it misses nothing committed afterwards, and
@@ -27,7 +27,7 @@ export async function startingCursors(db: Db): Promise<StartingCursors> {
     magazzini: feed("magazzini"),
     ordini_acquisto: feed("ordini_acquisto"),
     ubicazioni: feed("ubicazioni"),
-    // Shipping notices and receiving differences (API.md section 12): GET /giacenze-ubicazioni is left out,
+    // Shipping notices and receiving differences (docs/api.md section 12): GET /giacenze-ubicazioni is left out,
     // it requires a warehouse.
     avvisi_spedizione: feed("avvisi_spedizione"),
     differenze_ricevimento: at("differenze_ricevimento"),

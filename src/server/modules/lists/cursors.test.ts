@@ -7,7 +7,7 @@ import { DomainError } from "../../lib/errors";
 import { gtinCheckDigit } from "../../../lib/gtin";
 
 /**
- * GET /cursori and `cursore_non_valido` (API.md section 9): where a client starts every list "from now",
+ * GET /cursori and `cursore_non_valido` (docs/api.md section 9): where a client starts every list "from now",
  * under the completeness promise of section 4 (a concurrent writer holding a lower id or version keeps
  * the cursor below it), and a cursor above anything the service ever issued refused on every list that
  * takes one, a wrong filter reported first.

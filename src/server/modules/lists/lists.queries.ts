@@ -13,7 +13,7 @@ export const syncBound = (tag: number, seq: string) =>
 
 /**
  * Every list's starting cursor (GET /cursori): the sync bound of each gate, in one statement. Each bound is
- * read as a list reads it, so a client that starts from it misses nothing committed after (API.md section 4).
+ * read as a list reads it, so a client that starts from it misses nothing committed after (docs/api.md section 4).
  */
 export const startingCursors = (gates: { name: string; tag: number; seq: string }[]) =>
   query<Record<string, bigint | null>>(

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { queryDate, queryInt } from "../../lib/zod";
 
-/** The common list parameters and page shape (API.md section 4), shared by the lists' schemas; the mechanism is in lists.ts. */
+/** The common list parameters and page shape (docs/api.md section 4), shared by the lists' schemas; the mechanism is in lists.ts. */
 
 export const listParams = (maxLimit: number) => ({
   limite: queryInt(1, maxLimit)

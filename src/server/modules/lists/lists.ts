@@ -5,7 +5,7 @@ import { DomainError } from "../../lib/errors";
 import * as q from "./lists.queries";
 
 /**
- * The common list mechanism (API.md section 4): `limite`, `dopo`, `da`, `a`, pages ordered by id,
+ * The common list mechanism (docs/api.md section 4): `limite`, `dopo`, `da`, `a`, pages ordered by id,
  * `altri` and `cursore`, and completeness under concurrent writers. The parameters and the page's
  * shape, shared with the UI, are in lists.schemas.ts.
  */
@@ -45,8 +45,8 @@ export interface SentCursor {
  * The bound's statement also reads the gate's sequence, the highest value ever issued: a cursor above it
  * cannot come from this service (a corrupted stored cursor, another database) and is refused with
  * `cursore_non_valido` rather than answered with empty pages that would skip whatever comes later
- * (API.md section 9). `filtersFirst` runs first on the rows, for a list whose filter is checked by the
- * page's own statement: a wrong filter is reported before a wrong cursor (API.md section 4).
+ * (docs/api.md section 9). `filtersFirst` runs first on the rows, for a list whose filter is checked by the
+ * page's own statement: a wrong filter is reported before a wrong cursor (docs/api.md section 4).
  */
 export async function boundAndRows<Row>(
   db: Db,

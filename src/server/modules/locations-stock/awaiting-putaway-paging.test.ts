@@ -8,7 +8,7 @@ import { appendToLedger } from "../ledger/ledger.service";
 import { loadLocation } from "../ledger/locations.service";
 
 /**
- * GET /da-stoccare paged as API.md section 4 (section 11): by each row's arrival (`movimento`, the movement
+ * GET /da-stoccare paged as docs/api.md section 4 (section 11): by each row's arrival (`movimento`, the movement
  * that brought goods into the row while it was empty), in arrival order. Rows put away drop out; a client
  * paging on with its cursor sees each row still waiting at most once, and misses none, while arrivals,
  * top-ups and putaways run concurrently on their own connections, and while a transaction holding a lower

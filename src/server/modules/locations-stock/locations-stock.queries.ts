@@ -6,7 +6,7 @@ import type { ListLocationStockInput } from "./locations-stock.schemas";
 /**
  * Each statement answers for an unknown warehouse (or article) with one outer row whose flag is false and
  * no page, as availability.queries.ts does: the refusal needs no round trip of its own, and comes before a
- * wrong cursor (API.md section 4: the filter's code wins).
+ * wrong cursor (docs/api.md section 4: the filter's code wins).
  */
 
 /** A row of GET /giacenze-ubicazioni; decimals and dates leave the database in the contract's form. */
@@ -156,7 +156,7 @@ export interface AwaitingPutawayRow {
   /** Milliseconds since the epoch: formatted in the service zone. */
   arrivato_ms: number;
   /**
-   * The oldest pallet (API.md section 12) standing (received, not cancelled, not yet put away by its SSCC)
+   * The oldest pallet (docs/api.md section 12) standing (received, not cancelled, not yet put away by its SSCC)
    * whose arrivals brought this article and lot into this location; null when none did.
    */
   sscc: string | null;

@@ -20,7 +20,7 @@ import {
   whereIsArticle,
 } from "./locations-stock.service";
 
-// Every role reads these: an operator looks for goods and puts them away (API.md section 11).
+// Every role reads these: an operator looks for goods and puts them away (docs/api.md section 11).
 export const locationsStockRouter = router({
   list: readProcedure
     .meta({

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { articoloRef, dateString, decimalString, instantString, pathId, queryBool, queryInt } from "../../lib/zod";
 import { listParams, pageShape } from "../lists/lists.schemas";
 
-/** Reads of stock by location (API.md section 11): what each location holds, where one article lies, what waits for putaway. */
+/** Reads of stock by location (docs/api.md section 11): what each location holds, where one article lies, what waits for putaway. */
 
 /** A snapshot of stock, like /disponibilita: pages of up to 500 rows, so a full scan costs few round trips. */
 export const MAX_LOCATION_STOCK_PAGE = 500;

@@ -16,7 +16,7 @@ import {
 } from "./locations-stock.schemas";
 
 /**
- * Reads of stock by location (API.md section 11). The rows of `giacenze_ubicazioni` are moved by the ledger
+ * Reads of stock by location (docs/api.md section 11). The rows of `giacenze_ubicazioni` are moved by the ledger
  * (ledger/locations.service.ts) and never deleted, so their id is a stable cursor; a warehouse that does not
  * manage locations simply has none, and answers empty lists.
  */
@@ -129,7 +129,7 @@ export async function listScreenLocations(db: Db, input: ScreenLocationsInput): 
 }
 
 /**
- * GET /da-stoccare: what lies in the warehouse's receiving locations, oldest arrival first, paged as API.md
+ * GET /da-stoccare: what lies in the warehouse's receiving locations, oldest arrival first, paged as docs/api.md
  * section 4 by each row's arrival: the movement that brought goods into it while it was empty (`movimento`,
  * kept while the row is topped up). A row put away drops out; one that empties and fills again is a new
  * arrival, with a later key. Keys are movement ids, so the page is cut at the movements' sync bound: a row

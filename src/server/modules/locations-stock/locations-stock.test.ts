@@ -4,7 +4,7 @@ import { caller, rest, seedArticle, seedKey } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 import { moveStock, seedLocationWarehouse, stockRowId } from "./locations-testing";
 
-/** GET /giacenze-ubicazioni, /articoli/{id}/ubicazioni, /da-stoccare and availability's `in_quarantena` (API.md section 11). */
+/** GET /giacenze-ubicazioni, /articoli/{id}/ubicazioni, /da-stoccare and availability's `in_quarantena` (docs/api.md section 11). */
 
 let t: TestDb;
 let key: string;

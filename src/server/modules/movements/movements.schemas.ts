@@ -66,7 +66,7 @@ export const writeMovementsInput = z
       ctx.addIssue({ code: "custom", path: ["magazzino_origine"], message: "obbligatorio per un trasferimento" });
     if (b.natura !== "trasferimento" && b.magazzino_origine !== undefined)
       ctx.addIssue({ code: "custom", path: ["magazzino_origine"], message: "ammesso solo per un trasferimento" });
-    // Inside one warehouse only between two different locations (API.md section 11): every row names both.
+    // Inside one warehouse only between two different locations (docs/api.md section 11): every row names both.
     // Whether the warehouse manages locations is the service's check, with the same refusal.
     if (
       b.natura === "trasferimento" &&

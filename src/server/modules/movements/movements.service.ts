@@ -80,7 +80,7 @@ export async function writeMovements(
     throw new DomainError("richiesta_non_valida", `Campo 'magazzino_origine': ${SAME_WAREHOUSE}.`, { campo: "magazzino_origine" });
   }
   if (input.operazione !== undefined) {
-    // A key (or a user) appends only to its own operations (API.md section 5).
+    // A key (or a user) appends only to its own operations (docs/api.md section 5).
     if (!(await operationExists(tx, input.operazione, opts.origine, actor))) {
       throw new DomainError(
         "operazione_non_trovata",

@@ -465,7 +465,7 @@ describe("refusals: every row code of this endpoint, nothing written by a refuse
     expect(await countRows(t, "movimenti")).toBe(movementsBefore);
   });
 
-  // A fault inside a row is that row's (API.md section 2): the call answers 200 with the row refused.
+  // A fault inside a row is that row's (docs/api.md section 2): the call answers 200 with the row refused.
   test.each([
     [
       "quantita come stringa (nessuna coercizione)",

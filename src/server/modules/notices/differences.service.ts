@@ -9,7 +9,7 @@ import { MAX_NOTICE_PAGE } from "./notices.schemas";
 import * as q from "./notices.queries";
 
 /**
- * Receiving differences (API.md section 12): written by a pallet's receipt (pallets.service.ts), each with
+ * Receiving differences (docs/api.md section 12): written by a pallet's receipt (pallets.service.ts), each with
  * its event `ricevimento.differenza` (a trigger on the table), read here by GET /differenze-ricevimento
  * (paged by id behind the gate of tag 13, complete as every list) and by the events' rendering.
  */

@@ -15,7 +15,7 @@ import {
 import * as q from "./notices.queries";
 
 /**
- * POST /avvisi-spedizione (API.md section 12): creates a notice, or replaces one not yet received,
+ * POST /avvisi-spedizione (docs/api.md section 12): creates a notice, or replaces one not yet received,
  * identified by (supplier, number). Each notice is all or nothing and its outcome is its own, as orders'
  * are (a malformed notice is `campo_non_valido`, the others are written).
  *

@@ -4,7 +4,7 @@ import { limit, query } from "../../db/sql";
 import { type Window, windowed } from "../lists/window";
 import type { AuthorColumns } from "../auth/actor";
 
-/** Every statement of shipping notices, pallets and receiving differences (API.md section 12). */
+/** Every statement of shipping notices, pallets and receiving differences (docs/api.md section 12). */
 
 /** The notices' keys (supplier, number), sorted: two replacements of one notice queue. */
 export const lockNoticeKeys = (fornitori: number[], numeri: string[]) =>

@@ -55,7 +55,7 @@ const photoRequest = (id: number, tipo: string, bytes: Uint8Array) => ({
   sha256: createHash("sha256").update(bytes).digest("hex"),
 });
 
-/** Shipping notices, pallets and receiving differences (API.md section 12). */
+/** Shipping notices, pallets and receiving differences (docs/api.md section 12). */
 export const noticesRouter = router({
   // Notices come from the ERP (a key); on the screens, as orders, a manager's.
   upsert: writeProcedure

@@ -15,7 +15,7 @@ import {
 import { feedPageShape, modificatiDopoParam, versione } from "../feeds/feeds.schemas";
 import { listParams, periodParams } from "../lists/lists.schemas";
 
-/** API.md section 12: shipping notices, pallets (SSCC), receiving differences. */
+/** docs/api.md section 12: shipping notices, pallets (SSCC), receiving differences. */
 
 export const MAX_NOTICES_PER_CALL = 100;
 export const MAX_NOTICE_ROWS_PER_CALL = 500;

@@ -4,7 +4,7 @@ import type { ListNoticesInput, NoticeOutput } from "./notices.schemas";
 import * as q from "./notices.queries";
 
 /**
- * GET /avvisi-spedizione (API.md section 12): notices paged by id behind their gate (tag 12), or with
+ * GET /avvisi-spedizione (docs/api.md section 12): notices paged by id behind their gate (tag 12), or with
  * `modificati_dopo` their change feed by version (a notice's version moves with its rows and with every
  * receipt or cancellation of its pallets). The notice is built by the database function
  * banchina_avviso_json, the same that its event `avviso_spedizione.modificato` records.

@@ -4,7 +4,7 @@ import type { TestDb } from "../../testing/db";
 import { countRows, rest, seedArticle, seedKey, seedSupplier, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 
-/** API.md section 12: notices (upsert, list, events), one receipt per pallet, its cancellation. */
+/** docs/api.md section 12: notices (upsert, list, events), one receipt per pallet, its cancellation. */
 
 let t: TestDb;
 let key: string;

@@ -8,7 +8,7 @@ import * as q from "./notices.queries";
 import { lockedPallet } from "./pallets.service";
 
 /**
- * POST /colli/{sscc}/annulla (API.md section 12): every arrival of a pallet's receipt cancelled at once, all
+ * POST /colli/{sscc}/annulla (docs/api.md section 12): every arrival of a pallet's receipt cancelled at once, all
  * or nothing, by the one cancellation of arrivals (arrivals/cancel.service.ts cancelArrivals), which
  * POST /arrivi/{id}/annulla runs for one: same checks, same codes, one writer in the lock order.
  */

@@ -5,7 +5,7 @@ import type { PalletOutput } from "./notices.schemas";
 import * as q from "./notices.queries";
 
 /**
- * A scanned SSCC (API.md section 12), for POST /arrivi/cerca and the receiving screen: apart from
+ * A scanned SSCC (docs/api.md section 12), for POST /arrivi/cerca and the receiving screen: apart from
  * pallets.service.ts, which writes through the arrivals' services, so the search can call it without a cycle.
  */
 

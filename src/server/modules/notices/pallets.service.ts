@@ -19,7 +19,7 @@ import * as q from "./notices.queries";
 import { receivedBy } from "./pallet-scan.service";
 
 /**
- * A pallet received in one scan (API.md section 12). `POST /colli/{sscc}/ricevi` turns each of its rows into
+ * A pallet received in one scan (docs/api.md section 12). `POST /colli/{sscc}/ricevi` turns each of its rows into
  * an arrival through the arrivals' own service (registerArrivals: one delivery note, one operation, the
  * over-receipt guarantee, the row refusals), less what the operator declares missing, damaged or wrong, and
  * less what the order row can no longer take (`eccedente`); a receipt record ties the arrivals and the

@@ -1,7 +1,7 @@
 import { Prisma } from "../../db/client";
 import { query } from "../../db/sql";
 
-/** The statements of receiving differences' photos (API.md section 12: kept in PostgreSQL, at most 5 each). */
+/** The statements of receiving differences' photos (docs/api.md section 12: kept in PostgreSQL, at most 5 each). */
 
 /**
  * The difference, locked: two concurrent uploads to one difference queue here. The count is not read in this

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { idNumber, pathId } from "../../lib/zod";
 
-/** Photos of receiving differences (API.md section 12). Shared by the REST procedures and the UI. */
+/** Photos of receiving differences (docs/api.md section 12). Shared by the REST procedures and the UI. */
 
 export const PHOTO_TYPES = ["image/jpeg", "image/png"] as const;
 export type PhotoType = (typeof PHOTO_TYPES)[number];

@@ -5,7 +5,7 @@ import * as q from "./photos.queries";
 import { MAX_PHOTO_BYTES, MAX_PHOTOS_PER_DIFFERENCE, type PhotoType } from "./photos.schemas";
 
 /**
- * Photos of a receiving difference (API.md section 12): JPEG or PNG, up to 5 MB, at most 5 per difference,
+ * Photos of a receiving difference (docs/api.md section 12): JPEG or PNG, up to 5 MB, at most 5 per difference,
  * kept in PostgreSQL (`foto_differenze`). REST sends the image's bytes as the body (http/binary-body.ts),
  * the UI the same bytes in base64 through tRPC (`notices.addDifferencePhoto`): both end here.
  */

@@ -5,7 +5,7 @@ import { caller, countRows, rest, seedArticle, seedKey, seedOrder, seedSupplier,
 import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
 
-/** API.md section 12: photos of receiving differences, by REST (the image as the body) and by tRPC (base64). */
+/** docs/api.md section 12: photos of receiving differences, by REST (the image as the body) and by tRPC (base64). */
 
 let t: TestDb;
 let key: string;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { rowErrorOutput, rowsOf } from "../../lib/rows";
 import { decimalString, idNumber, rawNumber, shortText, typeError } from "../../lib/zod";
 
-/** POST /resi-fornitore (API.md section 12). */
+/** POST /resi-fornitore (docs/api.md section 12). */
 
 export const MAX_RETURN_ROWS = 500;
 

@@ -13,7 +13,7 @@ import * as q from "./notices.queries";
 import { MAX_RETURN_ROWS, type ReturnInput, type ReturnOutput, returnRowInput } from "./returns.schemas";
 
 /**
- * POST /resi-fornitore (API.md section 12): goods sent back to a supplier, unloaded in one operation with
+ * POST /resi-fornitore (docs/api.md section 12): goods sent back to a supplier, unloaded in one operation with
  * `origine` `reso_fornitore` (its event, reso_fornitore.registrato, is the ledger append's), with the lot
  * checks of any unload and per-row outcomes as POST /movimenti.
  *

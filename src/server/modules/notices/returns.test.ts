@@ -7,7 +7,7 @@ import type { Actor } from "../auth/actor";
 import { seedLocations, switchLocations } from "../../testing/locations";
 import { verifyLedger } from "../ledger/verify.service";
 
-/** POST /resi-fornitore (API.md section 12): unloads with origine reso_fornitore; `riapri` lowers `arrivata`. */
+/** POST /resi-fornitore (docs/api.md section 12): unloads with origine reso_fornitore; `riapri` lowers `arrivata`. */
 
 let t: TestDb;
 let key: string;

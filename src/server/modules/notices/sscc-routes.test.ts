@@ -6,7 +6,7 @@ import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
 
 /**
- * One answer for a code that is no SSCC on every route that takes one (API.md sections 12 and 13): 422
+ * One answer for a code that is no SSCC on every route that takes one (docs/api.md sections 12 and 13): 422
  * `sscc_non_valido` naming `sscc`; 404 `collo_non_trovato` only for a well-formed SSCC that no notice announces.
  */
 

@@ -7,7 +7,7 @@ import type { CloseOrderInput, CloseOrderOutput } from "./orders.schemas";
 import * as q from "./purchase-orders.queries";
 
 /**
- * POST /ordini-acquisto/{id}/chiudi (API.md section 9): closes short what remains open on the rows named
+ * POST /ordini-acquisto/{id}/chiudi (docs/api.md section 9): closes short what remains open on the rows named
  * (by `numero_riga`) or on every row. The closed quantity (`chiusa`) and the reason are kept on the row;
  * it is no longer expected: out of `in_arrivo`, no longer answering a scan, never received (arrivals
  * check ordinata - arrivata - chiusa). The order becomes `evaso` when nothing remains open.

@@ -14,7 +14,7 @@ import {
 import * as q from "./purchase-orders.queries";
 
 /**
- * POST /ordini-acquisto (API.md section 9): creates an order, or replaces the rows of an order not yet
+ * POST /ordini-acquisto (docs/api.md section 9): creates an order, or replaces the rows of an order not yet
  * closed, identified by (supplier, number). Each order is all-or-nothing: every check runs before any
  * write, and a refused row refuses its order, naming the row.
  *
@@ -278,7 +278,7 @@ async function lockRows(tx: Tx, ordini: number[]): Promise<q.LockedOrderRow[]> {
   return locked.map((r) => ({ ...r, in_avviso: notices.get(r.id) ?? null }));
 }
 
-/** A row announced by a shipping notice not yet received keeps its place and its article (API.md section 12). */
+/** A row announced by a shipping notice not yet received keeps its place and its article (docs/api.md section 12). */
 const announced = (c: Checked, r: q.LockedOrderRow) =>
   new RowError(
     "riga_in_avviso",

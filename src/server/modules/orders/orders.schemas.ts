@@ -85,14 +85,14 @@ export const orderDetailOutput = orderSummaryOutput.omit({ righe: true }).extend
 });
 export type OrderDetail = z.infer<typeof orderDetailOutput>;
 
-// ---------------------------------------------------------------- POST /ordini-acquisto (API.md section 9)
+// ---------------------------------------------------------------- POST /ordini-acquisto (docs/api.md section 9)
 
 export const MAX_ORDERS_PER_CALL = 100;
 export const MAX_ORDER_ROWS_PER_CALL = 500;
 
 /**
  * One order as the service checks it, strictly: a fault here is that order's outcome (`campo_non_valido`,
- * naming the field), never the call's (API.md sections 2 and 9). Exported for the OpenAPI document, which
+ * naming the field), never the call's (docs/api.md sections 2 and 9). Exported for the OpenAPI document, which
  * describes the rows a client sends this way.
  */
 export const purchaseOrderRowStrict = z.strictObject({

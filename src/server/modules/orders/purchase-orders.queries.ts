@@ -57,7 +57,7 @@ export interface LockedOrderRow {
   motivo_chiusura: string | null;
   /** Some movement (an arrival, even cancelled) points at the row: the ledger's history needs it as it is. */
   movimentata: boolean;
-  /** A shipping notice not yet received that announces the row (API.md section 12: riga_in_avviso), or null. */
+  /** A shipping notice not yet received that announces the row (docs/api.md section 12: riga_in_avviso), or null. */
   in_avviso: string | null;
 }
 

@@ -3,7 +3,7 @@ import { dateString, decimalString, idNumber, instantString, pathId, shortText }
 import { SIZES } from "../labels/label-model";
 import { labelSpec, MAX_COPIES } from "../labels/labels.schemas";
 
-/** Network label printers and their print jobs (API.md section 13). */
+/** Network label printers and their print jobs (docs/api.md section 13). */
 
 export const DEFAULT_PORT = 9100;
 

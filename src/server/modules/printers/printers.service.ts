@@ -19,7 +19,7 @@ import {
 } from "./printers.schemas";
 
 /**
- * Printers and print jobs (API.md section 13). A printer is an address the service will connect to:
+ * Printers and print jobs (docs/api.md section 13). A printer is an address the service will connect to:
  * only an administrator adds one, and the address goes into the administrative log. A print job is
  * drawn when asked (the ZPL is stored with it) and sent by the print worker (print-worker.ts) after the
  * request has answered: printing never delays, nor undoes, the registration it labels.

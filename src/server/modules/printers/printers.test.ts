@@ -7,7 +7,7 @@ import type { Actor } from "../auth/actor";
 import { type PrintWorker, type PrintWorkerSettings, type Sender, sendRaw, startPrintWorker } from "./print-worker";
 
 /**
- * Printers and print jobs (API.md section 13): a TCP listener on loopback is the printer. The job's bytes
+ * Printers and print jobs (docs/api.md section 13): a TCP listener on loopback is the printer. The job's bytes
  * arrive once (retried requests, two workers), a closed port ends the job `fallita` with its reason and
  * leaves the arrival it labels registered, and only an administrator adds a printer.
  */

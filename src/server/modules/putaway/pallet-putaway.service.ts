@@ -10,7 +10,7 @@ import * as q from "./putaway.queries";
 import type { StorePalletInput, StorePalletOutput, WorklistOutput } from "./putaway.schemas";
 
 /**
- * Putaway by SSCC (API.md section 11, "Putaway detail"; section 12: it reads the pallet receipt record). A
+ * Putaway by SSCC (docs/api.md section 11, "Putaway detail"; section 12: it reads the pallet receipt record). A
  * pallet moves whole: one destination for all of it, one operation, one transfer per (article, lot) of
  * what of the pallet is still in its receiving location.
  *

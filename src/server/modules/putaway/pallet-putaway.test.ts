@@ -7,7 +7,7 @@ import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
 
 /**
- * Putaway by SSCC (API.md section 11 "Putaway detail", section 12 "putaway by SSCC read that record"): a
+ * Putaway by SSCC (docs/api.md section 11 "Putaway detail", section 12 "putaway by SSCC read that record"): a
  * pallet received into the receiving location moves whole to one destination, one operation, one transfer
  * per (article, lot); twice, or by two handhelds at once, it moves once.
  */

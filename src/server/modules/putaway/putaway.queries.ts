@@ -33,7 +33,7 @@ export interface WorklistRecord {
 }
 
 /**
- * A storage location (never a quarantine nor a receiving one, API.md section 11) holding the article, the
+ * A storage location (never a quarantine nor a receiving one, docs/api.md section 11) holding the article, the
  * most of it first: `lot` narrows it to the same lot.
  */
 const holding = (lot: boolean) => Prisma.sql`(

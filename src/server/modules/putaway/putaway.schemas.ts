@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { dateString, idNumber, instantString, rawNumber, shortText } from "../../lib/zod";
 
-/** How the proposed destination was chosen (API.md section 11, "Putaway"). */
+/** How the proposed destination was chosen (docs/api.md section 11, "Putaway"). */
 export const PROPOSAL_REASONS = ["preferita", "lotto", "articolo"] as const;
 
 export const putawayWarehousesOutput = z.object({

@@ -17,7 +17,7 @@ export async function putawayWarehouses(db: Db) {
 }
 
 /**
- * The proposed destination (API.md section 11): the article's preferred location, else a location already
+ * The proposed destination (docs/api.md section 11): the article's preferred location, else a location already
  * holding the same lot, else one holding the article. The queries never offer a quarantine or receiving
  * location, nor an inactive one.
  */
@@ -110,7 +110,7 @@ export async function storeGoods(tx: Tx, actor: Actor, input: StoreInput, timeZo
 
 /**
  * A code read while counting (the inventory screen): a location of the warehouse first (its code never
- * reads as goods: API.md section 11), else an article as every screen reads one (code, EAN, GS1 with its
+ * reads as goods: docs/api.md section 11), else an article as every screen reads one (code, EAN, GS1 with its
  * lot, an `R<riga>` label), with its pack size: one scan counts `confezione` units.
  */
 export async function identifyCode(db: ModelDb, magazzino: number, codice: string): Promise<IdentifyOutput> {

@@ -7,7 +7,7 @@ import type { Actor } from "../auth/actor";
 import type { WorklistOutput } from "./putaway.schemas";
 
 /**
- * The handheld's putaway (API.md section 11): the warehouse's copy with its proposals, the codes a
+ * The handheld's putaway (docs/api.md section 11): the warehouse's copy with its proposals, the codes a
  * counting handheld reads, and the putaway itself, one `stoccaggio` transfer under an Idempotency-Key.
  */
 

@@ -71,7 +71,7 @@ interface PlannedRow {
 /** Row checks that need no lock: the article, the numbers, whether a lot is expected. */
 function checkRow(index: ArticleIndex, r: CreateSaleInput["righe"][number], indice: number): PlannedRow {
   const article = resolveArticle(index, r);
-  // The contract's code for "no article to sell", as for an arrival (API.md section 9: not sold).
+  // The contract's code for "no article to sell", as for an arrival (docs/api.md section 9: not sold).
   if (!article.attivo) {
     throw new RowError("articolo_non_trovato", `L'articolo ${article.codice} è disattivato e non si vende: riattivarlo in anagrafica.`);
   }

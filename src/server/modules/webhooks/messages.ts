@@ -1,7 +1,7 @@
 import type { HeadRow } from "./webhooks.queries";
 
 /**
- * How an endpoint's pending deliveries become messages (API.md section 10, "Throughput"). A message is one
+ * How an endpoint's pending deliveries become messages (docs/api.md section 10, "Throughput"). A message is one
  * request: one event alone (`eventi_per_richiesta` 1: the body is the event, its webhook-id the event's
  * id, as before batches existed), or a batch of consecutive pending deliveries in sequence order (above 1:
  * the body is `{ "eventi": [...] }`, its webhook-id `msg_<first>_<last>` in sequenze).

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { DomainError } from "../../lib/errors";
 import { assertDeliverable, assertPublicUrl, isPrivateAddress, parseEndpointUrl } from "./network";
 
-describe("webhook destinations (API.md section 10)", () => {
+describe("webhook destinations (docs/api.md section 10)", () => {
   test.each([
     ["127.0.0.1", true],
     ["127.255.0.9", true],

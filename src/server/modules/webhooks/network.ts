@@ -3,7 +3,7 @@ import net from "node:net";
 import { DomainError } from "../../lib/errors";
 
 /**
- * Where a webhook may be sent (API.md section 10): `http` or `https`, and, as in GitLab, never to an address
+ * Where a webhook may be sent (docs/api.md section 10): `http` or `https`, and, as in GitLab, never to an address
  * in a private, loopback or link-local range (nor the other ranges no public receiver lives in: unspecified,
  * shared/CGNAT, benchmarking, multicast, reserved) unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true, which an
  * on-premises installation sets to reach its ERP on the LAN. The check is made at creation and again at

@@ -14,7 +14,7 @@ const settings = testSettings({ parallelism: 4, timeoutMs: 5000 });
 const startWorker = workersStoppedAfterEach();
 
 /**
- * Batches and parallel delivery (API.md section 10, "Throughput"), in process against receivers on
+ * Batches and parallel delivery (docs/api.md section 10, "Throughput"), in process against receivers on
  * 127.0.0.1; the crash and two-instance runs are in e2e/reliability/webhooks.test.ts.
  */
 

@@ -5,7 +5,7 @@ import { test } from "../../testing/test";
 import { lastAudit, supplierEvent } from "./webhooks-testing";
 
 /**
- * API.md section 10: an endpoint disabled for more than 7 days stops collecting deliveries; enabled again it
+ * docs/api.md section 10: an endpoint disabled for more than 7 days stops collecting deliveries; enabled again it
  * resumes from then, and GET /webhook/{id} names the skipped range so that `riprova` can fill it. The time
  * of disabling is backdated in the database: nothing waits.
  */

@@ -24,7 +24,7 @@ import {
 } from "./webhooks.service";
 
 /**
- * A key's own webhook endpoints by REST (API.md section 10): scopes `webhook` and `lettura`; an endpoint of
+ * A key's own webhook endpoints by REST (docs/api.md section 10): scopes `webhook` and `lettura`; an endpoint of
  * another key, or one made on the screen or the command line, is 404 for it. No answer carries a receiver's
  * answer body. The screen's procedures (webhooks.router.ts) see every endpoint; both call the same services.
  */

@@ -10,7 +10,7 @@ import { createEndpoint } from "./webhooks.service";
 import { startWebhookWorker, webhookSettings } from "./worker";
 
 /**
- * Webhook endpoints by REST (API.md section 10): a key with `webhook` and `lettura` manages its own, and only
+ * Webhook endpoints by REST (docs/api.md section 10): a key with `webhook` and `lettura` manages its own, and only
  * its own; every refusal writes nothing; no answer carries a receiver's answer body.
  */
 

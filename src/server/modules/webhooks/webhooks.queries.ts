@@ -115,7 +115,7 @@ export interface EndpointChanges {
 /**
  * Changes an endpoint's settings (null: unchanged), in one statement on the locked row. Disabling stamps
  * `disattivato_il` (kept when already disabled); enabling clears it, and after more than 7 days disabled
- * (API.md section 10) the endpoint resumes from now: its cursor jumps to the events' gate, and the range
+ * (docs/api.md section 10) the endpoint resumes from now: its cursor jumps to the events' gate, and the range
  * it skipped is kept in `salto_da`..`salto_a` for a replay to fill. Answers the state before and after.
  */
 export const updateEndpoint = (id: number, owner: number | null, c: EndpointChanges) => {

@@ -10,7 +10,7 @@ const eventTypes = () =>
     .min(1, "almeno un tipo di evento")
     .max(EVENT_TYPES.length * 2, "troppi tipi di evento");
 
-/** API.md section 8: at most 100 events per request. */
+/** docs/api.md section 8: at most 100 events per request. */
 export const MAX_EVENTS_PER_REQUEST = 100;
 const eventsPerRequest = () =>
   z
@@ -109,7 +109,7 @@ export const replayInput = z.strictObject({
   da: idNumber().meta({ description: "Dalla sequenza N (inclusa)" }),
 });
 
-// ---- REST (/webhook): a key's own endpoints. No answer carries a receiver's answer body (API.md section 10). ----
+// ---- REST (/webhook): a key's own endpoints. No answer carries a receiver's answer body (docs/api.md section 10). ----
 
 export const restEndpoint = z.object({ ...endpointFields, ultimo_errore: failure.nullable() });
 export type RestEndpoint = z.infer<typeof restEndpoint>;

@@ -20,7 +20,7 @@ import * as q from "./webhooks.queries";
  * - Deliveries go out as messages (messages.ts): one event alone, or a batch of `eventi_per_richiesta`
  *   events, formed before its first attempt and kept as it is for every retry.
  * - An ordered endpoint (the default) has one request in flight, in the events' sequence: the oldest
- *   pending message first, and nothing after it while it waits for a retry (API.md section 10: "keep
+ *   pending message first, and nothing after it while it waits for a retry (docs/api.md section 10: "keep
  *   sequenza order"). A parallel one has up to WEBHOOK_PARALLELISM requests in flight, all sent by the
  *   worker that holds it (so still each attempt once), in no order, and a message waiting for a retry
  *   holds nothing back. Endpoints are independent: a receiver that hangs holds one worker for at most the

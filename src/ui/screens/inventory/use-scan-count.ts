@@ -27,7 +27,7 @@ export interface CountScope {
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 /**
- * Counting a bin with the scanner alone (API.md section 11, "Counting a location"): the location's label
+ * Counting a bin with the scanner alone (docs/api.md section 11, "Counting a location"): the location's label
  * sets the count's location (and offers to count it as a whole), then each goods scan counts one pack of
  * that article (and lot, from a GS1 code). Every code comes from the one scan path (useScanner, in ScanCount) and is
  * read by the service (`putaway.identify`), one at a time in the order read. `onChange` hears every change:

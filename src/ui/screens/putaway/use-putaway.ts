@@ -46,7 +46,7 @@ const REASON: Record<NonNullable<WorklistRow["proposta"]>["motivo"], string> = {
 export const reasonOf = (p: NonNullable<WorklistRow["proposta"]>) => REASON[p.motivo];
 
 /**
- * The putaway screen (README "Putaway"): scan the goods, then the destination's label, then Enter. Every
+ * The putaway screen (docs/operator-guide.md "Putaway"): scan the goods, then the destination's label, then Enter. Every
  * code goes through the one scan path (useScanner) and is read against the handheld's copy of the
  * warehouse, one at a time in the order read; each confirmation is one `putaway.store` with its own
  * Idempotency-Key, queued on the handheld when the network is away or the answer is lost.

@@ -30,7 +30,7 @@ export interface ArrivalRequest {
   quantita: number;
   lotto?: string;
   scadenza?: string;
-  /** What was counted beyond the row's remainder: not received, recorded as a difference (API.md section 12). */
+  /** What was counted beyond the row's remainder: not received, recorded as a difference (docs/api.md section 12). */
   differenza?: { quantita: number; motivo: "eccedente"; nota: string };
 }
 

@@ -3,7 +3,7 @@ import type { QueueItem } from "../../offline/device-queue";
 import type { ExpectedCopy } from "./local-lookup";
 
 /**
- * The handheld's copy of the announced pallets (API.md section 12), for an SSCC scanned in a dead spot: each
+ * The handheld's copy of the announced pallets (docs/api.md section 12), for an SSCC scanned in a dead spot: each
  * pallet not yet received, with its rows as a scan online shows them (notices.pallet). Built from the shipping
  * notices the operator can read (GET /avvisi-spedizione, not received); an SSCC is unique across warehouses,
  * and the online scan of a pallet does not ask for the warehouse either, so the copy holds them all.

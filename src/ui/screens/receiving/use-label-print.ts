@@ -18,7 +18,7 @@ export interface LabelSettings {
 export type LotLabel = Pick<TodayArrival, "movimento" | "articolo" | "lotto" | "scadenza" | "quantita">;
 
 /**
- * A lot's label as PDF (API.md section 13: any printer, through the browser's print dialog), for a device with
+ * A lot's label as PDF (docs/api.md section 13: any printer, through the browser's print dialog), for a device with
  * no network printer chosen: the screens' own address for labels, opened with the session's cookie
  * (src/server/http/label-download.ts; /api/v1 reads no cookies).
  */
@@ -36,7 +36,7 @@ const STORAGE = "banchina.etichette";
 const FINAL = new Set(["stampata", "fallita"]);
 
 /**
- * The lot label at receipt (API.md section 13): after an arrival of a lot article the screen offers its
+ * The lot label at receipt (docs/api.md section 13): after an arrival of a lot article the screen offers its
  * label at once (the button, or F2), and a device set to print automatically sends it to its printer
  * without a key press. Arrivals are seen in the user's own list of today, which the screen refreshes
  * after every registration; printing is a job the service queues, so a printer that is off never holds

@@ -34,7 +34,7 @@ export interface PalletDeps {
 }
 
 /**
- * A pallet on the receiving bay (API.md section 12): a scanned SSCC shows the pallet's rows, the operator
+ * A pallet on the receiving bay (docs/api.md section 12): a scanned SSCC shows the pallet's rows, the operator
  * marks a row short, damaged or wrong, Enter receives the whole pallet in one call (POST /colli/{sscc}/ricevi,
  * with the screen's delivery note and an Idempotency-Key). Apart from useReceiving, whose row-by-row scan
  * queue stays as it is: `intercept` takes an SSCC before that queue reads it. Offline, the device's copy of

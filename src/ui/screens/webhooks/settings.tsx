@@ -9,7 +9,7 @@ import { describeError } from "../../errors";
 import { useTRPC } from "../../trpc";
 import { refreshAll } from "./shared";
 
-/* An endpoint's throughput settings (API.md section 10, "Throughput"): on creation and afterwards. */
+/* An endpoint's throughput settings (docs/api.md section 10, "Throughput"): on creation and afterwards. */
 
 export interface ThroughputValues {
   eventi_per_richiesta: number | string;

@@ -12,7 +12,7 @@ import { THROUGHPUT_DEFAULTS, ThroughputFields, type ThroughputValues, validateP
 import { EVENT_LABEL, refreshAll } from "./shared";
 
 /**
- * Webhook endpoints (API.md section 10), for administrators: every endpoint, whoever made it (the screen, the
+ * Webhook endpoints (docs/api.md section 10), for administrators: every endpoint, whoever made it (the screen, the
  * command line, an API key by REST). Create one with its throughput settings (its secret shown once), and for
  * each the state of its deliveries (pending, failed, lag, rate, last success, last failure with the receiver's
  * answer); change its settings, disable and enable it, replay from a sequence, delete it, and below it its
