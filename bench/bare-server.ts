@@ -9,7 +9,7 @@
  * PostgreSQL, as the service's. And GET /api/v1/movimenti?limite=&dopo= (the movement scan): the sync
  * bound and the page sent together (pg's pipeline mode: one round trip, as the service's), the rows
  * shaped as the contract shows them (toMovementOutput), JSON. And GET
- * /api/v1/giacenze-ubicazioni?magazzino=&limite=&dopo= (the location-stock scan, issue 24) the same way,
+ * /api/v1/giacenze-ubicazioni?magazzino=&limite=&dopo= (the location-stock scan) the same way,
  * with the service's statement and row mapping (toLocationStockOutput); and GET
  * /api/v1/disponibilita?limite=&dopo= (the availability scan) with toAvailabilityOutput. Not a product: a
  * measuring stick for what the stack itself costs.

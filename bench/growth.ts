@@ -1,5 +1,6 @@
 /**
- * `npx tsx bench/growth.ts SMALL.json LARGE.json [--md]`: the growth table of issue 27 from two result files of
+ * `npx tsx bench/growth.ts SMALL.json LARGE.json [--md]`: the growth table (cost flat as the work grows) from
+ * two result files of
  * `npm run bench` (bench/results/bench-<time>.json), typically `--scale 1` and `--scale 5`.
  *
  * Per scenario present in both, the cost of one unit of work on each side, API and floor: for a rate (rows/s of

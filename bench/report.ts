@@ -31,7 +31,7 @@ function figure(x: number, unit: string): string {
   return unit === "s" ? `${x.toFixed(2)} s` : `${fmtNumber(x)} ${unit}`;
 }
 
-/** The goals of issues 13, 24 and 27 (ratios API/floor in one run, scale 1; the open-loop p99; memory). */
+/** The goals (ratios API/floor in one run, scale 1; the open-loop p99; memory). */
 const RATIO_GOALS: [id: string, min: number][] = [
   ["post-movimenti", 0.5],
   ["post-arrivi", 0.5],
@@ -54,10 +54,10 @@ export function evaluateTargets(scenarios: ScenarioResult[], peakRssMb: number, 
       detail: `API/pavimento ${ratio(s).toFixed(2)} (soglia ${min.toFixed(2)})`,
     });
   }
-  // Issue 27: the service against the ceiling of a Node service (`tetto-node`, bench/bare-server.ts) doing the
+  // The service against the ceiling of a Node service (`tetto-node`, bench/bare-server.ts) doing the
   // same database work: each side's throughput over its own floor in this run, one over the other. The
-  // location-stock scan's is the measuring stick of issue 24's goal against the floor, the availability scan's
-  // of issue 27's (0.85 of the floor): the ceiling's own ratio says how much of it any Node service reaches here.
+  // location-stock scan's and the availability scan's are the measuring sticks of their goals against the
+  // floor (RATIO_GOALS): the ceiling's own ratio says how much of it any Node service reaches here.
   for (const id of ["post-movimenti", "scan-movimenti", "scan-giacenze-ubicazioni", "scan-disponibilita"]) {
     const s = by(id);
     const c = by(`tetto-node:${id}`);

@@ -3,7 +3,7 @@ import pg from "pg";
 import { type Measure, measure, type Stats, stats } from "./ui-page";
 import { progress } from "./util";
 
-/** Issue 22's goals: a scan answered from the handheld's copy, p95 in ms; the queue sent after reconnecting, s. */
+/** The offline goals: a scan answered from the handheld's copy, p95 in ms; the queue sent after reconnecting, s. */
 export const OFFLINE_GOALS = { rigaOffline: 50, codaSecondi: 10 } as const;
 
 export interface OfflineFigures {
@@ -19,7 +19,7 @@ export interface OfflineFigures {
 }
 
 /**
- * The dead spot (issue 22): the browser offline, `lookups` codes read and each row shown from the copy of
+ * The dead spot: the browser offline, `lookups` codes read and each row shown from the copy of
  * the warehouse's expected rows on the handheld (measured in the page as the online scans are), then
  * `queued` rows confirmed with Enter into the queue; the network back, the time until the screen's queue
  * is empty, and a check in the database that each queued row was written exactly once.

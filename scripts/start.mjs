@@ -5,7 +5,7 @@
  * Why not `node --import tsx src/server/main.ts`, as the tests and `npm run dev` run it: tsx compiles
  * every module at load on a loader thread of its own, and that thread and its caches stay for the
  * process's life. The compiled module starts in about the same time and the service answers with
- * about 85 MB less resident memory (263 → 178 MB measured after start-up and a few requests, issue 13).
+ * markedly less resident memory, the loader thread and its caches never being there.
  *
  * Compiled at every start (about a second): the module can never be older than the sources. Several
  * services may start at once in one checkout (the tests do): each writes its own file and renames it into

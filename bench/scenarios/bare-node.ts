@@ -18,9 +18,9 @@ import { writeMovements } from "./write-movements";
  */
 export async function startBareServer(ctx: Ctx): Promise<{ ctx: Ctx; stop(): void }> {
   const port = await freePort();
-  // With the V8 flags `npm start` gives the service (the heap's sizes: 8 MB semi-spaces, not Node's 16), so that
-  // the two servers differ by the stack alone. In four runs the flags changed the bare server's CPU per page by
-  // less than the runs' noise (README, issue 27's seventh pass).
+  // With the V8 flags `npm start` gives the service (the heap's sizes: smaller semi-spaces than Node's
+  // default), so that the two servers differ by the stack alone; compared run against run, the flags moved
+  // the bare server's CPU per page by less than the runs' noise.
   const flags = npmStartArgs(path.join(import.meta.dirname, "..", "..")).filter((word) => word.startsWith("--")); // the flags, not the script
   const child = spawn(process.execPath, [...flags, "--import", "tsx", path.join(import.meta.dirname, "..", "bare-server.ts")], {
     env: { ...process.env, NODE_ENV: "production", DATABASE_URL: ctx.databaseUrl, PORT: String(port), SERVICE_TIME_ZONE: ctx.timeZone },

@@ -6,7 +6,7 @@ import { concurrentSides, withClient, type Ctx, type ScenarioResult } from "./ha
 import { apiMovement, floorMovement, movementPlan, plainArticles } from "./movement-requests";
 
 /**
- * The outbox and the webhooks under write load (issue 12): POST /movimenti, 1 row, 8 clients, measured
+ * The outbox and the webhooks under write load: POST /movimenti, 1 row, 8 clients, measured
  * three times in the same run, both sides each time:
  *   1. without the outbox: a BEFORE INSERT trigger on `eventi`, created for this phase only, drops every
  *      event row (the ledger's statement is unchanged, its event is not written);

@@ -14,7 +14,7 @@ import { load, logSides, loadSide, metered, withClient, type Ctx, type ScenarioR
 import { scanScenario } from "./scan";
 
 /**
- * The scenarios of the growth mode (issue 27, "cost flat as the work grows"): the reads that could grow with
+ * The scenarios of the growth mode ("cost flat as the work grows"): the reads that could grow with
  * the history the ledger keeps. Compared between two scales by bench/growth.ts.
  * - scan-disponibilita-passato: GET /disponibilita?a= a year ago, a full scan in pages of 500 (its page p50 is
  *   the cost of one 500-row page);

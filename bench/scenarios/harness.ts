@@ -208,9 +208,9 @@ export const SIDE_SLICES = 4;
  * `slices` > 1 (scenarios whose work never runs out) alternates the two sides in that many slices each
  * (floor, API, floor, API…), both sides' slices adding up to `ctx.durationMs`: PostgreSQL's own background
  * work (autovacuum after the floor's inserts, checkpoints) and the machine's drift then fall on both sides
- * alike, instead of on whichever ran second. Measured at scale 0.2, one side after the other: two floors of
- * the same write in one run read 1,903 and 1,527 requests/s, so a ratio over the floor moved by a quarter
- * with nothing changed. With --pg-stats one slice each (the statements are listed per side).
+ * alike, instead of on whichever ran second. Run one side after the other, two floors of the same write in one
+ * run read noticeably different throughputs, so a ratio over the floor moved with nothing changed. With
+ * --pg-stats one slice each (the statements are listed per side).
  */
 export async function concurrentSides(
   ctx: Ctx,

@@ -4,12 +4,12 @@ import { floorClients, load, loadSide, side, type Ctx, type ScenarioResult } fro
 import { apiMovement, floorMovement, movementPlan, plainArticles } from "./movement-requests";
 
 /**
- * Latency at a fixed offered load (issues 13 and 27), open loop: POST /movimenti (1 row) sent on a fixed
+ * Latency at a fixed offered load, open loop: POST /movimenti (1 row) sent on a fixed
  * schedule at half the ceiling's throughput (bench/bare-server.ts, plain node:http + pg, 8 clients, closed
  * loop, measured first in the same run), whether or not earlier requests have answered, so a slow answer
  * cannot hold back the requests behind it (no coordinated omission). Each latency runs from the request's
  * scheduled time to its answer. Half the ceiling is a load any Node service here could carry; half the
- * floor (issue 13's rate) is more than even the ceiling carries on this machine. The floor's closed-loop
+ * floor (the write goal's rate) is more than even the ceiling carries on this machine. The floor's closed-loop
  * throughput is measured too: it is the row's floor side.
  */
 
@@ -39,9 +39,9 @@ export async function openLoop(ctx: Ctx): Promise<ScenarioResult> {
   const rate = ceiling / 2;
   const intervalMs = 1000 / rate;
   // As pgbench does before its runs: the phases above inserted tens of thousands of rows, and the autovacuum
-  // and autoanalyze they trigger landed inside the measured seconds in some runs and not in others (a 250 ms
-  // stall in the very second pg.log shows them on movimenti, operazioni and eventi; p99 64–76 ms against 11 ms
-  // without, scale 0.2 and 1). Vacuumed and analysed first, the service and the ceiling start from the same
+  // and autoanalyze they trigger landed inside the measured seconds in some runs and not in others (pg.log shows
+  // them on movimenti, operazioni and eventi in the very second of a stall, and the p99 follows them).
+  // Vacuumed and analysed first, the service and the ceiling start from the same
   // state; a second of closed-loop writes then warms code, connections and plans, as other warm-ups do.
   await ctx.pool.query("VACUUM (ANALYZE)");
   await load("anello aperto: riscaldamento", CLIENTS, 1_000, (c, i) => apiMovement(ctx, plan(900_000 + i * CLIENTS + c)).then(() => true));

@@ -4,7 +4,7 @@ import * as floor from "../floor";
 import { fmtInt, progress, seconds } from "../util";
 import { concurrentSides, withClient, type Ctx, type ScenarioResult } from "./harness";
 
-/** Rows per pallet: a full pallet of a mixed delivery, the case the issue measures (one scan, one Enter). */
+/** Rows per pallet: a full pallet of a mixed delivery, the case that matters at the dock (one scan, one Enter). */
 const ROWS = 40;
 /** Pallets prepared per side: more than a run of a few seconds receives. */
 const PALLETS_PER_SIDE = 150;

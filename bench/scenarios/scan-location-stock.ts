@@ -4,7 +4,8 @@ import { withClient, type Ctx, type ScenarioResult } from "./harness";
 import { scanScenario } from "./scan";
 
 /**
- * GET /giacenze-ubicazioni?magazzino=N, a full scan (issue 24: at least 0.8 of the floor). Its data is this
+ * GET /giacenze-ubicazioni?magazzino=N, a full scan (its goal against the floor: RATIO_GOALS in
+ * bench/report.ts). Its data is this
  * scenario's own: a warehouse managing 2,000 locations × scale holding every stocked article once (lot-handled
  * ones in one lot), 1 row in 20 back at zero (kept, never listed). The rows are placed by SQL, not through the
  * ledger, so they are taken away again at the end: the ledger check (`verify`) never sees them.

@@ -21,9 +21,9 @@ const BLOCK_PAGES = 20;
 /**
  * Both full scans at once, in alternating blocks of BLOCK_PAGES pages (floor, API, API, floor, floor, API…:
  * each side reads first in every other block), each side's time, latencies and CPU its own. Scanned one after
- * the other, the two sides met different conditions: in one full run the first movement scan's floor read
- * 48,100 rows/s with PostgreSQL at 1.37 ms a page, and the ceiling's floor, later in the same run, 29,066 at
- * 2.97 ms; a ratio over the floor followed which scan came first. In blocks, whatever reading a range of
+ * the other, the two sides met different conditions: the first movement scan's floor read far faster than
+ * the ceiling's floor later in the same run, with PostgreSQL's time per page to match; a ratio over the
+ * floor followed which scan came first. In blocks, whatever reading a range of
  * rows first costs (pages not yet cached, hint bits of fresh rows) falls on the two sides alike.
  */
 async function pairedScans(ctx: Ctx, label: string, floorPage: PageRead, apiPage: PageRead) {

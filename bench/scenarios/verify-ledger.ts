@@ -7,7 +7,7 @@ import { median, progress, seconds } from "../util";
 import { cpuText, metered, withClient, type Ctx, type CpuUse, type ScenarioResult, type SideResult } from "./harness";
 
 /**
- * `verify` timed (issue 27: exempt from the flat rule, it recomputes everything from the ledger by design, but
+ * `verify` timed (exempt from the growth mode's flat rule, it recomputes everything from the ledger by design, but
  * reported): the service's verifyLedger through Prisma, against its statements run one after the other in
  * one REPEATABLE READ transaction through `pg`. Three runs each; the figure is the median, in seconds.
  */

@@ -6,7 +6,7 @@ import { side, withClient, type Ctx, type ScenarioResult } from "./harness";
 import { apiMovement, floorMovement, movementPlan, plainArticles } from "./movement-requests";
 
 /**
- * Webhook throughput to a slow receiver (issue 23, docs/api.md section 10 "Throughput"): POST /movimenti (1 row)
+ * Webhook throughput to a slow receiver (docs/api.md section 10 "Throughput"): POST /movimenti (1 row)
  * sent open loop at a fixed rate (`--webhook-rate`, default 500/s) for the phase's duration, while one
  * endpoint of each kind receives every movimenti.registrati from a receiver in this process that answers
  * each request after `--webhook-latency` ms (default 100):

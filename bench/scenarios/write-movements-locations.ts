@@ -5,7 +5,7 @@ import { concurrentSides, SIDE_SLICES, withClient, type Ctx, type ScenarioResult
 import { plainArticles, type Article } from "./movement-requests";
 
 /**
- * POST /movimenti, one row, in a warehouse that manages locations (issue 24), beside `post-movimenti` (the
+ * POST /movimenti, one row, in a warehouse that manages locations, beside `post-movimenti` (the
  * same request in a warehouse without): each client loads one unit into a location, then unloads it from
  * there, so the guarded unload always finds it. The warehouse (`BENCH-UBI`, 200 locations) is created on
  * first use with no stock, so switching it on moves nothing.

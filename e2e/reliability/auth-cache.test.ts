@@ -8,7 +8,7 @@ import { createKey } from "./seed";
 import { PASSWORD, revocationAcross, type Signed, signInOn, trpc, untilListening as untilListeningOn } from "./sessions";
 
 /**
- * The authentication cache across two real service processes on one database (issue 13): each caches
+ * The authentication cache across two real service processes on one database: each caches
  * keys and sessions and hears changes through LISTEN/NOTIFY. An administrator's change on instance A
  * must be refused by instance B as soon as the notice reaches it, with no TTL to wait out; with the
  * listeners gone, requests go to the database and nothing is missed.
@@ -127,7 +127,7 @@ describe("a service whose output is closed", () => {
     await sleep(3_000);
     const spent = cpuMsOf(c.pid) - before;
     report("uscita chiusa", { cpuMsIn3s: spent });
-    // Idle, it spends a few ms; the loop of failed writes it used to enter kept a core 75% busy (2,000+ ms).
+    // Idle, it spends next to nothing; the loop of failed writes it used to enter kept a core busy.
     expect(spent).toBeLessThan(300);
     const k = await createKey(t.pool, ["lettura"]);
     expect((await call(c.base, "GET", "/clienti", { key: k.chiave })).status).toBe(200);

@@ -8,7 +8,8 @@ let clock = 0;
  * then Enter. Real key events through CDP with their timestamp given, so the gaps the page measures
  * (KeyboardEvent.timeStamp, as a real device's events carry the time they were read) are the device's, not
  * how long this shared machine takes to deliver each key: `keyboard.type(code, { delay: 5 })` arrives
- * 20–480 ms per key here under load. A burst starts no earlier than now, so a person's key pressed after it
+ * with gaps far wider and more uneven than a scanner's here under load. A burst starts no earlier than now,
+ * so a person's key pressed after it
  * (real time) never looks older than the burst. `msPerKey` may be a list of gaps, taken in turn (a scanner on a
  * busy handheld whose gaps vary); a GS in `text` is sent as the wedge sends FNC1 (`fnc1`).
  */

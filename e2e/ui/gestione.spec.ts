@@ -136,7 +136,7 @@ test("ricevimento per fornitore sul palmare: una scheda per riga, il magazzino d
   for (const width of [360, 1280]) {
     await page.setViewportSize({ width, height: width === 360 ? 760 : 800 });
     for (const field of fields) {
-      // Polled: right after a resize the cards may still be laying out (CI once measured 109 px mid-way).
+      // Polled: right after a resize the cards may still be laying out (a width part of the way there).
       await expect.poll(async () => (await field.boundingBox())!.width, { message: `${width} px` }).toBeGreaterThan(100);
       const box = (await field.boundingBox())!;
       expect(box.x, `${width} px`).toBeGreaterThanOrEqual(0);

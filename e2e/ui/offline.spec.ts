@@ -3,7 +3,7 @@ import { newSession, shellInstalled, signIn, snap, type User } from "../support/
 import { seed } from "../support/seed";
 
 /**
- * Dead spots (issue 22): the receiving screens open without the service once the handheld has been
+ * Dead spots: the receiving screens open without the service once the handheld has been
  * online signed in (the service worker's shell, src/ui/offline/), the shell keeps nobody's data, a request
  * that never answers ends in 8 s with its own message, and sign-out wipes the user's data on the handheld.
  */

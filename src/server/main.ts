@@ -65,7 +65,7 @@ function listen(server: http.Server, config: Config): Promise<number> {
  * The service's output may close under it (the terminal that started it is gone, a `| tee` was killed):
  * every later write to it then fails with EPIPE. Unheard, Node turns each failure into an uncaught
  * exception, which Next's handler logs, to the same closed output, and so on: a loop that kept a core
- * 75% busy on a service whose test runner had been killed. A log that cannot be written is dropped; the
+ * busy on a service whose test runner had been killed. A log that cannot be written is dropped; the
  * service goes on serving.
  */
 function dropLogsOnClosedOutput(): void {
@@ -193,8 +193,8 @@ async function main(): Promise<void> {
         throw e;
       }));
     // Next (the screens) loads at the first request for a page, not at start: an instance that serves only
-    // the API never loads it. Loaded, it costs about 25 MB of memory, and on Node 20 its AsyncLocalStorage
-    // puts hooks on every promise of the process: 0.1–0.3 ms of CPU per API write, measured (bench, issue 27).
+    // the API never loads it. Loaded, it holds memory of its own, and on Node 20 its AsyncLocalStorage
+    // puts hooks on every promise of the process, which the bench sees as CPU added to every API write.
     // Development loads it now, for its hot reloader.
     if (dev) await loadNext();
     const handle: Handle = (req, res) => loadNext().then((h) => h(req, res));

@@ -1,4 +1,4 @@
--- Notices of the changes that affect authentication (issue 13).
+-- Notices of the changes that affect authentication.
 --
 -- Every instance caches what authenticates a request (src/server/modules/auth/auth-cache.ts): an API key
 -- by the hash of its text, a UI session by the hash of its token with its user's role. It learns of

@@ -1,4 +1,5 @@
--- Issue 23 (docs/api.md sections 9 and 10): warehouses record `magazzino.modificato` like the other master data,
+-- Events and webhooks (docs/api.md sections 9 and 10): warehouses record `magazzino.modificato` like the
+-- other master data,
 -- and an order's rows carry `motivo_chiusura` in ordine_acquisto.modificato as they do in GET /ordini-acquisto.
 --
 -- The event is recorded exactly as 20261125000000_eventi records the others: a deferred row trigger, run at

@@ -1,4 +1,4 @@
--- Issue 24 (docs/api.md section 11): locations, stock by location, an article's preferred locations and pack size.
+-- Locations (docs/api.md section 11): locations, stock by location, an article's preferred locations and pack size.
 -- The tables every part of the feature builds on; the writers and readers come with their own migrations.
 --
 -- A location belongs to one warehouse; (id, magazzino_id) is a key of its own so that whatever names a

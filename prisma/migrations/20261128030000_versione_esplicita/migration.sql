@@ -1,4 +1,4 @@
--- Issue 24 (docs/api.md section 11): an article's preferred locations live in their own table, yet changing them is a
+-- Locations (docs/api.md section 11): an article's preferred locations live in their own table, yet changing them is a
 -- change of the article (its change feed and `articolo.modificato` carry the list). The version trigger took a new
 -- version only when a column of the row changed, and reset any version a statement set itself; now a version the
 -- statement draws from banchina_versioni itself (`versione = nextval('banchina_versioni')`, under the versions'

@@ -1,4 +1,4 @@
--- Issue 25 (docs/api.md section 12): advance shipping notices, their pallets (SSCC) and rows, the record of a
+-- Advance shipping notices (docs/api.md section 12): the notices, their pallets (SSCC) and rows, the record of a
 -- pallet's receipt, receiving differences with their photos.
 --
 -- A notice is identified by (supplier, number), like an order; it is versioned master data of a kind (the

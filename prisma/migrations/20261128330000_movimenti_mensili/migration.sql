@@ -1,4 +1,5 @@
--- Monthly net changes of the ledger (issue 27, growth): what an as-of read starts from, so that the stock at the
+-- Monthly net changes of the ledger (so reads stay flat as it grows): what an as-of read starts from, so
+-- that the stock at the
 -- end of a past day costs the months before it (one row per article, warehouse, location and month) plus that
 -- day's own month of movements, not the whole history before it.
 --

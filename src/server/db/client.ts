@@ -50,9 +50,9 @@ export function statementName(query: { sql: string; args: unknown[] }): string {
  * Prepared statements always run their cached generic plan. In PostgreSQL's default (auto) mode a
  * statement with an array parameter (`= ANY($1::int[])`, `unnest($1::int[])`: most of the write path)
  * is re-planned at every execution, because its generic plan, costed for an array of unknown length,
- * always looks dearer than a custom plan for the one-element array at hand. Measured on one order-row
- * lock: 0.35 ms of planning per execution; on the bench's single-row arrival, PostgreSQL's CPU per
- * request fell from 3.3 to 2.4 ms. Long arrays stay unnamed (statementName) and keep custom plans.
+ * always looks dearer than a custom plan for the one-element array at hand, and that planning was a large
+ * share of PostgreSQL's CPU per request on the write path (the bench's single-row arrival).
+ * Long arrays stay unnamed (statementName) and keep custom plans.
  */
 const GENERIC_PLAN_SETTING = "plan_cache_mode=force_generic_plan";
 export const GENERIC_PLANS = `-c ${GENERIC_PLAN_SETTING}`;

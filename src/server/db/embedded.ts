@@ -125,8 +125,9 @@ async function waitForReady(url: string, child: ChildProcess, logFile: string): 
 /**
  * PostgreSQL's own cache. Its default, 128 MB, is for small machines: a ledger of years (millions of movements
  * and their monthly changes) outgrows it, and every page of an as-of read then fetches its blocks from the
- * operating system again (at 5 million movements, 1.7× the time per row of 1 million; issue 27). An eighth of
- * the machine's memory, from 128 MB to 4 GB: reserved address space, taken only as blocks are read.
+ * operating system again, so the time per row grows with the ledger. An eighth of
+ * the machine's memory, never under the default nor over 4096 MB (the bounds below):
+ * reserved address space, taken only as blocks are read.
  */
 function sharedBuffers(): string {
   const mb = Math.floor(os.totalmem() / 8 / 2 ** 20);

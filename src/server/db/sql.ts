@@ -25,9 +25,9 @@ export function query<Row>(sql: Prisma.Sql): Query<Row> {
 /**
  * `LIMIT n` written into the statement's text rather than bound as a parameter. The service's
  * statements run their generic plan (GENERIC_PLANS in client.ts), and a generic plan costed for an
- * unknown limit expects a third of the table: on the 1,000,000-row ledger it chose a parallel Gather
- * Merge for a 100-row page, 8 ms of worker start-up per page (the movement scan fell to 0.17 of the
- * floor). Knowing the limit, the planner walks the index for the rows asked. A page size is one of a few
+ * unknown limit expects a third of the table: on a large ledger it chose a parallel Gather
+ * Merge for a 100-row page, paying the workers' start-up on every page (the movement scan fell far below
+ * its goal). Knowing the limit, the planner walks the index for the rows asked. A page size is one of a few
  * values a client picks, so the statements stay few (and client.ts caps how many are kept).
  */
 export function limit(n: number): Prisma.Sql {

@@ -274,7 +274,7 @@ const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 /**
  * Answered before the whole body was read (413, 415, 401 …): the rest is read and dropped. Closing
  * instead would reset the connection under a client still sending, which then sees a broken pipe
- * rather than the answer (6 of 30 and 9 of 20 10 MB uploads did, measured); drained, the connection stays
+ * rather than the answer (large uploads often did, e2e/reliability/hostile.test.ts); drained, the connection stays
  * usable. A client that keeps sending past DRAIN_LIMIT_BYTES is cut off.
  */
 export function drainRest(req: IncomingMessage): void {

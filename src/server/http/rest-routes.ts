@@ -18,8 +18,8 @@ import { appRouter } from "../trpc/router";
  * node handler reads them (its `createProcedureCache`, `getInputOutputParsers`, `unwrapZodType`,
  * `coerceSchema`) — but that handler repeats the work on every request: a `new URL`, a scan of every
  * procedure's pattern, the input schema unwrapped and walked to set `coerce` again, the array parameters
- * found again, a caller proxy built to reach one procedure (bench/layers.ts measured the whole at about a
- * third of the stack's cost per request). Here each is done once; a request matches its path, builds its
+ * found again, a caller proxy built to reach one procedure (bench/layers.ts shows the whole as a large
+ * share of the stack's cost per request). Here each is done once; a request matches its path, builds its
  * input as the library does, and calls the procedure as tRPC's own caller does. The library still draws
  * the OpenAPI document (trpc/openapi.ts), so what is documented and what is served come from one meta.
  */

@@ -21,7 +21,8 @@ function pathOf(visit: Visit): PropertyKey[] {
 /**
  * The paths of the strings (values or keys) in `value` that contain U+0000, at most `limit` of them.
  * Iterative, not recursive: bodies may nest as deep as the JSON parser allows. A path is built only
- * for what is found: building one per value took 12 ms on a 10,000-row body, parent links 2.7 ms.
+ * for what is found: building one per value, or even keeping parent links, made a large body's check cost
+ * far more than the rest of its handling.
  */
 export function nulPaths(value: unknown, limit = 100): PropertyKey[][] {
   const found: PropertyKey[][] = [];

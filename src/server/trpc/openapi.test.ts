@@ -14,7 +14,7 @@ import { OPERATION_CODES, operationCodes } from "./openapi-codes";
 
 /**
  * The OpenAPI document as an integrator uses it: valid, lint-clean, and tight enough that a client generated
- * from it (openapi-typescript + openapi-fetch, as issue 23's integrator did) type-checks real use and refuses
+ * from it (openapi-typescript + openapi-fetch, as an integrator would) type-checks real use and refuses
  * a misspelled field, a string for an integer, or a code the endpoint cannot answer.
  */
 

@@ -5,7 +5,7 @@ import { caller, seedArticle, seedOrder, seedSupplier, seedWarehouse } from "../
 import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
 
-/** arrivals.expected: a warehouse's open expected rows, the handheld's offline copy (issue 22, point 6). */
+/** arrivals.expected: a warehouse's open expected rows, the handheld's offline copy. */
 
 let t: TestDb;
 let actor: Actor;

@@ -6,7 +6,7 @@ import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
 
 /**
- * arrivals.scan: the receiving screen's scan from a warehouse (issue 22, point 2). The issue's case: an
+ * arrivals.scan: the receiving screen's scan from a warehouse. The case that matters: an
  * article expected on 9 rows, 8 in BO-CENTRALE, the oldest in VR-DEPOSITO.
  */
 
@@ -94,7 +94,7 @@ describe("arrivals.scan", () => {
     expect(r.altro_magazzino!.ordini[0]!.righe[0]).toMatchObject({ articolo: { id: solo, codice: "SOLO" }, residua: "500" });
   });
 
-  test("the issue's words: expected only in VR-DEPOSITO (1 riga)", async () => {
+  test("the message word for word: expected only in VR-DEPOSITO (1 riga)", async () => {
     const art = (await seedArticle(t.prisma, "UNA", { ean: "8000000000118" })).id;
     await seedOrder(t.prisma, {
       numero: "VR-UNA",

@@ -9,7 +9,7 @@ import { appRouter } from "../../trpc/router";
 import type { Actor, Role } from "../auth/actor";
 import type { TodayArrival } from "./arrivals.schemas";
 
-/** arrivals.today: the day's arrivals from the service, for any device (issue 22, point 7). */
+/** arrivals.today: the day's arrivals from the service, for any device. */
 
 type User = Actor & { kind: "utente" };
 let t: TestDb;

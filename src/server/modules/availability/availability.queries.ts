@@ -112,8 +112,8 @@ export const availabilityPage = (
   // the subquery from being merged into a join the planner may turn into a hash), so a page costs its
   // articles' rows whatever the tables hold. Read as an id range taken from `pagina` (generic plans guess a
   // share of the table for it) the as-of page hashed every order dated up to `a` and ANDed the whole month's
-  // movements by date at scale 5 (100 ms a page); joined to `pagina`, the planner hashed all of `giacenze` and
-  // `righe_ordine` at scale 1 (70 ms a page) and probed by index at scale 5.
+  // movements by date on a large ledger; joined to `pagina`, the planner hashed all of `giacenze` and
+  // `righe_ordine` on a small one and probed by index only on a large one: either way a page cost the tables.
   const balances =
     filters.a === undefined
       ? Prisma.sql`

@@ -231,7 +231,7 @@ describe("POST /articoli", () => {
     ]);
     await load("V-TPL-M");
     const before = await table("articoli", "codice LIKE 'V-%'");
-    // The integrator's call of issue 23: a variant, `attivo` as stored, `modello` left out.
+    // An integrator's usual call: a variant, `attivo` as stored, `modello` left out.
     const same = await articoli([
       { codice: "V-TPL-M", attivo: true },
       { codice: "V-NEW", descrizione: "Nuovo nella stessa chiamata" },

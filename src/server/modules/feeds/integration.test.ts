@@ -5,7 +5,7 @@ import { caller, rest } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 
 /**
- * End to end, as an integrator and the dock would use the service (issue 11): a fresh database fed by REST
+ * End to end, as an integrator and the dock would use the service: a fresh database fed by REST
  * (the purchase order through POST /ordini-acquisto), goods received through the UI's own procedures (tRPC,
  * a user of role operatore scanning EANs), a remainder closed short by a responsabile, and everything read
  * back by REST: the movements, the order in the change feed, the availability.

@@ -137,7 +137,7 @@ export async function runIdempotent<T>(
 }
 
 /**
- * Settles a key whose outcome the caller does not know, without running its request (issue 22: replaying
+ * Settles a key whose outcome the caller does not know, without running its request (replaying
  * it is not settling it, since the caller may have changed its data meanwhile). Under the key's lock, as
  * runIdempotent takes it: a stored response is what happened (`eseguita`, its status and body; a stored
  * refusal is a definite answer too); no record means the request never ran to its end, and an

@@ -7,7 +7,7 @@ import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
 
 /**
- * idempotency.settle (issue 22): a write whose outcome is unknown is settled without being run: its
+ * idempotency.settle: a write whose outcome is unknown is settled without being run: its
  * stored answer, or an abandonment that a late original then meets (chiave_idempotenza_abbandonata).
  */
 

@@ -18,9 +18,9 @@ const PAGE: Record<Exclude<SheetSize, "a4">, { w: number; h: number }> = {
 const A4 = { w: 210, h: 297, cols: 2, rows: 5 };
 
 /**
- * pdf-lib and bwip-js are loaded at the first PDF, not at start: imported at start, they kept about 10 MB more
- * resident memory (143–152 against 137–141 MB at the first request, three starts each) in a service that may
- * never render one (ZPL printers, the API alone). Node caches the modules: the later PDFs find them loaded.
+ * pdf-lib and bwip-js are loaded at the first PDF, not at start: imported at start, they keep their resident memory
+ * for the process's life in a service that may never render one (ZPL printers, the API alone). Node caches the
+ * modules: the later PDFs find them loaded.
  */
 const libraries = async () => {
   const [pdf, bwip] = await Promise.all([import("pdf-lib"), import("bwip-js/node")]);

@@ -120,7 +120,7 @@ describe("switching locations on and off", () => {
     expect(await heldAt(t, P, R)).toBe(0);
     expect(await heldAt(t, P, A)).toBe(0);
     expect(await stockOf(t, P, w)).toEqual({ ledger: 6, balance: 6 });
-    // Back to a warehouse without locations: as before issue 24.
+    // Back to a warehouse without locations: movements behave as they do where locations were never managed.
     expect((await post({ natura: "scarico", magazzino: w, righe: [{ codice: "PALLET-VITI", quantita: 1 }] })).body.scritte).toBe(1);
     expect(
       refusal(await post({ natura: "scarico", magazzino: w, righe: [{ codice: "PALLET-VITI", quantita: 1, ubicazione: "SW4-R" }] })),

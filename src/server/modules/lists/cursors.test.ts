@@ -262,7 +262,7 @@ describe("422 cursore_non_valido: a cursor above anything ever issued", () => {
         expect(r.body.messaggio).toContain("GET /cursori");
       }
     }
-    // The issue's own example.
+    // A cursor far past anything issued, on the events feed.
     expect((await get("/eventi?dopo=999999999")).body).toMatchObject({ codice: "cursore_non_valido", campo: "dopo" });
   });
 

@@ -9,7 +9,7 @@ import { documentsPage } from "../sales/sales.queries";
 /**
  * The pages' LIMIT is part of the statement's text, not a parameter (db/sql.ts `limit`): a generic plan
  * costed for an unknown limit chose a parallel scan for every 100-row page of the 1,000,000-row ledger
- * (the bench's movement scan fell from 0.48 to 0.17 of the floor). Bound as a parameter again, these fail.
+ * (the bench's movement scan then falls far below its goal). Bound as a parameter again, these fail.
  */
 describe("paged statements carry their limit in the text", () => {
   const pages = {

@@ -52,7 +52,7 @@ test("20 parallel unloads of 1 from a location holding 4: exactly 4 written, 16 
       post({ natura: "scarico", magazzino: w, righe: [{ codice: "BULLONE", quantita: 1, ubicazione: "A" }] }),
     ),
   );
-  // Reported, not asserted (the machine is shared): the issue asks for the race's timing.
+  // Reported, not asserted (the machine is shared): the race's timing is worth seeing in the log.
   console.log(`corsa su un'ubicazione: 20 scarichi concorrenti in ${Math.round(performance.now() - started)} ms`);
   const outcomes = results.map((r) => r.body.righe[0]);
   expect(outcomes.filter((o) => o.esito === "scritta")).toHaveLength(4);

@@ -84,11 +84,11 @@ const movements = (where: Prisma.Sql, take: number, order: "asc" | "desc") => qu
  * The list's statement; `extra` adds a column and its join (the screen's cancellation of an arrival). The
  * page's movements are chosen first, in a subquery with its LIMIT, and only its rows are joined: the
  * generic plan guesses a third of the ledger for `m.id > $1`, and with the joins outside the LIMIT it
- * sized Memoize caches for that many articles and lots, set up on every call: 10.7 ms for the first page
- * of 100 at scale 5 (500,000 articles), 1.3 ms with the subquery (EXPLAIN ANALYZE). The article's, lot's
- * and location's codes are scalar subqueries, one index probe per row whatever the estimates: joined, the
- * 5,000 movements of an events page (planned for its actual array) were hashed against a sequential scan of
- * every article and lot, 1,259 ms at scale 5 against 73 ms.
+ * sized Memoize caches for that many articles and lots, set up on every call, so the first page cost
+ * several times what it does with the subquery (EXPLAIN ANALYZE shows it). The article's, lot's and
+ * location's codes are scalar subqueries, one index probe per row whatever the estimates: joined, the
+ * movements of a full events page (planned for its actual array) were hashed against a sequential scan of
+ * every article and lot, a cost that grows with the catalogue rather than with the page.
  */
 const movementsSql = (
   where: Prisma.Sql,

@@ -4,7 +4,7 @@ import { useStableActions } from "../../stable-actions";
 import { useLabelPrint } from "../receiving/use-label-print";
 
 /**
- * The label after a putaway (issue 26, docs/api.md section 13), on the receiving screen's printing
+ * The label after a putaway (docs/api.md section 13), on the receiving screen's printing
  * (useLabelPrint: this device's printer and automatic printing, the job and "Ristampa"), imported, not
  * copied. Which label: the operator has just put goods on a shelf whose label was read (its scan was the
  * destination), so a location label would be a second copy of one already there; what is useful is a label
