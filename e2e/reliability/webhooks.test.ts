@@ -19,7 +19,7 @@ import {
   type HttpResult,
   type Service,
 } from "./harness";
-import { inFlight, requestLock, waitMidTransaction } from "./inflight";
+import { inFlight, requestLock } from "./inflight";
 import {
   type Arrival,
   type Ctx,
@@ -510,21 +510,35 @@ describe("webhooks, real service", () => {
       );
       expect(await snapshot(c.t.pool)).toEqual(snap);
 
-      // SIGKILL in the middle of a 5,000-row alignment (40% of the warm-up's time, as crash.test.ts does):
-      // its transaction never commits, its event never exists.
+      // SIGKILL in the middle of a 5,000-row alignment: its transaction never commits, its event never exists.
+      // The count reads its balances under lock before it sends its last statement with COMMIT, so a balance
+      // held by another transaction stops it there, mid-transaction, for as long as the test needs: the kill
+      // lands before COMMIT is sent however fast the machine is.
       const seqBefore = await lastEventSeq();
       const crashBody = { magazzino: c.m1, righe: righe(7) };
       const lock = requestLock(c.keyId, "/giacenze/allinea", "crash-allinea");
+      const holder = await c.t.pool.connect();
+      await holder.query("BEGIN");
+      await holder.query("SELECT 1 FROM giacenze WHERE articolo_id = $1 AND magazzino_id = $2 FOR UPDATE", [ids[N - 1], c.m1]);
       const sentAt = Date.now();
       const pending = call(s.base, "POST", "/giacenze/allinea", { key: c.key, body: crashBody, idem: "crash-allinea" }).then(
         () => true,
         () => false,
       );
-      const seen = await waitMidTransaction(c.t.pool, lock, { sentAt, expectedMs: warm.ms, fraction: 0.4 });
+      const blocked = async () => {
+        const f = await inFlight(c.t.pool, lock);
+        if (!f) return false;
+        const w = await c.t.pool.query("SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1", [f.pid]);
+        return w.rows[0]?.wait_event_type === "Lock";
+      };
+      await waitUntil("l'allineamento attende il saldo tenuto dal test", blocked, 60_000, 5);
+      const seen = { firstSeenMs: Date.now() - sentAt };
       s.proc.kill("SIGKILL");
       const killedAt = Date.now() - sentAt;
       expect(await pending, "the client got no answer").toBe(false);
       await s.exit;
+      await holder.query("ROLLBACK");
+      holder.release();
       await waitUntil("la transazione orfana termina", async () => !(await inFlight(c.t.pool, lock)), 120_000, 20);
       expect(await eventCount(c.t)).toEqual(before);
       expect(await snapshot(c.t.pool)).toEqual(snap);
