@@ -29,10 +29,18 @@ function keepFromReact(e: Event): void {
 }
 
 let listening = false;
-function listenOnce(): void {
-  if (listening) return;
-  listening = true;
-  for (const type of TYPING_EVENTS) window.addEventListener(type, keepFromReact, true);
+
+/**
+ * Keeps a field's typing events from React (keepFromReact); `typed` hears each change of its text. For a
+ * field that needs no onChange (the scan field, read at its Enter), and for TypedInput.
+ */
+export function typeQuietly(el: HTMLInputElement, typed: () => void = () => {}): () => void {
+  if (!listening) {
+    listening = true;
+    for (const type of TYPING_EVENTS) window.addEventListener(type, keepFromReact, true);
+  }
+  typedInto.set(el, typed);
+  return () => typedInto.delete(el);
 }
 
 /**
@@ -79,10 +87,7 @@ export const TypedInput = memo(
     const setRef = useCallback(
       (el: HTMLInputElement | null) => {
         if (input.current) typedInto.delete(input.current);
-        if (el) {
-          listenOnce();
-          typedInto.set(el, typed.current);
-        }
+        if (el) typeQuietly(el, typed.current);
         input.current = el;
         if (typeof ref === "function") ref(el);
         else if (ref) ref.current = el;
