@@ -1,4 +1,7 @@
-import type { CDPSession, Page } from "@playwright/test";
+import fs from "node:fs";
+import path from "node:path";
+import type { CDPSession, Locator, Page } from "@playwright/test";
+import { ean13 } from "../e2e/support/seed";
 import { type Stats, stats } from "./ui-page";
 import { sleep } from "./util";
 
@@ -31,11 +34,18 @@ const PAUSE_MS = 1500;
 
 const PAGE_PARTS = ["ScriptDuration", "RecalcStyleDuration", "LayoutDuration"] as const;
 
-/** The thread's times so far, ms: [page's work, whole task time]. */
-async function times(cdp: CDPSession): Promise<[number, number]> {
+interface Interval {
+  page: number;
+  parts: number[];
+  task: number;
+}
+
+/** The thread's times so far, ms: the page's work, its parts (PAGE_PARTS' order), the whole task time. */
+async function times(cdp: CDPSession): Promise<Interval> {
   const { metrics } = await cdp.send("Performance.getMetrics");
   const ms = (name: string) => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
-  return [PAGE_PARTS.reduce((sum, p) => sum + ms(p), 0), ms("TaskDuration")];
+  const parts = PAGE_PARTS.map(ms);
+  return { page: parts.reduce((a, b) => a + b, 0), parts, task: ms("TaskDuration") };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -46,6 +56,8 @@ export interface KeyCost {
   tasti: number;
   /** The page's work per key: script, style, layout. */
   costo: Stats & { media: number };
+  /** The page's work per key by part, medians: script, style, layout (less the idle interval's). */
+  parti: number[];
   /** The thread's whole task time per key, median. */
   totale: number;
   /** The page's work in the pause after the last key (the screen hearing the text), ms. */
@@ -57,47 +69,82 @@ export interface KeyCost {
  * thread before the next one came, and what the pause after the last one cost (a field hands its text to the
  * screen when typing pauses: that render comes once per pause, not per key).
  */
-export async function keystrokeCost(page: Page, cdp: CDPSession, campo: string, testId: string, text: string): Promise<KeyCost> {
-  await page.getByTestId(testId).focus();
+export async function keystrokeCost(cdp: CDPSession, campo: string, field: Locator, text: string, profDir?: string): Promise<KeyCost> {
+  await field.focus();
   await cdp.send("Performance.enable", { timeDomain: "threadTicks" });
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: THROTTLE_RATE });
   try {
     await sleep(PAUSE_MS);
     const interval = async (act: () => Promise<void>, wait: number) => {
-      const [pageBefore, taskBefore] = await times(cdp);
+      const before = await times(cdp);
       await act();
       await sleep(wait);
-      const [pageAfter, taskAfter] = await times(cdp);
-      return [pageAfter - pageBefore, taskAfter - taskBefore] as const;
+      const after = await times(cdp);
+      return { page: after.page - before.page, parts: after.parts.map((x, i) => x - before.parts[i]!), task: after.task - before.task };
     };
-    const idle = [];
+    const idle: Interval[] = [];
     for (let i = 0; i < text.length; i++) idle.push(await interval(async () => {}, PERSON_MS));
-    const idlePage = median(idle.map((x) => x[0]));
-    const idleTask = median(idle.map((x) => x[1]));
-    const costs: number[] = [];
-    const totals: number[] = [];
+    const idlePage = median(idle.map((x) => x.page));
+    const idleTask = median(idle.map((x) => x.task));
+    const idleParts = PAGE_PARTS.map((_, i) => median(idle.map((x) => x.parts[i]!)));
+    const keys: Interval[] = [];
     for (const key of text) {
-      const [work, task] = await interval(async () => {
-        await cdp.send("Input.dispatchKeyEvent", { type: "keyDown", key, text: key, unmodifiedText: key });
-        await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", key });
-      }, PERSON_MS);
-      costs.push(Math.max(0, work - idlePage));
-      totals.push(Math.max(0, task - idleTask));
+      keys.push(
+        await interval(async () => {
+          await cdp.send("Input.dispatchKeyEvent", { type: "keyDown", key, text: key, unmodifiedText: key });
+          await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", key });
+        }, PERSON_MS),
+      );
     }
-    const [pauseWork] = await interval(async () => {}, PAUSE_MS);
+    const costs = keys.map((k) => Math.max(0, k.page - idlePage));
+    const parti = idleParts.map((idleMs, i) => Math.max(0, median(keys.map((k) => k.parts[i]!)) - idleMs));
+    const totals = keys.map((k) => Math.max(0, k.task - idleTask));
+    const { page: pauseWork } = await interval(async () => {}, PAUSE_MS);
     const pausa = Math.max(0, pauseWork - (idlePage * PAUSE_MS) / PERSON_MS);
-    return { campo, tasti: text.length, costo: { ...stats(costs), media: mean(costs) }, totale: median(totals), pausa };
+    if (profDir) await profileKeys(cdp, path.join(profDir, `tasti-${campo.replace(/\W+/g, "-")}.cpuprofile`), text);
+    return { campo, tasti: text.length, costo: { ...stats(costs), media: mean(costs) }, parti, totale: median(totals), pausa };
   } finally {
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
     await cdp.send("Performance.disable");
   }
 }
 
+/**
+ * --cpu-prof: which functions a keystroke runs, the CPU not throttled (a throttled profile shows the same
+ * functions, slower): the same keys typed again at a person's pace under V8's sampling profiler.
+ */
+async function profileKeys(cdp: CDPSession, file: string, text: string): Promise<void> {
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 50 });
+  await cdp.send("Profiler.start");
+  for (const key of text) {
+    await cdp.send("Input.dispatchKeyEvent", { type: "keyDown", key, text: key, unmodifiedText: key });
+    await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", key });
+    await sleep(PERSON_MS);
+  }
+  const { profile } = await cdp.send("Profiler.stop");
+  await cdp.send("Profiler.disable");
+  fs.writeFileSync(file, JSON.stringify(profile));
+}
+
 /** The bench's table of keystroke costs, one line per field, against the goal. */
 export function keyRows(costs: KeyCost[]): string[][] {
   const ms = (x: number) => `${x.toFixed(2)} ms`;
   return [
-    ["campo (CPU ×4)", "tasti", "pagina p50", "p95", "max", "media", "obiettivo", "", "thread intero p50", "alla pausa"],
+    [
+      "campo (CPU ×4)",
+      "tasti",
+      "pagina p50",
+      "p95",
+      "max",
+      "media",
+      "obiettivo",
+      "",
+      "script/stile/layout p50",
+      "thread intero p50",
+      "alla pausa",
+    ],
     ...costs.map((k) => [
       k.campo,
       String(k.tasti),
@@ -107,6 +154,7 @@ export function keyRows(costs: KeyCost[]): string[][] {
       ms(k.costo.media),
       isReference(k) ? "" : `≤ ${KEY_GOAL_MS} ms`,
       isReference(k) ? "" : keyOk(k) ? "ok" : "NO",
+      k.parti.map((x) => x.toFixed(2)).join(" / "),
       ms(k.totale),
       ms(k.pausa),
     ]),
@@ -118,28 +166,123 @@ export const keyOk = (k: KeyCost) => k.costo.p95 <= KEY_GOAL_MS;
 /** The bare page's line is a reference, not a dock field: no goal. */
 export const isReference = (k: KeyCost) => k.campo.startsWith("riferimento");
 
+/** The bench's articles and places the keystroke phase uses besides the scanned ones (bench/ui.ts imports them). */
+export const KEY_DATA = {
+  /** A warehouse that manages locations: goods received there wait in `ricevimento`, for putaway and counts. */
+  magazzino: { codice: "UI-M2", nome: "Banco UI ubicazioni" },
+  ricevimento: "UI-RIC",
+  scaffale: "UI-A1",
+  /** An article with lots, on an order of the scanned warehouse (the receiving lot field). */
+  lotti: { codice: "UI-LOTTI", ean: ean13("290000009999"), descrizione: "Articolo banco UI a lotti" },
+  /** An article on an order of UI-M2, received there for putaway. */
+  stoccare: { codice: "UI-STOCCARE", ean: ean13("290000009998"), descrizione: "Articolo banco UI da stoccare" },
+} as const;
+
+const scan = async (page: Page, code: string) => {
+  await page.keyboard.type(code, { delay: 5 });
+  await page.keyboard.press("Enter");
+};
+
 /**
- * The receiving screen's fields: the delivery note, then the quantity of a row shown by a scan (left after,
- * so nothing is registered); the delivery note is put back to `ddt`.
+ * Every dock field, one after the other: on /ricevimento the delivery note, a row's quantity and lot (rows
+ * shown by a scan, left after, so nothing is registered; the delivery note is put back to `ddt`); on
+ * /stoccaggio the quantity of goods received for it in KEY_DATA's warehouse; on /inventario, counting by
+ * scanner, a line's count and lot. The page is left on /ricevimento's scan field. With `profDir`, each field's
+ * keys are profiled too (profileKeys).
  */
-export async function dockKeystrokes(page: Page, row: { codice: string; ean: string }, ddt: string): Promise<KeyCost[]> {
+export async function dockKeystrokes(page: Page, row: { codice: string; ean: string }, ddt: string, profDir?: string): Promise<KeyCost[]> {
   const cdp = await page.context().newCDPSession(page);
-  try {
-    const out = [await bareField(page), await keystrokeCost(page, cdp, "DDT (ricevimento)", "campo-ddt", "DDT-W1-00418")];
-    await page.getByTestId("campo-ddt").fill(ddt);
-    await page.getByTestId("campo-scansione").focus();
-    await page.keyboard.type(row.ean, { delay: 5 });
-    await page.keyboard.press("Enter");
-    await page.getByTestId("riga-attesa").getByTestId("articolo-codice").filter({ hasText: row.codice }).waitFor();
-    out.push(await keystrokeCost(page, cdp, "Quantità (ricevimento)", "campo-quantita", "1234567890"));
-    await page.getByTestId("campo-quantita").fill("");
+  const measure = (campo: string, field: string | Locator, text: string) =>
+    keystrokeCost(cdp, campo, typeof field === "string" ? page.getByTestId(field) : field, text, profDir);
+  const rowShown = (codice: string) => page.getByTestId("riga-attesa").getByTestId("articolo-codice").filter({ hasText: codice }).waitFor();
+  const leaveRow = async () => {
     await page.getByRole("button", { name: "Lascia" }).click();
     await page.getByTestId("riga-attesa").waitFor({ state: "detached" });
+  };
+  try {
+    const out = [await bareField(page), await measure("DDT (ricevimento)", "campo-ddt", "DDT-W1-00418")];
+    await page.getByTestId("campo-ddt").fill(ddt);
+    await page.getByTestId("campo-scansione").focus();
+    await scan(page, row.ean);
+    await rowShown(row.codice);
+    out.push(await measure("Quantità (ricevimento)", "campo-quantita", "1234567890"));
+    await page.getByTestId("campo-quantita").fill("");
+    await leaveRow();
+    await page.getByTestId("campo-scansione").focus();
+    await scan(page, KEY_DATA.lotti.ean);
+    await rowShown(KEY_DATA.lotti.codice);
+    out.push(await measure("Lotto (ricevimento)", "campo-lotto", "LOTTO-20418"));
+    await page.getByTestId("campo-lotto").fill("");
+    await leaveRow();
+
+    // Goods for putaway: one row received in the warehouse with locations, its quantity as prefilled.
+    const { magazzino, scaffale } = KEY_DATA;
+    const pick = async (name: RegExp) => {
+      await page.getByTestId("campo-magazzino").click();
+      await page.getByRole("option", { name }).click();
+    };
+    const warehouse = new RegExp(magazzino.codice);
+    await pick(warehouse);
+    await page.getByTestId("campo-scansione").focus();
+    await scan(page, KEY_DATA.stoccare.ean);
+    await rowShown(KEY_DATA.stoccare.codice);
+    await page.getByTestId("campo-scansione").focus();
+    await page.keyboard.press("Enter");
+    await page.locator('[data-testid="esito"][data-esito="ok"]').filter({ hasText: KEY_DATA.stoccare.codice }).waitFor();
+
+    await page.goto("/stoccaggio");
+    await page.locator('[data-testid="campo-scansione"][data-avviato]').waitFor();
+    await pick(new RegExp(magazzino.nome));
+    await page.getByTestId("campo-scansione").focus();
+    await scan(page, KEY_DATA.stoccare.ean);
+    await page.getByTestId("merce-da-stoccare").filter({ hasText: KEY_DATA.stoccare.codice }).waitFor();
+    out.push(await measure("Quantità (stoccaggio)", "campo-quantita", "1234567890"));
+    await page.getByRole("button", { name: "Annulla" }).click();
+
+    await page.goto("/inventario");
+    await pick(new RegExp(magazzino.nome));
+    await page.getByTestId("origine-conteggi").getByText("Lettore").click();
+    await page.getByTestId("campo-scansione").focus();
+    await scan(page, scaffale);
+    await page.getByTestId("ubicazione-contata").filter({ hasText: scaffale }).waitFor();
+    await scan(page, KEY_DATA.lotti.ean);
+    await page.getByTestId(`contato-${KEY_DATA.lotti.codice}`).waitFor();
+    out.push(await measure("Contato (inventario, lettore)", `contato-${KEY_DATA.lotti.codice}`, "1234567890"));
+    out.push(await measure("Lotto (inventario, lettore)", page.getByTestId("riga-contata").getByLabel("Lotto"), "LOTTO-20418"));
+
+    await page.goto("/ricevimento");
+    await page.locator('[data-testid="campo-scansione"][data-avviato]').waitFor();
     await page.getByTestId("campo-scansione").focus();
     return out;
   } finally {
     await cdp.detach();
   }
+}
+
+/**
+ * What the keystroke phase needs in the service besides the imported data: KEY_DATA's warehouse managing
+ * locations, with a receiving location and a shelf (POST /ubicazioni, then /magazzini, with a key of its own).
+ */
+export async function seedLocations(baseUrl: string, key: string): Promise<void> {
+  const { magazzino, ricevimento, scaffale } = KEY_DATA;
+  const post = async (path: string, body: unknown) => {
+    const r = await fetch(`${baseUrl}/api/v1${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": crypto.randomUUID() },
+      body: JSON.stringify(body),
+    });
+    const text = await r.text();
+    if (!r.ok || (JSON.parse(text) as { rifiutati: number }).rifiutati > 0)
+      throw new Error(`POST ${path}: ${r.status} ${text.slice(0, 400)}`);
+  };
+  await post("/ubicazioni", {
+    ubicazioni: [ricevimento, scaffale].map((codice) => ({
+      magazzino: magazzino.codice,
+      codice,
+      tipo: codice === ricevimento ? "ricevimento" : "stoccaggio",
+    })),
+  });
+  await post("/magazzini", { magazzini: [{ ...magazzino, gestione_ubicazioni: true, ubicazione_ricevimento: ricevimento }] });
 }
 
 /**
@@ -152,7 +295,7 @@ async function bareField(page: Page): Promise<KeyCost> {
     await bare.setContent(`<input data-testid="nudo" style="font-size:18px;width:300px">`);
     const cdp = await bare.context().newCDPSession(bare);
     try {
-      return await keystrokeCost(bare, cdp, "riferimento: <input> su pagina vuota", "nudo", "DDT-W1-00418");
+      return await keystrokeCost(cdp, "riferimento: <input> su pagina vuota", bare.getByTestId("nudo"), "DDT-W1-00418");
     } finally {
       await cdp.detach();
     }

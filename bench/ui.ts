@@ -1,6 +1,6 @@
 /**
  * `npm run bench:ui [-- --scans 50] [--warmup 5] [--width 360] [--scale F] [--pause MS] [--rebuild | --no-build]
- *                    [--cpu-prof] [--trace] [--keep]`
+ *                    [--cpu-prof] [--trace] [--keep] [--only-keys]`
  *
  * The receiving screen in the browser (issue 13): how long the operator waits after Enter. Builds the
  * production server into .next-bench-ui when needed, starts an embedded PostgreSQL of its own in a
@@ -17,7 +17,8 @@
  *   registrato  Enter on confirm → "Registrato: … × CODE" shown (arrivals.register).
  *
  * Then the cost of one keystroke in each dock field of the screen (the DDT, a row's quantity) with the CPU
- * throttled 4×, against the goal of 4 ms (bench/ui-keys.ts says how it is measured), and the dead spot.
+ * throttled 4×, against the goal of 4 ms (bench/ui-keys.ts says how it is measured and which fields), and the
+ * dead spot. --only-keys measures the keystrokes alone (no scans, no dead spot), and records no history.
  *
  * Prints p50/p95/max of both against the goals (p95 ≤ 50 / ≤ 60 ms), the time of the two tRPC calls as
  * the page saw it on the wire, and where the rest goes (medians); appends one line to
@@ -51,6 +52,7 @@ import { startEmbedded } from "../src/server/db/embedded";
 import { migrate } from "../src/server/db/migrate";
 import { importMasterData } from "../src/server/modules/import/import.service";
 import { createUser } from "../src/server/modules/users/users.service";
+import { createApiKey } from "../src/server/modules/auth/api-keys.service";
 import { signIn } from "../e2e/support/app";
 import { ean13, today } from "../e2e/support/seed";
 import { countsFor, generate } from "./data";
@@ -58,7 +60,7 @@ import { buildServer, readMemoryMb, printHelp, runMain, startServer, stopOnExit 
 import { elapsed, fmtInt, progress, seconds, sleep } from "./util";
 import { OFFLINE_GOALS, offlinePhase } from "./ui-offline";
 import { IN_PAGE, type Kind, type Measure, measure, round, summarise } from "./ui-page";
-import { dockKeystrokes, isReference, KEY_GOAL_MS, keyOk, keyRows } from "./ui-keys";
+import { dockKeystrokes, isReference, KEY_DATA, KEY_GOAL_MS, keyOk, keyRows, seedLocations } from "./ui-keys";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RESULTS = path.join(ROOT, "bench", "results");
@@ -103,6 +105,7 @@ function options() {
       "cpu-prof": { type: "boolean", default: false },
       trace: { type: "boolean", default: false },
       keep: { type: "boolean", default: false },
+      "only-keys": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -125,10 +128,13 @@ function options() {
     cpuProf: values["cpu-prof"],
     trace: values.trace,
     keep: values.keep,
+    onlyKeys: values["only-keys"],
   };
 }
 
 const ms = (x: number) => `${x.toFixed(1)} ms`;
+const KEYS_TITLE =
+  "Costo di un tasto nei campi del banco, CPU rallentata ×4 (pagina: script, stile e layout; thread intero: anche la gestione del tasto e il disegno):";
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -154,12 +160,26 @@ function importFile(n: number) {
       righe: codes.slice(i, i + 100).map((c) => ({ articolo: c.codice, quantita: 10, prezzo: "1.5" })),
     });
   }
+  // The keystroke phase's: a row with lots in UI-M1, goods to receive and put away in the warehouse with locations.
+  const { lotti, stoccare, magazzino } = KEY_DATA;
+  const keyRow = (numero: string, mag: string, articolo: string) => ({
+    numero,
+    fornitore: "UI-F1",
+    data: today(),
+    magazzino: mag,
+    righe: [{ articolo, quantita: 10, prezzo: "1.5" }],
+  });
+  ordini.push(keyRow("UI-OA-LOTTI", "UI-M1", lotti.codice), keyRow("UI-OA-STOCCARE", magazzino.codice, stoccare.codice));
   return {
     codes,
     data: {
-      magazzini: [{ codice: "UI-M1", nome: "Banco UI" }],
+      magazzini: [{ codice: "UI-M1", nome: "Banco UI" }, { ...magazzino }],
       fornitori: [{ codice: "UI-F1", nome: "Fornitore banco UI" }],
-      articoli: codes.map((c, i) => ({ codice: c.codice, descrizione: `Articolo banco UI ${i + 1}`, ean: c.ean })),
+      articoli: [
+        ...codes.map((c, i) => ({ codice: c.codice, descrizione: `Articolo banco UI ${i + 1}`, ean: c.ean })),
+        { ...lotti, gestione_lotti: true },
+        { ...stoccare },
+      ],
       ordini,
     },
   };
@@ -194,16 +214,18 @@ async function main(): Promise<void> {
     `dati di fondo: ${seconds(gen.ms)}, ${fmtInt(gen.tables.articoli ?? 0)} articoli, ${fmtInt(gen.tables.movimenti ?? 0)} movimenti`,
   );
 
-  const total = opts.warmup + opts.scans;
+  const total = opts.onlyKeys ? 0 : opts.warmup + opts.scans;
   // Then the dead spot's: codes read from the local copy, and rows queued offline.
   const offlineCount = OFFLINE_LOOKUPS + OFFLINE_QUEUED;
   // And one row for the keystroke costs of the row's fields.
   const { codes, data } = importFile(total + offlineCount + 1);
   const prisma = createPrisma(embedded.url, 2);
   const operator = { username: "banco-ui-operatore", password: "banco ui, una frase lunga abbastanza" };
+  let apiKey: string;
   try {
     await importMasterData(prisma, data, { timeZone: TIME_ZONE });
     await createUser(prisma, { ...operator, ruolo: "operatore" });
+    apiKey = (await createApiKey(prisma, { nome: "banco-ui", permessi: ["scrittura"] })).chiave;
   } finally {
     await closePrisma(prisma);
   }
@@ -219,6 +241,7 @@ async function main(): Promise<void> {
     cpuProfDir: opts.cpuProf ? profDir : undefined,
   });
   progress(`server: pronto sulla porta ${server.port}, pid ${server.pid}`);
+  await seedLocations(`http://127.0.0.1:${server.port}`, apiKey);
 
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   stopOnExit.add(() => browser.close());
@@ -241,7 +264,7 @@ async function main(): Promise<void> {
     page.waitForFunction(
       `document.activeElement?.getAttribute("data-testid") === "campo-scansione" && document.activeElement.value === ""`,
     );
-  const cdp = opts.cpuProf ? await context.newCDPSession(page) : undefined;
+  const cdp = opts.cpuProf && !opts.onlyKeys ? await context.newCDPSession(page) : undefined;
   const results: Record<Kind, Measure[]> = { riga: [], registrato: [] };
   for (let i = 0; i < total; i++) {
     if (i === opts.warmup) {
@@ -287,11 +310,22 @@ async function main(): Promise<void> {
   const listed = (await page.evaluate(rowsOf)) as number;
   if (listed !== total) throw new Error(`attesi ${total} arrivi nella tabella del DDT, ce ne sono ${listed}`);
   progress("costo di un tasto nei campi del banco, CPU rallentata ×4 …");
-  const keys = await dockKeystrokes(page, codes.at(-1)!, "DDT-BANCO-UI");
+  const keys = await dockKeystrokes(page, codes.at(-1)!, "DDT-BANCO-UI", opts.cpuProf ? profDir : undefined);
   for (const k of keys)
     progress(
       `${k.campo}: un tasto, pagina p50 ${k.costo.p50.toFixed(2)} / p95 ${k.costo.p95.toFixed(2)} ms, thread intero ${k.totale.toFixed(2)} ms, alla pausa ${k.pausa.toFixed(2)} ms`,
     );
+  if (opts.onlyKeys) {
+    await browser.close();
+    await server.stop();
+    console.log("");
+    console.log(KEYS_TITLE);
+    console.log(table(keyRows(keys)));
+    for (const k of keys.filter((k) => !isReference(k)))
+      console.log(`  ${keyOk(k) ? "[ok]  " : "[NO]  "}${k.campo}: un tasto entro ${KEY_GOAL_MS} ms (p95, CPU ×4)`);
+    progress(`--only-keys: nessuna riga nella storia; tempo totale ${seconds(elapsed() * 1000)}`);
+    return;
+  }
   const offline = await offlinePhase(page, context, embedded.url, codes.slice(total, -1), { lookups: OFFLINE_LOOKUPS, quantity: 10 });
   const chromiumVersion = browser.version();
   await browser.close();
@@ -373,9 +407,7 @@ async function main(): Promise<void> {
   );
   console.log(`  righe della coda registrate due volte: ${offline.duplicati}; mancanti o diverse: ${offline.mancanti}`);
   console.log("");
-  console.log(
-    "Costo di un tasto nei campi del banco, CPU rallentata ×4 (pagina: script, stile e layout; thread intero: anche la gestione del tasto e il disegno):",
-  );
+  console.log(KEYS_TITLE);
   console.log(table(keyRows(keys)));
   console.log("");
   const targets = [

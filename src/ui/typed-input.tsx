@@ -8,6 +8,41 @@ const PAUSE_MS = 300;
 /** The text of every field typed into and not yet handed to its screen. */
 const pending = new Set<() => void>();
 
+/** Each dock field's input, and what it does when its text changes. */
+const typedInto = new WeakMap<EventTarget, () => void>();
+
+/**
+ * The events a keystroke fires in a text field that React would handle at the document. React's own work for
+ * each (finding the field's listeners up the whole tree, and after every `input` writing the field's `name`
+ * and `type` back, which makes the browser recompute its style) is what a dock field costs per key; the
+ * field needs none of it, so they stop at the window, after the scanner's listener there (useScanner,
+ * which reads keydown), and the field hears its text with a listener of its own. Keydown is stopped only
+ * for a character key: Enter, Tab, Escape and the arrows reach React and the field's onKeyDown as before.
+ */
+const TYPING_EVENTS = ["keydown", "keypress", "keyup", "beforeinput", "textInput", "input", "selectionchange"] as const;
+
+function keepFromReact(e: Event): void {
+  if (!typedInto.has(e.target as EventTarget)) return;
+  if (e instanceof KeyboardEvent && (e.key.length !== 1 || e.ctrlKey || e.metaKey || e.altKey)) return;
+  e.stopPropagation();
+  if (e.type === "input") typedInto.get(e.target as EventTarget)?.();
+}
+
+let listening = false;
+
+/**
+ * Keeps a field's typing events from React (keepFromReact); `typed` hears each change of its text. For a
+ * field that needs no onChange (the scan field, read at its Enter), and for TypedInput.
+ */
+export function typeQuietly(el: HTMLInputElement, typed: () => void = () => {}): () => void {
+  if (!listening) {
+    listening = true;
+    for (const type of TYPING_EVENTS) window.addEventListener(type, keepFromReact, true);
+  }
+  typedInto.set(el, typed);
+  return () => typedInto.delete(el);
+}
+
 /**
  * Hands every field's typed text to its screen now: called before a scan is read (useScanner), so that what
  * a scan does (registering the row shown, say) sees what the operator typed a moment before.
@@ -24,7 +59,7 @@ type Props = Omit<TextInputProps, "value" | "onChange" | "defaultValue"> & {
 
 /**
  * A dock field that costs little per keystroke: uncontrolled, its text lives in the input, so a keystroke
- * renders nothing. The screen around it (which renders lists, cards and effects at every change of its state)
+ * renders nothing, and its typing events never reach React (keepFromReact). The screen around it (which renders lists, cards and effects at every change of its state)
  * hears the text once typing pauses, when the field is left, at its Enter, or before a scan is read
  * (flushTypedFields); a scanner's keys, a few ms apart, then never wait for a render. A value the screen sets
  * (a count by scan, a lot read) is written into the input at once.
@@ -44,8 +79,15 @@ export const TypedInput = memo(
       handed.current = now;
       tell.current(now);
     });
+    const typed = useRef(() => {
+      pending.add(hand.current);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(hand.current, PAUSE_MS);
+    });
     const setRef = useCallback(
       (el: HTMLInputElement | null) => {
+        if (input.current) typedInto.delete(input.current);
+        if (el) typeQuietly(el, typed.current);
         input.current = el;
         if (typeof ref === "function") ref(el);
         else if (ref) ref.current = el;
@@ -71,11 +113,6 @@ export const TypedInput = memo(
         ref={setRef}
         {...rest}
         defaultValue={value}
-        onChange={() => {
-          pending.add(hand.current);
-          clearTimeout(timer.current);
-          timer.current = setTimeout(hand.current, PAUSE_MS);
-        }}
         onBlur={(e) => {
           hand.current();
           onBlur?.(e);

@@ -1,12 +1,14 @@
 "use client";
 import { TextInput } from "@mantine/core";
 import { useMounted } from "@mantine/hooks";
-import { memo } from "react";
+import { memo, useEffect } from "react";
 import { isEditable } from "../../scanner/use-scanner";
+import { typeQuietly } from "../../typed-input";
 
 /**
  * The field for a code typed by hand (a scanner's burst is read by useScanner wherever the focus is, and
- * never reaches it), then Enter. Uncontrolled: keystrokes stay in the input instead of rendering the screen;
+ * never reaches it), then Enter. Uncontrolled: keystrokes stay in the input instead of rendering the screen,
+ * and never reach React (typeQuietly);
  * Enter reads the text and empties the field (a blank one is left as it is: Enter there registers the row shown).
  */
 export const ScanField = memo(function ScanField({
@@ -35,6 +37,11 @@ export const ScanField = memo(function ScanField({
   // Drawn by the server, the field takes a scan before the screen runs; the rest of the screen (a warehouse's
   // list) answers only once it runs: `data-avviato` says so, for the tests and for anyone inspecting the page.
   const running = useMounted();
+  // Its keys are read at Enter: React need not hear them.
+  useEffect(() => {
+    const el = inputRef.current;
+    return el ? typeQuietly(el) : undefined;
+  }, [inputRef]);
   return (
     <TextInput
       ref={inputRef}
