@@ -2,7 +2,7 @@
  * `npm run bench:ui [-- --scans 50] [--warmup 5] [--width 360] [--scale F] [--pause MS] [--rebuild | --no-build]
  *                    [--cpu-prof] [--trace] [--keep] [--only-keys]`
  *
- * The receiving screen in the browser (issue 13): how long the operator waits after Enter. Builds the
+ * The receiving screen in the browser: how long the operator waits after Enter. Builds the
  * production server into .next-bench-ui when needed, starts an embedded PostgreSQL of its own in a
  * temporary directory with the API bench's data set at `--scale` (default 0.1: 10,000 articles, 100,000
  * movements), imports one supplier, one warehouse and purchase orders with one row per scan (articles
@@ -66,7 +66,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const RESULTS = path.join(ROOT, "bench", "results");
 const NEXT_DIR = ".next-bench-ui";
 const TIME_ZONE = "Europe/Rome";
-/** Issue 13's goals, p95 in ms. */
+/** The receiving screen's goals, p95 in ms. */
 const GOALS = { riga: 50, registrato: 60 } as const;
 /** The dead spot after the measured scans: codes read from the handheld's copy, rows queued then sent. */
 const OFFLINE_LOOKUPS = 20;
@@ -383,7 +383,7 @@ async function main(): Promise<void> {
       `la tabella degli arrivi della sessione cresce di una riga a lettura, fino a ${total})`,
   );
   console.log("");
-  console.log("Zona senza rete (issue 22):");
+  console.log("Zona senza rete:");
   console.log(
     table([
       ["misura", "p50", "p95", "max", "obiettivo", ""],

@@ -142,11 +142,6 @@ function issueCitations(files: string[], base: string): string[] {
   return found;
 }
 
-/**
- * Files another change is rewriting at the same time, their comments cleaned there: left out until it is
- * merged. Remove each entry then (the test below fails while an entry here has nothing left to leave out).
- */
-const CLEANED_ELSEWHERE = ["bench/ui.ts"];
 
 describe("the documents", () => {
   test("every relative link and image of README.md, ARCHITECTURE.md and docs/ resolves, anchors included", () => {
@@ -167,9 +162,7 @@ describe("the documents", () => {
     const files = sourceFiles(root);
     expect(files.length).toBeGreaterThan(300);
     const found = issueCitations(files, root);
-    expect(found.filter((f) => !CLEANED_ELSEWHERE.some((e) => f.startsWith(`${e}:`)))).toEqual([]);
-    // An entry whose file is clean has served its purpose.
-    expect(CLEANED_ELSEWHERE.filter((e) => !found.some((f) => f.startsWith(`${e}:`)))).toEqual([]);
+    expect(found).toEqual([]);
   });
 
   test("ARCHITECTURE.md's module table names every module of src/server/modules", () => {
