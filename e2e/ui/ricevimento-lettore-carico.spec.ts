@@ -11,12 +11,12 @@ import { ean13, seed, today } from "../support/seed";
  * a key event carrying GS), as wedges send it. Every outcome checked through /api/v1.
  */
 const EAN = {
-  DDT: ean13("805999020001"),
-  QTA: ean13("805999020002"),
-  QTA2: ean13("805999020003"),
-  LOTTO: ean13("805999020004"),
-  ETICHETTA: ean13("805999020005"),
-  STOCCA: ean13("805999020006"),
+  DDT: ean13("805999041001"),
+  QTA: ean13("805999041002"),
+  QTA2: ean13("805999041003"),
+  LOTTO: ean13("805999041004"),
+  ETICHETTA: ean13("805999041005"),
+  STOCCA: ean13("805999041006"),
 };
 const gtin14 = (ean: string) => `0${ean}`;
 /** Gaps of a scanner's keys on a busy handheld, ms: several past the 40 ms threshold, none a person's. */
