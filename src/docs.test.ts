@@ -142,7 +142,6 @@ function issueCitations(files: string[], base: string): string[] {
   return found;
 }
 
-
 describe("the documents", () => {
   test("every relative link and image of README.md, ARCHITECTURE.md and docs/ resolves, anchors included", () => {
     const files = markdownFiles(root);
