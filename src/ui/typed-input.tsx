@@ -1,6 +1,6 @@
 "use client";
 import { TextInput, type TextInputProps } from "@mantine/core";
-import { forwardRef, memo, useCallback, useEffect, useRef } from "react";
+import { forwardRef, memo, useCallback, useEffect, useRef, useState } from "react";
 
 /** How long typing must pause before the screen hears the text, ms. */
 const PAUSE_MS = 300;
@@ -67,6 +67,9 @@ type Props = Omit<TextInputProps, "value" | "onChange" | "defaultValue"> & {
 export const TypedInput = memo(
   forwardRef<HTMLInputElement, Props>(function TypedInput({ value, onChange, onKeyDown, onBlur, ...rest }, ref) {
     const input = useRef<HTMLInputElement | null>(null);
+    // The text the input starts with, kept: a defaultValue that followed `value` would make React write the
+    // input's `value` attribute at each hand, the DOM work per change the field exists to avoid.
+    const [initial] = useState(value);
     const handed = useRef(value);
     const tell = useRef(onChange);
     tell.current = onChange;
@@ -112,7 +115,7 @@ export const TypedInput = memo(
       <TextInput
         ref={setRef}
         {...rest}
-        defaultValue={value}
+        defaultValue={initial}
         onBlur={(e) => {
           hand.current();
           onBlur?.(e);
