@@ -2,7 +2,7 @@ import { Prisma } from "../db/client";
 import { execute, query } from "../db/sql";
 import { inTransaction } from "../db/transaction";
 import type { Actor } from "../modules/auth/actor";
-import { setLocationManagement } from "../modules/ledger/locations-switch.service";
+import { setLocationManagement } from "../modules/ledger/location-switch.service";
 import type { TestDb } from "./db";
 
 /** Locations of one warehouse, written directly (the master-data endpoint is another module's); ids by code. */

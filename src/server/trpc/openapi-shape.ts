@@ -7,8 +7,9 @@ import { clientRowCheck } from "../modules/clients/clients-upsert.schemas";
 import { alignRowInput } from "../modules/alignment/alignment.schemas";
 import { arrivalRowInput } from "../modules/arrivals/arrivals.schemas";
 import { writeMovementsRowInput } from "../modules/movements/movements.schemas";
-import { noticeStrict, palletDifferenceInput } from "../modules/notices/notices.schemas";
-import { returnRowInput } from "../modules/notices/returns.schemas";
+import { palletDifferenceInput } from "../modules/arrivals/receiving.schemas";
+import { noticeStrict } from "../modules/notices/notices.schemas";
+import { returnRowInput } from "../modules/returns/returns.schemas";
 import { purchaseOrderStrict } from "../modules/orders/orders.schemas";
 
 /**

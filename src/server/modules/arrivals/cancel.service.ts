@@ -4,7 +4,7 @@ import { businessDate, formatDate } from "../../lib/dates";
 import { canonical, Decimal } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
-import { lockWarehouses, type ResolvedLocation, type WarehouseInfo } from "../ledger/locations.service";
+import { lockWarehouses, type ResolvedLocation, type WarehouseInfo } from "../ledger/location-balances.service";
 import { type StockIntent, type StockShortfall, writeStock } from "../ledger/stock-writer";
 import * as q from "./arrivals.queries";
 import type { ArrivalMovementRow } from "./arrivals.queries";

@@ -2,7 +2,7 @@ import type { Tx } from "../../db/client";
 import { execute, rows } from "../../db/sql";
 import { RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
-import { setLocationManagement, setWarehouseLocations } from "../ledger/locations-switch.service";
+import { setLocationManagement, setWarehouseLocations } from "../ledger/location-switch.service";
 import { loadLocations } from "./locations-upsert.service";
 import * as lq from "./locations.queries";
 import type { UpsertOutput, WarehouseRowCheck } from "./master-data.schemas";

@@ -1,8 +1,8 @@
 import type { ModelDb } from "../../db/client";
 import { first, rows } from "../../db/sql";
 import { formatInstant } from "../../lib/dates";
-import type { PalletOutput } from "./notices.schemas";
-import * as q from "./notices.queries";
+import type { PalletOutput } from "./receiving.schemas";
+import * as q from "./pallets.queries";
 
 /**
  * A scanned SSCC (docs/api.md section 12), for POST /arrivi/cerca and the receiving screen: apart from
