@@ -117,7 +117,7 @@ export async function writeMovement(
 
 /**
  * POST /movimenti, one row without lot in a warehouse that manages locations (movements.service.ts
- * writeMovements): BEGIN; the location's stock (locations.queries.ts loadLocation / unloadLocation, the
+ * writeMovements): BEGIN; the location's stock (ledger/location-balances.queries.ts loadLocation / unloadLocation, the
  * guarded statement); the ledger's one statement with the movement's location; COMMIT.
  * Left out (ours), as in writeMovement: the key's statement, the article and warehouse lookup (with the
  * warehouse gate), and the location lookup by code (with the location gate of a load): the floor is given ids.

@@ -1,4 +1,5 @@
 import { Prisma } from "../db/client";
+import type { TipoUbicazione } from "../../lib/domain-lists";
 import { execute, query } from "../db/sql";
 import { inTransaction } from "../db/transaction";
 import type { Actor } from "../modules/auth/actor";
@@ -9,7 +10,7 @@ import type { TestDb } from "./db";
 export async function seedLocations(
   t: TestDb,
   magazzino: number,
-  locations: { codice: string; tipo?: "ricevimento" | "stoccaggio" | "quarantena"; attiva?: boolean }[],
+  locations: { codice: string; tipo?: TipoUbicazione; attiva?: boolean }[],
 ): Promise<Record<string, number>> {
   const ids: Record<string, number> = {};
   for (const l of locations) {

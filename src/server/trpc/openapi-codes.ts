@@ -1,8 +1,8 @@
 import { ERROR_STATUS, type ErrorCode, type RowErrorCode } from "../lib/errors";
 import { MAX_ALIGNMENT_ROWS } from "../modules/alignment/alignment.schemas";
 import { MAX_ARRIVAL_ROWS } from "../modules/arrivals/arrivals.schemas";
-import { MAX_LOCATION_ROWS } from "../modules/catalogue/locations.schemas";
-import { MAX_UPSERT_ROWS } from "../modules/catalogue/master-data.schemas";
+import { MAX_LOCATION_ROWS } from "../modules/locations/locations.schemas";
+import { MAX_UPSERT_ROWS } from "../lib/upsert-rows";
 import { MAX_MOVEMENT_ROWS } from "../modules/movements/movements.schemas";
 import { MAX_NOTICES_PER_CALL } from "../modules/notices/notices.schemas";
 import { MAX_RETURN_ROWS } from "../modules/returns/returns.schemas";

@@ -1,7 +1,7 @@
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { z } from "zod";
 import { createSchema } from "zod-openapi";
-import { locationRowCheck } from "../modules/catalogue/locations.schemas";
+import { locationRowCheck } from "../modules/locations/locations.schemas";
 import { articleRowCheck, namedRowCheck, warehouseRowCheck } from "../modules/catalogue/master-data.schemas";
 import { clientRowCheck } from "../modules/clients/clients-upsert.schemas";
 import { alignRowInput } from "../modules/alignment/alignment.schemas";
