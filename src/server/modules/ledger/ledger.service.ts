@@ -15,8 +15,8 @@ import type { Natura, Origine, RiferimentoTipo } from "./ledger.queries";
  * residuals (`lotti.residua`) and, in a warehouse that manages locations, the location stock
  * (`giacenze_ubicazioni`, locations.service.ts) move in the same transaction as the movements, and CHECK
  * constraints make a negative lot or location, or an over-received order row, impossible even if a code
- * path forgot a lock. Writers hand their changes to the stock writer (stock-writer.ts), which takes levels
- * 3 to 5 below; only POST /movimenti still calls the steps of this file in that order itself.
+ * path forgot a lock. Every writer hands its changes to the stock writer (stock-writer.ts), which alone
+ * calls the steps of this file and takes levels 3 to 5 below (stock-locks.test.ts).
  *
  * LOCK ORDER. Every writer takes its locks in this one order, so concurrent requests queue instead of
  * deadlocking:
@@ -36,7 +36,7 @@ import type { Natura, Origine, RiferimentoTipo } from "./ledger.queries";
  *   3. lots (`lotti`), in `lotLockOrder`: article, then lot code by code points (COLLATE "C"); a
  *      transfer, which touches a lot in two warehouses, takes the lower warehouse id first
  *   4. location stock (`giacenze_ubicazioni`), in `locationLockOrder`: article, then location id, then
- *      lot code; a move between two locations takes the lower location first (`moveLocationStock`)
+ *      lot code; a move between two locations takes the lower location first (stock-writer.ts takeLocations)
  *   5. balances (`giacenze`), by (article, warehouse)           — the append (`appendLedger`); a count: count-stock.ts
  *   6. orders (`ordini_acquisto`), by id                        — arrivals and closings: `recomputeOrders`;
  *      order upserts: `lockOrders` then `updateOrders`

@@ -113,6 +113,8 @@ export async function takeStock(tx: Tx, intents: StockIntent[], opts: TakeStockO
     await takeLots(tx, take);
   }
   await takeLocations(tx, take);
+  // Every intent not refused holds its lot and its location row from here: a check across them (what of
+  // the stock is reserved) has them all, before any append.
   return take.refused;
 }
 
@@ -134,12 +136,15 @@ async function refuse(take: Take, indice: number, why: StockShortfall): Promise<
 
 /** Lock order 3: each intent's lot (a move's two: the lower warehouse's first), never below zero. */
 async function takeLots(tx: Tx, take: Take): Promise<void> {
-  const lotted = take.intents.flatMap((intent, indice) =>
-    // A move of a lot named by id re-places stock inside one warehouse: its lot does not change.
-    intent.lotto === null || (intent.da && intent.lotto.id !== null)
-      ? []
-      : [{ intent, lot: intent.lotto, indice, article: { id: intent.articolo }, lotto: intent.lotto.codice }],
-  );
+  const lotted = take.intents.flatMap((intent, indice) => {
+    if (intent.lotto === null) return [];
+    if (intent.da && intent.lotto.id !== null) {
+      // A move of a lot named by id re-places stock inside one warehouse: its lot does not change.
+      if (intent.da.magazzino !== intent.magazzino) throw new Error("takeStock: uno spostamento fra magazzini nomina il lotto per codice");
+      return [];
+    }
+    return [{ intent, lot: intent.lotto, indice, article: { id: intent.articolo }, lotto: intent.lotto.codice }];
+  });
   for (const { intent, lot, indice } of lotted.sort(lotLockOrder)) {
     let changes: { lot: number; delta: string }[];
     try {
@@ -167,7 +172,6 @@ class LotShortfall extends RowError {
 async function takeLot(tx: Tx, intent: StockIntent, lot: { id: number | null; codice: string }) {
   const article = { id: intent.articolo, codice: intent.codice };
   if (intent.da) {
-    if (lot.id !== null) throw new Error("takeStock: uno spostamento fra magazzini nomina il lotto per codice");
     const { magazzino } = intent.da;
     if (intent.magazzino < magazzino) await lockLot(tx, intent.articolo, intent.magazzino, lot.codice);
     const source = await unloadLot(tx, article, magazzino, lot.codice, intent.quantita);
