@@ -17,8 +17,16 @@ export type Meta = {
   successStatuses?: number[];
   /** Writes that accept Idempotency-Key. */
   idempotent?: boolean;
-  /** Answers a file (PDF or ZPL), not JSON: the procedure leaves its bytes in `ctx.response.binary`. */
-  binary?: boolean;
+  /**
+   * Answers a file, not JSON: the procedure leaves its bytes in `ctx.response.binary`. `true` a label (PDF or ZPL),
+   * `image` a photo as it was sent (JPEG or PNG).
+   */
+  binary?: true | "image";
+  /**
+   * On REST the body is an image's bytes, not JSON (http/binary-body.ts): the procedure reads `{ tipo, dati }`
+   * (the bytes in base64), the input the UI's tRPC mutation sends.
+   */
+  binaryBody?: "image";
 };
 
 const t = initTRPC
@@ -38,6 +46,8 @@ const t = initTRPC
   });
 
 export const router = t.router;
+/** tRPC's supported server-side entry point: the REST facade calls procedures through it (http/rest-routes.ts). */
+export const createCallerFactory = t.createCallerFactory;
 
 /** Refuses any input string holding U+0000 (which PostgreSQL text cannot store), naming the field. */
 async function refuseNulIn(getRawInput: () => Promise<unknown>, type: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { OpenAPIObject as Oas31, SchemaObject } from "openapi3-ts/oas31";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import type { z } from "zod";
-import { operationCodes } from "./openapi-codes";
+import { operationCodes } from "./procedure-codes";
 import { eventSchemas } from "./openapi-events";
 import {
   discriminateByTipo,
@@ -21,7 +21,7 @@ import { appRouter } from "./router";
 /**
  * The OpenAPI document as the service really answers. trpc-to-openapi documents every success as 200
  * and every error in tRPC's shape; we replace the error responses with the contract's body and, per
- * status, the codes that endpoint can give (openapi-codes.ts), add the other success statuses and the
+ * status, the codes that procedure can give (procedure-codes.ts), add the other success statuses and the
  * Idempotency-Key header, type the query parameters and the upserts' rows as the contract means them
  * (openapi-shape.ts), and describe the events by type, in GET /eventi and as webhooks (openapi-events.ts).
  */
@@ -93,14 +93,15 @@ const PHOTO_FILE = {
 } as unknown as Operation["responses"][string];
 const PHOTO_BODY = { required: true, description: "L'immagine (JPEG o PNG, al massimo 5 MB)", content: PHOTO_CONTENT };
 
-type Procedure = { meta?: Meta & { openapi?: { method: string; path: string } }; input?: z.ZodType };
+type Procedure = { path: string; meta?: Meta & { openapi?: { method: string; path: string } }; input?: z.ZodType };
 
+/** The procedures of the document's operations, by "method path" as the document lists them. */
 function procedures(): Map<string, Procedure> {
   const out = new Map<string, Procedure>();
   const procs = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Procedure["meta"]; inputs?: z.ZodType[] } }>;
-  for (const p of Object.values(procs)) {
+  for (const [path, p] of Object.entries(procs)) {
     const meta = p._def.meta;
-    if (meta?.openapi) out.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, { meta, input: p._def.inputs?.[0] });
+    if (meta?.openapi) out.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, { path, meta, input: p._def.inputs?.[0] });
   }
   return out;
 }
@@ -130,15 +131,16 @@ export function openApiDocument(): OpenAPIObject {
       strictRows(path, method, op, components);
       strictBody(op, proc?.input);
       const { byStatus, rows, maxItems } = operationCodes({
+        procedure: proc?.path,
         method,
         path,
         idempotent: meta?.idempotent === true,
         query: (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name as string),
       });
       limitArrays(op, maxItems, components);
-      const photo = path.startsWith("/differenze-ricevimento/{id}/foto");
-      if (photo && method === "post") (op as { requestBody?: unknown }).requestBody = PHOTO_BODY;
-      const success = meta?.binary ? (photo ? PHOTO_FILE : LABEL_FILE) : op.responses["200"];
+      if (meta?.binaryBody === "image") (op as { requestBody?: unknown }).requestBody = PHOTO_BODY;
+      const binary = meta?.binary === "image" ? PHOTO_FILE : meta?.binary ? LABEL_FILE : undefined;
+      const success = binary ?? op.responses["200"];
       typeRowErrors(success, rows);
       const responses: Record<string, unknown> = successByStatus(success, meta?.successStatuses ?? [200]);
       for (const [s, codes] of [...byStatus].sort(([a], [b]) => a - b)) {

@@ -218,6 +218,7 @@ export const noticesRouter = router({
 
   addPhoto: writeProcedure
     .meta({
+      binaryBody: "image",
       idempotent: true,
       successStatuses: [201],
       openapi: {
@@ -260,7 +261,7 @@ export const noticesRouter = router({
   photo: readProcedure
     .use(requireRole("responsabile"))
     .meta({
-      binary: true,
+      binary: "image",
       openapi: {
         method: "GET",
         path: "/differenze-ricevimento/{id}/foto/{n}",
