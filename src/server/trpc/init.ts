@@ -27,6 +27,11 @@ export type Meta = {
    * (the bytes in base64), the input the UI's tRPC mutation sends.
    */
   binaryBody?: "image";
+  /**
+   * A write of the screens alone (no `openapi` meta) that accepts Idempotency-Key: the path its keys are recorded
+   * under, `{name}` filled from the write's input, as a REST route's are under its `openapi.path` (write.ts).
+   */
+  idempotencyPath?: string;
 };
 
 const t = initTRPC
@@ -103,12 +108,14 @@ async function authenticate(ctx: Context, type: string): Promise<{ actor: Actor;
  * on every request.
  */
 const authenticated = <A extends Actor>(admit: (actor: Actor) => A) =>
-  t.middleware(async ({ ctx, next, type, getRawInput }) => {
+  t.middleware(async ({ ctx, next, type, getRawInput, meta }) => {
     const authenticated = await authenticate(ctx, type);
     const actor = admit(authenticated.actor);
     const session = authenticated.session;
     await refuseNulIn(getRawInput, type);
-    return next({ ctx: { ...ctx, actor, session } });
+    // The route a write's Idempotency-Key is recorded under, from its meta (write.ts idempotentWrite).
+    const writeRoute = type === "mutation" ? (meta?.openapi?.path ?? meta?.idempotencyPath) : undefined;
+    return next({ ctx: { ...ctx, actor, session, writeRoute } });
   });
 
 const requireScope =

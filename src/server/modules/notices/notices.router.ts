@@ -79,9 +79,7 @@ export const noticesRouter = router({
     })
     .input(syncParse(upsertNoticesInput))
     .output(syncParse(upsertNoticesOutput))
-    .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/avvisi-spedizione", input }, async (tx) => ({ status: 200, body: await upsertNotices(tx, input) })),
-    ),
+    .mutation(({ ctx, input }) => idempotentWrite(ctx, { input }, async (tx) => ({ status: 200, body: await upsertNotices(tx, input) }))),
 
   list: readProcedure
     .meta({
@@ -119,7 +117,7 @@ export const noticesRouter = router({
     .input(syncParse(receivePalletInput))
     .output(syncParse(receivePalletOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: `/colli/${input.sscc}/ricevi`, input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await receivePallet(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),
@@ -142,7 +140,7 @@ export const noticesRouter = router({
     .input(syncParse(cancelPalletInput))
     .output(syncParse(cancelPalletOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: `/colli/${input.sscc}/annulla`, input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await cancelPallet(tx, ctx.actor, input.sscc, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),
@@ -210,7 +208,7 @@ export const noticesRouter = router({
     .input(syncParse(returnInput))
     .output(syncParse(returnOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/resi-fornitore", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await returnToSupplier(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),
@@ -238,24 +236,23 @@ export const noticesRouter = router({
     .output(syncParse(photoAddedOutput))
     .mutation(({ ctx, input }) => {
       const bytes = fromBase64(input.dati);
-      return idempotentWrite(
-        ctx,
-        { path: `/differenze-ricevimento/${input.id}/foto`, input: photoRequest(input.id, input.tipo, bytes) },
-        async (tx) => ({ status: 201, body: await addPhoto(tx, input.id, input.tipo, bytes) }),
-      );
+      return idempotentWrite(ctx, { input: photoRequest(input.id, input.tipo, bytes) }, async (tx) => ({
+        status: 201,
+        body: await addPhoto(tx, input.id, input.tipo, bytes),
+      }));
     }),
 
   // The receiving screen (tRPC only): a photo taken on the device, in base64, for a difference its receipt recorded.
   addDifferencePhoto: writeProcedure
+    .meta({ idempotencyPath: "/differenze-ricevimento/{id}/foto" })
     .input(syncParse(addDifferencePhotoInput))
     .output(syncParse(photoAddedOutput))
     .mutation(({ ctx, input }) => {
       const bytes = fromBase64(input.dati);
-      return idempotentWrite(
-        ctx,
-        { path: `/differenze-ricevimento/${input.differenza}/foto`, input: photoRequest(input.differenza, input.tipo, bytes) },
-        async (tx) => ({ status: 201, body: await addPhoto(tx, input.differenza, input.tipo, bytes) }),
-      );
+      return idempotentWrite(ctx, { input: photoRequest(input.differenza, input.tipo, bytes) }, async (tx) => ({
+        status: 201,
+        body: await addPhoto(tx, input.differenza, input.tipo, bytes),
+      }));
     }),
 
   photo: readProcedure
