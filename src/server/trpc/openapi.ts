@@ -1,6 +1,7 @@
 import type { OpenAPIObject as Oas31, SchemaObject } from "openapi3-ts/oas31";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import type { z } from "zod";
+import { REST_PREFIX } from "../lib/links";
 import { operationCodes } from "./procedure-codes";
 import { eventSchemas } from "./openapi-events";
 import {
@@ -115,7 +116,7 @@ export function openApiDocument(): OpenAPIObject {
     version: "1.0.0",
     description:
       "Magazzino e ricevimento merci. Contratto: errori con `codice` e `messaggio` in italiano; decimali come stringhe canoniche; liste con `limite`, `dopo`, `altri`, `cursore`, complete anche con scritture concorrenti.",
-    baseUrl: "/api/v1",
+    baseUrl: REST_PREFIX,
     securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "Chiave API: `Authorization: Bearer <chiave>`" } },
   });
   const { components: eventComponents, webhooks } = eventSchemas();
