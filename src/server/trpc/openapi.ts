@@ -9,6 +9,7 @@ import {
   dropUnusedComponents,
   limitArrays,
   type Operation,
+  SHAPED_PROCEDURES,
   shareListRows,
   strictBody,
   strictRows,
@@ -124,12 +125,14 @@ export function openApiDocument(): OpenAPIObject {
   const errorResponses: Record<string, unknown> = {};
   const procs = procedures();
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation>>;
+  const byProcedure = new Map<string, Operation>();
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(item)) {
       const proc = procs.get(`${method} ${path}`);
       const meta = proc?.meta;
+      if (proc) byProcedure.set(proc.path, op);
       typeParameters(op, proc?.input);
-      strictRows(path, method, op, components);
+      strictRows(proc?.path, op, components);
       strictBody(op, proc?.input);
       const { byStatus, rows, maxItems } = operationCodes({
         procedure: proc?.path,
@@ -173,9 +176,12 @@ export function openApiDocument(): OpenAPIObject {
       }
     }
   }
-  // GET /eventi: each event typed by `tipo`.
+  // A procedure renamed or gone would leave its rows loose without a word: the document is refused instead.
+  for (const name of [...SHAPED_PROCEDURES, "events.list"])
+    if (!byProcedure.has(name)) throw new Error(`openapi-shape: procedura sconosciuta ${name}`);
+  // GET /eventi (events.list): each event typed by `tipo`.
   const eventi = (
-    paths["/eventi"]?.get?.responses["200"] as {
+    byProcedure.get("events.list")?.responses["200"] as {
       content: Record<string, { schema: { properties: Record<string, Record<string, unknown>> } }>;
     }
   )?.content["application/json"]?.schema.properties.eventi;
@@ -188,7 +194,7 @@ export function openApiDocument(): OpenAPIObject {
   (doc as Oas31).webhooks = webhooks as Oas31["webhooks"];
   dropSafeIntegerBounds(doc);
   discriminateByTipo(doc.paths);
-  shareListRows(paths, doc.components.schemas ?? {});
+  shareListRows(byProcedure, doc.components.schemas ?? {});
   dropUnusedComponents(doc);
   cached = doc;
   return doc;
