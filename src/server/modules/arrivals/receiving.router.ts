@@ -72,7 +72,7 @@ export const palletProcedures = {
     .input(syncParse(receivePalletInput))
     .output(syncParse(receivePalletOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: `/colli/${input.sscc}/ricevi`, input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await receivePallet(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),
@@ -95,7 +95,7 @@ export const palletProcedures = {
     .input(syncParse(cancelPalletInput))
     .output(syncParse(cancelPalletOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: `/colli/${input.sscc}/annulla`, input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await cancelPallet(tx, ctx.actor, input.sscc, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),
@@ -132,6 +132,7 @@ export const differenceProcedures = {
 export const photoProcedures = {
   addPhoto: writeProcedure
     .meta({
+      binaryBody: "image",
       idempotent: true,
       successStatuses: [201],
       openapi: {
@@ -151,30 +152,29 @@ export const photoProcedures = {
     .output(syncParse(photoAddedOutput))
     .mutation(({ ctx, input }) => {
       const bytes = fromBase64(input.dati);
-      return idempotentWrite(
-        ctx,
-        { path: `/differenze-ricevimento/${input.id}/foto`, input: photoRequest(input.id, input.tipo, bytes) },
-        async (tx) => ({ status: 201, body: await addPhoto(tx, input.id, input.tipo, bytes) }),
-      );
+      return idempotentWrite(ctx, { input: photoRequest(input.id, input.tipo, bytes) }, async (tx) => ({
+        status: 201,
+        body: await addPhoto(tx, input.id, input.tipo, bytes),
+      }));
     }),
 
   // The receiving screen (tRPC only): a photo taken on the device, in base64, for a difference its receipt recorded.
   addDifferencePhoto: writeProcedure
+    .meta({ idempotencyPath: "/differenze-ricevimento/{id}/foto" })
     .input(syncParse(addDifferencePhotoInput))
     .output(syncParse(photoAddedOutput))
     .mutation(({ ctx, input }) => {
       const bytes = fromBase64(input.dati);
-      return idempotentWrite(
-        ctx,
-        { path: `/differenze-ricevimento/${input.differenza}/foto`, input: photoRequest(input.differenza, input.tipo, bytes) },
-        async (tx) => ({ status: 201, body: await addPhoto(tx, input.differenza, input.tipo, bytes) }),
-      );
+      return idempotentWrite(ctx, { input: photoRequest(input.differenza, input.tipo, bytes) }, async (tx) => ({
+        status: 201,
+        body: await addPhoto(tx, input.differenza, input.tipo, bytes),
+      }));
     }),
 
   photo: readProcedure
     .use(requireRole("responsabile"))
     .meta({
-      binary: true,
+      binary: "image",
       openapi: {
         method: "GET",
         path: "/differenze-ricevimento/{id}/foto/{n}",

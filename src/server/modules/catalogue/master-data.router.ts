@@ -34,7 +34,7 @@ export const masterDataRouter = router({
     .input(syncParse(upsertArticlesInput))
     .output(syncParse(upsertOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/articoli", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await upsertArticleRows(tx, input.articoli),
       })),
@@ -55,7 +55,7 @@ export const masterDataRouter = router({
     .input(syncParse(upsertSuppliersInput))
     .output(syncParse(upsertOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/fornitori", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await upsertSupplierRows(tx, input.fornitori),
       })),
@@ -80,7 +80,7 @@ export const masterDataRouter = router({
     .input(syncParse(upsertWarehousesInput))
     .output(syncParse(upsertOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/magazzini", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await upsertWarehouseRows(tx, ctx.actor, input.magazzini, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),
@@ -105,7 +105,7 @@ export const masterDataRouter = router({
     .input(syncParse(upsertLocationsInput))
     .output(syncParse(upsertOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/ubicazioni", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await upsertLocationRows(tx, input.ubicazioni),
       })),

@@ -26,7 +26,7 @@ export const clientsUpsertRouter = router({
     .input(syncParse(upsertClientsInput))
     .output(syncParse(upsertOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/clienti", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await upsertClientRows(tx, input.clienti, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),

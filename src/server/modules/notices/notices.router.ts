@@ -44,9 +44,7 @@ export const noticesRouter = router({
     })
     .input(syncParse(upsertNoticesInput))
     .output(syncParse(upsertNoticesOutput))
-    .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/avvisi-spedizione", input }, async (tx) => ({ status: 200, body: await upsertNotices(tx, input) })),
-    ),
+    .mutation(({ ctx, input }) => idempotentWrite(ctx, { input }, async (tx) => ({ status: 200, body: await upsertNotices(tx, input) }))),
 
   list: readProcedure
     .meta({

@@ -24,7 +24,7 @@ export const returnProcedures = {
     .input(syncParse(returnInput))
     .output(syncParse(returnOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/resi-fornitore", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await returnToSupplier(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),
