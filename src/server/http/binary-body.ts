@@ -1,5 +1,5 @@
 import { DomainError } from "../lib/errors";
-import { MAX_PHOTO_BYTES, PHOTO_TYPES, type PhotoType } from "../modules/notices/photos.schemas";
+import { MAX_PHOTO_BYTES, PHOTO_TYPES, type PhotoType } from "../modules/arrivals/photos.schemas";
 import type { RestRequest } from "./rest.types";
 
 /**

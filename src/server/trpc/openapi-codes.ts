@@ -1,11 +1,11 @@
 import { ERROR_STATUS, type ErrorCode, type RowErrorCode } from "../lib/errors";
 import { MAX_ALIGNMENT_ROWS } from "../modules/alignment/alignment.schemas";
 import { MAX_ARRIVAL_ROWS } from "../modules/arrivals/arrivals.schemas";
-import { MAX_LOCATION_ROWS } from "../modules/catalogue/locations.schemas";
-import { MAX_UPSERT_ROWS } from "../modules/catalogue/master-data.schemas";
+import { MAX_LOCATION_ROWS } from "../modules/locations/locations.schemas";
+import { MAX_UPSERT_ROWS } from "../lib/upsert-rows";
 import { MAX_MOVEMENT_ROWS } from "../modules/movements/movements.schemas";
 import { MAX_NOTICES_PER_CALL } from "../modules/notices/notices.schemas";
-import { MAX_RETURN_ROWS } from "../modules/notices/returns.schemas";
+import { MAX_RETURN_ROWS } from "../modules/returns/returns.schemas";
 import { MAX_ORDER_ROWS_PER_CALL, MAX_ORDERS_PER_CALL } from "../modules/orders/orders.schemas";
 
 /**
@@ -44,7 +44,7 @@ const ARRIVAL_ROWS = [
   "ubicazione_non_prevista",
 ] as const satisfies readonly RowErrorCode[];
 
-/** A row's location (docs/api.md section 11): every writer of stock resolves it (ledger/locations.service.ts). */
+/** A row's location (docs/api.md section 11): every writer of stock resolves it (ledger/location-balances.service.ts). */
 const LOCATION_ROWS = [
   "ubicazione_obbligatoria",
   "ubicazione_non_trovata",
@@ -52,7 +52,7 @@ const LOCATION_ROWS = [
   "quantita_insufficiente_ubicazione",
 ] as const satisfies readonly RowErrorCode[];
 
-/** The refusals of switching a warehouse's `gestione_ubicazioni` (ledger/locations-switch.service.ts): POST /magazzini rows. */
+/** The refusals of switching a warehouse's `gestione_ubicazioni` (ledger/location-switch.service.ts): POST /magazzini rows. */
 const LOCATION_SWITCH_ROWS = [
   "ubicazione_ricevimento_mancante",
   "ubicazioni_in_uso",

@@ -1,14 +1,15 @@
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { z } from "zod";
 import { createSchema } from "zod-openapi";
-import { locationRowCheck } from "../modules/catalogue/locations.schemas";
+import { locationRowCheck } from "../modules/locations/locations.schemas";
 import { articleRowCheck, namedRowCheck, warehouseRowCheck } from "../modules/catalogue/master-data.schemas";
 import { clientRowCheck } from "../modules/clients/clients-upsert.schemas";
 import { alignRowInput } from "../modules/alignment/alignment.schemas";
 import { arrivalRowInput } from "../modules/arrivals/arrivals.schemas";
 import { writeMovementsRowInput } from "../modules/movements/movements.schemas";
-import { noticeStrict, palletDifferenceInput } from "../modules/notices/notices.schemas";
-import { returnRowInput } from "../modules/notices/returns.schemas";
+import { palletDifferenceInput } from "../modules/arrivals/receiving.schemas";
+import { noticeStrict } from "../modules/notices/notices.schemas";
+import { returnRowInput } from "../modules/returns/returns.schemas";
 import { purchaseOrderStrict } from "../modules/orders/orders.schemas";
 
 /**

@@ -1,11 +1,12 @@
 import { syncParse } from "../../lib/zod";
 import { requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
-import { upsertLocationRows } from "./locations-upsert.service";
-import { upsertLocationsInput } from "./locations.schemas";
+import { upsertLocationRows } from "../locations/locations-upsert.service";
+import { upsertLocationsInput } from "../locations/locations.schemas";
 import { upsertArticleRows, upsertSupplierRows } from "./master-data-upsert.service";
 import { upsertWarehouseRows } from "./warehouses-upsert.service";
-import { upsertArticlesInput, upsertOutput, upsertSuppliersInput, upsertWarehousesInput } from "./master-data.schemas";
+import { upsertOutput } from "../../lib/upsert-rows";
+import { upsertArticlesInput, upsertSuppliersInput, upsertWarehousesInput } from "./master-data.schemas";
 
 /** POST /articoli, /fornitori, /magazzini: master-data upserts by code (docs/api.md section 9). */
 

@@ -1,7 +1,7 @@
 import { syncParse } from "../../lib/zod";
 import { requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
-import { upsertOutput } from "../catalogue/master-data.schemas";
+import { upsertOutput } from "../../lib/upsert-rows";
 import { upsertClientsInput } from "./clients-upsert.schemas";
 import { upsertClientRows } from "./clients-upsert.service";
 

@@ -12,7 +12,7 @@ import {
   type LedgerContext,
   type LedgerRow,
 } from "./ledger.service";
-import { loadLocation, locationLockOrder, type LocationKey, undoLotChange, unloadLocation } from "./locations.service";
+import { loadLocation, locationLockOrder, type LocationKey, undoLotChange, unloadLocation } from "./location-balances.service";
 
 /**
  * The stock writer: lots (lock order 3), location stock (4), then the ledger append with the balances (5)

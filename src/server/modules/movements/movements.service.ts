@@ -16,7 +16,7 @@ import {
   resolveLocations,
   undoLotChange,
   type WarehouseInfo,
-} from "../ledger/locations.service";
+} from "../ledger/location-balances.service";
 import { assertPeriod, boundAndRows, cutPage, newestPage, syncBound } from "../lists/lists";
 import {
   MAX_MOVEMENT_ROWS,

@@ -7,7 +7,7 @@ import { authorColumns, type Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleIndex, type ArticleInfo } from "../catalogue/articles";
 import { assertPeriod, boundAndRows, cutPage, newestPage, syncBound } from "../lists/lists";
 import { createOperation } from "../ledger/ledger.service";
-import { type ResolvedLocation, resolveLocations } from "../ledger/locations.service";
+import { type ResolvedLocation, resolveLocations } from "../ledger/location-balances.service";
 import { appendStock, type StockIntent, takeStock } from "../ledger/stock-writer";
 import { suggestedPrices } from "../movements/movements.service";
 import * as q from "./sales.queries";

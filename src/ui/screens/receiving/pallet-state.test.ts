@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PalletOutput } from "../../../server/modules/notices/notices.schemas";
+import type { PalletOutput } from "../../../server/modules/arrivals/receiving.schemas";
 import { declared, noPallet, type PalletEvent, type PalletState, palletPhase, palletStep } from "./pallet-state";
 
 const collo = (stato: "atteso" | "ricevuto" = "atteso") =>

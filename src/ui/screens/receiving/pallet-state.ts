@@ -1,4 +1,4 @@
-import type { PalletOutput } from "../../../server/modules/notices/notices.schemas";
+import type { PalletOutput } from "../../../server/modules/arrivals/receiving.schemas";
 import type { Outcome } from "../../feedback";
 import type { PalletDraft, PalletMark } from "./pallet-draft";
 

@@ -6,7 +6,7 @@ import type { FlushReport, SendResult } from "../../offline/device-queue";
 import { useDeviceQueue } from "../../offline/use-device-queue";
 import { useTRPC } from "../../trpc";
 import type { CallContext } from "../../write-key";
-import type { ReceivePalletOutput } from "../../../server/modules/notices/notices.schemas";
+import type { ReceivePalletOutput } from "../../../server/modules/arrivals/receiving.schemas";
 import type { QueuedPallet } from "./pallet-copy";
 
 /** The pallet was received already: by this device's earlier send whose answer was lost, or at another bay. */

@@ -5,8 +5,9 @@ import { canonical } from "../../lib/decimal";
 import { RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
 import { appendToLedger, type LedgerRow } from "./ledger.service";
-import * as q from "./locations.queries";
-import { type LocationKey, loadLocation, unloadLocation } from "./locations.service";
+import * as q from "./location-balances.queries";
+import { type LocationKey, loadLocation, unloadLocation } from "./location-balances.service";
+import type { WarehouseRow } from "./warehouse-gate";
 
 export const SWITCH_ON_CAUSALE = "Attivazione ubicazioni";
 export const SWITCH_OFF_CAUSALE = "Disattivazione ubicazioni";
@@ -15,7 +16,7 @@ export const SWITCH_OFF_CAUSALE = "Disattivazione ubicazioni";
  * Switches a warehouse's `gestione_ubicazioni` (docs/api.md section 11, "Switching on"). The caller (the POST
  * /magazzini upsert) stores `ubicazione_ricevimento_id` first and calls this in the same transaction; this
  * function alone sets the flag. It takes the warehouse gate exclusively first (its row, FOR NO KEY UPDATE:
- * see locations.queries.ts), so every stock writer of the warehouse either committed before (and its
+ * see warehouse-gate.ts), so every stock writer of the warehouse either committed before (and its
  * stock is moved here) or waits and then reads the new flag, and is checked by the new rules.
  *
  * On: refused without a receiving location (ubicazione_ricevimento_mancante) and while a balance (of an
@@ -57,7 +58,7 @@ export async function setLocationManagement(
   return { operazione };
 }
 
-async function placeInReceiving(tx: Tx, warehouse: q.WarehouseRow): Promise<LedgerRow[]> {
+async function placeInReceiving(tx: Tx, warehouse: WarehouseRow): Promise<LedgerRow[]> {
   if (warehouse.ubicazione_ricevimento_id === null) {
     throw new RowError(
       "ubicazione_ricevimento_mancante",
@@ -91,7 +92,7 @@ async function placeInReceiving(tx: Tx, warehouse: q.WarehouseRow): Promise<Ledg
   return ledger;
 }
 
-async function takeOutOfLocations(tx: Tx, warehouse: q.WarehouseRow): Promise<LedgerRow[]> {
+async function takeOutOfLocations(tx: Tx, warehouse: WarehouseRow): Promise<LedgerRow[]> {
   // Sorted by article, location, lot code: lock order 4.
   const stock = await rows(tx, q.warehouseLocationStock(warehouse.id));
   const locations = [...new Set(stock.map((s) => s.ubicazione_codice))];

@@ -3,8 +3,8 @@ import { execute, first, rows } from "../../db/sql";
 import { compareCodePoints } from "../../lib/code-point-order";
 import { canonical } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
-import * as q from "./locations.queries";
-import type { WarehouseRow } from "./locations.queries";
+import * as q from "./location-balances.queries";
+import type { WarehouseRow } from "./warehouse-gate";
 
 /**
  * Stock by location (docs/api.md section 11, design24.md "The ledger with locations"). In a warehouse that

@@ -7,9 +7,9 @@ import { checkRows } from "../../lib/rows";
 import type { Actor } from "../auth/actor";
 import { lockOrderRows, moveArrived, recomputeOrdersStatements } from "../arrivals/order-rows.service";
 import { type ArticleInfo, loadArticles, resolveArticle } from "../catalogue/articles";
-import { type ResolvedLocation, resolveLocations } from "../ledger/locations.service";
+import { type ResolvedLocation, resolveLocations } from "../ledger/location-balances.service";
 import { appendStock, type StockIntent, takeStock } from "../ledger/stock-writer";
-import * as q from "./notices.queries";
+import * as q from "./returns.queries";
 import { MAX_RETURN_ROWS, type ReturnInput, type ReturnOutput, returnRowInput } from "./returns.schemas";
 
 /**
