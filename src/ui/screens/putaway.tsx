@@ -13,7 +13,7 @@ import { ScanField } from "./receiving/scan-field";
 export function PutawayScreen() {
   const p = usePutaway();
   return (
-    <Stack gap="md" maw={900}>
+    <Stack gap="md" maw={900} data-fase={p.phase}>
       <Group justify="space-between" align="baseline">
         <Title order={2}>Stoccaggio</Title>
         <Group gap={4}>

@@ -69,7 +69,7 @@ export function ReceivingScreen() {
   // Enter with nothing typed while a pallet is shown receives the pallet.
   const onScanEnter = (code: string) => (p.collo && !code ? void p.receive(r.ddt) : r.onScanEnter(code));
   return (
-    <Stack gap="md" maw={900}>
+    <Stack gap="md" maw={900} data-fase={p.collo ? "pallet" : r.phase}>
       <Heading onCode={onCode} />
 
       <DeliveryFields
@@ -88,7 +88,7 @@ export function ReceivingScreen() {
       {p.message && <FeedbackPanel feedback={{ outcome: p.message.outcome, title: p.message.title, message: p.message.text }} />}
       {p.collo && <PalletCard p={{ ...p, collo: p.collo }} onFocusScan={r.focusScan} onReceive={() => void p.receive(r.ddt)} />}
 
-      {r.reading ? <ReadingPanel code={r.reading.code} /> : r.feedback && <FeedbackPanel feedback={r.feedback} />}
+      {r.reading ? <ReadingPanel code={r.reading} /> : r.feedback && <FeedbackPanel feedback={r.feedback} />}
       <Waiting codes={r.waiting} />
 
       {r.current && (

@@ -2,13 +2,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { StoreInput, StorePalletInput, WorklistRow } from "@/server/modules/putaway/putaway.schemas";
-import { newIdempotencyKey } from "../../errors";
 import { signal } from "../../feedback";
 import { count, qty, warehouseLabel } from "../../format";
 import { useCodeTypedBeforeStart, useRemembered } from "../../hooks";
 import { isEditable, useScanner } from "../../scanner/use-scanner";
 import { useTRPC } from "../../trpc";
 import { type FlushReport, passSummary } from "../../offline/device-queue";
+import { sendOrQueue } from "../../offline/send-or-queue";
+import { useMachine } from "../../use-machine";
 import type { Feedback } from "../receiving/types";
 import {
   destinationProblem,
@@ -21,21 +22,10 @@ import {
   round3,
   waiting,
 } from "./lookup";
+import { phaseOf, type PutawayState, putawayStep } from "./putaway-state";
 import { usePutawayCopy } from "./use-putaway-copy";
 import { usePutawayLabel } from "./use-putaway-label";
 import { isPalletRequest, partsOf, type QueuedPutaway, usePutawayQueue } from "./use-putaway-queue";
-
-/** The goods shown and what the operator did with them: kept across a reload (per user, wiped at sign-out). */
-interface Choice {
-  riga: number;
-  /** The destination's code, once its label was read. */
-  a: string | null;
-  quantita: string;
-  /** Someone typed the quantity: it is no longer "all of it". */
-  typed: boolean;
-  /** A pallet read by its SSCC: all of what of it waits goes to one destination (`riga`: its first part). */
-  sscc?: string | null;
-}
 
 const REASON: Record<NonNullable<WorklistRow["proposta"]>["motivo"], string> = {
   preferita: "ubicazione preferita dell'articolo",
@@ -60,18 +50,9 @@ export function usePutaway() {
     if (warehouses.data) setKnownWarehouses(warehouses.data.magazzini.map(({ id, codice, nome }) => ({ id, codice, nome })));
   }, [warehouses.data, setKnownWarehouses]);
   const [magazzino, setMagazzinoState] = useRemembered<string | null>("stoccaggio.magazzino", null);
-  const [choice, setChoiceState] = useRemembered<Choice | null>("stoccaggio.scelta", null);
-  // Scans are read one after the other, faster than the screen renders: each reads the choice the one
-  // before it made, not the last render's.
-  const choiceRef = useRef(choice);
-  choiceRef.current = choice;
-  const setChoice = useCallback(
-    (c: Choice | null) => {
-      choiceRef.current = c;
-      setChoiceState(c);
-    },
-    [setChoiceState],
-  );
+  // Scans are read one after the other, faster than the screen renders: each reads (`now`) the choice the
+  // one before it made, not the last render's.
+  const { state: choice, send, now: choiceNow } = useMachine(putawayStep, null, useRemembered<PutawayState>("stoccaggio.scelta", null));
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const scanRef = useRef<HTMLInputElement | null>(null);
   const quantityRef = useRef<HTMLInputElement | null>(null);
@@ -142,7 +123,7 @@ export function usePutaway() {
       const first = p.parts[0];
       if (!first) return;
       const proposal = palletProposal(p);
-      setChoice({ riga: first.row.id, a: null, quantita: "", typed: false, sscc: p.sscc });
+      send({ type: "pallet", riga: first.row.id, sscc: p.sscc });
       say({
         outcome: "info",
         title: `Collo ${p.sscc}: ${count(p.parts.length, "riga", "righe")} in ${first.row.ubicazione}`,
@@ -152,12 +133,12 @@ export function usePutaway() {
       });
       focusScan();
     },
-    [setChoice, say, focusScan],
+    [send, say, focusScan],
   );
 
   const choose = useCallback(
     (r: WorklistRow, others = 0) => {
-      setChoice({ riga: r.id, a: null, quantita: String(waiting(r, queuedRef.current)), typed: false });
+      send({ type: "goods", riga: r.id, quantita: String(waiting(r, queuedRef.current)) });
       say({
         outcome: "info",
         title: `${r.articolo.codice}${r.lotto ? ` lotto ${r.lotto}` : ""}: ${qty(waiting(r, queuedRef.current))} ${r.unita} in ${r.ubicazione}`,
@@ -169,7 +150,7 @@ export function usePutaway() {
       });
       focusScan();
     },
-    [setChoice, say, focusScan],
+    [send, say, focusScan],
   );
 
   const handle = useCallback(
@@ -192,7 +173,7 @@ export function usePutaway() {
           reading = readCode(code, fresh, queuedRef.current, queuedPalletsRef.current);
         }
       }
-      const choice = choiceRef.current;
+      const choice = choiceNow();
       const shown = choice ? c.righe.find((r) => r.id === choice.riga) : undefined;
       const shownPallet = choice?.sscc ? palletOf(choice.sscc, c, queuedRef.current) : null;
       switch (reading.kind) {
@@ -219,7 +200,7 @@ export function usePutaway() {
             ? palletDestinationProblem(reading.location, shownPallet)
             : destinationProblem(reading.location, shown);
           if (problem) return say({ outcome: "ko", title: "Ubicazione non valida", message: problem });
-          setChoice({ ...choice, a: reading.location.codice });
+          send({ type: "destination", a: reading.location.codice });
           const proposta = shownPallet ? palletProposal(shownPallet) : shown.proposta;
           const other =
             proposta && proposta.ubicazione !== reading.location.codice ? ` (diversa dalla proposta ${proposta.ubicazione})` : "";
@@ -244,7 +225,7 @@ export function usePutaway() {
         }
       }
     },
-    [magazzino, copyRef, refresh, setChoice, say, choose, choosePallet, warehouseName],
+    [magazzino, copyRef, refresh, choiceNow, send, say, choose, choosePallet, warehouseName],
   );
 
   // One code at a time, in the order read: a burst never overtakes the one before it.
@@ -261,38 +242,44 @@ export function usePutaway() {
   useCodeTypedBeforeStart(scanRef, enqueue, copySettled);
 
   const [saving, setSaving] = useState(false);
-  /** A pallet's putaway: all of what of it waits, one request (one operation on the service), queued as one. */
-  const confirmPallet = useCallback(
-    async (p: Pallet, a: string) => {
-      if (!magazzino || p.parts.length === 0) return;
-      const richiesta: StorePalletInput = { magazzino: Number(magazzino), sscc: p.sscc, a };
-      const parti = p.parts.map((x) => ({ riga: x.row.id, quantita: x.quantita }));
-      const riga = parti[0]?.riga ?? 0;
-      const what = `collo ${p.sscc} in ${a}`;
+  /**
+   * One putaway sent, or queued (sendOrQueue: offline it waits for the network, without an answer it is
+   * settled later); each outcome said. A destination refused is read again; a pallet stored elsewhere goes.
+   */
+  const store = useCallback(
+    async (item: Omit<QueuedPutaway, "id" | "utente" | "il" | "chiave_il" | "chiave" | "stato">, what: string, onStored: () => void) => {
+      const pallet = isPalletRequest(item.richiesta);
       await queue.lock(async () => {
-        if (!queue.online) {
-          await queue.add({ richiesta, riga, parti, chiave: newIdempotencyKey(), stato: "in_coda" });
-          setChoice(null);
-          return say({ outcome: "info", title: `In coda: ${what}`, message: "Verrà inviato appena torna la rete, una volta sola." });
-        }
-        const chiave = newIdempotencyKey();
-        const r = await queue.send(richiesta, chiave);
-        if ("ok" in r) {
-          setChoice(null);
-          void refresh();
-          offerPallet(p.sscc);
-          return say({ outcome: "ok", title: `Stoccato: ${what}`, message: "Leggere la prossima merce." });
-        }
-        if ("refused" in r) {
-          if (r.refused.codice.startsWith("ubicazione")) setChoice({ ...(choiceRef.current as Choice), a: null });
-          if (r.refused.codice === "collo_gia_stoccato") {
-            setChoice(null);
+        const out = await sendOrQueue({
+          online: queue.online,
+          send: (chiave) => queue.send(item.richiesta, chiave),
+          queue: (stato, chiave) => queue.add({ ...item, chiave, stato }),
+        });
+        if (out.kind === "refused") {
+          if (out.error.codice.startsWith("ubicazione")) send({ type: "destinationRefused" });
+          if (out.error.codice === "collo_gia_stoccato") {
+            send({ type: "done" });
             void refresh();
           }
-          return say({ outcome: "ko", title: "Stoccaggio del collo rifiutato", message: r.refused.messaggio });
+          return say({
+            outcome: "ko",
+            title: pallet ? "Stoccaggio del collo rifiutato" : "Stoccaggio rifiutato",
+            message: out.error.messaggio,
+          });
         }
-        await queue.add({ richiesta, riga, parti, chiave, stato: "incerto" });
-        setChoice(null);
+        send({ type: "done" });
+        if (out.kind === "sent") {
+          void refresh();
+          onStored();
+          return say({ outcome: "ok", title: `Stoccato: ${what}`, message: "Leggere la prossima merce." });
+        }
+        if (out.kind === "queued")
+          return say({
+            outcome: "info",
+            title: `In coda: ${what}`,
+            message: pallet ? "Verrà inviato appena torna la rete, una volta sola." : "Verrà inviato appena torna la rete.",
+          });
+        // No answer: it may have run. The queue settles it under the same key, never writing it twice.
         return say({
           outcome: "info",
           title: `Esito incerto: ${what}`,
@@ -300,95 +287,66 @@ export function usePutaway() {
         });
       });
     },
-    [magazzino, queue, setChoice, say, refresh, offerPallet],
+    [queue, send, say, refresh],
   );
 
   const confirm = useCallback(async () => {
-    // The quantity field hands its text at Enter, a moment before this runs: read it from the ref.
-    const choice = choiceRef.current;
+    // The quantity field hands its text at Enter, a moment before this runs: read the choice as it is now.
+    const choice = choiceNow();
     if (!row || !choice || !magazzino) return say({ outcome: "ko", title: "Leggere prima la merce", message: "Nessuna merce scelta." });
     if (!choice.a)
       return say({ outcome: "ko", title: "Manca la destinazione", message: "Leggere l'etichetta dell'ubicazione di destinazione." });
+    const a = choice.a;
+    let sending: () => Promise<void>;
     if (choice.sscc) {
       if (!pallet || pallet.parts.length === 0)
         return say({ outcome: "ko", title: "Collo già stoccato", message: `Del collo ${choice.sscc} non resta nulla da stoccare.` });
-      setSaving(true);
-      try {
-        await confirmPallet(pallet, choice.a);
-      } finally {
-        setSaving(false);
-        focusScan();
-      }
-      return;
+      // A pallet's putaway: all of what of it waits, one request (one operation on the service), queued as one.
+      const richiesta: StorePalletInput = { magazzino: Number(magazzino), sscc: pallet.sscc, a };
+      const parti = pallet.parts.map((x) => ({ riga: x.row.id, quantita: x.quantita }));
+      sending = () =>
+        store({ richiesta, riga: parti[0]?.riga ?? 0, parti }, `collo ${pallet.sscc} in ${a}`, () => offerPallet(pallet.sscc));
+    } else {
+      const q = Number(choice.quantita.replace(",", "."));
+      const max = waiting(row, queuedRef.current);
+      if (!(q > 0) || q > max || round3(q) !== q)
+        return say({ outcome: "ko", title: "Quantità non valida", message: `Tra 0 e ${qty(max)}, al massimo 3 decimali.` });
+      const richiesta: StoreInput = {
+        magazzino: Number(magazzino),
+        codice: row.articolo.codice,
+        lotto: row.lotto,
+        da: row.ubicazione,
+        a,
+        quantita: q,
+      };
+      sending = () =>
+        store({ richiesta, riga: row.id }, `${qty(q)} ${row.unita} di ${row.articolo.codice} in ${a}`, () => {
+          if (row.lotto) offerLot(row, q);
+        });
     }
-    const q = Number(choice.quantita.replace(",", "."));
-    const max = waiting(row, queuedRef.current);
-    if (!(q > 0) || q > max || round3(q) !== q)
-      return say({ outcome: "ko", title: "Quantità non valida", message: `Tra 0 e ${qty(max)}, al massimo 3 decimali.` });
-    const richiesta: StoreInput = {
-      magazzino: Number(magazzino),
-      codice: row.articolo.codice,
-      lotto: row.lotto,
-      da: row.ubicazione,
-      a: choice.a,
-      quantita: q,
-    };
-    const what = `${qty(q)} ${row.unita} di ${row.articolo.codice} in ${choice.a}`;
     setSaving(true);
     try {
-      await queue.lock(async () => {
-        if (!queue.online) {
-          await queue.add({ richiesta, riga: row.id, chiave: newIdempotencyKey(), stato: "in_coda" });
-          setChoice(null);
-          return say({ outcome: "info", title: `In coda: ${what}`, message: "Verrà inviato appena torna la rete." });
-        }
-        const chiave = newIdempotencyKey();
-        const r = await queue.send(richiesta, chiave);
-        if ("ok" in r) {
-          setChoice(null);
-          void refresh();
-          if (row.lotto) offerLot(row, q);
-          return say({ outcome: "ok", title: `Stoccato: ${what}`, message: "Leggere la prossima merce." });
-        }
-        if ("refused" in r) {
-          if (r.refused.codice.startsWith("ubicazione")) setChoice({ ...choice, a: null });
-          return say({ outcome: "ko", title: "Stoccaggio rifiutato", message: r.refused.messaggio });
-        }
-        // No answer: it may have run. The queue settles it under the same key, never writing it twice.
-        await queue.add({ richiesta, riga: row.id, chiave, stato: "incerto" });
-        setChoice(null);
-        return say({
-          outcome: "info",
-          title: `Esito incerto: ${what}`,
-          message: "Il palmare lo verifica appena il servizio risponde: non verrà scritto due volte.",
-        });
-      });
+      await sending();
     } finally {
       setSaving(false);
       focusScan();
     }
-  }, [row, magazzino, pallet, confirmPallet, queue, setChoice, say, refresh, focusScan, offerLot]);
+  }, [row, magazzino, pallet, choiceNow, store, say, focusScan, offerLot, offerPallet]);
 
-  const setQuantity = useCallback(
-    (v: string) => {
-      const c = choiceRef.current;
-      if (c) setChoice({ ...c, quantita: v, typed: true });
-    },
-    [setChoice],
-  );
+  const setQuantity = useCallback((v: string) => void send({ type: "quantityTyped", quantita: v }), [send]);
   const setMagazzino = useCallback(
     (v: string | null) => {
       setMagazzinoState(v);
-      setChoice(null);
+      send({ type: "done" });
       setFeedback(null);
     },
-    [setMagazzinoState, setChoice],
+    [setMagazzinoState, send],
   );
   const cancel = useCallback(() => {
-    setChoice(null);
+    send({ type: "done" });
     setFeedback(null);
     focusScan();
-  }, [setChoice, focusScan]);
+  }, [send, focusScan]);
   /** Enter in the scan field with nothing typed confirms; a code typed by hand is read as a scan. */
   const onScanEnter = useCallback((code: string) => (code ? enqueue(code) : void confirm()), [enqueue, confirm]);
 
@@ -401,6 +359,8 @@ export function usePutaway() {
     row,
     pallet,
     choice,
+    /** The screen's named state (putaway-state.ts), `sending` while a putaway is on its way. */
+    phase: saving ? ("sending" as const) : phaseOf(choice),
     labelPanel,
     left: row ? waiting(row, queued) : 0,
     feedback,

@@ -14,7 +14,8 @@ type Lot = Extract<LotReading, { kind: "lotto" }>;
  * service knows, is a scan, not a lot. Anything else is the lot as read.
  */
 export function lotField(deps: {
-  currentRef: React.RefObject<Current | null>;
+  /** The row shown as it is now (the screen state, not a render behind). */
+  current: () => Current | null;
   fields: UseFormReturnType<ArrivalFields>;
   say: (f: Feedback) => void;
   focus: (field: FocusTarget) => void;
@@ -41,7 +42,7 @@ export function lotField(deps: {
   }
 
   async function read(text: string) {
-    const cur = deps.currentRef.current;
+    const cur = deps.current();
     if (!cur) return;
     if (sameCode(text, cur.code))
       return refuse("È il codice dell'articolo, non il lotto", `Leggere il codice del lotto di ${cur.row.articolo.codice}, o scriverlo.`);

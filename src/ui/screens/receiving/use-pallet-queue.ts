@@ -6,6 +6,7 @@ import type { FlushReport, SendResult } from "../../offline/device-queue";
 import { useDeviceQueue } from "../../offline/use-device-queue";
 import { useTRPC } from "../../trpc";
 import type { CallContext } from "../../write-key";
+import type { ReceivePalletOutput } from "../../../server/modules/arrivals/receiving.schemas";
 import type { QueuedPallet } from "./pallet-copy";
 
 /** The pallet was received already: by this device's earlier send whose answer was lost, or at another bay. */
@@ -21,25 +22,36 @@ export function usePalletQueue(onReport: (r: FlushReport<QueuedPallet>) => void)
   const [callContext] = useState<CallContext>({});
   const receiveCall = useMutationCall(trpc.notices.receive.mutationOptions({ trpc: { context: callContext } }));
 
-  const send = useCallback(
-    async (q: QueuedPallet): Promise<SendResult> => {
-      callContext.idempotencyKey = q.chiave;
+  /** Receives one pallet under `chiave`; the answer sorted (the screen's own receipt uses it too: for it, ALREADY is a refusal). */
+  const receive = useCallback(
+    async (
+      request: QueuedPallet["richiesta"],
+      chiave: string,
+    ): Promise<Exclude<SendResult, { ok: true }> | { ok: true; out: ReceivePalletOutput }> => {
+      callContext.idempotencyKey = chiave;
       try {
-        await receiveCall(q.richiesta);
-        return { ok: true };
+        return { ok: true, out: await receiveCall(request) };
       } catch (e) {
         const err = describeError(e);
-        if (err.codice === ALREADY) return { ok: true };
         return outcomeUnknown(err) ? { unknown: err } : { refused: err };
       }
     },
     [callContext, receiveCall],
   );
 
-  return useDeviceQueue<QueuedPallet>("colli", {
+  const send = useCallback(
+    async (q: QueuedPallet): Promise<SendResult> => {
+      const r = await receive(q.richiesta, q.chiave);
+      return "refused" in r && r.refused.codice === ALREADY ? { ok: true } : r;
+    },
+    [receive],
+  );
+
+  const queue = useDeviceQueue<QueuedPallet>("colli", {
     send,
     settle: { percorso: (q) => `/colli/${q.richiesta.sscc}/ricevi`, rifiutata: "Ricevimento del collo rifiutato.", fatto: [ALREADY] },
     nouns: { one: "collo", many: "colli", where: "nel ricevimento" },
     onReport,
   });
+  return { ...queue, receive };
 }

@@ -3,15 +3,18 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { readSscc } from "../../../lib/sscc";
 import type { PalletOutput, ReceivePalletOutput } from "../../../server/modules/arrivals/receiving.schemas";
-import { type DescribedError, describeError, newIdempotencyKey } from "../../errors";
+import { type DescribedError, describeError } from "../../errors";
 import { useMutationCall } from "../../hooks";
 import { type Outcome, signal } from "../../feedback";
 import { count } from "../../format";
 import type { FlushReport } from "../../offline/device-queue";
+import { sendOrQueue } from "../../offline/send-or-queue";
 import { useTRPC } from "../../trpc";
-import { useWrite, useWriteKey } from "../../write-key";
+import { useMachine } from "../../use-machine";
+import { useWriteKey } from "../../write-key";
 import { sendDifferencePhotos } from "./photo";
 import { describeMarks, describeReceipt, draftFor, draftProblem, markOf, type PalletDraft, type PalletMark } from "./pallet-draft";
+import { declared, noPallet, palletPhase, palletStep } from "./pallet-state";
 import { lookUpPallet, type QueuedPallet } from "./pallet-copy";
 import { usePalletCopy } from "./use-pallet-copy";
 import { usePalletQueue } from "./use-pallet-queue";
@@ -50,28 +53,12 @@ export interface PalletDeps {
 export function usePallet({ onReceived, focusScan, focusDdt, release }: PalletDeps) {
   const trpc = useTRPC();
   const client = useQueryClient();
-  const [collo, setCollo] = useState<PalletOutput | null>(null);
-  const [marks, setMarks] = useState<Record<number, PalletMark>>({});
-  const [message, setMessage] = useState<{ outcome: Outcome; title: string; text: string } | null>(null);
-  const [draft, setDraftState] = useState<PalletDraft | null>(null);
-  // Marks kept on a card whose receipt was refused (received meanwhile elsewhere): shown, never sent.
-  const [unrecorded, setUnrecorded] = useState(false);
-  const [held, setHeldState] = useState<string[]>([]);
-  // What a scan reads between renders: the card as it is now, not as the last render saw it.
-  const live = useRef({ collo, marks, draft, held });
-  live.current = { collo, marks, draft, held };
+  // The card's state (pallet-state.ts); `now()` is what a scan reads between renders.
+  const { state, send, now } = useMachine(palletStep, noPallet);
+  const { collo, marks, draft, photos } = state;
   const draftRef = useRef<HTMLInputElement>(null);
-  const failure = useRef<DescribedError | null>(null);
-  const [photos, setPhotos] = useState<Record<number, Blob>>({});
   const photoKey = useWriteKey();
   const uploadPhoto = useMutationCall(trpc.notices.addDifferencePhoto.mutationOptions({ trpc: { context: photoKey.context } }));
-  const write = useWrite(
-    (context) => trpc.notices.receive.mutationOptions({ trpc: { context } }),
-    (f) => {
-      failure.current = f;
-      return undefined;
-    },
-  );
   const queue = usePalletQueue(onReport);
   // The receiving warehouse chosen on the screen (useReceiving's): the copy is fetched once there is one.
   const [warehouse, setWarehouse] = useState<string | null>(null);
@@ -79,28 +66,13 @@ export function usePallet({ onReceived, focusScan, focusDdt, release }: PalletDe
 
   function say(outcome: Outcome, text: string, title = "Collo") {
     signal(outcome);
-    setMessage({ outcome, title, text });
-  }
-
-  function setDraft(d: PalletDraft | null) {
-    live.current.draft = d;
-    setDraftState(d);
-  }
-  function setHeld(codes: string[]) {
-    live.current.held = codes;
-    setHeldState(codes);
+    send({ type: "said", message: { outcome, title, text } });
   }
 
   /** The card goes: its marks, photos and form with it; the codes it held are read now. */
   function clear() {
-    setCollo(null);
-    setMarks({});
-    setPhotos({});
-    setDraft(null);
-    setUnrecorded(false);
-    const codes = live.current.held;
-    live.current = { collo: null, marks: {}, draft: null, held: [] };
-    setHeldState([]);
+    const codes = now().held;
+    send({ type: "closed" });
     focusScan();
     if (codes.length > 0) release(codes);
   }
@@ -137,18 +109,14 @@ export function usePallet({ onReceived, focusScan, focusDdt, release }: PalletDe
   }
 
   async function open(sscc: string) {
-    setMessage(null);
+    send({ type: "said", message: null });
     let found: PalletOutput | null;
     try {
       found = await find(sscc);
     } catch (e) {
       return say("ko", `Collo ${sscc}: ${describeError(e).messaggio}`, "Collo non letto");
     }
-    setMarks({});
-    setPhotos({});
-    setDraft(null);
-    setUnrecorded(false);
-    setCollo(found);
+    send({ type: "opened", collo: found });
     focusScan();
     if (!found)
       return say("ko", `Il collo ${sscc} non è in nessun avviso di spedizione: ricevere la merce riga per riga.`, "Collo non annunciato");
@@ -169,13 +137,13 @@ export function usePallet({ onReceived, focusScan, focusDdt, release }: PalletDe
    * once the pallet shown has nothing that its closing would drop (else it waits for the pallet). True: taken.
    */
   function intercept(code: string): boolean {
-    const shown = live.current.collo;
+    const card = now();
+    const shown = card.collo;
     const sscc = readSscc(code);
-    const declared =
-      shown !== null && shown.stato === "atteso" && (Object.keys(live.current.marks).length > 0 || live.current.draft !== null);
+    const kept = declared(card);
     // Codes already waiting for the card: the next ones wait behind them, in the order they came.
-    if (shown !== null && (declared || live.current.held.length > 0) && sscc !== shown.sscc) {
-      setHeld([...live.current.held, code]);
+    if (shown !== null && (kept || card.held.length > 0) && sscc !== shown.sscc) {
+      send({ type: "held", code });
       say(
         "info",
         `${code} sarà letto dopo il collo ${shown.sscc}: ${shown.stato === "atteso" ? "Invio riceve il collo, «Chiudi senza ricevere» lo lascia" : "Invio chiude la scheda del collo"}.`,
@@ -185,7 +153,7 @@ export function usePallet({ onReceived, focusScan, focusDdt, release }: PalletDe
     }
     if (sscc !== null) {
       // The pallet shown read again: its marks stay.
-      if (declared) say("info", `Il collo ${sscc} è già aperto: le differenze segnate restano. Invio lo riceve.`);
+      if (kept) say("info", `Il collo ${sscc} è già aperto: le differenze segnate restano. Invio lo riceve.`);
       else void open(sscc);
       return true;
     }
@@ -202,25 +170,22 @@ export function usePallet({ onReceived, focusScan, focusDdt, release }: PalletDe
 
   /** The form left open on the card, made a mark; null when it cannot be (said, the caret in it). */
   function takeDraft(): Record<number, PalletMark> | null {
-    const d = live.current.draft;
-    if (!collo || !d) return marks;
-    const row = collo.righe.find((r) => r.indice === d.indice)!;
+    const { collo: shown, draft: d, marks: all } = now();
+    if (!shown || !d) return all;
+    const row = shown.righe.find((r) => r.indice === d.indice)!;
     const problem = draftProblem(d, row);
     if (problem) {
       say("ko", `${problem} Poi Invio.`, `Differenza della riga ${d.indice + 1} da completare`);
       focusDraft();
       return null;
     }
-    const all = { ...marks, [d.indice]: markOf(d) };
-    live.current.marks = all;
-    setMarks(all);
-    setDraft(null);
-    return all;
+    return send({ type: "draftTaken", mark: markOf(d) }).marks;
   }
 
   /** Enter on the card: the pallet received with what is marked (and the form left open); on a received card, closed. */
   async function receive(ddt: string) {
-    if (!collo) return;
+    const { collo, sending } = now();
+    if (!collo || sending) return;
     if (collo.stato === "ricevuto") return clear();
     const all = takeDraft();
     if (all === null) return;
@@ -240,42 +205,54 @@ export function usePallet({ onReceived, focusScan, focusDdt, release }: PalletDe
       ...(m.nota.trim() ? { nota: m.nota.trim() } : {}),
     }));
     const richiesta = { sscc: collo.sscc, ddt: ddt.trim(), ...(differenze.length > 0 ? { differenze } : {}) };
-    if (!queue.online) {
-      // The key is fixed now: whatever happens to the answers later, the service receives the pallet once.
-      await queue.add({ richiesta, chiave: newIdempotencyKey(), stato: "in_coda", avviso: collo.avviso.numero, righe: collo.righe.length });
-      const lost =
-        Object.keys(photos).length > 0
-          ? " Senza rete le foto non si inviano e non sono state conservate: avvisare il responsabile della differenza."
-          : "";
-      say("ok", `Collo ${collo.sscc} in coda: sarà ricevuto al ritorno della rete, una volta sola.${lost}`);
-      clear();
-      return;
-    }
-    failure.current = null;
-    const out = await write.run(richiesta);
+    const toUpload = now().photos;
+    send({ type: "sending" });
+    // Sent now, or queued under the key fixed now: whatever happens to the answers, the pallet is received once.
+    const out = await queue.lock(() =>
+      sendOrQueue({
+        online: queue.online,
+        send: (chiave) => queue.receive(richiesta, chiave),
+        queue: (stato, chiave) => queue.add({ richiesta, chiave, stato, avviso: collo.avviso.numero, righe: collo.righe.length }),
+      }),
+    );
+    send({ type: "answered" });
     focusScan();
-    if (!out) {
-      const f = failure.current as DescribedError | null;
-      if (f?.codice === "collo_gia_ricevuto") return void (await receivedElsewhere(collo, all, f));
-      return say("ko", f?.messaggio ?? "Il servizio non ha risposto.", "Collo non ricevuto");
+    if (out.kind === "queued" || out.kind === "uncertain") {
+      const photosLost =
+        Object.keys(toUpload).length > 0
+          ? ` ${out.kind === "queued" ? "Senza rete" : "Senza risposta"} le foto non si inviano e non sono state conservate: avvisare il responsabile della differenza.`
+          : "";
+      if (out.kind === "queued")
+        say("ok", `Collo ${collo.sscc} in coda: sarà ricevuto al ritorno della rete, una volta sola.${photosLost}`);
+      else
+        say(
+          "ko",
+          `Collo ${collo.sscc}: il servizio non ha risposto. In coda per la verifica: sarà ricevuto una volta sola.${photosLost}`,
+          "Esito incerto",
+        );
+      return clear();
     }
-    const refused = out.righe.filter((r) => r.esito === "rifiutata");
-    const noted = out.righe.reduce((n, r) => n + (r.differenze?.length ?? 0), 0);
+    if (out.kind === "refused") {
+      if (out.error.codice === "collo_gia_ricevuto") return void (await receivedElsewhere(collo, all, out.error));
+      return say("ko", out.error.messaggio, "Collo non ricevuto");
+    }
+    const received = out.answer.out;
+    const refused = received.righe.filter((r) => r.esito === "rifiutata");
+    const noted = received.righe.reduce((n, r) => n + (r.differenze?.length ?? 0), 0);
     const text =
-      `Collo ${collo.sscc} ricevuto: ${count(out.registrate, "riga registrata", "righe registrate")}` +
+      `Collo ${collo.sscc} ricevuto: ${count(received.registrate, "riga registrata", "righe registrate")}` +
       (noted > 0 ? `, ${count(noted, "differenza annotata", "differenze annotate")}` : "") +
       (refused.length > 0 ? `; rifiutate: ${refused.map((r) => `riga ${r.indice + 1} (${r.errore?.messaggio})`).join("; ")}` : ".");
     say(refused.length > 0 ? "ko" : "ok", text, refused.length > 0 ? "Collo ricevuto in parte" : "Collo ricevuto");
-    const toUpload = photos;
     clear();
-    if (Object.keys(toUpload).length > 0) void sendPhotos(out, toUpload, all, text, refused.length > 0 ? "ko" : "ok");
+    if (Object.keys(toUpload).length > 0) void sendPhotos(received, toUpload, all, text, refused.length > 0 ? "ko" : "ok");
     // Today's arrivals and the orders' figures moved.
     void client.invalidateQueries();
     void copy.refresh();
-    if (out.registrate > 0)
+    if (received.registrate > 0)
       onReceived?.(
         collo.sscc,
-        out.righe.flatMap((r) => (r.movimento === undefined ? [] : [r.movimento])),
+        received.righe.flatMap((r) => (r.movimento === undefined ? [] : [r.movimento])),
       );
   }
 
@@ -291,15 +268,14 @@ export function usePallet({ onReceived, focusScan, focusDdt, release }: PalletDe
     } catch {
       // The refusal's own words say who, when the pallet cannot be read again.
     }
-    const now: PalletOutput = fresh?.stato === "ricevuto" ? fresh : { ...shown, stato: "ricevuto" };
-    setCollo(now);
-    setUnrecorded(Object.keys(all).length > 0);
-    const who = now.ricevuto ? `Ricevuto ${describeReceipt(now.ricevuto)}.` : f.messaggio;
+    const received: PalletOutput = fresh?.stato === "ricevuto" ? fresh : { ...shown, stato: "ricevuto" };
+    send({ type: "receivedElsewhere", collo: received, unrecorded: Object.keys(all).length > 0 });
+    const who = received.ricevuto ? `Ricevuto ${describeReceipt(received.ricevuto)}.` : f.messaggio;
     const lost =
       Object.keys(all).length > 0
-        ? ` NON registrate le differenze segnate qui: ${describeMarks(now, all)}. Accordarsi con ${now.ricevuto?.da ?? "chi l'ha ricevuto"}.`
+        ? ` NON registrate le differenze segnate qui: ${describeMarks(received, all)}. Accordarsi con ${received.ricevuto?.da ?? "chi l'ha ricevuto"}.`
         : " Qui non è stato registrato nulla.";
-    say("ko", `${who}${lost}`, `Collo già ricevuto${now.ricevuto ? ` da ${now.ricevuto.da}` : ""}`);
+    say("ko", `${who}${lost}`, `Collo già ricevuto${received.ricevuto ? ` da ${received.ricevuto.da}` : ""}`);
   }
 
   /** The photos, once the receipt created the differences they show; their outcome added to the receipt's message. */
@@ -324,41 +300,26 @@ export function usePallet({ onReceived, focusScan, focusDdt, release }: PalletDe
     say(failed.length > 0 ? "ko" : outcome, `${text}${tail}`);
   }
 
-  function attachPhoto(indice: number, file: Blob | null) {
-    setPhotos((all) => {
-      const { [indice]: _, ...rest } = all;
-      return file === null ? rest : { ...rest, [indice]: file };
-    });
-  }
-
-  function mark(indice: number, m: PalletMark | null) {
-    if (m === null) attachPhoto(indice, null);
-    const { [indice]: _, ...rest } = live.current.marks;
-    const next = m === null ? rest : { ...rest, [indice]: m };
-    live.current.marks = next;
-    setMarks(next);
-  }
-
   /** The form on a row: opened with the caret in its quantity. */
   function editMark(indice: number) {
-    const row = collo?.righe.find((r) => r.indice === indice);
+    const { collo: shown, marks: all } = now();
+    const row = shown?.righe.find((r) => r.indice === indice);
     if (!row) return;
-    setDraft(draftFor(row, marks[indice]));
+    send({ type: "draftOpened", draft: draftFor(row, all[indice]) });
     focusDraft();
   }
 
   /** The form's Salva (or Enter in it): a mark, or the reason it is not one yet. */
   function saveDraft() {
-    const d = live.current.draft;
-    const row = d && collo?.righe.find((r) => r.indice === d.indice);
+    const { collo: shown, draft: d } = now();
+    const row = d && shown?.righe.find((r) => r.indice === d.indice);
     if (!d || !row) return;
     const problem = draftProblem(d, row);
     if (problem) {
       say("ko", problem, `Differenza della riga ${d.indice + 1} da completare`);
       return focusDraft();
     }
-    mark(d.indice, markOf(d));
-    setDraft(null);
+    send({ type: "draftTaken", mark: markOf(d) });
     focusScan();
   }
 
@@ -369,26 +330,27 @@ export function usePallet({ onReceived, focusScan, focusDdt, release }: PalletDe
     draftRef,
     editMark,
     changeDraft: (patch: Partial<PalletDraft>) => {
-      const d = live.current.draft;
-      if (d) setDraft({ ...d, ...patch });
+      send({ type: "draftChanged", patch });
       // A reason chosen: the quantity is what is typed next.
       if (patch.motivo !== undefined) focusDraft();
     },
     saveDraft,
     cancelDraft: () => {
-      setDraft(null);
+      send({ type: "draftClosed" });
       focusScan();
     },
     removeMark: (indice: number) => {
-      mark(indice, null);
-      setDraft(null);
+      send({ type: "marked", indice, mark: null });
+      send({ type: "draftClosed" });
       focusScan();
     },
-    unrecorded,
-    held,
+    unrecorded: state.unrecorded,
+    held: state.held,
     photos,
-    attachPhoto,
-    message,
+    attachPhoto: (indice: number, file: Blob | null) => void send({ type: "photo", indice, file }),
+    message: state.message,
+    /** The card's named state (pallet-state.ts). */
+    phase: palletPhase(state),
     intercept,
     receive,
     queue,
@@ -396,7 +358,7 @@ export function usePallet({ onReceived, focusScan, focusDdt, release }: PalletDe
     copySettled: copy.settled,
     discardQueued: queue.remove,
     sendQueuedAgain: queue.sendAgain,
-    saving: write.saving,
+    saving: state.sending,
     close: clear,
   };
 }

@@ -1,6 +1,6 @@
 "use client";
 import { useForm } from "@mantine/form";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import type { ScanOutput as SearchOutput } from "@/server/modules/arrivals/arrivals.schemas";
 import { readSscc } from "../../../lib/sscc";
 import { describeError } from "../../errors";
@@ -10,11 +10,13 @@ import { useRemembered, useWarehouses } from "../../hooks";
 import { setWaitingCount } from "../../offline/waiting";
 import { type ScanTarget, useScanner } from "../../scanner/use-scanner";
 import { useStableActions } from "../../stable-actions";
+import { useMachine } from "../../use-machine";
 import { useDockFocus } from "./use-dock-focus";
 import { useKeptOptions, useKeptRow } from "./use-kept-row";
 import { lotField } from "./lot-field";
+import { choiceOf, dockStep, initialDock, rowOf } from "./receiving-state";
 import { countedExcess, problemOf, shownFeedback } from "./row-rules";
-import type { ArrivalFields, Current, Feedback, Order, PendingChoice, Problem, Registered, Row } from "./types";
+import type { ArrivalFields, Current, Feedback, Order, Problem, Registered, Row } from "./types";
 import { sameCode } from "./types";
 import { type FlushReport, type QueuedArrival, reportFeedback } from "./arrival-queue";
 import { useDockService } from "./use-dock-service";
@@ -41,15 +43,14 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
   const { options: warehouseOptions, magazzini, nameOf: warehouseName } = useWarehouses();
   const [ddt, setDdtState] = useRemembered("ddt", "");
   const [magazzino, setMagazzino] = useRemembered<string | null>("magazzino", null);
-  const [current, setCurrentState] = useState<Current | null>(null);
+  // The screen's state (receiving-state.ts); `now()` is what the scan queue's steps read after an await.
+  const { state, send, now } = useMachine(dockStep, initialDock);
+  const current = rowOf(state);
+  const { held, feedback } = state;
+  const currentNow = () => rowOf(now());
   const fields = useForm<ArrivalFields>({ initialValues: { quantita: "", lotto: "", scadenza: "" } });
-  const [feedback, setFeedback] = useState<Feedback | null>(null);
-  const [reading, setReadingState] = useState<{ code: string } | null>(null);
-  const [lastCode, setLastCode] = useState<string | null>(null);
-  const [held, setHeldState] = useState<string[]>([]);
   const scans = useScanQueue((s) => readCode(s.code, s.res, s.before));
   const { waiting } = scans;
-  const [choice, setChoiceState] = useState<PendingChoice | null>(null);
   const { scanRef, ddtRef, warehouseRef, rowRefs, focusScan, focusField } = useDockFocus();
   const today = useTodayArrivals(
     ddt,
@@ -60,12 +61,9 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
   const { queue, copy } = dock;
   const warehouses = useKeptOptions(queue.db, warehouseOptions);
 
-  // The state the scan queue's steps read after an await: refs, never a render's stale values.
+  // The remembered fields the scan queue's steps read after an await: never a render's stale values.
   const live = useRef({ ddt, magazzino, ddtSupplier: today.ddtSupplier });
   live.current = { ddt, magazzino, ddtSupplier: today.ddtSupplier };
-  const currentRef = useRef<Current | null>(null);
-  const heldRef = useRef<string[]>([]);
-  const choiceRef = useRef<PendingChoice | null>(null);
 
   // The supplier each delivery note was registered for on this screen, before the service's list says so.
   const ddtSuppliers = useRef(new Map<string, { id: number; nome: string }>());
@@ -79,12 +77,12 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
   });
   const registration = useRegistration({
     queue,
-    currentRef,
+    current: currentNow,
     values: () => fields.getValues(),
     context: rowContext,
     onRegistered: (cur) => {
       ddtSuppliers.current.set(ddtNow().trim().toUpperCase(), cur.order.fornitore);
-      setCurrent(null);
+      send({ type: "rowGone" });
       void today.refresh();
       void copy.refresh();
     },
@@ -93,18 +91,6 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
     releaseHeld: (before) => releaseHeld(before),
   });
 
-  const setCurrent = (c: Current | null) => {
-    currentRef.current = c;
-    setCurrentState(c);
-  };
-  const setHeld = (codes: string[]) => {
-    heldRef.current = codes;
-    setHeldState(codes);
-  };
-  const setChoice = (c: PendingChoice | null) => {
-    choiceRef.current = c;
-    setChoiceState(c);
-  };
   // The offline banner counts the codes read and not yet looked up while the service cannot be reached.
   useEffect(() => {
     setWaitingCount("ricevimento-codici", queue.online ? 0 : waiting.length + held.length);
@@ -115,7 +101,7 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
   // read and not yet read, in the user's IndexedDB.
   useKeptRow(queue.db, { current, values: fields.values, codes: [...held, ...waiting] }, (k) => {
     if (k.current) {
-      setCurrent(k.current);
+      send({ type: "rowChanged", row: k.current });
       fields.setValues(k.values);
       say("info", "Riga ripresa", `${k.current.row.articolo.codice}: la riga lasciata in sospeso. Controllare la quantità, poi Invio.`);
     }
@@ -126,7 +112,7 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
 
   // A pallet's SSCC goes to its own view (usePallet) before the row-by-row queue, except while a row is shown:
   // then it waits for the row like any code (registered first, or the choice), so one card shows at a time.
-  const takenByPallet = (code: string) => !(currentRef.current && readSscc(code) !== null) && (opts.intercept?.(code) ?? false);
+  const takenByPallet = (code: string) => !(currentNow() && readSscc(code) !== null) && (opts.intercept?.(code) ?? false);
   useScanner(
     (code, target) => takenByPallet(code) || onScan(code, target),
     (code) => knowsCode(code, dock.copy.copyRef.current),
@@ -139,37 +125,36 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
 
   function say(outcome: Outcome, title: string, message?: string) {
     signal(outcome);
-    setFeedback({ outcome, title, message });
+    send({ type: "said", feedback: { outcome, title, message } });
   }
 
   /** A new row shown (its quantity the remainder, proposed, not settled); the lot of a row that needs one gets the caret. */
   function show(res: SearchOutput, order: Order, row: Row, code: string, before?: Feedback) {
-    setCurrent({ order, row, lettura: res.lettura, code, confirmed: false, counted: 1 });
+    send({ type: "shown", row: { order, row, lettura: res.lettura, code, confirmed: false, counted: 1 } });
     fields.setValues({ quantita: qty(row.residua), lotto: res.lettura?.lotto ?? "", scadenza: res.lettura?.scadenza ?? "" });
     if (live.current.magazzino === null) setMagazzino(String(order.magazzino));
     const unsure = queue.itemsRef.current.find((q) => q.richiesta.riga === row.riga && q.stato === "incerto");
     const f = shownFeedback(res, row, code, before, unsure ? qty(unsure.richiesta.quantita) : null);
     if (f.heard) say(f.outcome, f.title, f.message);
-    else setFeedback(f);
+    else send({ type: "said", feedback: f });
     focusField(row.chiede_lotto && !res.lettura?.lotto ? "lotto" : "scan");
   }
 
   /** The codes read while a row waited: read now, in their order, after the row was registered or discarded. */
   function releaseHeld(before?: Feedback) {
-    const codes = heldRef.current;
+    const codes = now().held;
     if (codes.length === 0) return;
-    setHeld([]);
+    send({ type: "released" });
     scans.addFirst(codes.map((code, i) => ({ code, ...(i === 0 && before ? { before } : {}) })));
   }
 
   /** A code looked up (by the service, or offline in the device's copy), its reading shown meanwhile. */
   async function lookUp(code: string): Promise<SearchOutput | Error> {
-    setReadingState({ code });
-    setLastCode(code);
+    send({ type: "lookingUp", code });
     try {
       return await dock.lookUp(code, live.current.magazzino);
     } finally {
-      setReadingState(null);
+      send({ type: "lookedUp" });
     }
   }
 
@@ -179,14 +164,14 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
       void today.refresh();
       void dock.copy.refresh();
     }
-    const f = reportFeedback(r, currentRef.current !== null);
+    const f = reportFeedback(r, currentNow() !== null);
     if (f) say(f.outcome, f.title, f.message);
   }
 
   /** The row shown read again: one more counted (a scan of each piece), the quantity now settled. */
   function countAgain(cur: Current) {
     const counted = cur.counted + 1;
-    setCurrent({ ...cur, counted, confirmed: true });
+    send({ type: "rowChanged", row: { ...cur, counted, confirmed: true } });
     fields.setFieldValue("quantita", String(counted));
     const excess = countedExcess({ ...cur, counted }, String(counted));
     if (excess)
@@ -200,16 +185,16 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
 
   /** One code read: looked up, then shown, after the row it replaces is registered (or the screen stops). */
   async function readCode(code: string, known?: SearchOutput, earlier?: Feedback) {
-    const pending = currentRef.current;
-    if (pending && heldRef.current.length > 0) {
-      setHeld([...heldRef.current, code]);
+    const pending = currentNow();
+    if (pending && now().held.length > 0) {
+      send({ type: "held", codes: [...now().held, code] });
       return settlePending();
     }
     if (opts.intercept && readSscc(code) !== null) return readPallet(code);
     if (pending && sameCode(code, pending.code)) return countAgain(pending);
-    const started = performance.now();
     const res = known ?? (await lookUp(code));
-    const stillPending = currentRef.current ? ` La riga di ${currentRef.current.row.articolo.codice} resta da registrare.` : "";
+    const shownNow = currentNow();
+    const stillPending = shownNow ? ` La riga di ${shownNow.row.articolo.codice} resta da registrare.` : "";
     if (res instanceof Error) {
       say("ko", "Ricerca non riuscita", `${describeError(res).messaggio} Codice letto: ${code}.${stillPending}`);
       return;
@@ -221,9 +206,8 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
       if (res.motivo_codice === "altro_magazzino") focusField("magazzino");
       return;
     }
-    document.body.dataset.ultimaScansioneMs = String(Math.round(performance.now() - started));
     await registration.idle();
-    const cur = currentRef.current;
+    const cur = currentNow();
     if (cur && cur.row.riga === row.riga) {
       // The same row by another code: a GS1 code brings its lot; else it counts.
       const lotCode = res.lettura?.lotto;
@@ -245,7 +229,7 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
   /** A pallet read while a row was shown: the row first (registered, or the choice with the SSCC waiting), then the pallet. */
   async function readPallet(code: string) {
     await registration.idle();
-    const cur = currentRef.current;
+    const cur = currentNow();
     if (cur) {
       const problem = problemOf(cur, fields.getValues(), rowContext(), true);
       if (problem) return stopOn(cur, problem, code);
@@ -258,7 +242,7 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
   /** The row the screen waits on, when a scan comes: registered if it now can be (the codes waiting follow), else the choice again. */
   async function settlePending() {
     await registration.idle();
-    const cur = currentRef.current;
+    const cur = currentNow();
     if (!cur) return releaseHeld();
     const problem = problemOf(cur, fields.getValues(), rowContext(), true);
     if (problem) return stopOn(cur, problem);
@@ -268,9 +252,8 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
 
   /** The screen stops: the row shown cannot be registered as it is; the code read (and the next ones) wait. */
   function stopOn(row: Current, problem: Problem, code?: string) {
-    const codes = [...heldRef.current, ...(code ? [code] : []), ...scans.takeAll()];
-    setHeld(codes);
-    setChoice({ row, problem, codes });
+    const codes = [...now().held, ...(code ? [code] : []), ...scans.takeAll()];
+    send({ type: "stopped", row, problem, codes });
     say("ko", "Riga non ancora registrata", `${row.row.articolo.codice}: ${problem.message}`);
   }
 
@@ -280,7 +263,7 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
 
   /** Every code read (the scanner anywhere, the camera, typed in the scan field): to its place. */
   const lot = lotField({
-    currentRef,
+    current: currentNow,
     fields,
     say: (f) => say(f.outcome, f.title, f.message),
     focus: focusField,
@@ -290,15 +273,13 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
   });
 
   function onScan(code: string, target: ScanTarget) {
-    if (choiceRef.current) {
+    if (now().screen.name === "choice") {
       // The choice is open: the code joins the ones waiting for the row, and the choice says so.
-      const codes = [...heldRef.current, code];
-      setHeld(codes);
-      setChoice({ ...choiceRef.current, codes });
+      send({ type: "joined", code });
       signal("info");
       return;
     }
-    if (target === "lotto" && currentRef.current?.row.chiede_lotto && readSscc(code) === null) return void lot.read(code);
+    if (target === "lotto" && currentNow()?.row.chiede_lotto && readSscc(code) === null) return void lot.read(code);
     enqueue(code);
   }
 
@@ -306,14 +287,14 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
   function onScanEnter(code: string) {
     if (code && takenByPallet(code)) return;
     if (code) enqueue(code);
-    else if (currentRef.current) void registration.register();
+    else if (currentNow()) void registration.register();
   }
 
   /** "Completa la riga" (Enter): the dialog closes on the field to complete; the codes read wait for the row. */
   function completePending() {
-    const c = choiceRef.current;
-    setChoice(null);
+    const c = choiceOf(now());
     if (!c) return;
+    send({ type: "completed" });
     say(
       "info",
       c.problem.title,
@@ -324,9 +305,8 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
 
   /** "Scarta la riga": the row shown is not registered; the codes read meanwhile are read now. */
   function discardPending() {
-    const c = choiceRef.current;
-    setChoice(null);
-    setCurrent(null);
+    const c = choiceOf(now());
+    send({ type: "discarded" });
     const discarded: Feedback = { outcome: "info", title: `Riga scartata: ${c?.row.row.articolo.codice ?? ""} non registrato` };
     say(discarded.outcome, discarded.title);
     focusScan();
@@ -335,8 +315,8 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
 
   /** "Lascia questa riga": the row and its outcome go, the scanner is ready again (codes waiting are read). */
   function leaveRow() {
-    setCurrent(null);
-    setFeedback(null);
+    send({ type: "rowGone" });
+    send({ type: "said", feedback: null });
     focusScan();
     releaseHeld();
   }
@@ -355,19 +335,14 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
   function setDdt(value: string) {
     setDdtState(value);
     // The refusal that asked for it goes once it is written.
-    if (value.trim())
-      setFeedback((f) =>
-        f?.title === "Indicare il DDT"
-          ? { outcome: "info", title: `DDT ${value.trim()}`, message: "Invio per registrare la riga mostrata." }
-          : f,
-      );
+    send({ type: "ddtWritten", ddt: value });
   }
 
   function setField<K extends keyof ArrivalFields>(name: K, value: ArrivalFields[K]) {
     fields.setFieldValue(name as keyof ArrivalFields, value);
     // A quantity typed is a quantity settled: the next scan may register it.
-    const cur = currentRef.current;
-    if (name === "quantita" && cur && !cur.confirmed) setCurrent({ ...cur, confirmed: true });
+    const cur = currentNow();
+    if (name === "quantita" && cur && !cur.confirmed) send({ type: "rowChanged", row: { ...cur, confirmed: true } });
   }
 
   const actions = useStableActions({
@@ -405,12 +380,14 @@ export function useReceiving(opts: { intercept?: (code: string) => boolean } = {
     current,
     values: fields.values,
     feedback,
-    reading,
-    lastCode,
+    reading: state.reading,
+    lastCode: state.lastCode,
     held,
     waiting,
-    choice,
-    searchBusy: reading !== null,
+    choice: choiceOf(state),
+    /** The screen's named state (receiving-state.ts). */
+    phase: state.screen.name,
+    searchBusy: state.reading !== null,
     scanRef,
     ddtRef,
     warehouseRef,

@@ -1,6 +1,6 @@
 "use client";
 import { useRef } from "react";
-import { newIdempotencyKey } from "../../errors";
+import { sendOrQueue } from "../../offline/send-or-queue";
 import { instant, parseDecimal, qty } from "../../format";
 import type { ArrivalRequest, QueuedArrival } from "./arrival-queue";
 import { countedExcess, problemOf, type RowContext } from "./row-rules";
@@ -19,11 +19,12 @@ const when = (q: QueuedArrival) => instant(new Date(q.il).toISOString());
  * it abandoned in the same step, so a late original is refused), shows what is true, and writes nothing:
  * the operator presses again, with the truth in view, and that write takes a new key. Replaying the old
  * request instead would register both when the operator corrected the quantity in between. Offline, a
- * registration is queued (`in_coda`) and sent when the network returns.
+ * registration is queued (`in_coda`) and sent when the network returns (sendOrQueue: the one policy).
  */
 export function useRegistration(deps: {
   queue: ReturnType<typeof useArrivalQueue>;
-  currentRef: React.RefObject<Current | null>;
+  /** The row shown as it is now (the screen state, not a render behind). */
+  current: () => Current | null;
   values: () => ArrivalFields;
   context: () => RowContext;
   /** A registration done (or found done): the row, for what the screen remembers of it (the DDT's supplier). */
@@ -102,43 +103,40 @@ export function useRegistration(deps: {
     const extra = excess ? `; ${qty(excess.eccedente)} oltre il residuo annotati come eccedente, non ricevuti` : "";
     const what = `${qty(q)} × ${row.articolo.codice}`;
     const item = { richiesta, codice: row.articolo.codice, etichetta: row.etichetta, ordine: order.numero };
-    const queued = async (stato: "in_coda" | "incerto", chiave: string): Promise<Registered> => {
-      await queue.add({ ...item, chiave, stato });
-      deps.onRegistered(cur);
-      return {
-        done: true,
-        feedback:
-          stato === "in_coda"
-            ? { outcome: "info", title: `In coda: ${what}`, message: "Offline: sarà inviato appena la rete torna, una volta sola." }
-            : {
-                outcome: "ko",
-                title: `Esito incerto: ${what}`,
-                message:
-                  "Il servizio non ha risposto. In coda per la verifica: sarà registrato una volta sola. Si può leggere la riga seguente.",
-              },
-      };
-    };
-    const chiave = newIdempotencyKey();
-    if (!queue.online) return queued("in_coda", chiave);
-    const r = await queue.send(richiesta, chiave);
-    if ("ok" in r) {
-      deps.onRegistered(cur);
+    const out = await sendOrQueue({
+      online: queue.online,
+      send: (chiave) => queue.send(richiesta, chiave),
+      queue: (stato, chiave) => queue.add({ ...item, chiave, stato }),
+    });
+    if (out.kind === "refused") return notDone("Registrazione rifiutata", out.error.messaggio);
+    deps.onRegistered(cur);
+    if (out.kind === "sent")
       return {
         done: true,
         feedback: {
           outcome: "ok",
           title: `Registrato: ${what}`,
-          message: `Residuo sulla riga ${row.etichetta}: ${qty(r.residua)} · ordine ${order.numero} ${r.stato ?? ""}`.trim() + extra,
+          message:
+            `Residuo sulla riga ${row.etichetta}: ${qty(out.answer.residua)} · ordine ${order.numero} ${out.answer.stato ?? ""}`.trim() +
+            extra,
         },
       };
-    }
-    if ("refused" in r) return notDone("Registrazione rifiutata", r.refused.messaggio);
-    // Offline: the request never left. Any other silence: it may have run.
-    return queued(r.unknown.codice === "offline" ? "in_coda" : "incerto", chiave);
+    return {
+      done: true,
+      feedback:
+        out.kind === "queued"
+          ? { outcome: "info", title: `In coda: ${what}`, message: "Offline: sarà inviato appena la rete torna, una volta sola." }
+          : {
+              outcome: "ko",
+              title: `Esito incerto: ${what}`,
+              message:
+                "Il servizio non ha risposto. In coda per la verifica: sarà registrato una volta sola. Si può leggere la riga seguente.",
+            },
+    };
   }
 
   async function registerNow(): Promise<Registered> {
-    const cur = deps.currentRef.current;
+    const cur = deps.current();
     if (!cur) return notDone("Nessuna riga da registrare", "Leggere un codice.");
     const values = deps.values();
     const problem = problemOf(cur, values, deps.context(), false);
