@@ -13,6 +13,7 @@ import {
 } from "../modules/feeds/feeds.schemas";
 import { movementOutput } from "../modules/movements/movements.schemas";
 import { differenceOutput, noticeOutput } from "../modules/notices/notices.schemas";
+import { reservationOutput } from "../modules/reservations/reservations.schemas";
 import { saleDocumentOutput } from "../modules/sales/sales.schemas";
 
 /**
@@ -55,6 +56,7 @@ const DATA = {
   "avviso_spedizione.modificato": noticeOutput.meta({ description: "L'avviso come in GET /avvisi-spedizione" }),
   "ricevimento.differenza": differenceOutput.meta({ description: "La differenza come in GET /differenze-ricevimento" }),
   "reso_fornitore.registrato": stockData,
+  "prenotazione.modificata": reservationOutput.meta({ description: "La prenotazione come in GET /prenotazioni" }),
 } satisfies Record<EventType, z.ZodType> & Record<string, z.ZodType>;
 
 /** Shared row schemas, named once in components. */
