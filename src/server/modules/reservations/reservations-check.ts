@@ -83,7 +83,14 @@ export function checkReservation(indice: number, p: ReservationInput, refs: Refs
       prezzo,
     };
   });
-  return { indice, input: p, magazzino, cliente, scade_il: p.scade_il ?? null, rows: wanted };
+  return {
+    indice,
+    input: p,
+    magazzino,
+    cliente, // To the millisecond, as the column keeps it: the same instant sent again compares equal.
+    scade_il: p.scade_il === undefined ? null : new Date(p.scade_il).toISOString(),
+    rows: wanted,
+  };
 }
 
 /** The request says what the reservation already is, and holds what it already holds. */

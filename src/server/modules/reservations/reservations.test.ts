@@ -323,6 +323,16 @@ describe("POST /prenotazioni/{id}/annulla", () => {
     expect((await rest("POST", "/prenotazioni/999999/annulla", { key, body: {} })).status).toBe(404);
   });
 
+  test("Idempotency-Key replays a cancel unchanged", async () => {
+    const created = await one(reservation("ORD-12", [{ numero_riga: 1, codice: "H", quantita: 1 }]));
+    const headers = { "idempotency-key": "annulla-12" };
+    const a = await rest("POST", `/prenotazioni/${created.id}/annulla`, { key, body: {}, headers });
+    const b = await rest("POST", `/prenotazioni/${created.id}/annulla`, { key, body: {}, headers });
+    expect(a.body.stato).toBe("annullata");
+    expect(b.headers.get("idempotency-replayed")).toBe("true");
+    expect(b.body).toEqual(a.body);
+  });
+
   test("an expired reservation is closed: prenotazione_chiusa", async () => {
     const created = await one(reservation("ORD-10", [{ numero_riga: 1, codice: "H", quantita: 1 }]));
     await t.pool.query("UPDATE prenotazioni SET scade_il = now() - interval '1 second' WHERE id = $1", [created.id]);
