@@ -106,7 +106,8 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     ],
     maxItems: { righe: MAX_ALIGNMENT_ROWS },
   },
-  "GET /disponibilita": { codes: ["magazzino_non_trovato"] },
+  // `articolo` or `codice` naming no article (docs/api.md section 14): 404.
+  "GET /disponibilita": { codes: ["magazzino_non_trovato", "non_trovato"] },
   "GET /giacenze-ubicazioni": { codes: ["magazzino_non_trovato"] },
   "GET /articoli/{id}/ubicazioni": { codes: ["magazzino_non_trovato"] },
   "GET /da-stoccare": { codes: ["magazzino_non_trovato"] },
