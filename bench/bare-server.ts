@@ -28,8 +28,8 @@ import { ledgerAppend } from "../src/server/modules/ledger/ledger.service";
 import { SYNC_TABLES } from "../src/server/db/advisory-locks";
 import { cutPage } from "../src/server/modules/lists/lists";
 import * as lists from "../src/server/modules/lists/lists.queries";
-import { toLocationStockOutput } from "../src/server/modules/locations-stock/locations-stock.service";
-import * as locationStock from "../src/server/modules/locations-stock/locations-stock.queries";
+import { toLocationStockOutput } from "../src/server/modules/locations/locations-stock.service";
+import * as locationStock from "../src/server/modules/locations/locations-stock.queries";
 import * as movements from "../src/server/modules/movements/movements.queries";
 import { toMovementOutput } from "../src/server/modules/movements/movements.service";
 

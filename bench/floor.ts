@@ -3,7 +3,7 @@ import type { Query } from "../src/server/db/sql";
 import * as alignmentQueries from "../src/server/modules/ledger/count.queries";
 import { eanCandidates } from "../src/lib/barcode";
 import * as availabilityQueries from "../src/server/modules/availability/availability.queries";
-import * as locationStockQueries from "../src/server/modules/locations-stock/locations-stock.queries";
+import * as locationStockQueries from "../src/server/modules/locations/locations-stock.queries";
 import { authorColumns, type Actor } from "../src/server/modules/auth/actor";
 import { ledgerAppend, lotLockOrder, type LedgerRow } from "../src/server/modules/ledger/ledger.service";
 import { SYNC_TABLES } from "../src/server/db/advisory-locks";
@@ -14,8 +14,8 @@ import * as arrivals from "../src/server/modules/arrivals/arrivals.queries";
 import { canonical, canonicalOrNull, Decimal } from "../src/server/lib/decimal";
 import * as masterData from "../src/server/modules/catalogue/master-data.queries";
 import * as ledger from "../src/server/modules/ledger/ledger.queries";
-import * as locations from "../src/server/modules/ledger/locations.queries";
-import * as notices from "../src/server/modules/notices/notices.queries";
+import * as locations from "../src/server/modules/ledger/location-balances.queries";
+import * as pallets from "../src/server/modules/arrivals/pallets.queries";
 
 /**
  * The floor: the database work of each endpoint, done directly with `pg` (named prepared statements).
@@ -117,7 +117,7 @@ export async function writeMovement(
 
 /**
  * POST /movimenti, one row without lot in a warehouse that manages locations (movements.service.ts
- * writeMovements): BEGIN; the location's stock (locations.queries.ts loadLocation / unloadLocation, the
+ * writeMovements): BEGIN; the location's stock (ledger/location-balances.queries.ts loadLocation / unloadLocation, the
  * guarded statement); the ledger's one statement with the movement's location; COMMIT.
  * Left out (ours), as in writeMovement: the key's statement, the article and warehouse lookup (with the
  * warehouse gate), and the location lookup by code (with the location gate of a load): the floor is given ids.
@@ -388,9 +388,9 @@ export async function upsertArticles(
  */
 export async function receivePallet(c: pg.ClientBase, p: { sscc: string; ddt: string; data: string; chiave: number }): Promise<void> {
   await inTransaction(c, async () => {
-    const pallet = (await run(c, "notices.lockPallet", notices.lockPallet(p.sscc))).rows[0];
+    const pallet = (await run(c, "notices.lockPallet", pallets.lockPallet(p.sscc))).rows[0];
     if (!pallet || pallet.ricevimento_id !== null) throw new Error(`collo ${p.sscc} non ricevibile`);
-    const righe = (await run(c, "notices.palletRows", notices.palletRows(pallet.id))).rows;
+    const righe = (await run(c, "notices.palletRows", pallets.palletRows(pallet.id))).rows;
     const locked = new Map(
       (
         await run(c, "arrivals.lockOrderRows", arrivals.lockOrderRows([...new Set(righe.map((r) => r.riga))].sort((a, b) => a - b)))
@@ -437,10 +437,10 @@ export async function receivePallet(c: pg.ClientBase, p: { sscc: string; ddt: st
       await run(
         c,
         "notices.insertReceipt",
-        notices.insertReceipt({ collo: pallet.id, operazione: op, ddt: p.ddt, movimenti, author: authorColumns(actor) }),
+        pallets.insertReceipt({ collo: pallet.id, operazione: op, ddt: p.ddt, movimenti, author: authorColumns(actor) }),
       )
     ).rows[0]!.id;
-    await run(c, "notices.markReceived", notices.markReceived(pallet.id, receipt));
-    await run(c, "notices.touchNotice", notices.touchNotice(pallet.avviso_id));
+    await run(c, "notices.markReceived", pallets.markReceived(pallet.id, receipt));
+    await run(c, "notices.touchNotice", pallets.touchNotice(pallet.avviso_id));
   });
 }

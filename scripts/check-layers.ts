@@ -158,34 +158,6 @@ function violation(file: string, target: Target, typeOnly: boolean): string | un
 /** One import of the graph: repository-relative paths of both files. */
 export type Edge = { from: string; to: string; line: number; typeOnly: boolean };
 
-const LEDGER_WRITER = "waits for the one stock writer of modules/ledger, which rewrites this write path";
-
-/**
- * Reaches into another module's queries still allowed, each with why: stock writers that assemble their own
- * lock order from other modules' statements and gates. Fixing the import means rewriting the write path the
- * one stock writer replaces: empty this list with it, never add to it (an entry no import matches fails).
- */
-export const QUERIES_REACH_PENDING: ReadonlyMap<string, string> = new Map([
-  // The stock writers' first statement: the warehouses' shared gate (lock order 1a) with the articles.
-  ["src/server/modules/catalogue/catalogue.queries.ts -> src/server/modules/ledger/locations.queries.ts", LEDGER_WRITER],
-]);
-
-const ROOMS = "waits for the receiving room: the pallet scan and the receiving differences move under arrivals";
-
-/**
- * Imports left out of the graph, each with why: the last circle, arrivals <-> notices. Notices (pallet
- * receipt, pallet cancel, returns) writes through the arrivals' services; arrivals reads the pallet scan,
- * records receiving differences and shares their schemas, which live in notices with the pallet receipt's
- * statements. Breaking it moves those statements and the pallet receipt, which the stock writer rewrites:
- * empty this list with the receiving room, never add to it (an entry no import matches fails).
- */
-export const CIRCLE_EDGES_PENDING: ReadonlyMap<string, string> = new Map([
-  ["src/server/modules/arrivals/arrivals.schemas.ts -> src/server/modules/notices/notices.schemas.ts", ROOMS],
-  ["src/server/modules/arrivals/register.service.ts -> src/server/modules/notices/differences.service.ts", ROOMS],
-  ["src/server/modules/arrivals/register.service.ts -> src/server/modules/notices/notices.schemas.ts", ROOMS],
-  ["src/server/modules/arrivals/search.service.ts -> src/server/modules/notices/pallet-scan.service.ts", ROOMS],
-]);
-
 const MODULE = /^src\/server\/modules\/([^/]+)\//;
 const moduleOf = (r: string) => MODULE.exec(r)?.[1];
 
@@ -204,7 +176,6 @@ const LEVELS: { name: string; node: (r: string) => string | undefined }[] = [
 function queriesReach(e: Edge): string | undefined {
   const owner = moduleOf(e.to);
   if (owner === undefined || !e.to.endsWith(".queries.ts") || moduleOf(e.from) === owner) return undefined;
-  if (QUERIES_REACH_PENDING.has(`${e.from} -> ${e.to}`)) return undefined;
   return `${e.from}:${e.line}  imports ${e.to}: another module's queries; call a function of the ${owner} service (or move the statement into the module that owns it)`;
 }
 
@@ -293,7 +264,6 @@ export function graphProblems(edges: readonly Edge[]): string[] {
     const next = new Map<string, Set<string>>();
     const witness = new Map<string, Edge>();
     for (const e of edges) {
-      if (CIRCLE_EDGES_PENDING.has(`${e.from} -> ${e.to}`)) continue;
       const a = level.node(e.from);
       const b = level.node(e.to);
       if (a === undefined || b === undefined || a === b) continue;
@@ -336,9 +306,6 @@ function main() {
       problems.push(`${r}:1  a file of src/ui/server imports "server-only"`);
   }
   problems.push(...graphProblems(edges));
-  const seen = new Set(edges.map((e) => `${e.from} -> ${e.to}`));
-  for (const pair of [...QUERIES_REACH_PENDING.keys(), ...CIRCLE_EDGES_PENDING.keys()])
-    if (!seen.has(pair)) problems.push(`scripts/check-layers.ts  "${pair}" is listed as pending but no import makes it: remove it`);
   if (problems.length > 0) {
     console.error(`check-layers: ${problems.length} problem(s): an import crosses a layer the wrong way\n${problems.join("\n")}`);
     process.exit(1);

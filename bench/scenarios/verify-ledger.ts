@@ -1,7 +1,7 @@
 import { Prisma } from "../../src/server/db/client";
 import { closePrisma, createPrisma } from "../../src/server/db/client";
 import * as ledgerQueries from "../../src/server/modules/ledger/ledger.queries";
-import * as locationQueries from "../../src/server/modules/ledger/locations.queries";
+import * as locationQueries from "../../src/server/modules/ledger/location-balances.queries";
 import { verifyLedger } from "../../src/server/modules/ledger/verify.service";
 import { median, progress, seconds } from "../util";
 import { cpuText, metered, withClient, type Ctx, type CpuUse, type ScenarioResult, type SideResult } from "./harness";

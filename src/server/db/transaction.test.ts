@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { toDomainError } from "../trpc/errors";
+import { responseHeaders, toDomainError } from "../trpc/errors";
 import { DomainError } from "../lib/errors";
 import type { TestDb } from "../testing/db";
 import { test } from "../testing/test";
@@ -38,7 +38,7 @@ test("connection lost during COMMIT: 503 that says the write may have landed and
   const d = toDomainError(error, { isQuery: false })!;
   expect(d.status).toBe(503);
   expect(d.codice).toBe("servizio_non_disponibile");
-  expect(d.headers["Retry-After"]).toMatch(/^\d+$/);
+  expect(responseHeaders(d)["Retry-After"]).toMatch(/^\d+$/);
   expect(d.message).toMatch(/potrebbe essere stata registrata/);
   expect(d.message).toMatch(/stessa Idempotency-Key/);
   // The trigger fired before the commit record here, so nothing landed.

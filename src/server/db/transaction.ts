@@ -25,7 +25,7 @@ export function commitInDoubt(): DomainError {
     "La connessione al database si è interrotta mentre la scrittura veniva confermata: potrebbe essere stata registrata. " +
       "Ripetere la richiesta con la stessa Idempotency-Key: se era stata registrata si riceve la risposta originale, senza duplicarla; " +
       "senza chiave, controllare i movimenti prima di ripeterla.",
-    { headers: { "Retry-After": "5" } },
+    { retryAfterSeconds: 5 },
   );
 }
 

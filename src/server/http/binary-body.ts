@@ -1,21 +1,14 @@
 import { DomainError } from "../lib/errors";
-import { MAX_PHOTO_BYTES, PHOTO_TYPES, type PhotoType } from "../modules/notices/photos.schemas";
+import { MAX_PHOTO_BYTES, PHOTO_TYPES, type PhotoType } from "../modules/arrivals/photos.schemas";
 import type { RestRequest } from "./rest.types";
 
 /**
  * The one REST body that is not JSON: a photo of a receiving difference (docs/api.md section 12,
  * `POST /differenze-ricevimento/{id}/foto`, the image's bytes with `Content-Type: image/jpeg` or `image/png`).
- * The REST core asks `isBinaryUpload` for a POST's path and, on a match, takes the body from here instead of
- * its JSON parse: the procedure then reads `{ tipo, dati }` (the bytes in base64), the same input the UI's
- * tRPC mutation sends, so one schema and one service serve both channels.
+ * The REST core takes the body from here instead of its JSON parse for a procedure whose meta says
+ * `binaryBody: "image"`: the procedure then reads `{ tipo, dati }` (the bytes in base64), the same input the
+ * UI's tRPC mutation sends, so one schema and one service serve both channels.
  */
-
-const PHOTO_UPLOAD = /^\/differenze-ricevimento\/[^/]+\/foto$/;
-
-/** Whether a POST's path takes an image body (cheap first test: the JSON paths pay one `endsWith`). */
-export function isBinaryUpload(path: string): boolean {
-  return path.endsWith("/foto") && PHOTO_UPLOAD.test(path);
-}
 
 function photoTooLarge(): DomainError {
   return new DomainError("richiesta_troppo_grande", "La foto supera 5 MB: ridurne la risoluzione o la qualità e inviarla di nuovo.");

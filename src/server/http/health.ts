@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import { DomainError } from "../lib/errors";
+import { responseHeaders } from "../trpc/errors";
 import { databaseStatus } from "../modules/health/health.service";
 import { writeNodeResponse } from "./rest-handler";
 
@@ -22,11 +23,11 @@ export async function serveHealth(req: http.IncomingMessage, res: http.ServerRes
       headers: { "Content-Type": "application/json; charset=utf-8", "X-Request-Id": requestId, "Cache-Control": "no-store", ...headers },
       body: JSON.stringify(body),
     });
-  const refuse = (error: DomainError) => answer(error.status, error.toBody(), error.headers);
+  const refuse = (error: DomainError) => answer(error.status, error.toBody(), responseHeaders(error));
   if (req.method !== "GET" && req.method !== "HEAD") {
     return refuse(
       new DomainError("metodo_non_consentito", `Metodo ${req.method} non consentito su /api/health: usare GET.`, {
-        headers: { Allow: "GET, HEAD" },
+        allow: ["GET", "HEAD"],
       }),
     );
   }
@@ -35,7 +36,7 @@ export async function serveHealth(req: http.IncomingMessage, res: http.ServerRes
   console.error(`[${requestId}] controllo di salute: database non raggiungibile:`, status.error);
   refuse(
     new DomainError("servizio_non_disponibile", "Il database non è raggiungibile in questo momento: riprovare tra qualche secondo.", {
-      headers: { "Retry-After": "5" },
+      retryAfterSeconds: 5,
     }),
   );
 }

@@ -44,7 +44,7 @@ export async function serveLabelDownload(req: http.IncomingMessage, res: http.Se
   try {
     if (req.method !== "GET" && req.method !== "HEAD")
       throw new DomainError("metodo_non_consentito", `Metodo ${req.method} non consentito sulle etichette: usare GET.`, {
-        headers: { Allow: "GET, HEAD" },
+        allow: ["GET", "HEAD"],
       });
     await authenticateSession(getDb(), req.headers.cookie ?? null);
     const url = new URL(req.url ?? "/", "http://localhost");

@@ -4,9 +4,10 @@ import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { DomainError } from "../lib/errors";
 import type { HeaderReader } from "../lib/headers";
+import { REST_PREFIX } from "../lib/links";
 import { createContextInner } from "../trpc/context";
 import { openApiDocument } from "../trpc/openapi";
-import { binaryBody, isBinaryUpload } from "./binary-body";
+import { binaryBody } from "./binary-body";
 import { toErrorResponse, type ErrorResponse } from "../trpc/errors";
 import { callRestProcedure, matchRoute } from "./rest-routes";
 import type { RestRequest } from "./rest.types";
@@ -26,8 +27,6 @@ export interface RestResponse {
   headers: Record<string, string>;
   body: string | Uint8Array;
 }
-
-const PREFIX = "/api/v1";
 
 function json(status: number, body: unknown, headers: Record<string, string>, requestId: string): RestResponse {
   return {
@@ -102,7 +101,7 @@ export async function serveRest(req: RestRequest): Promise<RestResponse> {
   const queryAt = req.url.indexOf("?");
   const pathname = queryAt < 0 ? req.url : req.url.slice(0, queryAt);
   const search = queryAt < 0 ? "" : req.url.slice(queryAt);
-  const path = pathname.startsWith(PREFIX) ? pathname.slice(PREFIX.length) || "/" : pathname;
+  const path = pathname.startsWith(REST_PREFIX) ? pathname.slice(REST_PREFIX.length) || "/" : pathname;
   const method = req.method.toUpperCase();
   try {
     if (path === "/openapi.json" && (method === "GET" || method === "HEAD")) {
@@ -114,7 +113,7 @@ export async function serveRest(req: RestRequest): Promise<RestResponse> {
     const entry = route.methods.get(method);
     if (!entry) {
       throw new DomainError("metodo_non_consentito", `Metodo ${method} non consentito su ${pathname}: usare ${route.allow.join(" o ")}.`, {
-        headers: { Allow: route.allow.join(", ") },
+        allow: route.allow,
       });
     }
 
@@ -129,7 +128,7 @@ export async function serveRest(req: RestRequest): Promise<RestResponse> {
           throw new DomainError("filtro_non_valido", `Il parametro '${key}' è ripetuto: indicarlo una volta sola.`, { campo: key });
         query[key] = value;
       }
-    } else if (isBinaryUpload(path)) {
+    } else if (entry.meta.binaryBody === "image") {
       body = await binaryBody(req, params);
     } else {
       // A write takes its data from the body only: a query parameter is never silently ignored.

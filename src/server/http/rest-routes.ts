@@ -1,4 +1,3 @@
-import type { AnyProcedure } from "@trpc/server";
 import {
   coerceSchema,
   forEachOpenApiProcedure,
@@ -11,6 +10,7 @@ import {
 } from "trpc-to-openapi";
 import { ZodArray } from "zod/v4";
 import type { Context } from "../trpc/context";
+import { createCallerFactory, type Meta } from "../trpc/init";
 import { appRouter } from "../trpc/router";
 
 /**
@@ -20,15 +20,19 @@ import { appRouter } from "../trpc/router";
  * procedure's pattern, the input schema unwrapped and walked to set `coerce` again, the array parameters
  * found again, a caller proxy built to reach one procedure (bench/layers.ts shows the whole as a large
  * share of the stack's cost per request). Here each is done once; a request matches its path, builds its
- * input as the library does, and calls the procedure as tRPC's own caller does. The library still draws
- * the OpenAPI document (trpc/openapi.ts), so what is documented and what is served come from one meta.
+ * input as the library does, and calls the procedure through tRPC's caller (`createCallerFactory`, its
+ * supported server-side entry point: no internal signature to follow across upgrades; ARCHITECTURE.md).
+ * The library still draws the OpenAPI document (trpc/openapi.ts), so what is documented and what is served
+ * come from one meta.
  */
 
 export interface RestProcedure {
   /** The procedure's dotted path in the router (`movements.list`). */
   path: string;
-  type: "query" | "mutation";
-  procedure: AnyProcedure;
+  /** The path's segments, walked on the caller. */
+  segments: string[];
+  /** The procedure's meta: what the transport does per route is read from here, never from its path. */
+  meta: Meta;
   /** The input is void: the procedure takes none (trpc-to-openapi leaves it undefined). */
   noInput: boolean;
   /**
@@ -91,8 +95,8 @@ function build(): RestRoute[] {
     const noInput = instanceofZodTypeLikeVoid(unwrapped);
     route.methods.set(method, {
       path,
-      type: type as RestProcedure["type"],
-      procedure: procedure as AnyProcedure,
+      segments: path.split("."),
+      meta: meta as Meta,
       noInput,
       bodiless: declaresNoBody(documented, unwrapped, noInput),
       arrayParams: method === "GET" ? arrayParamsOf(unwrapped) : [],
@@ -101,6 +105,8 @@ function build(): RestRoute[] {
   });
   return [...byPath.values()];
 }
+
+const createCaller = createCallerFactory(appRouter);
 
 let routes: RestRoute[] | undefined;
 let literals: Map<string, RestRoute> | undefined;
@@ -136,12 +142,8 @@ export function callRestProcedure(
     input = { ...(body ?? query), ...params };
     for (const key of entry.arrayParams) if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
   }
-  return entry.procedure({
-    ctx,
-    path: entry.path,
-    type: entry.type,
-    getRawInput: async () => input,
-    signal: undefined,
-    batchIndex: 0,
-  } as never);
+  // The caller is a proxy over the router: walked by the path's segments, it reaches the procedure by name.
+  let target: unknown = createCaller(ctx);
+  for (const segment of entry.segments) target = (target as Record<string, unknown>)[segment];
+  return (target as (input: unknown) => Promise<unknown>)(input);
 }

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { lotLockOrder } from "../modules/ledger/ledger.service";
-import { type LocationKey, locationLockOrder } from "../modules/ledger/locations.service";
+import { type LocationKey, locationLockOrder } from "../modules/ledger/location-balances.service";
 import type { TestDb } from "../testing/db";
 import { test } from "../testing/test";
 import { compareCodePoints } from "./code-point-order";

@@ -171,24 +171,35 @@ export interface ErrorBody {
   richiesta?: string;
 }
 
+/**
+ * What a refusal tells its caller beyond the body, in the domain's words: the transport (trpc/errors.ts,
+ * `responseHeaders`) turns each into the response's headers, so no service names an HTTP header.
+ */
+export interface RefusalHints {
+  /** Seconds to wait before trying again (a limit reached, a key busy, the database away). */
+  retryAfterSeconds?: number;
+  /** The caller must present an API key: the answer challenges it to. */
+  authChallenge?: boolean;
+  /** The methods the path does accept, for a method it refuses. */
+  allow?: readonly string[];
+  /** The refusal is a stored one, answered again under its idempotency key. */
+  replayed?: boolean;
+}
+
 export class DomainError extends Error {
   readonly codice: ErrorCode;
   readonly campo?: string;
   readonly dettagli?: FieldProblem[];
-  /** Extra response headers (Retry-After, WWW-Authenticate, Allow). */
-  readonly headers: Record<string, string>;
+  readonly hints: RefusalHints;
 
-  constructor(
-    codice: ErrorCode,
-    messaggio: string,
-    opts: { campo?: string; dettagli?: FieldProblem[]; headers?: Record<string, string> } = {},
-  ) {
+  constructor(codice: ErrorCode, messaggio: string, opts: { campo?: string; dettagli?: FieldProblem[] } & RefusalHints = {}) {
     super(messaggio);
     this.name = "DomainError";
     this.codice = codice;
     this.campo = opts.campo;
     this.dettagli = opts.dettagli;
-    this.headers = opts.headers ?? {};
+    const { campo: _c, dettagli: _d, ...hints } = opts;
+    this.hints = hints;
   }
 
   get status(): number {

@@ -1,4 +1,5 @@
 import type { Actor } from "../modules/auth/actor";
+import type { TipoUbicazione } from "../../lib/domain-lists";
 import type { TestDb } from "./db";
 import { seedWarehouse } from "./fixtures";
 import { seedLocations, switchLocations } from "./locations";
@@ -11,7 +12,7 @@ export async function seedLocationWarehouse(
   t: TestDb,
   actor: Actor,
   codice: string,
-  locations: { codice: string; tipo: "ricevimento" | "stoccaggio" | "quarantena"; attiva?: boolean }[],
+  locations: { codice: string; tipo: TipoUbicazione; attiva?: boolean }[],
 ): Promise<number> {
   const id = (await seedWarehouse(t.prisma, codice)).id;
   const ids = await seedLocations(t, id, locations);

@@ -1,15 +1,16 @@
 import { Prisma } from "../db/client";
+import type { TipoUbicazione } from "../../lib/domain-lists";
 import { execute, query } from "../db/sql";
 import { inTransaction } from "../db/transaction";
 import type { Actor } from "../modules/auth/actor";
-import { setLocationManagement } from "../modules/ledger/locations-switch.service";
+import { setLocationManagement } from "../modules/ledger/location-switch.service";
 import type { TestDb } from "./db";
 
 /** Locations of one warehouse, written directly (the master-data endpoint is another module's); ids by code. */
 export async function seedLocations(
   t: TestDb,
   magazzino: number,
-  locations: { codice: string; tipo?: "ricevimento" | "stoccaggio" | "quarantena"; attiva?: boolean }[],
+  locations: { codice: string; tipo?: TipoUbicazione; attiva?: boolean }[],
 ): Promise<Record<string, number>> {
   const ids: Record<string, number> = {};
   for (const l of locations) {

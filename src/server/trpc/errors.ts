@@ -94,9 +94,7 @@ export function toDomainError(error: unknown, opts: { isQuery: boolean }, depth 
     return new DomainError(
       "servizio_non_disponibile",
       "Il database non è raggiungibile in questo momento: riprovare tra qualche secondo.",
-      {
-        headers: { "Retry-After": "5" },
-      },
+      { retryAfterSeconds: 5 },
     );
   }
   return undefined;
@@ -126,9 +124,23 @@ function fromTrpcCode(error: TRPCError): DomainError | undefined {
   }
 }
 
+/**
+ * The response headers of a refusal, from what the domain error says (lib/errors.ts `RefusalHints`): the one
+ * place that names them, for REST, the UI's endpoint and the service's own routes alike.
+ */
+export function responseHeaders(error: DomainError): Record<string, string> {
+  const { retryAfterSeconds, authChallenge, allow, replayed } = error.hints;
+  const headers: Record<string, string> = {};
+  if (retryAfterSeconds !== undefined) headers["Retry-After"] = String(retryAfterSeconds);
+  if (authChallenge) headers["WWW-Authenticate"] = 'Bearer realm="banchina"';
+  if (allow) headers.Allow = allow.join(", ");
+  if (replayed) headers["Idempotency-Replayed"] = "true";
+  return headers;
+}
+
 export function toErrorResponse(error: unknown, opts: { requestId: string; isQuery: boolean; log?: boolean }): ErrorResponse {
   const domain = toDomainError(error, opts);
-  if (domain) return { status: domain.status, body: domain.toBody(), headers: domain.headers };
+  if (domain) return { status: domain.status, body: domain.toBody(), headers: responseHeaders(domain) };
   if (opts.log !== false) console.error(`[${opts.requestId}] errore interno:`, error);
   return {
     status: 500,

@@ -17,8 +17,21 @@ export type Meta = {
   successStatuses?: number[];
   /** Writes that accept Idempotency-Key. */
   idempotent?: boolean;
-  /** Answers a file (PDF or ZPL), not JSON: the procedure leaves its bytes in `ctx.response.binary`. */
-  binary?: boolean;
+  /**
+   * Answers a file, not JSON: the procedure leaves its bytes in `ctx.response.binary`. `true` a label (PDF or ZPL),
+   * `image` a photo as it was sent (JPEG or PNG).
+   */
+  binary?: true | "image";
+  /**
+   * On REST the body is an image's bytes, not JSON (http/binary-body.ts): the procedure reads `{ tipo, dati }`
+   * (the bytes in base64), the input the UI's tRPC mutation sends.
+   */
+  binaryBody?: "image";
+  /**
+   * A write of the screens alone (no `openapi` meta) that accepts Idempotency-Key: the path its keys are recorded
+   * under, `{name}` filled from the write's input, as a REST route's are under its `openapi.path` (write.ts).
+   */
+  idempotencyPath?: string;
 };
 
 const t = initTRPC
@@ -38,6 +51,8 @@ const t = initTRPC
   });
 
 export const router = t.router;
+/** tRPC's supported server-side entry point: the REST facade calls procedures through it (http/rest-routes.ts). */
+export const createCallerFactory = t.createCallerFactory;
 
 /** Refuses any input string holding U+0000 (which PostgreSQL text cannot store), naming the field. */
 async function refuseNulIn(getRawInput: () => Promise<unknown>, type: string): Promise<void> {
@@ -93,12 +108,14 @@ async function authenticate(ctx: Context, type: string): Promise<{ actor: Actor;
  * on every request.
  */
 const authenticated = <A extends Actor>(admit: (actor: Actor) => A) =>
-  t.middleware(async ({ ctx, next, type, getRawInput }) => {
+  t.middleware(async ({ ctx, next, type, getRawInput, meta }) => {
     const authenticated = await authenticate(ctx, type);
     const actor = admit(authenticated.actor);
     const session = authenticated.session;
     await refuseNulIn(getRawInput, type);
-    return next({ ctx: { ...ctx, actor, session } });
+    // The route a write's Idempotency-Key is recorded under, from its meta (write.ts idempotentWrite).
+    const writeRoute = type === "mutation" ? (meta?.openapi?.path ?? meta?.idempotencyPath) : undefined;
+    return next({ ctx: { ...ctx, actor, session, writeRoute } });
   });
 
 const requireScope =

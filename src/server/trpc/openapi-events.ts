@@ -12,7 +12,8 @@ import {
   warehouseRowOutput,
 } from "../modules/feeds/feeds.schemas";
 import { movementOutput } from "../modules/movements/movements.schemas";
-import { differenceOutput, noticeOutput } from "../modules/notices/notices.schemas";
+import { differenceOutput } from "../modules/arrivals/receiving.schemas";
+import { noticeOutput } from "../modules/notices/notices.schemas";
 import { reservationOutput } from "../modules/reservations/reservations.schemas";
 import { saleDocumentOutput } from "../modules/sales/sales.schemas";
 

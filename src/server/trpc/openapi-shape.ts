@@ -1,14 +1,15 @@
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { z } from "zod";
 import { createSchema } from "zod-openapi";
-import { locationRowCheck } from "../modules/catalogue/locations.schemas";
+import { locationRowCheck } from "../modules/locations/locations.schemas";
 import { articleRowCheck, namedRowCheck, warehouseRowCheck } from "../modules/catalogue/master-data.schemas";
 import { clientRowCheck } from "../modules/clients/clients-upsert.schemas";
 import { alignRowInput } from "../modules/alignment/alignment.schemas";
 import { arrivalRowInput } from "../modules/arrivals/arrivals.schemas";
 import { writeMovementsRowInput } from "../modules/movements/movements.schemas";
-import { noticeStrict, palletDifferenceInput } from "../modules/notices/notices.schemas";
-import { returnRowInput } from "../modules/notices/returns.schemas";
+import { palletDifferenceInput } from "../modules/arrivals/receiving.schemas";
+import { noticeStrict } from "../modules/notices/notices.schemas";
+import { returnRowInput } from "../modules/returns/returns.schemas";
 import { purchaseOrderStrict } from "../modules/orders/orders.schemas";
 
 /**
@@ -52,25 +53,26 @@ export function typeParameters(op: Operation, input: z.ZodType | undefined): voi
 /**
  * The rows of every call with rows as the service checks each one (required fields, no other property, each
  * field's type), named in components. The request's own schema is loose on purpose (a bad row is refused
- * as that row, docs/api.md section 2, lib/rows.ts); its field descriptions are kept.
+ * as that row, docs/api.md section 2, lib/rows.ts); its field descriptions are kept. Keyed by the procedure's path
+ * in the root router, as procedure-codes.ts.
  */
 const STRICT_ROWS: Record<string, { key: string; component: string; row: z.ZodType }> = {
-  "/articoli": { key: "articoli", component: "RigaArticolo", row: articleRowCheck },
-  "/fornitori": { key: "fornitori", component: "RigaFornitore", row: namedRowCheck },
-  "/magazzini": { key: "magazzini", component: "RigaMagazzino", row: warehouseRowCheck },
-  "/ubicazioni": { key: "ubicazioni", component: "RigaUbicazione", row: locationRowCheck },
-  "/clienti": { key: "clienti", component: "RigaCliente", row: clientRowCheck },
-  "/ordini-acquisto": { key: "ordini", component: "OrdineAcquistoIngresso", row: purchaseOrderStrict },
-  "/avvisi-spedizione": { key: "avvisi", component: "AvvisoSpedizioneIngresso", row: noticeStrict },
-  "/movimenti": { key: "righe", component: "RigaMovimentoIngresso", row: writeMovementsRowInput },
-  "/arrivi": { key: "righe", component: "RigaArrivoIngresso", row: arrivalRowInput },
-  "/giacenze/allinea": { key: "righe", component: "RigaConteggioIngresso", row: alignRowInput },
-  "/resi-fornitore": { key: "righe", component: "RigaResoIngresso", row: returnRowInput },
-  "/colli/{sscc}/ricevi": { key: "differenze", component: "DifferenzaColloIngresso", row: palletDifferenceInput },
+  "masterData.upsertArticles": { key: "articoli", component: "RigaArticolo", row: articleRowCheck },
+  "masterData.upsertSuppliers": { key: "fornitori", component: "RigaFornitore", row: namedRowCheck },
+  "masterData.upsertWarehouses": { key: "magazzini", component: "RigaMagazzino", row: warehouseRowCheck },
+  "masterData.upsertLocations": { key: "ubicazioni", component: "RigaUbicazione", row: locationRowCheck },
+  "clientsUpsert.upsert": { key: "clienti", component: "RigaCliente", row: clientRowCheck },
+  "orders.upsert": { key: "ordini", component: "OrdineAcquistoIngresso", row: purchaseOrderStrict },
+  "notices.upsert": { key: "avvisi", component: "AvvisoSpedizioneIngresso", row: noticeStrict },
+  "movements.write": { key: "righe", component: "RigaMovimentoIngresso", row: writeMovementsRowInput },
+  "arrivals.register": { key: "righe", component: "RigaArrivoIngresso", row: arrivalRowInput },
+  "alignment.align": { key: "righe", component: "RigaConteggioIngresso", row: alignRowInput },
+  "notices.returnToSupplier": { key: "righe", component: "RigaResoIngresso", row: returnRowInput },
+  "notices.receive": { key: "differenze", component: "DifferenzaColloIngresso", row: palletDifferenceInput },
 };
 
-export function strictRows(path: string, method: string, op: Operation, components: Record<string, SchemaObject>): void {
-  const entry = method === "post" ? STRICT_ROWS[path] : undefined;
+export function strictRows(procedure: string | undefined, op: Operation, components: Record<string, SchemaObject>): void {
+  const entry = procedure === undefined ? undefined : STRICT_ROWS[procedure];
   const body = op.requestBody?.content?.["application/json"]?.schema;
   const list = (body?.properties as Record<string, Json> | undefined)?.[entry?.key ?? ""];
   if (!entry || !list) return;
@@ -175,26 +177,32 @@ export function dropUnusedComponents(doc: { components?: { schemas?: Record<stri
   for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
 }
 
-/** The lists whose rows are the events' rows: their items become the named component, so a client has one type. */
+/**
+ * The lists whose rows are the events' rows, by procedure: their items become the named component, so a client
+ * has one type.
+ */
 const LIST_ROWS: Record<string, [key: string, component: string]> = {
-  "/movimenti": ["movimenti", "Movimento"],
-  "/articoli": ["articoli", "Articolo"],
-  "/fornitori": ["fornitori", "Fornitore"],
-  "/magazzini": ["magazzini", "Magazzino"],
-  "/clienti": ["clienti", "Cliente"],
-  "/ordini-acquisto": ["ordini", "OrdineAcquisto"],
-  "/documenti-vendita": ["documenti", "DocumentoVendita"],
+  "movements.list": ["movimenti", "Movimento"],
+  "feeds.articles": ["articoli", "Articolo"],
+  "feeds.suppliers": ["fornitori", "Fornitore"],
+  "feeds.warehouses": ["magazzini", "Magazzino"],
+  "clients.list": ["clienti", "Cliente"],
+  "feeds.purchaseOrders": ["ordini", "OrdineAcquisto"],
+  "sales.list": ["documenti", "DocumentoVendita"],
 };
 
+/** The procedures the shape's tables name: the document refuses to build when one is not among its operations. */
+export const SHAPED_PROCEDURES: readonly string[] = [...Object.keys(STRICT_ROWS), ...Object.keys(LIST_ROWS)];
+
 /** Replaces a list's inline row with its component, only where both say the same (a drift keeps the inline row). */
-export function shareListRows(paths: Record<string, Record<string, Operation>>, components: Record<string, unknown>): void {
+export function shareListRows(operations: ReadonlyMap<string, Operation>, components: Record<string, unknown>): void {
   const resolved = (name: string): unknown => {
     const c = components[name] as Json | undefined;
     const target = typeof c?.$ref === "string" ? c.$ref.replace("#/components/schemas/", "") : undefined;
     return target ? components[target] : c;
   };
-  for (const [path, [key, component]] of Object.entries(LIST_ROWS)) {
-    const success = paths[path]?.get?.responses["200"] as { content?: Record<string, { schema?: Json }> } | undefined;
+  for (const [procedure, [key, component]] of Object.entries(LIST_ROWS)) {
+    const success = operations.get(procedure)?.responses["200"] as { content?: Record<string, { schema?: Json }> } | undefined;
     const list = (success?.content?.["application/json"]?.schema?.properties as Record<string, Json> | undefined)?.[key];
     if (list && JSON.stringify(list.items) === JSON.stringify(resolved(component)))
       list.items = { $ref: `#/components/schemas/${component}` };

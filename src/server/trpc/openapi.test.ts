@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EVENT_TYPES } from "../../lib/domain-lists";
 import { ERROR_STATUS } from "../lib/errors";
 import { openApiDocument } from "./openapi";
-import { OPERATION_CODES, operationCodes } from "./openapi-codes";
+import { PROCEDURE_CODES, operationCodes } from "./procedure-codes";
+import { appRouter } from "./router";
 
 /**
  * The OpenAPI document as an integrator uses it: valid, lint-clean, and tight enough that a client generated
@@ -138,10 +139,15 @@ describe("the document", () => {
     );
   });
 
-  test("the code table names only operations of the document; one it does not know gets its method's, path's and meta's codes", () => {
-    for (const key of Object.keys(OPERATION_CODES)) {
-      const [method = "", path = ""] = key.split(" ");
-      expect(api.paths[path]?.[method.toLowerCase()], key).toBeDefined();
+  test("the code table names only procedures of the document; one it does not know gets its method's, path's and meta's codes", () => {
+    const procs = appRouter._def.procedures as unknown as Record<
+      string,
+      { _def: { meta?: { openapi?: { method: string; path: string } } } }
+    >;
+    for (const key of Object.keys(PROCEDURE_CODES)) {
+      const openapi = procs[key]?._def.meta?.openapi;
+      expect(openapi, key).toBeDefined();
+      expect(api.paths[openapi?.path ?? ""]?.[openapi?.method.toLowerCase() ?? ""], key).toBeDefined();
     }
     const patch = operationCodes({ method: "patch", path: "/webhook/{id}", idempotent: false, query: [] });
     expect(Object.fromEntries(patch.byStatus)).toEqual({

@@ -1,13 +1,15 @@
 import type { OpenAPIObject as Oas31, SchemaObject } from "openapi3-ts/oas31";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import type { z } from "zod";
-import { operationCodes } from "./openapi-codes";
+import { REST_PREFIX } from "../lib/links";
+import { operationCodes } from "./procedure-codes";
 import { eventSchemas } from "./openapi-events";
 import {
   discriminateByTipo,
   dropUnusedComponents,
   limitArrays,
   type Operation,
+  SHAPED_PROCEDURES,
   shareListRows,
   strictBody,
   strictRows,
@@ -21,7 +23,7 @@ import { appRouter } from "./router";
 /**
  * The OpenAPI document as the service really answers. trpc-to-openapi documents every success as 200
  * and every error in tRPC's shape; we replace the error responses with the contract's body and, per
- * status, the codes that endpoint can give (openapi-codes.ts), add the other success statuses and the
+ * status, the codes that procedure can give (procedure-codes.ts), add the other success statuses and the
  * Idempotency-Key header, type the query parameters and the upserts' rows as the contract means them
  * (openapi-shape.ts), and describe the events by type, in GET /eventi and as webhooks (openapi-events.ts).
  */
@@ -93,14 +95,15 @@ const PHOTO_FILE = {
 } as unknown as Operation["responses"][string];
 const PHOTO_BODY = { required: true, description: "L'immagine (JPEG o PNG, al massimo 5 MB)", content: PHOTO_CONTENT };
 
-type Procedure = { meta?: Meta & { openapi?: { method: string; path: string } }; input?: z.ZodType };
+type Procedure = { path: string; meta?: Meta & { openapi?: { method: string; path: string } }; input?: z.ZodType };
 
+/** The procedures of the document's operations, by "method path" as the document lists them. */
 function procedures(): Map<string, Procedure> {
   const out = new Map<string, Procedure>();
   const procs = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Procedure["meta"]; inputs?: z.ZodType[] } }>;
-  for (const p of Object.values(procs)) {
+  for (const [path, p] of Object.entries(procs)) {
     const meta = p._def.meta;
-    if (meta?.openapi) out.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, { meta, input: p._def.inputs?.[0] });
+    if (meta?.openapi) out.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, { path, meta, input: p._def.inputs?.[0] });
   }
   return out;
 }
@@ -114,7 +117,7 @@ export function openApiDocument(): OpenAPIObject {
     version: "1.0.0",
     description:
       "Magazzino e ricevimento merci. Contratto: errori con `codice` e `messaggio` in italiano; decimali come stringhe canoniche; liste con `limite`, `dopo`, `altri`, `cursore`, complete anche con scritture concorrenti.",
-    baseUrl: "/api/v1",
+    baseUrl: REST_PREFIX,
     securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "Chiave API: `Authorization: Bearer <chiave>`" } },
   });
   const { components: eventComponents, webhooks } = eventSchemas();
@@ -122,23 +125,26 @@ export function openApiDocument(): OpenAPIObject {
   const errorResponses: Record<string, unknown> = {};
   const procs = procedures();
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation>>;
+  const byProcedure = new Map<string, Operation>();
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(item)) {
       const proc = procs.get(`${method} ${path}`);
       const meta = proc?.meta;
+      if (proc) byProcedure.set(proc.path, op);
       typeParameters(op, proc?.input);
-      strictRows(path, method, op, components);
+      strictRows(proc?.path, op, components);
       strictBody(op, proc?.input);
       const { byStatus, rows, maxItems } = operationCodes({
+        procedure: proc?.path,
         method,
         path,
         idempotent: meta?.idempotent === true,
         query: (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name as string),
       });
       limitArrays(op, maxItems, components);
-      const photo = path.startsWith("/differenze-ricevimento/{id}/foto");
-      if (photo && method === "post") (op as { requestBody?: unknown }).requestBody = PHOTO_BODY;
-      const success = meta?.binary ? (photo ? PHOTO_FILE : LABEL_FILE) : op.responses["200"];
+      if (meta?.binaryBody === "image") (op as { requestBody?: unknown }).requestBody = PHOTO_BODY;
+      const binary = meta?.binary === "image" ? PHOTO_FILE : meta?.binary ? LABEL_FILE : undefined;
+      const success = binary ?? op.responses["200"];
       typeRowErrors(success, rows);
       const responses: Record<string, unknown> = successByStatus(success, meta?.successStatuses ?? [200]);
       for (const [s, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
@@ -170,9 +176,12 @@ export function openApiDocument(): OpenAPIObject {
       }
     }
   }
-  // GET /eventi: each event typed by `tipo`.
+  // A procedure renamed or gone would leave its rows loose without a word: the document is refused instead.
+  for (const name of [...SHAPED_PROCEDURES, "events.list"])
+    if (!byProcedure.has(name)) throw new Error(`openapi-shape: procedura sconosciuta ${name}`);
+  // GET /eventi (events.list): each event typed by `tipo`.
   const eventi = (
-    paths["/eventi"]?.get?.responses["200"] as {
+    byProcedure.get("events.list")?.responses["200"] as {
       content: Record<string, { schema: { properties: Record<string, Record<string, unknown>> } }>;
     }
   )?.content["application/json"]?.schema.properties.eventi;
@@ -185,7 +194,7 @@ export function openApiDocument(): OpenAPIObject {
   (doc as Oas31).webhooks = webhooks as Oas31["webhooks"];
   dropSafeIntegerBounds(doc);
   discriminateByTipo(doc.paths);
-  shareListRows(paths, doc.components.schemas ?? {});
+  shareListRows(byProcedure, doc.components.schemas ?? {});
   dropUnusedComponents(doc);
   cached = doc;
   return doc;

@@ -13,7 +13,7 @@ import { eventsRouter } from "../modules/events/events.router";
 import { feedsRouter } from "../modules/feeds/feeds.router";
 import { idempotencyRouter } from "../modules/idempotency/idempotency.router";
 import { lotsRouter } from "../modules/lots/lots.router";
-import { locationsStockRouter } from "../modules/locations-stock/locations-stock.router";
+import { locationsStockRouter } from "../modules/locations/locations-stock.router";
 import { cursorsRouter } from "../modules/lists/cursors.router";
 import { movementsRouter } from "../modules/movements/movements.router";
 import { putawayRouter } from "../modules/putaway/putaway.router";

@@ -1,5 +1,5 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { toDomainError } from "./errors";
+import { responseHeaders, toDomainError } from "./errors";
 import { createContextInner, type Context } from "./context";
 import { appRouter } from "./router";
 
@@ -20,7 +20,7 @@ export function handleTrpcRequest(req: Request): Promise<Response> {
       const single = errors.length === 1 && info?.isBatchCall !== true;
       if (!single) return { headers };
       const domain = toDomainError(errors[0], { isQuery: info?.type === "query" });
-      Object.assign(headers, domain?.headers);
+      if (domain) Object.assign(headers, responseHeaders(domain));
       return { headers, status: domain?.status ?? 500 };
     },
   });

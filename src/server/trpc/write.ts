@@ -5,21 +5,37 @@ import { parseIdempotencyKey, runIdempotent, type WriteResult } from "../modules
 import type { Context } from "./context";
 
 /**
+ * The path a write's key is recorded under: its route (`/arrivi/{id}/annulla`) with each `{name}` the input's
+ * value, as a client writes the path (`/arrivi/12/annulla`). The input is the one the fingerprint is taken of.
+ */
+export function recordedPath(route: string, input: unknown): string {
+  if (!route.includes("{")) return route;
+  return route.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = (input as Record<string, unknown> | undefined)?.[name];
+    if (value === undefined) throw new Error(`idempotentWrite: l'input non ha '${name}' del percorso ${route}`);
+    return String(value);
+  });
+}
+
+/**
  * Every write endpoint runs its unit of work through here: one transaction, with the Idempotency-Key
- * record (when the caller sent one) committed inside it. The success status goes to the response.
+ * record (when the caller sent one) committed inside it, under the path of the procedure's route (its meta's
+ * `openapi.path` or `idempotencyPath`, set in ctx by init.ts). The success status goes to the response.
  */
 export async function idempotentWrite<T>(
-  ctx: Context & { actor: Actor },
-  spec: { path: string; input: unknown; txOptions?: TransactionOptions },
+  ctx: Context & { actor: Actor; writeRoute?: string | undefined },
+  spec: { input: unknown; txOptions?: TransactionOptions },
   work: (tx: Tx) => Promise<WriteResult<T>>,
 ): Promise<T> {
+  if (ctx.writeRoute === undefined) throw new Error("idempotentWrite: la procedura non ha openapi.path né idempotencyPath nella meta");
+  const percorso = recordedPath(ctx.writeRoute, spec.input);
   const chiave = parseIdempotencyKey(ctx.headers.get("idempotency-key"));
   const outcome = await runIdempotent(
     ctx.db,
     {
       ambito: idempotencyScope(ctx.actor),
       metodo: "POST",
-      percorso: spec.path,
+      percorso,
       chiave,
       input: spec.input,
       retentionHours: ctx.config.IDEMPOTENCY_RETENTION_HOURS,

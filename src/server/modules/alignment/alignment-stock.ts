@@ -5,7 +5,7 @@ import { DomainError, RowError } from "../../lib/errors";
 import type { ArticleInfo } from "../catalogue/articles";
 import { countedBalances, countedLocationGates, countedLocationStock, countedLots } from "../ledger/count-stock";
 import { lotLockOrder } from "../ledger/ledger.service";
-import { resolveLocations, type ResolvedLocation, type WarehouseInfo } from "../ledger/locations.service";
+import { resolveLocations, type ResolvedLocation, type WarehouseInfo } from "../ledger/location-balances.service";
 import * as q from "./alignment.queries";
 import type { AlignInput, AlignRowInput } from "./alignment.schemas";
 

@@ -23,7 +23,7 @@ export const alignmentRouter = router({
     .mutation(({ ctx, input }) => {
       // Before the write opens: a refused role is neither a transaction nor the Idempotency-Key's stored outcome.
       assertMayAlign(ctx.actor, input);
-      return idempotentWrite(ctx, { path: "/giacenze/allinea", input, txOptions: { timeout: 120_000 } }, async (tx) => ({
+      return idempotentWrite(ctx, { input, txOptions: { timeout: 120_000 } }, async (tx) => ({
         status: 200,
         body: await alignStock(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       }));

@@ -78,7 +78,7 @@ export const arrivalsRouter = router({
     .input(syncParse(registerInput))
     .output(syncParse(registerOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/arrivi", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: isSingleArrival(input) ? 201 : 200,
         body: await registerArrivals(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),
@@ -100,7 +100,7 @@ export const arrivalsRouter = router({
     .input(syncParse(cancelInput))
     .output(syncParse(cancelOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: `/arrivi/${input.id}/annulla`, input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await cancelArrival(tx, ctx.actor, input.id, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),

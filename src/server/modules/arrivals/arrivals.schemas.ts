@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { arrivalDifference, palletOutput } from "../notices/notices.schemas";
+import { arrivalDifference, palletOutput } from "./receiving.schemas";
 import { rowErrorOutput, rowsOf } from "../../lib/rows";
 import {
   articoloRef,

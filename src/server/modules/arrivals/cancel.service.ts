@@ -4,7 +4,7 @@ import { businessDate, formatDate } from "../../lib/dates";
 import { canonical, Decimal } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
-import { lockWarehouses, type ResolvedLocation, type WarehouseInfo } from "../ledger/locations.service";
+import { lockWarehouses, type ResolvedLocation, type WarehouseInfo } from "../ledger/location-balances.service";
 import { type StockIntent, type StockShortfall, writeStock } from "../ledger/stock-writer";
 import * as q from "./arrivals.queries";
 import type { ArrivalMovementRow } from "./arrivals.queries";
@@ -59,7 +59,7 @@ export interface CancelledArrival {
  * order: the warehouses' gates, every order row, then the stock writer (lots, location stock, one append
  * with the balances, the orders). Arrival by arrival would take an order at the end of each and then the
  * next arrival's lot and balance: against a receipt of another pallet of the same orders, which holds
- * those balances and waits on the order, a deadlock (notices/pallet-cancel-race.test.ts). `last`: the
+ * those balances and waits on the order, a deadlock (pallet-cancel-race.test.ts). `last`: the
  * cancellation ends the unit of work (its COMMIT goes with the append).
  */
 export async function cancelArrivals(

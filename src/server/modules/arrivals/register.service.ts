@@ -5,10 +5,10 @@ import { DomainError, RowError } from "../../lib/errors";
 import { type CheckedRows, checkRows } from "../../lib/rows";
 import type { Actor } from "../auth/actor";
 import { deliveryNoteOperation, expiryConflict, lotExpiry } from "../ledger/ledger.service";
-import { lockWarehouses, resolveLocations, type ResolvedLocation } from "../ledger/locations.service";
+import { lockWarehouses, resolveLocations, type ResolvedLocation } from "../ledger/location-balances.service";
 import { appendStock, type StockIntent, takeStock } from "../ledger/stock-writer";
-import { recordArrivalDifferences } from "../notices/differences.service";
-import type { MotivoDifferenza } from "../notices/notices.schemas";
+import { recordArrivalDifferences } from "./differences.service";
+import type { MotivoDifferenza } from "./receiving.schemas";
 import * as q from "./arrivals.queries";
 import {
   arrivalRowInput,

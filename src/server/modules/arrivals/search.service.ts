@@ -7,7 +7,7 @@ import { assertWarehouses } from "../catalogue/articles";
 import * as q from "./arrivals.queries";
 import { eanCandidates, parseScan } from "../../../lib/barcode";
 import { readSscc } from "../../../lib/sscc";
-import { palletOf } from "../notices/pallet-scan.service";
+import { palletOf } from "./pallet-scan.service";
 import type { ExpectedOrder, ScanInput, ScanOutput, SearchInput, SearchOutput } from "./arrivals.schemas";
 import { remaining } from "./order-rows.service";
 

@@ -105,8 +105,7 @@ async function revokeWhere(db: ModelDb, where: { id: number } | { prefisso: stri
   return res.count > 0;
 }
 
-const unauthenticated = (messaggio: string) =>
-  new DomainError("non_autenticato", messaggio, { headers: { "WWW-Authenticate": 'Bearer realm="banchina"' } });
+const unauthenticated = (messaggio: string) => new DomainError("non_autenticato", messaggio, { authChallenge: true });
 
 /** Reads `Authorization: Bearer <key>`; the key must be well-formed before we touch the database. */
 export function bearerToken(header: string | null): string {
@@ -173,9 +172,7 @@ export async function authenticateApiKey(db: ModelDb, token: string, defaults: {
     throw new DomainError(
       "troppe_richieste",
       `Troppe richieste con questa chiave (limite ${claim.rate} al secondo). Riprovare tra ${wait} s.`,
-      {
-        headers: { "Retry-After": String(wait) },
-      },
+      { retryAfterSeconds: wait },
     );
   }
   localTokens.set(hash, (localTokens.get(hash) ?? 0) + claim.presi - 1);

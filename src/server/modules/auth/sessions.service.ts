@@ -70,7 +70,7 @@ function waitText(seconds: number): string {
 
 function tooManyAttempts(waitSeconds: number): DomainError {
   return new DomainError("troppe_richieste", `Troppi tentativi di accesso. Riprovare tra ${waitText(waitSeconds)}.`, {
-    headers: { "Retry-After": String(waitSeconds) },
+    retryAfterSeconds: waitSeconds,
   });
 }
 

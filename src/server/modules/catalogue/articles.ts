@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import { rows as rowsOf } from "../../db/sql";
 import { DomainError, RowError } from "../../lib/errors";
-import { warehouseInfo } from "../ledger/locations.service";
+import { warehouseInfo } from "../ledger/location-balances.service";
 import * as q from "./catalogue.queries";
 import type { ArticleInfo } from "./catalogue.queries";
 

@@ -1,6 +1,6 @@
 import { Prisma } from "../../db/client";
 import { limit, query } from "../../db/sql";
-import { SHARED_WAREHOUSE_GATE, type WarehouseRow } from "../ledger/locations.queries";
+import { SHARED_WAREHOUSE_GATE, type WarehouseRow } from "../ledger/warehouse-gate";
 
 /** What a write needs to know about an article. */
 export interface ArticleInfo {

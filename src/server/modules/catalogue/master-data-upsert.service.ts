@@ -1,12 +1,13 @@
 import type { Tx } from "../../db/client";
 import { execute } from "../../db/sql";
 import { RowError } from "../../lib/errors";
-import { articleRowCheck, namedRowCheck, type ArticleRowCheck, type UpsertOutput } from "./master-data.schemas";
+import type { UpsertOutput } from "../../lib/upsert-rows";
+import { articleRowCheck, namedRowCheck, type ArticleRowCheck } from "./master-data.schemas";
 import * as q from "./master-data.queries";
 import type { KnownArticle } from "./master-data.queries";
 import { loadArticlesByCode, loadSuppliersByCode, writeArticles, writeNamed, type ArticleRow } from "./master-data.service";
-import { loadPreferred, type Preferred, resolvePreferred, samePreferred, writePreferred } from "./preferred-locations.service";
-import { UpsertRows, type CheckedRow } from "./upsert-rows";
+import { loadPreferred, type Preferred, resolvePreferred, samePreferred, writePreferred } from "../locations/preferred-locations.service";
+import { UpsertRows, type CheckedRow } from "../../lib/upsert-rows";
 
 /**
  * POST /fornitori, /articoli (docs/api.md section 9; /magazzini: warehouses-upsert.service.ts): each row checked on its own and refused

@@ -1,11 +1,12 @@
 import { syncParse } from "../../lib/zod";
 import { requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
-import { upsertLocationRows } from "./locations-upsert.service";
-import { upsertLocationsInput } from "./locations.schemas";
+import { upsertLocationRows } from "../locations/locations-upsert.service";
+import { upsertLocationsInput } from "../locations/locations.schemas";
 import { upsertArticleRows, upsertSupplierRows } from "./master-data-upsert.service";
 import { upsertWarehouseRows } from "./warehouses-upsert.service";
-import { upsertArticlesInput, upsertOutput, upsertSuppliersInput, upsertWarehousesInput } from "./master-data.schemas";
+import { upsertOutput } from "../../lib/upsert-rows";
+import { upsertArticlesInput, upsertSuppliersInput, upsertWarehousesInput } from "./master-data.schemas";
 
 /** POST /articoli, /fornitori, /magazzini: master-data upserts by code (docs/api.md section 9). */
 
@@ -33,7 +34,7 @@ export const masterDataRouter = router({
     .input(syncParse(upsertArticlesInput))
     .output(syncParse(upsertOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/articoli", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await upsertArticleRows(tx, input.articoli),
       })),
@@ -54,7 +55,7 @@ export const masterDataRouter = router({
     .input(syncParse(upsertSuppliersInput))
     .output(syncParse(upsertOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/fornitori", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await upsertSupplierRows(tx, input.fornitori),
       })),
@@ -79,7 +80,7 @@ export const masterDataRouter = router({
     .input(syncParse(upsertWarehousesInput))
     .output(syncParse(upsertOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/magazzini", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await upsertWarehouseRows(tx, ctx.actor, input.magazzini, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),
@@ -104,7 +105,7 @@ export const masterDataRouter = router({
     .input(syncParse(upsertLocationsInput))
     .output(syncParse(upsertOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/ubicazioni", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await upsertLocationRows(tx, input.ubicazioni),
       })),

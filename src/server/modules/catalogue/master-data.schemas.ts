@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { quantityFromNumber } from "../../lib/decimal";
+import { MAX_UPSERT_ROWS } from "../../lib/upsert-rows";
 import { typeError } from "../../lib/zod";
 import { code, ean, price, text } from "./import.schemas";
 
@@ -9,8 +10,6 @@ import { code, ean, price, text } from "./import.schemas";
  * so that a bad field refuses its row (`campo_non_valido`), not the whole call: the request schema
  * documents the fields and passes them on as they came.
  */
-
-export const MAX_UPSERT_ROWS = 500;
 
 const ROW_NOTE = "Un campo assente mantiene il valore registrato; `null` cancella un campo facoltativo.";
 
@@ -97,23 +96,6 @@ export const warehouseUpsertRow = z
 
 export const upsertWarehousesInput = z.strictObject({ magazzini: rowsOf(warehouseUpsertRow, "magazzini") });
 export const upsertSuppliersInput = z.strictObject({ fornitori: rowsOf(namedUpsertRow, "fornitori") });
-
-export const upsertOutput = z.object({
-  creati: z.number().int(),
-  aggiornati: z.number().int(),
-  invariati: z.number().int(),
-  rifiutati: z.number().int(),
-  righe: z.array(
-    z.object({
-      indice: z.number().int(),
-      codice: z.string().nullable().meta({ description: "Il codice della riga; null quando manca o non è una stringa" }),
-      id: z.number().int().nullable().meta({ description: "Id registrato; null per un codice nuovo rifiutato" }),
-      esito: z.enum(["creato", "aggiornato", "invariato", "rifiutato"]),
-      errore: z.object({ codice: z.string(), messaggio: z.string() }).optional(),
-    }),
-  ),
-});
-export type UpsertOutput = z.infer<typeof upsertOutput>;
 
 // ---- the rows as the service checks them, one by one ----
 

@@ -3,6 +3,7 @@ import type { Db, Tx } from "../../db/client";
 import { execute, rows } from "../../db/sql";
 import { changes, hasKeys } from "../../lib/changes";
 import { canonicalOrNull } from "../../lib/decimal";
+import type { Written } from "../../lib/upsert-rows";
 import * as q from "./master-data.queries";
 import type { KnownArticle, KnownNamed } from "./master-data.queries";
 
@@ -22,11 +23,6 @@ export type { KnownArticle, KnownNamed } from "./master-data.queries";
  * is not written at all, so a repeat changes no version. Clients are written by the clients module,
  * purchase orders by the orders module.
  */
-
-export type Esito = "creato" | "aggiornato" | "invariato";
-
-/** What a writer did with each row: code → id and outcome. */
-export type Written = Map<string, { id: number; esito: Esito }>;
 
 export async function loadWarehousesByCode(db: Db, codes: string[]): Promise<Map<string, KnownNamed>> {
   return new Map((await rows(db, q.namedByCode("magazzini", codes))).map((m) => [m.codice, m]));

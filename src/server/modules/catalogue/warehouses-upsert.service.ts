@@ -1,15 +1,15 @@
 import type { Tx } from "../../db/client";
 import { execute, rows } from "../../db/sql";
 import { RowError } from "../../lib/errors";
+import { type CheckedRow, UpsertRows, type UpsertOutput, type Written } from "../../lib/upsert-rows";
 import type { Actor } from "../auth/actor";
-import { setLocationManagement, setWarehouseLocations } from "../ledger/locations-switch.service";
-import { loadLocations } from "./locations-upsert.service";
-import * as lq from "./locations.queries";
-import type { UpsertOutput, WarehouseRowCheck } from "./master-data.schemas";
+import { setLocationManagement, setWarehouseLocations } from "../ledger/location-switch.service";
+import { loadLocations } from "../locations/locations-upsert.service";
+import * as wq from "./warehouses.queries";
+import type { WarehouseRowCheck } from "./master-data.schemas";
 import { warehouseRowCheck } from "./master-data.schemas";
 import * as q from "./master-data.queries";
-import { loadWarehousesByCode, type KnownNamed, type NamedRow, type Written, writeNamed } from "./master-data.service";
-import { type CheckedRow, UpsertRows } from "./upsert-rows";
+import { loadWarehousesByCode, type KnownNamed, type NamedRow, writeNamed } from "./master-data.service";
 
 /**
  * POST /magazzini (docs/api.md sections 9 and 11): warehouses by code, and their locations settings,
@@ -90,7 +90,7 @@ export async function resolveSettings(
   if (asking.length === 0) return out;
   await execute(tx, q.lockMasterData("ubicazioni"));
   const ids = asking.flatMap((r) => known.get(r.value.codice)?.id ?? []);
-  const current = new Map((await rows(tx, lq.warehouseSettings(ids))).map((s) => [s.id, s]));
+  const current = new Map((await rows(tx, wq.warehouseSettings(ids))).map((s) => [s.id, s]));
   const named = asking.flatMap((r) => {
     const m = known.get(r.value.codice);
     return m && r.value.ubicazione_ricevimento ? [{ m: m.id, c: r.value.ubicazione_ricevimento }] : [];
@@ -159,7 +159,7 @@ export async function writeWarehouses(
   opts: { timeZone: string },
 ): Promise<{ written: Written; refused: Map<string, RowError> }> {
   const ids = writes.flatMap((w) => known.get(w.row.codice)?.id ?? []);
-  const current = new Map(ids.length ? (await rows(tx, lq.warehouseSettings(ids))).map((s) => [s.id, s]) : []);
+  const current = new Map(ids.length ? (await rows(tx, wq.warehouseSettings(ids))).map((s) => [s.id, s]) : []);
   const settled = (w: WarehouseWrite) => current.get(known.get(w.row.codice)?.id ?? 0);
   const switching = (w: WarehouseWrite) =>
     w.settings !== undefined && w.settings.gestione_ubicazioni !== (settled(w)?.gestione_ubicazioni ?? false);
@@ -168,7 +168,7 @@ export async function writeWarehouses(
 
   // The warehouse gates of the rows that change settings, in id order, before any of them is updated.
   const gated = writes.filter((w) => switching(w) || receivingChanges(w)).flatMap((w) => known.get(w.row.codice)?.id ?? []);
-  if (gated.length > 0) await execute(tx, lq.lockWarehouses(gated));
+  if (gated.length > 0) await execute(tx, wq.lockWarehouses(gated));
 
   const plain = writes.filter((w) => !switching(w));
   const written = await writeNamed(
@@ -181,7 +181,7 @@ export async function writeWarehouses(
   if (moved.length > 0) {
     await execute(
       tx,
-      lq.setReceiving(
+      wq.setReceiving(
         moved.map((w) => known.get(w.row.codice)!.id),
         moved.map((w) => w.settings!.ubicazione_ricevimento_id),
       ),
@@ -191,19 +191,19 @@ export async function writeWarehouses(
   const refused = new Map<string, RowError>();
   for (const w of writes.filter(switching)) {
     const id = known.get(w.row.codice)!.id;
-    await execute(tx, lq.savepoint());
+    await execute(tx, wq.savepoint());
     try {
       await writeNamed(tx, "magazzini", [w.row], known);
-      if (receivingChanges(w)) await execute(tx, lq.setReceiving([id], [w.settings!.ubicazione_ricevimento_id]));
+      if (receivingChanges(w)) await execute(tx, wq.setReceiving([id], [w.settings!.ubicazione_ricevimento_id]));
       if (actor) await setLocationManagement(tx, actor, id, w.settings!.gestione_ubicazioni, opts);
       else await switchEmpty(tx, id, w.settings!.gestione_ubicazioni);
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
-      await execute(tx, lq.rollbackToSavepoint());
+      await execute(tx, wq.rollbackToSavepoint());
       refused.set(w.row.codice, new RowError(e.codice, `${e.message}`));
       continue;
     }
-    await execute(tx, lq.releaseSavepoint());
+    await execute(tx, wq.releaseSavepoint());
     written.set(w.row.codice, { id, esito: "aggiornato" });
   }
   return { written, refused };
@@ -214,7 +214,7 @@ export async function writeWarehouses(
  * the warehouse gate is held (writeWarehouses took it), so nothing comes in before commit.
  */
 async function switchEmpty(tx: Tx, id: number, on: boolean): Promise<void> {
-  if ((await rows(tx, lq.warehouseHolding(id))).length > 0) {
+  if ((await rows(tx, wq.warehouseHolding(id))).length > 0) {
     throw new RowError(
       "campo_non_valido",
       `campo 'gestione_ubicazioni': il magazzino ha giacenza, e spostarla è un'operazione con il suo autore: cambiarla con POST /magazzini.`,

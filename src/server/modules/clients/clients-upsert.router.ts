@@ -1,7 +1,7 @@
 import { syncParse } from "../../lib/zod";
 import { requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
-import { upsertOutput } from "../catalogue/master-data.schemas";
+import { upsertOutput } from "../../lib/upsert-rows";
 import { upsertClientsInput } from "./clients-upsert.schemas";
 import { upsertClientRows } from "./clients-upsert.service";
 
@@ -26,7 +26,7 @@ export const clientsUpsertRouter = router({
     .input(syncParse(upsertClientsInput))
     .output(syncParse(upsertOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/clienti", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await upsertClientRows(tx, input.clienti, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),

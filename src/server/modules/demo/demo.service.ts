@@ -6,6 +6,7 @@ import { execute, rows } from "../../db/sql";
 import { inPrismaTransaction } from "../../db/transaction";
 import { businessDate, dateFromIso, formatDate } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
+import { restLink } from "../../lib/links";
 import { recordAdminAction } from "../audit/audit.service";
 import { ROLES, type Actor, type Role } from "../auth/actor";
 import { createApiKey, hashApiKey } from "../auth/api-keys.service";
@@ -139,7 +140,7 @@ function tryLines(keyFile: string, key: string): string[] {
   const port = process.env.PORT ?? "3000";
   return [
     "Per provarla:",
-    `  curl -H "Authorization: Bearer ${key}" "http://localhost:${port}/api/v1/movimenti?limite=5"`,
+    `  curl -H "Authorization: Bearer ${key}" "http://localhost:${port}${restLink("/movimenti?limite=5")}"`,
     `(la chiave è salvata in ${keyFile})`,
   ];
 }

@@ -5,7 +5,7 @@ import { toClientOutput } from "../clients/clients.service";
 import { toArticleOutput, toLocationOutput, toNamedOutput, toPurchaseOrderOutput, toWarehouseOutput } from "../feeds/feeds.service";
 import { boundAndRows, cutPage } from "../lists/lists";
 import { type MovementRow, movementsByIds, toMovementOutput } from "../movements/movements.service";
-import { differencesByIds } from "../notices/differences.service";
+import { differencesByIds } from "../arrivals/differences.service";
 import { salesDocumentsByIds } from "../sales/sales.service";
 import { toReservationOutput } from "../reservations/reservations.service";
 import * as q from "./events.queries";

@@ -1,4 +1,5 @@
 import { Prisma } from "../../db/client";
+import type { TipoUbicazione } from "../../../lib/domain-lists";
 import { query } from "../../db/sql";
 import { containsPattern } from "../../lib/sql";
 import { type Window, windowed } from "../lists/window";
@@ -93,7 +94,7 @@ export interface LocationRow {
   magazzino: number;
   codice: string;
   descrizione: string | null;
-  tipo: "ricevimento" | "stoccaggio" | "quarantena";
+  tipo: TipoUbicazione;
   attiva: boolean;
   versione: bigint;
 }

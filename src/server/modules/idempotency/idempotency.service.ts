@@ -4,7 +4,7 @@ import type { PrismaClient, Tx } from "../../db/client";
 import { execute, holdingCommit, rowsInOrder, rowsThenCommit } from "../../db/sql";
 import { inTransaction, type TransactionOptions } from "../../db/transaction";
 import { canonicalJson } from "../../lib/canonical-json";
-import { DomainError, type ErrorBody } from "../../lib/errors";
+import { DomainError, type ErrorBody, type RefusalHints } from "../../lib/errors";
 import * as q from "./idempotency.queries";
 import type { SettleOutput } from "./idempotency.schemas";
 
@@ -58,7 +58,7 @@ export function fingerprint(r: Pick<IdempotencyRequest, "metodo" | "percorso" | 
 
 const keyBusy = () =>
   new DomainError("idempotenza_in_corso", "Una richiesta con la stessa Idempotency-Key è ancora in corso: riprovare tra poco.", {
-    headers: { "Retry-After": "1" },
+    retryAfterSeconds: 1,
   });
 
 const keyAbandoned = () =>
@@ -117,7 +117,7 @@ export async function runIdempotent<T>(
       } catch (e) {
         if (!(e instanceof DomainError) || e.status >= 500) throw e;
         await execute(tx, q.rollbackToSavepoint());
-        result = { status: e.status, body: { ...e.toBody(), __headers: e.headers } };
+        result = { status: e.status, body: { ...e.toBody(), __hints: e.hints } };
       }
       await rowsThenCommit(tx, q.storeResponse({ ...req, chiave: key, impronta }, result));
       return { status: result.status, body: result.body as T, replayed: false };
@@ -126,11 +126,12 @@ export async function runIdempotent<T>(
   );
   if (outcome.status >= 400) {
     // Stored refusal (first time or replayed): the same error body, the same status.
-    const { __headers, ...body } = outcome.body as ErrorBody & { __headers?: Record<string, string> };
+    const { __hints, __headers: _, ...body } = outcome.body as ErrorBody & { __hints?: RefusalHints; __headers?: unknown };
     throw new DomainError(body.codice, body.messaggio, {
       campo: body.campo,
       dettagli: body.dettagli,
-      headers: { ...__headers, ...(outcome.replayed ? { "Idempotency-Replayed": "true" } : {}) },
+      ...__hints,
+      ...(outcome.replayed ? { replayed: true } : {}),
     });
   }
   return outcome;
@@ -153,17 +154,20 @@ export async function settleKey(
     const [[lock], [stored]] = await rowsInOrder(tx, q.tryLockKey(idempotencyLockKey(req)), q.storedResponse(req));
     if (!lock?.ok) throw keyBusy();
     if (stored?.impronta === ABANDONED) return { esito: "abbandonata" };
-    if (stored) return { esito: "eseguita", stato: stored.stato, corpo: withoutHeaders(stored) };
+    if (stored) return { esito: "eseguita", stato: stored.stato, corpo: withoutHints(stored) };
     const refusal = keyAbandoned();
     await rowsThenCommit(tx, q.storeResponse({ ...req, impronta: ABANDONED }, { status: refusal.status, body: refusal.toBody() }));
     return { esito: "abbandonata" };
   });
 }
 
-/** A stored refusal carries its response headers beside the contract's body (runIdempotent): the body alone. */
-function withoutHeaders(stored: { stato: number; corpo: unknown }): unknown {
+/**
+ * A stored refusal carries its hints beside the contract's body (runIdempotent; `__headers` in records stored
+ * before the hints were): the body alone.
+ */
+function withoutHints(stored: { stato: number; corpo: unknown }): unknown {
   if (stored.stato < 400) return stored.corpo;
-  const { __headers: _, ...body } = stored.corpo as Record<string, unknown>;
+  const { __hints: _, __headers: _legacy, ...body } = stored.corpo as Record<string, unknown>;
   return body;
 }
 

@@ -1,6 +1,7 @@
 import { idempotencyLockKey } from "../../db/advisory-locks";
 import { describe, expect } from "vitest";
 import { DomainError } from "../../lib/errors";
+import { responseHeaders } from "../../trpc/errors";
 import type { TestDb } from "../../testing/db";
 import { caller, countRows, rest, seedArticle, seedOrder, seedSupplier, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
@@ -148,7 +149,7 @@ describe("idempotency.settle", () => {
       expect(busy).toBeInstanceOf(DomainError);
       expect((busy as DomainError).codice).toBe("idempotenza_in_corso");
       expect((busy as DomainError).status).toBe(409);
-      expect((busy as DomainError).headers["Retry-After"]).toBe("1");
+      expect(responseHeaders(busy as DomainError)["Retry-After"]).toBe("1");
     } finally {
       await c.query("ROLLBACK");
       c.release();

@@ -2,8 +2,8 @@ import type { Tx } from "../../db/client";
 import type { Actor } from "../auth/actor";
 import type { Located, ParsedFile, Problems } from "./import-parse";
 import type { WarehouseInput } from "../catalogue/import.schemas";
-import { upsertLocationRows } from "../catalogue/locations-upsert.service";
-import { MAX_LOCATION_ROWS } from "../catalogue/locations.schemas";
+import { upsertLocationRows } from "../locations/locations-upsert.service";
+import { MAX_LOCATION_ROWS } from "../locations/locations.schemas";
 import { loadWarehousesByCode } from "../catalogue/master-data.service";
 import { resolveSettings, type WarehouseWrite, writeWarehouses } from "../catalogue/warehouses-upsert.service";
 

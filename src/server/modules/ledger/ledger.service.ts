@@ -13,10 +13,10 @@ import type { Natura, Origine, RiferimentoTipo } from "./ledger.queries";
  * the alignment, sales, the putaway, the locations switch). Stock is the sum of an append-only ledger of
  * movements (`movimenti`; a trigger refuses UPDATE, DELETE and TRUNCATE); the balances (`giacenze`), lot
  * residuals (`lotti.residua`) and, in a warehouse that manages locations, the location stock
- * (`giacenze_ubicazioni`, locations.service.ts) move in the same transaction as the movements, and CHECK
+ * (`giacenze_ubicazioni`, location-balances.service.ts) move in the same transaction as the movements, and CHECK
  * constraints make a negative lot or location, or an over-received order row, impossible even if a code
- * path forgot a lock. Writers hand their changes to the stock writer (stock-writer.ts), which takes levels
- * 3 to 5 below; only POST /movimenti still calls the steps of this file in that order itself.
+ * path forgot a lock. Every writer hands its changes to the stock writer (stock-writer.ts), which alone
+ * calls the steps of this file and takes levels 3 to 5 below (stock-locks.test.ts).
  *
  * LOCK ORDER. Every writer takes its locks in this one order, so concurrent requests queue instead of
  * deadlocking:
@@ -27,7 +27,7 @@ import type { Natura, Origine, RiferimentoTipo } from "./ledger.queries";
  *         by id (`loadArticles` with `warehouses`, or `lockWarehouses`); held exclusively (FOR NO KEY
  *         UPDATE) by the locations switch, so a movement commits before the switch or reads the new flag
  *         after it (a row lock re-reads the row it waited for; an advisory lock in the same statement
- *         would leave the statement's older snapshot): locations.queries.ts SHARED_WAREHOUSE_GATE
+ *         would leave the statement's older snapshot): warehouse-gate.ts SHARED_WAREHOUSE_GATE
  *      b. location gates, advisory (class LOCATION_GATE, the location id), by id: shared by a writer that
  *         puts goods into the location (`resolveLocations`), exclusive by a complete count of it
  *         (`lockLocationExclusive`), which so holds the location against loads until it commits
@@ -36,7 +36,7 @@ import type { Natura, Origine, RiferimentoTipo } from "./ledger.queries";
  *   3. lots (`lotti`), in `lotLockOrder`: article, then lot code by code points (COLLATE "C"); a
  *      transfer, which touches a lot in two warehouses, takes the lower warehouse id first
  *   4. location stock (`giacenze_ubicazioni`), in `locationLockOrder`: article, then location id, then
- *      lot code; a move between two locations takes the lower location first (`moveLocationStock`)
+ *      lot code; a move between two locations takes the lower location first (stock-writer.ts takeLocations)
  *   5. balances (`giacenze`), by (article, warehouse)           — the append (`appendLedger`); a count: count-stock.ts
  *   6. orders (`ordini_acquisto`), by id                        — arrivals and closings: `recomputeOrders`;
  *      order upserts: `lockOrders` then `updateOrders`
@@ -59,7 +59,7 @@ export interface LedgerRow {
   lotto: number | null;
   /**
    * The location (`ubicazioni.id`) in a warehouse that manages locations, else null. The caller moves the
-   * location's stock (locations.service.ts) before the append, as it moves lots. Optional: a writer
+   * location's stock (location-balances.service.ts) before the append, as it moves lots. Optional: a writer
    * that never touches a location warehouse (and the floor's statements) leaves it out.
    */
   ubicazione?: number | null;
@@ -232,4 +232,22 @@ function differentExpiry(articolo: string, magazzino: number, lotto: string, exi
 export async function takeBackFromLot(tx: Tx, lotId: number, quantita: string): Promise<{ ok: true } | { ok: false; residua: string }> {
   if (await first(tx, q.takeBackFromLot(lotId, quantita))) return { ok: true };
   return { ok: false, residua: canonical((await first(tx, q.lotResidualById(lotId)))!.residua) };
+}
+
+/**
+ * Lock order 5 for a writer that moves no stock but decides against it: a reservation takes the balances of
+ * every (article, warehouse) it holds before it reads what is free (reservations-upsert.service.ts), so a
+ * reservation and a movement of that stock queue on the same row, and two reservations racing for the last
+ * pieces read each other's holds once the first commits. A pair without a balance row has nothing to hold and
+ * locks nothing.
+ */
+export async function lockBalancesForHolds(tx: Tx, pairs: { articolo: number; magazzino: number }[]): Promise<void> {
+  if (pairs.length === 0) return;
+  await rows(
+    tx,
+    q.lockBalancesForHolds(
+      pairs.map((p) => p.articolo),
+      pairs.map((p) => p.magazzino),
+    ),
+  );
 }

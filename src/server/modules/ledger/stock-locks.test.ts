@@ -73,21 +73,110 @@ test("the scan sees a lock or a write of a stock table when one is there", () =>
 });
 
 /**
- * The ledger's steps (a lot, location stock, the append) are called by the stock writer (stock-writer.ts)
- * and by the writers listed here, which still call them in the lock order by hand. The list only
- * shrinks: a new writer of stock calls writeStock, and this test fails if it calls the steps itself.
+ * Inside the ledger module, the SQL that locks or writes the stock lives in its query files alone, and each
+ * such statement is run by the step that guards it (ledger.service.ts, location-balances.service.ts) or by the
+ * count's locked read (count-stock.ts), and by no other file.
  */
-const BY_HAND = ["server/modules/movements/movements.service.ts"];
-const STEPS =
-  /\b(unloadLot|loadLot|lockLot|takeBackFromLot|moveLocationStock|unloadLocation|loadLocation|undoLotChange|ledgerAppend|appendToLedger|setCountedLots)\b/;
+const LEDGER = path.join(root, "server", "modules", "ledger");
+const STOCK_QUERIES = ["count.queries.ts", "ledger.queries.ts", "location-balances.queries.ts"];
+const STEP_FILES = ["count-stock.ts", "ledger.service.ts", "location-balances.service.ts"];
 
-test("the ledger's steps are called by the stock writer, and by the writers not yet moved onto it", () => {
-  const callers = sources(path.join(root, "server"))
-    .filter((f) => !path.relative(root, f).startsWith(`server${path.sep}modules${path.sep}ledger${path.sep}`))
-    .filter((f) =>
-      [...fs.readFileSync(f, "utf8").matchAll(/import\s*\{([^}]*)\}\s*from\s*"[^"]*\/ledger\/[^"]*"/g)].some((m) => STEPS.test(m[1]!)),
-    )
-    .map((f) => path.relative(root, f))
+/** The exported statements of a query file whose SQL locks or writes a stock table. */
+function lockingStatements(file: string): string[] {
+  const chunks = fs
+    .readFileSync(file, "utf8")
+    .split(/^export const /m)
+    .slice(1);
+  return chunks.flatMap((chunk) => {
+    const name = /^(\w+)/.exec(chunk)![1]!;
+    return templates(chunk).some((sql) => WRITES.test(sql) || (READS.test(sql) && LOCKS.test(sql))) ? [name] : [];
+  });
+}
+
+/** The names a file uses from the modules `targets` (named imports, or `ns.name` of a namespace import). */
+function namesUsedFrom(file: string, targets: string[]): string[] {
+  const text = fs.readFileSync(file, "utf8");
+  const used: string[] = [];
+  for (const m of text.matchAll(/(?:import|export)\s+(type\s+)?(\{[^}]*\}|\*\s+as\s+(\w+))\s+from\s+"([^"]+)"/g)) {
+    if (m[1] || !m[4]!.startsWith(".")) continue;
+    if (!targets.includes(path.resolve(path.dirname(file), `${m[4]}.ts`))) continue;
+    if (m[3]) used.push(...[...text.matchAll(new RegExp(`\\b${m[3]}\\.(\\w+)`, "g"))].map((r) => r[1]!));
+    else
+      used.push(
+        ...m[2]!
+          .slice(1, -1)
+          .split(",")
+          .map(
+            (n) =>
+              n
+                .trim()
+                .replace(/^type\s+/, "")
+                .split(/\s+as\s+/)[0]!,
+          ),
+      );
+  }
+  return used.filter((n) => n !== "");
+}
+
+test("the SQL that locks or writes the stock lives in the ledger's query files, run only by its steps", () => {
+  const ledgerFiles = sources(LEDGER);
+  const lockers = ledgerFiles.filter((f) =>
+    templates(fs.readFileSync(f, "utf8")).some((sql) => WRITES.test(sql) || (READS.test(sql) && LOCKS.test(sql))),
+  );
+  expect(lockers.map((f) => path.basename(f)).sort()).toEqual(STOCK_QUERIES);
+  const statements = new Set(STOCK_QUERIES.flatMap((f) => lockingStatements(path.join(LEDGER, f))));
+  expect(statements.size).toBeGreaterThan(10);
+  const targets = STOCK_QUERIES.map((f) => path.join(LEDGER, f));
+  const runners = [...sources(path.join(root, "server")), ...sources(path.join(root, "cli"))]
+    .filter((f) => namesUsedFrom(f, targets).some((n) => statements.has(n)))
+    .map((f) => path.relative(LEDGER, f))
     .sort();
-  expect(callers).toEqual(BY_HAND);
+  expect(runners).toEqual(STEP_FILES);
+});
+
+/**
+ * The ledger's steps (a lot, location stock, the append) are called by the stock writer (stock-writer.ts)
+ * alone: every writer of stock hands it its intents. The count's locked read (count-stock.ts: the counted
+ * locations' gates, lots, location stock and balances, read under lock before the count writes through
+ * the writer) has its one caller, the alignment.
+ */
+const STEPS =
+  /\b(unloadLot|loadLot|lockLot|takeBackFromLot|lockLocation|unloadLocation|loadLocation|undoLotChange|ledgerAppend|appendToLedger|setCountedLots)\b/;
+const COUNT_READS = /\b(countedLocationGates|countedLots|countedLocationStock|countedBalances)\b/;
+
+test("the ledger's steps are called by the stock writer alone, the count's locked read by the alignment alone", () => {
+  const files = [...sources(path.join(root, "server")), ...sources(path.join(root, "cli"))];
+  const callers = (targets: string[], names: RegExp) =>
+    files
+      .filter((f) => namesUsedFrom(f, targets).some((n) => names.test(n)))
+      .map((f) => path.relative(root, f))
+      .sort();
+  const steps = STEP_FILES.map((f) => path.join(LEDGER, f));
+  expect(callers(steps, STEPS)).toEqual(["server/modules/ledger/stock-writer.ts"]);
+  expect(callers([path.join(LEDGER, "count-stock.ts")], COUNT_READS)).toEqual(["server/modules/alignment/alignment-stock.ts"]);
+});
+
+test("the scan sees the names a file takes from a module, named or through a namespace", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stock-steps-"));
+  try {
+    const target = path.join(dir, "steps.ts");
+    fs.writeFileSync(target, "export const unloadLot = 1;\n");
+    const write = (name: string, text: string) => {
+      const p = path.join(dir, name);
+      fs.writeFileSync(p, text);
+      return p;
+    };
+    const named = write("a.ts", 'import { type X, unloadLot as take, loadLocation } from "./steps";\n');
+    const spaced = write("b.ts", 'import * as s from "./steps";\nexport const y = s.lockLot(1);\n');
+    const typeOnly = write("c.ts", 'import type { unloadLot } from "./steps";\n');
+    const elsewhere = write("d.ts", 'import { unloadLot } from "./other";\n');
+    const passedOn = write("e.ts", 'export { unloadLot } from "./steps";\n');
+    expect(namesUsedFrom(named, [target])).toEqual(["X", "unloadLot", "loadLocation"]);
+    expect(namesUsedFrom(spaced, [target])).toEqual(["lockLot"]);
+    expect(namesUsedFrom(typeOnly, [target])).toEqual([]);
+    expect(namesUsedFrom(elsewhere, [target])).toEqual([]);
+    expect(namesUsedFrom(passedOn, [target])).toEqual(["unloadLot"]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,7 +1,7 @@
 import { Prisma, type PrismaClient } from "../../db/client";
 import { first, rows } from "../../db/sql";
 import * as q from "./ledger.queries";
-import * as lq from "./locations.queries";
+import * as lq from "./location-balances.queries";
 
 /**
  * The ledger check (`npm run -s cli -- verify`): everything maintained alongside the ledger is

@@ -30,7 +30,7 @@ export const movementsRouter = router({
     .input(syncParse(writeMovementsInput))
     .output(syncParse(writeMovementsOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/movimenti", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await writeMovements(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE, origine: originOf(ctx) }),
       })),

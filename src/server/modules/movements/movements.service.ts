@@ -1,22 +1,14 @@
 import type { Db, Tx } from "../../db/client";
 import { rows } from "../../db/sql";
-import { businessDate, formatDate, formatInstant } from "../../lib/dates";
+import { businessDate, formatInstant } from "../../lib/dates";
 import { canonicalOrNull, priceFromString, quantityFromNumber } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
 import { checkRows } from "../../lib/rows";
 import type { Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/articles";
-import { appendToLedger, loadLot, lockLot, lotLockOrder, operationExists, unloadLot, type LedgerRow } from "../ledger/ledger.service";
-import {
-  type LocationKey,
-  type LocationMove,
-  type LocationRef,
-  moveLocationStock,
-  type ResolvedLocation,
-  resolveLocations,
-  undoLotChange,
-  type WarehouseInfo,
-} from "../ledger/locations.service";
+import { operationExists } from "../ledger/ledger.service";
+import { type LocationRef, type ResolvedLocation, resolveLocations, type WarehouseInfo } from "../ledger/location-balances.service";
+import { appendStock, type StockIntent, takeStock } from "../ledger/stock-writer";
 import { assertPeriod, boundAndRows, cutPage, newestPage, syncBound } from "../lists/lists";
 import {
   MAX_MOVEMENT_ROWS,
@@ -140,63 +132,16 @@ export async function writeMovements(
   for (const [indice, e] of refusedAt) outcomes[indice] = { indice, esito: "rifiutata", errore: e.toBody() };
   const located = planned.filter((p) => !refusedAt.has(p.indice));
 
-  // Lots first, in lotLockOrder (a transfer: the lower warehouse id first). The ledger keeps the rows' order.
-  const lots = new Map<number, { from: number | null; to: number | null }>();
-  const lotted = located.filter((p) => p.lotto !== undefined).sort(lotLockOrder);
-  for (const p of lotted) {
-    try {
-      if (input.natura === "carico") {
-        lots.set(p.indice, { from: null, to: await loadLot(tx, p.article, input.magazzino, p.lotto!, p.scadenza ?? null, p.quantita) });
-      } else if (input.natura === "scarico") {
-        lots.set(p.indice, { from: (await unloadLot(tx, p.article, input.magazzino, p.lotto!, p.quantita)).id, to: null });
-      } else {
-        if (input.magazzino < input.magazzino_origine!) await lockLot(tx, p.article.id, input.magazzino, p.lotto!);
-        const source = await unloadLot(tx, p.article, input.magazzino_origine!, p.lotto!, p.quantita);
-        // The source's expiry travels with the goods; a destination lot that has its own keeps it (see loadLot).
-        const to = await loadLot(
-          tx,
-          p.article,
-          input.magazzino,
-          p.lotto!,
-          source.scadenza ? formatDate(source.scadenza) : null,
-          p.quantita,
-          "keep",
-        );
-        lots.set(p.indice, { from: source.id, to });
-      }
-    } catch (e) {
-      if (!(e instanceof RowError)) throw e;
-      outcomes[p.indice] = { indice: p.indice, esito: "rifiutata", errore: e.toBody() };
-    }
+  // Lots, then location stock (the stock writer), every row reported: a refused row leaves both as they were.
+  const intents = located.map((p) => rowIntent(input, p));
+  for (const [i, e] of await takeStock(tx, intents, { partial: true })) {
+    outcomes[located[i]!.indice] = { indice: located[i]!.indice, esito: "rifiutata", errore: e.toBody() };
   }
-
-  await moveRowLocations(tx, input, located, lots, outcomes);
-
-  const ledger: LedgerRow[] = [];
-  const ledgerOf: { indice: number; first: number; count: number }[] = [];
-  for (const p of located) {
-    if (outcomes[p.indice]) continue;
-    const lot = lots.get(p.indice) ?? { from: null, to: null };
-    const prezzo = p.prezzo ?? canonicalOrNull(p.article.prezzo_suggerito);
-    const base = { natura: input.natura, articolo: p.article.id, prezzo } as const;
-    const from = p.from?.id ?? null;
-    const to = p.to?.id ?? null;
-    const lines: LedgerRow[] =
-      input.natura === "carico"
-        ? [{ ...base, magazzino: input.magazzino, quantita: p.quantita, lotto: lot.to, ubicazione: to }]
-        : input.natura === "scarico"
-          ? [{ ...base, magazzino: input.magazzino, quantita: `-${p.quantita}`, lotto: lot.from, ubicazione: from }]
-          : [
-              { ...base, magazzino: input.magazzino_origine!, quantita: `-${p.quantita}`, lotto: lot.from, ubicazione: from },
-              { ...base, magazzino: input.magazzino, quantita: p.quantita, lotto: lot.to, ubicazione: to },
-            ];
-    ledgerOf.push({ indice: p.indice, first: ledger.length, count: lines.length });
-    ledger.push(...lines);
-  }
+  const accepted = located.flatMap((p, i) => (outcomes[p.indice] ? [] : [{ indice: p.indice, intent: intents[i]! }]));
 
   let operazione: number | null = null;
-  if (ledger.length > 0) {
-    const written = await appendToLedger(
+  if (accepted.length > 0) {
+    const written = await appendStock(
       tx,
       {
         operazione: input.operazione ?? "nuova",
@@ -205,18 +150,20 @@ export async function writeMovements(
         data: businessDate(opts.timeZone),
         actor,
       },
-      ledger,
+      accepted.map((a) => a.intent),
       // The last statement of the write: its outcomes below are computed from its answer alone.
       { last: true },
     );
+    const { ids, sources } = written;
     operazione = written.operazione;
-    const ids = written.ids;
-    for (const w of ledgerOf) {
-      outcomes[w.indice] =
-        w.count === 2
-          ? { indice: w.indice, esito: "scritta", movimento: ids[w.first + 1]!, movimento_origine: ids[w.first]!, operazione }
-          : { indice: w.indice, esito: "scritta", movimento: ids[w.first]!, operazione };
-    }
+    accepted.forEach(({ indice }, i) => {
+      const base = { indice, esito: "scritta", movimento: ids[i]! } as const;
+      const source = sources[i] ?? null;
+      outcomes[indice] =
+        source === null
+          ? { ...base, operazione: written.operazione }
+          : { ...base, movimento_origine: source, operazione: written.operazione };
+    });
   }
   const scritte = outcomes.filter((o) => o.esito === "scritta").length;
   return { operazione, scritte, rifiutate: outcomes.length - scritte, righe: outcomes };
@@ -258,42 +205,24 @@ async function resolveRowLocations(
   return refused;
 }
 
-/**
- * Location stock moves after the lots (lock order 4): a row whose location holds less is refused, and its
- * lot change is given back (undoLotChange), so nothing of it stays written.
- */
-async function moveRowLocations(
-  tx: Tx,
-  input: WriteMovementsInput,
-  rowsToMove: PlannedRow[],
-  lots: Map<number, { from: number | null; to: number | null }>,
-  outcomes: WriteMovementsOutput["righe"],
-): Promise<void> {
-  const source = input.magazzino_origine ?? input.magazzino;
-  const moves: LocationMove[] = rowsToMove
-    .filter((p) => !outcomes[p.indice] && (p.from || p.to))
-    .map((p) => {
-      const lot = lots.get(p.indice) ?? { from: null, to: null };
-      const key = (magazzino: number, ubicazione: ResolvedLocation | undefined, lotto: number | null): LocationKey | null =>
-        ubicazione
-          ? {
-              articolo: p.article,
-              magazzino,
-              ubicazione,
-              lotto: lotto === null ? null : { id: lotto, codice: p.lotto! },
-            }
-          : null;
-      return { indice: p.indice, from: key(source, p.from, lot.from), to: key(input.magazzino, p.to, lot.to), quantita: p.quantita };
-    });
-  if (moves.length === 0) return;
-  const refused = await moveLocationStock(tx, moves);
-  for (const [indice, e] of refused) {
-    const lot = lots.get(indice);
-    const quantita = rowsToMove.find((p) => p.indice === indice)!.quantita;
-    if (lot?.from) await undoLotChange(tx, lot.from, quantita);
-    if (lot?.to) await undoLotChange(tx, lot.to, `-${quantita}`);
-    outcomes[indice] = { indice, esito: "rifiutata", errore: e.toBody() };
-  }
+/** A row's change of stock: a load or an unload in `magazzino`, a transfer a move from `magazzino_origine`. */
+function rowIntent(input: WriteMovementsInput, p: PlannedRow): StockIntent {
+  const row = {
+    natura: input.natura,
+    magazzino: input.magazzino,
+    articolo: p.article.id,
+    codice: p.article.codice,
+    prezzo: p.prezzo ?? canonicalOrNull(p.article.prezzo_suggerito),
+    lotto: p.lotto === undefined ? null : { id: null, codice: p.lotto },
+  };
+  if (input.natura === "carico") return { ...row, quantita: p.quantita, scadenza: p.scadenza ?? null, ubicazione: p.to ?? null };
+  if (input.natura === "scarico") return { ...row, quantita: `-${p.quantita}`, ubicazione: p.from ?? null };
+  return {
+    ...row,
+    quantita: p.quantita,
+    ubicazione: p.to ?? null,
+    da: { magazzino: input.magazzino_origine!, ubicazione: p.from ?? null },
+  };
 }
 
 /** A movement as the contract shows it (GET /movimenti, and the movements an event carries). */

@@ -4,7 +4,7 @@ import type { TestDb } from "../../testing/db";
 import { caller, rest, seedArticle, seedKey, seedSupplier, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
-import { fillRate } from "./differences.service";
+import { fillRate } from "./fill-rate.service";
 
 /** GET /differenze-ricevimento/tasso-riempimento: each supplier's received over announced over a period's notices. */
 

@@ -59,7 +59,7 @@ export const ordersRouter = router({
     .input(syncParse(upsertOrdersInput))
     .output(syncParse(upsertOrdersOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/ordini-acquisto", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await upsertPurchaseOrders(tx, input),
       })),
@@ -85,7 +85,7 @@ export const ordersRouter = router({
     .input(syncParse(closeOrderInput))
     .output(syncParse(closeOrderOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: `/ordini-acquisto/${input.id}/chiudi`, input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await closePurchaseOrder(tx, input),
       })),

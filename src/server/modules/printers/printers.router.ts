@@ -55,7 +55,7 @@ export const printersRouter = router({
     .mutation(async ({ ctx, input }) => {
       const copies = input.copie ?? 1;
       const prepared = await preparePrint(ctx.db, input.id, input.etichetta, copies);
-      const job = await idempotentWrite(ctx, { path: `/stampanti/${input.id}/stampa`, input }, async (tx) => ({
+      const job = await idempotentWrite(ctx, { input }, async (tx) => ({
         status: 202,
         body: await queuePrint(tx, ctx.actor, prepared, input.etichetta, copies),
       }));

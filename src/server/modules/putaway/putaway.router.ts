@@ -34,10 +34,11 @@ export const putawayRouter = router({
     .mutation(({ ctx, input }) => identifyCode(ctx.db, input.magazzino, input.codice)),
 
   store: writeProcedure
+    .meta({ idempotencyPath: "/stoccaggio" })
     .input(syncParse(storeInput))
     .output(syncParse(storeOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/stoccaggio", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await storeGoods(tx, ctx.actor, input, ctx.config.SERVICE_TIME_ZONE),
       })),
@@ -45,10 +46,11 @@ export const putawayRouter = router({
 
   // A pallet by its SSCC: one operation, one transfer per (article, lot); its own path for the key's record.
   storePallet: writeProcedure
+    .meta({ idempotencyPath: "/stoccaggio/collo" })
     .input(syncParse(storePalletInput))
     .output(syncParse(storePalletOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/stoccaggio/collo", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await storePallet(tx, ctx.actor, input, ctx.config.SERVICE_TIME_ZONE),
       })),

@@ -6,7 +6,7 @@ import { malformedRow } from "../../lib/rows";
 import { type Checked, checkReservation, sameAsStored } from "./reservations-check";
 import type { Actor } from "../auth/actor";
 import { loadArticles } from "../catalogue/articles";
-import { lockBalancesForHolds } from "../ledger/balance-holds";
+import { balanceLockOrder, lockBalancesForHolds } from "../ledger/ledger.service";
 import {
   MAX_RESERVATION_ROWS_PER_CALL,
   MAX_RESERVATIONS_PER_CALL,
@@ -26,7 +26,7 @@ import * as q from "./reservations.queries";
  * THE PROMISE. The holds of an (article, warehouse), and of a lot where one is named, never exceed what was free
  * when each was taken, under any concurrency and across instances. Locks: the references' keys (0e), the
  * reservations found by id (2b), then the balances of every (article, warehouse) the call holds, FOR UPDATE in
- * (article, warehouse) order (level 5, ledger/balance-holds.ts: the row every stock writer locks for that stock);
+ * (article, warehouse) order (level 5, ledger.service.ts lockBalancesForHolds: the row every stock writer locks for that stock);
  * only then, in statements of their own, what is free (reservations.queries.ts freeToHold, lotsToHold). A hold of
  * a lot draws from the lot and from its article in that warehouse; a hold without lot from the article: so a
  * reservation of a lot and one without lot racing on the same stock queue on the same balance and never overlap.
@@ -156,7 +156,7 @@ export async function upsertReservations(
   const pairs = new Map<string, { articolo: number; magazzino: number }>();
   for (const c of open)
     for (const r of c.rows) pairs.set(pairKey(r.articolo, c.magazzino), { articolo: r.articolo, magazzino: c.magazzino });
-  const sorted = [...pairs.values()].sort((a, b) => a.articolo - b.articolo || a.magazzino - b.magazzino);
+  const sorted = [...pairs.values()].sort(balanceLockOrder);
   await lockBalancesForHolds(tx, sorted);
   const pool = new Map<string, Decimal>();
   if (sorted.length > 0) {

@@ -56,7 +56,7 @@ export const reservationsRouter = router({
     .input(syncParse(upsertReservationsInput))
     .output(syncParse(upsertReservationsOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/prenotazioni", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await upsertReservations(tx, ctx.actor, input, { oggi: businessDate(ctx.config.SERVICE_TIME_ZONE) }),
       })),
@@ -81,7 +81,7 @@ export const reservationsRouter = router({
     .input(syncParse(cancelReservationInput))
     .output(syncParse(reservationOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: `/prenotazioni/${input.id}/annulla`, input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await cancelReservation(tx, input, ctx.config.SERVICE_TIME_ZONE),
       })),

@@ -7,11 +7,12 @@ import { syncParse } from "../../lib/zod";
 export const salesRouter = router({
   // Operator screens only: the contract gives integrators no way to issue documents.
   create: writeProcedure
+    .meta({ idempotencyPath: "/documenti-vendita" })
     .use(requireRole("responsabile"))
     .input(syncParse(createSaleInput))
     .output(syncParse(saleDocumentOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: "/documenti-vendita", input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await createSale(tx, ctx.actor, input, { timeZone: ctx.config.SERVICE_TIME_ZONE }),
       })),

@@ -7,8 +7,8 @@ import { authorColumns, type Actor } from "../auth/actor";
 import { loadArticles, resolveArticle, type ArticleIndex, type ArticleInfo } from "../catalogue/articles";
 import { assertPeriod, boundAndRows, cutPage, newestPage, syncBound } from "../lists/lists";
 import { createOperation } from "../ledger/ledger.service";
-import { type ResolvedLocation, resolveLocations } from "../ledger/locations.service";
-import { appendStock, type StockIntent, takeStock } from "../ledger/stock-writer";
+import { type ResolvedLocation, resolveLocations } from "../ledger/location-balances.service";
+import { appendStock, takeStock, unloadIntent } from "../ledger/stock-writer";
 import { suggestedPrices } from "../movements/movements.service";
 import * as q from "./sales.queries";
 import type { DocumentRow } from "./sales.queries";
@@ -163,18 +163,7 @@ export async function createSale(tx: Tx, actor: Actor, input: CreateSaleInput, o
   });
   // Lots, then location stock (the stock writer), for every row not refused yet, to report every row.
   const taking = planned.filter((p) => !refused.has(p.indice));
-  const intents = taking.map(
-    (p): StockIntent => ({
-      natura: "scarico",
-      magazzino: input.magazzino,
-      articolo: p.article.id,
-      codice: p.article.codice,
-      quantita: `-${p.quantita}`,
-      prezzo: null,
-      lotto: p.lotto === undefined ? null : { id: null, codice: p.lotto },
-      ubicazione: p.from,
-    }),
-  );
+  const intents = taking.map((p) => unloadIntent(p, input.magazzino, { prezzo: null }));
   for (const [i, e] of await takeStock(tx, intents, { partial: true })) refused.set(taking[i]!.indice, e);
   // Throwing rolls the transaction back, lot decrements included.
   if (refused.size > 0) throw refuseDocument(refused);

@@ -153,7 +153,7 @@ export const webhooksRestRouter = router({
     .input(syncParse(restReplayInput))
     .output(syncParse(replayOutput))
     .mutation(({ ctx, input }) =>
-      idempotentWrite(ctx, { path: `/webhook/${input.id}/riprova`, input }, async (tx) => ({
+      idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
         body: await replayEndpointIn(tx, ctx.actor, input.id, input.da, ctx.actor.id),
       })),

@@ -3,7 +3,7 @@ import { Alert, Button, Group, Loader, SegmentedControl, Select, SimpleGrid, Sta
 import { useDebouncedValue } from "@mantine/hooks";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
-import type { ScreenLocationsInput } from "@/server/modules/locations-stock/locations-stock.schemas";
+import type { ScreenLocationsInput } from "@/server/modules/locations/locations-stock.schemas";
 import { DataTable } from "../../data-table";
 import { describeError } from "../../errors";
 import { count, day, qty, warehouseLabel } from "../../format";

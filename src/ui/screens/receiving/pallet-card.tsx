@@ -1,7 +1,7 @@
 "use client";
 import { Badge, Button, Card, Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
 import { useRef } from "react";
-import type { PalletOutput } from "../../../server/modules/notices/notices.schemas";
+import type { PalletOutput } from "../../../server/modules/arrivals/receiving.schemas";
 import { count, day, qty } from "../../format";
 import { describeReceipt, type PalletDraft, type PalletMark } from "./pallet-draft";
 import type { usePallet } from "./use-pallet";

@@ -1,4 +1,5 @@
-import type { NoticeOutput, PalletOutput, ReceivePalletRequest } from "../../../server/modules/notices/notices.schemas";
+import type { PalletOutput, ReceivePalletRequest } from "../../../server/modules/arrivals/receiving.schemas";
+import type { NoticeOutput } from "../../../server/modules/notices/notices.schemas";
 import type { QueueItem } from "../../offline/device-queue";
 import type { ExpectedCopy } from "./local-lookup";
 

@@ -1,4 +1,4 @@
-import type { MotivoDifferenza, PalletOutput } from "../../../server/modules/notices/notices.schemas";
+import type { MotivoDifferenza, PalletOutput } from "../../../server/modules/arrivals/receiving.schemas";
 import { instant, qty } from "../../format";
 
 /** What the operator declares on one row of the pallet before Enter: not received, recorded as a difference. */

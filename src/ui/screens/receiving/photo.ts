@@ -1,4 +1,4 @@
-import type { ReceivePalletOutput } from "../../../server/modules/notices/notices.schemas";
+import type { ReceivePalletOutput } from "../../../server/modules/arrivals/receiving.schemas";
 import { describeError } from "../../errors";
 import type { PalletMark } from "./pallet-draft";
 

@@ -2,7 +2,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { readSscc } from "../../../lib/sscc";
-import type { PalletOutput, ReceivePalletOutput } from "../../../server/modules/notices/notices.schemas";
+import type { PalletOutput, ReceivePalletOutput } from "../../../server/modules/arrivals/receiving.schemas";
 import { type DescribedError, describeError, newIdempotencyKey } from "../../errors";
 import { useMutationCall } from "../../hooks";
 import { type Outcome, signal } from "../../feedback";

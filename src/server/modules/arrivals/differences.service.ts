@@ -1,12 +1,10 @@
 import type { Db, Tx } from "../../db/client";
 import { rows } from "../../db/sql";
 import { businessDate } from "../../lib/dates";
-import { canonical, Decimal } from "../../lib/decimal";
 import { type Actor, authorColumns } from "../auth/actor";
 import { assertPeriod, boundAndRows, cutPage } from "../lists/lists";
-import type { DifferenceOutput, FillRateOutput, ListDifferencesInput, MotivoDifferenza } from "./notices.schemas";
-import { MAX_NOTICE_PAGE } from "./notices.schemas";
-import * as q from "./notices.queries";
+import * as q from "./differences.queries";
+import { type DifferenceOutput, type ListDifferencesInput, MAX_DIFFERENCE_PAGE, type MotivoDifferenza } from "./receiving.schemas";
 
 /**
  * Receiving differences (docs/api.md section 12): written by a pallet's receipt (pallets.service.ts), each with
@@ -45,7 +43,7 @@ export async function differencesByIds(db: Db, ids: number[]): Promise<Differenc
 
 export async function listDifferences(db: Db, input: ListDifferencesInput) {
   assertPeriod(input.da, input.a);
-  const limite = input.limite ?? MAX_NOTICE_PAGE;
+  const limite = input.limite ?? MAX_DIFFERENCE_PAGE;
   const dopo = input.dopo ?? 0;
   const [bound, window] = await boundAndRows(db, "differenze_ricevimento", q.differencesPage(dopo, limite + 1, input), {
     campo: "dopo",
@@ -53,28 +51,6 @@ export async function listDifferences(db: Db, input: ListDifferencesInput) {
   });
   const page = cutPage(window, limite, bound, dopo);
   return { differenze: page.rows.map(toDifferenceOutput), altri: page.altri, cursore: page.cursore };
-}
-
-/** Each supplier's fill rate (received over announced) over the notices of a period, with its differences by reason. */
-export async function fillRates(db: Db, input: { da: string; a: string; fornitore?: number }): Promise<FillRateOutput> {
-  assertPeriod(input.da, input.a);
-  const found = await rows(db, q.fillRates(input.da, input.a, input.fornitore ?? null));
-  return {
-    fornitori: found.map((r) => ({
-      fornitore: { id: r.fornitore_id, codice: r.fornitore_codice },
-      annunciata: r.annunciata,
-      ricevuta: r.ricevuta,
-      tasso: fillRate(r.ricevuta, r.annunciata),
-      differenze: r.differenze,
-    })),
-  };
-}
-
-/** Received over announced, to 4 decimals (half up), canonical; null when nothing was announced. */
-export function fillRate(ricevuta: string, annunciata: string): string | null {
-  const announced = new Decimal(annunciata);
-  if (announced.isZero()) return null;
-  return canonical(new Decimal(ricevuta).div(announced).toDecimalPlaces(4, Decimal.ROUND_HALF_UP));
 }
 
 /** Differences declared beside arrivals of POST /arrivi (no pallet): recorded in the arrival's transaction; their ids in order. */

@@ -5,7 +5,7 @@ import { seedLocationWarehouse } from "../../testing/location-fixtures";
 import { test } from "../../testing/test";
 import type { Actor } from "../auth/actor";
 import { appendToLedger } from "../ledger/ledger.service";
-import { loadLocation } from "../ledger/locations.service";
+import { loadLocation } from "../ledger/location-balances.service";
 
 /**
  * GET /da-stoccare paged as docs/api.md section 4 (section 11): by each row's arrival (`movimento`, the movement

@@ -1,4 +1,5 @@
 import { Prisma } from "../../db/client";
+import type { TipoUbicazione } from "../../../lib/domain-lists";
 import { limit, query } from "../../db/sql";
 import { containsPattern } from "../../lib/sql";
 import type { ListLocationStockInput } from "./locations-stock.schemas";
@@ -69,7 +70,7 @@ export interface ArticleLocationRow {
   magazzino_codice: string;
   ubicazione: string | null;
   ubicazione_descrizione: string | null;
-  tipo: "ricevimento" | "stoccaggio" | "quarantena";
+  tipo: TipoUbicazione;
   attiva: boolean;
   lotto: string | null;
   scadenza: string | null;
@@ -108,7 +109,7 @@ export interface ScreenLocationRow {
   id: number;
   codice: string;
   descrizione: string | null;
-  tipo: "ricevimento" | "stoccaggio" | "quarantena";
+  tipo: TipoUbicazione;
   attiva: boolean;
   righe: number;
   articoli: number;

@@ -7,9 +7,9 @@ import { checkRows } from "../../lib/rows";
 import type { Actor } from "../auth/actor";
 import { lockOrderRows, moveArrived, recomputeOrdersStatements } from "../arrivals/order-rows.service";
 import { type ArticleInfo, loadArticles, resolveArticle } from "../catalogue/articles";
-import { type ResolvedLocation, resolveLocations } from "../ledger/locations.service";
-import { appendStock, type StockIntent, takeStock } from "../ledger/stock-writer";
-import * as q from "./notices.queries";
+import { type ResolvedLocation, resolveLocations } from "../ledger/location-balances.service";
+import { appendStock, takeStock, unloadIntent } from "../ledger/stock-writer";
+import * as q from "./returns.queries";
 import { MAX_RETURN_ROWS, type ReturnInput, type ReturnOutput, returnRowInput } from "./returns.schemas";
 
 /**
@@ -110,18 +110,8 @@ export async function returnToSupplier(tx: Tx, actor: Actor, input: ReturnInput,
     }
   }
   // Lots, then location stock (the stock writer): a refused row leaves both as they were, and reopens nothing.
-  const intents = planned.map(
-    (p): StockIntent => ({
-      natura: "scarico",
-      magazzino: input.magazzino,
-      articolo: p.article.id,
-      codice: p.article.codice,
-      quantita: `-${p.quantita}`,
-      prezzo: p.prezzo,
-      lotto: p.lotto === undefined ? null : { id: null, codice: p.lotto },
-      ubicazione: p.from,
-      riferimento: p.riapri ? { tipo: "riga_ordine", id: p.riga! } : undefined,
-    }),
+  const intents = planned.map((p) =>
+    unloadIntent(p, input.magazzino, { prezzo: p.prezzo, riferimento: p.riapri ? { tipo: "riga_ordine", id: p.riga! } : undefined }),
   );
   for (const [i, e] of await takeStock(tx, intents, { partial: true })) {
     const p = planned[i]!;

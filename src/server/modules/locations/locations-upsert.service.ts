@@ -2,13 +2,11 @@ import type { Tx } from "../../db/client";
 import { execute, rows } from "../../db/sql";
 import { RowError } from "../../lib/errors";
 import { locationCodeProblem } from "../../../lib/barcode";
-import { locationKey, locationRowCheck, type LocationRowCheck, type LocationType } from "./locations.schemas";
+import type { TipoUbicazione } from "../../../lib/domain-lists";
+import { type CheckedRow, UpsertRows, type UpsertOutput, type Written } from "../../lib/upsert-rows";
+import { locationKey, locationRowCheck, type LocationRowCheck } from "./locations.schemas";
 import * as lq from "./locations.queries";
 import type { KnownLocation } from "./locations.queries";
-import type { UpsertOutput } from "./master-data.schemas";
-import * as q from "./master-data.queries";
-import { loadWarehousesByCode, type Written } from "./master-data.service";
-import { type CheckedRow, UpsertRows } from "./upsert-rows";
 
 /**
  * POST /ubicazioni (docs/api.md section 11), and the import's `ubicazioni`: locations upserted by (warehouse code,
@@ -26,15 +24,20 @@ export interface LocationTarget {
   magazzino_id: number;
   codice: string;
   descrizione: string | null;
-  tipo: LocationType;
+  tipo: TipoUbicazione;
   attiva: boolean;
+}
+
+/** The warehouses of these codes, by code: a location names its warehouse so. */
+export async function loadWarehouseIdsByCode(tx: Tx, codes: string[]): Promise<Map<string, { id: number; codice: string }>> {
+  return new Map((await rows(tx, lq.warehousesByCode(codes))).map((m) => [m.codice, m]));
 }
 
 /** A location write's result by key (locationKey of the warehouse code and the location code). */
 export async function upsertLocationRows(tx: Tx, input: Record<string, unknown>[]): Promise<UpsertOutput> {
   const batch = new UpsertRows(input, locationRowCheck, "ubicazioni", (row, codice) => locationKey(row.magazzino, codice));
-  await execute(tx, q.lockMasterData("ubicazioni"));
-  const warehouses = await loadWarehousesByCode(tx, [...new Set(batch.accepted.map((r) => r.value.magazzino))]);
+  await execute(tx, lq.lockLocationsMasterData());
+  const warehouses = await loadWarehouseIdsByCode(tx, [...new Set(batch.accepted.map((r) => r.value.magazzino))]);
   const pairs = batch.accepted.flatMap((r) => {
     const m = warehouses.get(r.value.magazzino);
     return m ? [{ m: m.id, c: r.value.codice }] : [];

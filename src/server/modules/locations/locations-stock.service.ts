@@ -17,7 +17,7 @@ import {
 
 /**
  * Reads of stock by location (docs/api.md section 11). The rows of `giacenze_ubicazioni` are moved by the ledger
- * (ledger/locations.service.ts) and never deleted, so their id is a stable cursor; a warehouse that does not
+ * (ledger/location-balances.service.ts) and never deleted, so their id is a stable cursor; a warehouse that does not
  * manage locations simply has none, and answers empty lists.
  */
 

@@ -1,6 +1,7 @@
 import type { Db, Tx } from "../../db/client";
 import { first } from "../../db/sql";
 import { DomainError } from "../../lib/errors";
+import { differencePhotoLink } from "../../lib/links";
 import * as q from "./photos.queries";
 import { MAX_PHOTO_BYTES, MAX_PHOTOS_PER_DIFFERENCE, type PhotoType } from "./photos.schemas";
 
@@ -60,7 +61,7 @@ export async function addPhoto(tx: Tx, id: number, tipo: PhotoType, bytes: Uint8
       `La differenza ${id} ha già ${MAX_PHOTOS_PER_DIFFERENCE} foto, il massimo: non se ne possono aggiungere altre.`,
     );
   const n = added.n;
-  return { differenza: id, n, tipo, dimensione: bytes.byteLength, percorso: `/api/v1/differenze-ricevimento/${id}/foto/${n}` };
+  return { differenza: id, n, tipo, dimensione: bytes.byteLength, percorso: differencePhotoLink(id, n) };
 }
 
 /** Photo `n` of a difference: its type and bytes. */

@@ -3,15 +3,16 @@ import { execute, first, rows } from "../../db/sql";
 import { compareCodePoints } from "../../lib/code-point-order";
 import { canonical } from "../../lib/decimal";
 import { DomainError, RowError } from "../../lib/errors";
-import * as q from "./locations.queries";
-import type { WarehouseRow } from "./locations.queries";
+import * as q from "./location-balances.queries";
+import type { WarehouseRow } from "./warehouse-gate";
 
 /**
  * Stock by location (docs/api.md section 11, design24.md "The ledger with locations"). In a warehouse that
  * manages locations every movement names its location, and `giacenze_ubicazioni` holds what each
- * location has of each (article, lot), never below zero (a CHECK, and the guarded unload below). Every
- * writer moves it only through `loadLocation` / `unloadLocation`, in the caller's transaction, BEFORE
- * the ledger append, in lock order 4 (ledger.service.ts), and takes the gates (lock order 1) first:
+ * location has of each (article, lot), never below zero (a CHECK, and the guarded unload below). The stock
+ * writer (stock-writer.ts) alone moves it, through `loadLocation` / `unloadLocation`, in the caller's
+ * transaction, BEFORE the ledger append, in lock order 4 (ledger.service.ts); every writer takes the gates
+ * (lock order 1) first:
  * `lockWarehouses` (or `loadArticles` with `warehouses`, which folds the same gate into its statement),
  * then `resolveLocations` (the location gates of the locations goods go into).
  */
@@ -162,40 +163,12 @@ export async function loadLocation(tx: Tx, key: LocationKey, quantita: string): 
   await first(tx, q.loadLocation(key.articolo.id, key.magazzino, key.ubicazione.id, key.lotto?.id ?? null, quantita));
 }
 
-/** One row's location-stock change: goods out of `from`, into `to` (either may be null), `quantita` > 0. */
-export interface LocationMove {
-  indice: number;
-  from: LocationKey | null;
-  to: LocationKey | null;
-  quantita: string;
-}
-
 /**
- * Moves the location stock of each row (lock order 4: rows by article, then their lower location, then lot
- * code; inside a move between two locations the lower location's row first, like a transfer's lots).
- * An unload is the only step that can fail, and it comes before the row's load, so a refused row has
- * changed no location stock; the refusals come back by row index (the caller undoes the row's lot change:
- * `undoLotChange`, or rolls back).
+ * Takes the row lock of a location's stock, when it exists: a move whose destination comes before its
+ * source in lock order 4 (like a transfer's lots).
  */
-export async function moveLocationStock(tx: Tx, moves: LocationMove[]): Promise<Map<number, RowError>> {
-  const lowest = (m: LocationMove) => [m.from, m.to].filter((k): k is LocationKey => k !== null).sort(locationLockOrder)[0]!;
-  const sorted = moves
-    .filter((m) => m.from !== null || m.to !== null)
-    .sort((a, b) => locationLockOrder(lowest(a), lowest(b)) || a.indice - b.indice);
-  const refused = new Map<number, RowError>();
-  for (const m of sorted) {
-    try {
-      if (m.from && m.to && locationLockOrder(m.to, m.from) < 0) {
-        await rows(tx, q.lockLocationRow(m.to.articolo.id, m.to.ubicazione.id, m.to.lotto?.id ?? null));
-      }
-      if (m.from) await unloadLocation(tx, m.from, m.quantita);
-      if (m.to) await loadLocation(tx, m.to, m.quantita);
-    } catch (e) {
-      if (!(e instanceof RowError)) throw e;
-      refused.set(m.indice, e);
-    }
-  }
-  return refused;
+export async function lockLocation(tx: Tx, key: LocationKey): Promise<void> {
+  await rows(tx, q.lockLocationRow(key.articolo.id, key.ubicazione.id, key.lotto?.id ?? null));
 }
 
 /**

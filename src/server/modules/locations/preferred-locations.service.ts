@@ -1,10 +1,8 @@
 import type { Tx } from "../../db/client";
 import { execute, rows } from "../../db/sql";
 import { RowError } from "../../lib/errors";
-import { loadLocations } from "./locations-upsert.service";
+import { loadLocations, loadWarehouseIdsByCode } from "./locations-upsert.service";
 import * as lq from "./locations.queries";
-import * as q from "./master-data.queries";
-import { loadWarehousesByCode } from "./master-data.service";
 
 /**
  * An article's preferred locations (docs/api.md section 11, `ubicazioni_preferite` of POST /articoli): where putaway
@@ -30,9 +28,9 @@ export type Preferred = { magazzino_id: number; ubicazione_id: number }[];
 export async function resolvePreferred(tx: Tx, lists: Map<number, PreferredInput[]>): Promise<Map<number, Preferred | RowError>> {
   const out = new Map<number, Preferred | RowError>();
   if (lists.size === 0) return out;
-  await execute(tx, q.lockMasterData("ubicazioni"));
+  await execute(tx, lq.lockLocationsMasterData());
   const all = [...lists.values()].flat();
-  const warehouses = await loadWarehousesByCode(tx, [...new Set(all.map((p) => p.magazzino))]);
+  const warehouses = await loadWarehouseIdsByCode(tx, [...new Set(all.map((p) => p.magazzino))]);
   const named = all.flatMap((p) => {
     const m = warehouses.get(p.magazzino);
     return m ? [{ m: m.id, c: p.ubicazione }] : [];

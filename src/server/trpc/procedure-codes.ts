@@ -1,20 +1,23 @@
 import { ERROR_STATUS, type ErrorCode, type RowErrorCode } from "../lib/errors";
 import { MAX_ALIGNMENT_ROWS } from "../modules/alignment/alignment.schemas";
 import { MAX_ARRIVAL_ROWS } from "../modules/arrivals/arrivals.schemas";
-import { MAX_LOCATION_ROWS } from "../modules/catalogue/locations.schemas";
-import { MAX_UPSERT_ROWS } from "../modules/catalogue/master-data.schemas";
+import { MAX_LOCATION_ROWS } from "../modules/locations/locations.schemas";
+import { MAX_UPSERT_ROWS } from "../lib/upsert-rows";
 import { MAX_MOVEMENT_ROWS } from "../modules/movements/movements.schemas";
 import { MAX_NOTICES_PER_CALL } from "../modules/notices/notices.schemas";
-import { MAX_RETURN_ROWS } from "../modules/notices/returns.schemas";
+import { MAX_RETURN_ROWS } from "../modules/returns/returns.schemas";
 import { MAX_ORDER_ROWS_PER_CALL, MAX_ORDERS_PER_CALL } from "../modules/orders/orders.schemas";
 import { MAX_RESERVATION_ROWS_PER_CALL, MAX_RESERVATIONS_PER_CALL } from "../modules/reservations/reservations.schemas";
 
 /**
- * Which error `codice` each /api/v1 operation can answer, for the OpenAPI document (docs/api.md section 2: "the
- * OpenAPI document enumerates every code of every endpoint"). One table keyed by "METHOD path", beside the
- * document rather than in each procedure's meta: the codes are the document's concern, they read against
- * docs/api.md in one place, and five routers that other work edits stay untouched. An operation missing from the
- * table still gets the codes its method, path and meta imply (`defaultCodes`); adding its own is one entry.
+ * Which error `codice` each procedure of /api/v1 can answer, for the OpenAPI document (docs/api.md section 2: "the
+ * OpenAPI document enumerates every code of every endpoint"), and through it for the tests that hold the
+ * service to it (e2e/reliability/hostile.test.ts checks every answer against the document's enum). One table
+ * keyed by the procedure's path in the root router (`movements.write`), not by its REST method and path: a
+ * route the meta renames keeps its codes, and an entry for a procedure that is gone fails openapi.test.ts.
+ * Beside the document rather than in each procedure's meta: the codes read against docs/api.md in one place.
+ * A procedure missing from the table still gets the codes its method, path and meta imply (`defaultCodes`);
+ * adding its own is one entry.
  */
 
 export interface OperationCodes {
@@ -45,7 +48,7 @@ const ARRIVAL_ROWS = [
   "ubicazione_non_prevista",
 ] as const satisfies readonly RowErrorCode[];
 
-/** A row's location (docs/api.md section 11): every writer of stock resolves it (ledger/locations.service.ts). */
+/** A row's location (docs/api.md section 11): every writer of stock resolves it (ledger/location-balances.service.ts). */
 const LOCATION_ROWS = [
   "ubicazione_obbligatoria",
   "ubicazione_non_trovata",
@@ -53,15 +56,15 @@ const LOCATION_ROWS = [
   "quantita_insufficiente_ubicazione",
 ] as const satisfies readonly RowErrorCode[];
 
-/** The refusals of switching a warehouse's `gestione_ubicazioni` (ledger/locations-switch.service.ts): POST /magazzini rows. */
+/** The refusals of switching a warehouse's `gestione_ubicazioni` (ledger/location-switch.service.ts): POST /magazzini rows. */
 const LOCATION_SWITCH_ROWS = [
   "ubicazione_ricevimento_mancante",
   "ubicazioni_in_uso",
   "giacenza_negativa",
 ] as const satisfies readonly RowErrorCode[];
 
-export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
-  "POST /movimenti": {
+export const PROCEDURE_CODES: Readonly<Record<string, OperationCodes>> = {
+  "movements.write": {
     codes: ["magazzino_non_trovato", "operazione_non_trovata", "troppe_righe"],
     rows: [
       "campo_non_valido",
@@ -79,17 +82,17 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     ],
     maxItems: { righe: MAX_MOVEMENT_ROWS },
   },
-  "GET /articoli/{id}/lotti": { codes: ["magazzino_non_trovato"] },
-  "POST /arrivi/cerca": { codes: ["fornitore_non_trovato", "magazzino_non_trovato"] },
+  "lots.listOpen": { codes: ["magazzino_non_trovato"] },
+  "arrivals.search": { codes: ["fornitore_non_trovato", "magazzino_non_trovato"] },
   // A single row is refused as the request, with the row's code (docs/api.md section 2).
-  "POST /arrivi": {
+  "arrivals.register": {
     codes: ["magazzino_non_trovato", "troppe_righe", ...ARRIVAL_ROWS],
     // A malformed row of several (lib/rows.ts); one row malformed is the call's richiesta_non_valida.
     rows: ["campo_non_valido", ...ARRIVAL_ROWS],
     maxItems: { righe: MAX_ARRIVAL_ROWS },
   },
-  "POST /arrivi/{id}/annulla": { codes: ["arrivo_gia_annullato", "lotto_consumato", "merce_spostata", "arrivo_reso"] },
-  "POST /giacenze/allinea": {
+  "arrivals.cancel": { codes: ["arrivo_gia_annullato", "lotto_consumato", "merce_spostata", "arrivo_reso"] },
+  "alignment.align": {
     // The top-level `ubicazione` is the envelope's: its fault refuses the call (docs/api.md section 11).
     codes: ["magazzino_non_trovato", "troppe_righe", "ubicazione_non_trovata", "ubicazione_non_prevista"],
     rows: [
@@ -107,11 +110,11 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     maxItems: { righe: MAX_ALIGNMENT_ROWS },
   },
   // `articolo` or `codice` naming no article (docs/api.md section 14): 404.
-  "GET /disponibilita": { codes: ["magazzino_non_trovato", "non_trovato"] },
-  "GET /giacenze-ubicazioni": { codes: ["magazzino_non_trovato"] },
-  "GET /articoli/{id}/ubicazioni": { codes: ["magazzino_non_trovato"] },
-  "GET /da-stoccare": { codes: ["magazzino_non_trovato"] },
-  "POST /articoli": {
+  "availability.list": { codes: ["magazzino_non_trovato", "non_trovato"] },
+  "locationsStock.list": { codes: ["magazzino_non_trovato"] },
+  "locationsStock.ofArticle": { codes: ["magazzino_non_trovato"] },
+  "locationsStock.awaitingPutaway": { codes: ["magazzino_non_trovato"] },
+  "masterData.upsertArticles": {
     codes: ["troppe_righe"],
     rows: [
       ...UPSERT_ROWS,
@@ -124,21 +127,21 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     ],
     maxItems: { articoli: MAX_UPSERT_ROWS },
   },
-  "POST /fornitori": { codes: ["troppe_righe"], rows: UPSERT_ROWS, maxItems: { fornitori: MAX_UPSERT_ROWS } },
-  "POST /magazzini": {
+  "masterData.upsertSuppliers": { codes: ["troppe_righe"], rows: UPSERT_ROWS, maxItems: { fornitori: MAX_UPSERT_ROWS } },
+  "masterData.upsertWarehouses": {
     codes: ["troppe_righe"],
     // The locations settings and the switch (docs/api.md section 11).
     rows: [...UPSERT_ROWS, "ubicazione_non_trovata", ...LOCATION_SWITCH_ROWS],
     maxItems: { magazzini: MAX_UPSERT_ROWS },
   },
-  "POST /ubicazioni": {
+  "masterData.upsertLocations": {
     codes: ["troppe_righe"],
     rows: [...UPSERT_ROWS, "magazzino_non_trovato", "ubicazione_non_vuota"],
     maxItems: { ubicazioni: MAX_LOCATION_ROWS },
   },
-  "GET /ubicazioni": { codes: ["magazzino_non_trovato"] },
-  "POST /clienti": { codes: ["troppe_righe"], rows: UPSERT_ROWS, maxItems: { clienti: MAX_UPSERT_ROWS } },
-  "POST /ordini-acquisto": {
+  "feeds.locations": { codes: ["magazzino_non_trovato"] },
+  "clientsUpsert.upsert": { codes: ["troppe_righe"], rows: UPSERT_ROWS, maxItems: { clienti: MAX_UPSERT_ROWS } },
+  "orders.upsert": {
     codes: ["troppe_righe"],
     rows: [
       "campo_non_valido",
@@ -159,14 +162,14 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     // 500 rows in all: one order can hold them all.
     maxItems: { ordini: MAX_ORDERS_PER_CALL, "ordini.righe": MAX_ORDER_ROWS_PER_CALL },
   },
-  "POST /ordini-acquisto/{id}/chiudi": { codes: ["riga_non_trovata"] },
+  "orders.close": { codes: ["riga_non_trovata"] },
   // A replay from a sequence above any event ever issued (docs/api.md section 9, as for a stored cursor).
-  "POST /webhook/{id}/riprova": { codes: ["cursore_non_valido"] },
+  "webhooksRest.replay": { codes: ["cursore_non_valido"] },
   // Labels and printers (docs/api.md section 13).
-  "GET /etichette/lotto": { codes: ["articolo_non_trovato"] },
-  "GET /etichette/collo/{sscc}": { codes: ["collo_non_trovato", "sscc_non_valido"] },
-  "GET /etichette/ubicazione": { codes: ["magazzino_non_trovato", "ubicazione_non_trovata", "troppe_righe"] },
-  "POST /stampanti/{id}/stampa": {
+  "labels.lot": { codes: ["articolo_non_trovato"] },
+  "labels.pallet": { codes: ["collo_non_trovato", "sscc_non_valido"] },
+  "labels.location": { codes: ["magazzino_non_trovato", "ubicazione_non_trovata", "troppe_righe"] },
+  "printers.print": {
     codes: [
       "articolo_non_trovato",
       "magazzino_non_trovato",
@@ -178,7 +181,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
       "stampante_disattivata",
     ],
   },
-  "POST /avvisi-spedizione": {
+  "notices.upsert": {
     codes: ["troppe_righe"],
     rows: [
       "campo_non_valido",
@@ -198,16 +201,16 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     maxItems: { avvisi: MAX_NOTICES_PER_CALL },
   },
   // Photos of a difference (docs/api.md section 12): 415 a type that is not JPEG or PNG, 413 over 5 MB.
-  "POST /differenze-ricevimento/{id}/foto": { codes: ["foto_non_valida", "troppe_foto"] },
-  "POST /colli/{sscc}/ricevi": {
+  "notices.addPhoto": { codes: ["foto_non_valida", "troppe_foto"] },
+  "notices.receive": {
     codes: ["collo_non_trovato", "sscc_non_valido", "collo_gia_ricevuto", "magazzino_non_trovato"],
     // A malformed difference refuses the pallet row it names (lib/rows.ts).
     rows: ["campo_non_valido", ...ARRIVAL_ROWS],
   },
-  "POST /colli/{sscc}/annulla": {
+  "notices.cancel": {
     codes: ["collo_non_trovato", "sscc_non_valido", "collo_non_ricevuto", "arrivo_gia_annullato", "lotto_consumato", "arrivo_reso"],
   },
-  "POST /resi-fornitore": {
+  "notices.returnToSupplier": {
     codes: ["fornitore_non_trovato", "magazzino_non_trovato", "troppe_righe"],
     rows: [
       "campo_non_valido",
@@ -229,7 +232,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     maxItems: { righe: MAX_RETURN_ROWS },
   },
   // Reservations (docs/api.md section 14).
-  "POST /prenotazioni": {
+  "reservations.upsert": {
     codes: ["troppe_righe"],
     rows: [
       "campo_non_valido",
@@ -250,8 +253,7 @@ export const OPERATION_CODES: Readonly<Record<string, OperationCodes>> = {
     ],
     maxItems: { prenotazioni: MAX_RESERVATIONS_PER_CALL, "prenotazioni.righe": MAX_RESERVATION_ROWS_PER_CALL },
   },
-  "POST /prenotazioni/{id}/annulla": { codes: ["prenotazione_chiusa", "riga_non_trovata"] },
-  "GET /prenotazioni": {},
+  "reservations.cancel": { codes: ["prenotazione_chiusa", "riga_non_trovata"] },
 };
 
 export interface DefaultInputs {
@@ -289,17 +291,20 @@ function defaultCodes({ method, path, idempotent, query }: DefaultInputs): strin
   return codes;
 }
 
-/** The operation's refusal codes by HTTP status (each list in the order written), its row codes and its array limits. */
-export function operationCodes(op: DefaultInputs): {
+/**
+ * The refusal codes of the operation of `procedure` (its path in the root router) by HTTP status (each list in
+ * the order written), its row codes and its array limits.
+ */
+export function operationCodes(op: DefaultInputs & { procedure?: string }): {
   byStatus: Map<number, string[]>;
   rows: readonly string[];
   maxItems: Readonly<Record<string, number>>;
 } {
-  const entry = OPERATION_CODES[`${op.method.toUpperCase()} ${op.path}`] ?? {};
+  const entry = (op.procedure !== undefined && PROCEDURE_CODES[op.procedure]) || {};
   const byStatus = new Map<number, string[]>();
   for (const code of [...defaultCodes(op), ...(entry.codes ?? [])]) {
     const status = (ERROR_STATUS as Record<string, number>)[code];
-    if (status === undefined) throw new Error(`openapi-codes: unknown code ${code}`);
+    if (status === undefined) throw new Error(`procedure-codes: unknown code ${code}`);
     const list = byStatus.get(status) ?? [];
     if (!list.includes(code)) list.push(code);
     byStatus.set(status, list);

@@ -2,9 +2,9 @@ import type { Tx } from "../../db/client";
 import { execute, first, rows } from "../../db/sql";
 import { DomainError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
-import { arrivalsOfReceipt, cancelArrivals } from "../arrivals/cancel.service";
-import type { CancelPalletOutput } from "./notices.schemas";
-import * as q from "./notices.queries";
+import { arrivalsOfReceipt, cancelArrivals } from "./cancel.service";
+import type { CancelPalletOutput } from "./receiving.schemas";
+import * as q from "./pallets.queries";
 import { lockedPallet } from "./pallets.service";
 
 /**

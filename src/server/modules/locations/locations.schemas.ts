@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { TIPI_UBICAZIONE, type TipoUbicazione } from "../../../lib/domain-lists";
-import { typeError } from "../../lib/zod";
-import { code, text } from "./import.schemas";
-import { MAX_UPSERT_ROWS } from "./master-data.schemas";
+import { TIPI_UBICAZIONE } from "../../../lib/domain-lists";
+import { MAX_UPSERT_ROWS } from "../../lib/upsert-rows";
+import { shortText, typeError } from "../../lib/zod";
 
 /**
  * POST /ubicazioni (docs/api.md section 11): locations upserted by (warehouse code, location code), with the
@@ -12,8 +11,12 @@ import { MAX_UPSERT_ROWS } from "./master-data.schemas";
 
 export const MAX_LOCATION_ROWS = MAX_UPSERT_ROWS;
 
+/** The location types are declared once, in src/lib/domain-lists.ts (`TIPI_UBICAZIONE`, `TipoUbicazione`), which the screens share. */
 const LOCATION_TYPES = TIPI_UBICAZIONE;
-export type LocationType = TipoUbicazione;
+
+/** A code and a text as the other master-data upserts check them (catalogue/import.schemas.ts `code`, `text`). */
+const code = () => shortText(64);
+const text = (max: number) => shortText(max);
 
 const field = (type: string | string[], description: string, extra: Record<string, unknown> = {}) =>
   z

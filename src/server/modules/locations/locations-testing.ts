@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import type { TipoUbicazione } from "../../../lib/domain-lists";
 import { rest } from "../../testing/fixtures";
 
 /**
@@ -6,8 +7,6 @@ import { rest } from "../../testing/fixtures";
  * POST /magazzini, POST /ubicazioni, then the switch (`gestione_ubicazioni`, the receiving location), and
  * stock moved by POST /movimenti with `ubicazione`.
  */
-
-export type LocationType = "ricevimento" | "stoccaggio" | "quarantena";
 
 async function ok(key: string, path: string, body: unknown) {
   const r = await rest("POST", path, { key, body });
@@ -20,7 +19,7 @@ async function ok(key: string, path: string, body: unknown) {
 export async function seedLocationWarehouse(
   key: string,
   codice: string,
-  locations: { codice: string; tipo: LocationType; attiva?: boolean; descrizione?: string }[],
+  locations: { codice: string; tipo: TipoUbicazione; attiva?: boolean; descrizione?: string }[],
 ): Promise<{ id: number; at: Record<string, number> }> {
   const created = await ok(key, "/magazzini", { magazzini: [{ codice, nome: `Magazzino ${codice}` }] });
   const placed = await ok(key, "/ubicazioni", { ubicazioni: locations.map((l) => ({ magazzino: codice, ...l })) });

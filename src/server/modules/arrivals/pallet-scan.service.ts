@@ -1,12 +1,13 @@
 import type { ModelDb } from "../../db/client";
 import { first, rows } from "../../db/sql";
 import { formatInstant } from "../../lib/dates";
-import type { PalletOutput } from "./notices.schemas";
-import * as q from "./notices.queries";
+import type { PalletOutput } from "./receiving.schemas";
+import * as q from "./pallets.queries";
 
 /**
- * A scanned SSCC (docs/api.md section 12), for POST /arrivi/cerca and the receiving screen: apart from
- * pallets.service.ts, which writes through the arrivals' services, so the search can call it without a cycle.
+ * A scanned SSCC (docs/api.md section 12), for POST /arrivi/cerca and the receiving screen: a read apart
+ * from pallets.service.ts, which writes through the register service, so the search can call it without a
+ * circle of files.
  */
 
 /** Who received a pallet, under which delivery note and when (`collo.ricevuto`); absent while it is expected. */

@@ -1,14 +1,39 @@
-import type { z } from "zod";
-import { DomainError, RowError } from "../../lib/errors";
-import { MAX_UPSERT_ROWS, type UpsertOutput } from "./master-data.schemas";
-import type { Written } from "./master-data.service";
+import { z } from "zod";
+import { DomainError, RowError } from "./errors";
 
 /**
  * The row-by-row part shared by every master-data upsert (docs/api.md section 9): the row limit, the code of
  * each row (`codice_non_valido`, `codice_ripetuto` for every occurrence of a code given twice), its
  * fields (`campo_non_valido`, naming the field), and the response with its counts. What a row means is
- * each entity's own business (master-data-upsert.service.ts, clients-upsert.service.ts).
+ * each entity's own business (catalogue/master-data-upsert.service.ts, clients/clients-upsert.service.ts,
+ * locations/locations-upsert.service.ts), which is why it lives here, below all three.
  */
+
+/** At most this many rows per upsert call (POST /articoli, /fornitori, /magazzini, /clienti, /ubicazioni). */
+export const MAX_UPSERT_ROWS = 500;
+
+/** The answer of every master-data upsert: counts, and each row's outcome. */
+export const upsertOutput = z.object({
+  creati: z.number().int(),
+  aggiornati: z.number().int(),
+  invariati: z.number().int(),
+  rifiutati: z.number().int(),
+  righe: z.array(
+    z.object({
+      indice: z.number().int(),
+      codice: z.string().nullable().meta({ description: "Il codice della riga; null quando manca o non è una stringa" }),
+      id: z.number().int().nullable().meta({ description: "Id registrato; null per un codice nuovo rifiutato" }),
+      esito: z.enum(["creato", "aggiornato", "invariato", "rifiutato"]),
+      errore: z.object({ codice: z.string(), messaggio: z.string() }).optional(),
+    }),
+  ),
+});
+export type UpsertOutput = z.infer<typeof upsertOutput>;
+
+export type Esito = "creato" | "aggiornato" | "invariato";
+
+/** What a writer did with each row: code → id and outcome. */
+export type Written = Map<string, { id: number; esito: Esito }>;
 
 type Outcome = UpsertOutput["righe"][number];
 

@@ -4,9 +4,9 @@ import { businessDate } from "../../lib/dates";
 import { canonical } from "../../lib/decimal";
 import { RowError } from "../../lib/errors";
 import type { Actor } from "../auth/actor";
-import { appendToLedger, type LedgerRow } from "./ledger.service";
-import * as q from "./locations.queries";
-import { type LocationKey, loadLocation, unloadLocation } from "./locations.service";
+import * as q from "./location-balances.queries";
+import { type StockIntent, writeStock } from "./stock-writer";
+import type { WarehouseRow } from "./warehouse-gate";
 
 export const SWITCH_ON_CAUSALE = "Attivazione ubicazioni";
 export const SWITCH_OFF_CAUSALE = "Disattivazione ubicazioni";
@@ -15,7 +15,7 @@ export const SWITCH_OFF_CAUSALE = "Disattivazione ubicazioni";
  * Switches a warehouse's `gestione_ubicazioni` (docs/api.md section 11, "Switching on"). The caller (the POST
  * /magazzini upsert) stores `ubicazione_ricevimento_id` first and calls this in the same transaction; this
  * function alone sets the flag. It takes the warehouse gate exclusively first (its row, FOR NO KEY UPDATE:
- * see locations.queries.ts), so every stock writer of the warehouse either committed before (and its
+ * see warehouse-gate.ts), so every stock writer of the warehouse either committed before (and its
  * stock is moved here) or waits and then reads the new flag, and is checked by the new rules.
  *
  * On: refused without a receiving location (ubicazione_ricevimento_mancante) and while a balance (of an
@@ -37,10 +37,10 @@ export async function setLocationManagement(
   const warehouse = await first(tx, q.lockWarehouseExclusive(magazzinoId));
   if (!warehouse) throw new Error(`setLocationManagement: il magazzino ${magazzinoId} non esiste`);
   if (warehouse.gestione_ubicazioni === on) return { operazione: null };
-  const ledger = on ? await placeInReceiving(tx, warehouse) : await takeOutOfLocations(tx, warehouse);
+  const moves = on ? await placeInReceiving(tx, warehouse) : await takeOutOfLocations(tx, warehouse);
   let operazione: number | null = null;
-  if (ledger.length > 0) {
-    const written = await appendToLedger(
+  if (moves.length > 0) {
+    const written = await writeStock(
       tx,
       {
         operazione: "nuova",
@@ -49,7 +49,7 @@ export async function setLocationManagement(
         data: businessDate(opts.timeZone),
         actor,
       },
-      ledger,
+      moves,
     );
     operazione = written.operazione;
   }
@@ -57,7 +57,7 @@ export async function setLocationManagement(
   return { operazione };
 }
 
-async function placeInReceiving(tx: Tx, warehouse: q.WarehouseRow): Promise<LedgerRow[]> {
+async function placeInReceiving(tx: Tx, warehouse: WarehouseRow): Promise<StockIntent[]> {
   if (warehouse.ubicazione_ricevimento_id === null) {
     throw new RowError(
       "ubicazione_ricevimento_mancante",
@@ -65,7 +65,6 @@ async function placeInReceiving(tx: Tx, warehouse: q.WarehouseRow): Promise<Ledg
     );
   }
   const ricevimento = { id: warehouse.ubicazione_ricevimento_id, codice: warehouse.ubicazione_ricevimento! };
-  // Sorted by article, then lot code: lock order 4 for one location.
   const stock = await rows(tx, q.warehouseStockByLot(warehouse.id));
   const negative = stock.filter((s) => s.quantita.startsWith("-"));
   if (negative.length > 0) {
@@ -77,22 +76,10 @@ async function placeInReceiving(tx: Tx, warehouse: q.WarehouseRow): Promise<Ledg
       `Il magazzino ${warehouse.id} ha giacenze sotto zero (${named.join("; ")}${negative.length > 5 ? "; …" : ""}): allinearle prima di attivare le ubicazioni.`,
     );
   }
-  const ledger: LedgerRow[] = [];
-  for (const s of stock) {
-    const key: LocationKey = {
-      articolo: { id: s.articolo, codice: s.articolo_codice },
-      magazzino: warehouse.id,
-      ubicazione: ricevimento,
-      lotto: s.lotto === null ? null : { id: s.lotto, codice: s.lotto_codice! },
-    };
-    await loadLocation(tx, key, s.quantita);
-    ledger.push(...transfer(warehouse.id, s.articolo, s.lotto, s.quantita, null, ricevimento.id));
-  }
-  return ledger;
+  return stock.map((s) => move(warehouse.id, s, null, ricevimento));
 }
 
-async function takeOutOfLocations(tx: Tx, warehouse: q.WarehouseRow): Promise<LedgerRow[]> {
-  // Sorted by article, location, lot code: lock order 4.
+async function takeOutOfLocations(tx: Tx, warehouse: WarehouseRow): Promise<StockIntent[]> {
   const stock = await rows(tx, q.warehouseLocationStock(warehouse.id));
   const locations = [...new Set(stock.map((s) => s.ubicazione_codice))];
   if (locations.length > 1) {
@@ -102,37 +89,30 @@ async function takeOutOfLocations(tx: Tx, warehouse: q.WarehouseRow): Promise<Le
       `Il magazzino ${warehouse.id} ha merce in ${locations.length} ubicazioni (${named}${locations.length > 10 ? ", …" : ""}): raccoglierla in una sola prima di disattivare le ubicazioni.`,
     );
   }
-  const ledger: LedgerRow[] = [];
-  for (const s of stock) {
-    await unloadLocation(
-      tx,
-      {
-        articolo: { id: s.articolo, codice: s.articolo_codice },
-        magazzino: warehouse.id,
-        ubicazione: { id: s.ubicazione, codice: s.ubicazione_codice },
-        lotto: s.lotto === null ? null : { id: s.lotto, codice: s.lotto_codice! },
-      },
-      s.quantita,
-    );
-    ledger.push(...transfer(warehouse.id, s.articolo, s.lotto, s.quantita, s.ubicazione, null));
-  }
-  return ledger;
+  return stock.map((s) => move(warehouse.id, s, { id: s.ubicazione, codice: s.ubicazione_codice }, null));
 }
 
-/** A transfer inside one warehouse, from one location (null: none) to another: the balance does not move. */
-function transfer(
+/**
+ * A transfer inside one warehouse, from one location (null: none) to another: the balance does not move,
+ * and the lot (by id) stays as it is.
+ */
+function move(
   magazzino: number,
-  articolo: number,
-  lotto: number | null,
-  quantita: string,
-  from: number | null,
-  to: number | null,
-): LedgerRow[] {
-  const base = { natura: "trasferimento", magazzino, articolo, prezzo: null, lotto } as const;
-  return [
-    { ...base, quantita: `-${quantita}`, ubicazione: from },
-    { ...base, quantita, ubicazione: to },
-  ];
+  s: { articolo: number; articolo_codice: string; lotto: number | null; lotto_codice: string | null; quantita: string },
+  from: { id: number; codice: string } | null,
+  to: { id: number; codice: string } | null,
+): StockIntent {
+  return {
+    natura: "trasferimento",
+    magazzino,
+    articolo: s.articolo,
+    codice: s.articolo_codice,
+    quantita: s.quantita,
+    prezzo: null,
+    lotto: s.lotto === null ? null : { id: s.lotto, codice: s.lotto_codice! },
+    ubicazione: to,
+    da: { magazzino, ubicazione: from },
+  };
 }
 
 /** A warehouse's locations setting written alone, when it holds no stock to move (the warehouses' upsert). */

@@ -6,16 +6,17 @@ import { DomainError, RowError } from "../../lib/errors";
 import { type CheckedRows, checkRows } from "../../lib/rows";
 import { ssccOrRefuse } from "../../lib/sscc";
 import { type Actor, authorColumns } from "../auth/actor";
-import { lockOrderRows, remaining } from "../arrivals/order-rows.service";
-import { registerArrivals } from "../arrivals/register.service";
+import { lockOrderRows, remaining } from "./order-rows.service";
+import { registerArrivals } from "./register.service";
 import {
   type MotivoDifferenza,
   type PalletDifference,
   palletDifferenceInput,
   type ReceivePalletInput,
   type ReceivePalletOutput,
-} from "./notices.schemas";
-import * as q from "./notices.queries";
+} from "./receiving.schemas";
+import * as dq from "./differences.queries";
+import * as q from "./pallets.queries";
 import { receivedBy } from "./pallet-scan.service";
 
 /**
@@ -254,7 +255,7 @@ export async function receivePallet(
       });
     return list;
   });
-  const ids = differences.length > 0 ? await rows(tx, q.insertDifferences(differences, author)) : [];
+  const ids = differences.length > 0 ? await rows(tx, dq.insertDifferences(differences, author)) : [];
   await execute(tx, q.touchNotice(pallet.avviso_id));
 
   const byRow = new Map<number, { id: number; motivo: MotivoDifferenza; quantita: string }[]>();
