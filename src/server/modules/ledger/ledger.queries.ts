@@ -218,8 +218,8 @@ export const ledgerCounts = () =>
  * holds, FOR UPDATE, in (article, warehouse) order, the row every writer of that stock locks when it appends.
  */
 export const lockBalancesForHolds = (articoli: number[], magazzini: number[]) =>
-  query<{ articolo_id: number }>(Prisma.sql`
-    SELECT g.articolo_id FROM giacenze g
+  query<{ articolo_id: number; magazzino_id: number }>(Prisma.sql`
+    SELECT g.articolo_id, g.magazzino_id FROM giacenze g
      WHERE (g.articolo_id, g.magazzino_id) IN (SELECT * FROM unnest(${articoli}::int[], ${magazzini}::int[]))
      ORDER BY g.articolo_id, g.magazzino_id
        FOR UPDATE OF g`);

@@ -239,15 +239,18 @@ export async function takeBackFromLot(tx: Tx, lotId: number, quantita: string): 
  * every (article, warehouse) it holds before it reads what is free (reservations-upsert.service.ts), so a
  * reservation and a movement of that stock queue on the same row, and two reservations racing for the last
  * pieces read each other's holds once the first commits. A pair without a balance row has nothing to hold and
- * locks nothing.
+ * locks nothing: it answers the pairs it locked ("articolo:magazzino"), and the caller holds nothing of any other
+ * (stock that a load commits between this statement and the read of what is free would be seen unlocked, by two
+ * racing reservations at once).
  */
-export async function lockBalancesForHolds(tx: Tx, pairs: { articolo: number; magazzino: number }[]): Promise<void> {
-  if (pairs.length === 0) return;
-  await rows(
+export async function lockBalancesForHolds(tx: Tx, pairs: { articolo: number; magazzino: number }[]): Promise<Set<string>> {
+  if (pairs.length === 0) return new Set();
+  const locked = await rows(
     tx,
     q.lockBalancesForHolds(
       pairs.map((p) => p.articolo),
       pairs.map((p) => p.magazzino),
     ),
   );
+  return new Set(locked.map((r) => `${r.articolo_id}:${r.magazzino_id}`));
 }

@@ -157,7 +157,7 @@ export async function upsertReservations(
   for (const c of open)
     for (const r of c.rows) pairs.set(pairKey(r.articolo, c.magazzino), { articolo: r.articolo, magazzino: c.magazzino });
   const sorted = [...pairs.values()].sort(balanceLockOrder);
-  await lockBalancesForHolds(tx, sorted);
+  const locked = await lockBalancesForHolds(tx, sorted);
   const pool = new Map<string, Decimal>();
   if (sorted.length > 0) {
     for (const f of await rows(
@@ -168,7 +168,7 @@ export async function upsertReservations(
         opts.oggi,
       ),
     ))
-      pool.set(pairKey(f.articolo_id, f.magazzino_id), new Decimal(f.libera));
+      if (locked.has(`${f.articolo_id}:${f.magazzino_id}`)) pool.set(pairKey(f.articolo_id, f.magazzino_id), new Decimal(f.libera));
   }
   const named = open.flatMap((c) =>
     c.rows.filter((r) => r.lotto !== null).map((r) => ({ articolo: r.articolo, magazzino: c.magazzino, lotto: r.lotto! })),
