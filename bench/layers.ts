@@ -5,7 +5,7 @@
  *
  * One client, one request at a time, on a throw-away embedded PostgreSQL with the bench's data set.
  * For POST /movimenti (one row) and a GET /movimenti page (limite=100), each layer adds one thing:
- *   1. floor        plain `pg`, named prepared statements (bench/floor.ts)
+ *   1. floor        plain `pg`, named prepared statements (bench/floor/)
  *   2. prisma-raw   the floor's statements through Prisma ($transaction / $queryRaw), nothing else
  *   3. service      the service function (movements.service.ts) in Prisma's transaction
  *   4. +auth        plus the API key's authentication (the instance's cache, as main.ts attaches it) and rate limit
@@ -44,7 +44,8 @@ const { writeMovements, listMovements } = await import("../src/server/modules/mo
 const { syncBound } = await import("../src/server/modules/lists/lists");
 const { handleRestRequest } = await import("../src/server/http/rest-handler");
 const { businessDate } = await import("../src/server/lib/dates");
-const floor = await import("./floor");
+const floorLists = await import("./floor/lists");
+const floorMovements = await import("./floor/movements");
 const { countsFor, generate } = await import("./data");
 const { ApiClient } = await import("./http");
 const { buildServer, cpuMs, CpuMeter, startServer, stopOnExit } = await import("./server");
@@ -120,7 +121,7 @@ try {
   progress("POST /movimenti, una richiesta alla volta");
   w.push(
     await measure("1 floor (pg)", (i) =>
-      floor.writeMovement(fc, {
+      floorMovements.writeMovement(fc, {
         natura: natura(i),
         magazzino: 1 + (i % 3),
         articolo: art(i).id,
@@ -193,7 +194,7 @@ try {
   );
 
   progress("GET /movimenti, una pagina alla volta");
-  r.push(await measure("1 floor (pg)", (i) => floor.movementsPage(fc, dopo(i), 100)));
+  r.push(await measure("1 floor (pg)", (i) => floorLists.movementsPage(fc, dopo(i), 100)));
   r.push(
     await measure("2 prisma-raw (stesse istruzioni)", async (i) => {
       await syncBound(prisma, "movimenti");

@@ -1,5 +1,5 @@
 import { businessDate } from "../../src/server/lib/dates";
-import * as floor from "../floor";
+import * as floor from "../floor/align";
 import { sampleMemory } from "../server";
 import { fmtInt, median, progress, seconds } from "../util";
 import { cpuText, metered, withClient, type CpuUse, type Ctx, type ScenarioResult, type SideResult } from "./harness";

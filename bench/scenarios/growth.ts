@@ -7,7 +7,7 @@ import { SYNC_TABLES } from "../../src/server/db/advisory-locks";
 import { cutPage } from "../../src/server/modules/lists/lists";
 import * as listsQueries from "../../src/server/modules/lists/lists.queries";
 import * as movementsQueries from "../../src/server/modules/movements/movements.queries";
-import * as floor from "../floor";
+import * as floor from "../floor/lists";
 import { sampleMemory } from "../server";
 import { fmtInt, progress } from "../util";
 import { load, logSides, loadSide, metered, withClient, type Ctx, type ScenarioResult } from "./harness";
@@ -25,7 +25,7 @@ import { scanScenario } from "./scan";
 
 type Page = { rows: ({ id: number } & Record<string, unknown>)[]; altri: boolean; cursore: number };
 
-/** A service statement as a named prepared statement, as bench/floor.ts runs them. */
+/** A service statement as a named prepared statement, as bench/floor/statements.ts runs them. */
 function run<Row>(c: pg.ClientBase, name: string, statement: Query<Row>) {
   return c.query<Row & pg.QueryResultRow>({ name, text: statement.sql.text, values: statement.sql.values });
 }

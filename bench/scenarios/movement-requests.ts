@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { businessDate } from "../../src/server/lib/dates";
-import * as floor from "../floor";
+import * as floor from "../floor/movements";
 import { rng } from "../util";
 import { withClient, type Ctx } from "./harness";
 

@@ -1,6 +1,6 @@
 import { businessDate } from "../../src/server/lib/dates";
 import { gtinCheckDigit } from "../../src/lib/gtin";
-import * as floor from "../floor";
+import * as floor from "../floor/pallets";
 import { fmtInt, progress, seconds } from "../util";
 import { concurrentSides, withClient, type Ctx, type ScenarioResult } from "./harness";
 

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { businessDate } from "../../src/server/lib/dates";
-import * as floor from "../floor";
+import * as floor from "../floor/arrivals";
 import { fmtInt, progress, seconds } from "../util";
 import { concurrentSides, withClient, type Ctx, type ScenarioResult } from "./harness";
 

@@ -1,4 +1,4 @@
-import * as floor from "../floor";
+import * as floor from "../floor/lists";
 import { fmtInt, progress, seconds } from "../util";
 import { withClient, type Ctx, type ScenarioResult } from "./harness";
 import { scanScenario } from "./scan";

@@ -1,4 +1,4 @@
-import * as floor from "../floor";
+import * as floor from "../floor/lists";
 import type { Ctx, ScenarioResult } from "./harness";
 import { scanScenario } from "./scan";
 

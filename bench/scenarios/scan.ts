@@ -1,4 +1,4 @@
-import type * as floor from "../floor";
+import type * as floor from "../floor/lists";
 import { sampleMemory } from "../server";
 import { fmtInt, progress, sleep } from "../util";
 import { CpuTally, logSides, metered, side, ticker, withClient, type Ctx, type ScenarioResult } from "./harness";

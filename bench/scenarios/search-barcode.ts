@@ -1,4 +1,4 @@
-import * as floor from "../floor";
+import * as floor from "../floor/arrivals";
 import { fmtInt, progress, rng, seconds } from "../util";
 import { concurrentSides, SIDE_SLICES, withClient, type Ctx, type ScenarioResult } from "./harness";
 

@@ -1,5 +1,5 @@
 import { gtinCheckDigit } from "../../src/lib/gtin";
-import * as floor from "../floor";
+import * as floor from "../floor/master-data";
 import { sampleMemory } from "../server";
 import { fmtInt, median, progress } from "../util";
 import { cpuText, metered, withClient, type CpuUse, type Ctx, type ScenarioResult, type SideResult } from "./harness";

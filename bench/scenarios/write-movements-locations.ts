@@ -1,5 +1,5 @@
 import { businessDate } from "../../src/server/lib/dates";
-import * as floor from "../floor";
+import * as floor from "../floor/movements";
 import { progress, rng, seconds } from "../util";
 import { concurrentSides, SIDE_SLICES, withClient, type Ctx, type ScenarioResult } from "./harness";
 import { plainArticles, type Article } from "./movement-requests";

@@ -1,4 +1,4 @@
-import * as floor from "../floor";
+import * as floor from "../floor/lists";
 import { sampleMemory } from "../server";
 import { fmtInt, progress, seconds, sleep } from "../util";
 import { floorClients, load, loadSide, logSides, metered, withClient, type Ctx, type ScenarioResult } from "./harness";

@@ -7,7 +7,8 @@ import { seedSession } from "../../src/server/testing/fixtures";
 import { test } from "../../src/server/testing/test";
 import { appRouter } from "../../src/server/trpc/router";
 import { handleTrpcRequest } from "../../src/server/trpc/ui-handler";
-import { encodeLoosely, hostileString, hostileValue, serialise } from "./hostile-gen";
+import { encodeLoosely } from "./hostile-requests";
+import { hostileString, hostileValue, serialise } from "./hostile-values";
 import { seedArticles, seedWarehouse } from "./seed";
 
 /**

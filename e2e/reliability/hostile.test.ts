@@ -8,7 +8,9 @@ import type { TestDb } from "../../src/server/testing/db";
 import { seedLocations, switchLocations } from "../../src/server/testing/locations";
 import { test } from "../../src/server/testing/test";
 import { cleanup, ensureBuild, launch, snapshot, type Service, type Snapshot } from "./harness";
-import { BARCODES, endpointsOf, requestArb, serialise, type Endpoint, type GeneratedRequest, type Known } from "./hostile-gen";
+import { endpointsOf, type Endpoint, type Known } from "./hostile-endpoints";
+import { requestArb, type GeneratedRequest } from "./hostile-requests";
+import { BARCODES, serialise } from "./hostile-values";
 import { createKey, seedArticles, seedOrder, seedSupplier, seedWarehouse } from "./seed";
 
 /**

@@ -37,7 +37,7 @@ Comandi:
       arrivo.annullato, giacenze.allineate, documento_vendita.emesso, ordine_acquisto.modificato,
       articolo.modificato, cliente.modificato, fornitore.modificato, magazzino.modificato,
       ubicazione.modificato, avviso_spedizione.modificato, ricevimento.differenza,
-      reso_fornitore.registrato) e stampa il suo segreto, da solo,
+      reso_fornitore.registrato, prenotazione.modificata) e stampa il suo segreto, da solo,
       su stdout: è mostrato solo questa volta. Gli indirizzi di reti private, di loopback e link-local
       sono rifiutati, salvo WEBHOOK_ALLOW_PRIVATE_NETWORKS=true. --per-richiesta N (1-100, predefinito 1):
       eventi per richiesta, in un corpo { "eventi": [...] } quando N > 1; --parallela: più richieste

@@ -36,9 +36,14 @@ export const EVENT_TYPES = [
   "avviso_spedizione.modificato",
   "ricevimento.differenza",
   "reso_fornitore.registrato",
+  // Reservations (docs/api.md section 14).
+  "prenotazione.modificata",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The kinds of location of docs/api.md section 11. */
 export const TIPI_UBICAZIONE = ["ricevimento", "stoccaggio", "quarantena"] as const;
 export type TipoUbicazione = (typeof TIPI_UBICAZIONE)[number];
+
+/** The states of a reservation (docs/api.md section 14). */
+export const STATI_PRENOTAZIONE = ["attiva", "in_prelievo", "evasa", "annullata", "scaduta"] as const;

@@ -54,6 +54,12 @@ export const ORDER_KEY_LOCK = 7246;
 export const NOTICE_KEY_LOCK = 0x4156; // "AV"
 
 /**
+ * Lock order 0e: reservation keys, the id `hashtext(author/riferimento)`, taken sorted by a reservation upsert
+ * (docs/api.md section 14): two writes of one reference queue, and a first creation of it cannot race another.
+ */
+export const RESERVATION_KEY_LOCK = 0x5052; // "PR"
+
+/**
  * Lock order 1b: location gates, the id the location's: shared by a writer that puts goods into the
  * location, exclusive by a complete count of it and by its deactivation.
  */
@@ -88,6 +94,7 @@ export const SYNC_TABLES = {
   giacenze_ubicazioni: { tag: 11, seq: "giacenze_ubicazioni_id_seq" },
   avvisi_spedizione: { tag: 12, seq: "avvisi_spedizione_id_seq" },
   differenze_ricevimento: { tag: 13, seq: "differenze_ricevimento_id_seq" },
+  prenotazioni: { tag: 14, seq: "prenotazioni_id_seq" },
 } as const;
 
 /**

@@ -26,7 +26,7 @@ const statementNames = new Map<string, string>();
 
 /**
  * Names a statement so that each connection parses and plans it once and then reuses it, as `pg`'s
- * named statements do (bench/floor.ts): per request PostgreSQL spent more CPU planning than running
+ * named statements do (bench/floor/): per request PostgreSQL spent more CPU planning than running
  * the service's statements. The name is a digest of the text; statements whose text varies with the
  * data (many parameters) and any past the process-wide cap stay unnamed, so nothing grows unbounded.
  *

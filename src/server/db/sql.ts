@@ -10,7 +10,7 @@ import { isPgTx, type PgTx } from "./pg-tx";
  * client's pool outside a transaction, on the connection of our own transactions (transaction.ts) inside
  * one; only inside a Prisma transaction (the services that use Prisma's model API) does it go through
  * Prisma. The rows come back in the types Prisma gives a raw query (numeric as Decimal, bigint as BigInt,
- * date as a Date at UTC midnight), so the row types hold either way. The benchmark's floor (bench/floor.ts) runs the very same text and values.
+ * date as a Date at UTC midnight), so the row types hold either way. The benchmark's floor (bench/floor/) runs the very same text and values.
  */
 export interface Query<Row> {
   readonly sql: Prisma.Sql;

@@ -346,6 +346,8 @@ test("the OpenAPI document is served without a key and lists every endpoint with
       "/differenze-ricevimento/{id}/foto/{n}",
       "/differenze-ricevimento/tasso-riempimento",
       "/resi-fornitore",
+      "/prenotazioni",
+      "/prenotazioni/{id}/annulla",
       "/eventi",
       "/webhook",
       "/webhook/{id}",

@@ -95,6 +95,12 @@ export const ERROR_STATUS = {
   // Photos of a receiving difference (docs/api.md section 12): bytes that are not the declared image, a sixth photo.
   foto_non_valida: 422,
   troppe_foto: 422,
+  // Reservations (docs/api.md section 14): per-reservation outcomes of POST /prenotazioni.
+  riferimento_ripetuto: 422,
+  prenotazione_chiusa: 422,
+  cliente_non_trovato: 422,
+  disponibilita_insufficiente: 422,
+  lotto_non_disponibile: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -143,6 +149,11 @@ export const ROW_ERROR_CODES = [
   "avviso_in_ricevimento",
   "avviso_ripetuto",
   "riga_in_avviso",
+  "riferimento_ripetuto",
+  "prenotazione_chiusa",
+  "cliente_non_trovato",
+  "disponibilita_insufficiente",
+  "lotto_non_disponibile",
 ] as const satisfies readonly ErrorCode[];
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
 

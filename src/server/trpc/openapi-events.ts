@@ -14,6 +14,7 @@ import {
 import { movementOutput } from "../modules/movements/movements.schemas";
 import { differenceOutput } from "../modules/arrivals/receiving.schemas";
 import { noticeOutput } from "../modules/notices/notices.schemas";
+import { reservationOutput } from "../modules/reservations/reservations.schemas";
 import { saleDocumentOutput } from "../modules/sales/sales.schemas";
 
 /**
@@ -56,6 +57,7 @@ const DATA = {
   "avviso_spedizione.modificato": noticeOutput.meta({ description: "L'avviso come in GET /avvisi-spedizione" }),
   "ricevimento.differenza": differenceOutput.meta({ description: "La differenza come in GET /differenze-ricevimento" }),
   "reso_fornitore.registrato": stockData,
+  "prenotazione.modificata": reservationOutput.meta({ description: "La prenotazione come in GET /prenotazioni" }),
 } satisfies Record<EventType, z.ZodType> & Record<string, z.ZodType>;
 
 /** Shared row schemas, named once in components. */

@@ -7,6 +7,7 @@ import { MAX_MOVEMENT_ROWS } from "../modules/movements/movements.schemas";
 import { MAX_NOTICES_PER_CALL } from "../modules/notices/notices.schemas";
 import { MAX_RETURN_ROWS } from "../modules/returns/returns.schemas";
 import { MAX_ORDER_ROWS_PER_CALL, MAX_ORDERS_PER_CALL } from "../modules/orders/orders.schemas";
+import { MAX_RESERVATION_ROWS_PER_CALL, MAX_RESERVATIONS_PER_CALL } from "../modules/reservations/reservations.schemas";
 
 /**
  * Which error `codice` each procedure of /api/v1 can answer, for the OpenAPI document (docs/api.md section 2: "the
@@ -108,7 +109,8 @@ export const PROCEDURE_CODES: Readonly<Record<string, OperationCodes>> = {
     ],
     maxItems: { righe: MAX_ALIGNMENT_ROWS },
   },
-  "availability.list": { codes: ["magazzino_non_trovato"] },
+  // `articolo` or `codice` naming no article (docs/api.md section 14): 404.
+  "availability.list": { codes: ["magazzino_non_trovato", "non_trovato"] },
   "locationsStock.list": { codes: ["magazzino_non_trovato"] },
   "locationsStock.ofArticle": { codes: ["magazzino_non_trovato"] },
   "locationsStock.awaitingPutaway": { codes: ["magazzino_non_trovato"] },
@@ -229,6 +231,29 @@ export const PROCEDURE_CODES: Readonly<Record<string, OperationCodes>> = {
     ],
     maxItems: { righe: MAX_RETURN_ROWS },
   },
+  // Reservations (docs/api.md section 14).
+  "reservations.upsert": {
+    codes: ["troppe_righe"],
+    rows: [
+      "campo_non_valido",
+      "riferimento_ripetuto",
+      "prenotazione_chiusa",
+      "cliente_non_trovato",
+      "magazzino_non_trovato",
+      "disponibilita_insufficiente",
+      "lotto_non_disponibile",
+      "numero_riga_ripetuto",
+      "articolo_non_trovato",
+      "articolo_con_varianti",
+      "articolo_ambiguo",
+      "articolo_non_attivo",
+      "quantita_non_valida",
+      "prezzo_non_valido",
+      "lotto_non_previsto",
+    ],
+    maxItems: { prenotazioni: MAX_RESERVATIONS_PER_CALL, "prenotazioni.righe": MAX_RESERVATION_ROWS_PER_CALL },
+  },
+  "reservations.cancel": { codes: ["prenotazione_chiusa", "riga_non_trovata"] },
 };
 
 export interface DefaultInputs {

@@ -24,6 +24,7 @@ import { webhooksRestRouter } from "../modules/webhooks/webhooks-rest.router";
 import { usersRouter } from "../modules/users/users.router";
 import { labelsRouter } from "../modules/labels/labels.router";
 import { printersRouter } from "../modules/printers/printers.router";
+import { reservationsRouter } from "../modules/reservations/reservations.router";
 import { router } from "./init";
 
 export const appRouter = router({
@@ -54,6 +55,8 @@ export const appRouter = router({
   // Labels and printers (docs/api.md section 13).
   labels: labelsRouter,
   printers: printersRouter,
+  // Reservations and available-to-promise (docs/api.md section 14).
+  reservations: reservationsRouter,
   // Operator UI only (no openapi meta: not part of /api/v1).
   session: sessionsRouter,
   catalogue: catalogueRouter,

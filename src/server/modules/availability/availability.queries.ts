@@ -17,9 +17,15 @@ export interface AvailabilityRow {
    * page in the server's profile). `in_quarantena` only where the warehouse manages locations; null when the
    * catalogue has no warehouse at all (or with `magazzino`).
    */
-  magazzini: { magazzino: number; giacenza: string; in_quarantena?: string }[] | null;
+  magazzini:
+    | { magazzino: number; giacenza: string; in_quarantena?: string; prenotata?: string; scaduta?: string; disponibile?: string }[]
+    | null;
   /** What lies in quarantena locations; null unless a warehouse of the row manages locations. */
   in_quarantena: string | null;
+  /** Available-to-promise (docs/api.md section 14): null with `a` (holds have no history). */
+  prenotata: string | null;
+  scaduta: string | null;
+  disponibile: string | null;
 }
 
 /**
@@ -104,8 +110,14 @@ export const availabilityPage = (
   dopo: number,
   take: number,
   magazzino: number | null,
-  filters: Pick<ListAvailabilityInput, "a" | "cerca">,
+  filters: Pick<ListAvailabilityInput, "a" | "cerca" | "articolo" | "codice">,
+  /**
+   * Today in the service's time zone: lots with an earlier `scadenza` are expired. Unused with `a`. Left out (the
+   * benchmark's statements, the CSV export), the database's current date.
+   */
+  oggiDato?: string,
 ) => {
+  const oggi = Prisma.sql`coalesce(${oggiDato ?? null}::date, current_date)`;
   const inWarehouse = (column: Prisma.Sql) => (magazzino === null ? Prisma.empty : Prisma.sql`AND ${column} = ${magazzino}::int`);
   // Both sources yield one row per (article, warehouse) of the page. Every part reads the page's articles one
   // by one through its index (`CROSS JOIN LATERAL (… WHERE x.articolo_id = p.id OFFSET 0)`: the OFFSET keeps
@@ -134,14 +146,68 @@ export const availabilityPage = (
                     WHERE g.articolo_id = p.id AND u.tipo = 'quarantena' ${inWarehouse(Prisma.sql`g.magazzino_id`)} OFFSET 0) g
            GROUP BY g.articolo_id, g.magazzino_id`
       : asOf(filters.a, inWarehouse, true);
+  // Available-to-promise (docs/api.md section 14), today only: stock in expired lots, what of it lies in quarantena
+  // (so that a piece both expired and in quarantena is subtracted once), and the holds of active reservations.
+  const today = filters.a === undefined;
+  const expiring = today
+    ? Prisma.sql`,
+    scadute AS (
+      SELECT l.articolo_id, l.magazzino_id, sum(l.residua) AS quantita
+        FROM pagina p CROSS JOIN LATERAL (
+               SELECT l.articolo_id, l.magazzino_id, l.residua FROM lotti l
+                WHERE l.articolo_id = p.id AND l.scadenza < ${oggi} AND l.residua > 0 ${inWarehouse(Prisma.sql`l.magazzino_id`)} OFFSET 0) l
+       GROUP BY l.articolo_id, l.magazzino_id
+    ),
+    scadute_in_quarantena AS (
+      SELECT g.articolo_id, g.magazzino_id, sum(g.quantita) AS quantita
+        FROM pagina p CROSS JOIN LATERAL (
+               SELECT g.articolo_id, g.magazzino_id, g.quantita
+                 FROM giacenze_ubicazioni g JOIN ubicazioni u ON u.id = g.ubicazione_id JOIN lotti l ON l.id = g.lotto_id
+                WHERE g.articolo_id = p.id AND u.tipo = 'quarantena' AND l.scadenza < ${oggi} ${inWarehouse(Prisma.sql`g.magazzino_id`)}
+               OFFSET 0) g
+       GROUP BY g.articolo_id, g.magazzino_id
+    ),
+    tenute AS (
+      SELECT r.articolo_id, r.magazzino_id, sum(r.prenotata) AS quantita
+        FROM pagina p CROSS JOIN LATERAL (
+               SELECT r.articolo_id, r.magazzino_id, r.prenotata
+                 FROM righe_prenotazione r JOIN prenotazioni pr ON pr.id = r.prenotazione_id
+                WHERE r.articolo_id = p.id AND r.prenotata > 0 AND banchina_prenotazione_tiene(pr.stato, pr.scade_il)
+                      ${inWarehouse(Prisma.sql`r.magazzino_id`)} OFFSET 0) r
+       GROUP BY r.articolo_id, r.magazzino_id
+    )`
+    : Prisma.empty;
+  const free = Prisma.sql`greatest(coalesce(s.quantita, 0) - coalesce(z.quantita, 0) - coalesce(e.quantita, 0) + coalesce(ez.quantita, 0)
+                                   - coalesce(h.quantita, 0), 0)`;
+  const promise = today
+    ? Prisma.sql`LEFT JOIN scadute e ON e.articolo_id = p.id AND e.magazzino_id = w.id
+        LEFT JOIN scadute_in_quarantena ez ON ez.articolo_id = p.id AND ez.magazzino_id = w.id
+        LEFT JOIN tenute h ON h.articolo_id = p.id AND h.magazzino_id = w.id`
+    : Prisma.empty;
+  const promiseColumns = today
+    ? Prisma.sql`trim_scale(coalesce(sum(h.quantita), 0))::text AS prenotata, trim_scale(coalesce(sum(e.quantita), 0))::text AS scaduta,
+                 trim_scale(coalesce(sum(${free}), 0))::text AS disponibile`
+    : Prisma.sql`NULL::text AS prenotata, NULL::text AS scaduta, NULL::text AS disponibile`;
+  const promiseJson = today
+    ? Prisma.sql` || jsonb_build_object('prenotata', trim_scale(coalesce(h.quantita, 0))::text, 'scaduta', trim_scale(coalesce(e.quantita, 0))::text,
+                                       'disponibile', trim_scale(${free})::text)`
+    : Prisma.empty;
+  // One article (`articolo` or `codice`): it, or a template's variants.
+  const oneArticle =
+    filters.articolo !== undefined
+      ? Prisma.sql`AND (a.id = ${filters.articolo}::int OR a.modello_id = ${filters.articolo}::int)`
+      : filters.codice !== undefined
+        ? Prisma.sql`AND (a.codice = ${filters.codice} OR a.modello_id = (SELECT m.id FROM articoli m WHERE m.codice = ${filters.codice}))`
+        : Prisma.empty;
+
   // LEFT JOIN, not CROSS JOIN: a catalogue with no warehouse at all still lists its articles.
   const warehouses = magazzino === null ? Prisma.sql`true` : Prisma.sql`w.id = ${magazzino}::int`;
   const breakdown =
     magazzino === null
-      ? Prisma.sql`json_agg(CASE WHEN w.gestione_ubicazioni
-                     THEN json_build_object('magazzino', w.id, 'giacenza', trim_scale(coalesce(s.quantita, 0))::text,
+      ? Prisma.sql`json_agg((CASE WHEN w.gestione_ubicazioni
+                     THEN jsonb_build_object('magazzino', w.id, 'giacenza', trim_scale(coalesce(s.quantita, 0))::text,
                                             'in_quarantena', trim_scale(coalesce(z.quantita, 0))::text)
-                     ELSE json_build_object('magazzino', w.id, 'giacenza', trim_scale(coalesce(s.quantita, 0))::text) END
+                     ELSE jsonb_build_object('magazzino', w.id, 'giacenza', trim_scale(coalesce(s.quantita, 0))::text) END)${promiseJson}
                      ORDER BY w.id) FILTER (WHERE w.id IS NOT NULL) AS magazzini`
       : Prisma.sql`NULL::json AS magazzini`;
 
@@ -153,27 +219,38 @@ export const availabilityPage = (
     WITH pagina AS (
       SELECT a.id, a.codice, a.descrizione
         FROM articoli a
-       WHERE a.id > ${dopo} AND NOT a.ha_varianti ${matching}
+       WHERE a.id > ${dopo} AND NOT a.ha_varianti ${matching} ${oneArticle}
        ORDER BY a.id
        ${limit(take)}
     ),
     saldi AS (${balances}),
-    quarantena AS (${quarantined}),
+    quarantena AS (${quarantined})${expiring},
     giacenze_pagina AS (
       SELECT p.id, p.codice, p.descrizione, coalesce(sum(s.quantita), 0) AS giacenza, ${breakdown},
-             CASE WHEN bool_or(w.gestione_ubicazioni) THEN trim_scale(coalesce(sum(z.quantita), 0))::text END AS in_quarantena
+             CASE WHEN bool_or(w.gestione_ubicazioni) THEN trim_scale(coalesce(sum(z.quantita), 0))::text END AS in_quarantena,
+             ${promiseColumns}
         FROM pagina p
         LEFT JOIN magazzini w ON ${warehouses}
         LEFT JOIN saldi s ON s.articolo_id = p.id AND s.magazzino_id = w.id
         LEFT JOIN quarantena z ON z.articolo_id = p.id AND z.magazzino_id = w.id
+        ${promise}
        GROUP BY p.id, p.codice, p.descrizione
     ),
     ${expected(filters.a, inWarehouse(Prisma.sql`o.magazzino_id`))}
     SELECT f.magazzino_trovato, g.id, g.codice, g.descrizione, trim_scale(g.giacenza)::text AS giacenza,
-           trim_scale(coalesce(r.in_arrivo, 0))::text AS in_arrivo, g.magazzini, g.in_quarantena
+           trim_scale(coalesce(r.in_arrivo, 0))::text AS in_arrivo, g.magazzini, g.in_quarantena,
+           g.prenotata, g.scaduta, g.disponibile
       FROM (SELECT ${magazzino}::int IS NULL OR EXISTS (SELECT 1 FROM magazzini WHERE id = ${magazzino}::int) AS magazzino_trovato) f
       -- An unknown warehouse must be refused even past the end of the catalogue, hence this outer row.
       LEFT JOIN giacenze_pagina g ON f.magazzino_trovato
       LEFT JOIN arrivi r ON r.articolo_id = g.id
      ORDER BY g.id`);
 };
+
+/** Whether the article named by `GET /disponibilita?articolo=` (or `codice=`) exists. */
+export const articleExists = (f: { articolo?: number; codice?: string }) =>
+  query<{ id: number }>(
+    f.articolo !== undefined
+      ? Prisma.sql`SELECT id FROM articoli WHERE id = ${f.articolo}::int`
+      : Prisma.sql`SELECT id FROM articoli WHERE codice = ${f.codice ?? ""}`,
+  );

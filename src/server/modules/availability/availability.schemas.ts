@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decimalString, queryDate, queryInt } from "../../lib/zod";
+import { decimalString, queryDate, queryInt, shortText } from "../../lib/zod";
 import { listParams, pageShape } from "../lists/lists.schemas";
 
 export const MAX_AVAILABILITY_PAGE = 500;
@@ -30,8 +30,31 @@ export const listAvailabilityInput = z.strictObject({
   magazzino: queryInt(1, 2_147_483_647)
     .optional()
     .meta({ description: "Id magazzino: `giacenza` e `in_arrivo` di quel magazzino (ordini destinati a esso); `magazzini` omesso" }),
+  articolo: queryInt(1, 2_147_483_647)
+    .optional()
+    .meta({ description: "Solo questo articolo (id; un modello risponde con le sue varianti); sconosciuto: 404" }),
+  codice: shortText(64)
+    .optional()
+    .meta({ description: "Solo l'articolo con questo codice (un modello risponde con le sue varianti); sconosciuto: 404" }),
 });
 export type ListAvailabilityInput = z.infer<typeof listAvailabilityInput>;
+
+/** Available-to-promise (docs/api.md section 14): today only, left out with `a` (holds have no history in the ledger). */
+const promise = {
+  prenotata: decimalString()
+    .optional()
+    .meta({ description: "Tenuto dalle prenotazioni attive e non scadute (orologio del database); omesso con `a`" }),
+  scaduta: decimalString()
+    .optional()
+    .meta({ description: "Giacenza nei lotti con `scadenza` anteriore a oggi (fuso del servizio); omesso con `a`" }),
+  disponibile: decimalString()
+    .optional()
+    .meta({
+      description:
+        "Disponibile da promettere: giacenza − (merce in ubicazioni `quarantena` o in lotti scaduti, ogni pezzo una volta) − `prenotata`, " +
+        "mai sotto zero, per magazzino; la riga totale è la somma dei magazzini. Omesso con `a`",
+    }),
+};
 
 export const availabilityRowOutput = z.object({
   articolo: z.object({ id: z.number().int(), codice: z.string(), descrizione: z.string() }),
@@ -47,12 +70,14 @@ export const availabilityRowOutput = z.object({
         "Quanto della giacenza si trova in ubicazioni di tipo `quarantena`: presente solo quando un magazzino della riga (quello del " +
         "filtro `magazzino`, o uno qualsiasi senza filtro) gestisce le ubicazioni; omesso altrimenti",
     }),
+  ...promise,
   magazzini: z
     .array(
       z.object({
         magazzino: z.number().int(),
         giacenza: decimalString(),
         in_quarantena: decimalString().optional().meta({ description: "Solo per un magazzino che gestisce le ubicazioni" }),
+        ...promise,
       }),
     )
     .optional()

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import { rows } from "../../db/sql";
 import { DomainError } from "../../lib/errors";
 import { boundAndRows, cutPage } from "../lists/lists";
 import * as q from "./availability.queries";
@@ -21,14 +22,17 @@ import type { AvailabilityRowOutput, ListAvailabilityInput } from "./availabilit
  * (no exponent, no trailing zeros, "0"), and it spares parsing thousands of decimals per page in JS
  * (with `canonical` that parsing was the largest cost of the service itself).
  */
-export async function listAvailability(db: Db, input: ListAvailabilityInput) {
+export async function listAvailability(db: Db, input: ListAvailabilityInput, opts: { oggi?: string } = {}) {
+  if (input.articolo !== undefined && input.codice !== undefined) {
+    throw new DomainError("filtro_non_valido", "I parametri 'articolo' e 'codice' non si combinano: indicarne uno.", { campo: "codice" });
+  }
   const limite = input.limite ?? 500;
   const dopo = input.dopo ?? 0;
   const magazzino = input.magazzino ?? null;
   const [bound, found] = await boundAndRows(
     db,
     "articoli",
-    q.availabilityPage(dopo, limite + 1, magazzino, input),
+    q.availabilityPage(dopo, limite + 1, magazzino, input, opts.oggi),
     { campo: "dopo", valore: dopo },
     (rows) => {
       if (rows[0] && !rows[0].magazzino_trovato) {
@@ -36,6 +40,12 @@ export async function listAvailability(db: Db, input: ListAvailabilityInput) {
       }
     },
   );
+  const one = input.articolo !== undefined || input.codice !== undefined;
+  if (one && !found.some((r) => r.id !== null) && (await rows(db, q.articleExists(input))).length === 0) {
+    throw new DomainError("non_trovato", `L'articolo ${input.articolo ?? `'${input.codice}'`} non esiste.`, {
+      campo: input.articolo !== undefined ? "articolo" : "codice",
+    });
+  }
   const page = cutPage(
     found.filter((r): r is AvailabilityRow & { id: number } => r.id !== null),
     limite,
@@ -58,6 +68,12 @@ export function toAvailabilityOutput(r: AvailabilityRow & { id: number }, withBr
   };
   // Only where a warehouse of the row manages locations (docs/api.md section 11): elsewhere the row is unchanged.
   if (r.in_quarantena !== null) out.in_quarantena = r.in_quarantena;
+  // Today only (docs/api.md section 14): with `a` the query leaves them null.
+  if (r.disponibile !== null) {
+    out.prenotata = r.prenotata ?? "0";
+    out.scaduta = r.scaduta ?? "0";
+    out.disponibile = r.disponibile;
+  }
   // json_agg over no warehouse at all is NULL, not an empty array.
   if (withBreakdown) out.magazzini = r.magazzini ?? [];
   return out;

@@ -26,6 +26,14 @@ test.beforeAll(async ({ db, apiKey }) => {
   reader = (await seedKey(t.prisma, ["lettura"])).chiave;
 });
 
+/** Today's available-to-promise (docs/api.md section 14) where nothing is held, expired or in quarantena: all of the stock. */
+const free = (giacenza: string) => ({ giacenza, prenotata: "0", scaduta: "0", disponibile: giacenza });
+/** A row without today's available-to-promise fields, as `a` answers it. */
+const withoutPromise = ({ prenotata: _p, scaduta: _s, disponibile: _d, magazzini, ...row }: any) => ({
+  ...row,
+  ...(magazzini ? { magazzini: magazzini.map(({ prenotata: _wp, scaduta: _ws, disponibile: _wd, ...w }: any) => w) } : {}),
+});
+
 const get = (query = "", k = reader) => rest("GET", `/disponibilita${query}`, { key: k });
 const move = (body: unknown) => rest("POST", "/movimenti", { key, body });
 
@@ -61,11 +69,11 @@ describe("GET /disponibilita: rows", () => {
     expect(r.body).toMatchObject({ altri: false, cursore: a.STORICO });
     expect(r.body.disponibilita[3]).toEqual({
       articolo: { id: a.FERMO, codice: "FERMO", descrizione: "Articolo FERMO" },
-      giacenza: "0",
+      ...free("0"),
       in_arrivo: "0",
       magazzini: [
-        { magazzino: m1, giacenza: "0" },
-        { magazzino: m2, giacenza: "0" },
+        { magazzino: m1, ...free("0") },
+        { magazzino: m2, ...free("0") },
       ],
     });
   });
@@ -113,11 +121,11 @@ describe("GET /disponibilita: rows", () => {
 
     expect(await rowOf(a.VITE!)).toEqual({
       articolo: { id: a.VITE, codice: "VITE", descrizione: "Articolo VITE" },
-      giacenza: "22.5", // 10.5 − 3 + 15; the transfer leaves the total alone
+      ...free("22.5"), // 10.5 − 3 + 15; the transfer leaves the total alone
       in_arrivo: "30.5", // 40 − 15 on O-1, 5.5 on O-2
       magazzini: [
-        { magazzino: m1, giacenza: "20.25" },
-        { magazzino: m2, giacenza: "2.25" },
+        { magazzino: m1, ...free("20.25") },
+        { magazzino: m2, ...free("2.25") },
       ],
     });
     // O-3 is evaso: nothing left to arrive for GUANTO-M.
@@ -134,20 +142,20 @@ describe("GET /disponibilita: rows", () => {
     // Down to zero: the balance row stays, and shows "0".
     await move({ natura: "scarico", magazzino: m2, righe: [{ codice: "VITE", quantita: 2.25 }] });
     expect((await rowOf(a.VITE!)).magazzini).toEqual([
-      { magazzino: m1, giacenza: "20.25" },
-      { magazzino: m2, giacenza: "0" },
+      { magazzino: m1, ...free("20.25") },
+      { magazzino: m2, ...free("0") },
     ]);
   });
 
   test("magazzino: that warehouse's giacenza and in_arrivo (by the order's warehouse), no breakdown", async () => {
     expect(await rowOf(a.VITE!, `&magazzino=${m1}`)).toEqual({
       articolo: { id: a.VITE, codice: "VITE", descrizione: "Articolo VITE" },
-      giacenza: "20.25",
+      ...free("20.25"),
       in_arrivo: "25",
     });
     expect(await rowOf(a.VITE!, `&magazzino=${m2}`)).toEqual({
       articolo: { id: a.VITE, codice: "VITE", descrizione: "Articolo VITE" },
-      giacenza: "0",
+      ...free("0"),
       in_arrivo: "5.5",
     });
     const all = await get(`?magazzino=${m2}`);
@@ -224,7 +232,8 @@ describe("GET /disponibilita: rows", () => {
     expect(ledger.size).toBeGreaterThan(3);
     const { rows } = await pageAll("");
     const { rows: fromLedger } = await pageAll("&a=2999-12-31");
-    expect(fromLedger).toEqual(rows);
+    // The reservation fields are today's only: holds have no history in the ledger.
+    expect(fromLedger).toEqual(rows.map(withoutPromise));
     for (const row of rows) {
       let total = 0;
       for (const w of row.magazzini) {
@@ -291,12 +300,26 @@ describe("GET /disponibilita: refusals", () => {
     ["a=25-01-2026", "a"],
     ["magazzino=0", "magazzino"],
     ["magazzino=uno", "magazzino"],
-    ["articolo=1", "articolo"],
+    ["fornitore=1", "fornitore"],
+    ["articolo=0", "articolo"],
+    ["articolo=1&codice=VITE", "codice"],
     ["limite=10&limite=20", "limite"],
   ])("%s → filtro_non_valido", async (query, campo) => {
     const r = await get(`?${query}`);
     expect(r.status).toBe(422);
     expect(r.body).toMatchObject({ codice: "filtro_non_valido", campo });
+  });
+
+  test("one article by id or code (a template: its variants); an unknown one is 404", async () => {
+    const byId = await get(`?articolo=${a.VITE}`);
+    expect(byId.body.disponibilita.map((d: any) => d.articolo.codice)).toEqual(["VITE"]);
+    const byCode = await get("?codice=GUANTO");
+    expect(byCode.body.disponibilita.map((d: any) => d.articolo.codice)).toEqual(["GUANTO-M", "GUANTO-L"]);
+    for (const query of ["?articolo=999999", "?codice=NESSUNO"]) {
+      const r = await get(query);
+      expect(r.status).toBe(404);
+      expect(r.body.codice).toBe("non_trovato");
+    }
   });
 
   test("an unknown warehouse is magazzino_non_trovato, also past the end of the catalogue", async () => {

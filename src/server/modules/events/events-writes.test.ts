@@ -262,6 +262,21 @@ describe("each write records its event, with dati as the lists show them", () =>
     expect(changed.events[0]!.dati).toEqual(now);
   });
 
+  test("POST /prenotazioni and its annulla: prenotazione.modificata as GET /prenotazioni; a repeat records nothing", async () => {
+    expect((await post("/movimenti", { natura: "carico", magazzino: m1, righe: [{ codice: "B", quantita: 3 }] })).status).toBe(200);
+    const p = { riferimento: "EV-P", magazzino: "M1", cliente: "CL1", righe: [{ numero_riga: 1, codice: "B", quantita: 2 }] };
+    const { result, events } = await recorded(() => post("/prenotazioni", { prenotazioni: [p] }));
+    expect(result.body.create).toBe(1);
+    const id = result.body.righe[0].id as number;
+    expect(types(events)).toEqual(["prenotazione.modificata"]);
+    expect(events[0]!.dati).toEqual(await listed("/prenotazioni", "prenotazioni", id));
+    await recordsNothing(async () => expect((await post("/prenotazioni", { prenotazioni: [p] })).body.invariate).toBe(1));
+    const cancelled = await recorded(() => post(`/prenotazioni/${id}/annulla`, {}));
+    expect(types(cancelled.events)).toEqual(["prenotazione.modificata"]);
+    expect(cancelled.events[0]!.dati).toEqual(cancelled.result.body);
+    expect(cancelled.result.body.stato).toBe("annullata");
+  });
+
   test("POST /ordini-acquisto: one ordine_acquisto.modificato per order created or replaced; a repeat records nothing", async () => {
     const order = (righe: unknown[]) => ({ numero: "EV-OA", fornitore: "F1", data: "2026-11-21", magazzino: "M1", righe });
     const first = [

@@ -7,6 +7,7 @@ import { boundAndRows, cutPage } from "../lists/lists";
 import { type MovementRow, movementsByIds, toMovementOutput } from "../movements/movements.service";
 import { differencesByIds } from "../arrivals/differences.service";
 import { salesDocumentsByIds } from "../sales/sales.service";
+import { toReservationOutput } from "../reservations/reservations.service";
 import * as q from "./events.queries";
 import type { EventOutput, ListEventsInput } from "./events.schemas";
 
@@ -68,6 +69,8 @@ export async function renderEvents(db: Db, events: q.EventRow[], timeZone: strin
         return toLocationOutput(d as unknown as Parameters<typeof toLocationOutput>[0]);
       case "avviso_spedizione.modificato":
         return d;
+      case "prenotazione.modificata":
+        return toReservationOutput(d as unknown as Parameters<typeof toReservationOutput>[0], timeZone);
       case "ricevimento.differenza":
         return differences.get(d.id as number) ?? d;
       case "cliente.modificato":

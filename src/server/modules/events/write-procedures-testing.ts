@@ -97,6 +97,8 @@ export const DOMAIN_TABLES = [
   "avvisi_spedizione",
   "colli",
   "righe_collo",
+  "prenotazioni",
+  "righe_prenotazione",
 ];
 
 export async function domainSnapshot(): Promise<Record<string, string>> {

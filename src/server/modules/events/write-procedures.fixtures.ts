@@ -219,4 +219,27 @@ export const WRITES: Record<string, Write> = {
     },
     events: ["ordine_acquisto.modificato"],
   },
+  // Reservations (docs/api.md section 14): state and quantities, no stock.
+  "reservations.upsert": {
+    prepare: async () => {
+      const r = await asKey().movements.write({ natura: "carico", magazzino: m1, righe: [{ codice: "A", quantita: 2 }] });
+      expect(r.scritte).toBe(1);
+      await asKey().clientsUpsert.upsert({ clienti: [{ codice: "WP-CL", ragione_sociale: "Cliente" }] });
+    },
+    run: async () => {
+      const r = await asKey().reservations.upsert({
+        prenotazioni: [{ riferimento: "WP-P", magazzino: "M1", cliente: "WP-CL", righe: [{ numero_riga: 1, codice: "A", quantita: 1 }] }],
+      });
+      expect(r.create).toBe(1);
+      s.reservation = r.righe[0]!.id!;
+    },
+    events: ["prenotazione.modificata"],
+  },
+  "reservations.cancel": {
+    run: async () => {
+      const r = await asKey().reservations.cancel({ id: String(s.reservation) } as never);
+      expect(r.stato).toBe("annullata");
+    },
+    events: ["prenotazione.modificata"],
+  },
 };

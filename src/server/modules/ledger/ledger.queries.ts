@@ -212,3 +212,14 @@ export const ledgerCounts = () =>
     SELECT (SELECT count(*) FROM giacenze)::int AS giacenze, (SELECT count(*) FROM lotti)::int AS lotti,
            (SELECT count(*) FROM righe_ordine)::int AS righe_ordine, (SELECT count(*) FROM ordini_acquisto)::int AS ordini,
            (SELECT count(*) FROM movimenti)::int AS movimenti`);
+
+/**
+ * Lock order 5 for a reservation (docs/api.md section 14): the balances of the (article, warehouse) pairs it
+ * holds, FOR UPDATE, in (article, warehouse) order, the row every writer of that stock locks when it appends.
+ */
+export const lockBalancesForHolds = (articoli: number[], magazzini: number[]) =>
+  query<{ articolo_id: number }>(Prisma.sql`
+    SELECT g.articolo_id FROM giacenze g
+     WHERE (g.articolo_id, g.magazzino_id) IN (SELECT * FROM unnest(${articoli}::int[], ${magazzini}::int[]))
+     ORDER BY g.articolo_id, g.magazzino_id
+       FOR UPDATE OF g`);

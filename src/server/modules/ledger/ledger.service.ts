@@ -233,3 +233,21 @@ export async function takeBackFromLot(tx: Tx, lotId: number, quantita: string): 
   if (await first(tx, q.takeBackFromLot(lotId, quantita))) return { ok: true };
   return { ok: false, residua: canonical((await first(tx, q.lotResidualById(lotId)))!.residua) };
 }
+
+/**
+ * Lock order 5 for a writer that moves no stock but decides against it: a reservation takes the balances of
+ * every (article, warehouse) it holds before it reads what is free (reservations-upsert.service.ts), so a
+ * reservation and a movement of that stock queue on the same row, and two reservations racing for the last
+ * pieces read each other's holds once the first commits. A pair without a balance row has nothing to hold and
+ * locks nothing.
+ */
+export async function lockBalancesForHolds(tx: Tx, pairs: { articolo: number; magazzino: number }[]): Promise<void> {
+  if (pairs.length === 0) return;
+  await rows(
+    tx,
+    q.lockBalancesForHolds(
+      pairs.map((p) => p.articolo),
+      pairs.map((p) => p.magazzino),
+    ),
+  );
+}

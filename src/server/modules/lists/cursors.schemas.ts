@@ -33,6 +33,7 @@ export const startingCursorsOutput = z.object({
   ubicazioni: feedCursors("GET /ubicazioni"),
   avvisi_spedizione: feedCursors("GET /avvisi-spedizione"),
   differenze_ricevimento: idCursor("GET /differenze-ricevimento"),
+  prenotazioni: feedCursors("GET /prenotazioni"),
   eventi: idCursor("GET /eventi"),
 });
 export type StartingCursors = z.infer<typeof startingCursorsOutput>;

@@ -31,6 +31,8 @@ export async function startingCursors(db: Db): Promise<StartingCursors> {
     // it requires a warehouse.
     avvisi_spedizione: feed("avvisi_spedizione"),
     differenze_ricevimento: at("differenze_ricevimento"),
+    // Reservations (docs/api.md section 14).
+    prenotazioni: feed("prenotazioni"),
     eventi: at("eventi"),
   };
 }

@@ -32,6 +32,7 @@ const SEQUENCES = {
   ubicazioni: "ubicazioni_id_seq",
   avvisi_spedizione: "avvisi_spedizione_id_seq",
   differenze_ricevimento: "differenze_ricevimento_id_seq",
+  prenotazioni: "prenotazioni_id_seq",
   versioni: "banchina_versioni",
 } as const;
 
@@ -48,6 +49,7 @@ const LISTS = [
   ["ubicazioni", "/ubicazioni", "ubicazioni", true],
   ["avvisi_spedizione", "/avvisi-spedizione", "avvisi", true],
   ["differenze_ricevimento", "/differenze-ricevimento", "differenze", false],
+  ["prenotazioni", "/prenotazioni", "prenotazioni", true],
 ] as const;
 
 /** An SSCC of this file's (company prefix 8007123): extension 3, a serial, the GS1 check digit. */
@@ -90,6 +92,13 @@ async function writeOneOfEach(tag: string) {
   });
   expect(difference.status, JSON.stringify(difference.body)).toBe(201);
   expect(ok(await post("/movimenti", { natura: "carico", magazzino: m1, righe: [{ codice: `A-${tag}`, quantita: 5 }] })).scritte).toBe(1);
+  const reservation = {
+    riferimento: `P-${tag}`,
+    magazzino: "M1",
+    cliente: `C-${tag}`,
+    righe: [{ numero_riga: 1, codice: `A-${tag}`, quantita: 1 }],
+  };
+  expect(ok(await post("/prenotazioni", { prenotazioni: [reservation] })).create).toBe(1);
   const sale = await caller(t, manager, "trpc").sales.create({
     tipo: "scontrino",
     cliente,
@@ -164,6 +173,7 @@ describe("GET /cursori", () => {
         "ricevimento.differenza",
         "movimenti.registrati",
         "documento_vendita.emesso",
+        "prenotazione.modificata",
       ]),
     );
   });

@@ -1,4 +1,4 @@
-import type { HeadRow } from "./webhooks.queries";
+import type { HeadRow } from "./deliveries.queries";
 
 /**
  * How an endpoint's pending deliveries become messages (docs/api.md section 10, "Throughput"). A message is one

@@ -6,7 +6,7 @@ import { rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
 import type { TestDb as Db } from "../../testing/db";
 import { test } from "../../testing/test";
 import { planMessages } from "./messages";
-import type { HeadRow } from "./webhooks.queries";
+import type { HeadRow } from "./deliveries.queries";
 import { createEndpoint } from "./webhooks.service";
 import { testSettings, until, workersStoppedAfterEach } from "./webhooks-testing";
 

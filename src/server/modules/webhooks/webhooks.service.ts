@@ -6,7 +6,9 @@ import { formatInstant } from "../../lib/dates";
 import { DomainError } from "../../lib/errors";
 import { recordAdminAction, type AuditAuthor } from "../audit/audit.service";
 import { assertPublicUrl, parseEndpointUrl } from "./network";
-import * as q from "./webhooks.queries";
+import * as aq from "./attempts.queries";
+import * as dq from "./deliveries.queries";
+import * as q from "./endpoints.queries";
 import type { Actor } from "../auth/actor";
 import type { CreateEndpointInput, EndpointOutput, EndpointSettings, RestEndpoint } from "./webhooks.schemas";
 
@@ -89,7 +91,7 @@ async function endpointOrRefuse(db: Db, id: number, timeZone: string): Promise<E
 /** GET /webhook/{id}: the endpoint, with its last attempts (status and duration only). */
 export async function restEndpointDetail(db: Db, id: number, owner: number, timeZone: string) {
   const row = await rowOrRefuse(db, id, owner);
-  const attempts = await rows(db, q.attempts(id, null, LAST_ATTEMPTS));
+  const attempts = await rows(db, aq.attempts(id, null, LAST_ATTEMPTS));
   return {
     ...toRest(row, timeZone),
     ultimi_tentativi: attempts.map((t) => ({
@@ -277,7 +279,7 @@ export async function replayEndpointIn(
       { campo: "da" },
     );
   }
-  const n = (await first(tx, q.replayFrom(id, da)))!.n;
+  const n = (await first(tx, dq.replayFrom(id, da)))!.n;
   await first(tx, q.clearSkipFrom(id, da));
   await recordAdminAction(tx, by, "webhook.riconsegna", { tipo: "webhook", id, nome: endpoint.url }, `dalla sequenza ${da}: ${n} consegne`);
   return { riaccodate: n };
@@ -290,7 +292,7 @@ export async function replayEndpoint(db: PrismaClient, by: AuditAuthor, id: numb
 /** One delivery (a failed one, typically) sent again. */
 export async function replayDelivery(db: PrismaClient, by: AuditAuthor, id: number, consegna: number): Promise<{ riaccodate: number }> {
   return inTransaction(db, async (tx) => {
-    const row = await first(tx, q.replayDelivery(id, consegna));
+    const row = await first(tx, dq.replayDelivery(id, consegna));
     if (!row) {
       throw new DomainError("non_trovato", `La consegna ${consegna} del webhook ${id} non esiste o è già in attesa.`, {
         campo: "consegna",
@@ -303,7 +305,7 @@ export async function replayDelivery(db: PrismaClient, by: AuditAuthor, id: numb
 
 export async function listDeliveries(db: Db, input: { id: number; stato?: string; prima?: number }, timeZone: string) {
   await endpointOrRefuse(db, input.id, timeZone);
-  const page = await rows(db, q.deliveries(input.id, input.stato ?? null, input.prima ?? null, PAGE + 1));
+  const page = await rows(db, dq.deliveries(input.id, input.stato ?? null, input.prima ?? null, PAGE + 1));
   const consegne = page.slice(0, PAGE).map((d) => ({
     id: d.id,
     sequenza: d.evento_id,
@@ -319,7 +321,7 @@ export async function listDeliveries(db: Db, input: { id: number; stato?: string
 
 export async function listAttempts(db: Db, input: { id: number; prima?: number }, timeZone: string) {
   await endpointOrRefuse(db, input.id, timeZone);
-  const page = await rows(db, q.attempts(input.id, input.prima ?? null, PAGE + 1));
+  const page = await rows(db, aq.attempts(input.id, input.prima ?? null, PAGE + 1));
   const tentativi = page.slice(0, PAGE).map((t) => ({
     id: t.id,
     consegna: t.consegna_id,

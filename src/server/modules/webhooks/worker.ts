@@ -7,7 +7,9 @@ import { syncBound } from "../lists/lists";
 import { renderEventsByIds } from "../events/events.service";
 import { sendWebhook, type AttemptOutcome } from "./delivery";
 import { type Message, messageBody, planMessages } from "./messages";
-import * as q from "./webhooks.queries";
+import * as aq from "./attempts.queries";
+import * as dq from "./deliveries.queries";
+import * as q from "./endpoints.queries";
 
 /**
  * The delivery workers. Every instance runs them; they share the work through PostgreSQL alone.
@@ -148,13 +150,13 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
     let attempted = false;
 
     async function refill() {
-      await rows(db, q.fanOut(endpoint.id, await syncBound(db, "eventi"), FANOUT_BATCH));
+      await rows(db, dq.fanOut(endpoint.id, await syncBound(db, "eventi"), FANOUT_BATCH));
       const window = await rows(
         db,
-        q.pendingDeliveries(endpoint.id, Math.max(BATCH, perRequest * max), { dueOnly: !ordered, skip: [...taken] }),
+        dq.pendingDeliveries(endpoint.id, Math.max(BATCH, perRequest * max), { dueOnly: !ordered, skip: [...taken] }),
       );
       const plan = planMessages(window, { perRequest, ordered, max });
-      for (const m of plan.filter((m) => m.formed)) m.deliveries = await rows(db, q.messageDeliveries(endpoint.id, m.id));
+      for (const m of plan.filter((m) => m.formed)) m.deliveries = await rows(db, dq.messageDeliveries(endpoint.id, m.id));
       const sendable = plan.filter((m) => m.deliveries.length > 0);
       const ids = sendable.flatMap((m) => m.deliveries.map((d) => d.evento_id));
       const rendered = await renderEventsByIds(db, ids, s.timeZone);
@@ -252,10 +254,10 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
    * deliveries in one statement and says what became of them. A batch that cannot be formed whole (a
    * replay or a deletion came between) is not sent: it is planned again. Undefined when nothing was sent.
    */
-  async function attempt(endpoint: q.WorkEndpoint, m: Ready): Promise<{ logged: Promise<q.AttemptState> } | undefined> {
+  async function attempt(endpoint: q.WorkEndpoint, m: Ready): Promise<{ logged: Promise<aq.AttemptState> } | undefined> {
     if (m.toForm) {
       const ids = m.deliveries.map((d) => d.id);
-      if ((await rows(db, q.formMessage(ids, m.id))).length !== ids.length) return undefined;
+      if ((await rows(db, dq.formMessage(ids, m.id))).length !== ids.length) return undefined;
     }
     const head = m.deliveries[0]!;
     const iniziato_il = new Date();
@@ -271,7 +273,7 @@ export function startWebhookWorker(db: Db, connectionString: string, s: WorkerSe
       esito: outcome.esito,
       risposta: clean(outcome.risposta),
     };
-    const logged = rows(db, q.recordAttempt(attempt, next)).then(() => {
+    const logged = rows(db, aq.recordAttempt(attempt, next)).then(() => {
       lastError = "";
       return next.stato;
     });

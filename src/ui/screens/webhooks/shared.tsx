@@ -30,6 +30,7 @@ export const EVENT_LABEL: Record<EventType, string> = {
   "avviso_spedizione.modificato": "avviso di spedizione nuovo, modificato o ricevuto",
   "ricevimento.differenza": "differenza al ricevimento",
   "reso_fornitore.registrato": "reso al fornitore registrato",
+  "prenotazione.modificata": "prenotazione nuova o modificata",
 };
 
 export const STATE_LABEL: Record<DeliveryState, string> = { in_attesa: "in attesa", consegnata: "consegnata", fallita: "fallita" };
