@@ -8,7 +8,7 @@ import { call } from "./harness";
 import { articleCode } from "./seed";
 
 /**
- * Webhook receivers for the reliability files (webhooks.test.ts, pgbouncer.test.ts): node:http servers on
+ * Webhook receivers for the reliability files (webhook-*.test.ts, pgbouncer.test.ts): node:http servers on
  * 127.0.0.1 that verify every delivery with the Standard Webhooks library and keep what they saw, and the
  * writes and reads the tests compare them with.
  */

@@ -6,7 +6,7 @@ import { ALLOW_PRIVATE, attemptsOf, DEFAULTS, isStrictlyIncreasing, percentile, 
 
 /**
  * Batches and parallel delivery (docs/api.md section 10, "Throughput") with the real service as a child process,
- * across a SIGKILL and across two instances; the single-event cases are in webhooks.test.ts.
+ * across a SIGKILL and across two instances; the single-event cases are in webhook-delivery.test.ts and webhook-crash.test.ts.
  */
 
 beforeAll(async () => ensureBuild((m) => console.log(`[affidabilità] ${m}`)), 600_000);

@@ -2,10 +2,13 @@ import { getConfig } from "../../src/server/config";
 import { poolOf } from "../../src/server/db/client";
 import { createTestDb, type TestDb } from "../../src/server/testing/db";
 import { cleanup } from "./harness";
-import { ARTICLES, type Ctx, closeReceivers } from "./receiver";
+import { ARTICLES, type Arrival, type Ctx, closeReceivers } from "./receiver";
 import { createKey, seedArticles, seedWarehouse } from "./seed";
 
-/** What the webhook files of the reliability suite share (webhooks.test.ts, webhook-batches.test.ts). */
+/**
+ * What the webhook files of the reliability suite share (webhook-delivery, webhook-crash, webhook-uncommitted,
+ * webhook-private and webhook-batches .test.ts).
+ */
 
 export const report = (what: string, data: unknown) => console.log(`[affidabilità] ${what}: ${JSON.stringify(data)}`);
 
@@ -58,3 +61,11 @@ export async function attemptsOf(t: TestDb, endpoint: number): Promise<AttemptDb
 export const isStrictlyIncreasing = (xs: number[]) => xs.every((x, i) => i === 0 || x > xs[i - 1]!);
 export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+
+/** The events recorded: how many, and the highest sequence. */
+export async function eventCount(t: TestDb): Promise<{ n: number; max: number }> {
+  return (await t.pool.query("SELECT count(*)::int AS n, coalesce(max(id), 0)::int AS max FROM eventi")).rows[0];
+}
+
+/** The sequences of what a receiver got, in the order it got them. */
+export const seqs = (as: Arrival[]) => as.map((a) => a.sequenza);

@@ -10,7 +10,7 @@ import { verifyLedger } from "../ledger/verify.service";
 /**
  * Arrivals in a warehouse that manages locations (docs/api.md section 11): where they land, the refusals of
  * their location, and cancelling them once the goods have moved. A warehouse without locations is the
- * one of arrivals.test.ts, which runs unchanged.
+ * one of arrivals-register.test.ts and arrivals-cancel.test.ts, which run unchanged.
  */
 
 let t: TestDb;

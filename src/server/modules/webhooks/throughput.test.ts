@@ -15,7 +15,7 @@ const startWorker = workersStoppedAfterEach();
 
 /**
  * Batches and parallel delivery (docs/api.md section 10, "Throughput"), in process against receivers on
- * 127.0.0.1; the crash and two-instance runs are in e2e/reliability/webhooks.test.ts.
+ * 127.0.0.1; the crash and two-instance runs are in e2e/reliability/webhook-crash.test.ts.
  */
 
 interface Received {

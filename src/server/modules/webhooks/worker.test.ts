@@ -10,7 +10,7 @@ import { testSettings, until, workersStoppedAfterEach } from "./webhooks-testing
 
 /**
  * The delivery workers in process, against receivers on 127.0.0.1 (the reliability suite drives the real
- * service: e2e/reliability/webhooks.test.ts).
+ * service: e2e/reliability/webhook-*.test.ts).
  */
 
 const settings = testSettings();
