@@ -1,80 +1,28 @@
 import { describe, expect } from "vitest";
-import { gtinCheckDigit } from "../../../lib/gtin";
 import type { TestDb } from "../../testing/db";
-import { countRows, rest, seedArticle, seedKey, seedSupplier, seedWarehouse } from "../../testing/fixtures";
+import { countRows } from "../../testing/fixtures";
+import { type NRow, notice, noticeGround, sscc } from "../../testing/notice-fixtures";
 import { test } from "../../testing/test";
 
 /** docs/api.md section 12: notices (upsert, list, events); their pallets' receipts are arrivals/pallets.test.ts. */
 
 let t: TestDb;
-let key: string;
+let g: Awaited<ReturnType<typeof noticeGround>>;
 let m1: number;
 let m2: number;
 
-/** A valid SSCC: extension 3, a company prefix, a serial, the GS1 check digit. */
-const sscc = (n: number) => {
-  const body = `38001234${String(n).padStart(9, "0")}`;
-  return `${body}${gtinCheckDigit(body)}`;
-};
-
 test.beforeAll(async ({ db }) => {
   t = db;
-  m1 = (await seedWarehouse(t.prisma, "M1")).id;
-  m2 = (await seedWarehouse(t.prisma, "M2")).id;
-  await seedArticle(t.prisma, "A");
-  await seedArticle(t.prisma, "B");
-  await seedArticle(t.prisma, "LOT", { lotti: true });
-  await seedSupplier(t.prisma, "FA");
-  await seedSupplier(t.prisma, "FB");
-  key = (await seedKey(t.prisma)).chiave;
+  g = await noticeGround(t);
+  m1 = g.m1;
+  m2 = g.m2;
 });
 
-const post = (path: string, body: unknown, headers: Record<string, string> = {}) => rest("POST", path, { key, body, headers });
-const get = (path: string) => rest("GET", path, { key });
-
-async function order(numero: string, righe: [number, string, number][], over: Record<string, unknown> = {}) {
-  const r = await post("/ordini-acquisto", {
-    ordini: [
-      {
-        numero,
-        fornitore: "FA",
-        data: "2026-11-20",
-        magazzino: "M1",
-        ...over,
-        righe: righe.map(([numero_riga, articolo, quantita]) => ({ numero_riga, articolo, quantita, prezzo: "1" })),
-      },
-    ],
-  });
-  expect(r.body.righe[0].esito).toBe("creato");
-  return r.body.righe[0] as { id: number; righe: { numero_riga: number; riga: number }[] };
-}
-
-type NRow = { ordine: string; numero_riga: number; quantita: number; lotto?: string; scadenza?: string };
-const notice = (numero: string, colli: { sscc: string; righe: NRow[] }[], over: Record<string, unknown> = {}) => ({
-  numero,
-  fornitore: "FA",
-  magazzino: "M1",
-  ...over,
-  colli,
-});
-
-async function rowOf(riga: number) {
-  const { rows } = await t.pool.query("SELECT arrivata::text, chiusa::text FROM righe_ordine WHERE id = $1", [riga]);
-  return rows[0] as { arrivata: string; chiusa: string };
-}
-
-async function written() {
-  return {
-    avvisi: await countRows(t, "avvisi_spedizione"),
-    colli: await countRows(t, "colli"),
-    righe: await countRows(t, "righe_collo"),
-    ricevimenti: await countRows(t, "ricevimenti_collo"),
-    differenze: await countRows(t, "differenze_ricevimento"),
-    movimenti: await countRows(t, "movimenti"),
-    versioni: (await t.pool.query("SELECT coalesce(string_agg(id || ':' || versione, ',' ORDER BY id), '') AS v FROM avvisi_spedizione"))
-      .rows[0].v,
-  };
-}
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) => g.post(path, body, headers);
+const get = (path: string) => g.get(path);
+const order = (...a: Parameters<typeof g.order>) => g.order(...a);
+const rowOf = (riga: number) => g.rowOf(riga);
+const written = () => g.written();
 
 describe("POST /avvisi-spedizione", () => {
   test("creates a notice, lists it with its pallets, records its event; the same call again is invariato", async () => {
