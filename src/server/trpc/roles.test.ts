@@ -197,6 +197,15 @@ const TABLE: Record<string, { role: Role | "chiave" | null; call: Call }> = {
     call: (c) => c.printers.print({ id: "999999", etichetta: { tipo: "lotto", articolo: 1, lotto: "L1" } } as never),
   },
   "printers.job": { role: "operatore", call: (c) => c.printers.job({ id: "999999" } as never) },
+  "reservations.list": { role: "operatore", call: (c) => c.reservations.list({}) },
+  "reservations.upsert": {
+    role: "responsabile",
+    call: (c) =>
+      c.reservations.upsert({
+        prenotazioni: [{ riferimento: "RUOLI", magazzino: "NO", cliente: "NO", righe: [{ numero_riga: 1, codice: "VITE", quantita: 1 }] }],
+      } as never),
+  },
+  "reservations.cancel": { role: "responsabile", call: (c) => c.reservations.cancel({ id: "999999" } as never) },
   "printers.recent": { role: "operatore", call: (c) => c.printers.recent({}) },
   "printers.reprint": { role: "operatore", call: (c) => c.printers.reprint({ id: 999_999 }) },
   "printers.add": { role: "amministratore", call: (c) => c.printers.add({ nome: "Ruoli", indirizzo: "127.0.0.1:9100" }) },
