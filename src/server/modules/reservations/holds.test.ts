@@ -21,6 +21,7 @@ let seller: Actor;
 let m1: number;
 let m2: number;
 let mu: number;
+let mv: number;
 let cliente: number;
 const a: Record<string, number> = {};
 let n = 0;
@@ -58,6 +59,10 @@ test.beforeAll(async ({ db, key: k, actor: act }) => {
     ],
   });
   expect(placed.body.rifiutate).toBe(0);
+  mv = await seedLocationWarehouse(t, actor, "MV", [
+    { codice: "RIC-V", tipo: "ricevimento" },
+    { codice: "V1", tipo: "stoccaggio" },
+  ]);
   second = { ...t, prisma: createPrisma(t.url, 10) };
   return async () => closePrisma(second.prisma);
 });
@@ -160,6 +165,34 @@ test("partial: a refused row gives back its lot and location stock, the other ro
   expect(await heldIn(t, "S1", a.LOT!, "L1")).toBe(10);
   expect(await heldIn(t, "S1", a.ALTRO!)).toBe(3);
   expect(await stockOf(t, a.LOT!, mu)).toEqual({ ledger: 10, balance: 10 });
+  expect((await verifyLedger(t.prisma)).differenze).toEqual([]);
+});
+
+test("partial: a refused transfer to another warehouse leaves no destination lot or location stock behind", async () => {
+  // The LOT of MU is held 7 of 10 by the test above.
+  const r = await post({
+    natura: "trasferimento",
+    magazzino_origine: mu,
+    magazzino: mv,
+    righe: [
+      { codice: "LOT", quantita: 4, lotto: "L1", ubicazione_origine: "S1", ubicazione: "V1" },
+      { codice: "ALTRO", quantita: 1, ubicazione_origine: "S1", ubicazione: "V1" },
+    ],
+  });
+  expect(r.body).toMatchObject({ scritte: 1, rifiutate: 1 });
+  expect(r.body.righe[0]).toMatchObject({ esito: "rifiutata", errore: { codice: "quantita_prenotata" } });
+  expect(await heldIn(t, "S1", a.LOT!, "L1")).toBe(10);
+  expect(await heldIn(t, "V1", a.LOT!, "L1")).toBe(0);
+  const lots = await t.pool.query("SELECT magazzino_id, residua::text AS r FROM lotti WHERE articolo_id = $1 ORDER BY magazzino_id", [
+    a.LOT,
+  ]);
+  expect(lots.rows).toEqual([{ magazzino_id: mu, r: "10.000" }]);
+  const rows = await t.pool.query("SELECT count(*)::int AS n FROM giacenze_ubicazioni WHERE articolo_id = $1 AND magazzino_id = $2", [
+    a.LOT,
+    mv,
+  ]);
+  expect(rows.rows[0].n).toBe(0);
+  expect(await heldIn(t, "V1", a.ALTRO!)).toBe(1);
   expect((await verifyLedger(t.prisma)).differenze).toEqual([]);
 });
 
