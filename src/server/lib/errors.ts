@@ -101,6 +101,8 @@ export const ERROR_STATUS = {
   cliente_non_trovato: 422,
   disponibilita_insufficiente: 422,
   lotto_non_disponibile: 422,
+  // A write that names no reservation would leave less free than the reservations hold (docs/api.md section 14).
+  quantita_prenotata: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -154,6 +156,7 @@ export const ROW_ERROR_CODES = [
   "cliente_non_trovato",
   "disponibilita_insufficiente",
   "lotto_non_disponibile",
+  "quantita_prenotata",
 ] as const satisfies readonly ErrorCode[];
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
 

@@ -79,6 +79,8 @@ export const PROCEDURE_CODES: Readonly<Record<string, OperationCodes>> = {
       "lotto_insufficiente",
       "scadenza_diversa",
       ...LOCATION_ROWS,
+      // An unload or a transfer out that would leave less free than the reservations hold (docs/api.md section 14).
+      "quantita_prenotata",
     ],
     maxItems: { righe: MAX_MOVEMENT_ROWS },
   },
@@ -226,8 +228,9 @@ export const PROCEDURE_CODES: Readonly<Record<string, OperationCodes>> = {
       "fornitore_diverso",
       "magazzino_diverso",
       "quantita_eccessiva",
-      // The unload's location checks (docs/api.md section 11), as on any unload.
+      // The unload's location checks (docs/api.md section 11), and the holds (section 14), as on any unload.
       ...LOCATION_ROWS,
+      "quantita_prenotata",
     ],
     maxItems: { righe: MAX_RETURN_ROWS },
   },

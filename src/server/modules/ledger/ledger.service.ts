@@ -1,5 +1,5 @@
 import type { Tx } from "../../db/client";
-import { first, rows, rowsThenCommit } from "../../db/sql";
+import { first, rows, rowsInOrder, rowsThenCommit } from "../../db/sql";
 import { compareCodePoints } from "../../lib/code-point-order";
 import { formatDateOrNull } from "../../lib/dates";
 import { canonical, Decimal } from "../../lib/decimal";
@@ -253,4 +253,31 @@ export async function lockBalancesForHolds(tx: Tx, pairs: { articolo: number; ma
     ),
   );
   return new Set(locked.map((r) => `${r.articolo_id}:${r.magazzino_id}`));
+}
+
+/**
+ * Lock order 5 for a writer that respects the holds (stock-holds.ts): the balances of every pair it writes,
+ * FOR UPDATE in (article, warehouse) order (the reservations' lock, lockBalancesForHolds), then, in a statement
+ * of its own sent in the same write, what is held and free of the pairs it takes out of (only those that hold
+ * something). The append then finds its balance rows locked already.
+ */
+export async function heldUnderLock(
+  tx: Tx,
+  lock: { articolo: number; magazzino: number }[],
+  check: { articolo: number; magazzino: number }[],
+  oggi: string,
+): Promise<q.HeldRow[]> {
+  const [, held] = await rowsInOrder(
+    tx,
+    q.lockBalancesForHolds(
+      lock.map((p) => p.articolo),
+      lock.map((p) => p.magazzino),
+    ),
+    q.heldOfPairs(
+      check.map((p) => p.articolo),
+      check.map((p) => p.magazzino),
+      oggi,
+    ),
+  );
+  return held;
 }

@@ -163,3 +163,15 @@ export const unlocatedStock = () =>
      WHERE g.quantita <> COALESCE(s.somma, 0)`);
 
 export const locationStockCount = () => query<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM giacenze_ubicazioni`);
+
+/** Undoes a location change of a row refused later in the same transaction (the row's lock is already held). */
+export const adjustLocation = (articolo: number, ubicazione: number, lotto: number | null, delta: string) =>
+  query<never>(Prisma.sql`
+    UPDATE giacenze_ubicazioni SET quantita = quantita + ${delta}::numeric
+     WHERE articolo_id = ${articolo} AND ubicazione_id = ${ubicazione} AND lotto_id IS NOT DISTINCT FROM ${lotto}::int`);
+
+/** A location row a refused load leaves empty goes with it (its lot, created by the row, may then go too). */
+export const dropEmptyLocation = (articolo: number, ubicazione: number, lotto: number | null) =>
+  query<never>(Prisma.sql`
+    DELETE FROM giacenze_ubicazioni
+     WHERE articolo_id = ${articolo} AND ubicazione_id = ${ubicazione} AND lotto_id IS NOT DISTINCT FROM ${lotto}::int AND quantita = 0`);

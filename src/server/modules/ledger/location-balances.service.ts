@@ -181,3 +181,12 @@ export async function undoLotChange(tx: Tx, lotto: number, delta: string): Promi
   // A destination lot the row created (a transfer's) goes with it, so a refused row leaves nothing behind.
   if (delta.startsWith("-")) await execute(tx, q.dropUnusedLot(lotto));
 }
+
+/**
+ * Gives back a location change made earlier in the transaction for a row that a later step refused (what the
+ * reservations hold): its row lock is already held. A row the change created, left empty, goes with it.
+ */
+export async function undoLocationChange(tx: Tx, key: LocationKey, delta: string): Promise<void> {
+  await execute(tx, q.adjustLocation(key.articolo.id, key.ubicazione.id, key.lotto?.id ?? null, delta));
+  if (delta.startsWith("-")) await execute(tx, q.dropEmptyLocation(key.articolo.id, key.ubicazione.id, key.lotto?.id ?? null));
+}

@@ -19,9 +19,11 @@ import {
   lockLocation,
   locationLockOrder,
   type LocationKey,
+  undoLocationChange,
   undoLotChange,
   unloadLocation,
 } from "./location-balances.service";
+import { refusedByHolds } from "./stock-holds";
 
 /**
  * The stock writer: lots (lock order 3), location stock (4), then the ledger append with the balances (5)
@@ -87,6 +89,13 @@ export interface TakeStockOptions {
    * their locks held since its read (count-stock.ts), instead of moving each lot by its intents.
    */
   countedLots?: Map<number, string>;
+  /**
+   * A write that names no reservation respects the holds (docs/api.md section 14, stock-holds.ts): where the
+   * reservations hold an article in a warehouse, a take-out that would leave less free is quantita_prenotata.
+   * `oggi` (the service's business date) tells the expired lots. Facts (counts, arrivals and their
+   * cancellation, moves inside a warehouse) leave it out.
+   */
+  holds?: { oggi: string };
 }
 
 export interface AppendStockOptions<T extends readonly Query<unknown>[]> {
@@ -113,15 +122,22 @@ interface Appended<T extends readonly Query<unknown>[]> {
  * Without `partial`, the first refusal is thrown and the caller's transaction rolls back what moved.
  */
 export async function takeStock(tx: Tx, intents: StockIntent[], opts: TakeStockOptions = {}): Promise<Map<number, RowError>> {
-  const take: Take = { intents, opts, refused: new Map(), lotChanges: new Map() };
+  const take: Take = { intents, opts, refused: new Map(), lotChanges: new Map(), locationChanges: new Map() };
   if (opts.countedLots) {
     if (opts.countedLots.size > 0) await setCountedLots(tx, [...opts.countedLots.keys()], [...opts.countedLots.values()]);
   } else {
     await takeLots(tx, take);
   }
   await takeLocations(tx, take);
-  // Every intent not refused holds its lot and its location row from here: a check across them (what of
-  // the stock is reserved) has them all, before any append.
+  // Every intent not refused holds its lot and its location row from here: the check across them (what of
+  // the stock is reserved) has them all, before any append, and takes the balances next (lock order 5).
+  if (opts.holds) {
+    for (const [indice, error] of await refusedByHolds(tx, intents, take.refused, opts.holds.oggi)) {
+      if (!opts.partial) throw error;
+      await giveBack(tx, take, indice);
+      take.refused.set(indice, error);
+    }
+  }
   return take.refused;
 }
 
@@ -132,6 +148,14 @@ interface Take {
   refused: Map<number, RowError>;
   /** The lot changes made for an intent (lot id, signed delta), given back when a later step refuses it. */
   lotChanges: Map<number, { lot: number; delta: string }[]>;
+  /** The location changes made for an intent (its key, signed delta), given back when the holds refuse it. */
+  locationChanges: Map<number, { key: LocationKey; delta: string }[]>;
+}
+
+/** A refused intent's location changes, then its lot changes, given back: its rows stay locked, as they were. */
+async function giveBack(tx: Tx, take: Take, indice: number): Promise<void> {
+  for (const change of take.locationChanges.get(indice) ?? []) await undoLocationChange(tx, change.key, negated(change.delta));
+  for (const change of take.lotChanges.get(indice) ?? []) await undoLotChange(tx, change.lot, negated(change.delta));
 }
 
 async function refuse(take: Take, indice: number, why: StockShortfall): Promise<void> {
@@ -239,6 +263,10 @@ async function takeLocations(tx: Tx, take: Take): Promise<void> {
       if (from && to && locationLockOrder(to, from) < 0) await lockLocation(tx, to);
       if (from) await unloadLocation(tx, from, quantita);
       if (to) await loadLocation(tx, to, quantita);
+      take.locationChanges.set(indice, [
+        ...(from ? [{ key: from, delta: `-${quantita}` }] : []),
+        ...(to ? [{ key: to, delta: quantita }] : []),
+      ]);
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
       // Lots come before location stock in the lock order: a row its location refuses gives its lot changes back.

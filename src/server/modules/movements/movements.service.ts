@@ -134,7 +134,7 @@ export async function writeMovements(
 
   // Lots, then location stock (the stock writer), every row reported: a refused row leaves both as they were.
   const intents = located.map((p) => rowIntent(input, p));
-  for (const [i, e] of await takeStock(tx, intents, { partial: true })) {
+  for (const [i, e] of await takeStock(tx, intents, { partial: true, holds: { oggi: businessDate(opts.timeZone) } })) {
     outcomes[located[i]!.indice] = { indice: located[i]!.indice, esito: "rifiutata", errore: e.toBody() };
   }
   const accepted = located.flatMap((p, i) => (outcomes[p.indice] ? [] : [{ indice: p.indice, intent: intents[i]! }]));

@@ -113,7 +113,7 @@ export async function returnToSupplier(tx: Tx, actor: Actor, input: ReturnInput,
   const intents = planned.map((p) =>
     unloadIntent(p, input.magazzino, { prezzo: p.prezzo, riferimento: p.riapri ? { tipo: "riga_ordine", id: p.riga! } : undefined }),
   );
-  for (const [i, e] of await takeStock(tx, intents, { partial: true })) {
+  for (const [i, e] of await takeStock(tx, intents, { partial: true, holds: { oggi: businessDate(opts.timeZone) } })) {
     const p = planned[i]!;
     outcomes[p.indice] = { indice: p.indice, esito: "rifiutata", errore: e.toBody() };
     if (p.riapri) reopened.set(p.riga!, reopened.get(p.riga!)!.minus(p.quantita));

@@ -164,7 +164,8 @@ export async function createSale(tx: Tx, actor: Actor, input: CreateSaleInput, o
   // Lots, then location stock (the stock writer), for every row not refused yet, to report every row.
   const taking = planned.filter((p) => !refused.has(p.indice));
   const intents = taking.map((p) => unloadIntent(p, input.magazzino, { prezzo: null }));
-  for (const [i, e] of await takeStock(tx, intents, { partial: true })) refused.set(taking[i]!.indice, e);
+  for (const [i, e] of await takeStock(tx, intents, { partial: true, holds: { oggi: businessDate(opts.timeZone) } }))
+    refused.set(taking[i]!.indice, e);
   // Throwing rolls the transaction back, lot decrements included.
   if (refused.size > 0) throw refuseDocument(refused);
 
