@@ -100,6 +100,10 @@ async function revokeWhere(db: ModelDb, where: { id: number } | { prefisso: stri
     where: { id: { in: active.map((k) => k.id) }, revocata_il: null },
     data: { revocata_il: new Date() },
   });
+  // This instance forgets the keys at once: other instances hear the commit's notification, and so does this
+  // one, a moment after the revocation has already answered (a request in that moment would pass). Outside a
+  // transaction only (authCacheOf), where the update has committed by now.
+  for (const k of active) authCacheOf(db)?.invalidate(`chiave:${k.id}`);
   if (by)
     for (const k of active) await recordAdminAction(db, by, "chiave.revocata", { tipo: "chiave", id: k.id, nome: k.nome }, k.prefisso);
   return res.count > 0;
