@@ -110,7 +110,7 @@ describe("the service's connections through PgBouncer in transaction mode", () =
       for (const s of seen.flat()) expect(s).toEqual({ mode: "force_generic_plan", prepared: 0 });
 
       // A one-row movement through the service: the same two round trips as on PostgreSQL directly
-      // (movements.test.ts), each statement parsed under no name.
+      // (movements-write.test.ts), each statement parsed under no name.
       const { poolOf, setDb } = await import("./client");
       const { rest, seedArticle, seedKey, seedWarehouse } = await import("../testing/fixtures");
       const { parsedNamesIn, simpleQueriesIn, statementsIn, writesDuring } = await import("../testing/wire");
