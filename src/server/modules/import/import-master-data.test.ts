@@ -1,47 +1,17 @@
 import { describe, expect } from "vitest";
 import { inTransaction } from "../../db/transaction";
 import { businessDate } from "../../lib/dates";
-import { DomainError } from "../../lib/errors";
-import { gtinCheckDigit } from "../../../lib/gtin";
-import type { TestDb } from "../../testing/db";
 import { test } from "../../testing/test";
-import type { Actor } from "../auth/actor";
 import { writeMovements } from "../movements/movements.service";
-import { importMasterData, validateImport } from "./import.service";
+import { validateImport } from "./import.service";
+import { actor, ean, refusal, run, snapshot, t, TZ, openImportDbBeforeAll } from "./import-testing";
 
-const TZ = "Europe/Rome";
-let t: TestDb;
-let actor: Actor;
+/**
+ * importMasterData on one database, test after test: a file written, imported again, referenced by a later one,
+ * re-imported with changes, its structure frozen by movements, and a bad file refused with every problem.
+ */
 
-/** A valid EAN-13 per number, so tests never collide on barcodes. */
-const ean = (n: number) => {
-  const body = `80099990${String(n).padStart(4, "0")}`;
-  return `${body}${gtinCheckDigit(body)}`;
-};
-
-test.beforeAll(async ({ db, actor: keyActor }) => {
-  t = db;
-  actor = keyActor;
-});
-
-const run = (data: unknown) => importMasterData(t.prisma, data, { timeZone: TZ });
-
-/** The problems of a refused import, as `path: message`. */
-async function refusal(data: unknown): Promise<{ campo: string; messaggio: string }[]> {
-  const e = await run(data).then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(DomainError);
-  return (e as DomainError).dettagli ?? [];
-}
-
-const TABLES = ["magazzini", "fornitori", "articoli", "clienti", "ordini_acquisto", "righe_ordine"] as const;
-async function snapshot() {
-  const out: Record<string, unknown[]> = {};
-  for (const table of TABLES) out[table] = (await t.pool.query(`SELECT * FROM ${table} ORDER BY id`)).rows;
-  return out;
-}
+openImportDbBeforeAll();
 
 async function load(magazzino: number, righe: { codice: string; quantita: number; lotto?: string }[]) {
   const r = await inTransaction(t.prisma, (tx) =>
@@ -376,36 +346,5 @@ describe("importMasterData", () => {
 
     const checked = await validateImport(bad, t.prisma);
     expect(checked.problemi).toEqual(problems);
-  });
-
-  test("a file that is not an object of sections is refused as a whole", async () => {
-    expect(await refusal([1, 2])).toEqual([{ campo: "file", messaggio: expect.stringContaining("oggetto JSON con le sezioni") }]);
-    expect(await refusal({ articoli: { codice: "X" } })).toEqual([{ campo: "articoli", messaggio: "deve essere un elenco [ … ]" }]);
-  });
-
-  test("text holding U+0000 is refused with its path before the database is asked about it", async () => {
-    const before = await snapshot();
-    const problems = await refusal({
-      magazzini: [{ codice: "M\u0000", nome: "Magazzino" }],
-      articoli: [
-        { codice: "NUL-1", descrizione: "a\u0000b" },
-        { codice: "NUL-2", descrizione: "Buono" },
-      ],
-    });
-    expect(problems).toEqual(
-      expect.arrayContaining([
-        { campo: "articoli[0].descrizione", messaggio: expect.stringContaining("U+0000") },
-        { campo: "magazzini[0].codice", messaggio: expect.stringContaining("U+0000") },
-      ]),
-    );
-    expect(await snapshot()).toEqual(before);
-  });
-
-  test("validateImport of a good file finds nothing and writes nothing", async () => {
-    const before = await snapshot();
-    expect(await validateImport({ articoli: [{ codice: "NUOVO", descrizione: "Nuovo", ean: ean(20) }] }, t.prisma)).toEqual({
-      problemi: [],
-    });
-    expect(await snapshot()).toEqual(before);
   });
 });
