@@ -8,7 +8,7 @@ import type { TestDb } from "../server/testing/db";
 import { test } from "../server/testing/test";
 
 /**
- * What the command-line test files share (cli-api-key, cli-user, cli-import, cli-webhook): the file's database, a
+ * What the command-line test files share (cli-api-key, cli-user, cli-import, cli-webhook, printer-command): the file's database, a
  * scratch directory, and the command line run as an operator runs it. The bindings are filled by the hooks that
  * `setupCliBeforeAll` registers in the file that calls it, and read live by the helpers.
  */

@@ -1,29 +1,10 @@
-import { spawn } from "node:child_process";
 import { expect } from "vitest";
-import type { TestDb } from "../server/testing/db";
 import { test } from "../server/testing/test";
+import { cli, setupCliBeforeAll, t } from "./cli-testing";
 
 /** `stampante add|list` as an administrator at a terminal runs it (docs/api.md section 13). */
 
-let t: TestDb;
-test.beforeAll(async ({ db }) => {
-  t = db;
-});
-
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", ...args], {
-      env: { ...process.env, DATABASE_URL: t.url },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+setupCliBeforeAll();
 
 test("stampante add registers the printer (port 9100 by default) and logs its address; list shows it", async () => {
   const added = await cli("stampante", "add", "--nome", "Banchina 2", "--indirizzo", "192.168.1.50", "--dimensione", "100x150");
