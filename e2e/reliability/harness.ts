@@ -263,6 +263,10 @@ export async function call<T = any>(base: string, method: string, p: string, opt
     headers,
     body: body as BodyInit | undefined,
     signal: AbortSignal.timeout(opts.timeoutMs ?? 300_000),
+  }).catch((e: Error) => {
+    // "fetch failed" alone says nothing: the request and the socket's own error say which and why.
+    const cause = e.cause as NodeJS.ErrnoException | undefined;
+    throw new Error(`${method} ${p}: ${e.message} (${cause?.code ?? ""} ${cause?.message ?? ""})`, { cause: e });
   });
   const text = await res.text();
   let parsed: any;

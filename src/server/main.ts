@@ -28,6 +28,13 @@ import { startPrintWorker, type PrintWorker } from "./modules/printers/print-wor
 const dev = process.env.BANCHINA_DEV === "1";
 const SHUTDOWN_GRACE_MS = 10_000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
+/**
+ * How long an idle keep-alive connection is kept. Node's default (5 s) is shorter than what clients and
+ * proxies hold theirs (nginx upstream and load balancers 60 s; undici 4 s plus its 1 s timer tick): a
+ * request sent on a connection the server is closing at that moment fails with a reset, and a POST is
+ * not retried by the client. Held longer than they hold it, the client always closes first.
+ */
+const KEEP_ALIVE_MS = 65_000;
 
 const log = (m: string) => console.log(m);
 
@@ -93,7 +100,7 @@ async function main(): Promise<void> {
   let webhooks: WebhookWorker | undefined;
   let printer: PrintWorker | undefined;
   let authCache: RunningAuthCache | undefined;
-  const server = http.createServer();
+  const server = http.createServer({ keepAliveTimeout: KEEP_ALIVE_MS });
 
   let stopping: Promise<never> | undefined;
   const stop = (code: number) => (stopping ??= shutdown(code));
