@@ -58,7 +58,7 @@ export function evaluateTargets(scenarios: ScenarioResult[], peakRssMb: number, 
   // same database work: each side's throughput over its own floor in this run, one over the other. The
   // location-stock scan's and the availability scan's are the measuring sticks of their goals against the
   // floor (RATIO_GOALS): the ceiling's own ratio says how much of it any Node service reaches here.
-  for (const id of ["post-movimenti", "scan-movimenti", "scan-giacenze-ubicazioni", "scan-disponibilita"]) {
+  for (const id of ["post-movimenti", "scan-movimenti", "scan-giacenze-ubicazioni", "scan-disponibilita", "post-prenotazioni"]) {
     const s = by(id);
     const c = by(`tetto-node:${id}`);
     if (!s || !c) continue;
@@ -68,6 +68,23 @@ export function evaluateTargets(scenarios: ScenarioResult[], peakRssMb: number, 
       met: r >= 0.9,
       detail: `servizio/tetto ${r.toFixed(2)} (API/pavimento ${ratio(s).toFixed(2)}, tetto/pavimento ${ratio(c).toFixed(2)})`,
     });
+  }
+  // What checking the holds costs a movement write: the same requests on held articles against post-movimenti,
+  // run before any reservation existed, in CPU per request of the server and of PostgreSQL.
+  const plain = by("post-movimenti")?.api.cpu?.perOp;
+  const held = by("post-movimenti-prenotate")?.api.cpu?.perOp;
+  if (plain && held) {
+    for (const [who, k] of [
+      ["server", "server"],
+      ["PostgreSQL", "postgres"],
+    ] as const) {
+      const r = held[k] / plain[k];
+      targets.push({
+        name: `POST /movimenti su articoli prenotati: CPU del ${who} per richiesta entro 1.10 volte quella senza prenotazioni`,
+        met: r <= 1.1,
+        detail: `${held[k].toFixed(3)} contro ${plain[k].toFixed(3)} ms (${r.toFixed(2)}×)`,
+      });
+    }
   }
   const a = by("allinea");
   if (a) {
