@@ -20,7 +20,7 @@ export interface ReservationRequest {
  * author's reservations of that reference FOR UPDATE (none: it is new); the balances FOR UPDATE in (article,
  * warehouse) order; what is free; the reservation and its rows, each holding what is free up to its quantity;
  * COMMIT. The same statements as the service, in its order: also the ceiling's (bench/bare-server.ts).
- * Left out (ours): the key's statement, the Idempotency-Key, the rows of existing reservations (there are none).
+ * Left out (ours): the key's statement and the Idempotency-Key.
  */
 export async function reserve(c: pg.ClientBase, r: ReservationRequest): Promise<{ id: number; prenotata: string[] }> {
   return inTransaction(c, async () => {

@@ -150,7 +150,9 @@ export async function upsertReservations(
     );
     return false;
   });
-  const currentRows = await rows(tx, q.rowsOfReservations(open.flatMap((c) => existing.get(c.input.riferimento)?.id ?? [])));
+  const updated = open.flatMap((c) => existing.get(c.input.riferimento)?.id ?? []);
+  // A call that only creates has no rows to read: a round trip less.
+  const currentRows = updated.length === 0 ? [] : await rows(tx, q.rowsOfReservations(updated));
 
   // Level 5: the balances of every (article, warehouse) held, before what is free is read.
   const pairs = new Map<string, { articolo: number; magazzino: number }>();
