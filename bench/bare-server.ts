@@ -11,7 +11,7 @@
  * shaped as the contract shows them (toMovementOutput), JSON. And GET
  * /api/v1/giacenze-ubicazioni?magazzino=&limite=&dopo= (the location-stock scan) the same way,
  * with the service's statement and row mapping (toLocationStockOutput); and GET
- * /api/v1/disponibilita?limite=&dopo= (the availability scan) with toAvailabilityOutput. And POST /api/v1/prenotazioni,
+ * /api/v1/disponibilita?limite=&dopo= (the availability scan, or `articolo=` one article) with toAvailabilityOutput. And POST /api/v1/prenotazioni,
  * one reservation (bench/floor/reservations.ts: the service's statements, in its order). Not a product: a
  * measuring stick for what the stack itself costs.
  *
@@ -144,10 +144,15 @@ async function locationStockPage(search: URLSearchParams): Promise<[number, unkn
   return [200, { giacenze: cut.rows.map(toLocationStockOutput), altri: cut.altri, cursore: cut.cursore }];
 }
 
+/** The availability scan, or with `articolo` one article's row (the service asks whether it exists only when none came). */
 async function availabilityPage(search: URLSearchParams): Promise<[number, unknown]> {
   const p = pageParams(search, 500, 500);
-  if (!p) return INVALID;
-  const cut = await syncPage("articoli", `availability_${p.limite}`, availability.availabilityPage(p.dopo, p.limite + 1, null, {}), p);
+  const articolo = search.has("articolo") ? Number(search.get("articolo")) : undefined;
+  if (!p || (articolo !== undefined && !Number.isInteger(articolo))) return INVALID;
+  const filters = articolo === undefined ? {} : { articolo };
+  const name = `availability_${p.limite}${articolo === undefined ? "" : "_one"}`;
+  const cut = await syncPage("articoli", name, availability.availabilityPage(p.dopo, p.limite + 1, null, filters), p);
+  if (articolo !== undefined && cut.rows.length === 0) return [404, { codice: "non_trovato" }];
   return [200, { disponibilita: cut.rows.map((r) => toAvailabilityOutput(r, true)), altri: cut.altri, cursore: cut.cursore }];
 }
 

@@ -24,6 +24,7 @@
  * Scenario ids for --only: scan-movimenti, scan-disponibilita, scan-giacenze-ubicazioni, cerca-barcode, post-movimenti,
  * post-movimenti-ubicazioni, post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, webhook-portata, anello-aperto,
  * post-prenotazioni, post-movimenti-prenotate (after post-movimenti, which runs with no reservation in the database),
+ * disponibilita-articolo (one article's availability at half the ceiling's load, articles held by then),
  * ricevi-collo, scan-disponibilita-passato, testa-movimenti, testa-eventi, verify (the growth mode's reads: compare
  * two runs' files with `npx tsx bench/growth.ts A.json B.json`); --senza-mensili drops the ledger's monthly trigger and its index after the generation (the ledger as before migration 20261128330000: what they cost the
  * write; the final verify then reports the monthly rows it left behind); and, only when
@@ -50,7 +51,7 @@ import { bareNode } from "./scenarios/bare-node";
 import { eventsAndWebhooks } from "./scenarios/events-webhooks";
 import { eventsFromZero, movementsFromZero, scanAvailabilityAsOf } from "./scenarios/growth";
 import { verifyScenario } from "./scenarios/verify-ledger";
-import { openLoop } from "./scenarios/open-loop";
+import { availabilityOfOne, openLoop } from "./scenarios/open-loop";
 import { webhookThroughput } from "./scenarios/webhook-throughput";
 import type { Ctx, ScenarioResult } from "./scenarios/harness";
 import { registerArrivals } from "./scenarios/register-arrivals";
@@ -87,6 +88,7 @@ const ALL = [
   "anello-aperto",
   "post-prenotazioni",
   "post-movimenti-prenotate",
+  "disponibilita-articolo",
   "ricevi-collo",
   "scan-disponibilita-passato",
   "testa-movimenti",
@@ -112,6 +114,7 @@ const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult | Scenari
   "anello-aperto": openLoop,
   "post-prenotazioni": postReservations,
   "post-movimenti-prenotate": writeMovementsWithHolds,
+  "disponibilita-articolo": availabilityOfOne,
   "tetto-node": bareNode,
   "ricevi-collo": receivePallets,
   "scan-disponibilita-passato": scanAvailabilityAsOf,
