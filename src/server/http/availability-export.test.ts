@@ -117,10 +117,20 @@ describe("GET /api/esportazioni/disponibilita", () => {
 
   test("prenotata and disponibile beside giacenza, as GET /disponibilita has them; a past day's file has neither", async () => {
     await t.pool.query("INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('C-CSV', 'Cliente CSV', current_date)");
-    const reservation = { riferimento: "CSV-1", magazzino: "M1", cliente: "C-CSV", righe: [{ numero_riga: 1, codice: "VITE", quantita: 4 }] };
+    const reservation = {
+      riferimento: "CSV-1",
+      magazzino: "M1",
+      cliente: "C-CSV",
+      righe: [{ numero_riga: 1, codice: "VITE", quantita: 4 }],
+    };
     const held = await rest("POST", "/prenotazioni", { key, body: { prenotazioni: [reservation] } });
     expect(held.body.righe[0].esito, JSON.stringify(held.body)).toBe("creata");
-    const text = async (query: string) => (await chunks(await get(query, manager))).join("").replace(/^\uFEFF/, "").trimEnd().split("\n");
+    const text = async (query: string) =>
+      (await chunks(await get(query, manager)))
+        .join("")
+        .replace(/^\uFEFF/, "")
+        .trimEnd()
+        .split("\n");
     expect(await text("?cerca=vite")).toEqual([
       "codice;descrizione;giacenza;in_arrivo;prenotata;disponibile;giacenza_M1;giacenza_M2",
       'VITE;"Vite; ""speciale""";12,5;0;4;8,5;12,5;0',

@@ -46,7 +46,11 @@ export async function exportAvailabilityCsv(req: Request): Promise<Response> {
     let headerSent = false;
     // The first page is read before answering: a refusal it raises (an unknown warehouse) is then an
     // error response, not a download that breaks after its 200.
-    let first: Awaited<ReturnType<typeof listAvailability>> | undefined = await listAvailability(db, { ...filters, limite: PAGE, dopo }, { oggi });
+    let first: Awaited<ReturnType<typeof listAvailability>> | undefined = await listAvailability(
+      db,
+      { ...filters, limite: PAGE, dopo },
+      { oggi },
+    );
 
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
@@ -59,7 +63,8 @@ export async function exportAvailabilityCsv(req: Request): Promise<Response> {
               "giacenza",
               "in_arrivo",
               ...(promise ? ["prenotata", "disponibile"] : []),
-              ...warehouses.map((w) => `giacenza_${w.codice}`)];
+              ...warehouses.map((w) => `giacenza_${w.codice}`),
+            ];
             controller.enqueue(encoder.encode(`\uFEFF${header.map(csvCell).join(";")}\n`));
             return;
           }

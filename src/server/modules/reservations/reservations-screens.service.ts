@@ -15,7 +15,9 @@ import * as q from "./reservations-screens.queries";
 /** A page newest first, paged by `prima` as the movements' and sales' screens, below the list's sync bound. */
 export async function listNewestReservations(db: Db, input: NewestReservationsInput, timeZone: string) {
   const bound = await syncBound(db, "prenotazioni");
-  const page = await newestPage(bound, input.prima, input.limite ?? 50, (below, take) => rows(db, q.reservationsBefore(below, take, input)));
+  const page = await newestPage(bound, input.prima, input.limite ?? 50, (below, take) =>
+    rows(db, q.reservationsBefore(below, take, input)),
+  );
   return {
     prenotazioni: page.rows.map(
       ({ scade_ms, ...r }): ScreenReservationOutput => ({
