@@ -143,9 +143,13 @@ test("la scheda dell'articolo dice chi lo tiene, o che nessuno lo tiene", async 
   await page.getByTestId("cerca-articoli").fill("PREN-");
   await page.getByTestId("articolo-PREN-VITE").click();
   const holders = page.getByTestId(`prenotazioni-articolo-${ids.articoli["PREN-VITE"]}`);
-  await expect(holders.getByTestId("tiene-PREN-ORD-1")).toHaveText("PREN-ORD-1 · Ferramenta Rossi S.r.l. · PREN-W1: 4");
-  await expect(holders.getByTestId("tiene-PREN-ORD-3")).toHaveText(`PREN-ORD-3 · ${LONG_NAME} · PREN-W2: 5`);
-  await expect(holders.getByTestId("totale-prenotata")).toContainText("Prenotati in tutto 9 (2 righe di prenotazione)");
+  const holder = async (riferimento: string, text: string, cliente: string) => {
+    await expect(holders.getByTestId(`tiene-${riferimento}`).locator("p").first()).toHaveText(text);
+    await expect(holders.getByTestId(`tiene-${riferimento}`).getByTestId("cliente")).toHaveText(cliente);
+  };
+  await holder("PREN-ORD-1", "PREN-ORD-1 · PREN-W1: 4", "Ferramenta Rossi S.r.l.");
+  await holder("PREN-ORD-3", "PREN-ORD-3 · PREN-W2: 5", LONG_NAME);
+  await expect(holders.getByTestId("totale-prenotata")).toHaveText("Prenotata in tutto 9 (2 righe di prenotazione)");
   await snap(page, "articolo-prenotazioni");
   await page.getByTestId("articolo-PREN-VITE").click();
   await page.getByTestId("articolo-PREN-LIBERO").click();

@@ -125,7 +125,8 @@ export function AvailabilityScreen() {
         {rows.map((r) => (
           <Table.Tr key={r.articolo.id} data-testid={`disponibilita-${r.articolo.codice}`}>
             <Table.Td>
-              <Text fw={600} size="sm">
+              {/* A code is read whole: "PREN-VITE" broken at its hyphen reads as two codes. */}
+              <Text fw={600} size="sm" style={{ whiteSpace: "nowrap" }}>
                 {r.articolo.codice}
               </Text>
               <Text size="xs" c="dimmed" hiddenFrom="sm">
@@ -141,7 +142,7 @@ export function AvailabilityScreen() {
                 <Table.Td className="num" data-testid="prenotata">
                   {qty(r.prenotata ?? "0")}
                 </Table.Td>
-                <Table.Td className="num" fw={700} c="green.9" data-testid="disponibile">
+                <Table.Td className="num" fw={700} c={r.disponibile === "0" ? undefined : "green.9"} data-testid="disponibile">
                   {qty(r.disponibile ?? "0")}
                 </Table.Td>
               </>

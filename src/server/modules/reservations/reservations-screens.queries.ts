@@ -16,7 +16,7 @@ export interface ScreenReservationRow {
   scade_ms: number | null;
   magazzino: { id: number; codice: string; nome: string };
   cliente: { id: number; codice: string; nome: string };
-  autore: string | null;
+  autore: { tipo: "chiave" | "utente"; nome: string } | null;
   righe: {
     numero_riga: number;
     articolo: { id: number; codice: string; descrizione: string };
@@ -40,7 +40,8 @@ export const reservationsBefore = (prima: number, take: number, f: { magazzino?:
     SELECT p.id, p.riferimento, ${STATE_IN_FORCE} AS stato, floor(extract(epoch FROM p.scade_il) * 1000)::float8 AS scade_ms,
            jsonb_build_object('id', m.id, 'codice', m.codice, 'nome', m.nome) AS magazzino,
            jsonb_build_object('id', c.id, 'codice', c.codice, 'nome', c.ragione_sociale) AS cliente,
-           coalesce(k.nome, u.username) AS autore,
+           CASE WHEN k.id IS NOT NULL THEN jsonb_build_object('tipo', 'chiave', 'nome', k.nome)
+                WHEN u.id IS NOT NULL THEN jsonb_build_object('tipo', 'utente', 'nome', u.username) END AS autore,
            (SELECT coalesce(jsonb_agg(jsonb_build_object('numero_riga', r.numero_riga,
                        'articolo', jsonb_build_object('id', a.id, 'codice', a.codice, 'descrizione', a.descrizione), 'lotto', l.codice,
                        'richiesta', trim_scale(r.richiesta)::text, 'prenotata', trim_scale(r.prenotata)::text,

@@ -34,8 +34,10 @@ export const screenReservationOutput = z.object({
   scade_il: instantString().nullable(),
   magazzino: named,
   cliente: named,
-  /** Who wrote it: the API key's name, or the user's. */
-  autore: z.string().nullable(),
+  autore: z
+    .object({ tipo: z.enum(["chiave", "utente"]), nome: z.string() })
+    .nullable()
+    .meta({ description: "Chi l'ha scritta: la chiave API (il suo nome) o l'utente" }),
   righe: z.array(
     z.object({
       numero_riga: z.number().int(),

@@ -104,7 +104,7 @@ describe("reservations.newest", () => {
         { numero_riga: 2, articolo: { codice: "SP-DADO" }, richiesta: "8", prenotata: "5", prelevata: "0", spedita: "0", scoperta: "0" },
       ],
     });
-    expect(sp2.autore).toEqual(expect.any(String));
+    expect(sp2.autore).toEqual({ tipo: "chiave", nome: expect.any(String) });
     // The same quantities as GET /prenotazioni.
     const listed = await rest("GET", `/prenotazioni?riferimento=SP-2`, { key });
     const quantities = (r: Record<string, unknown>) => [

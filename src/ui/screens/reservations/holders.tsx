@@ -25,18 +25,19 @@ export function ArticleHolders({ articolo }: { articolo: number }) {
   return (
     <Stack gap={4} data-testid={`prenotazioni-articolo-${articolo}`}>
       <Text size="sm" data-testid="totale-prenotata">
-        Prenotati in tutto <b>{qty(data.totale_prenotata)}</b> ({count(data.totale_righe, "riga", "righe")} di prenotazione)
+        Prenotata in tutto <b>{qty(data.totale_prenotata)}</b> ({count(data.totale_righe, "riga", "righe")} di prenotazione)
       </Text>
       {data.righe.map((r) => (
-        <Text
-          key={`${r.prenotazione}-${r.numero_riga}`}
-          size="sm"
-          style={{ overflowWrap: "anywhere" }}
-          data-testid={`tiene-${r.riferimento}`}
-        >
-          <b>{r.riferimento}</b> · {r.cliente.nome} · {r.magazzino.codice}
-          {r.lotto ? ` · lotto ${r.lotto}` : ""}: <b>{qty(r.prenotata)}</b>
-        </Text>
+        // The quantity on the first line, beside the reference: a long customer name wraps on its own line below.
+        <div key={`${r.prenotazione}-${r.numero_riga}`} data-testid={`tiene-${r.riferimento}`}>
+          <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+            <b>{r.riferimento}</b> · {r.magazzino.codice}
+            {r.lotto ? ` · lotto ${r.lotto}` : ""}: <b data-testid="quantita">{qty(r.prenotata)}</b>
+          </Text>
+          <Text size="xs" c="dimmed" pl="sm" style={{ overflowWrap: "anywhere" }} data-testid="cliente">
+            {r.cliente.nome}
+          </Text>
+        </div>
       ))}
       {more > 0 && (
         <Text size="xs" c="dimmed">

@@ -73,8 +73,9 @@ export function ReleaseDialog({
     <Modal opened onClose={onClose} title="Rilasciare la prenotazione?" centered>
       <Stack gap="sm">
         <Text size="sm" data-testid="rilascia-chi">
-          Prenotazione <b>{p.riferimento}</b> del cliente <b>{p.cliente.nome}</b> ({p.cliente.codice}), magazzino {p.magazzino.codice}:{" "}
-          {count(p.righe.length, "riga", "righe")}, quantità tenuta in tutto <b>{qty(releasable(p))}</b>.
+          Prenotazione <b>{p.riferimento}</b> del cliente <b>{p.cliente.nome}</b> ({p.cliente.codice}), magazzino{" "}
+          <span style={{ whiteSpace: "nowrap" }}>{p.magazzino.codice}</span>: {count(p.righe.length, "riga", "righe")}, quantità tenuta in
+          tutto <b>{qty(releasable(p))}</b>.
         </Text>
         <Text size="sm">
           Tutte le righe vengono rilasciate: la merce torna disponibile per altri ordini e la prenotazione risulta annullata. Non si può
@@ -85,7 +86,7 @@ export function ReleaseDialog({
             {error}
           </Alert>
         )}
-        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
+        <SimpleGrid cols={settled ? 1 : { base: 1, xs: 2 }} spacing="xs">
           {!settled && (
             <Button color="red" onClick={() => void confirm()} loading={saving} fullWidth data-testid="conferma-rilascia">
               Sì, rilascia

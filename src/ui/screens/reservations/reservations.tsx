@@ -38,7 +38,7 @@ function ReservationCard({ p, onRelease }: { p: ScreenReservationOutput; onRelea
             <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
               Magazzino {p.magazzino.codice}
               {p.scade_il ? ` · scade ${instant(p.scade_il)}` : ""}
-              {p.autore ? ` · da ${p.autore}` : ""}
+              {p.autore ? ` · inviata da ${p.autore.tipo === "chiave" ? "chiave " : ""}${p.autore.nome}` : ""}
             </Text>
           </Stack>
           <Group gap="sm" wrap="nowrap" align="center">
@@ -47,7 +47,7 @@ function ReservationCard({ p, onRelease }: { p: ScreenReservationOutput; onRelea
               {STATE_LABEL[p.stato]}
             </Text>
             {mayRelease(p) && (
-              <Button size="xs" color="red" variant="light" onClick={onRelease} data-testid={`rilascia-${p.riferimento}`}>
+              <Button size="sm" color="red" variant="light" onClick={onRelease} data-testid={`rilascia-${p.riferimento}`}>
                 Rilascia
               </Button>
             )}
@@ -60,11 +60,12 @@ function ReservationCard({ p, onRelease }: { p: ScreenReservationOutput; onRelea
           data-testid="righe"
           columns={[
             { label: "Articolo", main: true },
-            { label: "Richiesta", num: true },
-            { label: "Prenotata", num: true },
-            { label: "Prelevata", num: true },
-            { label: "Spedita", num: true },
-            { label: "Scoperta", num: true },
+            // Fixed widths: the figures of one card line up with the next card's at desktop width.
+            { label: "Richiesta", num: true, w: 96 },
+            { label: "Prenotata", num: true, w: 96 },
+            { label: "Prelevata", num: true, w: 96 },
+            { label: "Spedita", num: true, w: 96 },
+            { label: "Scoperta", num: true, w: 96 },
           ]}
         >
           {p.righe.map((r) => (
@@ -133,7 +134,8 @@ export function ReservationsScreen() {
   return (
     <Stack gap="md" maw={1100}>
       <Title order={2}>Prenotazioni</Title>
-      <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
+      {/* Two fields, each wide enough for a warehouse's code and name. */}
+      <SimpleGrid cols={2} spacing="sm" maw={640}>
         <Select
           label="Stato"
           placeholder="Tutti"
