@@ -4,6 +4,7 @@ import { seed, seedStock } from "../support/seed";
 
 // Reservations come in by REST (a key's POST /api/v1/prenotazioni); the manager reads and releases them on screen.
 let manager: User;
+let operator: User;
 let key: string;
 let ids: ReturnType<typeof seed>["ids"];
 
@@ -46,9 +47,10 @@ test.beforeAll(async () => {
         { codice: "PREN-C2", ragione_sociale: LONG_NAME },
       ],
     },
-    roles: ["responsabile"],
+    roles: ["responsabile", "operatore"],
   });
   manager = seeded.users.responsabile;
+  operator = seeded.users.operatore;
   key = seeded.key;
   ids = seeded.ids;
   await seedStock(key, ids.magazzini["PREN-W1"]!, [
@@ -219,5 +221,20 @@ test("un rilascio rifiutato è spiegato in italiano e non cambia nulla", async (
   await dialog.getByTestId("chiudi-rilascia").click();
   await expect(card(page, "PREN-ORD-2").getByTestId("stato")).toHaveText("Scaduta");
   expect((await api("/prenotazioni?riferimento=PREN-ORD-2")).body.prenotazioni[0]).toEqual(before);
+  await context.close();
+});
+
+test("un operatore non apre le prenotazioni, ma nella scheda dell'articolo vede chi lo tiene", async ({ browser }) => {
+  const { page, context } = await newSession(browser, operator, 360);
+  await page.goto("/prenotazioni");
+  await expect(page.getByTestId("accesso-negato")).toBeVisible();
+  const newest = await page.evaluate(async () => (await fetch(`/api/trpc/reservations.newest?input=${encodeURIComponent("{}")}`)).status);
+  expect(newest).toBe(403);
+  await page.goto("/articoli");
+  await page.getByTestId("cerca-articoli").fill("PREN-VITE");
+  await page.getByTestId("articolo-PREN-VITE").click();
+  const holders = page.getByTestId(`prenotazioni-articolo-${ids.articoli["PREN-VITE"]}`);
+  await expect(holders.getByTestId("tiene-PREN-ORD-3")).toBeVisible();
+  await expect(holders.getByTestId("totale-prenotata")).toHaveText("Prenotata in tutto 5 (1 riga di prenotazione)");
   await context.close();
 });
