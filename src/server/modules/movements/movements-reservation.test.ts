@@ -22,14 +22,14 @@ test.beforeAll(async ({ db, key: k }) => {
   key = k;
   m1 = (await seedWarehouse(t.prisma, "M1")).id;
   m2 = (await seedWarehouse(t.prisma, "M2")).id;
-  for (const c of ["DENTRO", "OLTRE", "ALTRI", "RIF", "DUE", "IDEM", "MISTO"]) a[c] = (await seedArticle(t.prisma, c)).id;
+  for (const c of ["DENTRO", "OLTRE", "ALTRI", "RIF", "DUE", "IDEM", "MISTO", "SPED"]) a[c] = (await seedArticle(t.prisma, c)).id;
   a.LOT = (await seedArticle(t.prisma, "LOT", { lotti: true })).id;
   await t.pool.query("INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('C1', 'Rossi S.r.l.', current_date)");
   const r = await post({
     natura: "carico",
     magazzino: m1,
     righe: [
-      ...["DENTRO", "OLTRE", "ALTRI", "RIF", "DUE", "IDEM", "MISTO"].map((codice) => ({ codice, quantita: 10 })),
+      ...["DENTRO", "OLTRE", "ALTRI", "RIF", "DUE", "IDEM", "MISTO", "SPED"].map((codice) => ({ codice, quantita: 10 })),
       { codice: "LOT", quantita: 10, lotto: "L1" },
       { codice: "LOT", quantita: 10, lotto: "L2" },
     ],
@@ -104,7 +104,9 @@ describe("consuming the hold", () => {
     const events = await rest("GET", "/eventi", { key });
     const mine = events.body.eventi.filter((e: any) => e.tipo === "prenotazione.modificata" && e.dati.id === id);
     expect(mine.map((e: any) => e.dati.stato)).toEqual(["attiva", "attiva", "evasa"]);
-    const registered = events.body.eventi.find((e: any) => e.tipo === "movimenti.registrati" && e.dati.operazione === second.body.operazione);
+    const registered = events.body.eventi.find(
+      (e: any) => e.tipo === "movimenti.registrati" && e.dati.operazione === second.body.operazione,
+    );
     expect(registered.dati.movimenti[0].riferimento).toEqual({ tipo: "prenotazione", id });
     expect((await verifyLedger(t.prisma)).differenze).toEqual([]);
   });
@@ -180,7 +182,17 @@ describe("consuming the hold", () => {
     await reserve([{ numero_riga: 1, codice: "MISTO", quantita: 10 }]);
     const r = await rest("POST", "/prenotazioni", {
       key,
-      body: { prenotazioni: [{ riferimento: "CONS-VUOTA", magazzino: "M1", cliente: "C1", parziale: true, righe: [{ numero_riga: 1, codice: "MISTO", quantita: 2 }] }] },
+      body: {
+        prenotazioni: [
+          {
+            riferimento: "CONS-VUOTA",
+            magazzino: "M1",
+            cliente: "C1",
+            parziale: true,
+            righe: [{ numero_riga: 1, codice: "MISTO", quantita: 2 }],
+          },
+        ],
+      },
     });
     const empty = r.body.righe[0].id as number;
     expect(r.body.righe[0].righe[0].prenotata).toBe("0");
@@ -202,9 +214,9 @@ describe("refusals: nothing of the row is written", () => {
   test("prenotazione_chiusa: annullata, past its scade_il, scaduta, evasa", async () => {
     const cancelled = await reserve([{ numero_riga: 1, codice: "RIF", quantita: 1 }]);
     await rest("POST", `/prenotazioni/${cancelled}/annulla`, { key, body: {} });
-    expect((await refusedUnchanged(cancelled, [{ codice: "RIF", quantita: 1, prenotazione: cancelled }], "prenotazione_chiusa")).messaggio).toContain(
-      "annullata",
-    );
+    expect(
+      (await refusedUnchanged(cancelled, [{ codice: "RIF", quantita: 1, prenotazione: cancelled }], "prenotazione_chiusa")).messaggio,
+    ).toContain("annullata");
     const late = await reserve([{ numero_riga: 1, codice: "RIF", quantita: 1 }]);
     await t.pool.query("UPDATE prenotazioni SET scade_il = now() - interval '1 second' WHERE id = $1", [late]);
     expect((await refusedUnchanged(late, [{ codice: "RIF", quantita: 1, prenotazione: late }], "prenotazione_chiusa")).messaggio).toContain(
@@ -215,9 +227,9 @@ describe("refusals: nothing of the row is written", () => {
     await refusedUnchanged(expired, [{ codice: "RIF", quantita: 1, prenotazione: expired }], "prenotazione_chiusa");
     const shipped = await reserve([{ numero_riga: 1, codice: "RIF", quantita: 1 }]);
     expect((await unload([{ codice: "RIF", quantita: 1, prenotazione: shipped }])).body.scritte).toBe(1);
-    expect((await refusedUnchanged(shipped, [{ codice: "RIF", quantita: 1, prenotazione: shipped }], "prenotazione_chiusa")).messaggio).toContain(
-      "evasa",
-    );
+    expect(
+      (await refusedUnchanged(shipped, [{ codice: "RIF", quantita: 1, prenotazione: shipped }], "prenotazione_chiusa")).messaggio,
+    ).toContain("evasa");
   });
 
   test("magazzino_diverso: the unload's warehouse is not the reservation's", async () => {
@@ -246,5 +258,49 @@ describe("refusals: nothing of the row is written", () => {
     }
     expect(await movements()).toBe(before);
     expect(await reservation(id)).toMatchObject({ stato: "attiva", righe: [{ prenotata: "1", spedita: "0" }] });
+  });
+});
+
+test("POST /prenotazioni after a shipment: the row holds what is left of it, and never drops below what shipped", async () => {
+  const id = await reserve([
+    { numero_riga: 1, codice: "SPED", quantita: 5 },
+    { numero_riga: 2, codice: "ALTRI", quantita: 1 },
+  ]);
+  const riferimento = `CONS-${n}`;
+  expect((await unload([{ codice: "SPED", quantita: 3, prenotazione: id }])).body.scritte).toBe(1);
+  const send = (righe: ReservationRow[]) =>
+    rest("POST", "/prenotazioni", { key, body: { prenotazioni: [{ riferimento, magazzino: "M1", cliente: "C1", righe }] } });
+  const shipped = await reservation(id);
+  for (const righe of [
+    [
+      { numero_riga: 1, codice: "SPED", quantita: 2 },
+      { numero_riga: 2, codice: "ALTRI", quantita: 1 },
+    ],
+    [
+      { numero_riga: 1, codice: "ALTRI", quantita: 5 },
+      { numero_riga: 2, codice: "ALTRI", quantita: 1 },
+    ],
+    [{ numero_riga: 2, codice: "ALTRI", quantita: 1 }],
+  ]) {
+    const r = await send(righe);
+    expect(r.body.righe[0]).toMatchObject({ esito: "rifiutata", errore: { codice: "quantita_sotto_prelevata" } });
+    expect(await reservation(id)).toEqual(shipped);
+  }
+  // The same quantity again: its row still holds what is left (5 − 3 shipped), nothing to write.
+  const same = await send([
+    { numero_riga: 1, codice: "SPED", quantita: 5 },
+    { numero_riga: 2, codice: "ALTRI", quantita: 1 },
+  ]);
+  expect(same.body.righe[0]).toMatchObject({ esito: "invariata", righe: [{ prenotata: "2" }, { prenotata: "1" }] });
+  const raised = await send([
+    { numero_riga: 1, codice: "SPED", quantita: 6 },
+    { numero_riga: 2, codice: "ALTRI", quantita: 1 },
+  ]);
+  expect(raised.body.righe[0]).toMatchObject({ esito: "aggiornata", righe: [{ richiesta: "6", prenotata: "3" }, { prenotata: "1" }] });
+  expect(await reservation(id)).toMatchObject({
+    righe: [
+      { prenotata: "3", spedita: "3" },
+      { prenotata: "1", spedita: "0" },
+    ],
   });
 });

@@ -39,12 +39,10 @@ export const writeMovementsRowInput = z
     ubicazione_origine: shortText(64)
       .optional()
       .meta({ description: "Solo `trasferimento`: l'ubicazione da cui la merce esce, nel magazzino di origine" }),
-    prenotazione: idNumber()
-      .optional()
-      .meta({
-        description:
-          "Solo `scarico`: la prenotazione (id) di cui la merce che esce consuma la quantità prenotata; oltre quanto tiene la riga della prenotazione, lo scarico è controllato come uno che non nomina prenotazioni",
-      }),
+    prenotazione: idNumber().optional().meta({
+      description:
+        "Solo `scarico`: la prenotazione (id) di cui la merce che esce consuma la quantità prenotata; oltre quanto tiene la riga della prenotazione, lo scarico è controllato come uno che non nomina prenotazioni",
+    }),
   })
   .refine((r) => r.ean !== undefined || r.codice !== undefined, {
     message: "indicare l'articolo con 'codice' o 'ean'",
@@ -133,7 +131,9 @@ export const movementOutput = z.object({
   riferimento: z
     .object({ tipo: z.enum(RIFERIMENTO_TIPI), id: z.number().int() })
     .nullable()
-    .meta({ description: "Ciò a cui il movimento si riferisce: una riga d'ordine, un documento di vendita, un movimento, una prenotazione" }),
+    .meta({
+      description: "Ciò a cui il movimento si riferisce: una riga d'ordine, un documento di vendita, un movimento, una prenotazione",
+    }),
   annulla: z.number().int().nullable(),
   autore: z
     .object({ tipo: z.enum(["chiave", "utente"]), id: z.number().int(), nome: z.string() })

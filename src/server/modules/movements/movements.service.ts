@@ -159,7 +159,9 @@ export async function writeMovements(
   // Lots, then location stock (the stock writer), every row reported: a refused row leaves both as they were.
   // An unload's part within its reservation's hold is not checked against the free stock (stock-holds.ts).
   const intents = located.map((p) => rowIntent(input, p));
-  const consumed = new Map(located.flatMap((p, i) => (consumption.consumed.has(p.indice) ? [[i, consumption.consumed.get(p.indice)!]] : [])));
+  const consumed = new Map(
+    located.flatMap((p, i) => (consumption.consumed.has(p.indice) ? [[i, consumption.consumed.get(p.indice)!]] : [])),
+  );
   for (const [i, e] of await takeStock(tx, intents, { partial: true, holds: { oggi: businessDate(opts.timeZone), consumed } })) {
     outcomes[located[i]!.indice] = { indice: located[i]!.indice, esito: "rifiutata", errore: e.toBody() };
   }

@@ -248,8 +248,7 @@ export async function upsertReservations(
           free = Decimal.min(free, lotFree);
         }
         const take = Decimal.min(free, target);
-        if (take.lt(target))
-          short.push({ numero_riga: w.numero_riga, richiesta: canonical(w.richiesta), disponibile: canonical(free) });
+        if (take.lt(target)) short.push({ numero_riga: w.numero_riga, richiesta: canonical(w.richiesta), disponibile: canonical(free) });
         taken.set(k, (taken.get(k) ?? ZERO).plus(take));
         if (lotId !== null) takenLot.set(lotId, (takenLot.get(lotId) ?? ZERO).plus(take));
         held.push(take);
