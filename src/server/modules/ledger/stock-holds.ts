@@ -24,6 +24,8 @@ interface TakeOut extends Pair {
   taken: Decimal;
   /** The intents that take it out, refused together: without them the pair is as it was. */
   indices: number[];
+  /** Some of them consume a reservation's hold: `taken` is what they ask beyond it. */
+  beyond: boolean;
 }
 
 /**
@@ -72,8 +74,14 @@ export async function refusedByHolds(
       codice: intent.codice,
       taken: new Decimal(0),
       indices: [],
+      beyond: false,
     };
-    outs.set(key, { ...seen, taken: seen.taken.plus(out.quantita), indices: [...seen.indices, indice] });
+    outs.set(key, {
+      ...seen,
+      taken: seen.taken.plus(out.quantita),
+      indices: [...seen.indices, indice],
+      beyond: seen.beyond || consumed.has(indice),
+    });
   });
   const refusals = new Map<number, RowError>();
   if (outs.size === 0) return refusals;
@@ -86,7 +94,7 @@ export async function refusedByHolds(
     if (out.taken.lte(free)) continue;
     const error = new RowError(
       "quantita_prenotata",
-      `L'articolo ${out.codice} nel magazzino ${out.magazzino}: ne sono libere ${canonical(Decimal.max(free, 0))}, ${canonical(row.tenuta)} sono prenotate (richiesti ${canonical(out.taken)}).`,
+      `L'articolo ${out.codice} nel magazzino ${out.magazzino}: ne sono libere ${canonical(Decimal.max(free, 0))}, ${canonical(row.tenuta)} sono prenotate (richiesti ${canonical(out.taken)}${out.beyond ? " oltre la prenotazione indicata" : ""}).`,
     );
     for (const indice of out.indices) refusals.set(indice, error);
   }
