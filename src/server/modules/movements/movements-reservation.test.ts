@@ -178,7 +178,7 @@ describe("consuming the hold", () => {
     expect(await stockOf(t, a.IDEM!, m1)).toEqual({ ledger: 8, balance: 8 });
   });
 
-  test("the hold held nothing (partial): the unload is checked as one naming no reservation, the reservation unchanged", async () => {
+  test("a row that holds nothing (partial): the unload is checked as one naming no reservation, the reservation unchanged", async () => {
     await reserve([{ numero_riga: 1, codice: "MISTO", quantita: 10 }]);
     const r = await rest("POST", "/prenotazioni", {
       key,
@@ -199,6 +199,14 @@ describe("consuming the hold", () => {
     const before = await reservation(empty);
     const refused = await unload([{ codice: "MISTO", quantita: 1, prenotazione: empty }]);
     expect(refused.body.righe[0].errore.codice).toBe("quantita_prenotata");
+    expect(refused.body.righe[0].errore.messaggio).toContain("oltre la prenotazione indicata");
+    expect(await reservation(empty)).toEqual(before);
+    // One free piece: written from the free stock, pointing at the reservation, which stays as it was (no version).
+    await post({ natura: "carico", magazzino: m1, righe: [{ codice: "MISTO", quantita: 1 }] });
+    const written = await unload([{ codice: "MISTO", quantita: 1, prenotazione: empty }]);
+    expect(written.body).toMatchObject({ scritte: 1 });
+    const listed = await rest("GET", `/movimenti?operazione=${written.body.operazione}`, { key });
+    expect(listed.body.movimenti[0].riferimento).toEqual({ tipo: "prenotazione", id: empty });
     expect(await reservation(empty)).toEqual(before);
   });
 });
