@@ -213,7 +213,27 @@ export async function upsertReservations(
       const held: Decimal[] = [];
       const lotIds: (number | null)[] = [];
       const short: { numero_riga: number; richiesta: string; disponibile: string }[] = [];
+      const stored = new Map(mine.map((r) => [r.numero_riga, r]));
+      // What unloads naming the reservation already shipped of a row stays with it: the row holds what is left of
+      // its quantity, cannot drop below what is shipped and picked, and is not left out (docs/api.md section 14).
+      const wanted = new Set(c.rows.map((w) => w.numero_riga));
+      const gone = mine.find((r) => !wanted.has(r.numero_riga) && new Decimal(r.spedita).gt(0));
+      if (gone) {
+        throw new RowError(
+          "quantita_sotto_prelevata",
+          `Prenotazione ${c.input.riferimento} (prenotazioni[${c.indice}]): la riga ${gone.numero_riga} ha già ${canonical(gone.spedita)} spediti: inviarla ancora, con una quantità di almeno ${canonical(gone.spedita)}.`,
+        );
+      }
       for (const w of c.rows) {
+        const before = stored.get(w.numero_riga);
+        const shipped = before ? new Decimal(before.spedita) : ZERO;
+        if (before && shipped.gt(0) && (before.articolo_id !== w.articolo || w.richiesta.lt(shipped.plus(before.prelevata)))) {
+          throw new RowError(
+            "quantita_sotto_prelevata",
+            `${w.at}: ha già ${canonical(shipped)} spediti${before.articolo_id === w.articolo ? "" : " di un altro articolo"}: la quantità non scende sotto ${canonical(shipped.plus(before.prelevata))} e l'articolo non cambia.`,
+          );
+        }
+        const target = w.richiesta.minus(shipped);
         const k = pairKey(w.articolo, c.magazzino);
         let free = clamp((pool.get(k) ?? ZERO).plus(own.get(k) ?? ZERO).minus(taken.get(k) ?? ZERO));
         let lotId: number | null = null;
@@ -229,9 +249,8 @@ export async function upsertReservations(
           const lotFree = clamp((lotPool.get(lot.id) ?? ZERO).plus(ownLot.get(lot.id) ?? ZERO).minus(takenLot.get(lot.id) ?? ZERO));
           free = Decimal.min(free, lotFree);
         }
-        const take = Decimal.min(free, w.richiesta);
-        if (take.lt(w.richiesta))
-          short.push({ numero_riga: w.numero_riga, richiesta: canonical(w.richiesta), disponibile: canonical(free) });
+        const take = Decimal.min(free, target);
+        if (take.lt(target)) short.push({ numero_riga: w.numero_riga, richiesta: canonical(w.richiesta), disponibile: canonical(free) });
         taken.set(k, (taken.get(k) ?? ZERO).plus(take));
         if (lotId !== null) takenLot.set(lotId, (takenLot.get(lotId) ?? ZERO).plus(take));
         held.push(take);
