@@ -137,7 +137,7 @@ export async function upsertReservations(
       )
     ).map((r) => [r.riferimento, r]),
   );
-  const open = unique.filter((c) => {
+  const notClosed = unique.filter((c) => {
     const known = existing.get(c.input.riferimento);
     if (!known || (known.stato === "attiva" && known.tiene)) return true;
     const why = known.stato === "attiva" || known.stato === "scaduta" ? "scaduta" : known.stato;
@@ -150,6 +150,7 @@ export async function upsertReservations(
     );
     return false;
   });
+  const open = await withoutPastExpiry(tx, notClosed, refuse);
   const updated = open.flatMap((c) => existing.get(c.input.riferimento)?.id ?? []);
   // A call that only creates has no rows to read: a round trip less.
   const currentRows = updated.length === 0 ? [] : await rows(tx, q.rowsOfReservations(updated));
@@ -356,6 +357,29 @@ export async function upsertReservations(
     );
   }
   return summary(input, outcomes);
+}
+
+/**
+ * A `scade_il` at or before the database's `now()` is refused (`campo_non_valido`, `errore.campo` `scade_il`):
+ * such a reservation would hold nothing from its first instant. Compared with this transaction's `now()`, the
+ * clock the holds are read by (banchina_prenotazione_tiene), so what is accepted here holds in this transaction.
+ * One round trip, only when a reservation of the call has a `scade_il`.
+ */
+async function withoutPastExpiry(tx: Tx, open: Checked[], refuse: (indice: number, e: RowError) => unknown): Promise<Checked[]> {
+  if (!open.some((c) => c.scade_il !== null)) return open;
+  const now = Number((await rows(tx, q.transactionNowMs()))[0]!.ora_ms);
+  return open.filter((c) => {
+    if (c.scade_il === null || new Date(c.scade_il).getTime() > now) return true;
+    refuse(
+      c.indice,
+      new RowError(
+        "campo_non_valido",
+        `Prenotazione ${c.input.riferimento} (prenotazioni[${c.indice}]): la scadenza 'scade_il' ${c.input.scade_il} è già passata: indicare un istante futuro, o nessuna scadenza.`,
+        "scade_il",
+      ),
+    );
+    return false;
+  });
 }
 
 function summary(input: UpsertReservationsInput, outcomes: Map<number, Outcome>): UpsertReservationsOutput {

@@ -107,6 +107,12 @@ export const settleConsumed = (ids: number[]) =>
                         THEN p.stato ELSE 'evasa' END
      WHERE p.id = ANY(${ids}::int[])`);
 
+/**
+ * The transaction's `now()` in milliseconds: the instant banchina_prenotazione_tiene compares `scade_il` with in
+ * this transaction, so a `scade_il` refused as past here is one that would hold nothing.
+ */
+export const transactionNowMs = () => query<{ ora_ms: number }>(Prisma.sql`SELECT (extract(epoch FROM now()) * 1000)::float8 AS ora_ms`);
+
 export interface ReservationRowRow {
   id: number;
   prenotazione_id: number;
