@@ -64,7 +64,12 @@ test("the database unreachable: logged once, tried again at every tick, then the
   // Nothing listens on port 1: every sweep fails at once with a refused connection.
   const down = createPrisma("postgresql://banchina@127.0.0.1:1/banchina", 1);
   const lines: string[] = [];
-  const c = counted((n, db) => (n <= 4 ? sweepExpiredReservations(down) : sweepExpiredReservations(db)));
+  // Four failed sweeps, one with another text (as an outage gives: terminated, then refused), then the database back.
+  const c = counted((n, db) =>
+    n === 2
+      ? Promise.reject(new Error("terminating connection due to administrator command"))
+      : sweepExpiredReservations(n <= 4 ? down : db),
+  );
   const worker = startExpiryWorker(t.prisma, { everyMs: 1, sweep: c.sweep }, (m) => lines.push(m));
   await c.after(6);
   await worker.stop();

@@ -34,18 +34,19 @@ export function startExpiryWorker(db: Db, settings: Partial<ExpirySettings> = {}
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> | undefined;
-  let lastError = "";
+  // Within one outage the errors' texts vary (the connection terminated, then refused): its first is logged.
+  let failing = false;
 
   async function tick(): Promise<void> {
     try {
       const expired = await s.sweep(db);
-      if (lastError !== "") log("Scadenza delle prenotazioni: il controllo è ripreso.");
-      lastError = "";
+      if (failing) log("Scadenza delle prenotazioni: il controllo è ripreso.");
+      failing = false;
       if (expired.length > 0) log(`Prenotazioni scadute: ${expired.length} (rilasciate le quantità tenute).`);
     } catch (e) {
       const m = e instanceof Error ? e.message : String(e);
-      if (m !== lastError) log(`Scadenza delle prenotazioni non riuscita, riprovo al prossimo controllo (${m}).`);
-      lastError = m;
+      if (!failing) log(`Scadenza delle prenotazioni non riuscita, riprovo al prossimo controllo (${m}).`);
+      failing = true;
     }
   }
 
