@@ -209,17 +209,24 @@ test("un rilascio rifiutato è spiegato in italiano e non cambia nulla", async (
   await card(page, "PREN-ORD-2").getByTestId("rilascia-PREN-ORD-2").click();
   const dialog = page.getByRole("dialog", { name: "Rilasciare la prenotazione?" });
   await expect(dialog.getByTestId("rilascia-chi")).toContainText(`Prenotazione PREN-ORD-2 del cliente ${LONG_NAME} (PREN-C2)`);
-  // Meanwhile the shop moves its expiry into the past: it holds nothing any more.
-  const expired = await api("/prenotazioni", { prenotazioni: [{ ...ORD_2, scade_il: "2020-01-01T00:00:00+01:00" }] });
-  expect(expired.body.righe[0].esito, expired.text).toBe("aggiornata");
+  // Meanwhile its 3 pieces leave with an unload naming it (a scade_il in the past is refused by POST /prenotazioni,
+  // and an expiry would wait for the worker's sweep): it holds nothing any more.
+  const held = (await api("/prenotazioni?riferimento=PREN-ORD-2")).body.prenotazioni[0];
+  const shipped = await api("/movimenti", {
+    natura: "scarico",
+    magazzino: ids.magazzini["PREN-W1"],
+    righe: [{ codice: "PREN-DADO", quantita: 3, prenotazione: held.id }],
+  });
+  expect(shipped.body.rifiutate, shipped.text).toBe(0);
   const before = (await api("/prenotazioni?riferimento=PREN-ORD-2")).body.prenotazioni[0];
+  expect(before.stato, JSON.stringify(before)).toBe("evasa");
   await dialog.getByTestId("conferma-rilascia").click();
   await expect(dialog.getByTestId("errore-rilascia")).toHaveText(
-    "La prenotazione PREN-ORD-2 è scaduta: non c'è nulla da annullare. Non tiene più merce, non serve rilasciarla: l'elenco ora la mostra com'è.",
+    "La prenotazione PREN-ORD-2 è evasa: non c'è nulla da annullare. Non tiene più merce, non serve rilasciarla: l'elenco ora la mostra com'è.",
   );
   await snap(page, "prenotazioni-rifiuto");
   await dialog.getByTestId("chiudi-rilascia").click();
-  await expect(card(page, "PREN-ORD-2").getByTestId("stato")).toHaveText("Scaduta");
+  await expect(card(page, "PREN-ORD-2").getByTestId("stato")).toHaveText("Evasa");
   expect((await api("/prenotazioni?riferimento=PREN-ORD-2")).body.prenotazioni[0]).toEqual(before);
   await context.close();
 });
