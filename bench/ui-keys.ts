@@ -156,7 +156,15 @@ export async function keystrokeCost(cdp: CDPSession, campo: string, field: Locat
     const { page: pauseWork } = await interval(async () => {}, PAUSE_MS);
     const pausa = Math.max(0, pauseWork - (idlePage * PAUSE_MS) / PERSON_MS);
     if (profDir) await profileKeys(cdp, path.join(profDir, `tasti-${campo.replace(/\W+/g, "-")}.cpuprofile`), text);
-    return { campo, tasti: keys.length, fuori: typed.length - keys.length, costo: { ...stats(costs), media: mean(costs) }, parti, totale: median(totals), pausa };
+    return {
+      campo,
+      tasti: keys.length,
+      fuori: typed.length - keys.length,
+      costo: { ...stats(costs), media: mean(costs) },
+      parti,
+      totale: median(totals),
+      pausa,
+    };
   } finally {
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
     await cdp.send("Performance.disable");

@@ -22,7 +22,17 @@ const typedInto = new WeakMap<EventTarget, () => void>();
  * field then, once per key, and React's root listener walked the whole tree for each (no dock field
  * listens to them); stopped too.
  */
-const TYPING_EVENTS = ["keydown", "keypress", "keyup", "beforeinput", "textInput", "input", "selectionchange", "scroll", "scrollend"] as const;
+const TYPING_EVENTS = [
+  "keydown",
+  "keypress",
+  "keyup",
+  "beforeinput",
+  "textInput",
+  "input",
+  "selectionchange",
+  "scroll",
+  "scrollend",
+] as const;
 
 function keepFromReact(e: Event): void {
   if (!typedInto.has(e.target as EventTarget)) return;
