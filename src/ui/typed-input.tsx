@@ -148,6 +148,8 @@ export const TypedInput = memo(
     useEffect(
       () => () => {
         clearTimeout(timer.current);
+        // Undefined again, or a field mounted anew (React's strict mode in development) would never time a pause.
+        timer.current = undefined;
         pending.delete(hand.current);
       },
       [],
