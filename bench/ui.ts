@@ -60,7 +60,7 @@ import { buildServer, readMemoryMb, printHelp, runMain, startServer, stopOnExit 
 import { elapsed, fmtInt, progress, seconds, sleep } from "./util";
 import { offlinePhase } from "./ui-offline";
 import { IN_PAGE, type Kind, type Measure, measure } from "./ui-page";
-import { dockKeystrokes, isReference, KEY_DATA, KEY_GOAL_MS, keyOk, keyRows, seedLocations } from "./ui-keys";
+import { COMMITS_HOOK, dockKeystrokes, isReference, KEY_DATA, KEY_GOAL_MS, keyOk, keyRows, seedLocations } from "./ui-keys";
 import { KEYS_TITLE, report, table } from "./ui-report";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -242,6 +242,7 @@ async function main(): Promise<void> {
   });
   // Before the app's own scripts: its capture listener on window comes before the scanner's (useScanner).
   await context.addInitScript({ content: IN_PAGE });
+  await context.addInitScript({ content: COMMITS_HOOK });
   const page = await context.newPage();
   await signIn(page, operator);
   await page.getByTestId("campo-ddt").fill("DDT-BANCO-UI");

@@ -18,8 +18,21 @@ const typedInto = new WeakMap<EventTarget, () => void>();
  * field needs none of it, so they stop at the window, after the scanner's listener there (useScanner,
  * which reads keydown), and the field hears its text with a listener of its own. Keydown is stopped only
  * for a character key: Enter, Tab, Escape and the arrows reach React and the field's onKeyDown as before.
+ * A key that moves the caret past the field's width scrolls its text: `scroll` and `scrollend` come at the
+ * field then, once per key, and React's root listener walked the whole tree for each (no dock field
+ * listens to them); stopped too.
  */
-const TYPING_EVENTS = ["keydown", "keypress", "keyup", "beforeinput", "textInput", "input", "selectionchange"] as const;
+const TYPING_EVENTS = [
+  "keydown",
+  "keypress",
+  "keyup",
+  "beforeinput",
+  "textInput",
+  "input",
+  "selectionchange",
+  "scroll",
+  "scrollend",
+] as const;
 
 function keepFromReact(e: Event): void {
   if (!typedInto.has(e.target as EventTarget)) return;
@@ -51,7 +64,7 @@ export function flushTypedFields(): void {
   for (const hand of [...pending]) hand();
 }
 
-type Props = Omit<TextInputProps, "value" | "onChange" | "defaultValue"> & {
+type Props = Omit<TextInputProps, "value" | "onChange" | "defaultValue" | "classNames" | "attributes"> & {
   value: string;
   /** Hears the text after a pause in typing, when the field is left, before its Enter, and before a scan. */
   onChange: (value: string) => void;
@@ -65,7 +78,7 @@ type Props = Omit<TextInputProps, "value" | "onChange" | "defaultValue"> & {
  * (a count by scan, a lot read) is written into the input at once.
  */
 export const TypedInput = memo(
-  forwardRef<HTMLInputElement, Props>(function TypedInput({ value, onChange, onKeyDown, onBlur, ...rest }, ref) {
+  forwardRef<HTMLInputElement, Props>(function TypedInput({ value, onChange, onKeyDown, onBlur, placeholder, ...rest }, ref) {
     const input = useRef<HTMLInputElement | null>(null);
     // The text the input starts with, kept: a defaultValue that followed `value` would make React write the
     // input's `value` attribute at each hand, the DOM work per change the field exists to avoid.
@@ -74,18 +87,43 @@ export const TypedInput = memo(
     const tell = useRef(onChange);
     tell.current = onChange;
     const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+    /** When the last key came (performance.now()): the pause is counted from it. */
+    const lastKey = useRef(0);
     const hand = useRef(() => {
       clearTimeout(timer.current);
+      timer.current = undefined;
       pending.delete(hand.current);
       const now = input.current?.value;
       if (now === undefined || now === handed.current) return;
       handed.current = now;
       tell.current(now);
     });
+    // One timer per pause, not one per key: a key only notes its time, and the timer, when it fires before the
+    // pause is over, waits for the rest of it (a clearTimeout and a setTimeout per key were a keystroke's cost).
+    const waited = useRef(() => {
+      const rest = lastKey.current + PAUSE_MS - performance.now();
+      if (rest > 1) timer.current = setTimeout(waited.current, rest);
+      else hand.current();
+    });
+    // A field's hint (its `placeholder`) is drawn by the box around the input (globals.css `.typed-field[data-hint]`),
+    // not by the input: Chromium writes the inline style of an input's own placeholder at every change of its
+    // text, a style recalculation per key. The box shows the hint while the input is empty, and hears of it only
+    // when the input turns empty or not (`data-filled`). Null: a field without a hint.
+    const filled = useRef<boolean | null>(placeholder ? initial !== "" : null);
+    const showHint = useRef(() => {
+      const el = input.current;
+      if (filled.current === null || !el) return;
+      const now = el.value !== "";
+      if (now === filled.current) return;
+      filled.current = now;
+      el.parentElement?.toggleAttribute("data-filled", now);
+    });
     const typed = useRef(() => {
+      lastKey.current = performance.now();
+      showHint.current();
+      if (timer.current !== undefined) return;
       pending.add(hand.current);
-      clearTimeout(timer.current);
-      timer.current = setTimeout(hand.current, PAUSE_MS);
+      timer.current = setTimeout(waited.current, PAUSE_MS);
     });
     const setRef = useCallback(
       (el: HTMLInputElement | null) => {
@@ -101,12 +139,17 @@ export const TypedInput = memo(
     useEffect(() => {
       if (value === handed.current) return;
       handed.current = value;
-      if (input.current && input.current.value !== value) input.current.value = value;
+      if (input.current && input.current.value !== value) {
+        input.current.value = value;
+        showHint.current();
+      }
     }, [value]);
     // Unmounted (the row registered or left): what was not handed is the row's no more.
     useEffect(
       () => () => {
         clearTimeout(timer.current);
+        // Undefined again, or a field mounted anew (React's strict mode in development) would never time a pause.
+        timer.current = undefined;
         pending.delete(hand.current);
       },
       [],
@@ -115,6 +158,11 @@ export const TypedInput = memo(
       <TextInput
         ref={setRef}
         {...rest}
+        // The box around the input (globals.css .typed-field): a relayout boundary, so a key lays out the field alone.
+        classNames={{ wrapper: "typed-field" }}
+        // `data-filled` is the box's from here on (showHint): rendered once, from the text the field starts with.
+        attributes={placeholder ? { wrapper: { "data-hint": placeholder, "data-filled": initial !== "" || undefined } } : undefined}
+        aria-placeholder={placeholder}
         defaultValue={initial}
         onBlur={(e) => {
           hand.current();
