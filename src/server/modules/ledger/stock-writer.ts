@@ -24,6 +24,7 @@ import {
   unloadLocation,
 } from "./location-balances.service";
 import { refusedByHolds } from "./stock-holds";
+import { uncoverAfterAppend } from "./uncover";
 
 /**
  * The stock writer: lots (lock order 3), location stock (4), then the ledger append with the balances (5)
@@ -103,6 +104,8 @@ export interface AppendStockOptions<T extends readonly Query<unknown>[]> {
   after?: T;
   /** The write ends the unit of work: its COMMIT goes out with it (sql.ts rowsThenCommit). */
   last?: boolean;
+  /** Today's business date, which tells the expired lots to the uncovering (uncover.ts); default: the movements' `data`. */
+  oggi?: string;
 }
 
 type Rows<T extends readonly Query<unknown>[]> = { [K in keyof T]: T[K] extends Query<infer R> ? R[] : never };
@@ -300,8 +303,10 @@ export async function appendStock<T extends readonly Query<unknown>[] = []>(
     };
     return [source, own];
   });
-  const statements: Query<unknown>[] = [ledgerAppend(ctx, ledger), ...(opts.after ?? [])];
-  const [inserted, ...rest] = opts.last
+  // The stock changes are complete with the append, whose balance rows stay locked: the reservations they leave
+  // uncovered (or cover again) are recomputed right after it, in the same round trip (uncover.ts).
+  const statements: Query<unknown>[] = [ledgerAppend(ctx, ledger), uncoverAfterAppend(ledger, opts.oggi ?? ctx.data), ...(opts.after ?? [])];
+  const [inserted, , ...rest] = opts.last
     ? await rowsThenCommit<unknown[]>(tx, ...statements)
     : await rowsInOrder<unknown[]>(tx, ...statements);
   const { operazione, ids: rowIds } = appended(inserted as { id: number; operazione_id: number }[]);
