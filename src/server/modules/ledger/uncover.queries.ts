@@ -31,14 +31,15 @@ export const holdsNotCovered = (oggi: string) =>
         FROM righe_prenotazione r JOIN prenotazioni p ON p.id = r.prenotazione_id
        WHERE r.prenotata > 0 AND banchina_prenotazione_tiene(p.stato, p.scade_il)
     )
-    SELECT * FROM (
-      SELECT articolo_id, magazzino_id, NULL::int AS lotto_id, sum(prenotata)::text AS tenuta, sum(scoperta)::text AS scoperta,
-             banchina_copribile(articolo_id, magazzino_id, ${oggi}::date)::text AS copribile
+    SELECT articolo_id, magazzino_id, lotto_id, trim_scale(tenuta)::text AS tenuta, trim_scale(scoperta)::text AS scoperta,
+           trim_scale(copribile)::text AS copribile
+      FROM (
+      SELECT articolo_id, magazzino_id, NULL::int AS lotto_id, sum(prenotata) AS tenuta, sum(scoperta) AS scoperta,
+             banchina_copribile(articolo_id, magazzino_id, ${oggi}::date) AS copribile
         FROM righe GROUP BY articolo_id, magazzino_id
       UNION ALL
-      SELECT articolo_id, magazzino_id, lotto_id, sum(prenotata)::text, sum(scoperta)::text,
-             coalesce(banchina_lotto_copribile(lotto_id, ${oggi}::date), 0)::text
+      SELECT articolo_id, magazzino_id, lotto_id, sum(prenotata), sum(scoperta), coalesce(banchina_lotto_copribile(lotto_id, ${oggi}::date), 0)
         FROM righe WHERE lotto_id IS NOT NULL GROUP BY articolo_id, magazzino_id, lotto_id
     ) s
-     WHERE s.tenuta::numeric - s.scoperta::numeric > greatest(s.copribile::numeric, 0)
+     WHERE s.tenuta - s.scoperta > greatest(s.copribile, 0)
      ORDER BY articolo_id, magazzino_id, lotto_id NULLS FIRST`);
