@@ -305,7 +305,11 @@ export async function appendStock<T extends readonly Query<unknown>[] = []>(
   });
   // The stock changes are complete with the append, whose balance rows stay locked: the reservations they leave
   // uncovered (or cover again) are recomputed right after it, in the same round trip (uncover.ts).
-  const statements: Query<unknown>[] = [ledgerAppend(ctx, ledger), uncoverAfterAppend(ledger, opts.oggi ?? ctx.data), ...(opts.after ?? [])];
+  const statements: Query<unknown>[] = [
+    ledgerAppend(ctx, ledger),
+    uncoverAfterAppend(ledger, opts.oggi ?? ctx.data),
+    ...(opts.after ?? []),
+  ];
   const [inserted, , ...rest] = opts.last
     ? await rowsThenCommit<unknown[]>(tx, ...statements)
     : await rowsInOrder<unknown[]>(tx, ...statements);

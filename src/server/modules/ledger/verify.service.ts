@@ -18,7 +18,15 @@ import { holdsNotCovered } from "./uncover";
  */
 
 export interface Difference {
-  tipo: "giacenza" | "lotto" | "riga_ordine" | "stato_ordine" | "giacenza_ubicazione" | "giacenza_senza_ubicazione" | "movimenti_mensili" | "prenotazioni_scoperte";
+  tipo:
+    | "giacenza"
+    | "lotto"
+    | "riga_ordine"
+    | "stato_ordine"
+    | "giacenza_ubicazione"
+    | "giacenza_senza_ubicazione"
+    | "movimenti_mensili"
+    | "prenotazioni_scoperte";
   chiave: string;
   atteso: string;
   trovato: string;

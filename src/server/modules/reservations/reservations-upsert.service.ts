@@ -230,7 +230,9 @@ export async function upsertReservations(
         }
         // A cut releases at once (docs/api.md section 14): what the same row already holds of the same stock stays
         // held up to its new quantity, even where facts left less free than is held (its `scoperta` is recomputed).
-        const kept = mine.find((r) => r.numero_riga === w.numero_riga && r.articolo_id === w.articolo && r.magazzino_id === c.magazzino && r.lotto_id === lotId);
+        const kept = mine.find(
+          (r) => r.numero_riga === w.numero_riga && r.articolo_id === w.articolo && r.magazzino_id === c.magazzino && r.lotto_id === lotId,
+        );
         if (kept) free = Decimal.max(free, Decimal.min(kept.prenotata, w.richiesta));
         const take = Decimal.min(free, w.richiesta);
         if (take.lt(w.richiesta))

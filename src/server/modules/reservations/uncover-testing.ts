@@ -15,7 +15,9 @@ export function uncoverHelpers(t: TestDb, key: string) {
     const r = await rest("POST", "/prenotazioni", {
       key,
       body: {
-        prenotazioni: [{ riferimento, magazzino, cliente: "C1", righe: [{ numero_riga: 1, codice, quantita, ...(lotto ? { lotto } : {}) }] }],
+        prenotazioni: [
+          { riferimento, magazzino, cliente: "C1", righe: [{ numero_riga: 1, codice, quantita, ...(lotto ? { lotto } : {}) }] },
+        ],
       },
     });
     expect(r.body.righe[0], JSON.stringify(r.body)).toMatchObject({ esito: "creata", righe: [{ prenotata: String(quantita) }] });

@@ -154,7 +154,11 @@ describe("cancellations", () => {
     const before = await h.lastEvent();
     const cut = await rest("POST", "/prenotazioni", {
       key: g.key,
-      body: { prenotazioni: [{ riferimento: p1.riferimento, magazzino: "M1", cliente: "C1", righe: [{ numero_riga: 1, codice: "CUT", quantita: 4 }] }] },
+      body: {
+        prenotazioni: [
+          { riferimento: p1.riferimento, magazzino: "M1", cliente: "C1", righe: [{ numero_riga: 1, codice: "CUT", quantita: 4 }] },
+        ],
+      },
     });
     expect(cut.body.righe[0]).toMatchObject({ esito: "aggiornata", righe: [{ prenotata: "4" }] });
     // Held 8 for 7: 1 uncovered, on the newest.
@@ -183,10 +187,10 @@ describe("verify and webhooks", () => {
       ]);
     } finally {
       // Recomputed as a fact would: the database function, under this test's own transaction.
-      await t.pool.query("SELECT banchina_scopri(ARRAY(SELECT articolo_id FROM righe_prenotazione WHERE id = $1), ARRAY[$2::int], current_date)", [
-        row,
-        g.m1,
-      ]);
+      await t.pool.query(
+        "SELECT banchina_scopri(ARRAY(SELECT articolo_id FROM righe_prenotazione WHERE id = $1), ARRAY[$2::int], current_date)",
+        [row, g.m1],
+      );
     }
     expect((await verifyLedger(t.prisma)).differenze).toEqual([]);
   });
