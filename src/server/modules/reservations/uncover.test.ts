@@ -1,9 +1,14 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
 import { describe, expect } from "vitest";
 import type { TestDb } from "../../testing/db";
 import { rest, seedArticle, seedKey } from "../../testing/fixtures";
 import { notice, noticeGround, sscc } from "../../testing/notice-fixtures";
 import { test } from "../../testing/test";
 import { verifyLedger } from "../ledger/verify.service";
+import { createEndpoint } from "../webhooks/webhooks.service";
+import { testSettings, until, workersStoppedAfterEach } from "../webhooks/webhooks-testing";
 import { uncoverHelpers } from "./uncover-testing";
 
 /**
@@ -16,12 +21,13 @@ import { uncoverHelpers } from "./uncover-testing";
 let t: TestDb;
 let g: Awaited<ReturnType<typeof noticeGround>>;
 let h: ReturnType<typeof uncoverHelpers>;
+const startWorker = workersStoppedAfterEach();
 
 test.beforeAll(async ({ db }) => {
   t = db;
   g = await noticeGround(t);
   h = uncoverHelpers(t, g.key);
-  for (const c of ["CNT", "ARR", "COL", "CUT", "NIL"]) await seedArticle(t.prisma, c);
+  for (const c of ["CNT", "ARR", "COL", "CUT", "NIL", "HOOK"]) await seedArticle(t.prisma, c);
   await t.pool.query("INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('C1', 'Rossi S.r.l.', current_date)");
   const load = await g.post("/movimenti", {
     natura: "carico",
@@ -30,6 +36,7 @@ test.beforeAll(async ({ db }) => {
       { codice: "CNT", quantita: 10 },
       { codice: "CUT", quantita: 10 },
       { codice: "NIL", quantita: 10 },
+      { codice: "HOOK", quantita: 3 },
     ],
   });
   expect(load.body.rifiutate).toBe(0);
@@ -209,5 +216,41 @@ describe("verify and webhooks", () => {
     });
     expect(wrong.status).toBe(422);
     expect(JSON.stringify(wrong.body)).toContain("prenotazione.scoperta");
+  });
+
+  test("an endpoint subscribed to prenotazione.scoperta receives it, signed, when a fact uncovers a reservation", async ({ db }) => {
+    const got: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c) => chunks.push(c));
+      req.on("end", () => {
+        got.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/scoperte`;
+      const { segreto } = await createEndpoint(
+        db.prisma,
+        "riga_di_comando",
+        { url, eventi: ["prenotazione.scoperta"] },
+        { allowPrivate: true, timeZone: "Europe/Rome" },
+      );
+      const p = await h.reserve("M1", "HOOK", 3);
+      startWorker(db.prisma, db.url, testSettings());
+      await align({ magazzino: g.m1, righe: [{ codice: "HOOK", contato: 1 }] });
+      await until(() => got.length >= 1);
+      const event = new Webhook(segreto).verify(got[0]!.body, got[0]!.headers as Record<string, string>) as {
+        tipo: string;
+        dati: { id: number; righe: { prenotata: string; scoperta: string }[] };
+      };
+      expect(event.tipo).toBe("prenotazione.scoperta");
+      expect(event.dati).toMatchObject({ id: p.id, righe: [{ prenotata: "3", scoperta: "2" }] });
+      expect(got).toHaveLength(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
