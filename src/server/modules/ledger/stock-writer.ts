@@ -28,7 +28,8 @@ import { uncoverAfterAppend } from "./uncover";
 
 /**
  * The stock writer: lots (lock order 3), location stock (4), then the ledger append with the balances (5)
- * in one statement, and the statements the caller holds at level 6 (its orders) in the same write. A
+ * in one statement followed by the uncovering of the reservations it touches (uncover.ts, under the balances the
+ * append holds), and the statements the caller holds at level 6 (its orders) in the same write. A
  * writer takes the gates (1, `lockWarehouses` / `resolveLocations`) and its order rows (2) before calling
  * it; no other code calls the ledger's steps that lock or write the lots, location stock or balances
  * (stock-locks.test.ts), and a count reads them under lock only through count-stock.ts.

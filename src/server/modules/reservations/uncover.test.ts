@@ -27,7 +27,7 @@ test.beforeAll(async ({ db }) => {
   t = db;
   g = await noticeGround(t);
   h = uncoverHelpers(t, g.key);
-  for (const c of ["CNT", "ARR", "COL", "CUT", "NIL", "HOOK"]) await seedArticle(t.prisma, c);
+  for (const c of ["CNT", "ARR", "COL", "CUT", "NIL", "HOOK", "LOCK"]) await seedArticle(t.prisma, c);
   await t.pool.query("INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('C1', 'Rossi S.r.l.', current_date)");
   const load = await g.post("/movimenti", {
     natura: "carico",
@@ -37,6 +37,7 @@ test.beforeAll(async ({ db }) => {
       { codice: "CUT", quantita: 10 },
       { codice: "NIL", quantita: 10 },
       { codice: "HOOK", quantita: 3 },
+      { codice: "LOCK", quantita: 5 },
     ],
   });
   expect(load.body.rifiutate).toBe(0);
@@ -177,6 +178,36 @@ describe("cancellations", () => {
       { tipo: "prenotazione.modificata", id: String(p1.id) },
       { tipo: "prenotazione.modificata", id: String(p2.id) },
     ]);
+  });
+});
+
+describe("locks", () => {
+  test("a reservation locked by its own writer does not stop the fact: its rows are uncovered, its version waits for that writer", async () => {
+    const p = await h.reserve("M1", "LOCK", 4);
+    const version = await h.versionOf(p.id);
+    // Another writer of the reservation (an upsert holds it at level 2 and then waits for the balance the fact holds).
+    const other = await t.pool.connect();
+    try {
+      await other.query("BEGIN");
+      await other.query("SELECT id FROM prenotazioni WHERE id = $1 FOR UPDATE", [p.id]);
+      const before = await h.lastEvent();
+      // The bound only ends a test that would hang (a fact waiting for the reservation): nothing is timed.
+      let bound: NodeJS.Timeout | undefined;
+      const counted = await Promise.race([
+        align({ magazzino: g.m1, righe: [{ codice: "LOCK", contato: 1 }] }),
+        new Promise<never>((_, reject) => {
+          bound = setTimeout(() => reject(new Error("il conteggio aspetta la prenotazione bloccata")), 15_000);
+        }),
+      ]).finally(() => clearTimeout(bound));
+      expect(counted.body.scritte).toBe(1);
+      expect(await h.uncovered(p.id)).toEqual(["3"]);
+      expect(await h.versionOf(p.id)).toBe(version);
+      const { rows } = await t.pool.query("SELECT e.tipo FROM eventi e WHERE e.id > $1 ORDER BY e.id", [before]);
+      expect(rows.map((r) => r.tipo)).toEqual(["giacenze.allineate", "prenotazione.scoperta"]);
+    } finally {
+      await other.query("ROLLBACK");
+      other.release();
+    }
   });
 });
 
