@@ -27,7 +27,7 @@ test.beforeAll(async ({ db }) => {
   t = db;
   g = await noticeGround(t);
   h = uncoverHelpers(t, g.key);
-  for (const c of ["CNT", "ARR", "COL", "CUT", "NIL", "HOOK", "LOCK"]) await seedArticle(t.prisma, c);
+  for (const c of ["CNT", "ARR", "COL", "CUT", "NIL", "HOOK", "LOCK", "REL"]) await seedArticle(t.prisma, c);
   await t.pool.query("INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('C1', 'Rossi S.r.l.', current_date)");
   const load = await g.post("/movimenti", {
     natura: "carico",
@@ -38,6 +38,7 @@ test.beforeAll(async ({ db }) => {
       { codice: "NIL", quantita: 10 },
       { codice: "HOOK", quantita: 3 },
       { codice: "LOCK", quantita: 5 },
+      { codice: "REL", quantita: 10 },
     ],
   });
   expect(load.body.rifiutate).toBe(0);
@@ -178,6 +179,28 @@ describe("cancellations", () => {
       { tipo: "prenotazione.modificata", id: String(p1.id) },
       { tipo: "prenotazione.modificata", id: String(p2.id) },
     ]);
+  });
+});
+
+describe("releases", () => {
+  test("cancelling the oldest reservation covers the newest again, in the cancel's transaction", async () => {
+    const p1 = await h.reserve("M1", "REL", 6);
+    const p2 = await h.reserve("M1", "REL", 4);
+    await align({ magazzino: g.m1, righe: [{ codice: "REL", contato: 7 }] });
+    expect(await h.uncovered(p1.id, p2.id)).toEqual(["0", "3"]);
+    const before = await h.lastEvent();
+    expect((await g.post(`/prenotazioni/${p1.id}/annulla`, {})).body.stato).toBe("annullata");
+    expect(await h.uncovered(p2.id)).toEqual(["0"]);
+    const { rows } = await t.pool.query(
+      "SELECT e.tipo, e.dati->>'id' AS id, e.xmin::text AS tx FROM eventi e WHERE e.id > $1 ORDER BY e.id",
+      [before],
+    );
+    expect(rows.map((r) => [r.tipo, Number(r.id)])).toEqual([
+      ["prenotazione.scoperta", p2.id],
+      ["prenotazione.modificata", p2.id],
+      ["prenotazione.modificata", p1.id],
+    ]);
+    expect(new Set(rows.map((r) => r.tx)).size).toBe(1);
   });
 });
 
