@@ -60,8 +60,8 @@ describe("POST /arrivi and cancellation", () => {
       const { answer, writes } = await writesDuring(poolOf(t.prisma)!, call);
       return { answer, text: writes.at(-1)! };
     };
-    // The movement, the reservations it may cover again (ledger/uncover.ts), the article's last price, the order
-    // locked, its state recomputed: then COMMIT.
+    // The movement, the article's last price, the order locked, its state recomputed, the reservations it may cover
+    // again (ledger/uncover.ts): then COMMIT.
     const plain = await lastWrite(() => arrive({ magazzino: m1, ddt: "DDT-FINE", riga: o.righe[0], quantita: 1 }));
     expect(plain.answer.status).toBe(201);
     expect(statementsIn(plain.text)).toBe(5);
@@ -76,7 +76,7 @@ describe("POST /arrivi and cancellation", () => {
     expect((await rowState(o.righe[0]!)).arrivata).toBe(2);
     const replay = await arrive({ magazzino: m1, ddt: "DDT-FINE", riga: o.righe[0], quantita: 1 }, { "Idempotency-Key": "fine-1" });
     expect(replay.headers.get("Idempotency-Replayed")).toBe("true");
-    // The reversing movement, the reservations it may uncover, the order locked, its state recomputed: then COMMIT.
+    // The reversing movement, the order locked, its state recomputed, the reservations it may uncover: then COMMIT.
     const undone = await lastWrite(() => cancel(plain.answer.body.movimento));
     expect(undone.answer.status).toBe(200);
     expect(statementsIn(undone.text)).toBe(4);

@@ -304,16 +304,18 @@ export async function appendStock<T extends readonly Query<unknown>[] = []>(
     };
     return [source, own];
   });
-  // The stock changes are complete with the append, whose balance rows stay locked: the reservations they leave
-  // uncovered (or cover again) are recomputed right after it, in the same round trip (uncover.ts).
+  // The stock changes are complete with the append, whose balance rows stay locked, and the caller's statements
+  // after it (a hold an unload consumes among them): the reservations they leave uncovered (or cover again) are
+  // recomputed last, in the same round trip (uncover.ts).
   const statements: Query<unknown>[] = [
     ledgerAppend(ctx, ledger),
-    uncoverAfterAppend(ledger, opts.oggi ?? ctx.data),
     ...(opts.after ?? []),
+    uncoverAfterAppend(ledger, opts.oggi ?? ctx.data),
   ];
-  const [inserted, , ...rest] = opts.last
+  const [inserted, ...rest] = opts.last
     ? await rowsThenCommit<unknown[]>(tx, ...statements)
     : await rowsInOrder<unknown[]>(tx, ...statements);
+  rest.pop();
   const { operazione, ids: rowIds } = appended(inserted as { id: number; operazione_id: number }[]);
   const ids: number[] = [];
   const sources: (number | null)[] = [];

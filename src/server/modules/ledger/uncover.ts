@@ -10,7 +10,8 @@ import * as q from "./uncover.queries";
  * (article, warehouse) it wrote get `scoperta` = their share of max(0, held − what can cover it), newest
  * reservations first, and each reservation whose rows changed records prenotazione.scoperta and takes a new
  * version (the database function banchina_scopri says how, and why it takes no lock in another order).
- * A pair where nothing is held costs one probe of the holds' index, in the statement the writer already sends.
+ * A pair where nothing is held costs one probe of the holds' index, in a statement sent in the append's write: the
+ * last of it, after the caller's own statements (so a hold an unload consumes is read as consumed).
  */
 
 type Pair = { articolo: number; magazzino: number };
