@@ -11,7 +11,8 @@
  * shaped as the contract shows them (toMovementOutput), JSON. And GET
  * /api/v1/giacenze-ubicazioni?magazzino=&limite=&dopo= (the location-stock scan) the same way,
  * with the service's statement and row mapping (toLocationStockOutput); and GET
- * /api/v1/disponibilita?limite=&dopo= (the availability scan) with toAvailabilityOutput. Not a product: a
+ * /api/v1/disponibilita?limite=&dopo= (the availability scan, or `articolo=` one article) with toAvailabilityOutput. And POST /api/v1/prenotazioni,
+ * one reservation (bench/floor/reservations.ts: the service's statements, in its order). Not a product: a
  * measuring stick for what the stack itself costs.
  *
  *   DATABASE_URL=… PORT=… SERVICE_TIME_ZONE=… node --import tsx bench/bare-server.ts
@@ -32,6 +33,7 @@ import { toLocationStockOutput } from "../src/server/modules/locations/locations
 import * as locationStock from "../src/server/modules/locations/locations-stock.queries";
 import * as movements from "../src/server/modules/movements/movements.queries";
 import { toMovementOutput } from "../src/server/modules/movements/movements.service";
+import { reserve } from "./floor/reservations";
 
 const TIME_ZONE = process.env.SERVICE_TIME_ZONE ?? "Europe/Rome";
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, pipeline: true } as pg.PoolConfig);
@@ -142,11 +144,37 @@ async function locationStockPage(search: URLSearchParams): Promise<[number, unkn
   return [200, { giacenze: cut.rows.map(toLocationStockOutput), altri: cut.altri, cursore: cut.cursore }];
 }
 
+/** The availability scan, or with `articolo` one article's row (the service asks whether it exists only when none came). */
 async function availabilityPage(search: URLSearchParams): Promise<[number, unknown]> {
   const p = pageParams(search, 500, 500);
-  if (!p) return INVALID;
-  const cut = await syncPage("articoli", `availability_${p.limite}`, availability.availabilityPage(p.dopo, p.limite + 1, null, {}), p);
+  const articolo = search.has("articolo") ? Number(search.get("articolo")) : undefined;
+  if (!p || (articolo !== undefined && !Number.isInteger(articolo))) return INVALID;
+  const filters = articolo === undefined ? {} : { articolo };
+  const name = `availability_${p.limite}${articolo === undefined ? "" : "_one"}`;
+  const cut = await syncPage("articoli", name, availability.availabilityPage(p.dopo, p.limite + 1, null, filters), p);
+  if (articolo !== undefined && cut.rows.length === 0) return [404, { codice: "non_trovato" }];
   return [200, { disponibilita: cut.rows.map((r) => toAvailabilityOutput(r, true)), altri: cut.altri, cursore: cut.cursore }];
+}
+
+/** One reservation of rows without lot, checked by hand; each row holds what is free up to its quantity. */
+async function writeReservation(keyId: number, body: Record<string, unknown>): Promise<[number, unknown]> {
+  const p = (body.prenotazioni as Record<string, unknown>[] | undefined)?.[0];
+  const righe = p?.righe as Record<string, unknown>[] | undefined;
+  if (!p || typeof p.riferimento !== "string" || typeof p.magazzino !== "string" || typeof p.cliente !== "string" || !righe)
+    return [400, { codice: "richiesta_non_valida" }];
+  if (!righe.every((r) => typeof r.codice === "string" && typeof r.quantita === "number" && typeof r.numero_riga === "number"))
+    return [400, { codice: "richiesta_non_valida" }];
+  const c = await pool.connect();
+  try {
+    const r = { riferimento: p.riferimento, magazzino: p.magazzino, cliente: p.cliente };
+    const rows = righe.map((x) => ({ codice: x.codice as string, quantita: x.quantita as number }));
+    const out = await reserve(c, { chiave: keyId, ...r, righe: rows, oggi: businessDate(TIME_ZONE) });
+    const esiti = righe.map((x, i) => ({ numero_riga: x.numero_riga, richiesta: String(x.quantita), prenotata: out.prenotata[i] }));
+    const righeOut = [{ indice: 0, riferimento: r.riferimento, id: out.id, esito: "creata", righe: esiti }];
+    return [200, { create: 1, aggiornate: 0, invariate: 0, rifiutate: 0, righe: righeOut }];
+  } finally {
+    c.release();
+  }
 }
 
 const server = http.createServer((req, res) => {
@@ -165,14 +193,15 @@ const server = http.createServer((req, res) => {
     if (req.method === "GET" && req.url?.startsWith("/api/v1/giacenze-ubicazioni?")) {
       return reply(res, locationStockPage(new URLSearchParams(req.url.slice(req.url.indexOf("?")))));
     }
-    if (req.method !== "POST" || req.url !== "/api/v1/movimenti") return answer(res, 404, { codice: "non_trovato" });
+    if (req.method !== "POST" || (req.url !== "/api/v1/movimenti" && req.url !== "/api/v1/prenotazioni"))
+      return answer(res, 404, { codice: "non_trovato" });
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
     } catch {
       return answer(res, 400, { codice: "json_non_valido" });
     }
-    reply(res, writeMovement(keyId, body));
+    reply(res, req.url === "/api/v1/prenotazioni" ? writeReservation(keyId, body) : writeMovement(keyId, body));
   });
 });
 server.listen(Number(process.env.PORT), "127.0.0.1", () => console.log("pronto"));

@@ -58,7 +58,7 @@ export function evaluateTargets(scenarios: ScenarioResult[], peakRssMb: number, 
   // same database work: each side's throughput over its own floor in this run, one over the other. The
   // location-stock scan's and the availability scan's are the measuring sticks of their goals against the
   // floor (RATIO_GOALS): the ceiling's own ratio says how much of it any Node service reaches here.
-  for (const id of ["post-movimenti", "scan-movimenti", "scan-giacenze-ubicazioni", "scan-disponibilita"]) {
+  for (const id of ["post-movimenti", "scan-movimenti", "scan-giacenze-ubicazioni", "scan-disponibilita", "post-prenotazioni"]) {
     const s = by(id);
     const c = by(`tetto-node:${id}`);
     if (!s || !c) continue;
@@ -68,6 +68,23 @@ export function evaluateTargets(scenarios: ScenarioResult[], peakRssMb: number, 
       met: r >= 0.9,
       detail: `servizio/tetto ${r.toFixed(2)} (API/pavimento ${ratio(s).toFixed(2)}, tetto/pavimento ${ratio(c).toFixed(2)})`,
     });
+  }
+  // What checking the holds costs a movement write: the same requests on held articles against post-movimenti,
+  // run before any reservation existed, in CPU per request of the server and of PostgreSQL.
+  const plain = by("post-movimenti")?.api.cpu?.perOp;
+  const held = by("post-movimenti-prenotate")?.api.cpu?.perOp;
+  if (plain && held) {
+    for (const [who, k] of [
+      ["server", "server"],
+      ["PostgreSQL", "postgres"],
+    ] as const) {
+      const r = held[k] / plain[k];
+      targets.push({
+        name: `POST /movimenti su articoli prenotati: CPU del ${who} per richiesta entro 1.10 volte quella senza prenotazioni`,
+        met: r <= 1.1,
+        detail: `${held[k].toFixed(3)} contro ${plain[k].toFixed(3)} ms (${r.toFixed(2)}×)`,
+      });
+    }
   }
   const a = by("allinea");
   if (a) {
@@ -79,6 +96,9 @@ export function evaluateTargets(scenarios: ScenarioResult[], peakRssMb: number, 
   }
   const open = by("anello-aperto");
   if (open) targets.push({ name: `${open.name}: p99 entro 25 ms`, met: open.api.p99 <= 25, detail: `p99 ${open.api.p99.toFixed(1)} ms` });
+  const one = by("disponibilita-articolo");
+  const p95 = Number(one?.details.p95_ms);
+  if (one) targets.push({ name: `${one.name}: p95 entro 10 ms`, met: p95 <= 10, detail: `p95 ${p95.toFixed(1)} ms` });
   targets.push({ name: "memoria del server entro 200 MB", met: peakRssMb <= 200, detail: `picco RSS ${Math.round(peakRssMb)} MB` });
   const m = by("scrittori-lettore");
   if (m) targets.push({ name: "il lettore vede ogni movimento esattamente una volta", met: m.check.ok, detail: m.check.text });

@@ -23,11 +23,12 @@
  *
  * Scenario ids for --only: scan-movimenti, scan-disponibilita, scan-giacenze-ubicazioni, cerca-barcode, post-movimenti,
  * post-movimenti-ubicazioni, post-arrivi, allinea, scrittori-lettore, upsert-articoli, eventi-webhook, webhook-portata, anello-aperto,
+ * post-prenotazioni, post-movimenti-prenotate (after post-movimenti, which runs with no reservation in the database),
+ * disponibilita-articolo (one article's availability at half the ceiling's load, articles held by then),
  * ricevi-collo, scan-disponibilita-passato, testa-movimenti, testa-eventi, verify (the growth mode's reads: compare
- * two runs' files with `npx tsx bench/growth.ts A.json B.json`); --senza-mensili drops the ledger's monthly
- * trigger and its index after the generation (the ledger as before migration 20261128330000: what they cost the
+ * two runs' files with `npx tsx bench/growth.ts A.json B.json`); --senza-mensili drops the ledger's monthly trigger and its index after the generation (the ledger as before migration 20261128330000: what they cost the
  * write; the final verify then reports the monthly rows it left behind); and, only when
- * named, tetto-node: the write scenario, the open loop, the movement, location-stock and availability scans against
+ * named, tetto-node: the write scenario, the open loop, the movement, location-stock and availability scans and the reservation against
  * plain node:http + pg (about the ceiling of any Node service here, bench/bare-server.ts).
  * Every run also appends one line to bench/results/history.jsonl (kept in git), so a regression shows.
  */
@@ -50,10 +51,11 @@ import { bareNode } from "./scenarios/bare-node";
 import { eventsAndWebhooks } from "./scenarios/events-webhooks";
 import { eventsFromZero, movementsFromZero, scanAvailabilityAsOf } from "./scenarios/growth";
 import { verifyScenario } from "./scenarios/verify-ledger";
-import { openLoop } from "./scenarios/open-loop";
+import { availabilityOfOne, openLoop } from "./scenarios/open-loop";
 import { webhookThroughput } from "./scenarios/webhook-throughput";
 import type { Ctx, ScenarioResult } from "./scenarios/harness";
 import { registerArrivals } from "./scenarios/register-arrivals";
+import { postReservations, writeMovementsWithHolds } from "./scenarios/reservations";
 import { receivePallets } from "./scenarios/receive-pallet";
 import { scanAvailability } from "./scenarios/scan-availability";
 import { scanLocationStock } from "./scenarios/scan-location-stock";
@@ -84,6 +86,9 @@ const ALL = [
   "eventi-webhook",
   "webhook-portata",
   "anello-aperto",
+  "post-prenotazioni",
+  "post-movimenti-prenotate",
+  "disponibilita-articolo",
   "ricevi-collo",
   "scan-disponibilita-passato",
   "testa-movimenti",
@@ -107,6 +112,9 @@ const RUNNERS: Record<ScenarioId, (ctx: Ctx) => Promise<ScenarioResult | Scenari
   "eventi-webhook": eventsAndWebhooks,
   "webhook-portata": webhookThroughput,
   "anello-aperto": openLoop,
+  "post-prenotazioni": postReservations,
+  "post-movimenti-prenotate": writeMovementsWithHolds,
+  "disponibilita-articolo": availabilityOfOne,
   "tetto-node": bareNode,
   "ricevi-collo": receivePallets,
   "scan-disponibilita-passato": scanAvailabilityAsOf,

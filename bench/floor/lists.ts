@@ -37,6 +37,18 @@ export async function availabilityPage(c: pg.ClientBase, dopo: number, limite: n
   );
 }
 
+/** GET /disponibilita?articolo= (listAvailability with one article): bound, then that article's row. */
+export async function availabilityOf(c: pg.ClientBase, articolo: number): Promise<Page> {
+  const bound = await syncBound(c, SYNC_TABLES.articoli.tag, SYNC_TABLES.articoli.seq);
+  const r = await run(c, "availability_of", availabilityQueries.availabilityPage(0, 501, null, { articolo }));
+  return cutPage(
+    r.rows.filter((x): x is typeof x & { id: number } => x.id !== null),
+    500,
+    bound,
+    0,
+  );
+}
+
 /** GET /giacenze-ubicazioni page (locations-stock.service.ts listLocationStock, no filters): bound, then the page. */
 export async function locationStockPage(c: pg.ClientBase, magazzino: number, dopo: number, limite: number): Promise<Page> {
   const bound = await syncBound(c, SYNC_TABLES.giacenze_ubicazioni.tag, SYNC_TABLES.giacenze_ubicazioni.seq);

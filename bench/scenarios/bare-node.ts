@@ -7,6 +7,7 @@ import { stopOnExit } from "../server";
 import { progress } from "../util";
 import type { Ctx, ScenarioResult } from "./harness";
 import { openLoop } from "./open-loop";
+import { postReservations } from "./reservations";
 import { scanAvailability } from "./scan-availability";
 import { scanLocationStock } from "./scan-location-stock";
 import { scanMovements } from "./scan-movements";
@@ -46,7 +47,7 @@ export async function startBareServer(ctx: Ctx): Promise<{ ctx: Ctx; stop(): voi
 
 /**
  * `tetto-node` (only with --only): the POST /movimenti scenario, the open loop, the movement scan, the
- * location-stock scan and the availability scan, each with its floor, run against bench/bare-server.ts (plain `node:http` and `pg`, none of our stack)
+ * location-stock scan, the availability scan and POST /prenotazioni, each with its floor, run against bench/bare-server.ts (plain `node:http` and `pg`, none of our stack)
  * instead of the service. Their ratios are about the most a Node HTTP service can reach on this machine
  * for the same database work: what separates the service's from them is the cost of the stack (tRPC,
  * trpc-to-openapi, zod, our layers).
@@ -66,6 +67,7 @@ export async function bareNode(ctx: Ctx): Promise<ScenarioResult[]> {
       named(await scanMovements(bare.ctx)),
       named(await scanLocationStock(bare.ctx)),
       named(await scanAvailability(bare.ctx)),
+      named(await postReservations(bare.ctx)),
     ];
   } finally {
     bare.stop();

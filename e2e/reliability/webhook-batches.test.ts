@@ -1,20 +1,25 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { TestDb } from "../../src/server/testing/db";
-import { cleanup, ensureBuild, launch, sleep, stop, waitUntil } from "./harness";
-import { closeReceivers, createFor, deliveriesOf, eventsAfter, Receiver, writeMany } from "./receiver";
-import { ALLOW_PRIVATE, attemptsOf, DEFAULTS, isStrictlyIncreasing, percentile, report, SHORT_BACKOFF, withDb } from "./webhook-support";
+import { launch, sleep, stop, waitUntil } from "./harness";
+import { createFor, deliveriesOf, eventsAfter, Receiver, writeMany } from "./receiver";
+import {
+  ALLOW_PRIVATE,
+  attemptsOf,
+  DEFAULTS,
+  isStrictlyIncreasing,
+  percentile,
+  report,
+  SHORT_BACKOFF,
+  withDb,
+  webhookSuite,
+} from "./webhook-support";
 
 /**
  * Batches and parallel delivery (docs/api.md section 10, "Throughput") with the real service as a child process,
  * across a SIGKILL and across two instances; the single-event cases are in webhook-delivery.test.ts and webhook-crash.test.ts.
  */
 
-beforeAll(async () => ensureBuild((m) => console.log(`[affidabilità] ${m}`)), 600_000);
-afterAll(async () => {
-  await closeReceivers();
-  await cleanup();
-}, 120_000);
-afterEach(async () => closeReceivers(), 30_000);
+webhookSuite();
 
 /** An endpoint's throughput settings (docs/api.md section 10), and whether it is active. */
 async function setThroughput(t: TestDb, id: number, perRequest: number, consegna: "ordinata" | "parallela", attivo: boolean) {

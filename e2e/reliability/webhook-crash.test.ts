@@ -1,18 +1,7 @@
 import fs from "node:fs";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { cleanup, ensureBuild, launch, sleep, stop, waitUntil } from "./harness";
-import {
-  type Arrival,
-  type Ctx,
-  closeReceivers,
-  createFor,
-  deliveriesOf,
-  type Endpoint,
-  eventsAfter,
-  loadOne,
-  Receiver,
-  writeMany,
-} from "./receiver";
+import { describe, expect, test } from "vitest";
+import { launch, sleep, stop, waitUntil } from "./harness";
+import { type Arrival, type Ctx, createFor, deliveriesOf, type Endpoint, eventsAfter, loadOne, Receiver, writeMany } from "./receiver";
 import {
   ALLOW_PRIVATE,
   attemptsOf,
@@ -24,6 +13,7 @@ import {
   SHORT_BACKOFF,
   seqs,
   withDb,
+  webhookSuite,
 } from "./webhook-support";
 
 /**
@@ -36,12 +26,7 @@ import {
  * the service's createEndpoint (as the CLI does) with private networks allowed.
  */
 
-beforeAll(async () => ensureBuild((m) => console.log(`[affidabilità] ${m}`)), 600_000);
-afterAll(async () => {
-  await closeReceivers();
-  await cleanup();
-}, 120_000);
-afterEach(async () => closeReceivers(), 30_000);
+webhookSuite();
 
 // ---- the service, the database, the writes ---------------------------------------------------------------
 

@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { cleanup, ensureBuild, launch } from "./harness";
-import { closeReceivers, createFor, Receiver } from "./receiver";
+import { describe, expect, test } from "vitest";
+import { launch } from "./harness";
+import { createFor, Receiver } from "./receiver";
 import { createKey } from "./seed";
 import { deleteWhileDelivering, expectNoSuspendedDeliveries } from "./webhook-delete";
-import { ALLOW_PRIVATE, withDb } from "./webhook-support";
+import { ALLOW_PRIVATE, withDb, webhookSuite } from "./webhook-support";
 
 /**
  * DELETE /webhook/{id} while a parallel endpoint delivers, two service processes on one database, four
  * races (webhook-delete.ts says what must hold); pgbouncer.test.ts runs one through the pooler.
  */
 
-beforeAll(async () => ensureBuild((m) => console.log(`[affidabilità] ${m}`)), 600_000);
-afterAll(async () => {
-  await closeReceivers();
-  await cleanup();
-}, 120_000);
+webhookSuite();
 
 describe("DELETE /webhook/{id} while its endpoint delivers, on two instances", () => {
   test("no 5xx; delivered + failed + discarded = recorded; nothing received after the answer; gone on both", async () => {

@@ -1,10 +1,10 @@
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { newSecret } from "../../src/server/modules/webhooks/webhooks.service";
-import { call, cleanup, ensureBuild, launch, sleep, stop, waitUntil } from "./harness";
-import { closeReceivers, createFor, deliveriesOf, eventsAfter, loadOne, Receiver } from "./receiver";
+import { call, launch, sleep, stop, waitUntil } from "./harness";
+import { createFor, deliveriesOf, eventsAfter, loadOne, Receiver } from "./receiver";
 import { articleCode } from "./seed";
-import { ALLOW_PRIVATE, attemptsOf, DEFAULTS, report, SHORT_BACKOFF, seqs, withDb } from "./webhook-support";
+import { ALLOW_PRIVATE, attemptsOf, DEFAULTS, report, SHORT_BACKOFF, seqs, withDb, webhookSuite } from "./webhook-support";
 
 /**
  * Webhooks (docs/api.md section 10) with the real service as a child process: receivers are node:http servers on
@@ -17,12 +17,7 @@ import { ALLOW_PRIVATE, attemptsOf, DEFAULTS, report, SHORT_BACKOFF, seqs, withD
  * webhook-uncommitted and webhook-private (.test.ts).
  */
 
-beforeAll(async () => ensureBuild((m) => console.log(`[affidabilità] ${m}`)), 600_000);
-afterAll(async () => {
-  await closeReceivers();
-  await cleanup();
-}, 120_000);
-afterEach(async () => closeReceivers(), 30_000);
+webhookSuite();
 
 // ---- the tests -------------------------------------------------------------------------------------------
 

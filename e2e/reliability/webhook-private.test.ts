@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { ERROR_STATUS } from "../../src/server/lib/errors";
 import { createEndpoint } from "../../src/server/modules/webhooks/webhooks.service";
 import { seedSession } from "../../src/server/testing/fixtures";
-import { call, cleanup, ensureBuild, launch, sleep, stop, waitUntil } from "./harness";
-import { closeReceivers, createFor, deliveriesOf, type Endpoint, eventsAfter, loadOne, Receiver, TZ } from "./receiver";
-import { ALLOW_PRIVATE, attemptsOf, DEFAULTS, report, SHORT_BACKOFF, withDb } from "./webhook-support";
+import { call, launch, sleep, stop, waitUntil } from "./harness";
+import { createFor, deliveriesOf, type Endpoint, eventsAfter, loadOne, Receiver, TZ } from "./receiver";
+import { ALLOW_PRIVATE, attemptsOf, DEFAULTS, report, SHORT_BACKOFF, withDb, webhookSuite } from "./webhook-support";
 
 /**
  * Webhooks (docs/api.md section 10) with the real service as a child process: receivers are node:http servers on
@@ -17,12 +17,7 @@ import { ALLOW_PRIVATE, attemptsOf, DEFAULTS, report, SHORT_BACKOFF, withDb } fr
  * session) and refuses.
  */
 
-beforeAll(async () => ensureBuild((m) => console.log(`[affidabilità] ${m}`)), 600_000);
-afterAll(async () => {
-  await closeReceivers();
-  await cleanup();
-}, 120_000);
-afterEach(async () => closeReceivers(), 30_000);
+webhookSuite();
 
 // ---- the tests -------------------------------------------------------------------------------------------
 

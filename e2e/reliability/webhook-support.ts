@@ -1,7 +1,8 @@
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { getConfig } from "../../src/server/config";
 import { poolOf } from "../../src/server/db/client";
 import { createTestDb, type TestDb } from "../../src/server/testing/db";
-import { cleanup } from "./harness";
+import { cleanup, ensureBuild } from "./harness";
 import { ARTICLES, type Arrival, type Ctx, closeReceivers } from "./receiver";
 import { createKey, seedArticles, seedWarehouse } from "./seed";
 
@@ -11,6 +12,16 @@ import { createKey, seedArticles, seedWarehouse } from "./seed";
  */
 
 export const report = (what: string, data: unknown) => console.log(`[affidabilità] ${what}: ${JSON.stringify(data)}`);
+
+/** The hooks of every webhook file: the build once, receivers closed after each test, services stopped at the end. */
+export function webhookSuite(): void {
+  beforeAll(async () => ensureBuild((m) => console.log(`[affidabilità] ${m}`)), 600_000);
+  afterAll(async () => {
+    await closeReceivers();
+    await cleanup();
+  }, 120_000);
+  afterEach(async () => closeReceivers(), 30_000);
+}
 
 /** The configuration of an environment that sets nothing. */
 export const DEFAULTS = getConfig({} as NodeJS.ProcessEnv);

@@ -1,22 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { EVENT_TYPES } from "../../src/lib/domain-lists";
-import {
-  call,
-  callUntilSettled,
-  cleanup,
-  ensureBuild,
-  launch,
-  sleep,
-  snapshot,
-  stop,
-  waitUntil,
-  type HttpResult,
-  type Service,
-} from "./harness";
+import { call, callUntilSettled, launch, sleep, snapshot, stop, waitUntil, type HttpResult, type Service } from "./harness";
 import { inFlight, requestLock } from "./inflight";
-import { closeReceivers, createFor, eventsAfter, Receiver } from "./receiver";
+import { createFor, eventsAfter, Receiver } from "./receiver";
 import { articleCode, seedArticles, seedOrder, seedSupplier } from "./seed";
-import { ALLOW_PRIVATE, eventCount, report, withDb } from "./webhook-support";
+import { ALLOW_PRIVATE, eventCount, report, withDb, webhookSuite } from "./webhook-support";
 
 /**
  * Webhooks (docs/api.md section 10) with the real service as a child process: receivers are node:http servers on
@@ -28,12 +16,7 @@ import { ALLOW_PRIVATE, eventCount, report, withDb } from "./webhook-support";
  * with the service's createEndpoint (as the CLI does) with private networks allowed.
  */
 
-beforeAll(async () => ensureBuild((m) => console.log(`[affidabilità] ${m}`)), 600_000);
-afterAll(async () => {
-  await closeReceivers();
-  await cleanup();
-}, 120_000);
-afterEach(async () => closeReceivers(), 30_000);
+webhookSuite();
 
 // ---- the tests -------------------------------------------------------------------------------------------
 

@@ -95,7 +95,8 @@ test("disponibilità a pagine, ricerca, filtro per magazzino; l'esportazione CSV
   await expect(rows).toHaveCount(3);
   await page.getByTestId("campo-magazzino").click();
   await page.getByRole("option", { name: /DISP-W2/ }).click();
-  await expect(page.getByTestId("tabella-disponibilita").locator("thead th")).toHaveCount(4);
+  // Codice, descrizione, giacenza, prenotata, disponibile, in arrivo: no column per warehouse.
+  await expect(page.getByTestId("tabella-disponibilita").locator("thead th")).toHaveCount(6);
   await snap(page, "disponibilita-filtrata");
   await page.getByTestId("campo-cerca").fill("");
 
@@ -114,7 +115,9 @@ test("disponibilità a pagine, ricerca, filtro per magazzino; l'esportazione CSV
     ((await (await fetch("/api/trpc/catalogue.warehouses")).json()).result.data.magazzini as { codice: string }[]).map((w) => w.codice),
   );
   expect(warehouses).toEqual(expect.arrayContaining(["DISP-W1", "DISP-W2"]));
-  expect(lines[0]).toBe(["codice;descrizione;giacenza;in_arrivo", ...warehouses.map((c) => `giacenza_${c}`)].join(";"));
+  expect(lines[0]).toBe(
+    ["codice;descrizione;giacenza;in_arrivo;prenotata;disponibile", ...warehouses.map((c) => `giacenza_${c}`)].join(";"),
+  );
   const all: string[] = [];
   await page.getByTestId("campo-limite").click();
   await page.getByRole("option", { name: "500", exact: true }).click();
@@ -138,6 +141,8 @@ test("al giorno passato, «in arrivo» è quello di fine giornata, non quello di
   await page.keyboard.press("Tab");
   await expect(row.getByTestId("in-arrivo")).toHaveText("10");
   await expect(row.getByTestId("giacenza")).toHaveText("0");
+  // Holds have no history: a past day shows neither prenotata nor disponibile.
+  await expect(row.getByTestId("disponibile")).toHaveCount(0);
   await expect(page.getByTestId("situazione-al-giorno")).toHaveText(`Giacenza e in arrivo alla fine del ${yesterdayShown}.`);
   await snap(page, "disponibilita-al-giorno");
 

@@ -43,6 +43,7 @@ const SCREENS: Screen[] = [
   { href: "/articoli", label: "Articoli", title: "Articoli" },
   { href: "/fornitori", label: "Fornitori", title: "Fornitori" },
   { href: "/disponibilita", label: "Disponibilità", title: "Disponibilità" },
+  { href: "/prenotazioni", label: "Prenotazioni", title: "Prenotazioni" },
   { href: "/movimenti", label: "Movimenti", title: "Movimenti" },
   { href: "/movimenti/nuovo", label: "Nuovo movimento", title: "Nuovo movimento" },
   { href: "/vendite", label: "Documenti di vendita", title: "Documenti di vendita" },

@@ -18,6 +18,7 @@ import { CLIENT_ADDRESS_HEADER, purgeExpiredSessions } from "./modules/auth/sess
 import { purgeExpiredIdempotency } from "./modules/idempotency/idempotency.service";
 import { startWebhookWorker, webhookSettings, type WebhookWorker } from "./modules/webhooks/worker";
 import { startPrintWorker, type PrintWorker } from "./modules/printers/print-worker";
+import { startExpiryWorker, type ExpiryWorker } from "./modules/reservations/expiry-worker";
 
 /**
  * The service: the Next.js custom server (operator UI, /api/v1, /api/trpc) in front of PostgreSQL,
@@ -99,6 +100,7 @@ async function main(): Promise<void> {
   let purgeTimer: NodeJS.Timeout | undefined;
   let webhooks: WebhookWorker | undefined;
   let printer: PrintWorker | undefined;
+  let expiry: ExpiryWorker | undefined;
   let authCache: RunningAuthCache | undefined;
   const server = http.createServer({ keepAliveTimeout: KEEP_ALIVE_MS });
 
@@ -117,6 +119,8 @@ async function main(): Promise<void> {
     await webhooks?.stop().catch((e: unknown) => console.error("Arresto delle consegne webhook non riuscito:", e));
     // A label being sent finishes (within its timeout); one claimed and cut short ends "esito incerto".
     await printer?.stop().catch((e: unknown) => console.error("Arresto della coda di stampa non riuscito:", e));
+    // A sweep in flight finishes (its statements are short); the next instance, or this one restarted, sweeps the rest.
+    await expiry?.stop().catch((e: unknown) => console.error("Arresto della scadenza delle prenotazioni non riuscito:", e));
     await app?.close().catch((e: unknown) => console.error("Chiusura di Next non riuscita:", e));
     await authCache?.stop().catch((e: unknown) => console.error("Arresto della cache dell'autenticazione non riuscito:", e));
     setDb(undefined);
@@ -262,6 +266,7 @@ async function main(): Promise<void> {
     // Its endpoint locks are session advisory locks: on connections to PostgreSQL itself, never through a pooler.
     webhooks = startWebhookWorker(prisma, db.directUrl, webhookSettings(config), log);
     printer = startPrintWorker(prisma, {}, log);
+    expiry = startExpiryWorker(prisma, {}, log);
     started = true;
     if (stopRequested) return stop(0);
   } catch (e) {

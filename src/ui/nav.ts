@@ -18,6 +18,7 @@ export const NAV: NavItem[] = [
   { href: "/articoli", label: "Articoli", role: "operatore", group: "Magazzino" },
   { href: "/fornitori", label: "Fornitori", role: "operatore", group: "Magazzino" },
   { href: "/disponibilita", label: "Disponibilità", role: "responsabile", group: "Gestione" },
+  { href: "/prenotazioni", label: "Prenotazioni", role: "responsabile", group: "Gestione" },
   { href: "/movimenti", label: "Movimenti", role: "responsabile", group: "Gestione" },
   { href: "/movimenti/nuovo", label: "Nuovo movimento", role: "responsabile", group: "Gestione" },
   { href: "/vendite", label: "Documenti di vendita", role: "responsabile", group: "Gestione" },

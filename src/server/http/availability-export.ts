@@ -37,24 +37,38 @@ export async function exportAvailabilityCsv(req: Request): Promise<Response> {
     if (!parsed.success) throw parsed.error;
     const filters = parsed.data;
     const warehouses = filters.magazzino === undefined ? await listWarehouses(db) : [];
+    // Holds have no history (docs/api.md section 14): a past day's file has no `prenotata` nor `disponibile`.
+    const promise = filters.a === undefined;
+    const oggi = businessDate(getConfig().SERVICE_TIME_ZONE);
     const encoder = new TextEncoder();
     let dopo = 0;
     let emptyWaits = 0;
     let headerSent = false;
     // The first page is read before answering: a refusal it raises (an unknown warehouse) is then an
     // error response, not a download that breaks after its 200.
-    let first: Awaited<ReturnType<typeof listAvailability>> | undefined = await listAvailability(db, { ...filters, limite: PAGE, dopo });
+    let first: Awaited<ReturnType<typeof listAvailability>> | undefined = await listAvailability(
+      db,
+      { ...filters, limite: PAGE, dopo },
+      { oggi },
+    );
 
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
         try {
           if (!headerSent) {
             headerSent = true;
-            const header = ["codice", "descrizione", "giacenza", "in_arrivo", ...warehouses.map((w) => `giacenza_${w.codice}`)];
+            const header = [
+              "codice",
+              "descrizione",
+              "giacenza",
+              "in_arrivo",
+              ...(promise ? ["prenotata", "disponibile"] : []),
+              ...warehouses.map((w) => `giacenza_${w.codice}`),
+            ];
             controller.enqueue(encoder.encode(`\uFEFF${header.map(csvCell).join(";")}\n`));
             return;
           }
-          const page = first ?? (await listAvailability(db, { ...filters, limite: PAGE, dopo }));
+          const page = first ?? (await listAvailability(db, { ...filters, limite: PAGE, dopo }, { oggi }));
           first = undefined;
           if (page.disponibilita.length === 0 && page.altri) {
             if (++emptyWaits > MAX_EMPTY_WAITS) throw new Error("esportazione interrotta: una scrittura sugli articoli non termina");
@@ -69,6 +83,7 @@ export async function exportAvailabilityCsv(req: Request): Promise<Response> {
               csvCell(r.articolo.descrizione),
               csvDecimal(r.giacenza),
               csvDecimal(r.in_arrivo),
+              ...(promise ? [csvDecimal(r.prenotata ?? "0"), csvDecimal(r.disponibile ?? "0")] : []),
               ...warehouses.map((w) => csvDecimal(byWarehouse.get(w.id) ?? "0")),
             ].join(";");
           });
@@ -81,7 +96,7 @@ export async function exportAvailabilityCsv(req: Request): Promise<Response> {
         }
       },
     });
-    const day = filters.a ?? businessDate(getConfig().SERVICE_TIME_ZONE);
+    const day = filters.a ?? oggi;
     return new Response(stream, {
       headers: {
         "Content-Type": "text/csv; charset=utf-8",

@@ -103,6 +103,11 @@ export const ERROR_STATUS = {
   lotto_non_disponibile: 422,
   // A write that names no reservation would leave less free than the reservations hold (docs/api.md section 14).
   quantita_prenotata: 422,
+  // An unload of POST /movimenti naming a reservation (docs/api.md section 14): unknown, or being picked; and an
+  // update of a reservation that would take a row below what is already shipped of it.
+  prenotazione_non_trovata: 422,
+  prenotazione_in_prelievo: 422,
+  quantita_sotto_prelevata: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -157,6 +162,9 @@ export const ROW_ERROR_CODES = [
   "disponibilita_insufficiente",
   "lotto_non_disponibile",
   "quantita_prenotata",
+  "prenotazione_non_trovata",
+  "prenotazione_in_prelievo",
+  "quantita_sotto_prelevata",
 ] as const satisfies readonly ErrorCode[];
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
 

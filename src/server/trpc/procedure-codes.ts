@@ -81,6 +81,11 @@ export const PROCEDURE_CODES: Readonly<Record<string, OperationCodes>> = {
       ...LOCATION_ROWS,
       // An unload or a transfer out that would leave less free than the reservations hold (docs/api.md section 14).
       "quantita_prenotata",
+      // An unload naming the reservation whose hold it consumes (section 14).
+      "prenotazione_non_trovata",
+      "prenotazione_chiusa",
+      "prenotazione_in_prelievo",
+      "magazzino_diverso",
     ],
     maxItems: { righe: MAX_MOVEMENT_ROWS },
   },
@@ -253,6 +258,8 @@ export const PROCEDURE_CODES: Readonly<Record<string, OperationCodes>> = {
       "quantita_non_valida",
       "prezzo_non_valido",
       "lotto_non_previsto",
+      // A row below what unloads naming the reservation already shipped of it.
+      "quantita_sotto_prelevata",
     ],
     maxItems: { prenotazioni: MAX_RESERVATIONS_PER_CALL, "prenotazioni.righe": MAX_RESERVATION_ROWS_PER_CALL },
   },

@@ -206,6 +206,9 @@ const TABLE: Record<string, { role: Role | "chiave" | null; call: Call }> = {
       } as never),
   },
   "reservations.cancel": { role: "responsabile", call: (c) => c.reservations.cancel({ id: "999999" } as never) },
+  "reservations.newest": { role: "responsabile", call: (c) => c.reservations.newest({}) },
+  // An article's page shows who holds it, to every role that looks articles up.
+  "reservations.holders": { role: "operatore", call: (c) => c.reservations.holders({ articolo: 1 }) },
   "printers.recent": { role: "operatore", call: (c) => c.printers.recent({}) },
   "printers.reprint": { role: "operatore", call: (c) => c.printers.reprint({ id: 999_999 }) },
   "printers.add": { role: "amministratore", call: (c) => c.printers.add({ nome: "Ruoli", indirizzo: "127.0.0.1:9100" }) },

@@ -39,6 +39,8 @@ export function AvailabilityScreen() {
   const rows = query.data?.disponibilita ?? [];
   // Only where a warehouse of the rows manages locations (GET /disponibilita omits it elsewhere).
   const quarantine = rows.some((r) => r.in_quarantena !== undefined);
+  // Today only: a past day (`a`) has no holds (docs/api.md section 14), and the service leaves both out.
+  const promise = rows.some((r) => r.disponibile !== undefined);
   const exportHref = `/api/esportazioni/disponibilita?${new URLSearchParams(filters).toString()}`;
   // The export follows the filters on screen (not the page): the button says which rows it writes.
   const exportScope = [
@@ -58,7 +60,7 @@ export function AvailabilityScreen() {
       <Text size="sm" c="dimmed" mt={-8} data-testid="ambito-esportazione">
         {exportScope.length
           ? `Il CSV ha tutte le pagine, con i filtri: ${exportScope.join(", ")}.`
-          : "Il CSV ha tutto il catalogo, tutte le pagine, con la giacenza di ogni magazzino."}
+          : "Il CSV ha tutto il catalogo, tutte le pagine, con prenotata, disponibile e la giacenza di ogni magazzino."}
       </Text>
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
         <TextInput
@@ -109,6 +111,12 @@ export function AvailabilityScreen() {
           { label: "Codice" },
           { label: "Descrizione", visibleFrom: "sm" },
           { label: "Giacenza", num: true },
+          ...(promise
+            ? [
+                { label: "Prenotata", num: true },
+                { label: "Disponibile", num: true },
+              ]
+            : []),
           { label: "In arrivo", num: true },
           ...(quarantine ? [{ label: "In quarantena", num: true }] : []),
           ...(magazzino ? [] : magazzini.map((m) => ({ key: `magazzino-${m.id}`, label: m.codice, num: true }))),
@@ -117,7 +125,8 @@ export function AvailabilityScreen() {
         {rows.map((r) => (
           <Table.Tr key={r.articolo.id} data-testid={`disponibilita-${r.articolo.codice}`}>
             <Table.Td>
-              <Text fw={600} size="sm">
+              {/* A code is read whole: "PREN-VITE" broken at its hyphen reads as two codes. */}
+              <Text fw={600} size="sm" style={{ whiteSpace: "nowrap" }}>
                 {r.articolo.codice}
               </Text>
               <Text size="xs" c="dimmed" hiddenFrom="sm">
@@ -128,6 +137,16 @@ export function AvailabilityScreen() {
             <Table.Td className="num" fw={700} data-testid="giacenza">
               {qty(r.giacenza)}
             </Table.Td>
+            {promise && (
+              <>
+                <Table.Td className="num" data-testid="prenotata">
+                  {qty(r.prenotata ?? "0")}
+                </Table.Td>
+                <Table.Td className="num" fw={700} c={r.disponibile === "0" ? undefined : "green.9"} data-testid="disponibile">
+                  {qty(r.disponibile ?? "0")}
+                </Table.Td>
+              </>
+            )}
             <Table.Td className="num" data-testid="in-arrivo">
               {qty(r.in_arrivo)}
             </Table.Td>

@@ -9,6 +9,7 @@ import { useSearchText } from "../search-text";
 import { useTRPC } from "../trpc";
 import { LOOKUP_PAGE } from "./catalogue-lookup";
 import { ownClick, WhereIsButton, WhereIsList } from "./locations/where-is";
+import { ArticleHolders } from "./reservations/holders";
 
 /** Master data is read-only on the screens (it comes from the ERP by REST or from the import): look-ups only. */
 
@@ -181,6 +182,10 @@ export function ArticlesScreen() {
                       Ubicazioni
                     </Text>
                     <WhereIsList articolo={a.id} />
+                    <Text size="sm" fw={600} mt="xs">
+                      Prenotazioni
+                    </Text>
+                    <ArticleHolders articolo={a.id} />
                   </Stack>
                 </Table.Td>
               </Table.Tr>

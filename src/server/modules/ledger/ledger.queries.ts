@@ -5,7 +5,8 @@ import type { AuthorColumns } from "../auth/actor";
 
 export type { Origine };
 export type Natura = "carico" | "scarico" | "trasferimento";
-export type RiferimentoTipo = "riga_ordine" | "documento_vendita" | "movimento";
+/** What a movement points at (movements.schemas.ts RIFERIMENTO_TIPI, the contract's `riferimento.tipo`). */
+export type RiferimentoTipo = "riga_ordine" | "documento_vendita" | "movimento" | "prenotazione";
 
 /** The columns of the movements appended by one statement, one array per column, in row order. */
 export interface LedgerColumns {

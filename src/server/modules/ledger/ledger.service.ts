@@ -33,6 +33,8 @@ import type { Natura, Origine, RiferimentoTipo } from "./ledger.queries";
  *         (`lockLocationExclusive`), which so holds the location against loads until it commits
  *   2. order rows (`righe_ordine`), by id                       — arrivals: `lockOrderRows`; order
  *      upserts and closings: `lockRowsOfOrders` (modules/orders)
+ *      then reservations (`prenotazioni`), by id, FOR UPDATE   — their upsert, their cancel, and the unloads
+ *      of POST /movimenti that name them (modules/reservations)
  *   3. lots (`lotti`), in `lotLockOrder`: article, then lot code by code points (COLLATE "C"); a
  *      transfer, which touches a lot in two warehouses, takes the lower warehouse id first
  *   4. location stock (`giacenze_ubicazioni`), in `locationLockOrder`: article, then location id, then

@@ -24,15 +24,24 @@ interface TakeOut extends Pair {
   taken: Decimal;
   /** The intents that take it out, refused together: without them the pair is as it was. */
   indices: number[];
+  /** Some of them consume a reservation's hold: `taken` is what they ask beyond it. */
+  beyond: boolean;
 }
 
 /**
  * The intents the holds refuse (by index), among those not refused yet. A take-out is an unload, or the source
  * of a move to another warehouse (a move inside one warehouse leaves its stock as it is); the loads of the same
- * write into the pair count for it, a move's arrival does not (its source may be refused). No statement when
+ * write into the pair count for it, a move's arrival does not (its source may be refused). An unload naming a
+ * reservation takes out only what its hold does not cover (`consumed`, by intent index). No statement when
  * nothing is taken out; else the balances of every pair written, locked in their order, and what is held.
  */
-export async function refusedByHolds(tx: Tx, intents: Intent[], refused: ReadonlyMap<number, unknown>, oggi: string) {
+export async function refusedByHolds(
+  tx: Tx,
+  intents: Intent[],
+  refused: ReadonlyMap<number, unknown>,
+  oggi: string,
+  consumed: ReadonlyMap<number, string> = new Map(),
+) {
   const outs = new Map<string, TakeOut>();
   const loads = new Map<string, Decimal>();
   const written = new Map<string, Pair>();
@@ -45,9 +54,12 @@ export async function refusedByHolds(tx: Tx, intents: Intent[], refused: Readonl
         ? null
         : { magazzino: intent.da.magazzino, quantita: intent.quantita }
       : intent.quantita.startsWith("-")
-        ? { magazzino: intent.magazzino, quantita: intent.quantita.slice(1) }
+        ? { magazzino: intent.magazzino, quantita: new Decimal(intent.quantita.slice(1)).minus(consumed.get(indice) ?? 0) }
         : null;
     if (intent.da) add(intent.articolo, intent.da.magazzino);
+    // An unload within the hold of the reservation it names leaves what is free as it was: stock and hold go
+    // down together, so only its part beyond the hold takes from the free stock.
+    if (out && !intent.da && new Decimal(out.quantita).lte(0)) return;
     if (!out) {
       if (!intent.da) {
         const key = `${intent.articolo}:${intent.magazzino}`;
@@ -62,8 +74,14 @@ export async function refusedByHolds(tx: Tx, intents: Intent[], refused: Readonl
       codice: intent.codice,
       taken: new Decimal(0),
       indices: [],
+      beyond: false,
     };
-    outs.set(key, { ...seen, taken: seen.taken.plus(out.quantita), indices: [...seen.indices, indice] });
+    outs.set(key, {
+      ...seen,
+      taken: seen.taken.plus(out.quantita),
+      indices: [...seen.indices, indice],
+      beyond: seen.beyond || consumed.has(indice),
+    });
   });
   const refusals = new Map<number, RowError>();
   if (outs.size === 0) return refusals;
@@ -76,7 +94,7 @@ export async function refusedByHolds(tx: Tx, intents: Intent[], refused: Readonl
     if (out.taken.lte(free)) continue;
     const error = new RowError(
       "quantita_prenotata",
-      `L'articolo ${out.codice} nel magazzino ${out.magazzino}: ne sono libere ${canonical(Decimal.max(free, 0))}, ${canonical(row.tenuta)} sono prenotate (richiesti ${canonical(out.taken)}).`,
+      `L'articolo ${out.codice} nel magazzino ${out.magazzino}: ne sono libere ${canonical(Decimal.max(free, 0))}, ${canonical(row.tenuta)} sono prenotate (richiesti ${canonical(out.taken)}${out.beyond ? " oltre la prenotazione indicata" : ""}).`,
     );
     for (const indice of out.indices) refusals.set(indice, error);
   }

@@ -95,9 +95,11 @@ export interface TakeStockOptions {
    * A write that names no reservation respects the holds (docs/api.md section 14, stock-holds.ts): where the
    * reservations hold an article in a warehouse, a take-out that would leave less free is quantita_prenotata.
    * `oggi` (the service's business date) tells the expired lots. Facts (counts, arrivals and their
-   * cancellation, moves inside a warehouse) leave it out.
+   * cancellation, moves inside a warehouse) leave it out. `consumed` (intent index → quantity): the part of an
+   * unload that consumes the hold of the reservation it names (POST /movimenti, reservations-consume.service.ts),
+   * which the reservation gives up in the same write; only the rest is checked against what is free.
    */
-  holds?: { oggi: string };
+  holds?: { oggi: string; consumed?: ReadonlyMap<number, string> };
 }
 
 export interface AppendStockOptions<T extends readonly Query<unknown>[]> {
@@ -136,7 +138,7 @@ export async function takeStock(tx: Tx, intents: StockIntent[], opts: TakeStockO
   // Every intent not refused holds its lot and its location row from here: the check across them (what of
   // the stock is reserved) has them all, before any append, and takes the balances next (lock order 5).
   if (opts.holds) {
-    for (const [indice, error] of await refusedByHolds(tx, intents, take.refused, opts.holds.oggi)) {
+    for (const [indice, error] of await refusedByHolds(tx, intents, take.refused, opts.holds.oggi, opts.holds.consumed)) {
       if (!opts.partial) throw error;
       await giveBack(tx, take, indice);
       take.refused.set(indice, error);

@@ -1,7 +1,7 @@
 import { Prisma } from "../../db/client";
 import { limit, query } from "../../db/sql";
 import { SUGGESTED_PRICE } from "../catalogue/articles";
-import type { ListMovementsInput, MovementOutput } from "./movements.schemas";
+import type { ListMovementsInput, MovementOutput, RIFERIMENTO_TIPI } from "./movements.schemas";
 
 /** Suggested purchase prices (SUGGESTED_PRICE) of the given articles. */
 export const suggestedPrices = (articleIds: number[]) =>
@@ -28,7 +28,7 @@ export interface MovementRow {
   lotto: string | null;
   /** The location's code; null outside warehouses that manage locations. */
   ubicazione: string | null;
-  riferimento_tipo: "riga_ordine" | "documento_vendita" | "movimento" | null;
+  riferimento_tipo: (typeof RIFERIMENTO_TIPI)[number] | null;
   riferimento_id: number | null;
   annulla_id: number | null;
   /** Who wrote it: an API key or a user (its name or username). */

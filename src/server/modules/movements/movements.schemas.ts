@@ -17,6 +17,8 @@ import { listParams, newestParams, newestShape, pageShape, periodParams } from "
 
 export const MAX_MOVEMENT_ROWS = 500;
 export const NATURE = ["carico", "scarico", "trasferimento"] as const;
+/** What a movement's `riferimento` points at: an order row, a sales document, a movement, a reservation (section 14). */
+export const RIFERIMENTO_TIPI = ["riga_ordine", "documento_vendita", "movimento", "prenotazione"] as const;
 
 /**
  * One row as the service checks it, strictly (lib/rows.ts): a fault here is that row's `campo_non_valido`.
@@ -37,6 +39,10 @@ export const writeMovementsRowInput = z
     ubicazione_origine: shortText(64)
       .optional()
       .meta({ description: "Solo `trasferimento`: l'ubicazione da cui la merce esce, nel magazzino di origine" }),
+    prenotazione: idNumber().optional().meta({
+      description:
+        "Solo `scarico`: la prenotazione (id) di cui la merce che esce consuma la quantità prenotata; oltre quanto tiene la riga della prenotazione, lo scarico è controllato come uno che non nomina prenotazioni",
+    }),
   })
   .refine((r) => r.ean !== undefined || r.codice !== undefined, {
     message: "indicare l'articolo con 'codice' o 'ean'",
@@ -84,6 +90,8 @@ const rowFor = (natura: (typeof NATURE)[number]) =>
       ctx.addIssue({ code: "custom", path: ["scadenza"], message: "ammessa solo su un carico (crea il lotto)" });
     if (r.ubicazione_origine !== undefined && natura !== "trasferimento")
       ctx.addIssue({ code: "custom", path: ["ubicazione_origine"], message: "ammessa solo per un trasferimento" });
+    if (r.prenotazione !== undefined && natura !== "scarico")
+      ctx.addIssue({ code: "custom", path: ["prenotazione"], message: "ammessa solo su uno scarico (consuma la prenotazione)" });
   });
 // Built once, not per call: zod compiles an object schema the first time it parses with it.
 const ROW_BY_NATURE = { carico: rowFor("carico"), scarico: rowFor("scarico"), trasferimento: rowFor("trasferimento") };
@@ -120,7 +128,12 @@ export const movementOutput = z.object({
   prezzo: decimalString().nullable(),
   lotto: z.string().nullable(),
   ubicazione: z.string().nullable().meta({ description: "Codice dell'ubicazione; null nei magazzini senza ubicazioni" }),
-  riferimento: z.object({ tipo: z.enum(["riga_ordine", "documento_vendita", "movimento"]), id: z.number().int() }).nullable(),
+  riferimento: z
+    .object({ tipo: z.enum(RIFERIMENTO_TIPI), id: z.number().int() })
+    .nullable()
+    .meta({
+      description: "Ciò a cui il movimento si riferisce: una riga d'ordine, un documento di vendita, un movimento, una prenotazione",
+    }),
   annulla: z.number().int().nullable(),
   autore: z
     .object({ tipo: z.enum(["chiave", "utente"]), id: z.number().int(), nome: z.string() })

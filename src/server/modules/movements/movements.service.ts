@@ -9,6 +9,7 @@ import { loadArticles, resolveArticle, type ArticleInfo } from "../catalogue/art
 import { operationExists } from "../ledger/ledger.service";
 import { type LocationRef, type ResolvedLocation, resolveLocations, type WarehouseInfo } from "../ledger/location-balances.service";
 import { appendStock, type StockIntent, takeStock } from "../ledger/stock-writer";
+import { consumptionStatements, planConsumption } from "../reservations/reservations-consume.service";
 import { assertPeriod, boundAndRows, cutPage, newestPage, syncBound } from "../lists/lists";
 import {
   MAX_MOVEMENT_ROWS,
@@ -41,6 +42,8 @@ interface PlannedRow {
   scadenza: string | undefined;
   ubicazione: string | undefined;
   ubicazione_origine: string | undefined;
+  /** An unload's reservation, whose hold it consumes (docs/api.md section 14). */
+  prenotazione: number | undefined;
   /** Resolved locations: where goods go in (`to`) and come out (`from`); null outside location warehouses. */
   to?: ResolvedLocation;
   from?: ResolvedLocation;
@@ -121,6 +124,7 @@ export async function writeMovements(
         scadenza: r.scadenza,
         ubicazione: r.ubicazione,
         ubicazione_origine: r.ubicazione_origine,
+        prenotazione: r.prenotazione,
       });
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
@@ -130,11 +134,35 @@ export async function writeMovements(
   // Locations (and the gates of those goods go into) before any row lock: lock order 1b.
   const refusedAt = await resolveRowLocations(tx, index.magazzini, input, planned);
   for (const [indice, e] of refusedAt) outcomes[indice] = { indice, esito: "rifiutata", errore: e.toBody() };
-  const located = planned.filter((p) => !refusedAt.has(p.indice));
+  // The reservations the unloads name, FOR UPDATE (lock order 2b), and what each row consumes of their holds.
+  const consumption = await planConsumption(
+    tx,
+    planned.flatMap((p) =>
+      p.prenotazione === undefined || refusedAt.has(p.indice)
+        ? []
+        : [
+            {
+              indice: p.indice,
+              prenotazione: p.prenotazione,
+              articolo: p.article.id,
+              codice: p.article.codice,
+              magazzino: input.magazzino,
+              lotto: p.lotto ?? null,
+              quantita: p.quantita,
+            },
+          ],
+    ),
+  );
+  for (const [indice, e] of consumption.refused) outcomes[indice] = { indice, esito: "rifiutata", errore: e.toBody() };
+  const located = planned.filter((p) => !refusedAt.has(p.indice) && !consumption.refused.has(p.indice));
 
   // Lots, then location stock (the stock writer), every row reported: a refused row leaves both as they were.
+  // An unload's part within its reservation's hold is not checked against the free stock (stock-holds.ts).
   const intents = located.map((p) => rowIntent(input, p));
-  for (const [i, e] of await takeStock(tx, intents, { partial: true, holds: { oggi: businessDate(opts.timeZone) } })) {
+  const consumed = new Map(
+    located.flatMap((p, i) => (consumption.consumed.has(p.indice) ? [[i, consumption.consumed.get(p.indice)!]] : [])),
+  );
+  for (const [i, e] of await takeStock(tx, intents, { partial: true, holds: { oggi: businessDate(opts.timeZone), consumed } })) {
     outcomes[located[i]!.indice] = { indice: located[i]!.indice, esito: "rifiutata", errore: e.toBody() };
   }
   const accepted = located.flatMap((p, i) => (outcomes[p.indice] ? [] : [{ indice: p.indice, intent: intents[i]! }]));
@@ -151,8 +179,15 @@ export async function writeMovements(
         actor,
       },
       accepted.map((a) => a.intent),
-      // The last statement of the write: its outcomes below are computed from its answer alone.
-      { last: true },
+      // The last statements of the write: its outcomes below are computed from the append's answer alone. The
+      // reservations' rows and headers follow it (under their locks, taken at 2b), the headers last.
+      {
+        after: consumptionStatements(
+          consumption,
+          accepted.map((a) => a.indice),
+        ),
+        last: true,
+      },
     );
     const { ids, sources } = written;
     operazione = written.operazione;
@@ -214,6 +249,7 @@ function rowIntent(input: WriteMovementsInput, p: PlannedRow): StockIntent {
     codice: p.article.codice,
     prezzo: p.prezzo ?? canonicalOrNull(p.article.prezzo_suggerito),
     lotto: p.lotto === undefined ? null : { id: null, codice: p.lotto },
+    ...(p.prenotazione === undefined ? {} : { riferimento: { tipo: "prenotazione" as const, id: p.prenotazione } }),
   };
   if (input.natura === "carico") return { ...row, quantita: p.quantita, scadenza: p.scadenza ?? null, ubicazione: p.to ?? null };
   if (input.natura === "scarico") return { ...row, quantita: `-${p.quantita}`, ubicazione: p.from ?? null };

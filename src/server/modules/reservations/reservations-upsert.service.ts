@@ -138,7 +138,7 @@ export async function upsertReservations(
       )
     ).map((r) => [r.riferimento, r]),
   );
-  const open = unique.filter((c) => {
+  const notClosed = unique.filter((c) => {
     const known = existing.get(c.input.riferimento);
     if (!known || (known.stato === "attiva" && known.tiene)) return true;
     const why = known.stato === "attiva" || known.stato === "scaduta" ? "scaduta" : known.stato;
@@ -151,7 +151,10 @@ export async function upsertReservations(
     );
     return false;
   });
-  const currentRows = await rows(tx, q.rowsOfReservations(open.flatMap((c) => existing.get(c.input.riferimento)?.id ?? [])));
+  const open = await withoutPastExpiry(tx, notClosed, refuse);
+  const updated = open.flatMap((c) => existing.get(c.input.riferimento)?.id ?? []);
+  // A call that only creates has no rows to read: a round trip less.
+  const currentRows = updated.length === 0 ? [] : await rows(tx, q.rowsOfReservations(updated));
 
   // Level 5: the balances of every (article, warehouse) held, before what is free is read.
   const pairs = new Map<string, { articolo: number; magazzino: number }>();
@@ -212,7 +215,27 @@ export async function upsertReservations(
       const held: Decimal[] = [];
       const lotIds: (number | null)[] = [];
       const short: { numero_riga: number; richiesta: string; disponibile: string }[] = [];
+      const stored = new Map(mine.map((r) => [r.numero_riga, r]));
+      // What unloads naming the reservation already shipped of a row stays with it: the row holds what is left of
+      // its quantity, cannot drop below what is shipped and picked, and is not left out (docs/api.md section 14).
+      const wanted = new Set(c.rows.map((w) => w.numero_riga));
+      const gone = mine.find((r) => !wanted.has(r.numero_riga) && new Decimal(r.spedita).gt(0));
+      if (gone) {
+        throw new RowError(
+          "quantita_sotto_prelevata",
+          `Prenotazione ${c.input.riferimento} (prenotazioni[${c.indice}]): la riga ${gone.numero_riga} ha già ${canonical(gone.spedita)} spediti: inviarla ancora, con una quantità di almeno ${canonical(gone.spedita)}.`,
+        );
+      }
       for (const w of c.rows) {
+        const before = stored.get(w.numero_riga);
+        const shipped = before ? new Decimal(before.spedita) : ZERO;
+        if (before && shipped.gt(0) && (before.articolo_id !== w.articolo || w.richiesta.lt(shipped.plus(before.prelevata)))) {
+          throw new RowError(
+            "quantita_sotto_prelevata",
+            `${w.at}: ha già ${canonical(shipped)} spediti${before.articolo_id === w.articolo ? "" : " di un altro articolo"}: la quantità non scende sotto ${canonical(shipped.plus(before.prelevata))} e l'articolo non cambia.`,
+          );
+        }
+        const target = w.richiesta.minus(shipped);
         const k = pairKey(w.articolo, c.magazzino);
         let free = clamp((pool.get(k) ?? ZERO).plus(own.get(k) ?? ZERO).minus(taken.get(k) ?? ZERO));
         let lotId: number | null = null;
@@ -230,13 +253,10 @@ export async function upsertReservations(
         }
         // A cut releases at once (docs/api.md section 14): what the same row already holds of the same stock stays
         // held up to its new quantity, even where facts left less free than is held (its `scoperta` is recomputed).
-        const kept = mine.find(
-          (r) => r.numero_riga === w.numero_riga && r.articolo_id === w.articolo && r.magazzino_id === c.magazzino && r.lotto_id === lotId,
-        );
-        if (kept) free = Decimal.max(free, Decimal.min(kept.prenotata, w.richiesta));
-        const take = Decimal.min(free, w.richiesta);
-        if (take.lt(w.richiesta))
-          short.push({ numero_riga: w.numero_riga, richiesta: canonical(w.richiesta), disponibile: canonical(free) });
+        if (before && before.articolo_id === w.articolo && before.magazzino_id === c.magazzino && before.lotto_id === lotId)
+          free = Decimal.max(free, Decimal.min(before.prenotata, target));
+        const take = Decimal.min(free, target);
+        if (take.lt(target)) short.push({ numero_riga: w.numero_riga, richiesta: canonical(w.richiesta), disponibile: canonical(free) });
         taken.set(k, (taken.get(k) ?? ZERO).plus(take));
         if (lotId !== null) takenLot.set(lotId, (takenLot.get(lotId) ?? ZERO).plus(take));
         held.push(take);
@@ -349,6 +369,29 @@ export async function upsertReservations(
     );
   }
   return summary(input, outcomes);
+}
+
+/**
+ * A `scade_il` at or before the database's `now()` is refused (`campo_non_valido`, `errore.campo` `scade_il`):
+ * such a reservation would hold nothing from its first instant. Compared with this transaction's `now()`, the
+ * clock the holds are read by (banchina_prenotazione_tiene), so what is accepted here holds in this transaction.
+ * One round trip, only when a reservation of the call has a `scade_il`.
+ */
+async function withoutPastExpiry(tx: Tx, open: Checked[], refuse: (indice: number, e: RowError) => unknown): Promise<Checked[]> {
+  if (!open.some((c) => c.scade_il !== null)) return open;
+  const now = Number((await rows(tx, q.transactionNowMs()))[0]!.ora_ms);
+  return open.filter((c) => {
+    if (c.scade_il === null || new Date(c.scade_il).getTime() > now) return true;
+    refuse(
+      c.indice,
+      new RowError(
+        "campo_non_valido",
+        `Prenotazione ${c.input.riferimento} (prenotazioni[${c.indice}]): la scadenza 'scade_il' ${c.input.scade_il} è già passata: indicare un istante futuro, o nessuna scadenza.`,
+        "scade_il",
+      ),
+    );
+    return false;
+  });
 }
 
 function summary(input: UpsertReservationsInput, outcomes: Map<number, Outcome>): UpsertReservationsOutput {

@@ -52,6 +52,67 @@ export const lockReservation = (id: number) =>
       FROM prenotazioni p WHERE p.id = ${id}::int
        FOR UPDATE OF p`);
 
+/**
+ * Lock order 2b for an unload naming reservations (docs/api.md section 14): the reservations by id, FOR UPDATE in id
+ * order, the lock POST /prenotazioni and the cancel take. Send rowsToConsume after it, as a statement of its own: a
+ * lock that waited re-reads the reservation, but only a later statement's snapshot sees the rows its holder wrote.
+ */
+export const lockReservationsById = (ids: number[]) =>
+  query<LockedReservation>(Prisma.sql`
+    SELECT p.id, p.riferimento, p.magazzino_id, p.cliente_id, p.stato, floor(extract(epoch FROM p.scade_il) * 1000)::float8 AS scade_ms,
+           p.parziale, banchina_prenotazione_tiene(p.stato, p.scade_il) AS tiene
+      FROM prenotazioni p WHERE p.id = ANY(${ids}::int[])
+     ORDER BY p.id
+       FOR UPDATE OF p`);
+
+export interface RowToConsume {
+  id: number;
+  prenotazione_id: number;
+  numero_riga: number;
+  articolo_id: number;
+  /** The lot's code, or null: a row without lot holds the article. */
+  lotto: string | null;
+  /** What the row holds and is not picked (picked goods leave through shipping, section 15): text. */
+  consumabile: string;
+}
+
+/** The rows of these (locked) reservations an unload may consume, by reservation and numero_riga. */
+export const rowsToConsume = (ids: number[]) =>
+  query<RowToConsume>(Prisma.sql`
+    SELECT r.id, r.prenotazione_id, r.numero_riga, r.articolo_id, l.codice AS lotto, (r.prenotata - r.prelevata)::text AS consumabile
+      FROM righe_prenotazione r LEFT JOIN lotti l ON l.id = r.lotto_id
+     WHERE r.prenotazione_id = ANY(${ids}::int[])
+     ORDER BY r.prenotazione_id, r.numero_riga`);
+
+/**
+ * Goods shipped by unloads naming the reservation: each row's hold goes down and its `spedita` up by the same
+ * quantity, so `prenotata + spedita` stays within `richiesta`; what is uncovered cannot stay above what is held.
+ * One entry per row id.
+ */
+export const consumeRows = (ids: number[], quantita: string[]) =>
+  query<never>(Prisma.sql`
+    UPDATE righe_prenotazione r
+       SET prenotata = r.prenotata - u.q, spedita = r.spedita + u.q, scoperta = least(r.scoperta, r.prenotata - u.q)
+      FROM unnest(${ids}::int[], ${quantita}::numeric[]) AS u(id, q)
+     WHERE r.id = u.id`);
+
+/**
+ * The headers after consumeRows, by id (the UPDATE takes the new version and the event follows at commit): `evasa`
+ * when none of its rows holds anything any more, else as it is.
+ */
+export const settleConsumed = (ids: number[]) =>
+  query<never>(Prisma.sql`
+    UPDATE prenotazioni p
+       SET stato = CASE WHEN EXISTS (SELECT 1 FROM righe_prenotazione r WHERE r.prenotazione_id = p.id AND r.prenotata > 0)
+                        THEN p.stato ELSE 'evasa' END
+     WHERE p.id = ANY(${ids}::int[])`);
+
+/**
+ * The transaction's `now()` in milliseconds: the instant banchina_prenotazione_tiene compares `scade_il` with in
+ * this transaction, so a `scade_il` refused as past here is one that would hold nothing.
+ */
+export const transactionNowMs = () => query<{ ora_ms: number }>(Prisma.sql`SELECT (extract(epoch FROM now()) * 1000)::float8 AS ora_ms`);
+
 export interface ReservationRowRow {
   id: number;
   prenotazione_id: number;

@@ -2,6 +2,8 @@ import { businessDate } from "../../lib/dates";
 import { syncParse } from "../../lib/zod";
 import { readProcedure, requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
+import { holdersInput, holdersOutput, newestReservationsInput, newestReservationsOutput } from "./reservations-screens.schemas";
+import { holdersOfArticle, listNewestReservations } from "./reservations-screens.service";
 import { upsertReservations } from "./reservations-upsert.service";
 import {
   cancelReservationInput,
@@ -86,4 +88,17 @@ export const reservationsRouter = router({
         body: await cancelReservation(tx, input, ctx.config.SERVICE_TIME_ZONE),
       })),
     ),
+
+  // The screens only (not REST): the manager's list newest first with the names a person reads, and who holds an
+  // article (its page, open to every role as the article look-up is). Releasing is `cancel` above, by tRPC.
+  newest: readProcedure
+    .use(requireRole("responsabile"))
+    .input(syncParse(newestReservationsInput))
+    .output(syncParse(newestReservationsOutput))
+    .query(({ ctx, input }) => listNewestReservations(ctx.db, input, ctx.config.SERVICE_TIME_ZONE)),
+
+  holders: readProcedure
+    .input(syncParse(holdersInput))
+    .output(syncParse(holdersOutput))
+    .query(({ ctx, input }) => holdersOfArticle(ctx.db, input.articolo)),
 });

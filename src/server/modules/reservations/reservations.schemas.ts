@@ -27,7 +27,11 @@ export const reservationStrict = z.strictObject({
   scade_il: z.iso
     .datetime({ offset: true, error: "deve essere un istante ISO 8601 con fuso" })
     .optional()
-    .meta({ description: "Da quest'istante (orologio del database) la prenotazione non tiene più nulla" }),
+    .meta({
+      description:
+        "Da quest'istante (orologio del database) la prenotazione non tiene più nulla e diventa `scaduta` entro 60 secondi; " +
+        "un istante già passato è rifiutato (`campo_non_valido`, campo `scade_il`)",
+    }),
   parziale: z
     .boolean({ error: typeError("deve essere true o false") })
     .optional()

@@ -27,7 +27,7 @@ test.beforeAll(async ({ db }) => {
   t = db;
   g = await noticeGround(t);
   h = uncoverHelpers(t, g.key);
-  for (const c of ["CNT", "ARR", "COL", "CUT", "NIL", "HOOK", "LOCK", "REL"]) await seedArticle(t.prisma, c);
+  for (const c of ["CNT", "ARR", "COL", "CUT", "NIL", "HOOK", "LOCK", "REL", "SHIP"]) await seedArticle(t.prisma, c);
   await t.pool.query("INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('C1', 'Rossi S.r.l.', current_date)");
   const load = await g.post("/movimenti", {
     natura: "carico",
@@ -39,6 +39,7 @@ test.beforeAll(async ({ db }) => {
       { codice: "HOOK", quantita: 3 },
       { codice: "LOCK", quantita: 5 },
       { codice: "REL", quantita: 10 },
+      { codice: "SHIP", quantita: 10 },
     ],
   });
   expect(load.body.rifiutate).toBe(0);
@@ -201,6 +202,24 @@ describe("releases", () => {
       ["prenotazione.modificata", p1.id],
     ]);
     expect(new Set(rows.map((r) => r.tx)).size).toBe(1);
+  });
+});
+
+describe("an unload naming its reservation", () => {
+  test("consumes the hold with the stock: nothing is uncovered, the others stay covered", async () => {
+    const p1 = await h.reserve("M1", "SHIP", 6);
+    const p2 = await h.reserve("M1", "SHIP", 4);
+    const before = await h.lastEvent();
+    const shipped = await g.post("/movimenti", {
+      natura: "scarico",
+      magazzino: g.m1,
+      righe: [{ codice: "SHIP", quantita: 5, prenotazione: p1.id }],
+    });
+    expect(shipped.body, JSON.stringify(shipped.body)).toMatchObject({ scritte: 1, rifiutate: 0 });
+    // 5 left for 1 + 4 held: covered, read after the consumption in the same write.
+    expect(await h.uncovered(p1.id, p2.id)).toEqual(["0", "0"]);
+    const { rows } = await t.pool.query("SELECT e.tipo FROM eventi e WHERE e.id > $1 ORDER BY e.id", [before]);
+    expect(rows.map((r) => r.tipo)).not.toContain("prenotazione.scoperta");
   });
 });
 
