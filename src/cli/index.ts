@@ -37,9 +37,9 @@ Comandi:
       arrivo.annullato, giacenze.allineate, documento_vendita.emesso, ordine_acquisto.modificato,
       articolo.modificato, cliente.modificato, fornitore.modificato, magazzino.modificato,
       ubicazione.modificato, avviso_spedizione.modificato, ricevimento.differenza,
-      reso_fornitore.registrato, prenotazione.modificata) e stampa il suo segreto, da solo,
-      su stdout: è mostrato solo questa volta. Gli indirizzi di reti private, di loopback e link-local
-      sono rifiutati, salvo WEBHOOK_ALLOW_PRIVATE_NETWORKS=true. --per-richiesta N (1-100, predefinito 1):
+      reso_fornitore.registrato, prenotazione.modificata, prenotazione.scoperta) e stampa il suo
+      segreto, da solo, su stdout: è mostrato solo questa volta. Gli indirizzi di reti private,
+      di loopback e link-local sono rifiutati, salvo WEBHOOK_ALLOW_PRIVATE_NETWORKS=true. --per-richiesta N (1-100, predefinito 1):
       eventi per richiesta, in un corpo { "eventi": [...] } quando N > 1; --parallela: più richieste
       insieme, senza ordine (predefinito: una alla volta, in ordine di sequenza).
   webhook list
@@ -96,8 +96,8 @@ function migrateCommand(args: string[]): Run {
 
 function verifyCommand(args: string[]): Run {
   parseOptions(args, {}, 0);
-  return async (db) => {
-    const report = await verifyLedger(db.prisma);
+  return async (db, config) => {
+    const report = await verifyLedger(db.prisma, { timeZone: config.SERVICE_TIME_ZONE });
     const c = report.controllati;
     console.log(
       `Controllati: ${c.movimenti} movimenti, ${c.giacenze} giacenze, ${c.lotti} lotti, ${c.righe_ordine} righe d'ordine, ${c.ordini} ordini, ${c.giacenze_ubicazioni} giacenze per ubicazione.`,

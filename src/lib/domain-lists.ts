@@ -38,6 +38,7 @@ export const EVENT_TYPES = [
   "reso_fornitore.registrato",
   // Reservations (docs/api.md section 14).
   "prenotazione.modificata",
+  "prenotazione.scoperta",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -129,7 +129,8 @@ describe("the service's connections through PgBouncer in transaction mode", () =
         const unit = writes.slice(-2);
         expect(simpleQueriesIn(unit[0]!)).toEqual(["BEGIN"]);
         expect(statementsIn(unit[0]!)).toBe(1);
-        expect(statementsIn(unit[1]!)).toBe(1);
+        // The ledger append and the uncovering of reservations after it (ledger/uncover.ts), then COMMIT.
+        expect(statementsIn(unit[1]!)).toBe(2);
         expect(simpleQueriesIn(unit[1]!)).toEqual(["COMMIT"]);
         const names = writes.flatMap(parsedNamesIn);
         expect(names.length).toBeGreaterThanOrEqual(2);

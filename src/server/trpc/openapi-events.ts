@@ -58,6 +58,9 @@ const DATA = {
   "ricevimento.differenza": differenceOutput.meta({ description: "La differenza come in GET /differenze-ricevimento" }),
   "reso_fornitore.registrato": stockData,
   "prenotazione.modificata": reservationOutput.meta({ description: "La prenotazione come in GET /prenotazioni" }),
+  "prenotazione.scoperta": reservationOutput.meta({
+    description: "La prenotazione come in GET /prenotazioni, dopo che un fatto ha cambiato la quantità scoperta di sue righe",
+  }),
 } satisfies Record<EventType, z.ZodType> & Record<string, z.ZodType>;
 
 /** Shared row schemas, named once in components. */

@@ -60,10 +60,11 @@ describe("POST /arrivi and cancellation", () => {
       const { answer, writes } = await writesDuring(poolOf(t.prisma)!, call);
       return { answer, text: writes.at(-1)! };
     };
-    // The movement, the article's last price, the order locked, its state recomputed: then COMMIT.
+    // The movement, the article's last price, the order locked, its state recomputed, the reservations it may cover
+    // again (ledger/uncover.ts): then COMMIT.
     const plain = await lastWrite(() => arrive({ magazzino: m1, ddt: "DDT-FINE", riga: o.righe[0], quantita: 1 }));
     expect(plain.answer.status).toBe(201);
-    expect(statementsIn(plain.text)).toBe(4);
+    expect(statementsIn(plain.text)).toBe(5);
     expect(simpleQueriesIn(plain.text)).toEqual(["COMMIT"]);
     // With an Idempotency-Key the work's end does not commit: the stored response, written after it, does.
     const keyed = await lastWrite(() =>
@@ -75,10 +76,10 @@ describe("POST /arrivi and cancellation", () => {
     expect((await rowState(o.righe[0]!)).arrivata).toBe(2);
     const replay = await arrive({ magazzino: m1, ddt: "DDT-FINE", riga: o.righe[0], quantita: 1 }, { "Idempotency-Key": "fine-1" });
     expect(replay.headers.get("Idempotency-Replayed")).toBe("true");
-    // The reversing movement, the order locked, its state recomputed: then COMMIT.
+    // The reversing movement, the order locked, its state recomputed, the reservations it may uncover: then COMMIT.
     const undone = await lastWrite(() => cancel(plain.answer.body.movimento));
     expect(undone.answer.status).toBe(200);
-    expect(statementsIn(undone.text)).toBe(3);
+    expect(statementsIn(undone.text)).toBe(4);
     expect(simpleQueriesIn(undone.text)).toEqual(["COMMIT"]);
     expect(await rowState(o.righe[0]!)).toEqual({ arrivata: 1, riga: "parziale", ordine: "parziale", ledger: 1 });
   });

@@ -70,6 +70,7 @@ export async function renderEvents(db: Db, events: q.EventRow[], timeZone: strin
       case "avviso_spedizione.modificato":
         return d;
       case "prenotazione.modificata":
+      case "prenotazione.scoperta":
         return toReservationOutput(d as unknown as Parameters<typeof toReservationOutput>[0], timeZone);
       case "ricevimento.differenza":
         return differences.get(d.id as number) ?? d;

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { seedArticle } from "../../testing/fixtures";
 import { seedLocationWarehouse } from "../../testing/location-fixtures";
 import { asKey, asManager, keyActor, m1, next, openOrder, s, t, type Write } from "./write-procedures-testing";
 
@@ -143,12 +144,33 @@ export const WRITES: Record<string, Write> = {
     },
     events: ["reso_fornitore.registrato", "ordine_acquisto.modificato"],
   },
+  // A count that leaves less than a reservation holds uncovers it (docs/api.md section 14): its event, then the
+  // reservation's prenotazione.scoperta and its new version.
   "alignment.align": {
-    run: async () => {
-      const r = await asKey().alignment.align({ magazzino: m1, righe: [{ codice: "A", contato: 1234.5 }] });
-      expect(r).toMatchObject({ scritte: 1, rifiutate: 0 });
+    prepare: async () => {
+      await seedArticle(t.prisma, "WP-SC");
+      expect((await asKey().movements.write({ natura: "carico", magazzino: m1, righe: [{ codice: "WP-SC", quantita: 2 }] })).scritte).toBe(
+        1,
+      );
+      await asKey().clientsUpsert.upsert({ clienti: [{ codice: "WP-CL-AL", ragione_sociale: "Cliente" }] });
+      const held = await asKey().reservations.upsert({
+        prenotazioni: [
+          { riferimento: "WP-AL", magazzino: "M1", cliente: "WP-CL-AL", righe: [{ numero_riga: 1, codice: "WP-SC", quantita: 2 }] },
+        ],
+      });
+      expect(held.create).toBe(1);
     },
-    events: ["giacenze.allineate"],
+    run: async () => {
+      const r = await asKey().alignment.align({
+        magazzino: m1,
+        righe: [
+          { codice: "A", contato: 1234.5 },
+          { codice: "WP-SC", contato: 1 },
+        ],
+      });
+      expect(r).toMatchObject({ scritte: 2, rifiutate: 0 });
+    },
+    events: ["giacenze.allineate", "prenotazione.scoperta", "prenotazione.modificata"],
   },
   "sales.create": {
     prepare: async () => {

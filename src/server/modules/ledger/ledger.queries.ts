@@ -235,21 +235,14 @@ export interface HeldRow {
 
 /**
  * What the reservations hold of each (article, warehouse) pair a write takes out of, and what is free of it
- * (reservations.queries.ts freeToHold's definition, the balance not yet moved by the write): only the pairs
+ * (banchina_copribile less the holds, as reservations.queries.ts freeToHold; the balance not yet moved by the write): only the pairs
  * that hold something, so where nothing is held the rest is never computed. Read after the balances' lock
  * (lockBalancesForHolds), in a statement of its own, so it sees every hold committed before the lock.
  */
 export const heldOfPairs = (articoli: number[], magazzini: number[], oggi: string) =>
   query<HeldRow>(Prisma.sql`
     SELECT k.articolo_id, k.magazzino_id, h.tenuta::text AS tenuta,
-           (coalesce((SELECT g.quantita FROM giacenze g WHERE g.articolo_id = k.articolo_id AND g.magazzino_id = k.magazzino_id), 0)
-            - coalesce((SELECT sum(g.quantita) FROM giacenze_ubicazioni g JOIN ubicazioni u ON u.id = g.ubicazione_id
-                         LEFT JOIN lotti l ON l.id = g.lotto_id
-                        WHERE g.articolo_id = k.articolo_id AND g.magazzino_id = k.magazzino_id AND u.tipo = 'quarantena'
-                          AND NOT coalesce(l.scadenza < ${oggi}::date, false)), 0)
-            - coalesce((SELECT sum(l.residua) FROM lotti l
-                        WHERE l.articolo_id = k.articolo_id AND l.magazzino_id = k.magazzino_id AND l.scadenza < ${oggi}::date), 0)
-            - h.tenuta)::text AS libera
+           (banchina_copribile(k.articolo_id, k.magazzino_id, ${oggi}::date) - h.tenuta)::text AS libera
       FROM (SELECT DISTINCT * FROM unnest(${articoli}::int[], ${magazzini}::int[]) AS k(articolo_id, magazzino_id)) k
       CROSS JOIN LATERAL (
         SELECT coalesce(sum(r.prenotata), 0) AS tenuta FROM righe_prenotazione r JOIN prenotazioni p ON p.id = r.prenotazione_id

@@ -24,10 +24,12 @@ import {
   unloadLocation,
 } from "./location-balances.service";
 import { refusedByHolds } from "./stock-holds";
+import { uncoverAfterAppend } from "./uncover";
 
 /**
  * The stock writer: lots (lock order 3), location stock (4), then the ledger append with the balances (5)
- * in one statement, and the statements the caller holds at level 6 (its orders) in the same write. A
+ * in one statement followed by the uncovering of the reservations it touches (uncover.ts, under the balances the
+ * append holds), and the statements the caller holds at level 6 (its orders) in the same write. A
  * writer takes the gates (1, `lockWarehouses` / `resolveLocations`) and its order rows (2) before calling
  * it; no other code calls the ledger's steps that lock or write the lots, location stock or balances
  * (stock-locks.test.ts), and a count reads them under lock only through count-stock.ts.
@@ -105,6 +107,8 @@ export interface AppendStockOptions<T extends readonly Query<unknown>[]> {
   after?: T;
   /** The write ends the unit of work: its COMMIT goes out with it (sql.ts rowsThenCommit). */
   last?: boolean;
+  /** Today's business date, which tells the expired lots to the uncovering (uncover.ts); default: the movements' `data`. */
+  oggi?: string;
 }
 
 type Rows<T extends readonly Query<unknown>[]> = { [K in keyof T]: T[K] extends Query<infer R> ? R[] : never };
@@ -302,10 +306,18 @@ export async function appendStock<T extends readonly Query<unknown>[] = []>(
     };
     return [source, own];
   });
-  const statements: Query<unknown>[] = [ledgerAppend(ctx, ledger), ...(opts.after ?? [])];
+  // The stock changes are complete with the append, whose balance rows stay locked, and the caller's statements
+  // after it (a hold an unload consumes among them): the reservations they leave uncovered (or cover again) are
+  // recomputed last, in the same round trip (uncover.ts).
+  const statements: Query<unknown>[] = [
+    ledgerAppend(ctx, ledger),
+    ...(opts.after ?? []),
+    uncoverAfterAppend(ledger, opts.oggi ?? ctx.data),
+  ];
   const [inserted, ...rest] = opts.last
     ? await rowsThenCommit<unknown[]>(tx, ...statements)
     : await rowsInOrder<unknown[]>(tx, ...statements);
+  rest.pop();
   const { operazione, ids: rowIds } = appended(inserted as { id: number; operazione_id: number }[]);
   const ids: number[] = [];
   const sources: (number | null)[] = [];

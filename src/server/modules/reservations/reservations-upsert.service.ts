@@ -7,6 +7,7 @@ import { type Checked, checkReservation, sameAsStored } from "./reservations-che
 import type { Actor } from "../auth/actor";
 import { loadArticles } from "../catalogue/articles";
 import { balanceLockOrder, lockBalancesForHolds } from "../ledger/ledger.service";
+import { uncoverPairs } from "../ledger/uncover";
 import {
   MAX_RESERVATION_ROWS_PER_CALL,
   MAX_RESERVATIONS_PER_CALL,
@@ -250,6 +251,10 @@ export async function upsertReservations(
           const lotFree = clamp((lotPool.get(lot.id) ?? ZERO).plus(ownLot.get(lot.id) ?? ZERO).minus(takenLot.get(lot.id) ?? ZERO));
           free = Decimal.min(free, lotFree);
         }
+        // A cut releases at once (docs/api.md section 14): what the same row already holds of the same stock stays
+        // held up to its new quantity, even where facts left less free than is held (its `scoperta` is recomputed).
+        if (before && before.articolo_id === w.articolo && before.magazzino_id === c.magazzino && before.lotto_id === lotId)
+          free = Decimal.max(free, Decimal.min(before.prenotata, target));
         const take = Decimal.min(free, target);
         if (take.lt(target)) short.push({ numero_riga: w.numero_riga, richiesta: canonical(w.richiesta), disponibile: canonical(free) });
         taken.set(k, (taken.get(k) ?? ZERO).plus(take));
@@ -341,6 +346,13 @@ export async function upsertReservations(
       }),
     );
   }
+  // Once its rows and headers are written: what this call now holds changes what is uncovered in the pairs it locked (a cut covers others again).
+  if (writes.length > 0 || remove.length > 0)
+    await uncoverPairs(
+      tx,
+      sorted.filter((p) => locked.has(`${p.articolo}:${p.magazzino}`)),
+      opts.oggi,
+    );
   const heldRows = (c: Checked, held: Decimal[]) =>
     c.rows.map((w, i) => ({ numero_riga: w.numero_riga, richiesta: canonical(w.richiesta), prenotata: canonical(held[i]!) }));
   const done = (c: Checked, id: number, esito: "creata" | "aggiornata" | "invariata", righe: Outcome["righe"]) =>

@@ -177,13 +177,7 @@ export interface FreeRow {
 export const freeToHold = (articoli: number[], magazzini: number[], oggi: string) =>
   query<FreeRow>(Prisma.sql`
     SELECT k.articolo_id, k.magazzino_id,
-           (coalesce((SELECT g.quantita FROM giacenze g WHERE g.articolo_id = k.articolo_id AND g.magazzino_id = k.magazzino_id), 0)
-            - coalesce((SELECT sum(g.quantita) FROM giacenze_ubicazioni g JOIN ubicazioni u ON u.id = g.ubicazione_id
-                         LEFT JOIN lotti l ON l.id = g.lotto_id
-                        WHERE g.articolo_id = k.articolo_id AND g.magazzino_id = k.magazzino_id AND u.tipo = 'quarantena'
-                          AND NOT coalesce(l.scadenza < ${oggi}::date, false)), 0)
-            - coalesce((SELECT sum(l.residua) FROM lotti l
-                        WHERE l.articolo_id = k.articolo_id AND l.magazzino_id = k.magazzino_id AND l.scadenza < ${oggi}::date), 0)
+           (banchina_copribile(k.articolo_id, k.magazzino_id, ${oggi}::date)
             - coalesce((SELECT sum(r.prenotata) FROM righe_prenotazione r JOIN prenotazioni p ON p.id = r.prenotazione_id
                         WHERE r.articolo_id = k.articolo_id AND r.magazzino_id = k.magazzino_id AND r.prenotata > 0
                           AND banchina_prenotazione_tiene(p.stato, p.scade_il)), 0))::text AS libera
@@ -216,7 +210,10 @@ export interface RowWrite {
   prezzo: (string | null)[];
 }
 
-/** Inserts or replaces rows by (reservation, numero_riga). */
+/**
+ * Inserts or replaces rows by (reservation, numero_riga). A replaced row keeps its `scoperta` within its new
+ * `prenotata` (the CHECK); the upsert then recomputes it under the balances' lock (ledger/uncover.ts).
+ */
 export const upsertRows = (v: RowWrite) =>
   query<never>(Prisma.sql`
     INSERT INTO righe_prenotazione (prenotazione_id, numero_riga, articolo_id, magazzino_id, lotto_id, richiesta, prenotata, prezzo)
@@ -224,7 +221,8 @@ export const upsertRows = (v: RowWrite) =>
                          ${v.lotto}::int[], ${v.richiesta}::numeric[], ${v.prenotata}::numeric[], ${v.prezzo}::numeric[])
     ON CONFLICT (prenotazione_id, numero_riga) DO UPDATE
        SET articolo_id = EXCLUDED.articolo_id, magazzino_id = EXCLUDED.magazzino_id, lotto_id = EXCLUDED.lotto_id,
-           richiesta = EXCLUDED.richiesta, prenotata = EXCLUDED.prenotata, prezzo = EXCLUDED.prezzo`);
+           richiesta = EXCLUDED.richiesta, prenotata = EXCLUDED.prenotata, prezzo = EXCLUDED.prezzo,
+           scoperta = least(righe_prenotazione.scoperta, EXCLUDED.prenotata)`);
 
 export const deleteRows = (ids: number[]) => query<never>(Prisma.sql`DELETE FROM righe_prenotazione WHERE id = ANY(${ids}::int[])`);
 

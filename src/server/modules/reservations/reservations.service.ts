@@ -1,9 +1,11 @@
 import type { Db, Tx } from "../../db/client";
 import { execute, rows } from "../../db/sql";
-import { formatInstant } from "../../lib/dates";
+import { businessDate, formatInstant } from "../../lib/dates";
 import { Decimal } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
 import { cursors, feedPage } from "../feeds/feeds.service";
+import { balanceLockOrder, lockBalancesForHolds } from "../ledger/ledger.service";
+import { uncoverPairs } from "../ledger/uncover";
 import type { CancelReservationInput, ListReservationsInput, ReservationOutput } from "./reservations.schemas";
 import * as q from "./reservations.queries";
 
@@ -31,7 +33,10 @@ export async function listReservations(db: Db, input: ListReservationsInput, tim
 /**
  * Releases every row, or the rows named: what is picked stays held. When nothing stays held the reservation is
  * `annullata`. One already `annullata` answers as it is; one `evasa`, `scaduta` (or past its `scade_il`) is
- * closed (`prenotazione_chiusa`). Releasing never needs the balances' lock: it only gives stock back.
+ * closed (`prenotazione_chiusa`). What it releases may cover other reservations of the same stock again
+ * (docs/api.md section 14, `scoperta`): the balances of the released rows are locked (level 5, after the
+ * reservation at 2b, as an upsert takes them) before any row is written, so no writer of that stock, which holds
+ * the balance when it recomputes, ever waits for a row this cancel holds; then their `scoperta` is recomputed.
  */
 export async function cancelReservation(tx: Tx, input: CancelReservationInput, timeZone: string): Promise<ReservationOutput> {
   const [r] = await rows(tx, q.lockReservation(input.id));
@@ -52,7 +57,14 @@ export async function cancelReservation(tx: Tx, input: CancelReservationInput, t
   }
   const release = mine.filter((x) => named.includes(x.numero_riga) && new Decimal(x.prenotata).gt(x.prelevata));
   if (release.length === 0) return read();
+  const pairs = new Map(release.map((x) => [`${x.articolo_id}:${x.magazzino_id}`, { articolo: x.articolo_id, magazzino: x.magazzino_id }]));
+  const locked = await lockBalancesForHolds(tx, [...pairs.values()].sort(balanceLockOrder));
   await execute(tx, q.releaseRows(release.map((x) => x.id)));
+  await uncoverPairs(
+    tx,
+    [...pairs.values()].filter((p) => locked.has(`${p.articolo}:${p.magazzino}`)).sort(balanceLockOrder),
+    businessDate(timeZone),
+  );
   const released = new Set(release.map((x) => x.id));
   const stillHeld = mine.some((x) => (released.has(x.id) ? new Decimal(x.prelevata) : new Decimal(x.prenotata)).gt(0));
   // The header last: its UPDATE takes the new version, and the event follows it at commit.

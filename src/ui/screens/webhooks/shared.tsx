@@ -31,6 +31,7 @@ export const EVENT_LABEL: Record<EventType, string> = {
   "ricevimento.differenza": "differenza al ricevimento",
   "reso_fornitore.registrato": "reso al fornitore registrato",
   "prenotazione.modificata": "prenotazione nuova o modificata",
+  "prenotazione.scoperta": "prenotazione scoperta da un fatto (inventario, annullamento, quarantena)",
 };
 
 export const STATE_LABEL: Record<DeliveryState, string> = { in_attesa: "in attesa", consegnata: "consegnata", fallita: "fallita" };
