@@ -26,6 +26,7 @@ import * as availability from "../src/server/modules/availability/availability.q
 import { toAvailabilityOutput } from "../src/server/modules/availability/availability.service";
 import * as catalogue from "../src/server/modules/catalogue/catalogue.queries";
 import { ledgerAppend } from "../src/server/modules/ledger/ledger.service";
+import { uncoverAfterAppend } from "../src/server/modules/ledger/uncover";
 import { SYNC_TABLES } from "../src/server/db/advisory-locks";
 import { cutPage } from "../src/server/modules/lists/lists";
 import * as lists from "../src/server/modules/lists/lists.queries";
@@ -84,7 +85,12 @@ async function writeMovement(keyId: number, body: Record<string, unknown>): Prom
       },
       [{ natura, magazzino, articolo: article.id as number, quantita, prezzo: row.prezzo, lotto: null }],
     );
-    const written = await c.query({ name: "append", text: append.sql.text, values: append.sql.values });
+    // With the uncovering of the reservations on that stock, in the same round trip, as the stock writer sends it.
+    const uncover = uncoverAfterAppend([{ articolo: article.id as number, magazzino }], businessDate(TIME_ZONE));
+    const [written] = await Promise.all([
+      c.query({ name: "append", text: append.sql.text, values: append.sql.values }),
+      c.query({ name: "uncover", text: uncover.sql.text, values: uncover.sql.values }),
+    ]);
     const id = (written.rows[0] as { id: number }).id;
     return [200, { scritte: 1, rifiutate: 0, righe: [{ indice: 0, esito: "scritta", movimento: id }] }];
   } finally {

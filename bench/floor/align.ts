@@ -2,7 +2,7 @@ import type pg from "pg";
 import * as alignmentQueries from "../../src/server/modules/ledger/count.queries";
 import { ledgerAppend, lotLockOrder, type LedgerRow } from "../../src/server/modules/ledger/ledger.service";
 import { Decimal } from "../../src/server/lib/decimal";
-import { benchKey, inTransaction, run } from "./statements";
+import { appendAndUncover, benchKey, inTransaction, run } from "./statements";
 
 /**
  * POST /giacenze/allinea (alignment.service.ts alignStock, writing): the same set-based statements in the
@@ -82,7 +82,7 @@ export async function align(
           ),
         );
       }
-      await run(
+      await appendAndUncover(
         c,
         "append_ledger",
         ledgerAppend(
@@ -95,6 +95,8 @@ export async function align(
           },
           ledger,
         ),
+        ledger,
+        input.data,
       );
     }
     return { scritte: ledger.length, invariate };

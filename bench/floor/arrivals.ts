@@ -5,7 +5,7 @@ import { ledgerAppend } from "../../src/server/modules/ledger/ledger.service";
 import * as arrivals from "../../src/server/modules/arrivals/arrivals.queries";
 import { canonical } from "../../src/server/lib/decimal";
 import * as ledger from "../../src/server/modules/ledger/ledger.queries";
-import { benchKey, inTransaction, run } from "./statements";
+import { appendAndUncover, benchKey, inTransaction, run } from "./statements";
 
 /**
  * POST /arrivi, one row (arrivals/register.service.ts registerArrivals), the statements of
@@ -32,7 +32,7 @@ export async function registerArrival(
     const op = (await run(c, "ledger.deliveryNoteOperation", ledger.deliveryNoteOperation(row.fornitore_id, a.ddt, authorColumns(actor))))
       .rows[0]!.id;
     const prezzo = canonical(row.prezzo);
-    const mov = await run(
+    const mov = await appendAndUncover(
       c,
       "append_ledger",
       ledgerAppend({ operazione: op, origine: "arrivo", causale: `DDT ${a.ddt}`, data: a.data, actor }, [
@@ -46,6 +46,8 @@ export async function registerArrival(
           riferimento: { tipo: "riga_ordine", id: row.id },
         },
       ]),
+      [{ articolo: row.articolo_id, magazzino: a.magazzino }],
+      a.data,
     );
     await run(c, "arrivals.setLastArrivalPrice", arrivals.setLastArrivalPrice([row.articolo_id], [prezzo]));
     await run(c, "arrivals.lockOrders", arrivals.lockOrders([row.ordine_id]));

@@ -1,11 +1,11 @@
 import type pg from "pg";
 import { ledgerAppend } from "../../src/server/modules/ledger/ledger.service";
 import * as locations from "../../src/server/modules/ledger/location-balances.queries";
-import { benchKey, inTransaction, run } from "./statements";
+import { appendAndUncover, benchKey, inTransaction, run } from "./statements";
 
 /**
  * POST /movimenti, one row without lot (movements.service.ts writeMovements): BEGIN; the ledger's one
- * statement (operation, balance, movement: ledger.service.ts appendToLedger); COMMIT.
+ * statement (operation, balance, movement: ledger.service.ts appendToLedger) with the uncovering; COMMIT.
  * Left out (ours): the key's authentication and rate-limit statement, the article lookup by code with
  * the warehouse check (the floor is given the id), Prisma's interactive-transaction round trips.
  */
@@ -15,12 +15,14 @@ export async function writeMovement(
 ): Promise<number> {
   return inTransaction(c, async () => {
     const signed = m.natura === "carico" ? m.quantita : `-${m.quantita}`;
-    const written = await run(
+    const written = await appendAndUncover(
       c,
       "append_ledger",
       ledgerAppend({ operazione: "nuova", origine: "api", causale: null, data: m.data, actor: benchKey(m.chiave) }, [
         { natura: m.natura, magazzino: m.magazzino, articolo: m.articolo, quantita: signed, prezzo: m.prezzo, lotto: null },
       ]),
+      [m],
+      m.data,
     );
     return written.rows[0]!.id;
   });
@@ -53,7 +55,7 @@ export async function writeMovementInLocation(
         : await run(c, "location_unload", locations.unloadLocation(m.articolo, m.ubicazione, null, m.quantita));
     if (stock.rowCount !== 1) throw new Error(`ubicazione ${m.ubicazione}: quantità insufficiente`);
     const signed = m.natura === "carico" ? m.quantita : `-${m.quantita}`;
-    const written = await run(
+    const written = await appendAndUncover(
       c,
       "append_ledger",
       ledgerAppend({ operazione: "nuova", origine: "api", causale: null, data: m.data, actor: benchKey(m.chiave) }, [
@@ -67,6 +69,8 @@ export async function writeMovementInLocation(
           ubicazione: m.ubicazione,
         },
       ]),
+      [m],
+      m.data,
     );
     return written.rows[0]!.id;
   });

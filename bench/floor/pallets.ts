@@ -5,7 +5,7 @@ import * as arrivals from "../../src/server/modules/arrivals/arrivals.queries";
 import { canonical } from "../../src/server/lib/decimal";
 import * as ledger from "../../src/server/modules/ledger/ledger.queries";
 import * as pallets from "../../src/server/modules/arrivals/pallets.queries";
-import { benchKey, inTransaction, run } from "./statements";
+import { appendAndUncover, benchKey, inTransaction, run } from "./statements";
 
 // ---------------------------------------------------------------- pallets (docs/api.md section 12)
 
@@ -43,10 +43,12 @@ export async function receivePallet(c: pg.ClientBase, p: { sscc: string; ddt: st
       riferimento: { tipo: "riga_ordine", id: r.riga },
     }));
     const movimenti = (
-      await run(
+      await appendAndUncover(
         c,
         "append_ledger_collo",
         ledgerAppend({ operazione: op, origine: "arrivo", causale: `DDT ${p.ddt}`, data: p.data, actor }, rows),
+        rows,
+        p.data,
       )
     ).rows.map((m) => m.id);
     const prices = new Map(rows.map((r) => [r.articolo, r.prezzo!]));

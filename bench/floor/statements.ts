@@ -1,6 +1,7 @@
 import type pg from "pg";
 import type { Query } from "../../src/server/db/sql";
 import type { Actor } from "../../src/server/modules/auth/actor";
+import { uncoverAfterAppend } from "../../src/server/modules/ledger/uncover";
 
 /**
  * The floor: the database work of each endpoint, done directly with `pg` (named prepared statements).
@@ -32,3 +33,18 @@ export async function inTransaction<T>(c: pg.ClientBase, work: () => Promise<T>)
 
 /** Who the floor's writes are authored by: the bench's API key (authorColumns reads kind and id only). */
 export const benchKey = (id: number): Actor => ({ kind: "chiave", id, nome: "bench", permessi: ["scrittura"] });
+
+/**
+ * The ledger's append and the uncovering of the reservations on the pairs it wrote, sent together as the stock
+ * writer sends them (ledger/uncover.ts: where nothing is held, a probe of the holds' index). The append's rows.
+ */
+export async function appendAndUncover<Row>(
+  c: pg.ClientBase,
+  name: string,
+  append: Query<Row>,
+  pairs: readonly { articolo: number; magazzino: number }[],
+  oggi: string,
+) {
+  const [written] = await Promise.all([run(c, name, append), run(c, "uncover", uncoverAfterAppend(pairs, oggi))]);
+  return written;
+}
