@@ -195,6 +195,17 @@ export interface ConcurrentSides {
   rssMb: number;
 }
 
+/** The check of a scenario whose requests must all succeed: none failed on either side, or the first of each. */
+export function noErrors(api: LoadResult, floor: LoadResult): ScenarioResult["check"] {
+  const ok = api.errors === 0 && floor.errors === 0;
+  return {
+    ok,
+    text: ok
+      ? "nessun errore"
+      : `errori API ${api.errors} (${api.firstError ?? "-"}), pavimento ${floor.errors} (${floor.firstError ?? "-"})`,
+  };
+}
+
 /** How many slices each side of an endless concurrent scenario is measured in (concurrentSides). */
 export const SIDE_SLICES = 4;
 

@@ -1,8 +1,9 @@
 import { businessDate } from "../../src/server/lib/dates";
 import * as floor from "../floor/reservations";
 import { rng } from "../util";
-import { concurrentSides, SIDE_SLICES, withClient, type Ctx, type ScenarioResult } from "./harness";
-import { apiMovement, floorMovement, movementPlan, plainArticles, type Article } from "./movement-requests";
+import { concurrentSides, noErrors, SIDE_SLICES, withClient, type Ctx, type ScenarioResult } from "./harness";
+import { plainArticles, type Article } from "./movement-requests";
+import { movementSides } from "./write-movements";
 
 /**
  * `post-prenotazioni`: POST /prenotazioni, one new reservation of 3 rows without lot (`parziale`), 8 clients,
@@ -89,7 +90,6 @@ export async function postReservations(ctx: Ctx): Promise<ScenarioResult> {
       return true;
     },
   });
-  const ok = api.errors === 0 && fl.errors === 0;
   return {
     id: "post-prenotazioni",
     name,
@@ -97,10 +97,7 @@ export async function postReservations(ctx: Ctx): Promise<ScenarioResult> {
     api: apiSide,
     floor: floorSide,
     rssMb,
-    check: {
-      ok,
-      text: ok ? "nessun errore" : `errori API ${api.errors} (${api.firstError ?? "-"}), pavimento ${fl.errors} (${fl.firstError ?? "-"})`,
-    },
+    check: noErrors(api, fl),
     // How many of the API's rows found a piece to hold: with stock run out a row holds 0 and costs the same statements.
     details: { client: CLIENTS, righe_api: rows, righe_tenute_api: held },
   };
@@ -112,7 +109,6 @@ export async function postReservations(ctx: Ctx): Promise<ScenarioResult> {
  * movement scenario's alternating loads and unloads of one piece on those articles: none is refused.
  */
 export async function writeMovementsWithHolds(ctx: Ctx): Promise<ScenarioResult> {
-  const name = "POST /movimenti, 1 riga, 8 client, articoli prenotati";
   const candidates = await plainArticles(ctx, 20_000);
   const articles = await withClient(ctx.pool, async (c) => {
     const ids = candidates.map((a) => a.id);
@@ -141,34 +137,12 @@ export async function writeMovementsWithHolds(ctx: Ctx): Promise<ScenarioResult>
     return chosen;
   });
   if (articles.length < 100) throw new Error(`articoli con giacenza in tutti i magazzini: solo ${articles.length}`);
-  const plans = Array.from({ length: CLIENTS }, (_, c) => movementPlan(articles, 400 + c));
-  const {
-    api,
-    floor: fl,
-    apiSide,
-    floorSide,
-    rssMb,
-  } = await concurrentSides(ctx, {
-    name,
-    label: "movimenti prenotati",
-    clients: CLIENTS,
-    warmUpMs: 1_000,
-    slices: SIDE_SLICES,
-    floor: async (conn, c, i) => (await floorMovement(ctx, conn, plans[c]!(i)), true),
-    api: async (c, i) => (await apiMovement(ctx, plans[c]!(i)), true),
-  });
-  const ok = api.errors === 0 && fl.errors === 0;
-  return {
+  return movementSides(ctx, {
     id: "post-movimenti-prenotate",
-    name,
-    unit: "richieste/s",
-    api: apiSide,
-    floor: floorSide,
-    rssMb,
-    check: {
-      ok,
-      text: ok ? "nessun errore" : `errori API ${api.errors} (${api.firstError ?? "-"}), pavimento ${fl.errors} (${fl.firstError ?? "-"})`,
-    },
-    details: { client: CLIENTS, articoli_prenotati: articles.length },
-  };
+    name: "POST /movimenti, 1 riga, 8 client, articoli prenotati",
+    label: "movimenti prenotati",
+    articles,
+    seed: 400,
+    details: { articoli_prenotati: articles.length },
+  });
 }

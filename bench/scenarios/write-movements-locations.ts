@@ -1,7 +1,7 @@
 import { businessDate } from "../../src/server/lib/dates";
 import * as floor from "../floor/movements";
 import { progress, rng, seconds } from "../util";
-import { concurrentSides, SIDE_SLICES, withClient, type Ctx, type ScenarioResult } from "./harness";
+import { concurrentSides, noErrors, SIDE_SLICES, withClient, type Ctx, type ScenarioResult } from "./harness";
 import { plainArticles, type Article } from "./movement-requests";
 
 /**
@@ -97,7 +97,6 @@ export async function writeMovementsInLocations(ctx: Ctx): Promise<ScenarioResul
       return true;
     },
   });
-  const ok = api.errors === 0 && fl.errors === 0;
   return {
     id: "post-movimenti-ubicazioni",
     name,
@@ -105,10 +104,7 @@ export async function writeMovementsInLocations(ctx: Ctx): Promise<ScenarioResul
     api: apiSide,
     floor: flSide,
     rssMb,
-    check: {
-      ok,
-      text: ok ? "nessun errore" : `errori API ${api.errors} (${api.firstError ?? "-"}), pavimento ${fl.errors} (${fl.firstError ?? "-"})`,
-    },
+    check: noErrors(api, fl),
     details: { client: clients, ubicazioni: LOCATIONS },
   };
 }
