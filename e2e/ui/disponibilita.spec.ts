@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import { expect, request, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { api } from "../support/api";
 import { newSession, signIn, slowHandheld, snap, type User } from "../support/app";
 import { seed, today } from "../support/seed";
 
@@ -9,20 +10,8 @@ let key: string;
 /** The day before today in the service's zone, as gg/mm/aaaa and as the contract writes it. */
 const yesterday = new Date(Date.parse(`${today()}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 const yesterdayShown = yesterday.split("-").reverse().join("/");
-/**
- * A REST call on a request context of its own, not Node's fetch: its pooled keep-alive socket would outlive
- * this spec and be reused, closed, by the next spec's fetch once the seeding CLI has blocked the worker.
- */
-async function api(path: string, body?: unknown) {
-  const ctx = await request.newContext({ extraHTTPHeaders: { authorization: `Bearer ${key}` } });
-  try {
-    const url = `http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1${path}`;
-    const r = body === undefined ? await ctx.get(url) : await ctx.post(url, { data: body });
-    return { status: r.status(), text: await r.text(), body: await r.json() };
-  } finally {
-    await ctx.dispose();
-  }
-}
+/** A REST call with the spec's key (e2e/support/api.ts): a GET, or a POST of `body`. */
+const rest = (path: string, body?: unknown) => api(key, body === undefined ? "GET" : "POST", path, body);
 test.beforeAll(async () => {
   test.setTimeout(240_000); // a process of the CLI costs seconds on shared cores
   const data = {
@@ -56,15 +45,15 @@ test.beforeAll(async () => {
   const seeded = seed("disponibilita", { data, roles: ["responsabile"] });
   manager = seeded.users.responsabile;
   key = seeded.key;
-  const order = (await api("/ordini-acquisto?cerca=DISP-OA-1")).body.ordini[0];
+  const order = (await rest("/ordini-acquisto?cerca=DISP-OA-1")).body.ordini[0];
   if (order.righe[0].arrivata === "0") {
-    const arrived = await api("/arrivi", {
+    const arrived = await rest("/arrivi", {
       magazzino: seeded.ids.magazzini["DISP-W1"],
       ddt: "DDT-DISP-1",
       riga: order.righe[0].riga,
       quantita: 4,
     });
-    expect(arrived.status, arrived.text).toBe(201);
+    expect(arrived.status, JSON.stringify(arrived.body)).toBe(201);
   }
 });
 
@@ -147,7 +136,7 @@ test("al giorno passato, «in arrivo» è quello di fine giornata, non quello di
   await snap(page, "disponibilita-al-giorno");
 
   // The same figures through the API.
-  const at = async (query: string) => (await api(`/disponibilita?cerca=DISP-A01${query}`)).body.disponibilita[0];
+  const at = async (query: string) => (await rest(`/disponibilita?cerca=DISP-A01${query}`)).body.disponibilita[0];
   expect(await at("")).toMatchObject({ giacenza: "4", in_arrivo: "6" });
   expect(await at(`&a=${yesterday}`)).toMatchObject({ giacenza: "0", in_arrivo: "10" });
   await context.close();

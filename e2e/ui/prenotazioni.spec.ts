@@ -1,4 +1,5 @@
-import { expect, type Page, request, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
+import { api } from "../support/api";
 import { newSession, snap, type User } from "../support/app";
 import { seed, seedStock } from "../support/seed";
 
@@ -8,17 +9,8 @@ let operator: User;
 let key: string;
 let ids: ReturnType<typeof seed>["ids"];
 
-/** A REST call on a request context of its own (see disponibilita.spec.ts: no pooled socket outlives the spec). */
-async function api(path: string, body?: unknown) {
-  const ctx = await request.newContext({ extraHTTPHeaders: { authorization: `Bearer ${key}` } });
-  try {
-    const url = `http://127.0.0.1:${process.env.BANCHINA_E2E_PORT}/api/v1${path}`;
-    const r = body === undefined ? await ctx.get(url) : await ctx.post(url, { data: body });
-    return { status: r.status(), text: await r.text(), body: await r.json() };
-  } finally {
-    await ctx.dispose();
-  }
-}
+/** A REST call with the spec's key (e2e/support/api.ts): a GET, or a POST of `body`. */
+const rest = (path: string, body?: unknown) => api(key, body === undefined ? "GET" : "POST", path, body);
 
 const LONG_NAME = "Edilizia Verdi & Figli S.p.A. — Cantieri e ristrutturazioni dell'Emilia-Romagna";
 const ORD_2 = {
@@ -58,7 +50,7 @@ test.beforeAll(async () => {
     { codice: "PREN-DADO", quantita: 5 },
   ]);
   await seedStock(key, ids.magazzini["PREN-W2"]!, [{ codice: "PREN-VITE", quantita: 6 }]);
-  const r = await api("/prenotazioni", {
+  const r = await rest("/prenotazioni", {
     prenotazioni: [
       {
         riferimento: "PREN-ORD-1",
@@ -79,8 +71,8 @@ test.beforeAll(async () => {
       },
     ],
   });
-  expect(r.status, r.text).toBe(200);
-  expect(r.body.create, r.text).toBe(3);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  expect(r.body.create, JSON.stringify(r.body)).toBe(3);
 });
 
 const card = (page: Page, riferimento: string) => page.getByTestId(`prenotazione-${riferimento}`);
@@ -178,15 +170,18 @@ test("rilascio dallo schermo: conferma con riferimento e cliente, poi annullata 
   await expectQuantities(page, "PREN-ORD-1", 1, { richiesta: "4", prenotata: "0" });
   await snap(page, "prenotazioni-rilasciata");
 
-  const listed = await api("/prenotazioni?riferimento=PREN-ORD-1");
-  expect(listed.body.prenotazioni[0], listed.text).toMatchObject({ stato: "annullata", righe: [{ prenotata: "0" }, { prenotata: "0" }] });
-  const vite = (await api(`/disponibilita?articolo=${ids.articoli["PREN-VITE"]}`)).body.disponibilita[0];
+  const listed = await rest("/prenotazioni?riferimento=PREN-ORD-1");
+  expect(listed.body.prenotazioni[0], JSON.stringify(listed.body)).toMatchObject({
+    stato: "annullata",
+    righe: [{ prenotata: "0" }, { prenotata: "0" }],
+  });
+  const vite = (await rest(`/disponibilita?articolo=${ids.articoli["PREN-VITE"]}`)).body.disponibilita[0];
   expect(vite).toMatchObject({ giacenza: "16", prenotata: "5", disponibile: "11" });
   expect(vite.magazzini.find((m: { magazzino: number }) => m.magazzino === ids.magazzini["PREN-W1"])).toMatchObject({
     prenotata: "0",
     disponibile: "10",
   });
-  const dado = (await api(`/disponibilita?articolo=${ids.articoli["PREN-DADO"]}`)).body.disponibilita[0];
+  const dado = (await rest(`/disponibilita?articolo=${ids.articoli["PREN-DADO"]}`)).body.disponibilita[0];
   expect(dado).toMatchObject({ prenotata: "3", disponibile: "2" });
 
   // The screens read it too: the availability's columns and the article's holders.
@@ -211,14 +206,14 @@ test("un rilascio rifiutato è spiegato in italiano e non cambia nulla", async (
   await expect(dialog.getByTestId("rilascia-chi")).toContainText(`Prenotazione PREN-ORD-2 del cliente ${LONG_NAME} (PREN-C2)`);
   // Meanwhile its 3 pieces leave with an unload naming it (a scade_il in the past is refused by POST /prenotazioni,
   // and an expiry would wait for the worker's sweep): it holds nothing any more.
-  const held = (await api("/prenotazioni?riferimento=PREN-ORD-2")).body.prenotazioni[0];
-  const shipped = await api("/movimenti", {
+  const held = (await rest("/prenotazioni?riferimento=PREN-ORD-2")).body.prenotazioni[0];
+  const shipped = await rest("/movimenti", {
     natura: "scarico",
     magazzino: ids.magazzini["PREN-W1"],
     righe: [{ codice: "PREN-DADO", quantita: 3, prenotazione: held.id }],
   });
-  expect(shipped.body.rifiutate, shipped.text).toBe(0);
-  const before = (await api("/prenotazioni?riferimento=PREN-ORD-2")).body.prenotazioni[0];
+  expect(shipped.body.rifiutate, JSON.stringify(shipped.body)).toBe(0);
+  const before = (await rest("/prenotazioni?riferimento=PREN-ORD-2")).body.prenotazioni[0];
   expect(before.stato, JSON.stringify(before)).toBe("evasa");
   await dialog.getByTestId("conferma-rilascia").click();
   await expect(dialog.getByTestId("errore-rilascia")).toHaveText(
@@ -227,7 +222,7 @@ test("un rilascio rifiutato è spiegato in italiano e non cambia nulla", async (
   await snap(page, "prenotazioni-rifiuto");
   await dialog.getByTestId("chiudi-rilascia").click();
   await expect(card(page, "PREN-ORD-2").getByTestId("stato")).toHaveText("Evasa");
-  expect((await api("/prenotazioni?riferimento=PREN-ORD-2")).body.prenotazioni[0]).toEqual(before);
+  expect((await rest("/prenotazioni?riferimento=PREN-ORD-2")).body.prenotazioni[0]).toEqual(before);
   await context.close();
 });
 
