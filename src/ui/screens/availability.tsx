@@ -54,7 +54,7 @@ export function AvailabilityScreen() {
       <Group justify="space-between" align="end">
         <Title order={2}>Disponibilità</Title>
         <Button component="a" href={exportHref} variant="light" data-testid="esporta" download>
-          {exportScope.length ? "Esporta in CSV con questi filtri" : "Esporta tutto in CSV"}
+          {exportScope.length ? "Esporta in CSV, filtrato" : "Esporta tutto in CSV"}
         </Button>
       </Group>
       <Text size="sm" c="dimmed" mt={-8} data-testid="ambito-esportazione">
@@ -125,8 +125,8 @@ export function AvailabilityScreen() {
         {rows.map((r) => (
           <Table.Tr key={r.articolo.id} data-testid={`disponibilita-${r.articolo.codice}`}>
             <Table.Td>
-              {/* A code is read whole: "PREN-VITE" broken at its hyphen reads as two codes. */}
-              <Text fw={600} size="sm" style={{ whiteSpace: "nowrap" }}>
+              {/* A code is read whole: "PREN-VITE" broken at its hyphen reads as two codes (globals.css, `code-whole`). */}
+              <Text fw={600} size="sm" className="code-whole">
                 {r.articolo.codice}
               </Text>
               <Text size="xs" c="dimmed" hiddenFrom="sm">
