@@ -5,6 +5,7 @@ import { PGBOUNCER_BIN, type PgBouncer, pgbouncerInstalled, startPgBouncer } fro
 import { test } from "../../src/server/testing/test";
 import { call, cleanup, ensureBuild, launch, type Service, sleep, verify, waitUntil } from "./harness";
 import { type Across, overReceipt, sameKeyRace, syncReader } from "./promises";
+import { reservationRace } from "./reservation-promises";
 import { ARTICLES, closeReceivers, createFor, eventsAfter, Receiver, writeMany } from "./receiver";
 import { deleteWhileDelivering, expectNoSuspendedDeliveries } from "./webhook-delete";
 import { createKey, seedArticles, seedSupplier, seedWarehouse } from "./seed";
@@ -106,6 +107,9 @@ describe("two instances through PgBouncer in transaction mode", () => {
   test("over-receipt: 20 parallel arrivals of 1 on a row of 10 split across the instances: 10 accepted", () => overReceipt(across()));
 
   test("idempotency: 20 identical requests with one Idempotency-Key across the instances: one effect", () => sameKeyRace(across()));
+
+  test("reservations: 20 reservations of 1, 10 unloads and 10 transfers out naming none, racing for the last 10 pieces: 10 succeed", () =>
+    reservationRace(across(), "PB"));
 
   test("sync: a reader on one instance while writers write on both sees every movement exactly once, in order", () => syncReader(across()));
 

@@ -3,6 +3,7 @@ import type { TestDb } from "../../src/server/testing/db";
 import { test } from "../../src/server/testing/test";
 import { call, cleanup, ensureBuild, launch, verify, type Service } from "./harness";
 import { type Across, overReceipt, rowState, sameKeyRace, stock, syncReader, tally } from "./promises";
+import { reservationRace } from "./reservation-promises";
 import { articleCode, createKey, seedArticles, seedOrder, seedSupplier, seedWarehouse } from "./seed";
 
 /**
@@ -122,6 +123,9 @@ describe("races split across two instances", () => {
       expect(s.balance).toBe(s.ledger);
     }
   });
+
+  test("20 reservations of 1, 10 unloads and 10 transfers out naming none, racing for the last 10 pieces: 10 succeed, nothing held is sold", () =>
+    reservationRace(across(), "PZ"));
 
   test("the same arrival cancelled in parallel on both instances is cancelled once", async () => {
     const o = await seedOrder(t.pool, { numero: "X-3", fornitore: f1, magazzino: m1, righe: [{ articolo: plain[2]!, quantita: 5 }] });
