@@ -1,9 +1,10 @@
 import { describe, expect } from "vitest";
 import { closePrisma, createPrisma } from "../../db/client";
 import type { TestDb } from "../../testing/db";
-import { rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
+import { caller, rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
 import { untilWaiting, waitsWithoutHolding } from "../../testing/locks";
 import { test } from "../../testing/test";
+import type { Actor } from "../auth/actor";
 import { verifyLedger } from "../ledger/verify.service";
 import { sweepExpiredLots, sweepExpiredReservations } from "./expiry.service";
 import { uncoverHelpers } from "./uncover-testing";
@@ -19,17 +20,19 @@ import { uncoverHelpers } from "./uncover-testing";
 let t: TestDb;
 let second: TestDb;
 let key: string;
+let actor: Actor;
 let m1: number;
 let h: ReturnType<typeof uncoverHelpers>;
 const TZ = "Europe/Rome";
 
-test.beforeAll(async ({ db, key: k }) => {
+test.beforeAll(async ({ db, key: k, actor: a }) => {
   t = db;
   key = k;
+  actor = a;
   h = uncoverHelpers(t, key);
   m1 = (await seedWarehouse(t.prisma, "M1")).id;
   const m2 = (await seedWarehouse(t.prisma, "M2")).id;
-  for (const c of ["EX", "MV", "RC", "RD"]) await seedArticle(t.prisma, c);
+  for (const c of ["EX", "MV", "RC", "RD", "MW1", "MW2", "MW3"]) await seedArticle(t.prisma, c);
   for (const c of ["LT", "LR"]) await seedArticle(t.prisma, c, { lotti: true });
   await t.pool.query("INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('C1', 'Rossi S.r.l.', current_date)");
   const load = await post({
@@ -47,7 +50,9 @@ test.beforeAll(async ({ db, key: k }) => {
     ],
   });
   expect(load.body.rifiutate).toBe(0);
-  expect((await post({ natura: "carico", magazzino: m2, righe: [{ codice: "MV", quantita: 5 }] })).body.rifiutate).toBe(0);
+  const mw = ["MW1", "MW2", "MW3"].map((codice) => ({ codice, quantita: 10 }));
+  expect((await post({ natura: "carico", magazzino: m1, righe: mw })).body.rifiutate).toBe(0);
+  expect((await post({ natura: "carico", magazzino: m2, righe: [{ codice: "MV", quantita: 5 }, ...mw] })).body.rifiutate).toBe(0);
   second = { ...t, prisma: createPrisma(t.url, 4) };
   return async () => closePrisma(second.prisma);
 });
@@ -201,6 +206,25 @@ describe("stock a release frees covers the others, oldest first", () => {
     expect(new Set(recorded.map((e) => e.tx)).size).toBe(1);
     expect(recorded.filter((e) => e.tipo === "prenotazione.scoperta").map((e) => e.id)).toEqual([p2.id]);
     expect((await verifyLedger(t.prisma)).differenze).toEqual([]);
+  });
+
+  test("a count racing a move of a reservation out of its warehouse, on two instances: the older reservation covered first", async () => {
+    // Each round a fresh article: whichever commits first, the last to commit recomputes the pair under its balance.
+    for (const [i, codice] of ["MW1", "MW2", "MW3"].entries()) {
+      const p1 = await h.reserve("M1", codice, 2);
+      const p2 = await h.reserve("M1", codice, 4);
+      const p3 = await h.reserve("M1", codice, 4);
+      const [moved] = await Promise.all([
+        caller(i % 2 === 0 ? second : t, actor, "rest").reservations.upsert({
+          prenotazioni: [{ riferimento: p1.riferimento, magazzino: "M2", cliente: "C1", righe: [{ numero_riga: 1, codice, quantita: 2 }] }],
+        }),
+        caller(i % 2 === 0 ? t : second, actor, "rest").alignment.align({ magazzino: m1, righe: [{ codice, contato: 4 }] }),
+      ]);
+      expect(moved.righe[0]).toMatchObject({ esito: "aggiornata", id: p1.id });
+      // Held 8 in M1, 4 left: the newest uncovered by 4, the older one covered.
+      expect(await h.uncovered(p1.id, p2.id, p3.id)).toEqual(["0", "0", "4"]);
+      expect((await verifyLedger(t.prisma)).differenze).toEqual([]);
+    }
   });
 
   test("an upsert leaving a row out: what it held covers the older uncovered reservation first", async () => {
