@@ -266,7 +266,7 @@ async function main(): Promise<void> {
     // Its endpoint locks are session advisory locks: on connections to PostgreSQL itself, never through a pooler.
     webhooks = startWebhookWorker(prisma, db.directUrl, webhookSettings(config), log);
     printer = startPrintWorker(prisma, {}, log);
-    expiry = startExpiryWorker(prisma, {}, log);
+    expiry = startExpiryWorker(prisma, { timeZone: config.SERVICE_TIME_ZONE }, log);
     started = true;
     if (stopRequested) return stop(0);
   } catch (e) {

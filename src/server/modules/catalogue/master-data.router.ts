@@ -1,3 +1,4 @@
+import { businessDate } from "../../lib/dates";
 import { syncParse } from "../../lib/zod";
 import { requireRole, router, writeProcedure } from "../../trpc/init";
 import { idempotentWrite } from "../../trpc/write";
@@ -107,7 +108,7 @@ export const masterDataRouter = router({
     .mutation(({ ctx, input }) =>
       idempotentWrite(ctx, { input }, async (tx) => ({
         status: 200,
-        body: await upsertLocationRows(tx, input.ubicazioni),
+        body: await upsertLocationRows(tx, input.ubicazioni, { oggi: businessDate(ctx.config.SERVICE_TIME_ZONE) }),
       })),
     ),
 });

@@ -1,4 +1,5 @@
 import type { Tx } from "../../db/client";
+import { businessDate } from "../../lib/dates";
 import type { Actor } from "../auth/actor";
 import type { Located, ParsedFile, Problems } from "./import-parse";
 import type { WarehouseInput } from "../catalogue/import.schemas";
@@ -25,6 +26,7 @@ export async function writeImportLocations(
     const out = await upsertLocationRows(
       tx,
       chunk.map((l) => ({ ...l.value })),
+      { oggi: businessDate(opts.timeZone) },
     );
     for (const r of out.righe) if (r.errore) problems.push({ campo: chunk[r.indice]!.at, messaggio: withoutRow(r.errore.messaggio) });
   }

@@ -5,6 +5,8 @@ import { locationCodeProblem } from "../../../lib/barcode";
 import type { TipoUbicazione } from "../../../lib/domain-lists";
 import { type CheckedRow, UpsertRows, type UpsertOutput, type Written } from "../../lib/upsert-rows";
 import { locationKey, locationRowCheck, type LocationRowCheck } from "./locations.schemas";
+import { balanceLockOrder, lockBalancesForHolds } from "../ledger/ledger.service";
+import { uncoverPairs } from "../ledger/uncover";
 import * as lq from "./locations.queries";
 import type { KnownLocation } from "./locations.queries";
 
@@ -16,7 +18,11 @@ import type { KnownLocation } from "./locations.queries";
  *   tipo `ricevimento` (GET /da-stoccare lists what lies in those): `campo_non_valido`;
  * - deactivating (`attiva: false`) a location that holds goods, or its warehouse's receiving location, is
  *   `ubicazione_non_vuota`. The check holds the location's gate (exclusive) until commit, so a load into it
- *   either committed before the check (and is seen) or runs after the commit (and finds it inactive).
+ *   either committed before the check (and is seen) or runs after the commit (and finds it inactive);
+ * - a location retyped into or out of `quarantena` changes what its stock covers (docs/api.md section 14): its
+ *   gate is held exclusive the same way (no goods come in until commit), and after the write the pairs with stock
+ *   there have their balances locked (lock order 5) and their reservations' `scoperta` recomputed in this
+ *   transaction (ledger/uncover.ts): into quarantena, newest reservations first; out of it, the oldest covered first.
  */
 
 /** A location to write, checked; `magazzino_id` resolved. */
@@ -34,7 +40,7 @@ export async function loadWarehouseIdsByCode(tx: Tx, codes: string[]): Promise<M
 }
 
 /** A location write's result by key (locationKey of the warehouse code and the location code). */
-export async function upsertLocationRows(tx: Tx, input: Record<string, unknown>[]): Promise<UpsertOutput> {
+export async function upsertLocationRows(tx: Tx, input: Record<string, unknown>[], opts: { oggi: string }): Promise<UpsertOutput> {
   const batch = new UpsertRows(input, locationRowCheck, "ubicazioni", (row, codice) => locationKey(row.magazzino, codice));
   await execute(tx, lq.lockLocationsMasterData());
   const warehouses = await loadWarehouseIdsByCode(tx, [...new Set(batch.accepted.map((r) => r.value.magazzino))]);
@@ -107,10 +113,12 @@ export async function upsertLocationRows(tx: Tx, input: Record<string, unknown>[
     targets.push({ r, db, row });
   }
 
-  // Deactivations: hold each location's gate, then look at what it holds (committed before the gate was ours).
+  // Deactivations and retypes into or out of quarantena: hold each location's gate (one statement, by id), then
+  // look at what it holds (committed before the gate was ours).
   const closing = targets.filter((t) => t.db?.attiva && !t.row.attiva).map((t) => t.db!.id);
+  const retyped = targets.filter((t) => t.db && (t.db.tipo === "quarantena") !== (t.row.tipo === "quarantena")).map((t) => t.db!.id);
+  if (closing.length > 0 || retyped.length > 0) await execute(tx, lq.lockLocationGates([...closing, ...retyped]));
   if (closing.length > 0) {
-    await execute(tx, lq.lockLocationGates(closing));
     const holding = new Map((await rows(tx, lq.locationsHolding(closing))).map((h) => [h.ubicazione_id, h.articoli]));
     for (let i = targets.length - 1; i >= 0; i--) {
       const t = targets[i]!;
@@ -126,10 +134,27 @@ export async function upsertLocationRows(tx: Tx, input: Record<string, unknown>[
     targets.map((t) => t.row),
     known,
   );
+  const stillRetyped = retyped.filter((id) => targets.some((t) => t.db?.id === id));
+  if (stillRetyped.length > 0) await uncoverRetyped(tx, stillRetyped, opts.oggi);
   // The writer answers by (warehouse id, code); the batch by (warehouse code, code).
   const byKey: Written = new Map();
   for (const t of targets) byKey.set(keyOf(t.r.value), written.get(`${t.row.magazzino_id}\u0000${t.row.codice}`)!);
   return batch.answer(byKey, (k) => idOfKey.get(k));
+}
+
+/**
+ * After these locations' `tipo` moved into or out of `quarantena` (their gates held): the (article, warehouse) pairs
+ * with stock in them, their balances FOR UPDATE in order, and the uncovering of their reservations.
+ */
+async function uncoverRetyped(tx: Tx, ids: number[], oggi: string): Promise<void> {
+  const pairs = (await rows(tx, lq.pairsStockedIn(ids))).map((p) => ({ articolo: p.articolo_id, magazzino: p.magazzino_id }));
+  if (pairs.length === 0) return;
+  const locked = await lockBalancesForHolds(tx, pairs.sort(balanceLockOrder));
+  await uncoverPairs(
+    tx,
+    pairs.filter((p) => locked.has(`${p.articolo}:${p.magazzino}`)),
+    oggi,
+  );
 }
 
 /** The locations with these (warehouse id, code) pairs, by `${magazzino_id}\0${codice}`. */

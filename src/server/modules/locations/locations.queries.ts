@@ -57,6 +57,13 @@ export const locationsHolding = (ids: number[]) =>
      WHERE g.ubicazione_id = ANY(${ids}::int[]) AND g.quantita > 0
      GROUP BY g.ubicazione_id`);
 
+/** The (article, warehouse) pairs with stock (other than zero) in these locations, in balance lock order. */
+export const pairsStockedIn = (ids: number[]) =>
+  query<{ articolo_id: number; magazzino_id: number }>(Prisma.sql`
+    SELECT DISTINCT g.articolo_id, g.magazzino_id FROM giacenze_ubicazioni g
+     WHERE g.ubicazione_id = ANY(${ids}::int[]) AND g.quantita <> 0
+     ORDER BY g.articolo_id, g.magazzino_id`);
+
 export interface LocationColumns {
   descrizione: (string | null)[];
   tipo: string[];

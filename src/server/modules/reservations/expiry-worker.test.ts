@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { closePrisma, createPrisma, type Db } from "../../db/client";
+import { closePrisma, createPrisma, type PrismaClient } from "../../db/client";
 import type { TestDb } from "../../testing/db";
 import { rest, seedArticle, seedWarehouse } from "../../testing/fixtures";
 import { test } from "../../testing/test";
@@ -25,10 +25,10 @@ test.beforeAll(async ({ db, key: k }) => {
 });
 
 /** A sweep that counts its calls and tells when the n-th has ended, with what each call does. */
-function counted(each: (call: number, db: Db) => Promise<number[]>) {
+function counted(each: (call: number, db: PrismaClient) => Promise<number[]>) {
   let calls = 0;
   const waiting: { n: number; resolve: () => void }[] = [];
-  const sweep = async (db: Db) => {
+  const sweep = async (db: PrismaClient) => {
     const call = ++calls;
     try {
       return await each(call, db);

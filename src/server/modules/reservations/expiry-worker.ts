@@ -1,11 +1,12 @@
-import type { Db } from "../../db/client";
-import { sweepExpiredReservations } from "./expiry.service";
+import type { PrismaClient } from "../../db/client";
+import { sweepExpiredLots, sweepExpiredReservations } from "./expiry.service";
 
 /**
  * The expiry worker, started by main.ts in every instance: sweeps the reservations past their `scade_il`
  * (expiry.service.ts) at start and then every `everyMs`, so the state `scaduta` and its event follow the
- * expiry within the contract's 60 seconds (docs/api.md section 14). The instances need no coordination: a
- * sweep skips what another holds, and each reservation changes state once.
+ * expiry within the contract's 60 seconds (docs/api.md section 14); then the lots that passed their expiry since
+ * the day last looked (once a day: an idle tick is one statement). The instances need no coordination: a sweep
+ * skips what another holds, each reservation changes state once, and one instance does a day's lots.
  *
  * An idle sweep logs nothing. A failed one (the database unreachable) is logged once, not at every tick of an
  * outage, and the next tick tries again; the worker never throws into the process.
@@ -14,14 +15,20 @@ import { sweepExpiredReservations } from "./expiry.service";
 export interface ExpirySettings {
   /** Between the end of one sweep and the start of the next. */
   everyMs: number;
+  /** The service's time zone (SERVICE_TIME_ZONE): the business day lots expire by. */
+  timeZone: string;
   /** The sweep (sweepExpiredReservations); tests replace it to fail or count. */
-  sweep: (db: Db) => Promise<number[]>;
+  sweep: (db: PrismaClient, timeZone: string) => Promise<number[]>;
+  /** The lots' sweep (sweepExpiredLots), after it in the same tick: the reservations it uncovered. */
+  lots: (db: PrismaClient, timeZone: string) => Promise<number[]>;
 }
 
 export const DEFAULT_EXPIRY_SETTINGS: ExpirySettings = {
   // Half the contract's minute: a sweep that starts late or runs long still lands within it.
   everyMs: 30_000,
-  sweep: (db) => sweepExpiredReservations(db),
+  timeZone: "Europe/Rome",
+  sweep: (db, timeZone) => sweepExpiredReservations(db, { timeZone }),
+  lots: (db, timeZone) => sweepExpiredLots(db, { timeZone }),
 };
 
 export interface ExpiryWorker {
@@ -29,7 +36,11 @@ export interface ExpiryWorker {
   stop(): Promise<void>;
 }
 
-export function startExpiryWorker(db: Db, settings: Partial<ExpirySettings> = {}, log: (m: string) => void = console.log): ExpiryWorker {
+export function startExpiryWorker(
+  db: PrismaClient,
+  settings: Partial<ExpirySettings> = {},
+  log: (m: string) => void = console.log,
+): ExpiryWorker {
   const s = { ...DEFAULT_EXPIRY_SETTINGS, ...settings };
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
@@ -39,10 +50,12 @@ export function startExpiryWorker(db: Db, settings: Partial<ExpirySettings> = {}
 
   async function tick(): Promise<void> {
     try {
-      const expired = await s.sweep(db);
+      const expired = await s.sweep(db, s.timeZone);
+      const uncovered = await s.lots(db, s.timeZone);
       if (failing) log("Scadenza delle prenotazioni: il controllo è ripreso.");
       failing = false;
       if (expired.length > 0) log(`Prenotazioni scadute: ${expired.length} (rilasciate le quantità tenute).`);
+      if (uncovered.length > 0) log(`Lotti scaduti: ${uncovered.length} prenotazioni con quantità scoperte aggiornate.`);
     } catch (e) {
       const m = e instanceof Error ? e.message : String(e);
       if (!failing) log(`Scadenza delle prenotazioni non riuscita, riprovo al prossimo controllo (${m}).`);

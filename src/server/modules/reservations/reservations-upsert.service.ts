@@ -161,7 +161,14 @@ export async function upsertReservations(
   for (const c of open)
     for (const r of c.rows) pairs.set(pairKey(r.articolo, c.magazzino), { articolo: r.articolo, magazzino: c.magazzino });
   const sorted = [...pairs.values()].sort(balanceLockOrder);
-  const locked = await lockBalancesForHolds(tx, sorted);
+  // The pairs an update may leave (a row moved to another warehouse or article, or left out): what it frees there
+  // covers the others' `scoperta`, so they are locked and recomputed too, not read as free.
+  const left = new Map<string, { articolo: number; magazzino: number }>();
+  for (const r of currentRows)
+    if (!pairs.has(pairKey(r.articolo_id, r.magazzino_id)) && new Decimal(r.prenotata).gt(0))
+      left.set(pairKey(r.articolo_id, r.magazzino_id), { articolo: r.articolo_id, magazzino: r.magazzino_id });
+  const lockedPairs = [...sorted, ...left.values()].sort(balanceLockOrder);
+  const locked = await lockBalancesForHolds(tx, lockedPairs);
   const pool = new Map<string, Decimal>();
   if (sorted.length > 0) {
     for (const f of await rows(
@@ -350,7 +357,7 @@ export async function upsertReservations(
   if (writes.length > 0 || remove.length > 0)
     await uncoverPairs(
       tx,
-      sorted.filter((p) => locked.has(`${p.articolo}:${p.magazzino}`)),
+      lockedPairs.filter((p) => locked.has(`${p.articolo}:${p.magazzino}`)),
       opts.oggi,
     );
   const heldRows = (c: Checked, held: Decimal[]) =>
