@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { CDPSession, Locator, Page } from "@playwright/test";
+import { ssccSeries } from "../e2e/support/notices";
 import { ean13 } from "../e2e/support/seed";
 import { type Stats, stats } from "./ui-page";
 import { sleep } from "./util";
@@ -31,6 +32,17 @@ export const THROTTLE_RATE = 4;
 const PERSON_MS = 150;
 /** A pause in typing, long enough for the field to hand its text to the screen and the screen to render, ms. */
 const PAUSE_MS = 1500;
+/**
+ * A field is measured once its screen is at rest: this many intervals of PERSON_MS in a row in which the page
+ * did less than REST_MS of work (CPU ×4), waited for at most REST_WAIT_MS. A screen just opened (the DDT is the
+ * first field measured) fetches and stores its copies for a few seconds: that work, in slices of React's
+ * scheduler that commit nothing and so are not counted by COMMITS_HOOK, landed in the keys' intervals and made
+ * every key of the DDT cost 20-40 ms on a loaded machine. It is the screen's, once, not the field's per key.
+ */
+const REST_INTERVALS = 6;
+const REST_MS = 0.5;
+const REST_WAIT_MS = 20_000;
+
 /**
  * The pause after which a dock field hands its text to the screen (TypedInput's PAUSE_MS), ms. A key whose
  * interval lasted longer than this from its dispatch (a loaded machine stretches the sleep and the CDP round
@@ -104,6 +116,8 @@ export interface KeyCost {
   totale: number;
   /** The page's work in the pause after the last key (the screen hearing the text), ms. */
   pausa: number;
+  /** How long the screen took to come to rest before the field was measured (REST_INTERVALS), ms. */
+  quieto: number;
 }
 
 /**
@@ -113,10 +127,19 @@ export interface KeyCost {
  */
 export async function keystrokeCost(cdp: CDPSession, campo: string, field: Locator, text: string, profDir?: string): Promise<KeyCost> {
   await field.focus();
+  // The bench's own keydown listener (ui-page.ts, for the scans' timings) would be a script call in every key.
+  await cdp.send("Runtime.evaluate", { expression: "window.__bench?.quiet()" });
   await cdp.send("Performance.enable", { timeDomain: "threadTicks" });
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: THROTTLE_RATE });
   try {
     await sleep(PAUSE_MS);
+    const restStart = performance.now();
+    for (let quiet = 0; quiet < REST_INTERVALS && performance.now() - restStart < REST_WAIT_MS; ) {
+      const before = await times(cdp);
+      await sleep(PERSON_MS);
+      quiet = (await times(cdp)).page - before.page < REST_MS ? quiet + 1 : 0;
+    }
+    const quieto = performance.now() - restStart;
     const interval = async (act: () => Promise<void>, wait: number) => {
       const rendered = await commits(cdp);
       const before = await times(cdp);
@@ -164,6 +187,7 @@ export async function keystrokeCost(cdp: CDPSession, campo: string, field: Locat
       parti,
       totale: median(totals),
       pausa,
+      quieto,
     };
   } finally {
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
@@ -206,6 +230,7 @@ export function keyRows(costs: KeyCost[]): string[][] {
       "script/stile/layout p50",
       "thread intero p50",
       "alla pausa",
+      "quiete dopo",
     ],
     ...costs.map((k) => [
       k.campo,
@@ -219,6 +244,7 @@ export function keyRows(costs: KeyCost[]): string[][] {
       k.parti.map((x) => x.toFixed(2)).join(" / "),
       ms(k.totale),
       ms(k.pausa),
+      `${(k.quieto / 1000).toFixed(1)} s`,
     ]),
   ];
 }
@@ -238,6 +264,13 @@ export const KEY_DATA = {
   lotti: { codice: "UI-LOTTI", ean: ean13("290000009999"), descrizione: "Articolo banco UI a lotti" },
   /** An article on an order of UI-M2, received there for putaway. */
   stoccare: { codice: "UI-STOCCARE", ean: ean13("290000009998"), descrizione: "Articolo banco UI da stoccare" },
+  /** An article on an order of UI-M1 (`collo.ordine`), announced on one pallet (`collo.sscc`): the pallet card's difference fields. */
+  collo: {
+    articolo: { codice: "UI-COLLO", ean: ean13("290000009997"), descrizione: "Articolo banco UI su collo" },
+    ordine: "UI-OA-COLLO",
+    avviso: "UI-AV-1",
+    sscc: ssccSeries("2900000")(1),
+  },
 } as const;
 
 const scan = async (page: Page, code: string) => {
@@ -247,7 +280,8 @@ const scan = async (page: Page, code: string) => {
 
 /**
  * Every dock field, one after the other: on /ricevimento the delivery note, a row's quantity and lot (rows
- * shown by a scan, left after, so nothing is registered; the delivery note is put back to `ddt`); on
+ * shown by a scan, left after, so nothing is registered; the delivery note is put back to `ddt`), the pallet
+ * card's difference, quantity and note (the pallet closed after, not received); on
  * /stoccaggio the quantity of goods received for it in KEY_DATA's warehouse; on /inventario, counting by
  * scanner, a line's count and lot. The page is left on /ricevimento's scan field. With `profDir`, each field's
  * keys are profiled too (profileKeys).
@@ -276,6 +310,17 @@ export async function dockKeystrokes(page: Page, row: { codice: string; ean: str
     out.push(await measure("Lotto (ricevimento)", "campo-lotto", "LOTTO-20418"));
     await page.getByTestId("campo-lotto").fill("");
     await leaveRow();
+
+    // The pallet card: the SSCC scanned, "Segna differenza" on its row, the form's quantity and note; left as found.
+    await page.getByTestId("campo-scansione").focus();
+    await scan(page, `(00)${KEY_DATA.collo.sscc}`);
+    const pallet = page.getByTestId("collo");
+    await pallet.getByTestId("segna-differenza").click();
+    out.push(await measure("Differenza: quantità (collo)", pallet.getByTestId("quantita-differenza"), "1234567890"));
+    out.push(await measure("Differenza: nota (collo)", pallet.getByTestId("nota-differenza"), "due cartoni."));
+    await pallet.getByRole("button", { name: "Annulla" }).click();
+    await pallet.getByRole("button", { name: "Chiudi senza ricevere" }).click();
+    await pallet.waitFor({ state: "detached" });
 
     // Goods for putaway: one row received in the warehouse with locations, its quantity as prefilled.
     const { magazzino, scaffale } = KEY_DATA;
@@ -323,7 +368,8 @@ export async function dockKeystrokes(page: Page, row: { codice: string; ean: str
 
 /**
  * What the keystroke phase needs in the service besides the imported data: KEY_DATA's warehouse managing
- * locations, with a receiving location and a shelf (POST /ubicazioni, then /magazzini, with a key of its own).
+ * locations, with a receiving location and a shelf (POST /ubicazioni, then /magazzini, with a key of its own),
+ * and the pallet announced (POST /avvisi-spedizione).
  */
 export async function seedLocations(baseUrl: string, key: string): Promise<void> {
   const { magazzino, ricevimento, scaffale } = KEY_DATA;
@@ -345,6 +391,17 @@ export async function seedLocations(baseUrl: string, key: string): Promise<void>
     })),
   });
   await post("/magazzini", { magazzini: [{ ...magazzino, gestione_ubicazioni: true, ubicazione_ricevimento: ricevimento }] });
+  const { collo } = KEY_DATA;
+  await post("/avvisi-spedizione", {
+    avvisi: [
+      {
+        numero: collo.avviso,
+        fornitore: "UI-F1",
+        magazzino: "UI-M1",
+        colli: [{ sscc: collo.sscc, righe: [{ ordine: collo.ordine, numero_riga: 1, quantita: 10 }] }],
+      },
+    ],
+  });
 }
 
 /**

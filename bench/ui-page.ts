@@ -37,12 +37,13 @@ export const IN_PAGE = `(() => {
   if (window.__bench) return;
   let armed = null;
   const now = () => performance.now();
-  window.addEventListener("keydown", (e) => {
+  const onKeydown = (e) => {
     if (e.key !== "Enter" || !armed || armed.handler !== undefined) return;
     armed.handler = now();
     armed.event = e.timeStamp > 0 && e.timeStamp <= armed.handler ? e.timeStamp : armed.handler;
     armed.watch();
-  }, true);
+  };
+  window.addEventListener("keydown", onKeydown, true);
   const reached = {
     riga: (code) => document.querySelector('[data-testid="riga-attesa"] [data-testid="articolo-codice"]')?.textContent === code,
     registrato: (code) => {
@@ -52,6 +53,10 @@ export const IN_PAGE = `(() => {
   };
   const call = { riga: "/api/trpc/arrivals.scan", registrato: "/api/trpc/arrivals.register" };
   window.__bench = {
+    /** No keydown listener of the bench's in this document: the keystroke phase measures the page's alone (a later page installs it again). */
+    quiet() {
+      window.removeEventListener("keydown", onKeydown, true);
+    },
     arm(kind, code) {
       performance.clearResourceTimings();
       const a = { kind, code };

@@ -150,7 +150,7 @@ function importFile(n: number) {
     });
   }
   // The keystroke phase's: a row with lots in UI-M1, goods to receive and put away in the warehouse with locations.
-  const { lotti, stoccare, magazzino } = KEY_DATA;
+  const { lotti, stoccare, magazzino, collo } = KEY_DATA;
   const keyRow = (numero: string, mag: string, articolo: string) => ({
     numero,
     fornitore: "UI-F1",
@@ -158,7 +158,11 @@ function importFile(n: number) {
     magazzino: mag,
     righe: [{ articolo, quantita: 10, prezzo: "1.5" }],
   });
-  ordini.push(keyRow("UI-OA-LOTTI", "UI-M1", lotti.codice), keyRow("UI-OA-STOCCARE", magazzino.codice, stoccare.codice));
+  ordini.push(
+    keyRow("UI-OA-LOTTI", "UI-M1", lotti.codice),
+    keyRow("UI-OA-STOCCARE", magazzino.codice, stoccare.codice),
+    keyRow(collo.ordine, "UI-M1", collo.articolo.codice),
+  );
   return {
     codes,
     data: {
@@ -168,6 +172,7 @@ function importFile(n: number) {
         ...codes.map((c, i) => ({ codice: c.codice, descrizione: `Articolo banco UI ${i + 1}`, ean: c.ean })),
         { ...lotti, gestione_lotti: true },
         { ...stoccare },
+        { ...collo.articolo },
       ],
       ordini,
     },
@@ -303,7 +308,7 @@ async function main(): Promise<void> {
   const keys = await dockKeystrokes(page, codes.at(-1)!, "DDT-BANCO-UI", opts.cpuProf ? profDir : undefined);
   for (const k of keys)
     progress(
-      `${k.campo}: un tasto, pagina p50 ${k.costo.p50.toFixed(2)} / p95 ${k.costo.p95.toFixed(2)} ms, thread intero ${k.totale.toFixed(2)} ms, alla pausa ${k.pausa.toFixed(2)} ms`,
+      `${k.campo}: un tasto, pagina p50 ${k.costo.p50.toFixed(2)} / p95 ${k.costo.p95.toFixed(2)} ms, thread intero ${k.totale.toFixed(2)} ms, alla pausa ${k.pausa.toFixed(2)} ms, schermo a riposo dopo ${(k.quieto / 1000).toFixed(1)} s`,
     );
   if (opts.onlyKeys) {
     await browser.close();

@@ -12,7 +12,7 @@ const pending = new Set<() => void>();
 const typedInto = new WeakMap<EventTarget, () => void>();
 
 /**
- * The events a keystroke fires in a text field that React would handle at the document. React's own work for
+ * The events a keystroke fires in a text field that React handles at the document. React's own work for
  * each (finding the field's listeners up the whole tree, and after every `input` writing the field's `name`
  * and `type` back, which makes the browser recompute its style) is what a dock field costs per key; the
  * field needs none of it, so they stop at the window, after the scanner's listener there (useScanner,
@@ -20,21 +20,19 @@ const typedInto = new WeakMap<EventTarget, () => void>();
  * for a character key: Enter, Tab, Escape and the arrows reach React and the field's onKeyDown as before.
  * A key that moves the caret past the field's width scrolls its text: `scroll` and `scrollend` come at the
  * field then, once per key, and React's root listener walked the whole tree for each (no dock field
- * listens to them); stopped too.
+ * listens to them); stopped too. Not `beforeinput` nor `selectionchange`, which a key fires too: React
+ * listens to neither when its root is the document (Next's), nor does anything else on a dock screen
+ * (CDP DOMDebugger.getEventListeners), so a listener of ours would be a script call per key for nothing.
  */
-const TYPING_EVENTS = [
-  "keydown",
-  "keypress",
-  "keyup",
-  "beforeinput",
-  "textInput",
-  "input",
-  "selectionchange",
-  "scroll",
-  "scrollend",
-] as const;
+const TYPING_EVENTS = ["keypress", "keyup", "textInput", "input", "scroll", "scrollend"] as const;
 
-function keepFromReact(e: Event): void {
+/**
+ * Stops a typing event of a dock field at the window (TYPING_EVENTS). Keydown is stopped by the scanner's own
+ * listener on the window (useScanner calls this after reading the key), one script call per key instead of
+ * two: every screen with dock fields reads a scanner. On a screen without one, a field's keydown reaches
+ * React as any input's does.
+ */
+export function keepFromReact(e: Event): void {
   if (!typedInto.has(e.target as EventTarget)) return;
   if (e instanceof KeyboardEvent && (e.key.length !== 1 || e.ctrlKey || e.metaKey || e.altKey)) return;
   e.stopPropagation();

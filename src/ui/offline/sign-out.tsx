@@ -1,5 +1,5 @@
 "use client";
-import { Button, Group, Modal, Stack, Text } from "@mantine/core";
+import { Button, Group, Stack, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
@@ -10,6 +10,7 @@ import { useTRPC } from "../trpc";
 import { wipeUserData } from "./local-db";
 import { useOnline } from "./network";
 import { reasonsToWait } from "./sign-out-guards";
+import { Modal } from "../lazy-modal";
 
 /** The "no network, cannot sign out" notice: one at a time, gone when the network is back. */
 const NO_NETWORK_NOTICE = "uscita-senza-rete";

@@ -1,7 +1,8 @@
 "use client";
-import { ActionIcon, Button, Group, Modal, NumberInput, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
+import { ActionIcon, Button, Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { DEFAULT_SCANNER, loadScannerSettings, saveScannerSettings, type ScannerSettings } from "./wedge";
+import { Modal } from "../lazy-modal";
 
 /**
  * The handheld's scanner, as its device is set: how fast its keys come, the prefix or suffix it sends, and

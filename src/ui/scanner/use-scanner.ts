@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useRef } from "react";
-import { flushTypedFields } from "../typed-input";
+import { flushTypedFields, keepFromReact } from "../typed-input";
 import { gluedTail, type TypedKey } from "./glued";
 import { CTRL_GS, keyName, loadScannerSettings, SCANNER_SETTINGS_EVENT, WedgeDetector } from "./wedge";
 
@@ -114,10 +114,15 @@ export function useScanner(onScan: (code: string, target: ScanTarget) => void, k
       settings = loadScannerSettings();
       detector.configure(settings);
     };
-    window.addEventListener("keydown", onKey, true);
+    // A dock field's keydown stops here too, after the scanner read it (typed-input.tsx): one listener, one call per key.
+    const listener = (e: KeyboardEvent) => {
+      onKey(e);
+      keepFromReact(e);
+    };
+    window.addEventListener("keydown", listener, true);
     window.addEventListener(SCANNER_SETTINGS_EVENT, reconfigure);
     return () => {
-      window.removeEventListener("keydown", onKey, true);
+      window.removeEventListener("keydown", listener, true);
       window.removeEventListener(SCANNER_SETTINGS_EVENT, reconfigure);
     };
   }, []);

@@ -1,6 +1,7 @@
 "use client";
-import { Alert, Button, Modal, Stack, Text } from "@mantine/core";
+import { Alert, Button, Stack, Text } from "@mantine/core";
 import { useEffect, useRef, useState } from "react";
+import { Modal } from "../lazy-modal";
 
 interface DetectedBarcode {
   rawValue: string;

@@ -1,10 +1,11 @@
 "use client";
-import { Alert, Badge, Button, Card, Group, Modal, Pagination, SegmentedControl, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Badge, Button, Card, Group, Pagination, SegmentedControl, Stack, Table, Text, Title } from "@mantine/core";
 import type { AlignRow } from "@/server/modules/alignment/alignment.schemas";
 import { DataTable } from "../../data-table";
 import { count, qty } from "../../format";
 import type { ParsedCounts } from "../../inventory-csv";
 import { type AlignResult, download, type Filter, isLargeDelta, PAGE, resultCsv } from "./use-inventory";
+import { Modal } from "../../lazy-modal";
 
 function AlignmentRow({ r, simulated, parsed }: { r: AlignRow; simulated: boolean; parsed: ParsedCounts | null }) {
   const refused = r.esito === "rifiutata";

@@ -1,8 +1,9 @@
 "use client";
-import { Badge, Button, Card, Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
+import { Badge, Button, Card, Group, SegmentedControl, Stack, Text } from "@mantine/core";
 import { useRef } from "react";
 import type { PalletOutput } from "../../../server/modules/arrivals/receiving.schemas";
 import { count, day, qty } from "../../format";
+import { TypedInput } from "../../typed-input";
 import { describeReceipt, type PalletDraft, type PalletMark } from "./pallet-draft";
 import type { usePallet } from "./use-pallet";
 
@@ -24,7 +25,10 @@ const saveOnEnter = (onSave: () => void) => (e: React.KeyboardEvent) => {
 
 /**
  * One row's difference, being written (the draft lives in usePallet, so the receipt can take it): quantity
- * (default the whole row), reason, note; Enter in the quantity or the note saves it.
+ * (default the whole row), reason, note; Enter in the quantity or the note saves it. The quantity and the note
+ * are dock fields (TypedInput): a key renders nothing, the draft hears the text at a pause, at Enter, when the
+ * field is left (Salva, Ricevi collo) or before a scan. The quantity is the text typed (a decimal comma too),
+ * read as a number when the draft is taken (pallet-draft.ts): never clamped, so a slip is said.
  */
 function MarkEditor({
   row,
@@ -56,26 +60,24 @@ function MarkEditor({
         data={[...REASONS]}
         data-testid="motivo"
       />
-      <NumberInput
+      <TypedInput
         ref={quantityRef}
         label="Quantità non ricevuta"
-        value={draft.quantita}
+        value={String(draft.quantita)}
         onChange={(v) => onChange({ quantita: v })}
         onKeyDown={saveOnEnter(onSave)}
-        min={0}
-        max={Number(row.quantita)}
-        // Never clamped: a slip (30 on a row of 10) must be seen and corrected, not become "the whole row".
-        clampBehavior="none"
-        decimalScale={3}
+        inputMode="decimal"
+        autoComplete="off"
         enterKeyHint="done"
         data-testid="quantita-differenza"
       />
-      <TextInput
+      <TypedInput
         label="Nota"
         value={draft.nota}
-        onChange={(e) => onChange({ nota: e.currentTarget.value })}
+        onChange={(v) => onChange({ nota: v })}
         onKeyDown={saveOnEnter(onSave)}
         maxLength={500}
+        autoComplete="off"
         enterKeyHint="done"
         description="Invio salva la differenza"
         inputWrapperOrder={["label", "input", "description"]}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeMarks, draftFor, draftProblem } from "./pallet-draft";
+import { describeMarks, draftFor, draftProblem, markOf } from "./pallet-draft";
 import { countedExcess } from "./row-rules";
 import type { Current } from "./types";
 
@@ -25,6 +25,16 @@ describe("a pallet row's difference being written", () => {
     expect(draftProblem({ ...draftFor(row, undefined), quantita: 30 }, row)).toContain("ne porta 10");
     expect(draftProblem({ ...draftFor(row, undefined), quantita: 0 }, row)).toContain("quantità non ricevuta");
     expect(draftProblem({ ...draftFor(row, undefined), quantita: "" }, row)).toContain("quantità non ricevuta");
+  });
+  it("reads the quantity as typed into the field: a decimal comma, at most 3 decimals", () => {
+    const typed = (quantita: string) => ({ ...draftFor(row, undefined), quantita });
+    expect(draftProblem(typed("2,5"), row)).toBeNull();
+    expect(markOf(typed(" 2,5 "))).toMatchObject({ quantita: 2.5 });
+    expect(markOf(typed("1.125"))).toMatchObject({ quantita: 1.125 });
+    expect(draftProblem(typed("1,1255"), row)).toContain("al massimo 3 decimali");
+    expect(draftProblem(typed("2a"), row)).toContain("quantità non ricevuta");
+    expect(draftProblem(typed("-2"), row)).toContain("quantità non ricevuta");
+    expect(draftProblem(typed("30"), row)).toContain("ne porta 10");
   });
   it("reads the marks as the operator does", () => {
     const collo = { sscc: "3", avviso: { id: 1, numero: "AV" }, stato: "atteso" as const, righe: [row] };

@@ -1,7 +1,8 @@
 "use client";
-import { Button, Modal, Stack, Text } from "@mantine/core";
+import { Button, Stack, Text } from "@mantine/core";
 import { memo } from "react";
 import type { PendingChoice } from "./use-receiving";
+import { Modal } from "../../lazy-modal";
 
 /**
  * A code read over a row that cannot be registered as it is: the screen stops here. Enter (the

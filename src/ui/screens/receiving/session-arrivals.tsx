@@ -1,10 +1,11 @@
 "use client";
-import { Badge, Button, Group, Modal, SegmentedControl, Stack, Table, Text, Title } from "@mantine/core";
+import { Badge, Button, Group, SegmentedControl, Stack, Table, Text, Title } from "@mantine/core";
 import { memo } from "react";
 import { DataTable } from "../../data-table";
 import { instant, qty } from "../../format";
 import { lotLabelPdf } from "./use-label-print";
 import { type ArrivalsView, type TodayArrival, unitOf } from "./use-today-arrivals";
+import { Modal } from "../../lazy-modal";
 
 /** One arrival of today: memoised too, so a new arrival renders its own row, not the whole list again. */
 const ArrivalRow = memo(function ArrivalRow({
