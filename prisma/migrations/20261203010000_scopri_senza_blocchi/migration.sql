@@ -18,12 +18,13 @@
 -- rows still claim (prenotata less their lot share) − banchina_copribile), shared among every row of the pair on
 -- what it still claims. A row's share is the sum of the two: the pieces a lot row cannot have from its lot are
 -- not asked of the pair a second time. What can cover a hold is asked once per lot and once per pair, never per
--- row. One SQL statement, inlined into the caller's (so planned with it): read-only, it takes no lock.
+-- row. A pair named twice counts once. One SQL statement, inlined into the caller's (so planned with it):
+-- read-only, it takes no lock.
 CREATE FUNCTION banchina_quote_scoperte(articoli INTEGER[], magazzini INTEGER[], oggi DATE)
 RETURNS TABLE (id INTEGER, prenotazione_id INTEGER, scoperta NUMERIC, attuale NUMERIC) LANGUAGE sql STABLE AS $$
     WITH righe AS (
         SELECT r.id, r.prenotazione_id, r.numero_riga, r.articolo_id, r.magazzino_id, r.lotto_id, r.prenotata, r.scoperta, p.creata_il
-          FROM unnest(articoli, magazzini) AS c(articolo_id, magazzino_id)
+          FROM (SELECT DISTINCT * FROM unnest(articoli, magazzini)) AS c(articolo_id, magazzino_id)
          CROSS JOIN LATERAL (SELECT * FROM righe_prenotazione r
                               WHERE r.articolo_id = c.articolo_id AND r.magazzino_id = c.magazzino_id AND r.prenotata > 0 OFFSET 0) r
           JOIN prenotazioni p ON p.id = r.prenotazione_id

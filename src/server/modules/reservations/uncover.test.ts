@@ -28,7 +28,7 @@ test.beforeAll(async ({ db }) => {
   t = db;
   g = await noticeGround(t);
   h = uncoverHelpers(t, g.key);
-  for (const c of ["CNT", "ARR", "COL", "CUT", "NIL", "HOOK", "LOCK", "REL", "SHIP", "FREE", "WAIT"]) await seedArticle(t.prisma, c);
+  for (const c of ["CNT", "ARR", "COL", "CUT", "NIL", "HOOK", "LOCK", "REL", "SHIP", "FREE", "WAIT", "DUP"]) await seedArticle(t.prisma, c);
   await t.pool.query("INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('C1', 'Rossi S.r.l.', current_date)");
   const load = await g.post("/movimenti", {
     natura: "carico",
@@ -43,6 +43,7 @@ test.beforeAll(async ({ db }) => {
       { codice: "SHIP", quantita: 10 },
       { codice: "FREE", quantita: 10 },
       { codice: "WAIT", quantita: 5 },
+      { codice: "DUP", quantita: 5 },
     ],
   });
   expect(load.body.rifiutate).toBe(0);
@@ -296,6 +297,18 @@ describe("the uncovering's own locks (banchina_scopri)", () => {
       await gate.query("ROLLBACK");
       gate.release();
     }
+  });
+});
+
+describe("the uncovering's arguments", () => {
+  test("a pair named twice is shared once", async () => {
+    const p = await h.reserve("M1", "DUP", 4);
+    await align({ magazzino: g.m1, righe: [{ codice: "DUP", contato: 3 }] });
+    expect(await h.uncovered(p.id)).toEqual(["1"]);
+    await t.pool.query("UPDATE righe_prenotazione SET scoperta = 0 WHERE prenotazione_id = $1", [p.id]);
+    const pair = "ARRAY(SELECT articolo_id FROM righe_prenotazione WHERE prenotazione_id = $1)";
+    await t.pool.query(`SELECT banchina_scopri(${pair} || ${pair}, ARRAY[$2::int, $2::int], current_date)`, [p.id, g.m1]);
+    expect(await h.uncovered(p.id)).toEqual(["1"]);
   });
 });
 
