@@ -134,6 +134,10 @@ export async function writeMovementsWithHolds(ctx: Ctx): Promise<ScenarioResult>
       );
     }
     await c.query("COMMIT");
+    // Thousands of holds in one instant, as no client writes them: the statistics autovacuum would gather about them
+    // within its next round, before which the uncovering's plans, cached by every connection while nothing was held,
+    // read the holds as if there were none (the migration 20261203010000_scopri_senza_blocchi says why).
+    await c.query("ANALYZE righe_prenotazione, prenotazioni");
     return chosen;
   });
   if (articles.length < 100) throw new Error(`articoli con giacenza in tutti i magazzini: solo ${articles.length}`);

@@ -40,8 +40,8 @@ import type { Natura, Origine, RiferimentoTipo } from "./ledger.queries";
  *   4. location stock (`giacenze_ubicazioni`), in `locationLockOrder`: article, then location id, then
  *      lot code; a move between two locations takes the lower location first (stock-writer.ts takeLocations)
  *   5. balances (`giacenze`), by (article, warehouse)           — the append (`appendLedger`); a count: count-stock.ts;
- *      under them, after the append, the uncovering (uncover.ts): held reservation rows FOR UPDATE, the
- *      reservations SKIP LOCKED (level 2: never waited for here)
+ *      under them, after the append, the uncovering (uncover.ts): only when a share changes, held reservation
+ *      rows FOR UPDATE, the reservations SKIP LOCKED (level 2: never waited for here)
  *   6. orders (`ordini_acquisto`), by id                        — arrivals and closings: `recomputeOrders`;
  *      order upserts: `lockOrders` then `updateOrders`
  * A writer that creates a row it will hold (a missing lot, location stock or balance) creates it at its

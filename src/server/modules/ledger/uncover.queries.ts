@@ -3,7 +3,8 @@ import { query } from "../../db/sql";
 
 /**
  * The statements of the uncovering (uncover.ts, docs/api.md section 14): the work is the database function
- * banchina_scopri (migration 20261202230000_prenotazioni_scoperte), one statement however many pairs.
+ * banchina_scopri (migrations 20261202230000_prenotazioni_scoperte, and 20261203010000_scopri_senza_blocchi
+ * for its current body: it reads without locks first), one statement however many pairs.
  */
 
 /** Recomputes `scoperta` on the held rows of the pairs; answers the reservations whose rows changed. */

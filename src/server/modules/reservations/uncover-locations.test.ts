@@ -33,6 +33,7 @@ test.beforeAll(async ({ db, key: k, actor }) => {
   ]);
   for (const c of ["QA", "CA", "VA"]) await seedArticle(t.prisma, c);
   await seedArticle(t.prisma, "LQ", { lotti: true });
+  await seedArticle(t.prisma, "LP", { lotti: true });
   await t.pool.query("INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('C1', 'Rossi S.r.l.', current_date)");
   const load = await post({
     natura: "carico",
@@ -45,6 +46,8 @@ test.beforeAll(async ({ db, key: k, actor }) => {
       { codice: "VA", quantita: 5, ubicazione: "V2" },
       { codice: "LQ", quantita: 5, lotto: "L1", ubicazione: "S1" },
       { codice: "LQ", quantita: 5, lotto: "L2", ubicazione: "S2" },
+      { codice: "LP", quantita: 5, lotto: "P1", ubicazione: "S1" },
+      { codice: "LP", quantita: 5, lotto: "P2", ubicazione: "S2" },
     ],
   });
   expect(load.body.rifiutate).toBe(0);
@@ -108,6 +111,15 @@ describe("counts of a location", () => {
 });
 
 describe("lots", () => {
+  test("a lot short while its article is covered: the lot row is uncovered all the same", async () => {
+    const lot = await h.reserve("MQ", "LP", 4, "P1");
+    const before = await h.lastEvent();
+    // P1: 2 outside quarantine for the 4 it holds; the article has 7 outside quarantine for those 4.
+    await move("LP", 3, "S1", "Q", "P1");
+    expect(await h.uncovered(lot.id)).toEqual(["2"]);
+    expect(await h.factEvents(before, "movimenti.registrati")).toEqual(new Map([[lot.id, "2"]]));
+  });
+
   test("a lot row takes its lot's deficit; the pair's deficit falls on what the rows still claim", async () => {
     const lot = await h.reserve("MQ", "LQ", 4, "L1");
     const any = await h.reserve("MQ", "LQ", 5);

@@ -5,6 +5,7 @@ import { describe, expect } from "vitest";
 import type { TestDb } from "../../testing/db";
 import { rest, seedArticle, seedKey } from "../../testing/fixtures";
 import { notice, noticeGround, sscc } from "../../testing/notice-fixtures";
+import { untilWaiting } from "../../testing/locks";
 import { test } from "../../testing/test";
 import { verifyLedger } from "../ledger/verify.service";
 import { createEndpoint } from "../webhooks/webhooks.service";
@@ -27,7 +28,7 @@ test.beforeAll(async ({ db }) => {
   t = db;
   g = await noticeGround(t);
   h = uncoverHelpers(t, g.key);
-  for (const c of ["CNT", "ARR", "COL", "CUT", "NIL", "HOOK", "LOCK", "REL", "SHIP"]) await seedArticle(t.prisma, c);
+  for (const c of ["CNT", "ARR", "COL", "CUT", "NIL", "HOOK", "LOCK", "REL", "SHIP", "FREE", "WAIT", "DUP"]) await seedArticle(t.prisma, c);
   await t.pool.query("INSERT INTO clienti (codice, ragione_sociale, data) VALUES ('C1', 'Rossi S.r.l.', current_date)");
   const load = await g.post("/movimenti", {
     natura: "carico",
@@ -40,6 +41,9 @@ test.beforeAll(async ({ db }) => {
       { codice: "LOCK", quantita: 5 },
       { codice: "REL", quantita: 10 },
       { codice: "SHIP", quantita: 10 },
+      { codice: "FREE", quantita: 10 },
+      { codice: "WAIT", quantita: 5 },
+      { codice: "DUP", quantita: 5 },
     ],
   });
   expect(load.body.rifiutate).toBe(0);
@@ -250,6 +254,61 @@ describe("locks", () => {
       await other.query("ROLLBACK");
       other.release();
     }
+  });
+});
+
+describe("the uncovering's own locks (banchina_scopri)", () => {
+  test("a write that changes no share locks no held row: it commits while another transaction holds the row", async () => {
+    const p = await h.reserve("M1", "FREE", 2);
+    const gate = await t.pool.connect();
+    try {
+      await gate.query("BEGIN");
+      await gate.query("SELECT id FROM righe_prenotazione WHERE prenotazione_id = $1 FOR UPDATE", [p.id]);
+      const moved = await Promise.race([
+        g.post("/movimenti", { natura: "carico", magazzino: g.m1, righe: [{ codice: "FREE", quantita: 1 }] }),
+        // untilWaiting gives up (rejects) once the movement has long answered: nothing waited.
+        untilWaiting(t.pool, "banchina_scopri").then(
+          () => "in attesa della riga tenuta" as const,
+          () => "mai" as const,
+        ),
+      ]);
+      expect(moved).not.toBe("in attesa della riga tenuta");
+      expect(await h.uncovered(p.id)).toEqual(["0"]);
+    } finally {
+      await gate.query("ROLLBACK");
+      gate.release();
+    }
+  });
+
+  test("a write that changes a share waits for a writer of the held row and shares what that writer left", async () => {
+    const p = await h.reserve("M1", "WAIT", 4);
+    const gate = await t.pool.connect();
+    try {
+      await gate.query("BEGIN");
+      // A release that holds no balance (as the expiry sweep's): 2 of the 4 still held when it commits.
+      await gate.query("UPDATE righe_prenotazione SET prenotata = 2 WHERE prenotazione_id = $1", [p.id]);
+      const counted = align({ magazzino: g.m1, righe: [{ codice: "WAIT", contato: 1 }] });
+      await untilWaiting(t.pool, "banchina_scopri");
+      await gate.query("COMMIT");
+      expect((await counted).body.scritte).toBe(1);
+      // Shared on the 2 held once the release committed (1 covers them), not on the 4 read before the lock.
+      expect(await h.uncovered(p.id)).toEqual(["1"]);
+    } finally {
+      await gate.query("ROLLBACK");
+      gate.release();
+    }
+  });
+});
+
+describe("the uncovering's arguments", () => {
+  test("a pair named twice is shared once", async () => {
+    const p = await h.reserve("M1", "DUP", 4);
+    await align({ magazzino: g.m1, righe: [{ codice: "DUP", contato: 3 }] });
+    expect(await h.uncovered(p.id)).toEqual(["1"]);
+    await t.pool.query("UPDATE righe_prenotazione SET scoperta = 0 WHERE prenotazione_id = $1", [p.id]);
+    const pair = "ARRAY(SELECT articolo_id FROM righe_prenotazione WHERE prenotazione_id = $1)";
+    await t.pool.query(`SELECT banchina_scopri(${pair} || ${pair}, ARRAY[$2::int, $2::int], current_date)`, [p.id, g.m1]);
+    expect(await h.uncovered(p.id)).toEqual(["1"]);
   });
 });
 
