@@ -23,7 +23,8 @@ export default defineConfig({
           ...shared,
           name: "codice",
           include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
-          maxWorkers: 2,
+          // One embedded PostgreSQL per worker (src/server/testing/global-setup.ts); TEST_DATABASE_URL is one server.
+          maxWorkers: process.env.TEST_DATABASE_URL ? 1 : 2,
           sequence: { groupOrder: 0 },
         },
       },
