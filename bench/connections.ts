@@ -4,7 +4,7 @@
  * How many PostgreSQL connections N service instances hold under write load, with their pools on
  * PostgreSQL directly and through PgBouncer in transaction mode (docs/deployment.md "Several instances behind a
  * pooler"). One embedded PostgreSQL in a temporary directory; the instances are the reliability suite's
- * (`.next-rel`, built when missing), each with the default DB_POOL_SIZE; C clients per instance send
+ * (`.next`, built when missing or stale), each with the default DB_POOL_SIZE; C clients per instance send
  * one-row movements for S seconds while pg_stat_activity is sampled every 100 ms. Prints the peak per
  * holder and the writes per second of each run.
  */

@@ -3,8 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../src/server/lib/ports";
-import { defaultNextDir, nextBuild, staleReason } from "../src/server/next-build";
-import { cleanup, ROOT, runCli, tempDir } from "./reliability/harness";
+import { cleanup, ensureBuild, NEXT_DIR, ROOT, runCli, tempDir } from "./reliability/harness";
 
 /**
  * The demo's credentials across starts of the real service: the passwords printed once, a warning at
@@ -28,7 +27,7 @@ async function startAndStop(dataDir: string, env: Record<string, string> = {}): 
     HOST: "127.0.0.1",
     PORT: String(port),
     DATA_DIR: dataDir,
-    BANCHINA_NEXT_DIR: defaultNextDir(),
+    BANCHINA_NEXT_DIR: NEXT_DIR,
   };
   for (const k of ["DATABASE_URL", "NODE_ENV", "BANCHINA_DEV", "DEMO_DATA", "VITEST", "VITEST_POOL_ID", "VITEST_WORKER_ID"])
     delete childEnv[k];
@@ -58,9 +57,7 @@ const passwords = (dataDir: string) =>
     .split("\n")
     .map((l) => l.split("\t")[1]!);
 
-beforeAll(async () => {
-  if (staleReason(ROOT, defaultNextDir())) await nextBuild(ROOT, defaultNextDir());
-}, 600_000);
+beforeAll(() => ensureBuild(), 600_000);
 afterAll(cleanup);
 
 describe("demo credentials", () => {

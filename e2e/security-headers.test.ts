@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { defaultNextDir, nextBuild, staleReason } from "../src/server/next-build";
-import { cleanup, launch, ROOT, tempDir, type Service } from "./reliability/harness";
+import { cleanup, ensureBuild, launch, tempDir, type Service } from "./reliability/harness";
 
 /**
  * The security headers as a browser receives them from the real service (`src/server/main.ts`, the
@@ -30,9 +29,9 @@ const SCREENS = [
 ];
 
 beforeAll(async () => {
-  if (staleReason(ROOT, defaultNextDir())) await nextBuild(ROOT, defaultNextDir());
+  await ensureBuild();
   const dataDir = tempDir("banchina-sec-");
-  service = await launch({ dataDir, env: { DEMO_DATA: "true", BANCHINA_NEXT_DIR: defaultNextDir() } });
+  service = await launch({ dataDir, env: { DEMO_DATA: "true" } });
   key = fs.readFileSync(path.join(dataDir, "chiave-demo.txt"), "utf8").trim();
   const admin = fs
     .readFileSync(path.join(dataDir, "utenti-demo.txt"), "utf8")

@@ -5,8 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../src/server/lib/ports";
-import { defaultNextDir, nextBuild, staleReason } from "../src/server/next-build";
-import { alive, commandLines } from "./reliability/harness";
+import { alive, commandLines, ensureBuild } from "./reliability/harness";
 import { npmStartArgs } from "./support/start-command";
 
 /**
@@ -119,9 +118,8 @@ async function query<T>(dataDir: string, sql: string): Promise<T[]> {
   }
 }
 
-beforeAll(async () => {
-  if (staleReason(ROOT, defaultNextDir())) await nextBuild(ROOT, defaultNextDir());
-}, 300_000);
+// The build every test that starts the service shares (`.next`, which `npm start` serves).
+beforeAll(() => ensureBuild(), 600_000);
 
 afterAll(async () => {
   for (const s of started) if (s.proc.exitCode === null && s.proc.signalCode === null) s.proc.kill("SIGKILL");

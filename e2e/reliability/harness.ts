@@ -4,21 +4,22 @@ import os from "node:os";
 import path from "node:path";
 import type pg from "pg";
 import { freePort } from "../../src/server/lib/ports";
-import { nextBuild, staleReason } from "../../src/server/next-build";
+import { defaultNextDir, nextBuild, staleReason } from "../../src/server/next-build";
 
 /**
- * The reliability suite's tools: the real service as a child process (the production build in its
- * own directory, `.next-rel`, so that it never races another build in the tree), the CLI, plain HTTP,
+ * The reliability suite's tools: the real service as a child process (the production build in `.next`,
+ * the one every test that starts the service shares: e2e/*.test.ts, the integrator, this suite and Playwright's
+ * server, each through `ensureBuild`, so one run builds once), the CLI, plain HTTP,
  * and direct SQL for what the tests assert. Used by the vitest files beside it and by `npm run soak`.
  * Nothing here imports vitest: the soak script runs it under plain tsx.
  */
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
-export const NEXT_DIR = ".next-rel";
+export const NEXT_DIR = defaultNextDir();
 // The start banner's last line (main.ts): the URL, the documentation and the demo key come before it, in one
 // run of writes; waiting for its first line raced the rest still on its way through the pipe.
 const READY = "Per fermare il servizio: Ctrl+C.";
-const LOCK_DIR = path.join(ROOT, ".next-rel-build.lock");
+const LOCK_DIR = path.join(ROOT, `${NEXT_DIR}-build.lock`);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -32,8 +33,9 @@ export function alive(pid: number): boolean {
 }
 
 /**
- * `next build` into .next-rel when it is missing or older than the sources. Test files run in
- * parallel, so the build is guarded by a directory lock (mkdir is atomic); the others wait for it.
+ * `next build` into NEXT_DIR when it is missing or older than the sources. Test files may run in
+ * parallel, and Playwright's server builds through here too, so the build is guarded by a directory lock
+ * (mkdir is atomic); the others wait for it.
  * A lock left by a dead process is taken over.
  */
 export async function ensureBuild(log: (m: string) => void = () => {}): Promise<void> {

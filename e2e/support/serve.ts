@@ -1,20 +1,15 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { defaultNextDir, nextBuild, staleReason } from "../../src/server/next-build";
+import { ensureBuild, ROOT } from "../reliability/harness";
 
 /**
  * Playwright's web server: builds the app when the build is older than the sources, then runs the real
  * service (`node --import tsx src/server/main.ts`) on the embedded PostgreSQL in DATA_DIR, and removes
- * DATA_DIR when the service stops.
+ * DATA_DIR when the service stops. The build is the one vitest's server tests share (`ensureBuild`, under its
+ * lock): after `vitest run` in `npm test` it is current, and Playwright starts without building.
  */
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const dir = defaultNextDir();
-const reason = staleReason(ROOT, dir);
-if (reason) {
-  console.log(`[e2e] next build (${reason}) …`);
-  await nextBuild(ROOT, dir, { inherit: true });
-}
+await ensureBuild((m) => console.log(`[e2e] ${m}`));
 
 const dataDir = process.env.DATA_DIR!;
 const env = { ...process.env };

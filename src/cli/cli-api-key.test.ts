@@ -1,7 +1,7 @@
 import { describe, expect } from "vitest";
 import { DomainError } from "../server/lib/errors";
 import { test } from "../server/testing/test";
-import { authenticate, cli, setupCliBeforeAll, t } from "./cli-testing";
+import { authenticate, cli, cliUnderTsx, setupCliBeforeAll, t } from "./cli-testing";
 
 setupCliBeforeAll();
 
@@ -76,5 +76,18 @@ describe("api-key", () => {
     expect(name.code).toBe(2);
     expect(name.stderr).toMatch(/opzione sconosciuta: --nome/);
     expect(name.stdout).toBe("");
+  });
+
+  test("`npm run cli`'s own command (tsx) does what the compiled module the other tests run does", async () => {
+    const created = await cliUnderTsx("api-key", "create", "--name", "da-tsx", "--scopes", "lettura");
+    expect(created.code, created.stderr).toBe(0);
+    expect(await authenticate(created.stdout.trim())).toMatchObject({ kind: "chiave", nome: "da-tsx", permessi: ["lettura"] });
+    // The same answer, word for word, to a wrong usage (the usage text and exit code 2).
+    const [underTsx, compiled] = await Promise.all([
+      cliUnderTsx("api-key", "create", "--scopes", "lettura"),
+      cli("api-key", "create", "--scopes", "lettura"),
+    ]);
+    expect(underTsx.code).toBe(2);
+    expect(underTsx).toEqual(compiled);
   });
 });

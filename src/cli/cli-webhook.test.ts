@@ -1,26 +1,10 @@
-import { spawn } from "node:child_process";
 import { describe, expect } from "vitest";
 import { test } from "../server/testing/test";
-import { cli, setupCliBeforeAll, t } from "./cli-testing";
+import { cli, cliWithEnv, setupCliBeforeAll, t } from "./cli-testing";
 
 setupCliBeforeAll();
 
 describe("webhook", () => {
-  /** The command line with some settings of its own (WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
-  function cliWithEnv(env: Record<string, string>, ...args: string[]) {
-    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", ...args], {
-        env: { ...process.env, DATABASE_URL: t.url, ...env },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d) => (stdout += d));
-      child.stderr.on("data", (d) => (stderr += d));
-      child.once("error", reject);
-      child.once("close", (code) => resolve({ code, stdout, stderr }));
-    });
-  }
   const cliPublic = (...args: string[]) => cliWithEnv({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: "false" }, ...args);
   const endpointCount = async () => (await t.pool.query("SELECT count(*)::int AS n FROM webhook_endpoint")).rows[0].n as number;
   const lastAudit = async () =>

@@ -2,10 +2,9 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect } from "vitest";
 import pg from "pg";
-import { inject } from "vitest";
 import { withDatabase } from "./embedded";
 import { migrate, listMigrations } from "./migrate";
-import type { TestDb } from "../testing/db";
+import { serverUrl, type TestDb } from "../testing/db";
 import { test } from "../testing/test";
 
 /**
@@ -177,7 +176,7 @@ describe("schema.prisma and the migrations agree", () => {
 });
 
 test("two instances migrating one empty database together apply each migration once", async () => {
-  const adminUrl = inject("adminUrl");
+  const adminUrl = serverUrl();
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   const name = `m_${Date.now()}`;

@@ -13,9 +13,15 @@ export interface TestDb {
   drop(): Promise<void>;
 }
 
+/** The PostgreSQL server of this worker (global-setup.ts): no file running beside this one uses it. */
+export function serverUrl(): string {
+  const urls = inject("adminUrls");
+  return urls[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % urls.length]!;
+}
+
 /** A fresh migrated database for one test file, installed as the process-wide client. */
 export async function createTestDb(): Promise<TestDb> {
-  const adminUrl = inject("adminUrl");
+  const adminUrl = serverUrl();
   const name = `t_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -14,7 +14,6 @@ import {
   newKey,
   newSession,
   refused,
-  sleep,
   startInstancesBeforeAll,
   t,
   until,
@@ -64,7 +63,10 @@ describe("two instances on one database", () => {
         }
       }),
     );
-    await sleep(100);
+    // The revocation lands while requests are in flight on both instances: once each has accepted some, not after a
+    // pause (on busy cores a pause may pass before many were accepted, or any).
+    const acceptedOn = (x: Instance) => accepted.filter((r) => r.x === x).length;
+    await until(() => acceptedOn(a) > 8 && acceptedOn(b) > 8, 30_000);
     expect(await revokeApiKeyById(t.prisma, key.id)).toBe(true);
     await Promise.all(workers);
     expect(refusals).toBe(16);

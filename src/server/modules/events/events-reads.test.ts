@@ -22,7 +22,7 @@ import {
 /**
  * Events (docs/api.md section 10): GET /eventi's filters and page budget, its completeness promise under concurrent
  * writers (section 4), and the table's refusal of anything but INSERT. The reads of a whole history are in
- * events-writes.test.ts, after the writes that make it.
+ * events-writes-stock.test.ts, after the writes that make it.
  */
 
 seedEventsBeforeAll();

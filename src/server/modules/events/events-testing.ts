@@ -8,7 +8,7 @@ import { countRows, rest, seedArticle, seedWarehouse } from "../../testing/fixtu
 import { test } from "../../testing/test";
 
 /**
- * What the event test files share (events-writes, events-refused, events-reads): the seeds of one file's database
+ * What the event test files share (events-writes-stock, events-writes-master, events-refused, events-reads): the seeds of one file's database
  * and the readers of GET /eventi. The bindings are filled by the `test.beforeAll` that `seedEventsBeforeAll`
  * registers in the file that calls it, and read live by the helpers.
  */
