@@ -11,7 +11,7 @@ import * as q from "./uncover.queries";
  * reservations first, and each reservation whose rows changed records prenotazione.scoperta and takes a new
  * version (the database function banchina_scopri says how, and why it takes no lock in another order).
  * One statement, sent in the append's write: the last of it, after the caller's own statements (so a hold an
- * unload consumes is read as consumed). Its cost is what a movement pays for the reservations (issue 44: at most
+ * unload consumes is read as consumed). Its cost is what a movement pays for the reservations (docs/performance.md: at most
  * 10% more CPU than where nothing is held), so it reads before it locks: a pair where nothing is held costs one
  * aggregate over the holds' index, a pair whose holds are all covered, none marked uncovered, that aggregate and what
  * can cover them; only a share that changes locks the held rows (migration 20261203010000_scopri_senza_blocchi,
