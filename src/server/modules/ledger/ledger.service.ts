@@ -260,6 +260,16 @@ export async function lockBalancesForHolds(tx: Tx, pairs: { articolo: number; ma
 }
 
 /**
+ * lockBalancesForHolds for a writer that then recomputes what those holds leave uncovered (uncover.ts
+ * uncoverPairs: a cancel, the expiry sweeps, a location retyped): the pairs of `pairs` whose balance it now
+ * holds, in lock order; a pair without a balance row has no stock to cover anything and is left out.
+ */
+export async function lockHeldPairs<P extends { articolo: number; magazzino: number }>(tx: Tx, pairs: P[]): Promise<P[]> {
+  const locked = await lockBalancesForHolds(tx, pairs);
+  return pairs.filter((p) => locked.has(`${p.articolo}:${p.magazzino}`)).sort(balanceLockOrder);
+}
+
+/**
  * Lock order 5 for a writer that respects the holds (stock-holds.ts): the balances of every pair it writes,
  * FOR UPDATE in (article, warehouse) order (the reservations' lock, lockBalancesForHolds), then, in a statement
  * of its own sent in the same write, what is held and free of the pairs it takes out of (only those that hold

@@ -5,7 +5,7 @@ import { locationCodeProblem } from "../../../lib/barcode";
 import type { TipoUbicazione } from "../../../lib/domain-lists";
 import { type CheckedRow, UpsertRows, type UpsertOutput, type Written } from "../../lib/upsert-rows";
 import { locationKey, locationRowCheck, type LocationRowCheck } from "./locations.schemas";
-import { balanceLockOrder, lockBalancesForHolds } from "../ledger/ledger.service";
+import { lockHeldPairs } from "../ledger/ledger.service";
 import { uncoverPairs } from "../ledger/uncover";
 import * as lq from "./locations.queries";
 import type { KnownLocation } from "./locations.queries";
@@ -149,12 +149,7 @@ export async function upsertLocationRows(tx: Tx, input: Record<string, unknown>[
 async function uncoverRetyped(tx: Tx, ids: number[], oggi: string): Promise<void> {
   const pairs = (await rows(tx, lq.pairsStockedIn(ids))).map((p) => ({ articolo: p.articolo_id, magazzino: p.magazzino_id }));
   if (pairs.length === 0) return;
-  const locked = await lockBalancesForHolds(tx, pairs.sort(balanceLockOrder));
-  await uncoverPairs(
-    tx,
-    pairs.filter((p) => locked.has(`${p.articolo}:${p.magazzino}`)),
-    oggi,
-  );
+  await uncoverPairs(tx, await lockHeldPairs(tx, pairs), oggi);
 }
 
 /** The locations with these (warehouse id, code) pairs, by `${magazzino_id}\0${codice}`. */

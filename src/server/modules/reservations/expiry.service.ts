@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../../db/client";
 import { rows } from "../../db/sql";
 import { inTransaction } from "../../db/transaction";
-import { balanceLockOrder, lockBalancesForHolds } from "../ledger/ledger.service";
+import { lockHeldPairs } from "../ledger/ledger.service";
 import { uncoverPairs } from "../ledger/uncover";
 import * as q from "./expiry.queries";
 
@@ -59,9 +59,9 @@ async function expireBatch(db: PrismaClient, n: number, at: string | null, timeZ
     if (due.length === 0) return { ids: [], locked: 0 };
     const ids = due.map((d) => d.id);
     const pairs = (await rows(tx, q.pairsOfReservations(ids))).map((p) => ({ articolo: p.articolo_id, magazzino: p.magazzino_id }));
-    const locked = await lockBalancesForHolds(tx, pairs);
+    const held = await lockHeldPairs(tx, pairs);
     const expired = (await rows(tx, q.expireLocked(ids))).map((r) => r.id);
-    await uncoverPairs(tx, pairs.filter((p) => locked.has(`${p.articolo}:${p.magazzino}`)).sort(balanceLockOrder), due[0]!.oggi);
+    await uncoverPairs(tx, held, due[0]!.oggi);
     return { ids: expired, locked: due.length };
   });
 }
@@ -89,12 +89,7 @@ export async function sweepExpiredLots(db: PrismaClient, opts: Pick<SweepOptions
       articolo: p.articolo_id,
       magazzino: p.magazzino_id,
     }));
-    const locked = await lockBalancesForHolds(tx, pairs);
-    const changed = await uncoverPairs(
-      tx,
-      pairs.filter((p) => locked.has(`${p.articolo}:${p.magazzino}`)),
-      oggi,
-    );
+    const changed = await uncoverPairs(tx, await lockHeldPairs(tx, pairs), oggi);
     await rows(tx, q.recordLotCheckDay(oggi));
     return changed;
   });

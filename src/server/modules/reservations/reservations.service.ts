@@ -4,7 +4,7 @@ import { businessDate, formatInstant } from "../../lib/dates";
 import { Decimal } from "../../lib/decimal";
 import { DomainError } from "../../lib/errors";
 import { cursors, feedPage } from "../feeds/feeds.service";
-import { balanceLockOrder, lockBalancesForHolds } from "../ledger/ledger.service";
+import { lockHeldPairs } from "../ledger/ledger.service";
 import { uncoverPairs } from "../ledger/uncover";
 import type { CancelReservationInput, ListReservationsInput, ReservationOutput } from "./reservations.schemas";
 import * as q from "./reservations.queries";
@@ -58,13 +58,9 @@ export async function cancelReservation(tx: Tx, input: CancelReservationInput, t
   const release = mine.filter((x) => named.includes(x.numero_riga) && new Decimal(x.prenotata).gt(x.prelevata));
   if (release.length === 0) return read();
   const pairs = new Map(release.map((x) => [`${x.articolo_id}:${x.magazzino_id}`, { articolo: x.articolo_id, magazzino: x.magazzino_id }]));
-  const locked = await lockBalancesForHolds(tx, [...pairs.values()].sort(balanceLockOrder));
+  const held = await lockHeldPairs(tx, [...pairs.values()]);
   await execute(tx, q.releaseRows(release.map((x) => x.id)));
-  await uncoverPairs(
-    tx,
-    [...pairs.values()].filter((p) => locked.has(`${p.articolo}:${p.magazzino}`)).sort(balanceLockOrder),
-    businessDate(timeZone),
-  );
+  await uncoverPairs(tx, held, businessDate(timeZone));
   const released = new Set(release.map((x) => x.id));
   const stillHeld = mine.some((x) => (released.has(x.id) ? new Decimal(x.prelevata) : new Decimal(x.prenotata)).gt(0));
   // The header last: its UPDATE takes the new version, and the event follows it at commit.
